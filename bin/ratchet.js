@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// The `ratchet` command: the bundled CLI (npm run build writes out/cli.js).
+require('../out/cli.js');

@@ -1,0 +1,34 @@
+// Bundles the four entry points with esbuild. Node bundles are CommonJS with `vscode` external
+// (VS Code provides it); the webview bundle targets the browser.
+import * as esbuild from 'esbuild';
+
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  { entryPoints: { extension: 'src/extension/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['vscode'] },
+  { entryPoints: { server: 'src/server/main.ts' }, platform: 'node', format: 'cjs', target: 'node22' },
+  { entryPoints: { cli: 'src/cli/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', define: { RATCHET_VERSION: JSON.stringify(pkg.version) } },
+  { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'text' } },
+].map((b) => ({ ...common, ...b, outdir: 'out' }));
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching src/ and webview/ …');
+} else {
+  const started = Date.now();
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`esbuild: out/extension.js out/server.js out/cli.js out/webview.js in ${Date.now() - started} ms`);
+}

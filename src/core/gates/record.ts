@@ -1,0 +1,41 @@
+/**
+ * The decision record every gate returns and the journal keeps (GATES.md 4.7): enough to audit a
+ * decision later without re-running anything.
+ */
+export type GateName = 'greedy' | 'greedy-re' | 'pace' | 'pace+' | 'pace-rf' | 'pairwise' | 'focus' | 'elo' | 'sign';
+export type Schedule = 'per-candidate' | 'fwer-spend' | 'e-lond';
+export type Decision = 'commit' | 'reject';
+export type DecisionReason =
+  | 'evidence' // wealth reached the threshold
+  | 'futile' // even all remaining items won could not reach it
+  | 'budget' // the dev items ran out
+  | 'infeasible' // could not commit before the first item (dev set too small)
+  | 'duplicate' // same content as an already-rejected candidate (A5)
+  | 'greedy' // greedy and sign-test decisions: score comparison / p-value
+  | 'validator'; // pairwise / elo verdicts
+
+export interface DecisionRecord {
+  candidateId: string;
+  parentId: string | undefined;
+  incumbentId: string | undefined;
+  gate: GateName;
+  configHash: string;
+  alpha: number;
+  schedule: Schedule;
+  ledgerBefore: { tested: number; commits: number };
+  threshold: number;
+  orderSeed: number;
+  itemsConsumed: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  /** Natural log of the final wealth; 0 for gates without an e-process. */
+  logWealth: number;
+  decision: Decision;
+  reason: DecisionReason;
+  candidateCalls: number;
+  incumbentCalls: number;
+  /** Gate-specific statistic shown to the user (p-value, score difference, Elo change, …). */
+  statistic?: Record<string, number>;
+  rubricVersion?: number;
+}

@@ -1,0 +1,86 @@
+/** The LLM layer's data: what the engine asks for and what comes back, independent of any SDK. */
+
+export const ROLES = ['agent', 'proposer', 'validator', 'meta', 'challenger'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Where a role's calls go. Any field left out falls back to the default endpoint. */
+export interface EndpointConfig {
+  baseURL: string;
+  model: string;
+  /** Never journaled or logged; resolved from the environment or SecretStorage by the face. */
+  apiKey?: string;
+}
+
+export interface ChatRequest {
+  role: Role;
+  messages: ChatMessage[];
+  /** Filled in by the layer from the role's configuration when absent. */
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  seed?: number;
+  stop?: string[];
+  /** Ask for per-token log-probabilities; the answer carries them only if the endpoint gives them. */
+  logprobs?: boolean;
+  topLogprobs?: number;
+  /** Distinguishes repeated samples of the same request in the cache (0 = first sample). */
+  sampleIndex?: number;
+}
+
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top?: { token: string; logprob: number }[];
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ChatResponse {
+  text: string;
+  finishReason: string | undefined;
+  /** undefined when the endpoint does not return logprobs. */
+  logprobs: TokenLogprob[] | undefined;
+  usage: Usage;
+  model: string;
+  /** True when served from the response cache (no call was paid for). */
+  cached?: boolean;
+}
+
+export interface EmbedRequest {
+  role: Role;
+  input: string[];
+  model?: string;
+}
+
+export interface EmbedResponse {
+  vectors: number[][];
+  usage: Usage;
+  model: string;
+  cached?: boolean;
+}
+
+/** Dollars per million tokens, per model. A model with no entry is counted in tokens only. */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+}
+export type PriceTable = Record<string, ModelPrice>;
+
+export interface RoleCost {
+  calls: number;
+  cachedCalls: number;
+  retries: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** undefined when any call of this role used a model without a known price. */
+  dollars: number | undefined;
+}
+export type CostReport = Record<Role, RoleCost>;

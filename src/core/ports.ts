@@ -1,0 +1,80 @@
+/**
+ * The engine's only ways to touch the world. `src/node/ports.ts` implements them for the server
+ * and the CLI; tests pass fakes of these interfaces only.
+ */
+import type { ChatRequest, ChatResponse, EmbedRequest, EmbedResponse } from './llm/types';
+
+/** One HTTP round trip to an OpenAI-compatible endpoint. No retries, no cache: the core layer adds those. */
+export interface LlmTransport {
+  chat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse>;
+  embed(req: EmbedRequest, signal: AbortSignal): Promise<EmbedResponse>;
+}
+
+/** What the engine calls: a transport wrapped with concurrency, retries, timeout, cache and accounting. */
+export interface LlmClient {
+  chat(req: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
+  embed(req: EmbedRequest, signal?: AbortSignal): Promise<EmbedResponse>;
+}
+
+export interface Files {
+  readText(path: string): Promise<string>;
+  /** undefined when the file does not exist. */
+  tryReadText(path: string): Promise<string | undefined>;
+  /** Write-then-rename, so a reader never sees half a file. */
+  writeTextAtomic(path: string, text: string): Promise<void>;
+  /** Append and flush to disk before resolving (the journal's durability point). */
+  appendDurable(path: string, text: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  mkdirp(path: string): Promise<void>;
+  /** Names (not paths) of the entries of a directory; [] when it does not exist. */
+  list(path: string): Promise<string[]>;
+  join(...parts: string[]): string;
+  resolve(...parts: string[]): string;
+  dirname(path: string): string;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`; rejects with the signal's reason when it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A seeded, reproducible source of randomness (never Math.random in the engine). */
+export interface Random {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Uniform integer in [0, n). */
+  int(n: number): number;
+  /** An independent stream derived from this one's seed and a label: same label, same stream. */
+  fork(label: string): Random;
+}
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+export interface Log {
+  log(level: LogLevel, message: string, data?: Record<string, unknown>): void;
+}
+
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+export interface ProcessRunner {
+  run(
+    command: string,
+    args: string[],
+    opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; stdin?: string; signal?: AbortSignal },
+  ): Promise<ProcessResult>;
+}
+
+export interface Ports {
+  llm: LlmClient;
+  files: Files;
+  clock: Clock;
+  random: Random;
+  log: Log;
+  proc: ProcessRunner;
+}

@@ -1,0 +1,85 @@
+/**
+ * Everything a face shows, as one discriminated union. The journal stores these one per line; the
+ * CLI's --json prints them; the panel and the server render them. Faces never compute decisions.
+ */
+import type { DecisionRecord } from '../gates/record';
+import type { CostReport } from '../llm/types';
+
+export type RunMode = 'suggest' | 'autopilot';
+export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data';
+
+export interface RunSummaryInfo {
+  kind: RunKind;
+  /** Workspace-relative (or absolute, from the CLI) path of the file under evolution. */
+  target: string;
+  gate: string;
+  alpha: number;
+  mode: RunMode;
+  seed: number;
+}
+
+interface Base {
+  runId: string;
+  /** Milliseconds since the epoch, from the Clock port. */
+  at: number;
+}
+
+export type EngineEvent = Base &
+  (
+    | { type: 'run/started'; info: RunSummaryInfo; resumed?: boolean }
+    | {
+        type: 'candidate/proposed';
+        candidateId: string;
+        parentId: string | undefined;
+        contentHash: string;
+        text: string;
+        reasoning?: string;
+      }
+    | {
+        type: 'item/evaluated';
+        candidateId: string;
+        itemId: string;
+        score: number;
+        cached: boolean;
+        output?: string;
+      }
+    | {
+        type: 'verdict';
+        candidateId: string;
+        parentId: string;
+        itemId: string | undefined;
+        /** Which version sat in slot A. */
+        order: 'child-first' | 'parent-first';
+        winner: 'child' | 'parent' | 'tie';
+        rationale?: string;
+      }
+    | {
+        type: 'wealth/step';
+        candidateId: string;
+        /** 1-based position in the pre-fixed item order. */
+        k: number;
+        itemId: string;
+        delta: number;
+        logWealth: number;
+        logThreshold: number;
+        /** Log of the best wealth still reachable: below logThreshold means futile. */
+        logBest: number;
+      }
+    | { type: 'decision'; record: DecisionRecord }
+    | { type: 'suggestion'; candidateId: string; file: string; baseText: string; newText: string }
+    | { type: 'edit/applied'; candidateId: string; file: string; by: 'autopilot' | 'user' }
+    | { type: 'edit/rejected'; candidateId: string; file: string; by: 'user'; why?: string }
+    | { type: 'cost/update'; cost: CostReport; llmCalls: number }
+    | { type: 'log'; level: 'info' | 'warn'; message: string }
+    | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
+    | { type: 'run/failed'; error: { code: string; message: string } }
+    | { type: 'run/cancelled' }
+  );
+
+export type EngineEventType = EngineEvent['type'];
+export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;
+
+/** Terminal events: after one of these a run's journal receives nothing more. */
+export function isTerminal(e: EngineEvent): boolean {
+  return e.type === 'run/finished' || e.type === 'run/failed' || e.type === 'run/cancelled';
+}
