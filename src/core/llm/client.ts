@@ -1,0 +1,200 @@
+/**
+ * The LLM layer the engine calls: a transport wrapped with one run-wide concurrency limit, per-call
+ * timeouts, retries, the response cache, and cost accounting per role.
+ *
+ * Order of a call: cache lookup (a hit costs no slot, no call, no dollar) → retries of attempts,
+ * each in its own concurrency slot (a call backing off does not hold a slot others could use) →
+ * accounting → cache write.
+ */
+import pLimit from 'p-limit';
+import type { LimitFunction } from 'p-limit';
+import { RatchetError } from '../errors';
+import type { Clock, Files, Log, LlmClient, LlmTransport, Random } from '../ports';
+import { NEVER_ABORTED, cancellationOf, raceAbort } from './abort';
+import { runAttempt } from './attempt';
+import { ResponseCache, cacheKey, chatKeyMaterial, embedKeyMaterial } from './cache';
+import { CostMeter } from './cost';
+import { withRetries } from './retry';
+import type { RetryInfo, RetryPolicy } from './retry';
+import { describeRoles, resolveEndpoint, validateRoles } from './roles';
+import type { PublicEndpoint, RoleConfig } from './roles';
+import type {
+  ChatRequest,
+  ChatResponse,
+  CostReport,
+  EmbedRequest,
+  EmbedResponse,
+  PriceTable,
+  Role,
+} from './types';
+
+export interface LlmClientOptions {
+  transport: LlmTransport;
+  roles: RoleConfig;
+  /** Calls in flight at once, all roles together. */
+  concurrency: number;
+  /** Per attempt; a timed-out attempt is retried like any transient failure. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  prices?: PriceTable;
+  cache?: { files: Files; dir: string };
+  clock: Clock;
+  /** Backoff jitter. */
+  random: Random;
+  log?: Log;
+}
+
+/** Called after every change to the accounting (a paid call, a cache hit, a retry). */
+export type CostListener = (cost: CostReport, totalCalls: number) => void;
+
+type Kind = 'chat' | 'embed';
+type Resolved<R> = R & { model: string };
+
+export class LlmLayer implements LlmClient {
+  private readonly limit: LimitFunction;
+  private readonly meter: CostMeter;
+  private readonly cache: ResponseCache | undefined;
+  private readonly listeners = new Set<CostListener>();
+
+  constructor(private readonly options: LlmClientOptions) {
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RatchetError('badInput', `LLM concurrency must be a whole number of at least 1, not ${options.concurrency}.`, {
+        field: 'concurrency',
+      });
+    }
+    validateRoles(options.roles);
+    this.limit = pLimit(options.concurrency);
+    this.meter = new CostMeter(options.prices);
+    this.cache = options.cache && new ResponseCache(options.cache.files, options.cache.dir, options.log);
+  }
+
+  chat(req: ChatRequest, signal: AbortSignal = NEVER_ABORTED): Promise<ChatResponse> {
+    const endpoint = resolveEndpoint(this.options.roles, req.role);
+    const full: Resolved<ChatRequest> = { ...req, model: req.model ?? endpoint.model };
+    return this.serve('chat', full, endpoint.baseURL, chatKeyMaterial(endpoint.baseURL, full), signal, (s) =>
+      this.options.transport.chat(full, s),
+    );
+  }
+
+  embed(req: EmbedRequest, signal: AbortSignal = NEVER_ABORTED): Promise<EmbedResponse> {
+    const endpoint = resolveEndpoint(this.options.roles, req.role);
+    const full: Resolved<EmbedRequest> = { ...req, model: req.model ?? endpoint.model };
+    return this.serve('embed', full, endpoint.baseURL, embedKeyMaterial(endpoint.baseURL, full), signal, (s) =>
+      this.options.transport.embed(full, s),
+    );
+  }
+
+  cost(): CostReport {
+    return this.meter.report();
+  }
+
+  /** Paid calls so far, all roles: what an "LLM calls" budget counts. Cache hits are free. */
+  totalCalls(): number {
+    return this.meter.totalCalls();
+  }
+
+  /** Dollars so far, all roles; undefined while any role used an unpriced model. */
+  totalDollars(): number | undefined {
+    return this.meter.totalDollars();
+  }
+
+  /** Returns the unsubscribe function. */
+  onCost(listener: CostListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Each role's endpoint and model, without keys. */
+  endpoints(): Record<Role, PublicEndpoint> {
+    return describeRoles(this.options.roles);
+  }
+
+  private async serve<R extends { role: Role; model: string }, T extends ChatResponse | EmbedResponse>(
+    kind: Kind,
+    req: R,
+    baseURL: string,
+    keyMaterial: Record<string, unknown>,
+    signal: AbortSignal,
+    call: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (signal.aborted) throw cancellationOf(signal);
+    const key = this.cache ? cacheKey(keyMaterial) : undefined;
+    if (this.cache && key !== undefined) {
+      const hit = await raceAbort(this.cache.get(kind, key), signal, () => cancellationOf(signal));
+      if (hit !== undefined) {
+        this.meter.recordCacheHit(req.role);
+        this.emit();
+        return { ...(hit as T), cached: true };
+      }
+    }
+
+    const response = await withRetries(
+      () =>
+        runAttempt(call, {
+          limit: this.limit,
+          clock: this.options.clock,
+          timeoutMs: this.options.timeoutMs,
+          signal,
+          timeoutError: () => timeoutError(baseURL, req, this.options.timeoutMs),
+        }),
+      {
+        policy: this.options.retry,
+        clock: this.options.clock,
+        random: this.options.random,
+        signal,
+        onRetry: (info) => this.noteRetry(req, info),
+      },
+    );
+
+    this.meter.recordCall(req.role, this.priceKey(req.model, response.model), response.usage);
+    this.emit();
+    if (this.cache && key !== undefined) await this.cache.put(key, keyMaterial, response);
+    return response;
+  }
+
+  /** Prices are set for the configured model name; an endpoint may answer with a dated alias of it. */
+  private priceKey(requested: string, answered: string): string {
+    const prices = this.options.prices;
+    return prices?.[requested] === undefined && prices?.[answered] !== undefined ? answered : requested;
+  }
+
+  private noteRetry(req: { role: Role; model: string }, info: RetryInfo): void {
+    this.meter.recordRetry(req.role);
+    this.options.log?.log('info', `Retrying an LLM call in ${Math.round(info.delayMs)} ms: ${info.error.message}`, {
+      role: req.role,
+      model: req.model,
+      code: info.error.code,
+      status: info.error.details['status'],
+      retry: info.retry,
+      delayMs: info.delayMs,
+    });
+    this.emit();
+  }
+
+  private emit(): void {
+    if (this.listeners.size === 0) return;
+    const report = this.meter.report();
+    const calls = this.meter.totalCalls();
+    for (const listener of this.listeners) {
+      try {
+        listener(report, calls);
+      } catch (err) {
+        // A face's rendering bug must not fail the call that was already paid for.
+        this.options.log?.log('error', 'A cost listener threw.', { error: String(err) });
+      }
+    }
+  }
+}
+
+export function createLlmClient(options: LlmClientOptions): LlmLayer {
+  return new LlmLayer(options);
+}
+
+function timeoutError(baseURL: string, req: { role: Role; model: string }, timeoutMs: number): RatchetError {
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  return new RatchetError(
+    'llmTimeout',
+    `The endpoint ${baseURL} did not answer within ${seconds} s (model ${req.model}): it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.`,
+    { baseURL, model: req.model, role: req.role, timeoutMs },
+  );
+}

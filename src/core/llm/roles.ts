@@ -1,0 +1,66 @@
+/**
+ * Which endpoint and model each role talks to. One default endpoint, and per-role overrides that
+ * only name what differs (a cheaper validator model, a local agent on Ollama…).
+ */
+import { RatchetError } from '../errors';
+import { ROLES } from './types';
+import type { EndpointConfig, Role } from './types';
+
+export type RoleConfig = { default: EndpointConfig } & Partial<Record<Role, Partial<EndpointConfig>>>;
+
+/** What may be shown, logged or journaled about an endpoint: everything but the key. */
+export interface PublicEndpoint {
+  baseURL: string;
+  model: string;
+}
+
+/**
+ * The endpoint a role's calls go to. A role that overrides `baseURL` without its own `apiKey` gets
+ * no key rather than the default's: the default key belongs to the default host, and sending it to
+ * another provider (OpenRouter, a colleague's vLLM) would leak it.
+ */
+export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
+  const base = roles.default;
+  const override = roles[role] ?? {};
+  const baseURL = normalizeBaseURL(override.baseURL ?? base.baseURL);
+  const sameHost = baseURL === normalizeBaseURL(base.baseURL);
+  const apiKey = override.apiKey ?? (sameHost ? base.apiKey : undefined);
+  const endpoint: EndpointConfig = { baseURL, model: override.model ?? base.model };
+  if (apiKey !== undefined && apiKey !== '') endpoint.apiKey = apiKey;
+  return endpoint;
+}
+
+/** Endpoints for every role, without keys: for run.json, the panel and logs. */
+export function describeRoles(roles: RoleConfig): Record<Role, PublicEndpoint> {
+  const out = {} as Record<Role, PublicEndpoint>;
+  for (const role of ROLES) {
+    const { baseURL, model } = resolveEndpoint(roles, role);
+    out[role] = { baseURL, model };
+  }
+  return out;
+}
+
+/** Checks the configuration once, up front, so a typo fails the run before any call is paid. */
+export function validateRoles(roles: RoleConfig): void {
+  for (const role of ROLES) {
+    const { baseURL, model } = resolveEndpoint(roles, role);
+    if (!/^https?:\/\/[^/\s]+/.test(baseURL)) {
+      throw new RatchetError(
+        'badInput',
+        `The base URL for the ${role} role, "${baseURL}", is not an http(s) URL: set it to the endpoint's address, e.g. http://localhost:11434/v1.`,
+        { role, field: 'baseURL' },
+      );
+    }
+    if (model.trim() === '') {
+      throw new RatchetError('badInput', `No model is set for the ${role} role: set a default model or one for this role.`, {
+        role,
+        field: 'model',
+      });
+    }
+  }
+}
+
+/** Trailing slashes do not change the endpoint, and must not change cache keys either. */
+export function normalizeBaseURL(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
