@@ -1,5 +1,228 @@
+/**
+ * `ratchet runs list|show|export|resume`: the journal, read from the command line. Reads only —
+ * nothing here writes into `.ratchet/runs` — so it is safe to point at a workspace whose run is
+ * still going.
+ */
+import { Option } from 'commander';
 import type { Command } from 'commander';
+import { RatchetError } from '../../core/errors';
+import type { Files } from '../../core/ports';
+import type { EngineEvent } from '../../core/run/events';
+import { readRunRecord, runPaths, runsDir } from '../../core/run/journal';
+import type { RunRecord } from '../../core/run/journal';
+import { listRuns, resolveStatus, summarizeRun } from '../../core/run/listRuns';
+import type { ListRunsOptions, RunSummary } from '../../core/run/listRuns';
+import { redact } from '../../core/run/redact';
+import { readJournal, readJournalText } from '../../core/run/replay';
+import type { Replay } from '../../core/run/replay';
+import { NodeFiles } from '../../node/files';
+import { isOwnerAlive } from '../../node/process';
+import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
+import {
+  describeEvent,
+  formatCost,
+  formatOffset,
+  formatTable,
+  formatTimestamp,
+  oneLine,
+  plural,
+  toJsonl,
+  writeErr,
+  writeJsonl,
+  writeOut,
+} from '../output';
+import type { Column } from '../output';
+
+interface ShowOptions {
+  workspace: string;
+  json?: boolean;
+}
+interface ExportOptions {
+  workspace: string;
+  out?: string;
+  format: 'jsonl' | 'json';
+}
 
 export function registerRuns(program: Command): void {
-  program.command('runs').description('List, show and export run journals (filled in by the journal work).');
+  const runs = program.command('runs').description('List, show and export the runs journaled under <workspace>/.ratchet/runs.');
+
+  runs
+    .command('list')
+    .description('One line per run, newest first; exits 1 when the workspace has no runs.')
+    .argument('[workspace]', 'the workspace folder', '.')
+    .option('--json', 'print one JSON object per run per line')
+    .action(async (workspace: string, opts: { json?: boolean }) => {
+      await listCommand(workspace, opts.json === true);
+    });
+
+  runs
+    .command('show')
+    .description("A run's timeline: time offset, event type and its key fields.")
+    .argument('<runId>', 'the run id (or a unique prefix of it)')
+    .option('-w, --workspace <dir>', 'the workspace folder', '.')
+    .option('--json', 'print the raw events as JSONL, exactly as journaled')
+    .action(async (runId: string, opts: ShowOptions) => {
+      await showCommand(runId, opts);
+    });
+
+  runs
+    .command('export')
+    .description('The run.json and all events as one JSON document, or as JSONL (first line {"run": …}, then one event per line).')
+    .argument('<runId>', 'the run id (or a unique prefix of it)')
+    .option('-w, --workspace <dir>', 'the workspace folder', '.')
+    .option('-o, --out <file>', 'write to this file instead of stdout')
+    .addOption(new Option('--format <format>', 'output format').choices(['jsonl', 'json']).default('jsonl'))
+    .action(async (runId: string, opts: ExportOptions) => {
+      await exportCommand(runId, opts);
+    });
+
+  runs
+    .command('resume')
+    .description('Continue an interrupted run from its journal.')
+    .argument('<runId>', 'the run id (or a unique prefix of it)')
+    .option('-w, --workspace <dir>', 'the workspace folder', '.')
+    .action(async (runId: string, opts: { workspace: string }) => {
+      const files = new NodeFiles();
+      const root = workspaceRoot(files, opts.workspace);
+      const id = await findRun(files, root, runId);
+      // The evolve work replaces this with resumeJournal(...) + the engine's replay of the events.
+      throw new RatchetError('internal', `resume needs the evolve engine (not yet available); run ${id} is left as it is.`, { runId: id });
+    });
+}
+
+async function listCommand(workspace: string, json: boolean): Promise<void> {
+  const files = new NodeFiles();
+  const root = workspaceRoot(files, workspace);
+  if (!(await files.exists(root))) {
+    throw new RatchetError('notFound', `No folder ${root}; pass the workspace folder that holds .ratchet/runs.`, { dir: root });
+  }
+  const summaries = await listRuns(files, root, livenessOptions());
+  if (summaries.length === 0) {
+    writeErr(`No runs in ${runsDir(files, root)}.`);
+    process.exitCode = EXIT_NOTHING_ACCEPTED;
+    return;
+  }
+  if (json) {
+    writeJsonl(summaries);
+    return;
+  }
+  writeOut(formatTable(summaries, LIST_COLUMNS));
+  if (summaries.some((s) => s.tornTail && s.status !== 'corrupt')) {
+    writeOut("\n* the journal's last line was torn by a crash mid-write; it is left out when the run is shown or resumed.\n");
+  }
+  const broken = summaries.filter((s) => s.status === 'corrupt');
+  if (broken.length > 0) {
+    writeOut(`\n${broken.length === 1 ? '1 run' : `${broken.length} runs`} could not be read:\n`);
+    for (const s of broken) writeOut(`  ${s.runId}: ${oneLine(s.reason ?? 'unknown reason')}\n`);
+  }
+}
+
+const LIST_COLUMNS: Column<RunSummary>[] = [
+  { header: 'run', value: (s) => s.runId },
+  { header: 'kind', value: (s) => s.kind ?? '—' },
+  { header: 'status', value: (s) => (s.tornTail && s.status !== 'corrupt' ? `${s.status}*` : s.status) },
+  { header: 'target', value: (s) => s.target ?? '—', maxWidth: 44, truncate: 'start' },
+  { header: 'started (UTC)', value: (s) => formatTimestamp(s.started) },
+  { header: 'candidates', value: (s) => String(s.candidates), align: 'right' },
+  { header: 'commits', value: (s) => String(s.commits), align: 'right' },
+  { header: 'cost', value: (s) => formatCost(s.cost), align: 'right' },
+];
+
+async function showCommand(runIdArg: string, opts: ShowOptions): Promise<void> {
+  const files = new NodeFiles();
+  const root = workspaceRoot(files, opts.workspace);
+  const runId = await findRun(files, root, runIdArg);
+  const paths = runPaths(files, root, runId);
+  if (opts.json === true) {
+    // The journal's own lines, byte for byte, so piping them into another tool loses nothing.
+    const { text, replay } = await readJournalText(files, paths.events);
+    const lines = text.slice(0, replay.validLength).split('\n').filter((l) => l.trim() !== '');
+    writeOut(lines.map((l) => `${l}\n`).join(''));
+    return;
+  }
+  const { record, replay } = await readRun(files, paths.runJson, paths.events);
+  const summary = summarizeRun(runId, record, replay);
+  summary.status = await resolveStatus(files, paths.lock, summary, livenessOptions());
+  writeOut(formatTimeline(summary, record, replay.events));
+  if (replay.tornTail) writeOut("\n(The journal's last line was torn by a crash mid-write and is left out.)\n");
+}
+
+function formatTimeline(summary: RunSummary, record: RunRecord, events: readonly EngineEvent[]): string {
+  const head = [
+    `Run ${summary.runId} · ${record.kind} · ${oneLine(record.target)} · ${summary.status}`,
+    [
+      summary.gate === undefined ? undefined : `gate ${summary.gate} α ${summary.alpha}`,
+      `seed ${record.seed}`,
+      `started ${formatTimestamp(summary.started)} UTC`,
+      `${plural(summary.candidates, 'candidate')}, ${plural(summary.commits, 'commit')}`,
+      `cost ${formatCost(summary.cost)}`,
+    ]
+      .filter((p) => p !== undefined)
+      .join(' · '),
+  ];
+  if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
+  if (events.length === 0) return `${head.join('\n')}\n\n(no events yet)\n`;
+  const t0 = events[0]!.at;
+  const typeWidth = Math.max(...events.map((e) => e.type.length));
+  const offsets = events.map((e) => formatOffset(e.at - t0));
+  const offsetWidth = Math.max(...offsets.map((o) => o.length));
+  const body = events.map((e, i) => `  ${offsets[i]!.padStart(offsetWidth)}  ${e.type.padEnd(typeWidth)}  ${describeEvent(e)}`.trimEnd());
+  return `${head.join('\n')}\n\n${body.join('\n')}\n`;
+}
+
+async function exportCommand(runIdArg: string, opts: ExportOptions): Promise<void> {
+  const files = new NodeFiles();
+  const root = workspaceRoot(files, opts.workspace);
+  const runId = await findRun(files, root, runIdArg);
+  const paths = runPaths(files, root, runId);
+  const read = await readRun(files, paths.runJson, paths.events);
+  // Journals are redacted when written; redacting again covers ones written by hand or by older versions.
+  const run = redact(read.record);
+  const events = redact(read.replay.events);
+  const text = opts.format === 'json' ? `${JSON.stringify({ run, events }, null, 2)}\n` : toJsonl([{ run }, ...events]);
+  if (opts.out === undefined) {
+    writeOut(text);
+    return;
+  }
+  const out = files.resolve(opts.out);
+  await files.writeTextAtomic(out, text);
+  writeErr(`Exported run ${runId} (${events.length} events) to ${out}.`);
+}
+
+async function readRun(files: Files, runJson: string, eventsPath: string): Promise<{ record: RunRecord; replay: Replay }> {
+  const record = await readRunRecord(files, runJson);
+  const replay = await readJournal(files, eventsPath);
+  return { record, replay };
+}
+
+/**
+ * The run a user means: the exact id, or the one run whose id starts with what they typed (ids are
+ * long; `20261129-2234` is usually enough).
+ */
+async function findRun(files: Files, root: string, wanted: string): Promise<string> {
+  const dir = runsDir(files, root);
+  const names = await files.list(dir);
+  if (names.includes(wanted) && (await files.exists(runPaths(files, root, wanted).runJson))) return wanted;
+  const matches = names.filter((n) => n.startsWith(wanted));
+  if (matches.length === 1 && wanted.length > 0) return matches[0]!;
+  const list = `\`ratchet runs list ${quoteArg(root)}\``;
+  if (matches.length > 1 && wanted.length > 0) {
+    throw new RatchetError('badInput', `Run id ${wanted} matches ${matches.length} runs in ${dir}; give more of the id (${list} shows them).`, {
+      runId: wanted,
+      dir,
+    });
+  }
+  throw new RatchetError('notFound', `No run ${wanted} in ${dir}; ${list} shows the runs there.`, { runId: wanted, dir });
+}
+
+function workspaceRoot(files: Files, workspace: string): string {
+  return files.resolve(workspace);
+}
+
+function livenessOptions(): ListRunsOptions {
+  return { isOwnerAlive, now: Date.now() };
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }

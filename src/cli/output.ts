@@ -1,0 +1,151 @@
+/**
+ * Printing for every subcommand: stdout carries the result (a table, or JSONL with --json) and
+ * nothing else, so `ratchet … --json | jq` always parses; notes and errors go to stderr. Text that
+ * came from an LLM or a file is flattened and stripped of control characters before it reaches a
+ * terminal, where an escape sequence could otherwise rewrite the screen.
+ */
+import { assertNever } from '../core/errors';
+import type { EngineEvent } from '../core/run/events';
+import { totalCost } from '../core/run/listRuns';
+
+let stdoutClosed = false;
+let epipeGuardInstalled = false;
+
+/** Writes to stdout; stops quietly once the reader went away (`ratchet runs show … | head`). */
+export function writeOut(text: string): void {
+  if (!epipeGuardInstalled) {
+    epipeGuardInstalled = true;
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      stdoutClosed = true;
+    });
+  }
+  if (!stdoutClosed) process.stdout.write(text);
+}
+
+export function writeErr(text: string): void {
+  process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/** One JSON value per line: the `--json` format of every subcommand. */
+export function toJsonl(values: Iterable<unknown>): string {
+  let out = '';
+  for (const v of values) out += `${JSON.stringify(v)}\n`;
+  return out;
+}
+
+export function writeJsonl(values: Iterable<unknown>): void {
+  writeOut(toJsonl(values));
+}
+
+export interface Column<R> {
+  header: string;
+  value: (row: R) => string;
+  align?: 'left' | 'right';
+  /** Longer cells are shortened with an ellipsis: at the start for paths (the file name matters), else at the end. */
+  maxWidth?: number;
+  truncate?: 'start' | 'end';
+}
+
+/** A plain-text table: a header row, then one row per item, columns two spaces apart. */
+export function formatTable<R>(rows: readonly R[], columns: readonly Column<R>[]): string {
+  const cells = rows.map((row) => columns.map((c) => fit(oneLine(c.value(row)), c.maxWidth, c.truncate)));
+  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]): string =>
+    values
+      .map((v, i) => (columns[i]!.align === 'right' ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n') + '\n';
+}
+
+/**
+ * Untrusted text made safe and short for one terminal line: control characters (ANSI escapes
+ * included) become spaces, runs of whitespace collapse, and it is cut at `max` characters.
+ */
+export function oneLine(text: string, max = Infinity): string {
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return fit(flat, max, 'end');
+}
+
+function fit(text: string, max: number | undefined, from: 'start' | 'end' = 'end'): string {
+  if (max === undefined || text.length <= max) return text;
+  return from === 'start' ? `…${text.slice(text.length - max + 1)}` : `${text.slice(0, max - 1)}…`;
+}
+
+/** `2026-11-29 22:34:12` in UTC (the run ids' time zone, so the two agree). */
+export function formatTimestamp(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '—';
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+/** A time offset: `+0.8s`, `+42.1s`, `+3m05s`, `+1h02m`. */
+export function formatOffset(ms: number): string {
+  const s = Math.max(0, ms) / 1000;
+  if (s < 60) return `+${s.toFixed(1)}s`;
+  if (s < 3600) return `+${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
+  return `+${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** `$0.0421` when every call had a price, otherwise the token count (`18.2k tok`). */
+export function formatCost(cost: { dollars: number | undefined; tokens: number } | undefined): string {
+  if (cost === undefined) return '—';
+  if (cost.dollars !== undefined) return cost.dollars < 1 ? `$${cost.dollars.toFixed(4)}` : `$${cost.dollars.toFixed(2)}`;
+  if (cost.tokens < 1000) return `${cost.tokens} tok`;
+  return cost.tokens < 1e6 ? `${(cost.tokens / 1000).toFixed(1)}k tok` : `${(cost.tokens / 1e6).toFixed(2)}M tok`;
+}
+
+/**
+ * One engine event as a short human line (the key fields only), for `runs show` and for any
+ * subcommand that prints events live without --json. Exhaustive over the union, so a new event
+ * type fails to compile here until it has a rendering.
+ */
+export function describeEvent(e: EngineEvent): string {
+  switch (e.type) {
+    case 'run/started':
+      return `${e.info.kind} ${oneLine(e.info.target)} · gate ${e.info.gate} α ${e.info.alpha} · ${e.info.mode} · seed ${e.info.seed}${e.resumed ? ' (resumed)' : ''}`;
+    case 'candidate/proposed':
+      return `${e.candidateId} from ${e.parentId ?? 'scratch'} · ${e.contentHash.slice(0, 8)}${e.reasoning ? ` · ${oneLine(e.reasoning, 80)}` : ''}`;
+    case 'item/evaluated':
+      return `${e.candidateId} on ${e.itemId}: score ${round(e.score)}${e.cached ? ' (cached)' : ''}`;
+    case 'verdict':
+      return `${e.candidateId} vs ${e.parentId}${e.itemId === undefined ? '' : ` on ${e.itemId}`}: ${e.winner === 'tie' ? 'tie' : `${e.winner} wins`} (${e.order})`;
+    case 'wealth/step':
+      return `${e.candidateId} k=${e.k} ${e.itemId}: ${e.delta > 0 ? 'win ' : e.delta < 0 ? 'loss' : 'tie '} → wealth ${round(Math.exp(e.logWealth))} of ${round(Math.exp(e.logThreshold))}`;
+    case 'decision': {
+      const r = e.record;
+      return `${r.decision.toUpperCase()} ${r.candidateId} (${r.reason}) · ${r.gate} α ${r.alpha} · ${r.wins}W ${r.losses}L ${r.ties}T over ${r.itemsConsumed} items · wealth ${round(Math.exp(r.logWealth))} of ${round(r.threshold)}`;
+    }
+    case 'suggestion':
+      return `${e.candidateId} suggested for ${oneLine(e.file)}`;
+    case 'edit/applied':
+      return `${e.candidateId} applied to ${oneLine(e.file)} by ${e.by}`;
+    case 'edit/rejected':
+      return `${e.candidateId} rejected for ${oneLine(e.file)} by ${e.by}${e.why ? `: ${oneLine(e.why, 80)}` : ''}`;
+    case 'cost/update': {
+      const total = totalCost(e.cost, e.llmCalls);
+      return `${e.llmCalls} LLM calls · ${formatCost(total)}${total.dollars === undefined ? '' : ` · ${total.tokens} tokens`}`;
+    }
+    case 'log':
+      return `${e.level}: ${oneLine(e.message, 120)}`;
+    case 'run/finished':
+      return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
+    case 'run/failed':
+      return `${e.error.code}: ${oneLine(e.error.message, 200)}`;
+    case 'run/cancelled':
+      return 'by the user';
+    default:
+      return assertNever(e, 'engine event');
+  }
+}
+
+/** Three significant digits: wealth and thresholds are read by eye, and exp(ln 20) should print as 20. */
+function round(x: number): string {
+  return String(Number(x.toPrecision(3)));
+}
+
+/** `1 commit`, `3 commits`. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

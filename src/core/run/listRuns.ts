@@ -1,0 +1,174 @@
+/**
+ * One line per run for `ratchet runs list` and the panel's run picker, folded from each run's
+ * journal. A broken run is listed as `corrupt` with the reason rather than failing the list: the
+ * user looking for yesterday's good run should not be stopped by last week's damaged one.
+ */
+import type { Files } from '../ports';
+import type { EngineEvent, RunKind } from './events';
+import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
+import type { RunOwner, RunRecord } from './journal';
+import { readJournal } from './replay';
+import type { Replay } from './replay';
+
+export type RunStatus = 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt';
+
+export interface RunCost {
+  /** undefined when some call used a model without a known price: then only tokens are known. */
+  dollars: number | undefined;
+  tokens: number;
+  llmCalls: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  kind: RunKind | undefined;
+  target: string | undefined;
+  status: RunStatus;
+  /** Milliseconds since the epoch: the first event's time, else run.json's createdAt. */
+  started: number | undefined;
+  lastEventAt: number | undefined;
+  events: number;
+  candidates: number;
+  commits: number;
+  cost: RunCost | undefined;
+  gate: string | undefined;
+  alpha: number | undefined;
+  tornTail: boolean;
+  /** Why the run is `corrupt`, or the error a `failed` run ended with. */
+  reason?: string;
+}
+
+export interface ListRunsOptions {
+  /** Whether the process named in a run's lock.json is alive; undefined when it cannot tell (another host). */
+  isOwnerAlive?: (owner: RunOwner) => boolean | undefined;
+  /** Without a lock verdict, a run that journaled within `staleAfterMs` of `now` counts as running. */
+  now?: number;
+  staleAfterMs?: number;
+}
+
+/** Runs under `<root>/.ratchet/runs`, newest first; [] when there are none. */
+export async function listRuns(files: Files, root: string, options: ListRunsOptions = {}): Promise<RunSummary[]> {
+  const names = await files.list(runsDir(files, root));
+  const summaries: RunSummary[] = [];
+  for (const name of names) {
+    const paths = runPaths(files, root, name);
+    // Stray files (a .DS_Store, a note) are not runs.
+    if (!(await files.exists(paths.runJson)) && !(await files.exists(paths.events))) continue;
+    summaries.push(await summarizeRunDir(files, root, name, options));
+  }
+  // Run ids start with their UTC start time, so string order is time order.
+  return summaries.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
+}
+
+async function summarizeRunDir(files: Files, root: string, runId: string, options: ListRunsOptions): Promise<RunSummary> {
+  const paths = runPaths(files, root, runId);
+  let record: RunRecord | undefined;
+  try {
+    record = await readRunRecord(files, paths.runJson);
+    const replay = await readJournal(files, paths.events);
+    const summary = summarizeRun(runId, record, replay);
+    summary.status = await resolveStatus(files, paths.lock, summary, options);
+    return summary;
+  } catch (err) {
+    return {
+      ...emptySummary(runId, record),
+      status: 'corrupt',
+      reason: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
+/**
+ * Folds a run's events into its summary. A run with no terminal event is reported `interrupted`;
+ * `listRuns` upgrades it to `running` when its owner is alive.
+ */
+export function summarizeRun(runId: string, record: RunRecord | undefined, replay: Replay): RunSummary {
+  const summary: RunSummary = { ...emptySummary(runId, record), events: replay.events.length, tornTail: replay.tornTail };
+  let proposed = 0;
+  let committed = 0;
+  let status: RunStatus = 'interrupted';
+  summary.started = replay.events[0]?.at ?? summary.started;
+  for (const e of replay.events) {
+    summary.lastEventAt = e.at;
+    fold(summary, e);
+    if (e.type === 'candidate/proposed') proposed++;
+    else if (e.type === 'decision' && e.record.decision === 'commit') committed++;
+    else if (e.type === 'run/finished') {
+      status = 'finished';
+      // The engine's own count wins: it may count candidates it never journaled (duplicates).
+      summary.candidates = e.candidates;
+      summary.commits = e.commits;
+    } else if (e.type === 'run/failed') {
+      status = 'failed';
+      summary.reason = e.error.message;
+    } else if (e.type === 'run/cancelled') status = 'cancelled';
+  }
+  if (status !== 'finished') {
+    summary.candidates = proposed;
+    summary.commits = committed;
+  }
+  summary.status = status;
+  return summary;
+}
+
+function fold(summary: RunSummary, e: EngineEvent): void {
+  if (e.type === 'run/started') {
+    summary.kind ??= e.info.kind;
+    summary.target ??= e.info.target;
+    summary.gate = e.info.gate;
+    summary.alpha = e.info.alpha;
+  } else if (e.type === 'cost/update') {
+    summary.cost = totalCost(e.cost, e.llmCalls);
+  }
+}
+
+/** Sums a CostReport over roles. Read defensively: the journal checks `cost` is an object, not its fields. */
+export function totalCost(cost: Record<string, unknown>, llmCalls: number): RunCost {
+  let tokens = 0;
+  let dollars: number | undefined = 0;
+  for (const role of Object.values(cost)) {
+    if (role === null || typeof role !== 'object') continue;
+    const r = role as Record<string, unknown>;
+    tokens += num(r.promptTokens) + num(r.completionTokens);
+    if (num(r.calls) === 0) continue;
+    dollars = typeof r.dollars === 'number' && dollars !== undefined ? dollars + r.dollars : undefined;
+  }
+  return { dollars, tokens, llmCalls };
+}
+
+/**
+ * The status of a summarized run once liveness is known: a run with no terminal event is `running`
+ * while its owner process lives (or, when that cannot be asked, while it journaled recently).
+ */
+export async function resolveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<RunStatus> {
+  if (summary.status !== 'interrupted') return summary.status;
+  const owner = await readRunOwner(files, lockPath);
+  const alive = owner && options.isOwnerAlive ? options.isOwnerAlive(owner) : undefined;
+  if (alive !== undefined) return alive ? 'running' : 'interrupted';
+  const lastSeen = summary.lastEventAt ?? summary.started;
+  if (options.now === undefined || lastSeen === undefined) return 'interrupted';
+  return options.now - lastSeen <= (options.staleAfterMs ?? 15 * 60_000) ? 'running' : 'interrupted';
+}
+
+function emptySummary(runId: string, record: RunRecord | undefined): RunSummary {
+  const created = record ? Date.parse(record.createdAt) : NaN;
+  return {
+    runId,
+    kind: record?.kind,
+    target: record?.target,
+    status: 'interrupted',
+    started: Number.isFinite(created) ? created : undefined,
+    lastEventAt: undefined,
+    events: 0,
+    candidates: 0,
+    commits: 0,
+    cost: undefined,
+    gate: undefined,
+    alpha: undefined,
+    tornTail: false,
+  };
+}
+
+function num(x: unknown): number {
+  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
+}

@@ -1,0 +1,43 @@
+/**
+ * `nodePorts()`: the engine's ports for Node faces (the CLI and the language server). Assembled in
+ * one place so both faces get the same durability, redaction and process-group behaviour.
+ */
+import type { LlmClient, Ports } from '../core/ports';
+import { SeededRandom } from '../core/random';
+import { SystemClock } from './clock';
+import { NodeFiles } from './files';
+import { NodeLog } from './log';
+import type { NodeLogOptions } from './log';
+import { NodeProcessRunner } from './process';
+import type { NodeProcessRunnerOptions } from './process';
+
+export interface NodePortsOptions {
+  /**
+   * The LLM client the engine calls.
+   * TODO(integration): build it here with `createLlmClient(options)` (src/core/llm/client.ts) over
+   * `OpenAiTransport` (src/node/openaiTransport.ts) once those land, and make this field optional.
+   */
+  llm: LlmClient;
+  /** The run's seed: every random draw of the engine derives from it. */
+  seed: number;
+  log?: NodeLogOptions;
+  proc?: NodeProcessRunnerOptions;
+}
+
+export interface NodePorts extends Ports {
+  /** Flushes and closes what the ports hold open (the log file). */
+  close(): Promise<void>;
+}
+
+export function nodePorts(options: NodePortsOptions): NodePorts {
+  const log = new NodeLog(options.log);
+  return {
+    llm: options.llm,
+    files: new NodeFiles(),
+    clock: new SystemClock(),
+    random: new SeededRandom(options.seed),
+    log,
+    proc: new NodeProcessRunner(options.proc),
+    close: () => log.close(),
+  };
+}

@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RatchetError, cancelledError } from '../../../src/core/errors';
+import { NodeProcessRunner, currentOwner, isOwnerAlive } from '../../../src/node/process';
+
+const node = process.execPath;
+const runner = new NodeProcessRunner({ killGraceMs: 300 });
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ratchet-proc-'));
+});
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+/** A child that starts a grandchild in its own process group, records the grandchild's pid, then hangs. */
+function parentOfSleeper(pidFile: string): string[] {
+  const script = `
+    const { spawn } = require('node:child_process');
+    const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    require('node:fs').writeFileSync(${JSON.stringify(pidFile)}, String(g.pid));
+    console.log('grandchild ' + g.pid);
+    setInterval(() => {}, 1000);`;
+  return ['-e', script];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, ok: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function readPid(file: string): Promise<number> {
+  let pid = NaN;
+  await waitFor('the grandchild pid', async () => {
+    pid = Number(await readFile(file, 'utf8').catch(() => ''));
+    return pid > 0;
+  });
+  return pid;
+}
+
+describe('NodeProcessRunner', () => {
+  it('returns exit code and output, passes stdin, and adds env to the inherited environment', async () => {
+    const script = `let s=''; process.stdin.on('data', d => s += d).on('end', () => { console.log(s.toUpperCase() + ' ' + process.env.RATCHET_T + ' ' + (process.env.PATH ? 'path' : 'nopath')); console.error('warn'); process.exit(3); });`;
+    const result = await runner.run(node, ['-e', script], { stdin: 'candidate', env: { RATCHET_T: 'x1' } });
+    expect(result).toEqual({ exitCode: 3, signal: null, stdout: 'CANDIDATE x1 path\n', stderr: 'warn\n', timedOut: false });
+  });
+
+  it('passes arguments literally: no shell interprets them unless asked', async () => {
+    const result = await runner.run(node, ['-e', 'console.log(process.argv[1])', '$(echo injected); echo $HOME'], {});
+    expect(result.stdout).toBe('$(echo injected); echo $HOME\n');
+    const viaShell = await runner.run('echo', ['$((6*7))'], { shell: true });
+    expect(viaShell.stdout).toBe('42\n');
+  });
+
+  it('kills the whole process group on timeout, grandchildren included', async () => {
+    const pidFile = path.join(dir, 'pid');
+    const result = await runner.run(node, parentOfSleeper(pidFile), { timeoutMs: 1500 });
+    const grandchild = Number(await readFile(pidFile, 'utf8'));
+    expect(result.timedOut).toBe(true);
+    expect(result.exitCode).toBe(null);
+    expect(result.stdout).toBe(`grandchild ${grandchild}\n`);
+    await waitFor('the grandchild to die', () => !alive(grandchild));
+  });
+
+  it('escalates to SIGKILL when the process ignores SIGTERM', async () => {
+    const result = await runner.run(node, ['-e', "process.on('SIGTERM', () => {}); console.log('up'); setInterval(() => {}, 1000)"], { timeoutMs: 800 });
+    expect(result).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
+  });
+
+  it('kills the group and rejects with the cancellation when the signal aborts', async () => {
+    const pidFile = path.join(dir, 'pid');
+    const ac = new AbortController();
+    const running = runner.run(node, parentOfSleeper(pidFile), { signal: ac.signal });
+    const grandchild = await readPid(pidFile);
+    ac.abort(cancelledError('the evaluation'));
+    const err = await running.catch((e: unknown) => e);
+    expect(RatchetError.is(err, 'cancelled')).toBe(true);
+    expect((err as Error).message).toBe('Cancelled the evaluation.');
+    await waitFor('the grandchild to die', () => !alive(grandchild));
+  });
+
+  it('does not start anything when the signal is already aborted', async () => {
+    const pidFile = path.join(dir, 'pid');
+    await expect(runner.run(node, parentOfSleeper(pidFile), { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(readFile(pidFile)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('keeps only the first maxOutputBytes of a chatty process and says how much it dropped', async () => {
+    const small = new NodeProcessRunner({ maxOutputBytes: 1000 });
+    const result = await small.run(node, ['-e', "process.stdout.write('y'.repeat(50000))"], {});
+    expect(result.stdout).toBe(`${'y'.repeat(1000)}\n…[49000 more bytes not kept]`);
+  });
+
+  it('says which command could not be started', async () => {
+    const err = await runner.run('ratchet-no-such-evaluator', ['x'], { cwd: dir }).catch((e: unknown) => e);
+    expect(RatchetError.is(err, 'badInput')).toBe(true);
+    expect((err as Error).message).toBe(`Could not run "ratchet-no-such-evaluator" (in ${dir}): no such program on PATH or directory; check the evaluator command.`);
+  });
+});
+
+describe('run owners', () => {
+  it('knows this process is alive and a finished one is not', async () => {
+    expect(isOwnerAlive(currentOwner())).toBe(true);
+    const done = await runner.run(node, ['-e', 'console.log(process.pid)'], {});
+    expect(isOwnerAlive({ ...currentOwner(), pid: Number(done.stdout) })).toBe(false);
+    expect(isOwnerAlive({ ...currentOwner(), host: 'some-other-host.invalid' })).toBe(undefined);
+  });
+});

@@ -1,0 +1,248 @@
+import { readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RatchetError } from '../../../src/core/errors';
+import type { Files } from '../../../src/core/ports';
+import { SeededRandom } from '../../../src/core/random';
+import type { EngineEvent } from '../../../src/core/run/events';
+import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../../src/core/run/journal';
+import { readJournal } from '../../../src/core/run/replay';
+import { isRunId } from '../../../src/core/run/runId';
+import { NodeFiles } from '../../../src/node/files';
+import { ManualClock, NEW_RUN, sampleEvents, tempWorkspace } from './journalHelpers';
+
+const files = new NodeFiles();
+let root: string;
+let dispose: () => Promise<void>;
+let clock: ManualClock;
+
+beforeEach(async () => {
+  ({ root, dispose } = await tempWorkspace());
+  clock = new ManualClock();
+});
+afterEach(async () => dispose());
+
+function ports(seed = 7) {
+  return { files, clock, random: new SeededRandom(seed) };
+}
+
+describe('journal round trip through the real file system', () => {
+  it('reads back exactly the events written, with run.json holding the spec and metadata', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    const events = sampleEvents(writer.runId, clock.now());
+    for (const e of events) await writer.append(e);
+
+    expect(isRunId(writer.runId)).toBe(true);
+    expect(writer.runId.startsWith('20261129-223412-')).toBe(true);
+    const paths = runPaths(files, root, writer.runId);
+    expect(paths.dir).toBe(path.join(root, '.ratchet', 'runs', writer.runId));
+    expect(await readJournal(files, paths.events)).toEqual({ events, tornTail: false, validLength: expect.any(Number) });
+    expect(JSON.parse(await readFile(paths.runJson, 'utf8'))).toEqual({
+      format: 1,
+      runId: writer.runId,
+      kind: 'evolve',
+      target: 'math/word-problems.prompt.md',
+      createdAt: '2026-11-29T22:34:12.000Z',
+      seed: 7,
+      version: '0.1.0-test',
+      spec: NEW_RUN.spec,
+    });
+    expect(await readRunRecord(files, paths.runJson)).toEqual(writer.record);
+    expect(writer.eventCount).toBe(events.length);
+  });
+
+  it('writes one line per event, in call order, even when appends are not awaited one by one', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    const events = Array.from({ length: 60 }, (_, i): EngineEvent => ({ runId: writer.runId, at: i, type: 'log', level: 'info', message: `step ${i}` }));
+    await Promise.all(events.map((e) => writer.append(e)));
+    const text = await readFile(writer.paths.events, 'utf8');
+    expect(text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(events.map((_, i) => `step ${i}`));
+  });
+
+  it('resolves an append only after the durable write has completed', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Files = Object.assign(Object.create(files) as Files, {
+      appendDurable: async (p: string, t: string) => {
+        if (t !== '') await gate;
+        await files.appendDurable(p, t);
+      },
+    });
+    const writer = await createJournal({ files: slow, clock, random: new SeededRandom(1) }, root, NEW_RUN);
+    let resolved = false;
+    const pending = writer.append({ runId: writer.runId, at: 1, type: 'run/cancelled' }).then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(resolved).toBe(false);
+    release();
+    await pending;
+    expect(await readFile(writer.paths.events, 'utf8')).toBe(`{"runId":"${writer.runId}","at":1,"type":"run/cancelled"}\n`);
+  });
+
+  it('gives two runs started in the same second by the same seed different ids', async () => {
+    const a = await createJournal(ports(7), root, NEW_RUN);
+    const b = await createJournal(ports(7), root, NEW_RUN);
+    expect(a.runId).not.toBe(b.runId);
+    expect((await readdir(path.join(root, '.ratchet', 'runs'))).sort()).toEqual([a.runId, b.runId].sort());
+  });
+
+  it('names runs so that string order is start-time order', async () => {
+    const ids: string[] = [];
+    for (const t of [Date.UTC(2026, 0, 2, 3, 4, 5), Date.UTC(2026, 0, 2, 3, 4, 6), Date.UTC(2026, 9, 1), Date.UTC(2027, 0, 1)]) {
+      clock.t = t;
+      ids.push((await createJournal(ports(99), root, NEW_RUN)).runId);
+    }
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids[0]!.slice(0, 15)).toBe('20260102-030405');
+  });
+});
+
+describe('writer refusals', () => {
+  it('refuses an event after a terminal one, an event of another run, and a malformed event, writing nothing', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    await expect(writer.append({ runId: 'other', at: 1, type: 'run/cancelled' })).rejects.toThrow(/run other was sent to the journal of run/);
+    await expect(
+      writer.append({ runId: writer.runId, at: 1, type: 'item/evaluated', candidateId: 'c1', itemId: 'x', score: NaN, cached: false }),
+    ).rejects.toThrow('Refusing to journal a malformed event: item/evaluated field "score" should be a number, got null.');
+    await writer.append({ runId: writer.runId, at: 2, type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
+    await expect(writer.append({ runId: writer.runId, at: 3, type: 'run/cancelled' })).rejects.toThrow(/already ended with run\/finished/);
+    expect((await readJournal(files, writer.paths.events)).events.map((e) => e.type)).toEqual(['run/finished']);
+  });
+
+  it('fails every later append once a write failed, so the journal never has a hole', async () => {
+    let failNext = false;
+    const flaky: Files = Object.assign(Object.create(files) as Files, {
+      appendDurable: async (p: string, t: string) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('ENOSPC: no space left on device');
+        }
+        await files.appendDurable(p, t);
+      },
+    });
+    const writer = await createJournal({ files: flaky, clock, random: new SeededRandom(1) }, root, NEW_RUN);
+    const log = (i: number): EngineEvent => ({ runId: writer.runId, at: i, type: 'log', level: 'info', message: `m${i}` });
+    await writer.append(log(1));
+    failNext = true;
+    await expect(writer.append(log(2))).rejects.toThrow('ENOSPC');
+    const err = await writer.append(log(3)).catch((e: unknown) => e);
+    expect(RatchetError.is(err, 'internal')).toBe(true);
+    expect((err as Error).message).toContain('stopped accepting events after a failed write');
+    expect((await readJournal(files, writer.paths.events)).events).toEqual([log(1)]);
+  });
+});
+
+describe('torn last line', () => {
+  it('is ignored by the reader, cut off by a resuming writer, and the journal reads clean afterwards', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    const events = sampleEvents(writer.runId, clock.now()).slice(0, 5);
+    for (const e of events) await writer.append(e);
+    const intact = await readFile(writer.paths.events, 'utf8');
+    // The process died half-way through writing the sixth line.
+    await appendFile(writer.paths.events, `{"runId":"${writer.runId}","at":99,"type":"wealth/st`);
+
+    const replay = await readJournal(files, writer.paths.events);
+    expect(replay).toEqual({ events, tornTail: true, validLength: intact.length });
+
+    const resumed = await resumeJournal(files, root, writer.runId);
+    expect(resumed.replay.events).toEqual(events);
+    expect(resumed.writer.eventCount).toBe(5);
+    expect(await readFile(writer.paths.events, 'utf8')).toBe(intact);
+
+    const next: EngineEvent = { runId: writer.runId, at: 100, type: 'log', level: 'info', message: 'resumed after a crash' };
+    await resumed.writer.append(next);
+    expect(await readJournal(files, writer.paths.events)).toEqual({ events: [...events, next], tornTail: false, validLength: expect.any(Number) });
+    expect(await readFile(writer.paths.events, 'utf8')).toBe(`${intact}${JSON.stringify(next)}\n`);
+  });
+
+  it('counts an unparsable last line as torn even when a newline follows it', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    const [first] = sampleEvents(writer.runId, 0);
+    await writer.append(first!);
+    // What a power cut can leave on some file systems: the size grew, the bytes are zeros.
+    await appendFile(writer.paths.events, '\u0000\u0000\u0000\u0000\n');
+    expect(await readJournal(files, writer.paths.events)).toMatchObject({ events: [first], tornTail: true });
+  });
+
+  it('refuses to resume a run that already ended', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    await writer.append({ runId: writer.runId, at: 1, type: 'run/cancelled' });
+    await expect(resumeJournal(files, root, writer.runId)).rejects.toThrow(
+      `Run ${writer.runId} already ended with run/cancelled; start a new run instead of resuming it.`,
+    );
+  });
+});
+
+describe('corruption before the last line', () => {
+  it('is a journalCorrupt error naming the file and line', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    const events = sampleEvents(writer.runId, 0);
+    const lines = events.map((e) => JSON.stringify(e));
+    lines[2] = lines[2]!.slice(0, 40);
+    await writeFile(writer.paths.events, `${lines.join('\n')}\n`);
+    const err = await readJournal(files, writer.paths.events).catch((e: unknown) => e);
+    expect(RatchetError.is(err, 'journalCorrupt')).toBe(true);
+    expect((err as RatchetError).message).toMatch(
+      new RegExp(`^${escape(writer.paths.events)} line 3 is not valid JSON: .+; the run cannot be replayed past it\\.$`),
+    );
+    expect((err as RatchetError).details).toEqual({ file: writer.paths.events, line: 3 });
+    // A resume must not paper over it either.
+    await expect(resumeJournal(files, root, writer.runId)).rejects.toThrow(/line 3 is not valid JSON/);
+  });
+});
+
+describe('run.json', () => {
+  it('is written atomically: no temp files are left beside it and a rewrite replaces it whole', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    expect((await readdir(writer.paths.dir)).sort()).toEqual(['events.jsonl', 'run.json']);
+    const big = `${JSON.stringify({ ...writer.record, spec: { blob: 'x'.repeat(2_000_000) } })}\n`;
+    const small = `${JSON.stringify(writer.record)}\n`;
+    await files.writeTextAtomic(writer.paths.runJson, small);
+    let stop = false;
+    const seen = new Set<string>();
+    const reader = (async () => {
+      while (!stop) {
+        const text = await readFile(writer.paths.runJson, 'utf8');
+        seen.add(text === big ? 'big' : text === small ? 'small' : 'torn');
+      }
+    })();
+    for (let i = 0; i < 6; i++) await files.writeTextAtomic(writer.paths.runJson, i % 2 === 0 ? big : small);
+    stop = true;
+    await reader;
+    expect(seen.has('torn')).toBe(false);
+    expect((await readdir(writer.paths.dir)).sort()).toEqual(['events.jsonl', 'run.json']);
+  });
+
+  it('reports a damaged run.json with its path', async () => {
+    const writer = await createJournal(ports(), root, NEW_RUN);
+    await writeFile(writer.paths.runJson, '{"runId": 3}');
+    await expect(readRunRecord(files, writer.paths.runJson)).rejects.toThrow(
+      `${writer.paths.runJson} has no string field "runId"; fix or remove that run folder.`,
+    );
+  });
+});
+
+describe('secrets', () => {
+  it('never reach run.json or events.jsonl', async () => {
+    const key = 'sk-proj-AbCdEf0123456789ghIJKLmnop';
+    const writer = await createJournal(ports(), root, {
+      ...NEW_RUN,
+      spec: { roles: { agent: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: key } }, headers: { Authorization: 'Bearer abcdefghijklmnop' } },
+    });
+    await writer.append({ runId: writer.runId, at: 1, type: 'log', level: 'warn', message: `401 from the endpoint with key ${key}` });
+    await writer.append({ runId: writer.runId, at: 2, type: 'run/failed', error: { code: 'llmHttp', message: `Incorrect API key provided: ${key}.` } });
+    const written = (await readFile(writer.paths.runJson, 'utf8')) + (await readFile(writer.paths.events, 'utf8'));
+    expect(written).not.toContain(key);
+    expect(written).not.toContain('abcdefghijklmnop');
+    const record = await readRunRecord(files, writer.paths.runJson);
+    expect(record.spec).toEqual({
+      roles: { agent: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey: '[redacted]' } },
+      headers: { Authorization: '[redacted]' },
+    });
+    const { events } = await readJournal(files, writer.paths.events);
+    expect(events[0]).toEqual({ runId: writer.runId, at: 1, type: 'log', level: 'warn', message: '401 from the endpoint with key [redacted]' });
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
