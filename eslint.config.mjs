@@ -20,7 +20,7 @@ export const boundaryRule = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', '.tools/**', 'coverage/**', 'test/e2e/artifacts/**', '**/*.d.ts'] },
+  { ignores: ['out/**', 'node_modules/**', '.tools/**', 'coverage/**', 'test/e2e/artifacts/**', 'test/e2e/node_modules/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
