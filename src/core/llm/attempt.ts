@@ -19,6 +19,9 @@ export interface AttemptOptions {
   timeoutError: () => RatchetError;
 }
 
+/** Why the timer's sleep ends early; a plain value, because abort() without one builds a DOMException per call. */
+const SETTLED = Symbol('attempt settled');
+
 export function runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, opts: AttemptOptions): Promise<T> {
   const { controller, dispose } = linkedController(opts.signal, (parent) => cancellationOf(parent));
   const timer = new AbortController();
@@ -34,7 +37,7 @@ export function runAttempt<T>(call: (signal: AbortSignal) => Promise<T>, opts: A
     return call(controller.signal);
   });
   return raceAbort(slot, controller.signal, () => controller.signal.reason).finally(() => {
-    timer.abort();
+    timer.abort(SETTLED);
     dispose();
   });
 }
