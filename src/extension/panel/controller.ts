@@ -1,0 +1,189 @@
+/**
+ * The host half of the panel protocol, without VS Code: answers the view's messages from the
+ * RunStore and streams the selected run's events to it in batches. `RatchetPanel` plugs a webview
+ * into it; tests plug in an array.
+ */
+import { assertNever } from '../../core/errors';
+import type { HostMessage, PanelEvent, ViewMessage } from '../../protocol/webview';
+import { buildEvidence } from './evidence';
+import type { RunStore } from './runStore';
+
+export interface PanelTransport {
+  post(msg: HostMessage): void;
+}
+
+/** What the view can ask the host to do; the integrator forwards these to the engine/editor. */
+export interface PanelActions {
+  cancel(runId: string): void | Promise<void>;
+  resume(runId: string): void | Promise<void>;
+  openCandidate(runId: string, candidateId: string, as: 'text' | 'diff'): void | Promise<void>;
+  /** A view-side failure or a failed action, for the log. */
+  reportError(message: string): void;
+}
+
+export interface ControllerOptions {
+  /** Events are posted at most this often (ms): one message per event would flood the webview. */
+  batchMs?: number;
+  /** A batch this large is posted at once. */
+  maxBatch?: number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+/** Heavy texts stay on the host (they travel as Evidence); the view's fold does not read them. */
+export function lightEvent(e: PanelEvent): PanelEvent {
+  switch (e.type) {
+    case 'candidate/proposed': {
+      const { reasoning: _r, ...rest } = e;
+      return { ...rest, text: '' };
+    }
+    case 'item/evaluated': {
+      const { output: _o, ...rest } = e;
+      return rest;
+    }
+    case 'verdict': {
+      const { rationale: _r, ...rest } = e;
+      return rest;
+    }
+    case 'suggestion':
+      return { ...e, baseText: '', newText: '' };
+    case 'dataset/loaded':
+      return { ...e, items: [] };
+    default:
+      return e;
+  }
+}
+
+export class PanelController {
+  private ready = false;
+  private selected: string | undefined;
+  private queue: PanelEvent[] = [];
+  private timer: unknown;
+  private readonly unsubscribe: () => void;
+  private readonly batchMs: number;
+  private readonly maxBatch: number;
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly clearTimer: (handle: unknown) => void;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly transport: PanelTransport,
+    private readonly actions: PanelActions,
+    options: ControllerOptions = {},
+  ) {
+    this.batchMs = options.batchMs ?? 50;
+    this.maxBatch = options.maxBatch ?? 2000;
+    this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
+    this.unsubscribe = store.onEvent((runId, event, newRun) => this.onStoreEvent(runId, event, newRun));
+  }
+
+  get selectedRunId(): string | undefined {
+    return this.selected;
+  }
+
+  receive(msg: ViewMessage): void {
+    switch (msg.type) {
+      case 'view/ready':
+        this.ready = true;
+        this.select(msg.runId !== undefined && this.store.get(msg.runId) ? msg.runId : this.store.latestRunId());
+        return;
+      case 'run/select':
+        this.select(this.store.get(msg.runId) ? msg.runId : this.selected);
+        return;
+      case 'run/cancel':
+        this.run(() => this.actions.cancel(msg.runId), `Cancelling run ${msg.runId} failed`);
+        return;
+      case 'run/resume':
+        this.run(() => this.actions.resume(msg.runId), `Resuming run ${msg.runId} failed`);
+        return;
+      case 'evidence/request': {
+        const run = this.store.get(msg.runId);
+        const evidence = run ? buildEvidence(run, msg.candidateId) : undefined;
+        if (evidence) this.transport.post({ type: 'evidence/show', evidence });
+        else
+          this.transport.post({
+            type: 'evidence/missing',
+            runId: msg.runId,
+            candidateId: msg.candidateId,
+            why: run ? 'the run has no events for this candidate.' : 'the run is no longer in memory; open it from its journal.',
+          });
+        return;
+      }
+      case 'candidate/open':
+        this.run(() => this.actions.openCandidate(msg.runId, msg.candidateId, msg.as), `Opening candidate ${msg.candidateId} failed`);
+        return;
+      case 'view/error':
+        this.actions.reportError(`Ratchet panel: ${msg.message}`);
+        return;
+      default:
+        assertNever(msg, 'view message');
+    }
+  }
+
+  /** The webview was disposed or reloaded: nothing is posted until it says `view/ready` again. */
+  detach(): void {
+    this.ready = false;
+    this.dropQueue();
+  }
+
+  dispose(): void {
+    this.detach();
+    this.unsubscribe();
+  }
+
+  private select(runId: string | undefined): void {
+    this.dropQueue();
+    this.selected = runId;
+    this.transport.post({ type: 'run/snapshot', runs: this.store.runs(), run: runId === undefined ? undefined : this.store.snapshot(runId) });
+  }
+
+  private onStoreEvent(runId: string, event: PanelEvent, newRun: boolean): void {
+    if (!this.ready) return;
+    if (newRun) {
+      // Follow a newly started run unless the user is watching one that is still running.
+      const current = this.selected === undefined ? undefined : this.store.get(this.selected)?.state.status;
+      if (current !== 'running' && current !== 'pending') {
+        this.select(runId);
+        return;
+      }
+      this.transport.post({ type: 'runs/updated', runs: this.store.runs() });
+      return;
+    }
+    if (event.type === 'run/started' || event.type === 'run/finished' || event.type === 'run/failed' || event.type === 'run/cancelled') {
+      this.transport.post({ type: 'runs/updated', runs: this.store.runs() });
+    }
+    if (runId !== this.selected) return;
+    this.queue.push(lightEvent(event));
+    if (this.queue.length >= this.maxBatch) this.flush();
+    else if (this.timer === undefined) this.timer = this.setTimer(() => this.flush(), this.batchMs);
+  }
+
+  private flush(): void {
+    if (this.timer !== undefined) this.clearTimer(this.timer);
+    this.timer = undefined;
+    if (this.queue.length === 0 || this.selected === undefined) return;
+    const events = this.queue;
+    this.queue = [];
+    this.transport.post({ type: 'run/events', runId: this.selected, events });
+  }
+
+  private dropQueue(): void {
+    if (this.timer !== undefined) this.clearTimer(this.timer);
+    this.timer = undefined;
+    this.queue = [];
+  }
+
+  private run(action: () => void | Promise<void>, what: string): void {
+    try {
+      const result = action();
+      if (result instanceof Promise) result.catch((err: unknown) => this.actions.reportError(`${what}: ${message(err)}`));
+    } catch (err) {
+      this.actions.reportError(`${what}: ${message(err)}`);
+    }
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

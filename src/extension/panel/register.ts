@@ -1,0 +1,83 @@
+/**
+ * Wires the panel into the extension: the `ratchet.showPanel` command, the serializer that brings
+ * the panel back after a reload, and read-only documents for candidate texts and diffs.
+ */
+import * as vscode from 'vscode';
+import type { PanelActions } from './controller';
+import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
+import type { RunStore } from './runStore';
+
+export const SHOW_PANEL_COMMAND = 'ratchet.showPanel';
+export const CANDIDATE_SCHEME = 'ratchet-candidate';
+
+export interface RegisterPanelDeps {
+  store: RunStore;
+  /** Forwarded to the engine (the language server); until wired, the user is told it is not. */
+  cancelRun?(runId: string): void | Promise<void>;
+  resumeRun?(runId: string): void | Promise<void>;
+  log?: vscode.LogOutputChannel;
+}
+
+export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): { show(): RatchetPanel } {
+  const panelDeps: PanelDeps = { store: deps.store, actions: panelActions(deps) };
+  context.subscriptions.push(
+    vscode.commands.registerCommand(SHOW_PANEL_COMMAND, () => RatchetPanel.createOrShow(context, panelDeps)),
+    registerPanelSerializer(context, panelDeps),
+    vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, candidateDocuments(deps.store)),
+    { dispose: () => RatchetPanel.instance?.dispose() },
+  );
+  return { show: () => RatchetPanel.createOrShow(context, panelDeps) };
+}
+
+export function registerPanelSerializer(context: vscode.ExtensionContext, deps: PanelDeps): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
+    async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+      RatchetPanel.revive(panel, context, deps);
+    },
+  });
+}
+
+/** `ratchet-candidate:/<runId>/<candidateId>.md`: a candidate's text, read-only, from the store. */
+export function candidateUri(runId: string, candidateId: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: CANDIDATE_SCHEME, path: `/${encodeURIComponent(runId)}/${encodeURIComponent(candidateId)}.md` });
+}
+
+function candidateDocuments(store: RunStore): vscode.TextDocumentContentProvider {
+  return {
+    provideTextDocumentContent(uri: vscode.Uri): string {
+      const [, runId = '', file = ''] = uri.path.split('/');
+      const candidateId = decodeURIComponent(file.replace(/\.md$/, ''));
+      const text = store.get(decodeURIComponent(runId))?.detail.texts.get(candidateId);
+      return text ?? `Candidate ${candidateId} is not in memory any more; its text is in the run's journal.`;
+    },
+  };
+}
+
+function panelActions(deps: RegisterPanelDeps): PanelActions {
+  const notWired = (what: string) => () => {
+    void vscode.window.showWarningMessage(`Ratchet: ${what} is not available yet in this build.`);
+  };
+  return {
+    cancel: deps.cancelRun ?? notWired('cancelling a run from the panel'),
+    resume: deps.resumeRun ?? notWired('resuming a run from the panel'),
+    async openCandidate(runId, candidateId, as) {
+      const uri = candidateUri(runId, candidateId);
+      if (as === 'text') {
+        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.One });
+        return;
+      }
+      const parentId = deps.store.get(runId)?.state.candidates[candidateId]?.parentId;
+      if (parentId === undefined) {
+        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.One });
+        return;
+      }
+      await vscode.commands.executeCommand('vscode.diff', candidateUri(runId, parentId), uri, `Ratchet: ${parentId.slice(0, 8)} ↔ ${candidateId.slice(0, 8)}`, {
+        viewColumn: vscode.ViewColumn.One,
+        preview: true,
+      });
+    },
+    reportError(message) {
+      deps.log?.error(message);
+    },
+  };
+}

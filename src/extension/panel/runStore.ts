@@ -1,0 +1,154 @@
+/**
+ * The host's copy of every run the panel can show. Events are folded into the light `RunState`
+ * the view paints from (with the view's own fold, so both ends agree), while the heavy texts a
+ * decision's evidence needs (candidate texts, outputs, rationales, inputs) stay here and travel
+ * only on request. No VS Code import: the store is fed by whoever receives engine events.
+ */
+import type { DecisionRecord } from '../../core/gates/record';
+import type { JudgeView, PanelEvent, RunListEntry, RunState } from '../../protocol/webview';
+import { applyEvent, emptyRunState } from '../../../webview/model/runState';
+
+export interface RunDetail {
+  texts: Map<string, string>;
+  reasoning: Map<string, string>;
+  /** `${versionId}\n${itemId}` → the version's latest output / score on that item. */
+  outputs: Map<string, string>;
+  scores: Map<string, number>;
+  inputs: Map<string, string>;
+  /** `${candidateId}\n${itemId}` → the validator's verdicts in each order. */
+  verdicts: Map<string, { childFirst?: JudgeView; parentFirst?: JudgeView }>;
+  /** Every e-process step per candidate (the light state may evict old traces). */
+  steps: Map<string, { k: number; itemId: string; delta: number }[]>;
+  records: Map<string, DecisionRecord>;
+  rubrics: Map<number, string>;
+}
+
+export interface StoredRun {
+  state: RunState;
+  detail: RunDetail;
+}
+
+export type StoreListener = (runId: string, event: PanelEvent, newRun: boolean) => void;
+
+export const itemKey = (versionId: string, itemId: string): string => `${versionId}\n${itemId}`;
+
+function emptyDetail(): RunDetail {
+  return {
+    texts: new Map(),
+    reasoning: new Map(),
+    outputs: new Map(),
+    scores: new Map(),
+    inputs: new Map(),
+    verdicts: new Map(),
+    steps: new Map(),
+    records: new Map(),
+    rubrics: new Map(),
+  };
+}
+
+export class RunStore {
+  private readonly runsById = new Map<string, StoredRun>();
+  private readonly listeners = new Set<StoreListener>();
+
+  /** Runs beyond `maxRuns` are forgotten oldest first (their journals keep them). */
+  constructor(private readonly maxRuns = 20) {}
+
+  append(event: PanelEvent): void {
+    let run = this.runsById.get(event.runId);
+    const newRun = run === undefined;
+    if (!run) {
+      run = { state: emptyRunState(event.runId), detail: emptyDetail() };
+      this.runsById.set(event.runId, run);
+      this.evict();
+    }
+    try {
+      applyEvent(run.state, event);
+    } catch {
+      // An event type newer than this panel: keep the rest of the run visible.
+      run.state.skippedEvents += 1;
+      return;
+    }
+    keepDetail(run.detail, event);
+    for (const listener of [...this.listeners]) listener(event.runId, event, newRun);
+  }
+
+  appendAll(events: Iterable<PanelEvent>): void {
+    for (const e of events) this.append(e);
+  }
+
+  onEvent(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get(runId: string): StoredRun | undefined {
+    return this.runsById.get(runId);
+  }
+
+  /** A deep copy: the view's fold mutates its state, and the host keeps folding its own. */
+  snapshot(runId: string): RunState | undefined {
+    const run = this.runsById.get(runId);
+    return run ? structuredClone(run.state) : undefined;
+  }
+
+  /** Newest first. */
+  runs(): RunListEntry[] {
+    return [...this.runsById.values()]
+      .map(({ state }) => ({ runId: state.runId, target: state.info?.target, status: state.status, startedAt: state.startedAt }))
+      .reverse();
+  }
+
+  latestRunId(): string | undefined {
+    let last: string | undefined;
+    for (const id of this.runsById.keys()) last = id;
+    return last;
+  }
+
+  private evict(): void {
+    while (this.runsById.size > this.maxRuns) {
+      const oldest = this.runsById.keys().next().value;
+      if (oldest === undefined) return;
+      this.runsById.delete(oldest);
+    }
+  }
+}
+
+function keepDetail(d: RunDetail, e: PanelEvent): void {
+  switch (e.type) {
+    case 'candidate/proposed':
+      d.texts.set(e.candidateId, e.text);
+      if (e.reasoning) d.reasoning.set(e.candidateId, e.reasoning);
+      return;
+    case 'item/evaluated':
+      d.scores.set(itemKey(e.candidateId, e.itemId), e.score);
+      if (e.output !== undefined) d.outputs.set(itemKey(e.candidateId, e.itemId), e.output);
+      return;
+    case 'verdict': {
+      if (e.itemId === undefined) return;
+      const key = itemKey(e.candidateId, e.itemId);
+      const entry = d.verdicts.get(key) ?? {};
+      const view: JudgeView = e.rationale === undefined ? { winner: e.winner } : { winner: e.winner, rationale: e.rationale };
+      if (e.order === 'child-first') entry.childFirst = view;
+      else entry.parentFirst = view;
+      d.verdicts.set(key, entry);
+      return;
+    }
+    case 'wealth/step': {
+      let steps = d.steps.get(e.candidateId);
+      if (!steps) d.steps.set(e.candidateId, (steps = []));
+      steps.push({ k: e.k, itemId: e.itemId, delta: e.delta });
+      return;
+    }
+    case 'decision':
+      d.records.set(e.record.candidateId, e.record);
+      return;
+    case 'dataset/loaded':
+      for (const item of e.items) d.inputs.set(item.itemId, item.input);
+      return;
+    case 'rubric/updated':
+      d.rubrics.set(e.version, e.text);
+      return;
+    default:
+      return;
+  }
+}

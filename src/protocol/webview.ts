@@ -1,0 +1,275 @@
+/**
+ * The panel's wire contract, written once and imported by both ends: the extension host
+ * (src/extension/panel) posts `HostMessage`s, the webview (webview/) posts `ViewMessage`s. Both
+ * sides switch over `type` with `assertNever` in the default branch, so adding a message without
+ * handling it on both ends does not compile.
+ *
+ * Flow: the view posts `view/ready` once its script runs; the host answers with a full
+ * `run/snapshot`; later changes arrive as `run/events` batches, which the view folds with the
+ * same code the host used to build the snapshot (webview/model/runState.ts).
+ */
+import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
+import type { CostReport, Role } from '../core/llm/types';
+import type { EngineEvent, RunSummaryInfo } from '../core/run/events';
+
+// ---------------------------------------------------------------------------------------------
+// Events the panel understands beyond today's EngineEvent. Each is optional data the engine will
+// fill; until EngineEvent carries them, nothing sends them and the matching view stays empty.
+
+/** One candidate's ratings (GATES.md 7): online Elo, the Bradley–Terry refit on the Elo scale with
+ * its 95 % bootstrap interval, and the probability that parent selection picks it next. */
+export interface CandidateRating {
+  candidateId: string;
+  /** Online (Soft/Plain) Elo; absent when the run only refits Bradley–Terry. */
+  elo?: number;
+  /** Bradley–Terry MAP estimate on the Elo scale, 1500 + (400/ln 10)·θ. */
+  bt?: number;
+  /** 95 % percentile bootstrap interval of `bt`. */
+  lo?: number;
+  hi?: number;
+  /** P(select as next parent), in [0, 1]. */
+  selectP?: number;
+  /** Comparisons this candidate took part in. */
+  matches?: number;
+}
+
+/** Sent after every rating update; it replaces the previous table (it is not a delta). */
+export interface RatingsEvent {
+  type: 'ratings';
+  ratings: CandidateRating[];
+}
+
+/** The dev items' inputs, rendered to text by the engine, sent once per run (and on resume). */
+export interface DatasetLoadedEvent {
+  type: 'dataset/loaded';
+  items: { itemId: string; input: string }[];
+}
+
+/** Adaptive Focus refreshed the judging rubric; decisions name the version they ran under. */
+export interface RubricUpdatedEvent {
+  type: 'rubric/updated';
+  version: number;
+  text: string;
+}
+
+/** Budget limits the run declared; `run/started`'s info may carry them as `budget`. */
+export interface BudgetLimits {
+  llmCalls?: number;
+  tokens?: number;
+  dollars?: number;
+  wallMs?: number;
+}
+export type PanelRunInfo = RunSummaryInfo & { budget?: BudgetLimits };
+
+type PanelOnlyEvent = { runId: string; at: number } & (RatingsEvent | DatasetLoadedEvent | RubricUpdatedEvent);
+
+/** Everything the panel folds: the engine's events plus the future ones above. */
+export type PanelEvent = EngineEvent | PanelOnlyEvent;
+export type PanelEventType = PanelEvent['type'];
+
+// ---------------------------------------------------------------------------------------------
+// The folded run state (the snapshot). Only light data: texts from an LLM or a file (candidate
+// texts, outputs, rationales, inputs) stay on the host and travel on demand as `Evidence`.
+
+export type RunStatus = 'pending' | 'running' | 'finished' | 'failed' | 'cancelled';
+
+export interface CandidateNode {
+  id: string;
+  parentId: string | undefined;
+  at: number;
+  contentHash: string;
+  decision?: Decision;
+  reason?: DecisionReason;
+  /** Set when the edit reached the file (autopilot or the user's Accept). */
+  applied?: 'autopilot' | 'user';
+  /** The user rejected the suggestion in the editor. */
+  userRejected?: boolean;
+}
+
+/** Counts of a candidate's pairwise-validator verdicts; a pair is one item judged in both orders. */
+export interface VerdictTally {
+  child: number;
+  parent: number;
+  tie: number;
+  agreed: number;
+  disagreed: number;
+}
+
+export interface DecisionRow {
+  /** Position in the run's decision sequence (stable across filtering). */
+  seq: number;
+  at: number;
+  candidateId: string;
+  parentId: string | undefined;
+  incumbentId: string | undefined;
+  gate: GateName;
+  decision: Decision;
+  reason: DecisionReason;
+  alpha: number;
+  threshold: number;
+  logWealth: number;
+  itemsConsumed: number;
+  wins: number;
+  losses: number;
+  ties: number;
+  statistic?: Record<string, number>;
+  rubricVersion?: number;
+  verdicts?: VerdictTally;
+}
+
+/** One discordant pair of a candidate's e-process (ties are counted, not kept). */
+export interface WealthStep {
+  k: number;
+  itemId: string;
+  delta: number;
+  logWealth: number;
+  logThreshold: number;
+  logBest: number;
+}
+
+export interface WealthTrace {
+  candidateId: string;
+  steps: WealthStep[];
+  ties: number;
+  decision?: Decision;
+}
+
+export interface RoleSample {
+  calls: number;
+  tokens: number;
+  dollars?: number;
+}
+
+/** Cumulative cost at one moment. */
+export interface CostSample {
+  at: number;
+  byRole: Record<Role, RoleSample>;
+}
+
+export interface LogLine {
+  at: number;
+  level: 'info' | 'warn';
+  message: string;
+}
+
+export interface RunState {
+  runId: string;
+  info: PanelRunInfo | undefined;
+  status: RunStatus;
+  resumed: boolean;
+  startedAt: number | undefined;
+  lastAt: number | undefined;
+  endedAt: number | undefined;
+  error: { code: string; message: string } | undefined;
+  incumbentId: string | undefined;
+  finished: { commits: number; candidates: number } | undefined;
+  llmCalls: number;
+  cost: CostReport | undefined;
+  costSamples: CostSample[];
+  candidates: Record<string, CandidateNode>;
+  candidateOrder: string[];
+  decisions: DecisionRow[];
+  /** Oldest decision rows dropped to keep memory bounded (LIMITS.feedRows). */
+  droppedDecisions: number;
+  wealth: Record<string, WealthTrace>;
+  wealthOrder: string[];
+  /** The candidate whose test is running (or ran last). */
+  activeCandidateId: string | undefined;
+  verdicts: Record<string, VerdictTally>;
+  /** First verdict of an item judged in one order, waiting for the other order. */
+  pendingVerdicts: Record<string, 'child' | 'parent' | 'tie'>;
+  ratings: CandidateRating[];
+  rubric: { version: number; text: string } | undefined;
+  logs: LogLine[];
+  eventCount: number;
+  skippedEvents: number;
+}
+
+export interface RunListEntry {
+  runId: string;
+  target: string | undefined;
+  status: RunStatus;
+  startedAt: number | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evidence for one decision, built by the host on request from the texts it keeps.
+
+export interface JudgeView {
+  winner: 'child' | 'parent' | 'tie';
+  rationale?: string;
+}
+
+export interface EvidenceItem {
+  itemId: string;
+  /** 1-based position in the pre-fixed item order, when the e-process saw it. */
+  k?: number;
+  input?: string;
+  incumbentOutput?: string;
+  candidateOutput?: string;
+  /** Candidate score minus incumbent score (−1/+1 for binary outcomes). */
+  delta?: number;
+  winner: 'candidate' | 'incumbent' | 'tie';
+  /** Pairwise gates: the validator's verdict with the child in slot A, and with the parent in slot A. */
+  childFirst?: JudgeView;
+  parentFirst?: JudgeView;
+  /** Both orders named the same winner (an inconsistent pair counts as a tie). */
+  agreed?: boolean;
+}
+
+export interface Evidence {
+  runId: string;
+  candidateId: string;
+  parentId: string | undefined;
+  incumbentId: string | undefined;
+  record: DecisionRecord | undefined;
+  reasoning?: string;
+  rubric?: { version: number; text: string };
+  candidateText: string;
+  parentText?: string;
+  items: EvidenceItem[];
+  /** Items left out to keep the message small. */
+  omittedItems: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// UI choices the webview persists with setState (never run data).
+
+export const TABS = ['verdicts', 'evidence', 'ratings', 'lineage', 'cost'] as const;
+export type TabId = (typeof TABS)[number];
+export type DecisionFilter = 'all' | 'commit' | 'reject';
+export type CostMetric = 'calls' | 'tokens' | 'dollars';
+
+export interface UiState {
+  v: 1;
+  runId?: string;
+  tab: TabId;
+  filter: DecisionFilter;
+  /** The decision whose evidence is open (and whose wealth is drawn next to the live one). */
+  candidateId?: string;
+  costMetric: CostMetric;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages.
+
+/** Host → view. */
+export type HostMessage =
+  | { type: 'run/snapshot'; runs: RunListEntry[]; run: RunState | undefined }
+  | { type: 'run/events'; runId: string; events: PanelEvent[] }
+  | { type: 'runs/updated'; runs: RunListEntry[] }
+  | { type: 'evidence/show'; evidence: Evidence }
+  | { type: 'evidence/missing'; runId: string; candidateId: string; why: string };
+
+/** View → host. Cancel and Resume are requests: the host forwards them to the engine. */
+export type ViewMessage =
+  | { type: 'view/ready'; runId: string | undefined }
+  | { type: 'run/select'; runId: string }
+  | { type: 'run/cancel'; runId: string }
+  | { type: 'run/resume'; runId: string }
+  | { type: 'evidence/request'; runId: string; candidateId: string }
+  | { type: 'candidate/open'; runId: string; candidateId: string; as: 'text' | 'diff' }
+  | { type: 'view/error'; message: string };
+
+export type HostMessageType = HostMessage['type'];
+export type ViewMessageType = ViewMessage['type'];

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { PanelController, lightEvent, type PanelActions } from '../../../src/extension/panel/controller';
+import { RunStore } from '../../../src/extension/panel/runStore';
+import type { HostMessage, ViewMessage } from '../../../src/protocol/webview';
+import { RUN, decided, ev, proposed, started } from '../webview/events';
+
+function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c0', 'long text', 'why'), decided('c1', 'commit', { parentId: 'c0' })]) {
+  const store = new RunStore();
+  store.appendAll(events);
+  const posted: HostMessage[] = [];
+  const calls: string[] = [];
+  const timers: (() => void)[] = [];
+  const actions: PanelActions = {
+    cancel: (id) => void calls.push(`cancel ${id}`),
+    resume: async (id) => {
+      calls.push(`resume ${id}`);
+      throw new Error('server is down');
+    },
+    openCandidate: (id, c, as) => void calls.push(`open ${id} ${c} ${as}`),
+    reportError: (m) => void calls.push(`error ${m}`),
+  };
+  const controller = new PanelController(store, { post: (m) => posted.push(structuredClone(m)) }, actions, {
+    setTimer: (fn) => timers.push(fn),
+    clearTimer: () => undefined,
+  });
+  const flush = () => timers.splice(0).forEach((t) => t());
+  return { store, posted, calls, controller, flush };
+}
+
+describe('PanelController', () => {
+  it('answers view/ready with a full snapshot of the remembered run, else the latest', () => {
+    const { posted, controller } = setup();
+    controller.receive({ type: 'view/ready', runId: 'unknown-run' });
+    expect(posted).toHaveLength(1);
+    const snap = posted[0] as Extract<HostMessage, { type: 'run/snapshot' }>;
+    expect(snap.type).toBe('run/snapshot');
+    expect(snap.run?.runId).toBe(RUN);
+    expect(snap.run?.decisions.map((d) => d.candidateId)).toEqual(['c1']);
+    expect(snap.runs.map((r) => r.runId)).toEqual([RUN]);
+  });
+
+  it('posts nothing before view/ready, then batches the selected run’s events without their heavy texts', () => {
+    const { store, posted, controller, flush } = setup();
+    store.append(proposed('c2', 'c1', 'x'.repeat(10_000), 'secret reasoning'));
+    flush();
+    expect(posted).toEqual([]);
+    controller.receive({ type: 'view/ready', runId: RUN });
+    store.append(proposed('c3', 'c1', 'y'.repeat(10_000), 'r'));
+    store.append(ev('item/evaluated', { candidateId: 'c3', itemId: 'i1', score: 1, cached: false, output: 'big output' }));
+    expect(posted).toHaveLength(1);
+    flush();
+    const batch = posted[1] as Extract<HostMessage, { type: 'run/events' }>;
+    expect(batch.type).toBe('run/events');
+    expect(batch.events.map((e) => e.type)).toEqual(['candidate/proposed', 'item/evaluated']);
+    expect(JSON.stringify(batch)).not.toMatch(/yyyy|big output/);
+  });
+
+  it('follows a newly started run unless the one on screen is still running', () => {
+    const { store, posted, controller } = setup([started(), ev('run/finished', { commits: 0, candidates: 0, incumbentId: undefined })]);
+    controller.receive({ type: 'view/ready', runId: undefined });
+    store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
+    expect(controller.selectedRunId).toBe('run-2');
+    expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-2' } });
+    store.append(ev('run/started', { runId: 'run-3', info: { kind: 'evolve', target: 'c.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
+    expect(controller.selectedRunId).toBe('run-2');
+    expect(posted.at(-1)).toMatchObject({ type: 'runs/updated' });
+  });
+
+  it('handles every view message', async () => {
+    const { posted, calls, controller } = setup();
+    const messages: ViewMessage[] = [
+      { type: 'view/ready', runId: RUN },
+      { type: 'run/select', runId: RUN },
+      { type: 'run/cancel', runId: RUN },
+      { type: 'run/resume', runId: RUN },
+      { type: 'evidence/request', runId: RUN, candidateId: 'c1' },
+      { type: 'evidence/request', runId: RUN, candidateId: 'ghost' },
+      { type: 'candidate/open', runId: RUN, candidateId: 'c1', as: 'diff' },
+      { type: 'view/error', message: 'boom' },
+    ];
+    for (const m of messages) controller.receive(m);
+    await Promise.resolve();
+    expect(posted.map((m) => m.type)).toEqual(['run/snapshot', 'run/snapshot', 'evidence/show', 'evidence/missing']);
+    expect(posted[2]).toMatchObject({ evidence: { candidateId: 'c1', candidateText: 'long text', parentText: 'text of c0', reasoning: 'why' } });
+    expect(calls).toEqual([`cancel ${RUN}`, `resume ${RUN}`, `open ${RUN} c1 diff`, 'error Ratchet panel: boom', `error Resuming run ${RUN} failed: server is down`]);
+    expect(() => controller.receive({ type: 'view/unknown' } as unknown as ViewMessage)).toThrow(/Unexpected view message/);
+  });
+
+  it('stops posting when the view goes away and starts again on view/ready', () => {
+    const { store, posted, controller, flush } = setup();
+    controller.receive({ type: 'view/ready', runId: RUN });
+    controller.detach();
+    store.append(proposed('c9', 'c1'));
+    flush();
+    expect(posted).toHaveLength(1);
+    controller.receive({ type: 'view/ready', runId: RUN });
+    expect((posted.at(-1) as Extract<HostMessage, { type: 'run/snapshot' }>).run?.candidateOrder).toContain('c9');
+  });
+});
+
+describe('lightEvent', () => {
+  it('drops texts the view does not fold and keeps what it does', () => {
+    const rubric = ev('rubric/updated', { version: 1, text: 'keep me' });
+    expect(lightEvent(rubric)).toBe(rubric);
+    expect(lightEvent(ev('verdict', { candidateId: 'c', parentId: 'p', itemId: 'i', order: 'child-first', winner: 'child', rationale: 'long' }))).not.toHaveProperty('rationale');
+  });
+});

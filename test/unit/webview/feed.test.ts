@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { feedCounts, feedRows, reasonText, statisticText, toFeedRow } from '../../../webview/model/feed';
+import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import type { DecisionRow } from '../../../src/protocol/webview';
+import { RUN, decided, ev, started } from './events';
+
+const row = (over: Partial<DecisionRow> = {}): DecisionRow => ({
+  seq: 0,
+  at: 0,
+  candidateId: 'abcdef0123456789',
+  parentId: 'c0',
+  incumbentId: 'c0',
+  gate: 'pace+',
+  decision: 'commit',
+  reason: 'evidence',
+  alpha: 0.05,
+  threshold: 20,
+  logWealth: Math.log(21.5),
+  itemsConsumed: 9,
+  wins: 7,
+  losses: 1,
+  ties: 1,
+  ...over,
+});
+
+describe('verdict feed rows', () => {
+  it('states e-process evidence as "evidence ×E (needs ×1/α)", not as a p-value', () => {
+    expect(statisticText(row())).toBe('evidence ×21.5 (needs ×20)');
+    expect(statisticText(row({ decision: 'reject', reason: 'futile', logWealth: Math.log(0.125) }))).toBe('evidence ×0.125 (needs ×20)');
+  });
+
+  it('shows the Elo change for the Elo gate and the validator verdicts for pairwise gates', () => {
+    expect(statisticText(row({ gate: 'elo', logWealth: 0, statistic: { eloChange: 12.34 } }))).toBe('Elo +12.3');
+    expect(statisticText(row({ gate: 'pairwise', logWealth: 0, verdicts: { child: 9, parent: 3, tie: 2, agreed: 5, disagreed: 2 } }))).toBe('verdicts child 9 · parent 3 · tie 2 (5/7 agreed)');
+    expect(statisticText(row({ gate: 'pace-rf', verdicts: { child: 4, parent: 0, tie: 0, agreed: 2, disagreed: 0 } }))).toBe('evidence ×21.5 (needs ×20); verdicts child 4 · parent 0 · tie 0 (2/2 agreed)');
+  });
+
+  it('falls back to the gate statistic for greedy and sign-test decisions', () => {
+    expect(statisticText(row({ gate: 'sign', logWealth: 0, reason: 'greedy', statistic: { pValue: 0.0312 } }))).toBe('pValue 0.031');
+    expect(statisticText(row({ gate: 'greedy', logWealth: 0, reason: 'greedy', statistic: { scoreDiff: 3 } }))).toBe('scoreDiff +3');
+  });
+
+  it('explains the reason in words', () => {
+    expect(reasonText(row())).toBe('evidence reached ×20');
+    expect(reasonText(row({ reason: 'infeasible' }))).toBe('infeasible: dev set too small to commit');
+    expect(reasonText(row({ reason: 'duplicate' }))).toBe('duplicate of a rejected candidate');
+  });
+
+  it('formats a whole row, with a sentence for screen readers', () => {
+    expect(toFeedRow(row())).toEqual({
+      key: '0',
+      candidateId: 'abcdef0123456789',
+      candidate: 'abcdef01',
+      parent: 'c0',
+      decision: 'commit',
+      statistic: 'evidence ×21.5 (needs ×20)',
+      items: '9 (7W 1L 1T)',
+      reason: 'evidence reached ×20',
+      label: 'commit abcdef01 from c0: evidence ×21.5 (needs ×20); 9 items; evidence reached ×20',
+    });
+  });
+
+  it('lists decisions newest first and filters them by decision', () => {
+    const s = foldEvents(emptyRunState(RUN), [started(), decided('a', 'reject'), decided('b', 'commit'), decided('c', 'reject'), ev('log', { level: 'info', message: 'x' })]);
+    expect(feedRows(s, 'all').map((r) => r.candidateId)).toEqual(['c', 'b', 'a']);
+    expect(feedRows(s, 'reject').map((r) => r.candidateId)).toEqual(['c', 'a']);
+    expect(feedRows(s, 'commit').map((r) => r.candidateId)).toEqual(['b']);
+    expect(feedCounts(s)).toEqual({ all: 3, commit: 1, reject: 2 });
+    expect(feedRows(undefined, 'all')).toEqual([]);
+  });
+});

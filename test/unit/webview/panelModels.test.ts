@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { costChartData, costTable } from '../../../webview/model/costSeries';
+import { diffModel } from '../../../webview/model/diffLines';
+import { evidenceText, formatFactor } from '../../../webview/model/format';
+import { headerModel } from '../../../webview/model/header';
+import { ratingRows, ratingsChartData } from '../../../webview/model/ratings';
+import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { RUN, cost, decided, ev, proposed, started } from './events';
+
+describe('run header', () => {
+  it('shows budget used against each limit and drives the bar by the binding one', () => {
+    const s = foldEvents(emptyRunState(RUN), [started({ budget: { llmCalls: 100, dollars: 1, wallMs: 60_000 } }), ev('cost/update', { cost: cost(40), llmCalls: 40 })]);
+    const start = s.startedAt!;
+    const m = headerModel(s, start + 30_000);
+    expect(m.meters).toEqual([
+      { name: 'calls', used: '40', limit: '100', fraction: 0.4 },
+      { name: 'tokens', used: '4.4k', limit: undefined, fraction: undefined },
+      { name: 'dollars', used: '$0.0400', limit: '$1.00', fraction: 0.04 },
+      { name: 'time', used: '30s', limit: '1m00s', fraction: 0.5 },
+    ]);
+    expect(m.progress).toBe(0.5);
+    expect(m).toMatchObject({ target: 'p/x.prompt.md', gate: 'pace+', alpha: 'α = 0.05', mode: 'suggest', canCancel: true, canResume: false });
+  });
+
+  it('offers Resume only after a cancel or failure, and warns when the dev set cannot commit', () => {
+    const s = foldEvents(emptyRunState(RUN), [started(), decided('c1', 'reject', { reason: 'infeasible' }), ev('run/cancelled', {})]);
+    const m = headerModel(s, 0);
+    expect(m).toMatchObject({ status: 'cancelled', canCancel: false, canResume: true });
+    expect(m.warning).toMatch(/cannot commit anything with this dev set at α = 0.05/);
+  });
+
+  it('says what to do when there is no run', () => {
+    expect(headerModel(undefined, 0)).toMatchObject({ target: 'No run yet', statusText: 'Start a run with Evolve on a prompt file.', canCancel: false });
+  });
+});
+
+describe('ratings', () => {
+  it('sorts by Bradley–Terry and formats intervals and selection probability', () => {
+    const s = foldEvents(emptyRunState(RUN), [
+      started(),
+      proposed('a', undefined),
+      proposed('b', 'a'),
+      decided('b', 'commit'),
+      ev('ratings', {
+        ratings: [
+          { candidateId: 'a', elo: 1490, bt: 1480.4, lo: 1400, hi: 1550, selectP: 0.25 },
+          { candidateId: 'b', elo: 1530, bt: 1541.6, lo: 1490, hi: 1600, selectP: 0.75 },
+        ],
+      }),
+    ]);
+    expect(ratingRows(s)).toEqual([
+      { candidateId: 'b', candidate: 'b', elo: '1530', bt: '1542', interval: '1490–1600', selectP: '75.0%', selectFraction: 0.75, status: 'commit', incumbent: true },
+      { candidateId: 'a', candidate: 'a', elo: '1490', bt: '1480', interval: '1400–1550', selectP: '25.0%', selectFraction: 0.25, status: 'pending', incumbent: false },
+    ]);
+    expect(ratingsChartData(s)).toEqual({ x: [1, 2], labels: ['b', 'a'], bt: [1541.6, 1480.4], lo: [1490, 1400], hi: [1600, 1550], elo: [1530, 1490] });
+  });
+});
+
+describe('cost per role', () => {
+  it('charts the chosen measure over run time for roles that made calls', () => {
+    const s = foldEvents(emptyRunState(RUN), [started(), ev('cost/update', { cost: cost(2), llmCalls: 2 }), ev('cost/update', { cost: cost(5), llmCalls: 5 })]);
+    const calls = costChartData(s, 'calls');
+    expect(calls.roles).toEqual(['agent']);
+    expect(calls.series).toEqual([[2, 5]]);
+    expect(calls.x).toEqual([0.01, 0.02]);
+    expect(costChartData(s, 'tokens').series).toEqual([[220, 550]]);
+    expect(costTable(s)).toEqual([{ role: 'agent', calls: '5', cached: '1', tokens: '550', dollars: '$0.0050' }]);
+  });
+});
+
+describe('formatting and diff', () => {
+  it('formats wealth factors readably', () => {
+    expect([formatFactor(20), formatFactor(3.3812), formatFactor(0.0004), formatFactor(2e6)]).toEqual(['20', '3.38', '4.0e-4', '2.0e+6']);
+    expect(evidenceText(Math.log(3.3812), 20)).toBe('evidence ×3.38 (needs ×20)');
+  });
+
+  it('diffs parent → child by line and folds long unchanged stretches', () => {
+    const parent = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
+    const child = parent.replace('line 10', 'line ten');
+    const m = diffModel(parent, child);
+    expect(m.added).toBe(1);
+    expect(m.removed).toBe(1);
+    expect(m.lines.map((l) => `${l.kind}:${l.text}`)).toEqual([
+      'fold:… 7 unchanged lines',
+      'same:line 7',
+      'same:line 8',
+      'same:line 9',
+      'del:line 10',
+      'add:line ten',
+      'same:line 11',
+      'same:line 12',
+      'same:line 13',
+      'fold:… 6 unchanged lines',
+    ]);
+  });
+});

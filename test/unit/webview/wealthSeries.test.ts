@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { wealthChartData } from '../../../webview/model/wealthSeries';
+import { RUN, decided, started, step } from './events';
+
+const L20 = Math.log(20);
+
+describe('wealth chart series', () => {
+  it('plots wealth per discordant pair from 1, with the 1/α line', () => {
+    const s = foldEvents(emptyRunState(RUN), [started(), step('c1', 1, 1, Math.log(1.6), 5), step('c1', 2, 0, Math.log(1.6), 5), step('c1', 3, 1, Math.log(2.5), 4.8)]);
+    const d = wealthChartData(s, undefined);
+    expect(d.x).toEqual([0, 1, 2]);
+    expect(d.live.map((v) => Number(v?.toFixed(6)))).toEqual([1, 1.6, 2.5]);
+    expect(d.threshold.map((v) => Number(v?.toFixed(6)))).toEqual([20, 20, 20]);
+    expect(d.past).toEqual([null, null, null]);
+    expect(d.liveId).toBe('c1');
+    expect(d.summary).toBe('Under test c1: evidence ×2.5 (needs ×20) after 2 discordant pairs and 1 ties.');
+  });
+
+  it('puts the wealth below the futility bound exactly when the threshold is out of reach', () => {
+    const s = foldEvents(emptyRunState(RUN), [started(), step('c1', 1, -1, Math.log(0.6), L20 + 0.5), step('c1', 2, -1, Math.log(0.3), L20 - 0.2)]);
+    const d = wealthChartData(s, undefined);
+    expect(d.futility[1]!).toBeLessThan(d.live[1]!);
+    expect(d.futility[2]!).toBeGreaterThan(d.live[2]!);
+    expect(d.summary).toContain('; futile.');
+  });
+
+  it('draws a selected past candidate next to the live one and marks where each test stopped', () => {
+    const s = foldEvents(emptyRunState(RUN), [
+      started(),
+      step('old', 1, 1, Math.log(1.5)),
+      step('old', 2, -1, Math.log(0.75)),
+      decided('old', 'reject'),
+      step('new', 1, 1, Math.log(1.5)),
+      step('new', 2, 1, Math.log(2.2)),
+      step('new', 3, 1, Math.log(25)),
+      decided('new', 'commit'),
+    ]);
+    const d = wealthChartData(s, 'old');
+    expect(d.liveId).toBe('new');
+    expect(d.pastId).toBe('old');
+    expect(d.x).toEqual([0, 1, 2, 3]);
+    expect(d.past.map((v) => (v === null ? null : Number(v.toFixed(4))))).toEqual([1, 1.5, 0.75, null]);
+    expect(d.commits.map((v) => (v === null ? null : Number(v.toFixed(4))))).toEqual([null, null, null, 25]);
+    expect(d.rejects.map((v) => (v === null ? null : Number(v.toFixed(4))))).toEqual([null, null, 0.75, null]);
+    // The axis spans both curves and the threshold with headroom, so markers are not on the frame.
+    expect(d.yRange[0]).toBeLessThan(0.75);
+    expect(d.yRange[1]).toBeGreaterThan(25);
+  });
+
+  it('says the chart is empty rather than drawing nothing silently', () => {
+    expect(wealthChartData(emptyRunState(RUN), undefined).summary).toBe('No wealth yet: the chart fills in as discordant pairs arrive.');
+  });
+});

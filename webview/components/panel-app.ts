@@ -1,0 +1,368 @@
+/**
+ * <ratchet-panel-app>: the panel's root. It owns the run state received from the host, folds
+ * later events into it, and repaints only the parts an event touched, at most once a frame and
+ * only on the visible tab. It decides nothing: every number it shows came from the engine.
+ */
+import { assertNever } from '../../src/core/errors';
+import type { CostMetric, DecisionFilter, HostMessage, PanelEvent, RunListEntry, RunState, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
+import { TABS } from '../../src/protocol/webview';
+import { custom, el } from '../dom';
+import type { PanelHost } from '../host';
+import { costChartData, costTable } from '../model/costSeries';
+import { feedCounts, feedRows } from '../model/feed';
+import { headerModel } from '../model/header';
+import { ratingRows, ratingsChartData } from '../model/ratings';
+import { foldEvents } from '../model/runState';
+import { wealthChartData } from '../model/wealthSeries';
+import type { CostView } from './cost-view';
+import type { EvidenceView } from './evidence-view';
+import type { LineageTreeView } from './lineage-tree';
+import type { RatingsView } from './ratings-view';
+import type { RunHeader } from './run-header';
+import type { VerdictFeed } from './verdict-feed';
+import type { WealthChart } from './wealth-chart';
+import './cost-view';
+import './evidence-view';
+import './lineage-tree';
+import './ratings-view';
+import './run-header';
+import './verdict-feed';
+import './wealth-chart';
+
+export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost';
+
+export interface PanelAppOptions {
+  host: PanelHost;
+  /** Defers a paint; requestAnimationFrame by default (tests pass a synchronous one). */
+  schedule?: (paint: () => void) => void;
+  now?: () => number;
+}
+
+const TAB_LABELS: Record<TabId, string> = {
+  verdicts: 'Verdicts',
+  evidence: 'Evidence',
+  ratings: 'Ratings',
+  lineage: 'Lineage',
+  cost: 'Cost',
+};
+
+/** Which parts of the panel each event type can change. */
+export function partsFor(type: PanelEvent['type']): readonly Part[] {
+  switch (type) {
+    case 'decision':
+      return ['feed', 'chart', 'lineage', 'ratings', 'header'];
+    case 'wealth/step':
+      return ['chart'];
+    case 'candidate/proposed':
+    case 'edit/applied':
+    case 'edit/rejected':
+      return ['lineage'];
+    case 'cost/update':
+      return ['cost', 'header'];
+    case 'ratings':
+      return ['ratings'];
+    case 'run/started':
+    case 'run/finished':
+    case 'run/failed':
+    case 'run/cancelled':
+    case 'log':
+      return ['header'];
+    case 'verdict':
+    case 'item/evaluated':
+    case 'suggestion':
+    case 'dataset/loaded':
+    case 'rubric/updated':
+      return [];
+    default:
+      return assertNever(type, 'engine event type');
+  }
+}
+
+export function defaultUiState(): UiState {
+  return { v: 1, tab: 'verdicts', filter: 'all', costMetric: 'calls' };
+}
+
+/** Reads back what setState stored; anything unrecognised falls back to the default. */
+export function restoreUiState(saved: unknown): UiState {
+  const ui = defaultUiState();
+  if (typeof saved !== 'object' || saved === null) return ui;
+  const s = saved as Partial<UiState>;
+  if (typeof s.runId === 'string') ui.runId = s.runId;
+  if (typeof s.tab === 'string' && (TABS as readonly string[]).includes(s.tab)) ui.tab = s.tab;
+  if (s.filter === 'all' || s.filter === 'commit' || s.filter === 'reject') ui.filter = s.filter;
+  if (typeof s.candidateId === 'string') ui.candidateId = s.candidateId;
+  if (s.costMetric === 'calls' || s.costMetric === 'tokens' || s.costMetric === 'dollars') ui.costMetric = s.costMetric;
+  return ui;
+}
+
+export class PanelApp extends HTMLElement {
+  private host: PanelHost | undefined;
+  private schedule: (paint: () => void) => void = (paint) => requestAnimationFrame(paint);
+  private now: () => number = () => Date.now();
+  private ui: UiState = defaultUiState();
+  private state: RunState | undefined;
+  private runs: RunListEntry[] = [];
+  private readonly dirty = new Set<Part>();
+  private paintPending = false;
+  private painted = false;
+  private unsubscribe: (() => void) | undefined;
+  private clock: ReturnType<typeof setInterval> | undefined;
+
+  private readonly header = custom<RunHeader>('ratchet-run-header');
+  private readonly tabs = custom<HTMLElement & { selectedIndex: number }>('vscode-tabs', { attrs: { panel: '' } });
+  private readonly chart = custom<WealthChart>('ratchet-wealth-chart');
+  private readonly feed = custom<VerdictFeed>('ratchet-verdict-feed');
+  private readonly evidence = custom<EvidenceView>('ratchet-evidence-view');
+  private readonly ratings = custom<RatingsView>('ratchet-ratings-view');
+  private readonly lineage = custom<LineageTreeView>('ratchet-lineage-tree');
+  private readonly cost = custom<CostView>('ratchet-cost-view');
+
+  /** Connects to the host, restores the UI choices, and says `view/ready`. */
+  start(options: PanelAppOptions): void {
+    this.host = options.host;
+    if (options.schedule) this.schedule = options.schedule;
+    if (options.now) this.now = options.now;
+    this.ui = restoreUiState(options.host.getState());
+    this.build();
+    this.unsubscribe = options.host.onMessage((msg) => this.receive(msg));
+    this.clock = setInterval(() => {
+      if (this.state?.status === 'running') this.invalidate(['header']);
+    }, 1000);
+    this.post({ type: 'view/ready', runId: this.ui.runId });
+  }
+
+  disconnectedCallback(): void {
+    this.unsubscribe?.();
+    if (this.clock !== undefined) clearInterval(this.clock);
+  }
+
+  /** The UI choices as persisted; never run data. */
+  get uiState(): UiState {
+    return { ...this.ui };
+  }
+
+  get runState(): RunState | undefined {
+    return this.state;
+  }
+
+  receive(msg: HostMessage): void {
+    try {
+      this.handle(msg);
+    } catch (err) {
+      this.post({ type: 'view/error', message: `The panel could not handle '${(msg as { type?: unknown }).type}': ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+
+  private handle(msg: HostMessage): void {
+    switch (msg.type) {
+      case 'run/snapshot':
+        this.runs = msg.runs;
+        this.state = msg.run;
+        if (msg.run && this.ui.runId !== msg.run.runId) {
+          if (this.ui.runId !== undefined) delete this.ui.candidateId;
+          this.ui.runId = msg.run.runId;
+          this.saveUi();
+        }
+        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence']);
+        if (this.ui.tab === 'evidence' && this.ui.candidateId !== undefined && msg.run) this.requestEvidence(this.ui.candidateId);
+        return;
+      case 'run/events': {
+        if (!this.state || msg.runId !== this.state.runId) return;
+        foldEvents(this.state, msg.events);
+        const parts = new Set<Part>(['header']);
+        for (const e of msg.events) {
+          for (const p of partsFor(e.type)) parts.add(p);
+          // The evidence on screen was for a test still running: now it has its decision.
+          if (e.type === 'decision' && e.record.candidateId === this.evidence.candidateId) this.requestEvidence(e.record.candidateId);
+        }
+        this.invalidate([...parts]);
+        return;
+      }
+      case 'runs/updated':
+        this.runs = msg.runs;
+        this.invalidate(['header']);
+        return;
+      case 'evidence/show':
+        if (msg.evidence.runId === this.ui.runId && msg.evidence.candidateId === this.ui.candidateId) this.evidence.show(msg.evidence);
+        return;
+      case 'evidence/missing':
+        if (msg.runId === this.ui.runId && msg.candidateId === this.ui.candidateId) this.evidence.showMissing(msg.candidateId, msg.why);
+        return;
+      default:
+        assertNever(msg, 'host message');
+    }
+  }
+
+  private build(): void {
+    this.header.actions = {
+      cancel: () => this.state && this.post({ type: 'run/cancel', runId: this.state.runId }),
+      resume: () => this.state && this.post({ type: 'run/resume', runId: this.state.runId }),
+      selectRun: (runId) => this.post({ type: 'run/select', runId }),
+    };
+    this.feed.actions = {
+      open: (candidateId) => this.openEvidence(candidateId),
+      filter: (filter) => this.setFilter(filter),
+    };
+    this.evidence.actions = { openCandidate: (id, as) => this.openCandidate(id, as) };
+    this.lineage.actions = { open: (id, as) => this.openCandidate(id, as) };
+    this.cost.actions = { metric: (m) => this.setCostMetric(m) };
+
+    const panels: Record<TabId, HTMLElement[]> = {
+      verdicts: [this.chart, this.feed],
+      evidence: [this.evidence],
+      ratings: [this.ratings],
+      lineage: [this.lineage],
+      cost: [this.cost],
+    };
+    for (const tab of TABS) {
+      this.tabs.append(custom('vscode-tab-header', { text: TAB_LABELS[tab], attrs: { slot: 'header', 'data-tab': tab } }));
+      this.tabs.append(custom('vscode-tab-panel', { attrs: { 'data-tab': tab, 'aria-label': TAB_LABELS[tab] } }, panels[tab]));
+    }
+    this.tabs.setAttribute('selected-index', String(TABS.indexOf(this.ui.tab)));
+    this.tabs.addEventListener('vsc-tabs-select', (e) => {
+      const index = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
+      const tab = TABS[index];
+      if (tab) this.showTab(tab, false);
+    });
+    this.replaceChildren(this.header, el('main', { className: 'panel-body' }, [this.tabs]));
+  }
+
+  /** Switches tab (from a tab click, or from code when `syncTabs`), repainting what went stale. */
+  showTab(tab: TabId, syncTabs = true): void {
+    if (syncTabs) this.tabs.selectedIndex = TABS.indexOf(tab);
+    if (this.ui.tab === tab) return;
+    this.ui.tab = tab;
+    this.saveUi();
+    this.invalidate([]);
+  }
+
+  private openEvidence(candidateId: string): void {
+    this.ui.candidateId = candidateId;
+    this.showTab('evidence');
+    this.saveUi();
+    this.invalidate(['feed', 'chart']);
+    this.requestEvidence(candidateId);
+  }
+
+  private requestEvidence(candidateId: string): void {
+    if (!this.state) return;
+    this.evidence.showLoading(candidateId);
+    this.post({ type: 'evidence/request', runId: this.state.runId, candidateId });
+  }
+
+  private openCandidate(candidateId: string, as: 'text' | 'diff'): void {
+    if (this.state) this.post({ type: 'candidate/open', runId: this.state.runId, candidateId, as });
+  }
+
+  private setFilter(filter: DecisionFilter): void {
+    if (this.ui.filter === filter) return;
+    this.ui.filter = filter;
+    this.saveUi();
+    this.invalidate(['feed']);
+  }
+
+  private setCostMetric(metric: CostMetric): void {
+    if (this.ui.costMetric === metric) return;
+    this.ui.costMetric = metric;
+    this.saveUi();
+    this.invalidate(['cost']);
+  }
+
+  private saveUi(): void {
+    this.host?.setState({ ...this.ui });
+  }
+
+  private post(msg: ViewMessage): void {
+    this.host?.post(msg);
+  }
+
+  private invalidate(parts: Part[]): void {
+    for (const p of parts) this.dirty.add(p);
+    if (this.paintPending) return;
+    this.paintPending = true;
+    this.schedule(() => this.paint());
+  }
+
+  /** Paints the dirty parts that are on screen; the others stay dirty until their tab shows. */
+  paint(): void {
+    this.paintPending = false;
+    const s = this.state;
+    const visible = new Set<Part>(['header', ...tabParts(this.ui.tab)]);
+    for (const part of [...this.dirty]) {
+      if (!visible.has(part)) continue;
+      this.dirty.delete(part);
+      switch (part) {
+        case 'header':
+          this.header.update(headerModel(s, this.now()), this.runs, s?.runId);
+          break;
+        case 'feed':
+          this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0);
+          break;
+        case 'chart':
+          this.chart.update(wealthChartData(s, this.ui.candidateId));
+          break;
+        case 'evidence':
+          if (this.ui.candidateId === undefined) this.evidence.showPlaceholder('Pick a decision in the Verdicts tab to see its evidence.');
+          break;
+        case 'ratings':
+          this.ratings.update(ratingRows(s), ratingsChartData(s));
+          break;
+        case 'lineage':
+          this.lineage.update(s);
+          break;
+        case 'cost':
+          this.cost.update(this.ui.costMetric, costChartData(s, this.ui.costMetric), costTable(s));
+          break;
+        default:
+          assertNever(part, 'panel part');
+      }
+    }
+    if (s) {
+      this.dataset.paintedEvents = String(s.eventCount);
+      if (!this.painted) {
+        this.painted = true;
+        performance.mark('ratchet:first-paint');
+      }
+    }
+  }
+
+  get feedElement(): VerdictFeed {
+    return this.feed;
+  }
+  get lineageElement(): LineageTreeView {
+    return this.lineage;
+  }
+  get headerElement(): RunHeader {
+    return this.header;
+  }
+  get evidenceElement(): EvidenceView {
+    return this.evidence;
+  }
+}
+
+function tabParts(tab: TabId): Part[] {
+  switch (tab) {
+    case 'verdicts':
+      return ['feed', 'chart'];
+    case 'evidence':
+      return ['evidence'];
+    case 'ratings':
+      return ['ratings'];
+    case 'lineage':
+      return ['lineage'];
+    case 'cost':
+      return ['cost'];
+    default:
+      return assertNever(tab, 'tab');
+  }
+}
+
+customElements.define('ratchet-panel-app', PanelApp);
+
+/** Mounts the panel into `root` and starts it. */
+export function mountPanel(root: HTMLElement, options: PanelAppOptions): PanelApp {
+  const app = custom<PanelApp>('ratchet-panel-app');
+  root.replaceChildren(app);
+  app.start(options);
+  return app;
+}

@@ -1,0 +1,118 @@
+/**
+ * <ratchet-run-header>: what is running (target, gate, α, mode, status), how much of its budget
+ * it has used, and Cancel / Resume. The buttons only ask: the host forwards the request.
+ */
+import type { RunListEntry } from '../../src/protocol/webview';
+import { custom, el, icon, setChildren, setText } from '../dom';
+import type { HeaderModel } from '../model/header';
+import { shortId } from '../model/format';
+
+export interface RunHeaderActions {
+  cancel(): void;
+  resume(): void;
+  selectRun(runId: string): void;
+}
+
+const STATUS_ICON: Record<HeaderModel['status'], string> = {
+  pending: 'watch',
+  running: 'sync',
+  finished: 'pass',
+  failed: 'error',
+  cancelled: 'circle-slash',
+};
+
+export class RunHeader extends HTMLElement {
+  actions: RunHeaderActions | undefined;
+  private readonly target = el('h1', { className: 'run-target' });
+  private readonly statusIcon = icon('watch');
+  private readonly status = el('span', { className: 'run-status', attrs: { role: 'status', 'aria-live': 'polite' } });
+  private readonly facts = el('div', { className: 'run-facts' });
+  private readonly meters = el('div', { className: 'run-meters', attrs: { 'aria-label': 'Budget used' } });
+  private readonly progress = custom<HTMLElement & { value?: number; max: number }>('vscode-progress-bar', {
+    attrs: { 'aria-label': 'Budget used', max: '100' },
+  });
+  private readonly warning = el('div', { className: 'run-warning', attrs: { role: 'alert' } });
+  private readonly runPicker = el('select', { className: 'run-picker', attrs: { 'aria-label': 'Run' } });
+  private readonly cancelButton = custom<HTMLElement & { disabled: boolean }>('vscode-button', {
+    text: 'Cancel',
+    attrs: { icon: 'debug-stop', secondary: '', 'aria-label': 'Cancel the run', 'data-action': 'cancel' },
+  });
+  private readonly resumeButton = custom<HTMLElement & { disabled: boolean }>('vscode-button', {
+    text: 'Resume',
+    attrs: { icon: 'debug-continue', 'aria-label': 'Resume the run from its journal', 'data-action': 'resume' },
+  });
+  private runIds: string[] = [];
+
+  connectedCallback(): void {
+    if (this.childElementCount > 0) return;
+    this.setAttribute('role', 'banner');
+    this.cancelButton.addEventListener('click', () => {
+      if (!this.cancelButton.disabled) this.actions?.cancel();
+    });
+    this.resumeButton.addEventListener('click', () => {
+      if (!this.resumeButton.disabled) this.actions?.resume();
+    });
+    this.runPicker.addEventListener('change', () => {
+      const id = this.runIds[this.runPicker.selectedIndex];
+      if (id !== undefined) this.actions?.selectRun(id);
+    });
+    this.append(
+      el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status]),
+      el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelButton, this.resumeButton])]),
+      el('div', { className: 'run-line' }, [this.meters]),
+      this.progress,
+      this.warning,
+    );
+  }
+
+  update(model: HeaderModel, runs: readonly RunListEntry[], selectedRunId: string | undefined): void {
+    this.connectedCallback();
+    setText(this.target, model.target);
+    this.target.title = model.target;
+    this.statusIcon.setAttribute('name', STATUS_ICON[model.status]);
+    this.statusIcon.toggleAttribute('spin', model.status === 'running');
+    this.status.className = `run-status status-${model.status}`;
+    setText(this.status, model.statusText);
+    setChildren(this.facts, [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, '')), fact('mode', model.mode)]);
+    setChildren(
+      this.meters,
+      model.meters.map((m) =>
+        el('span', { className: 'meter', attrs: { 'data-meter': m.name } }, [
+          el('span', { className: 'meter-name', text: m.name }),
+          ` ${m.used}${m.limit !== undefined ? ` / ${m.limit}` : ''}`,
+        ]),
+      ),
+    );
+    this.progress.hidden = model.progress === undefined;
+    if (model.progress !== undefined) {
+      const pct = Math.round(model.progress * 100);
+      this.progress.value = pct;
+      this.progress.setAttribute('aria-label', `Budget used: ${pct}%`);
+    }
+    this.warning.hidden = model.warning === undefined;
+    setChildren(this.warning, model.warning === undefined ? [] : [icon('warning'), ' ', model.warning]);
+    this.cancelButton.disabled = !model.canCancel;
+    this.resumeButton.disabled = !model.canResume;
+    this.updateRunPicker(runs, selectedRunId);
+  }
+
+  private updateRunPicker(runs: readonly RunListEntry[], selectedRunId: string | undefined): void {
+    this.runPicker.hidden = runs.length < 2;
+    const ids = runs.map((r) => r.runId);
+    if (ids.join('\n') !== this.runIds.join('\n')) {
+      this.runIds = ids;
+      setChildren(
+        this.runPicker,
+        runs.map((r) => el('option', { text: `${r.target ?? shortId(r.runId)} · ${r.status}` })),
+      );
+    }
+    const index = selectedRunId === undefined ? -1 : ids.indexOf(selectedRunId);
+    if (index >= 0) this.runPicker.selectedIndex = index;
+  }
+}
+
+function fact(name: string, value: string): HTMLElement {
+  return el('span', { className: 'fact' }, [el('span', { className: 'fact-name', text: name }), ' ', el('span', { className: 'fact-value', text: value })]);
+}
+
+customElements.define('ratchet-run-header', RunHeader);

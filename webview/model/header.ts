@@ -1,0 +1,101 @@
+/** The run header's view model: what runs, under which gate, and how much budget it has used. */
+import type { RunState, RunStatus } from '../../src/protocol/webview';
+import { formatCount, formatDollars, formatDuration } from './format';
+import { costTotals } from './runState';
+
+export interface BudgetMeter {
+  name: 'calls' | 'tokens' | 'dollars' | 'time';
+  used: string;
+  limit: string | undefined;
+  /** used / limit in [0, 1]; undefined without a limit. */
+  fraction: number | undefined;
+}
+
+export interface HeaderModel {
+  target: string;
+  gate: string;
+  alpha: string;
+  mode: string;
+  status: RunStatus;
+  statusText: string;
+  meters: BudgetMeter[];
+  /** The binding budget: the largest used fraction of any limit (drives the progress bar). */
+  progress: number | undefined;
+  canCancel: boolean;
+  canResume: boolean;
+  /** The warning a user must not miss (infeasible dev set, last engine warning, failure). */
+  warning: string | undefined;
+}
+
+export function headerModel(state: RunState | undefined, now: number): HeaderModel {
+  if (!state) {
+    return {
+      target: 'No run yet',
+      gate: '—',
+      alpha: '—',
+      mode: '—',
+      status: 'pending',
+      statusText: 'Start a run with Evolve on a prompt file.',
+      meters: [],
+      progress: undefined,
+      canCancel: false,
+      canResume: false,
+      warning: undefined,
+    };
+  }
+  const info = state.info;
+  const totals = costTotals(state);
+  const budget = info?.budget ?? {};
+  const elapsed = state.startedAt === undefined ? 0 : (state.endedAt ?? (state.status === 'running' ? now : (state.lastAt ?? now))) - state.startedAt;
+  const meters: BudgetMeter[] = [
+    meter('calls', totals.calls, budget.llmCalls, formatCount),
+    meter('tokens', totals.tokens, budget.tokens, formatCount),
+    meter('dollars', totals.dollars, budget.dollars, formatDollars),
+    meter('time', elapsed, budget.wallMs, formatDuration),
+  ];
+  const fractions = meters.map((m) => m.fraction).filter((f): f is number => f !== undefined);
+  return {
+    target: info?.target ?? state.runId,
+    gate: info?.gate ?? '—',
+    alpha: info ? `α = ${info.alpha}` : '—',
+    mode: info?.mode ?? '—',
+    status: state.status,
+    statusText: statusText(state),
+    meters,
+    progress: fractions.length > 0 ? Math.max(...fractions) : undefined,
+    canCancel: state.status === 'running' || state.status === 'pending',
+    canResume: state.status === 'cancelled' || state.status === 'failed',
+    warning: warningOf(state),
+  };
+}
+
+function meter(name: BudgetMeter['name'], used: number | undefined, limit: number | undefined, fmt: (x: number) => string): BudgetMeter {
+  const fraction = limit !== undefined && limit > 0 && used !== undefined ? Math.min(1, used / limit) : undefined;
+  return { name, used: used === undefined ? '—' : fmt(used), limit: limit === undefined ? undefined : fmt(limit), fraction };
+}
+
+function statusText(s: RunState): string {
+  switch (s.status) {
+    case 'pending':
+      return 'waiting for the engine';
+    case 'running':
+      return s.resumed ? 'running (resumed)' : 'running';
+    case 'finished':
+      return s.finished ? `finished: ${s.finished.commits} commits of ${s.finished.candidates} candidates` : 'finished';
+    case 'failed':
+      return `failed: ${s.error?.message ?? 'unknown error'}`;
+    case 'cancelled':
+      return 'cancelled';
+  }
+}
+
+function warningOf(s: RunState): string | undefined {
+  if (s.decisions.some((d) => d.reason === 'infeasible')) {
+    return `${s.info?.gate ?? 'The gate'} cannot commit anything with this dev set at α = ${s.info?.alpha ?? '?'}: even straight wins on every item stay below the threshold. Add dev items or raise α.`;
+  }
+  for (let i = s.logs.length - 1; i >= 0; i--) {
+    const line = s.logs[i]!;
+    if (line.level === 'warn') return line.message;
+  }
+  return undefined;
+}

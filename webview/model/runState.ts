@@ -1,0 +1,269 @@
+/**
+ * Folds engine events into the run state the panel paints from. The host builds its snapshot
+ * with this code and the view applies later events with it, so both ends agree by construction.
+ * Pure data: no DOM, no VS Code. `applyEvent` mutates the state it is given because a run can
+ * hold tens of thousands of events and copying per event would be quadratic.
+ */
+import type { CostReport, Role } from '../../src/core/llm/types';
+import { ROLES } from '../../src/core/llm/types';
+import { assertNever } from '../../src/core/errors';
+import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally } from '../../src/protocol/webview';
+
+/** Caps that keep a long run's memory bounded on both ends. */
+export const LIMITS = {
+  /** Decision rows kept; older ones are dropped (their count is shown). */
+  feedRows: 20_000,
+  /** Candidates whose wealth trace is kept; the oldest traces go first. */
+  wealthTraces: 400,
+  /** Cost samples kept; past this the series is thinned to every other sample. */
+  costSamples: 512,
+  logLines: 200,
+} as const;
+
+export function emptyRunState(runId: string): RunState {
+  return {
+    runId,
+    info: undefined,
+    status: 'pending',
+    resumed: false,
+    startedAt: undefined,
+    lastAt: undefined,
+    endedAt: undefined,
+    error: undefined,
+    incumbentId: undefined,
+    finished: undefined,
+    llmCalls: 0,
+    cost: undefined,
+    costSamples: [],
+    candidates: {},
+    candidateOrder: [],
+    decisions: [],
+    droppedDecisions: 0,
+    wealth: {},
+    wealthOrder: [],
+    activeCandidateId: undefined,
+    verdicts: {},
+    pendingVerdicts: {},
+    ratings: [],
+    rubric: undefined,
+    logs: [],
+    eventCount: 0,
+    skippedEvents: 0,
+  };
+}
+
+export function emptyTally(): VerdictTally {
+  return { child: 0, parent: 0, tie: 0, agreed: 0, disagreed: 0 };
+}
+
+/** Folds many events; an event of a type this build does not know is counted, not fatal. */
+export function foldEvents(state: RunState, events: readonly PanelEvent[]): RunState {
+  for (const e of events) {
+    try {
+      applyEvent(state, e);
+    } catch {
+      // A newer engine may send an event type this panel predates; showing the rest beats failing.
+      state.skippedEvents += 1;
+    }
+  }
+  return state;
+}
+
+export function applyEvent(s: RunState, e: PanelEvent): void {
+  s.eventCount += 1;
+  s.lastAt = s.lastAt === undefined ? e.at : Math.max(s.lastAt, e.at);
+  switch (e.type) {
+    case 'run/started':
+      s.info = e.info;
+      s.status = 'running';
+      s.resumed = s.resumed || e.resumed === true;
+      s.startedAt ??= e.at;
+      s.endedAt = undefined;
+      s.error = undefined;
+      return;
+    case 'candidate/proposed':
+      // A resumed run replays proposals it already journaled; keep the first sighting.
+      if (!Object.hasOwn(s.candidates, e.candidateId)) s.candidateOrder.push(e.candidateId);
+      s.candidates[e.candidateId] = {
+        ...s.candidates[e.candidateId],
+        id: e.candidateId,
+        parentId: e.parentId,
+        at: e.at,
+        contentHash: e.contentHash,
+      };
+      return;
+    case 'item/evaluated':
+      return;
+    case 'verdict':
+      foldVerdict(s, e.candidateId, e.itemId, e.winner);
+      return;
+    case 'wealth/step': {
+      const trace = traceFor(s, e.candidateId);
+      s.activeCandidateId = e.candidateId;
+      if (e.delta === 0) {
+        trace.ties += 1;
+        return;
+      }
+      trace.steps.push({
+        k: e.k,
+        itemId: e.itemId,
+        delta: e.delta,
+        logWealth: e.logWealth,
+        logThreshold: e.logThreshold,
+        logBest: e.logBest,
+      });
+      return;
+    }
+    case 'decision': {
+      const r = e.record;
+      const tally = s.verdicts[r.candidateId];
+      s.decisions.push({
+        seq: s.decisions.length + s.droppedDecisions,
+        at: e.at,
+        candidateId: r.candidateId,
+        parentId: r.parentId,
+        incumbentId: r.incumbentId,
+        gate: r.gate,
+        decision: r.decision,
+        reason: r.reason,
+        alpha: r.alpha,
+        threshold: r.threshold,
+        logWealth: r.logWealth,
+        itemsConsumed: r.itemsConsumed,
+        wins: r.wins,
+        losses: r.losses,
+        ties: r.ties,
+        ...(r.statistic ? { statistic: r.statistic } : {}),
+        ...(r.rubricVersion !== undefined ? { rubricVersion: r.rubricVersion } : {}),
+        ...(tally ? { verdicts: { ...tally } } : {}),
+      });
+      if (s.decisions.length > LIMITS.feedRows) {
+        const drop = s.decisions.length - LIMITS.feedRows;
+        s.decisions.splice(0, drop);
+        s.droppedDecisions += drop;
+      }
+      const node = s.candidates[r.candidateId];
+      if (node) {
+        node.decision = r.decision;
+        node.reason = r.reason;
+      }
+      const trace = s.wealth[r.candidateId];
+      if (trace) trace.decision = r.decision;
+      if (r.decision === 'commit') s.incumbentId = r.candidateId;
+      else s.incumbentId ??= r.incumbentId;
+      return;
+    }
+    case 'suggestion':
+      return;
+    case 'edit/applied': {
+      const node = s.candidates[e.candidateId];
+      if (node) node.applied = e.by;
+      return;
+    }
+    case 'edit/rejected': {
+      const node = s.candidates[e.candidateId];
+      if (node) node.userRejected = true;
+      return;
+    }
+    case 'cost/update':
+      s.cost = e.cost;
+      s.llmCalls = e.llmCalls;
+      pushCostSample(s, e.at, e.cost);
+      return;
+    case 'log':
+      s.logs.push({ at: e.at, level: e.level, message: e.message });
+      if (s.logs.length > LIMITS.logLines) s.logs.splice(0, s.logs.length - LIMITS.logLines);
+      return;
+    case 'run/finished':
+      s.status = 'finished';
+      s.endedAt = e.at;
+      s.finished = { commits: e.commits, candidates: e.candidates };
+      if (e.incumbentId !== undefined) s.incumbentId = e.incumbentId;
+      return;
+    case 'run/failed':
+      s.status = 'failed';
+      s.endedAt = e.at;
+      s.error = e.error;
+      return;
+    case 'run/cancelled':
+      s.status = 'cancelled';
+      s.endedAt = e.at;
+      return;
+    case 'ratings':
+      s.ratings = e.ratings;
+      return;
+    case 'dataset/loaded':
+      return;
+    case 'rubric/updated':
+      s.rubric = { version: e.version, text: e.text };
+      return;
+    default:
+      assertNever(e, 'engine event');
+  }
+}
+
+function traceFor(s: RunState, candidateId: string) {
+  let trace = s.wealth[candidateId];
+  if (!trace) {
+    trace = { candidateId, steps: [], ties: 0 };
+    s.wealth[candidateId] = trace;
+    s.wealthOrder.push(candidateId);
+    if (s.wealthOrder.length > LIMITS.wealthTraces) {
+      const evicted = s.wealthOrder.shift();
+      if (evicted !== undefined) delete s.wealth[evicted];
+    }
+  }
+  return trace;
+}
+
+/** Both-order judging (GATES.md 5): a pair agrees when the two orders name the same winner. */
+function foldVerdict(s: RunState, candidateId: string, itemId: string | undefined, winner: 'child' | 'parent' | 'tie'): void {
+  const tally = (s.verdicts[candidateId] ??= emptyTally());
+  tally[winner] += 1;
+  if (itemId === undefined) return;
+  const key = `${candidateId}\n${itemId}`;
+  const first = s.pendingVerdicts[key];
+  if (first === undefined) {
+    s.pendingVerdicts[key] = winner;
+    return;
+  }
+  delete s.pendingVerdicts[key];
+  if (first === winner && winner !== 'tie') tally.agreed += 1;
+  else tally.disagreed += 1;
+}
+
+function roleSample(cost: CostReport, role: Role): RoleSample {
+  const c = cost[role];
+  if (!c) return { calls: 0, tokens: 0 };
+  const sample: RoleSample = { calls: c.calls, tokens: c.promptTokens + c.completionTokens };
+  if (c.dollars !== undefined) sample.dollars = c.dollars;
+  return sample;
+}
+
+/** Samples are cumulative, so thinning to every other one loses resolution, never totals. */
+function pushCostSample(s: RunState, at: number, cost: CostReport): void {
+  const byRole = {} as Record<Role, RoleSample>;
+  for (const role of ROLES) byRole[role] = roleSample(cost, role);
+  const sample: CostSample = { at, byRole };
+  s.costSamples.push(sample);
+  if (s.costSamples.length > LIMITS.costSamples) {
+    const last = s.costSamples[s.costSamples.length - 1];
+    s.costSamples = s.costSamples.filter((_, i) => i % 2 === 0);
+    if (last && s.costSamples[s.costSamples.length - 1] !== last) s.costSamples.push(last);
+  }
+}
+
+/** Totals across roles, for the header's budget meters. */
+export function costTotals(s: RunState): { calls: number; tokens: number; dollars: number | undefined } {
+  let tokens = 0;
+  let dollars: number | undefined = 0;
+  if (s.cost) {
+    for (const role of ROLES) {
+      const c = s.cost[role];
+      if (!c) continue;
+      tokens += c.promptTokens + c.completionTokens;
+      if (c.calls > 0) dollars = c.dollars === undefined || dollars === undefined ? undefined : dollars + c.dollars;
+    }
+  }
+  return { calls: s.llmCalls, tokens, dollars };
+}

@@ -1,0 +1,116 @@
+/**
+ * The wealth chart's data: wealth per discordant pair for the candidate under test and one past
+ * candidate, the 1/α threshold and the futility bound, in uPlot's aligned-columns layout.
+ */
+import type { RunState, WealthTrace } from '../../src/protocol/webview';
+import { evidenceText, shortId } from './format';
+
+export type Column = (number | null)[];
+
+export interface WealthChartData {
+  /** Discordant pair index; 0 is the start (wealth 1). */
+  x: number[];
+  live: Column;
+  past: Column;
+  threshold: Column;
+  futility: Column;
+  /** Markers at the last point of a committed / rejected trace. */
+  commits: Column;
+  rejects: Column;
+  liveId: string | undefined;
+  pastId: string | undefined;
+  /** y-range on the wealth scale (log axis); fixed from the data so live updates do not jump. */
+  yRange: [number, number];
+  /** Text alternative for screen readers and for environments without canvas. */
+  summary: string;
+}
+
+export function wealthChartData(state: RunState | undefined, selectedId: string | undefined): WealthChartData {
+  const liveId = state?.activeCandidateId;
+  const live = liveId !== undefined ? state?.wealth[liveId] : undefined;
+  const pastCandidate = selectedId !== undefined && selectedId !== liveId ? state?.wealth[selectedId] : undefined;
+  const n = Math.max(live?.steps.length ?? 0, pastCandidate?.steps.length ?? 0);
+  const x = Array.from({ length: n + 1 }, (_, i) => i);
+  const liveCol = wealthColumn(live, n);
+  const pastCol = wealthColumn(pastCandidate, n);
+  const logThr = lastThreshold(live) ?? lastThreshold(pastCandidate);
+  const thr = logThr === undefined ? undefined : Math.exp(logThr);
+  const threshold: Column = x.map(() => (thr === undefined ? null : thr));
+  const futility: Column = x.map(() => null);
+  if (live) {
+    live.steps.forEach((s, i) => {
+      // For one λ this is exactly thr/(1+λ)^m; for the mixture it has the same crossing: the
+      // wealth is below it exactly when the best reachable wealth is below the threshold.
+      futility[i + 1] = Math.exp(s.logWealth + s.logThreshold - s.logBest);
+    });
+  }
+  const commits: Column = x.map(() => null);
+  const rejects: Column = x.map(() => null);
+  for (const trace of [live, pastCandidate]) {
+    if (!trace?.decision) continue;
+    const last = trace.steps.length;
+    const value = last === 0 ? 1 : Math.exp(trace.steps[last - 1]!.logWealth);
+    (trace.decision === 'commit' ? commits : rejects)[last] = value;
+  }
+  return {
+    x,
+    live: liveCol,
+    past: pastCol,
+    threshold,
+    futility,
+    commits,
+    rejects,
+    liveId: live ? liveId : undefined,
+    pastId: pastCandidate?.candidateId,
+    yRange: yRange([liveCol, pastCol], thr),
+    summary: summarize(live, pastCandidate, thr),
+  };
+}
+
+function wealthColumn(trace: WealthTrace | undefined, n: number): Column {
+  const col: Column = new Array<number | null>(n + 1).fill(null);
+  if (!trace) return col;
+  col[0] = 1;
+  trace.steps.forEach((s, i) => {
+    col[i + 1] = Math.exp(s.logWealth);
+  });
+  return col;
+}
+
+function lastThreshold(trace: WealthTrace | undefined): number | undefined {
+  const last = trace?.steps[trace.steps.length - 1];
+  return last?.logThreshold;
+}
+
+function yRange(cols: Column[], thr: number | undefined): [number, number] {
+  let lo = 1;
+  let hi = Math.max(1, thr ?? 1);
+  for (const col of cols) {
+    for (const v of col) {
+      if (v === null || !(v > 0)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  // Half a decade of headroom each side keeps the threshold line and the markers off the frame.
+  return [lo / 3, hi * 3];
+}
+
+function summarize(live: WealthTrace | undefined, past: WealthTrace | undefined, thr: number | undefined): string {
+  if (!live && !past) return 'No wealth yet: the chart fills in as discordant pairs arrive.';
+  const parts: string[] = [];
+  for (const [what, trace] of [
+    ['Under test', live],
+    ['Selected', past],
+  ] as const) {
+    if (!trace) continue;
+    const last = trace.steps[trace.steps.length - 1];
+    const logW = last?.logWealth ?? 0;
+    const futile = last !== undefined && last.logBest < last.logThreshold;
+    const outcome = trace.decision ? `; ${trace.decision === 'commit' ? 'committed' : 'rejected'}` : futile ? '; futile' : '';
+    parts.push(
+      `${what} ${shortId(trace.candidateId)}: ${evidenceText(logW, thr ?? Number.NaN)} after ${trace.steps.length} discordant pairs and ${trace.ties} ties${outcome}.`,
+    );
+  }
+  return parts.join(' ');
+}
