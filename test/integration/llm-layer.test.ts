@@ -112,6 +112,14 @@ describe('retries', () => {
     expect(server.calls).toHaveLength(1);
   });
 
+  it('scrubs the key from any server text it shows', async () => {
+    server.inject({ kind: 'status', status: 400, message: `Bad request from key ${TEST_KEY} (Bearer ${TEST_KEY}).` });
+    const err = await rejection(layerFor(server.url).chat(ask));
+    expect(err.message).toContain('Bad request from key');
+    expect(err.message).not.toContain(TEST_KEY);
+    expect(err.message).not.toContain('0123456789');
+  });
+
   it('explains a 401 without ever showing the key', async () => {
     const guarded = await startFakeServer({ apiKey: 'the-right-key' });
     try {

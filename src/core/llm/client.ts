@@ -33,7 +33,7 @@ export interface LlmClientOptions {
   roles: RoleConfig;
   /** Calls in flight at once, all roles together. */
   concurrency: number;
-  /** Per attempt; a timed-out attempt is retried like any transient failure. */
+  /** Per attempt (0 disables it); a timed-out attempt is retried like any transient failure. */
   timeoutMs: number;
   retry: RetryPolicy;
   prices?: PriceTable;
