@@ -9,7 +9,7 @@ import { ROLES } from '../src/core/llm/types';
 import { SeededRandom } from '../src/core/random';
 import { OpenAiTransport } from '../src/node/openaiTransport';
 import { startFakeServer } from '../test/fixtures/fakeOpenAI/server';
-import { SystemClock } from '../test/fixtures/llmPorts';
+import { SystemClock } from '../src/node/clock';
 
 const { values } = parseArgs({
   options: {

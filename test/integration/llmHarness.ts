@@ -5,7 +5,7 @@ import type { LlmClientOptions, LlmLayer } from '../../src/core/llm/client';
 import type { RoleConfig } from '../../src/core/llm/roles';
 import { SeededRandom } from '../../src/core/random';
 import { OpenAiTransport } from '../../src/node/openaiTransport';
-import { SystemClock } from '../fixtures/llmPorts';
+import { SystemClock } from '../../src/node/clock';
 
 export const TEST_KEY = 'sk-test-0123456789abcdef';
 
