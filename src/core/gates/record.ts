@@ -37,5 +37,9 @@ export interface DecisionRecord {
   incumbentCalls: number;
   /** Gate-specific statistic shown to the user (p-value, score difference, Elo change, …). */
   statistic?: Record<string, number>;
+  /** Binary (0/1) outcomes or continuous scores in [0, 1] (GATES.md 4.4); sequential gates only. */
+  scores?: 'binary' | 'continuous';
+  /** The betting strategy of the e-process (GATES.md 4.1); sequential gates only. */
+  bettor?: 'fixed' | 'mixture' | 'agrapa' | 'ons' | 'beta';
   rubricVersion?: number;
 }
