@@ -1,0 +1,216 @@
+/**
+ * Datasets: JSONL, CSV/TSV, and YAML or JSON (`tests:` list, promptfoo-like, or a bare list).
+ * Every problem is reported with the file and the line of the item, all of them at once, so a
+ * user fixes a file in one pass. Record shapes and ids: see item.ts.
+ *
+ * Duplicates: a repeated explicit id is an error; an item whose vars repeat an earlier item's is
+ * dropped with a warning when its label agrees and is an error when it does not (the same input
+ * cannot have two right answers). Dropping rather than suffixing keeps both copies from landing
+ * in different splits, which would show the proposer a dev item (GATES.md A1).
+ */
+import type { Files } from '../ports';
+import { isSeq, isMap } from 'yaml';
+import { parseCsv } from './csv';
+import { badInputError, diagnostic, errorsOf, lineLocation } from './diagnostics';
+import type { Diagnostic } from './diagnostics';
+import { hasExpected, itemFromRecord, stableJson } from './item';
+import type { DataItem } from './item';
+import { lineOfPath, parseYamlSource } from './yamlSource';
+
+export type DatasetFormat = 'jsonl' | 'csv' | 'tsv' | 'yaml' | 'json';
+export type LabelCoverage = 'all' | 'some' | 'none';
+
+export interface Dataset {
+  file: string;
+  format: DatasetFormat;
+  items: DataItem[];
+  labels: LabelCoverage;
+  warnings: Diagnostic[];
+}
+
+export interface DatasetParse {
+  items: DataItem[];
+  /** Errors and warnings; `items` holds the items that were readable. */
+  diagnostics: Diagnostic[];
+}
+
+export function datasetFormatOf(path: string): DatasetFormat | undefined {
+  const name = path.toLowerCase();
+  if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'jsonl';
+  if (name.endsWith('.csv')) return 'csv';
+  if (name.endsWith('.tsv')) return 'tsv';
+  if (name.endsWith('.yaml') || name.endsWith('.yml')) return 'yaml';
+  if (name.endsWith('.json')) return 'json';
+  return undefined;
+}
+
+export function labelCoverage(items: readonly DataItem[]): LabelCoverage {
+  const labeled = items.filter(hasExpected).length;
+  return labeled === 0 ? 'none' : labeled === items.length ? 'all' : 'some';
+}
+
+/** Parses dataset text; never throws. */
+export function parseDataset(file: string, text: string, format = datasetFormatOf(file)): DatasetParse {
+  let read: DatasetParse;
+  switch (format) {
+    case 'jsonl':
+      read = readJsonl(file, text);
+      break;
+    case 'csv':
+    case 'tsv':
+      read = readCsv(file, text, format === 'tsv' ? '\t' : ',');
+      break;
+    case 'yaml':
+    case 'json':
+      read = readYaml(file, text);
+      break;
+    case undefined:
+      return {
+        items: [],
+        diagnostics: [diagnostic(lineLocation(file, 1), 'unknown dataset format: use .jsonl, .csv, .tsv, .yaml, .yml or .json')],
+      };
+  }
+  const deduped = dedupe(read.items);
+  const diagnostics = [...read.diagnostics, ...deduped.diagnostics];
+  if (deduped.items.length === 0 && errorsOf(diagnostics).length === 0) {
+    diagnostics.push(diagnostic(lineLocation(file, 1), 'dataset has no items'));
+  }
+  return { items: deduped.items, diagnostics };
+}
+
+/** Reads and parses a dataset; throws RatchetError('badInput') listing every problem. */
+export async function loadDataset(files: Files, path: string): Promise<Dataset> {
+  const text = await files.tryReadText(path);
+  if (text === undefined) throw badInputError([diagnostic(lineLocation(path, 1), `dataset file not found: ${path}`)]);
+  const { items, diagnostics } = parseDataset(path, text);
+  if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
+  return { file: path, format: datasetFormatOf(path)!, items, labels: labelCoverage(items), warnings: diagnostics };
+}
+
+function readJsonl(file: string, text: string): DatasetParse {
+  const items: DataItem[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const lines = text.split('\n');
+  lines.forEach((raw, index) => {
+    const lineText = raw.replace(/\r$/, '').replace(/^\uFEFF/, '');
+    if (lineText.trim() === '') return;
+    const line = index + 1;
+    let record: unknown;
+    try {
+      record = JSON.parse(lineText);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const pos = /position (\d+)/.exec(message);
+      const column = pos ? Number(pos[1]) + 1 : 1;
+      const at = { file, line, column, endLine: line, endColumn: Math.max(column + 1, lineText.length + 1) };
+      diagnostics.push(diagnostic(at, `not valid JSON (${message.replace(/\s*\(line \d+ column \d+\)/, '')})`));
+      return;
+    }
+    const r = itemFromRecord(record, file, line);
+    if (r.item) items.push(r.item);
+    diagnostics.push(...r.diagnostics);
+  });
+  return { items, diagnostics };
+}
+
+function readCsv(file: string, text: string, delimiter: string): DatasetParse {
+  const { records, error } = parseCsv(text, delimiter);
+  const diagnostics: Diagnostic[] = [];
+  if (error) {
+    const at = { file, line: error.line, column: error.column, endLine: error.line, endColumn: error.column + 1 };
+    diagnostics.push(diagnostic(at, `not valid CSV: ${error.message}`));
+  }
+  const [header, ...rows] = records;
+  if (!header) return { items: [], diagnostics };
+  const names = header.fields.map((h) => h.trim());
+  const seen = new Set<string>();
+  for (const [i, name] of names.entries()) {
+    if (name === '') diagnostics.push(diagnostic(lineLocation(file, header.line), `column ${i + 1} of the header row has no name`));
+    else if (seen.has(name)) diagnostics.push(diagnostic(lineLocation(file, header.line), `column "${name}" appears twice in the header row`));
+    seen.add(name);
+  }
+  if (errorsOf(diagnostics).length > 0) return { items: [], diagnostics };
+  const items: DataItem[] = [];
+  for (const row of rows) {
+    if (row.fields.length !== names.length) {
+      diagnostics.push(
+        diagnostic(lineLocation(file, row.line), `row has ${row.fields.length} fields but the header has ${names.length} (a comma inside a value needs "quotes")`),
+      );
+      continue;
+    }
+    const record: Record<string, unknown> = {};
+    names.forEach((name, i) => {
+      const value = row.fields[i]!;
+      // An empty id or label cell means "none", not the empty string.
+      if ((name === 'id' || name === 'expected' || name === 'answer') && value.trim() === '') return;
+      record[name] = value;
+    });
+    const r = itemFromRecord(record, file, row.line);
+    if (r.item) items.push(r.item);
+    diagnostics.push(...r.diagnostics);
+  }
+  return { items, diagnostics };
+}
+
+const KNOWN_TEST_KEYS = new Set(['vars', 'expected', 'answer', 'id', 'description', 'assert', 'metadata', 'options', 'threshold']);
+const IGNORED_TEST_KEYS = new Set(['options', 'threshold']);
+
+function readYaml(file: string, text: string): DatasetParse {
+  const { source, diagnostics } = parseYamlSource(file, text);
+  if (errorsOf(diagnostics).length > 0) return { items: [], diagnostics };
+  const root = source.doc.contents;
+  let listPath: (string | number)[];
+  if (isSeq(root)) listPath = [];
+  else if (isMap(root) && isSeq(root.get('tests', true))) listPath = ['tests'];
+  else {
+    diagnostics.push(diagnostic(lineLocation(file, 1), 'expected a list of items, or a "tests:" list of { vars, expected } entries'));
+    return { items: [], diagnostics };
+  }
+  const list = (listPath.length === 0 ? source.doc.toJS() : (source.doc.toJS() as { tests: unknown }).tests) as unknown[];
+  const items: DataItem[] = [];
+  list.forEach((entry, index) => {
+    const path = [...listPath, index];
+    const line = lineOfPath(source, path);
+    let record = entry;
+    // promptfoo tests carry run options next to `vars`; Ratchet keeps what it knows and says what it ignores.
+    if (entry !== null && typeof entry === 'object' && !Array.isArray(entry) && 'vars' in entry) {
+      for (const k of Object.keys(entry).filter((k) => !KNOWN_TEST_KEYS.has(k))) {
+        diagnostics.push(diagnostic(lineLocation(file, lineOfPath(source, [...path, k])), `key "${k}" is ignored`, { field: k, severity: 'warning' }));
+      }
+      record = Object.fromEntries(Object.entries(entry).filter(([k]) => KNOWN_TEST_KEYS.has(k) && !IGNORED_TEST_KEYS.has(k)));
+    }
+    const r = itemFromRecord(record, file, line);
+    if (r.item) items.push(r.item);
+    diagnostics.push(...r.diagnostics);
+  });
+  return { items, diagnostics };
+}
+
+function dedupe(items: DataItem[]): DatasetParse {
+  const out: DataItem[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const byId = new Map<string, DataItem>();
+  const byVars = new Map<string, DataItem>();
+  for (const item of items) {
+    const at = lineLocation(item.source.file, item.source.line);
+    const sameId = byId.get(item.id);
+    const varsKey = stableJson(item.vars);
+    const sameVars = byVars.get(varsKey);
+    if (sameVars) {
+      if (stableJson(sameVars.expected) === stableJson(item.expected)) {
+        diagnostics.push(diagnostic(at, `duplicate of the item on line ${sameVars.source.line} (same variables and label); ignored`, { severity: 'warning' }));
+      } else {
+        diagnostics.push(diagnostic(at, `same variables as the item on line ${sameVars.source.line} but a different expected answer; keep one`));
+      }
+      continue;
+    }
+    if (sameId) {
+      diagnostics.push(diagnostic(at, `id "${item.id}" is already used on line ${sameId.source.line}; ids must be unique`, { field: 'id' }));
+      continue;
+    }
+    byId.set(item.id, item);
+    byVars.set(varsKey, item);
+    out.push(item);
+  }
+  return { items: out, diagnostics };
+}

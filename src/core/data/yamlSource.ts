@@ -1,0 +1,96 @@
+/**
+ * YAML text kept together with its node positions, so a problem found in the parsed value (by the
+ * JSON schema, by a semantic check) can be pointed at the exact key or value in the file.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import type { Document, Node, Pair } from 'yaml';
+import { diagnostic } from './diagnostics';
+import type { Diagnostic, Location } from './diagnostics';
+
+export type YamlPath = readonly (string | number)[];
+
+export interface YamlSource {
+  file: string;
+  doc: Document;
+  lineCounter: LineCounter;
+  /** Lines of the file before the YAML text (front matter starts after the opening `---`). */
+  lineOffset: number;
+}
+
+/** Parses YAML; syntax errors come back as diagnostics (the document is still returned). */
+export function parseYamlSource(file: string, text: string, lineOffset = 0): { source: YamlSource; diagnostics: Diagnostic[] } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const source: YamlSource = { file, doc, lineCounter, lineOffset };
+  const diagnostics = [
+    ...doc.errors.map((e) => diagnostic(yamlLocation(source, e.pos), `not valid YAML: ${cleanYamlMessage(e.message)}`)),
+    ...doc.warnings.map((e) =>
+      diagnostic(yamlLocation(source, e.pos), `YAML: ${cleanYamlMessage(e.message)}`, { severity: 'warning' }),
+    ),
+  ];
+  return { source, diagnostics };
+}
+
+/** The yaml package appends "at line N, column M" and a code frame; our location says that already. */
+function cleanYamlMessage(message: string): string {
+  return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?\s*$/, '');
+}
+
+export function yamlLocation(src: YamlSource, range: readonly [number, number] | readonly number[]): Location {
+  const start = range[0] ?? 0;
+  const end = range[1] ?? start;
+  const a = src.lineCounter.linePos(start);
+  const b = src.lineCounter.linePos(Math.max(start, end));
+  return { file: src.file, line: a.line + src.lineOffset, column: a.col, endLine: b.line + src.lineOffset, endColumn: b.col };
+}
+
+interface Found {
+  node: Node | null;
+  pair: Pair | undefined;
+  /** How many path segments were matched before the walk stopped. */
+  depth: number;
+}
+
+function walk(src: YamlSource, path: YamlPath): Found {
+  let node = (src.doc.contents ?? null) as Node | null;
+  let pair: Pair | undefined;
+  let depth = 0;
+  for (const seg of path) {
+    if (isMap(node)) {
+      const p = node.items.find((it) => isPair(it) && isScalar(it.key) && String(it.key.value) === String(seg));
+      if (!p) break;
+      pair = p;
+      node = (p.value ?? null) as Node | null;
+    } else if (isSeq(node) && typeof seg === 'number' && seg < node.items.length) {
+      pair = undefined;
+      node = (node.items[seg] ?? null) as Node | null;
+    } else {
+      break;
+    }
+    depth++;
+  }
+  return { node, pair, depth };
+}
+
+/**
+ * Where a path's key (`part: 'key'`) or value sits. A path that does not exist resolves to its
+ * deepest existing ancestor, so a "missing field" problem points at the mapping that lacks it.
+ */
+export function locatePath(src: YamlSource, path: YamlPath, part: 'key' | 'value' = 'value'): Location {
+  const { node, pair, depth } = walk(src, path);
+  const complete = depth === path.length;
+  const keyNode = pair && isScalar(pair.key) ? pair.key : undefined;
+  if ((part === 'key' || !complete || !node?.range) && keyNode?.range) return yamlLocation(src, keyNode.range);
+  if (node?.range) return yamlLocation(src, node.range);
+  return { file: src.file, line: 1 + src.lineOffset, column: 1, endLine: 1 + src.lineOffset, endColumn: 1 };
+}
+
+/** True when the path exists in the document (a key written with a null value counts). */
+export function hasPath(src: YamlSource, path: YamlPath): boolean {
+  return walk(src, path).depth === path.length;
+}
+
+/** The 1-based line where a path's node starts (for items in a YAML list). */
+export function lineOfPath(src: YamlSource, path: YamlPath): number {
+  return locatePath(src, path).line;
+}

@@ -1,0 +1,214 @@
+/**
+ * The run spec's public face:
+ * - `validateRunSpecText(file, text)`: diagnostics for one sidecar or prompt file as the user types
+ *   (schema and static checks; no file access, never throws) — for the language server;
+ * - `loadRunSpec(files, promptPath)`: the resolved RunSpec, reading the sidecar, the front matter and
+ *   the dataset (label coverage decides reward-free runs); throws RatchetError('badInput') with the
+ *   first problem in its message and every diagnostic in `details.diagnostics`;
+ * - `loadRunInputs(files, promptPath, opts)`: everything the loop needs before its first LLM call —
+ *   spec, prompt file, template, the three splits — with every item checked against the template.
+ */
+import type { Files } from '../ports';
+import { badInputError, diagnostic, errorsOf, lineLocation, throwIfErrors } from '../data/diagnostics';
+import type { Diagnostic, Location } from '../data/diagnostics';
+import { labelCoverage, parseDataset } from '../data/dataset';
+import type { DatasetParse } from '../data/dataset';
+import { hasExpected } from '../data/item';
+import type { DataItem } from '../data/item';
+import { needsExpected } from '../data/scorers/types';
+import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '../data/splits';
+import type { SplitName, Splits } from '../data/splits';
+import { checkItemsAgainstTemplate } from '../data/templateCheck';
+import { RatchetError } from '../errors';
+import { parsePromptFile } from '../prompt/promptFile';
+import type { PromptFile } from '../prompt/promptFile';
+import { templateOf } from '../prompt/template';
+import type { Template } from '../prompt/template';
+import type { YamlPath } from '../data/yamlSource';
+import { resolveRunSpec } from './specResolve';
+import { schemaDiagnostics } from './specSchema';
+import { isSidecarPath, mergeSpecTexts, promptCandidatesFor, readSpecText, sidecarPathFor } from './specSource';
+import type { MergedSpec, SpecText } from './specSource';
+import type { RunSpec } from './specTypes';
+
+export { isSidecarPath, sidecarPathFor } from './specSource';
+
+/** Problems in one sidecar (`*.ratchet.yaml`) or prompt file's `ratchet:` block. Never throws. */
+export function validateRunSpecText(file: string, text: string): Diagnostic[] {
+  const { spec, diagnostics } = readSpecText(file, text);
+  if (!spec) return diagnostics;
+  const schema = schemaDiagnostics(spec.value, spec.locate);
+  if (errorsOf(schema).length > 0) return [...diagnostics, ...schema];
+  const { merged } = mergeSpecTexts([spec], file);
+  const { diagnostics: resolved } = resolveRunSpec(merged, { promptPath: file, baseDir: '', resolvePath: (p) => p, labels: undefined });
+  return [...diagnostics, ...resolved];
+}
+
+/** Reads, validates and resolves the run spec of a prompt file. */
+export async function loadRunSpec(files: Files, promptPath: string): Promise<RunSpec> {
+  const run = await readRun(files, promptPath);
+  throwIfErrors(run.diagnostics);
+  return run.spec;
+}
+
+/** The prompt file a sidecar belongs to (`x.ratchet.yaml` → `x.prompt.md`, `x.prompty`, `x.md`, `x.txt`). */
+export async function findPromptForSidecar(files: Files, sidecarPath: string): Promise<string | undefined> {
+  for (const candidate of promptCandidatesFor(sidecarPath)) if (await files.exists(candidate)) return candidate;
+  return undefined;
+}
+
+export interface RunInputs {
+  spec: RunSpec;
+  prompt: PromptFile;
+  template: Template;
+  /** The run's items by split: disjoint, fixed by the seed. Empty for a zero-data run. */
+  splits: Splits;
+  /** Warnings worth showing before the run starts (small splits, ignored keys, duplicates). */
+  warnings: Diagnostic[];
+}
+
+export interface RunInputsOptions {
+  /** Fewest consecutive wins the chosen gate needs to commit (from the gate module); sharpens the small-dev warning. */
+  minConsecutiveWins?: number;
+  /** Below this many dev items, warn (default 20). */
+  recommendedDevItems?: number;
+}
+
+/** Everything the evolution loop reads before its first LLM call, all checked. */
+export async function loadRunInputs(files: Files, promptPath: string, opts: RunInputsOptions = {}): Promise<RunInputs> {
+  const run = await readRun(files, promptPath);
+  const { spec, prompt, merged } = run;
+  const diagnostics = [...run.diagnostics];
+  const template = templateOf(prompt);
+  // Every readable item is checked now, even when another line of the file is broken, so one
+  // pass over the file fixes everything.
+  diagnostics.push(...checkItemsAgainstTemplate([...run.datasets.values()].flatMap((d) => d.items), template));
+  throwIfErrors(diagnostics);
+  const splitAt = merged.locate(merged.value.split !== undefined ? ['split'] : merged.value.dataset !== undefined ? ['dataset'] : [], 'key');
+
+  let splits: Splits = { feedback: [], dev: [], test: [] };
+  const itemsOf = (path: string | undefined): DataItem[] => (path === undefined ? [] : (run.datasets.get(path)?.items ?? []));
+  if (spec.split.kind === 'files') {
+    splits = {
+      dev: itemsOf(spec.split.dev),
+      test: itemsOf(spec.split.test),
+      feedback: itemsOf(spec.split.feedback ?? spec.dataset),
+    };
+    diagnostics.push(...splitOverlaps(splits));
+  } else if (spec.dataset !== undefined) {
+    try {
+      splits = splitItems(itemsOf(spec.dataset), spec.split, spec.seed);
+    } catch (err) {
+      if (!RatchetError.is(err, 'badInput')) throw err;
+      diagnostics.push(diagnostic(splitAt, err.message, { field: 'split' }));
+    }
+  }
+  throwIfErrors(diagnostics);
+
+  if (spec.dataset !== undefined || spec.split.kind === 'files') {
+    const sizes = { feedback: splits.feedback.length, dev: splits.dev.length, test: splits.test.length } as Record<SplitName, number>;
+    const advice = splitAdvice(sizes, {
+      gate: gateLabel(spec.gate.name),
+      alpha: spec.gate.alpha,
+      ...(opts.minConsecutiveWins === undefined ? {} : { minWins: opts.minConsecutiveWins }),
+      ...(opts.recommendedDevItems === undefined ? {} : { recommendedDev: opts.recommendedDevItems }),
+    });
+    diagnostics.push(...splitAdviceDiagnostics(advice, splitAt));
+  }
+  return { spec, prompt, template, splits, warnings: diagnostics.filter((d) => d.severity === 'warning') };
+}
+
+/** How a gate is named in messages. */
+export function gateLabel(name: string): string {
+  const labels: Record<string, string> = { 'pace+': 'PACE+', pace: 'PACE', 'pace-rf': 'reward-free PACE', greedy: 'greedy', 'greedy-re': 'greedy', sign: 'the sign test' };
+  return labels[name] ?? name;
+}
+
+/** A run's inputs as read, with every problem found; callers throw on errors. */
+interface RunRead {
+  spec: RunSpec;
+  prompt: PromptFile;
+  merged: MergedSpec;
+  datasets: Map<string, DatasetParse>;
+  diagnostics: Diagnostic[];
+}
+
+async function readRun(files: Files, promptPath: string): Promise<RunRead> {
+  const promptText = await files.tryReadText(promptPath);
+  if (promptText === undefined) throw new RatchetError('notFound', `prompt file not found: ${promptPath}`, { file: promptPath });
+  if (isSidecarPath(promptPath)) {
+    throw new RatchetError('badInput', `${promptPath} is a run spec; open the prompt file it belongs to`, { file: promptPath });
+  }
+  const prompt = parsePromptFile(promptPath, promptText);
+  const diagnostics: Diagnostic[] = [];
+  const texts: SpecText[] = [];
+  const fm = readSpecText(promptPath, promptText);
+  diagnostics.push(...fm.diagnostics);
+  if (fm.spec) texts.push(fm.spec);
+  const sidecarPath = sidecarPathFor(promptPath);
+  const sidecarText = await files.tryReadText(sidecarPath);
+  if (sidecarText !== undefined) {
+    const side = readSpecText(sidecarPath, sidecarText);
+    diagnostics.push(...side.diagnostics);
+    if (side.spec) texts.push(side.spec);
+  }
+  for (const t of texts) diagnostics.push(...schemaDiagnostics(t.value, t.locate));
+  if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
+  const { merged, diagnostics: conflicts } = mergeSpecTexts(texts, promptPath);
+  diagnostics.push(...conflicts);
+  if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
+
+  const baseDir = files.dirname(promptPath);
+  // Absolute paths are kept (join would glue them under baseDir); relative ones stay relative to
+  // how the prompt path was given, so messages show the paths the user typed.
+  const resolvePath = (p: string): string => (/^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(p) ? p : files.join(baseDir, p));
+  const datasets = new Map<string, DatasetParse>();
+  let missingFile = false;
+  for (const [path, rel] of dataPaths(merged.value)) {
+    const at = merged.locate(path);
+    const resolved = resolvePath(rel);
+    if (datasets.has(resolved)) continue;
+    const text = await files.tryReadText(resolved);
+    if (text === undefined) {
+      missingFile = true;
+      diagnostics.push(diagnostic(at, `dataset file not found: ${resolved} (${path.join('.')} is relative to ${describeFile(merged)})`, { field: path.join('.') }));
+      continue;
+    }
+    const parsed = parseDataset(resolved, text);
+    datasets.set(resolved, parsed);
+    diagnostics.push(...parsed.diagnostics);
+  }
+
+  // Checks continue on the readable items of a file with broken lines (every problem in one pass),
+  // but label coverage is unknown when a whole file is missing: skip the checks that depend on it.
+  const allItems = [...datasets.values()].flatMap((d) => d.items);
+  const labels = missingFile ? undefined : labelCoverage(allItems);
+  const { spec, diagnostics: resolved } = resolveRunSpec(merged, { promptPath, baseDir, resolvePath, labels });
+  diagnostics.push(...resolved);
+  if (spec.scorer && needsExpected(spec.scorer) && spec.labels === 'some') {
+    for (const item of allItems.filter((i) => !hasExpected(i))) {
+      diagnostics.push(diagnostic(itemAt(item), `item has no expected answer, which scorer ${spec.scorer.type} needs`, { field: 'expected' }));
+    }
+  }
+  return { spec, prompt, merged, datasets, diagnostics };
+}
+
+/** The dataset files a spec names, with the field naming each. */
+function dataPaths(v: Record<string, unknown>): [YamlPath, string][] {
+  const out: [YamlPath, string][] = [];
+  if (typeof v.dataset === 'string') out.push([['dataset'], v.dataset]);
+  const split = v.split as Record<string, unknown> | undefined;
+  for (const k of ['dev', 'test', 'feedback'] as const) {
+    if (typeof split?.[k] === 'string') out.push([['split', k], split[k]]);
+  }
+  return out;
+}
+
+function describeFile(merged: MergedSpec): string {
+  const file = merged.sources[0]?.file ?? '';
+  return `${file.split(/[\\/]/).pop() ?? file}'s folder`;
+}
+
+function itemAt(item: DataItem): Location {
+  return lineLocation(item.source.file, item.source.line);
+}

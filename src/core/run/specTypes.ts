@@ -1,0 +1,121 @@
+/**
+ * The run spec as the engine consumes it: every field resolved, defaults filled in. The JSON
+ * schema (schemas/run-spec.schema.json) is the source of truth for what a user may write; its
+ * `default` annotations and the defaults below are pinned equal by test/unit/spec/schema.test.ts.
+ */
+import type { Location } from '../data/diagnostics';
+import type { LabelCoverage } from '../data/dataset';
+import type { SplitPlan } from '../data/splits';
+import type { ScorerSpec } from '../data/scorers/types';
+import type { GateName, Schedule } from '../gates/record';
+import type { Role } from '../llm/types';
+import type { RunMode } from './events';
+
+export interface ModelSpec {
+  /** undefined: the face's configured default model. */
+  model?: string;
+  baseURL?: string;
+  temperature?: number;
+  maxTokens?: number;
+  /** Name of the environment variable holding the key; never the key. */
+  apiKeyEnv?: string;
+}
+
+export interface GateSpec {
+  name: GateName;
+  alpha: number;
+  /** Fixed bet (gate `pace`). */
+  lambda: number;
+  /** Mixture grid (pace+, pace-rf, focus). */
+  lambdas: number[];
+  schedule: Schedule;
+  /** Declared candidate budget T for e-lond / fwer-spend (γ_t = 1/T); `gate.horizon`, else `budget.candidates`. */
+  horizon: number;
+  focus: { refreshEvery: number };
+  elo: { k: number; matches: number; temperature: number; soft: boolean };
+}
+
+export interface BudgetSpec {
+  calls?: number;
+  tokens?: number;
+  dollars?: number;
+  wallTimeMinutes?: number;
+  iterations?: number;
+  candidates: number;
+}
+
+/** Where the split's items come from: one dataset cut by the seed, or files for dev/test. */
+export type SplitSpec =
+  | SplitPlan
+  | {
+      kind: 'files';
+      /** Resolved paths. Feedback items come from `feedback`, else from the run's dataset. */
+      dev: string;
+      test?: string;
+      feedback?: string;
+    };
+
+export interface SpecSource {
+  file: string;
+  kind: 'sidecar' | 'front-matter';
+}
+
+export interface RunSpec {
+  /** The prompt file under evolution, as given to the loader. */
+  promptPath: string;
+  /** Files the spec was read from (zero, one or both). */
+  sources: SpecSource[];
+  /** Directory relative paths in the spec resolve against (the prompt's and the sidecar's). */
+  baseDir: string;
+  /** Resolved dataset path; undefined for a zero-data run. */
+  dataset: string | undefined;
+  split: SplitSpec;
+  /** undefined for a reward-free run. */
+  scorer: ScorerSpec | undefined;
+  /** No scorer: the pairwise validator is the only judge (gate pace-rf, pairwise, focus or elo). */
+  rewardFree: boolean;
+  /** How many items carry an expected value, over every dataset file of the run. */
+  labels: LabelCoverage;
+  /** One entry per role, each already merged with `default`. */
+  models: Record<Role, ModelSpec>;
+  gate: GateSpec;
+  budget: BudgetSpec;
+  seed: number;
+  mode: RunMode;
+  maxPromptTokens: number;
+  concurrency: number;
+  /** Where each written field is, by dotted path (`gate.alpha`), for diagnostics raised later. */
+  origin: Record<string, Location>;
+}
+
+/** Gates that compare scores and so need a scorer. */
+export const SCORED_GATES: readonly GateName[] = ['pace+', 'pace', 'greedy', 'greedy-re', 'sign'];
+/** Gates that can run on the pairwise validator alone. */
+export const REWARD_FREE_GATES: readonly GateName[] = ['pace-rf', 'pairwise', 'focus', 'elo'];
+
+export const DEFAULTS = {
+  gate: {
+    name: 'pace+' as GateName,
+    rewardFreeName: 'pace-rf' as GateName,
+    alpha: 0.05,
+    lambda: 0.5,
+    lambdas: [0.3, 0.5, 0.7, 0.85],
+    schedule: 'per-candidate' as Schedule,
+    focus: { refreshEvery: 5 },
+    elo: { k: 32, matches: 2, temperature: 173.7, soft: true },
+  },
+  budget: { candidates: 30 },
+  seed: 0,
+  mode: 'suggest' as RunMode,
+  maxPromptTokens: 4000,
+  concurrency: 4,
+  scorer: {
+    exact: { ignoreCase: false, trim: true },
+    contains: { ignoreCase: false },
+    regex: { flags: '' },
+    numeric: { tolerance: 1e-6, relativeTolerance: 0 },
+    'llm-rubric': { scale: 10 },
+    module: { export: 'score' },
+    command: { args: [] as string[], timeoutSeconds: 60, env: {} as Record<string, string> },
+  },
+} as const;

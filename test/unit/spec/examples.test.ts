@@ -1,0 +1,72 @@
+// The examples/ workspace is the first thing a new user opens: every prompt there must load with
+// the same loader the engine uses, without errors or warnings, and its labels must be scorable.
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic } from '../../../src/core/data/diagnostics';
+import { createScorer } from '../../../src/core/data/scorers/registry';
+import { loadRunInputs, validateRunSpecText } from '../../../src/core/run/spec';
+import { diskFiles } from '../data/fakeFiles';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const EXAMPLES = path.join(ROOT, 'examples');
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.name.startsWith('.') || e.name === 'node_modules') return [];
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : [path.relative(ROOT, p)];
+  });
+}
+
+const all = walk(EXAMPLES);
+const prompts = all.filter((f) => /\.(prompt\.md|prompty)$/.test(f));
+const specs = all.filter((f) => f.endsWith('.ratchet.yaml'));
+const files = diskFiles(ROOT);
+
+describe('examples/', () => {
+  it('has the documented examples', () => {
+    expect(prompts).toEqual(
+      expect.arrayContaining(['examples/math/word-problems.prompt.md', 'examples/support/triage.prompt.md', 'examples/summaries/summarize.prompt.md']),
+    );
+    expect(all).toContain('examples/README.md');
+  });
+
+  it.each(specs)('%s validates without diagnostics', (file) => {
+    expect(validateRunSpecText(file, readFileSync(path.join(ROOT, file), 'utf8')).map(formatDiagnostic)).toEqual([]);
+  });
+
+  it.each(prompts)('%s loads: spec, dataset, template and splits, with no warnings', async (prompt) => {
+    expect(validateRunSpecText(prompt, readFileSync(path.join(ROOT, prompt), 'utf8'))).toEqual([]);
+    const inputs = await loadRunInputs(files, prompt, { minConsecutiveWins: 6 });
+    expect(inputs.warnings.map(formatDiagnostic)).toEqual([]);
+    expect(inputs.splits.dev.length).toBeGreaterThanOrEqual(20);
+    expect(inputs.splits.feedback.length).toBeGreaterThan(0);
+    expect(inputs.splits.test.length).toBeGreaterThan(0);
+  });
+
+  it('math: every label is a number the numeric scorer accepts from a well-formed answer', async () => {
+    const { spec, splits } = await loadRunInputs(files, 'examples/math/word-problems.prompt.md');
+    const scorer = await createScorer(spec.scorer!, { baseDir: spec.baseDir, files });
+    const items = [...splits.feedback, ...splits.dev, ...splits.test];
+    expect(items.length).toBeGreaterThanOrEqual(40);
+    for (const item of items) {
+      expect(typeof item.expected, item.id).toBe('number');
+      expect((await scorer.score(`Work shown.\nAnswer: ${String(item.expected)}`, item)).score, item.id).toBe(1);
+    }
+  });
+
+  it('support: every label is one of the categories the prompt offers', async () => {
+    const { spec, splits, prompt } = await loadRunInputs(files, 'examples/support/triage.prompt.md');
+    const offered = /category:\n(.+)\./.exec(prompt.body)![1]!.split(', ');
+    const items = [...splits.feedback, ...splits.dev, ...splits.test];
+    expect(items.length).toBeGreaterThanOrEqual(40);
+    expect(new Set(items.map((i) => i.expected))).toEqual(new Set(offered));
+    expect(spec.sources.map((s) => s.kind)).toEqual(['front-matter']);
+  });
+
+  it('summaries: unlabeled, so the run is reward-free under pace-rf', async () => {
+    const { spec } = await loadRunInputs(files, 'examples/summaries/summarize.prompt.md');
+    expect([spec.rewardFree, spec.labels, spec.gate.name, spec.scorer]).toEqual([true, 'none', 'pace-rf', undefined]);
+  });
+});
