@@ -127,6 +127,14 @@ export function describeEvent(e: EngineEvent): string {
       const total = totalCost(e.cost, e.llmCalls);
       return `${e.llmCalls} LLM calls · ${formatCost(total)}${total.dollars === undefined ? '' : ` · ${total.tokens} tokens`}`;
     }
+    case 'rubric/updated':
+      return `rubric v${e.version}${e.why ? `: ${oneLine(e.why, 80)}` : ''}`;
+    case 'ratings':
+      return e.ratings.map((r) => `${r.candidateId} ${Math.round(r.elo)}`).join(' · ');
+    case 'report/test': {
+      const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+      return `test split (${e.n} items): ${e.baseline.candidateId} ${pct(e.baseline.mean)} → ${e.final.candidateId} ${pct(e.final.mean)} (Δ ${pct(e.difference.mean)}, 95% [${pct(e.difference.lo)}, ${pct(e.difference.hi)}])`;
+    }
     case 'log':
       return `${e.level}: ${oneLine(e.message, 120)}`;
     case 'run/finished':

@@ -5,7 +5,7 @@
  */
 import type { EngineEvent, EngineEventType } from './events';
 
-type Field = 'string' | 'number' | 'boolean' | 'object' | 'string?';
+type Field = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'string?';
 
 /**
  * The fields each event type must carry. Keyed by the union's `type`, so adding an event type to
@@ -30,6 +30,9 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   'edit/applied': { candidateId: 'string', file: 'string', by: 'string' },
   'edit/rejected': { candidateId: 'string', file: 'string', by: 'string' },
   'cost/update': { cost: 'object', llmCalls: 'number' },
+  'rubric/updated': { version: 'number', rubric: 'string' },
+  ratings: { ratings: 'array' },
+  'report/test': { n: 'number', baseline: 'object', final: 'object', difference: 'object' },
   log: { level: 'string', message: 'string' },
   'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?' },
   'run/failed': { error: 'object' },
@@ -66,11 +69,13 @@ function matches(x: unknown, kind: Field): boolean {
       return typeof x === 'boolean';
     case 'object':
       return x !== null && typeof x === 'object' && !Array.isArray(x);
+    case 'array':
+      return Array.isArray(x);
   }
 }
 
 function describe(kind: Field): string {
-  return kind === 'string?' ? 'a string or absent' : kind === 'object' ? 'an object' : `a ${kind}`;
+  return kind === 'string?' ? 'a string or absent' : kind === 'object' ? 'an object' : kind === 'array' ? 'an array' : `a ${kind}`;
 }
 
 function isFiniteNumber(x: unknown): x is number {

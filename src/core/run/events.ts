@@ -18,6 +18,13 @@ export interface RunSummaryInfo {
   seed: number;
 }
 
+/** A mean score with a 95 % interval. */
+export interface ScoreInterval {
+  mean: number;
+  lo: number;
+  hi: number;
+}
+
 interface Base {
   runId: string;
   /** Milliseconds since the epoch, from the Clock port. */
@@ -70,6 +77,27 @@ export type EngineEvent = Base &
     | { type: 'edit/applied'; candidateId: string; file: string; by: 'autopilot' | 'user' }
     | { type: 'edit/rejected'; candidateId: string; file: string; by: 'user'; why?: string }
     | { type: 'cost/update'; cost: CostReport; llmCalls: number }
+    | {
+        /** Adaptive Focus: the meta role rewrote the judge's rubric between two tests. */
+        type: 'rubric/updated';
+        version: number;
+        rubric: string;
+        why?: string;
+      }
+    | {
+        /** Elo and the Bradley–Terry refit after a match; selectP = parent-selection probability. */
+        type: 'ratings';
+        ratings: { candidateId: string; elo: number; bt?: number; lo?: number; hi?: number; selectP: number }[];
+      }
+    | {
+        /** The held-out test split, scored once at the end: generalisation, not dev-set luck. */
+        type: 'report/test';
+        n: number;
+        baseline: ScoreInterval & { candidateId: string };
+        final: ScoreInterval & { candidateId: string };
+        /** Paired difference final − baseline with a 95 % interval. */
+        difference: ScoreInterval;
+      }
     | { type: 'log'; level: 'info' | 'warn'; message: string }
     | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
     | { type: 'run/failed'; error: { code: string; message: string } }

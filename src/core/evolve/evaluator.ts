@@ -1,0 +1,84 @@
+/**
+ * Runs one version of the prompt on one item: render the template, call the agent role, score the
+ * output. Each (version, item) has exactly one canonical draw (GATES.md 4.3): sampleIndex 0, so
+ * the LLM response cache returns the same output on a rerun or a resume, and outputs are memoised
+ * here so the judge and the scorer see the very same text.
+ */
+import type { DataItem } from '../data/item';
+import type { Scorer } from '../data/scorers/types';
+import { scoreSafely } from '../data/scorers/types';
+import type { LlmClient } from '../ports';
+import type { Template } from '../prompt/template';
+import { renderPrompt } from '../prompt/template';
+import type { ModelSpec } from '../run/specTypes';
+
+export interface Evaluation {
+  itemId: string;
+  input: string;
+  output: string;
+  /** undefined in a reward-free run (no scorer). */
+  score: number | undefined;
+  reason: string | undefined;
+  /** Mean token log-probability of the output, when the endpoint gave logprobs (Soft Elo). */
+  tokenLogprobs: number[] | undefined;
+  /** True when the output came from this run's memo (no call, no cache lookup). */
+  memo: boolean;
+}
+
+export interface EvaluatorDeps {
+  llm: LlmClient;
+  template: Template;
+  scorer: Scorer | undefined;
+  agent: ModelSpec;
+  /** Ask the agent for logprobs (Soft Elo needs them; harmless elsewhere when cached). */
+  logprobs: boolean;
+}
+
+export class Evaluator {
+  private readonly memo = new Map<string, Promise<Evaluation>>();
+  /** Agent calls actually requested by this run (memo misses), per version. */
+  readonly callsByVersion = new Map<string, number>();
+
+  constructor(private readonly deps: EvaluatorDeps) {}
+
+  /** `versionText` is the prompt body; `versionHash` its content hash. */
+  evaluate(versionHash: string, versionText: string, item: DataItem, signal: AbortSignal): Promise<Evaluation> {
+    const key = `${versionHash}\u0000${item.id}`;
+    const hit = this.memo.get(key);
+    if (hit) return hit.then((e) => ({ ...e, memo: true }));
+    this.callsByVersion.set(versionHash, (this.callsByVersion.get(versionHash) ?? 0) + 1);
+    const p = this.run(versionText, item, signal);
+    this.memo.set(key, p);
+    // A failed or cancelled evaluation is not a canonical draw: forget it so a resume retries.
+    p.catch(() => this.memo.delete(key));
+    return p;
+  }
+
+  private async run(versionText: string, item: DataItem, signal: AbortSignal): Promise<Evaluation> {
+    const template = { ...this.deps.template, text: versionText };
+    const input = renderPrompt(template, item.vars, item.id);
+    const { agent } = this.deps;
+    const res = await this.deps.llm.chat(
+      {
+        role: 'agent',
+        messages: [{ role: 'user', content: input }],
+        temperature: agent.temperature ?? 0,
+        ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens }),
+        ...(this.deps.logprobs ? { logprobs: true } : {}),
+        sampleIndex: 0,
+      },
+      signal,
+    );
+    // A scorer failure scores 0 for this version (GATES.md 4.7); infrastructure errors propagate.
+    const scored = this.deps.scorer ? await scoreSafely(this.deps.scorer, res.text, item, { signal }) : undefined;
+    return {
+      itemId: item.id,
+      input,
+      output: res.text,
+      score: scored?.score,
+      reason: scored?.reason,
+      tokenLogprobs: res.logprobs?.map((t) => t.logprob),
+      memo: false,
+    };
+  }
+}

@@ -1,0 +1,385 @@
+/**
+ * Tests one candidate against the incumbent with the run's gate and returns the decision record.
+ * Every gate here follows GATES.md: the item order is a seeded permutation fixed before the first
+ * evaluation (A2: orderSeed = hashSeed(runSeed, candidate hash)); items are evaluated a batch at a
+ * time in parallel but the e-process is updated strictly in that order, and the first crossing
+ * decides (4.7); the incumbent's outcomes come from the outcome cache (4.3).
+ */
+import type { DataItem } from '../data/item';
+import type { GateSpec } from '../run/specTypes';
+import type { EngineEvent } from '../run/events';
+import type { LlmClient } from '../ports';
+import type { ModelSpec } from '../run/specTypes';
+import type { DecisionRecord, GateName } from '../gates/record';
+import type { RunLedger } from '../gates/thresholds';
+import type { JudgeVerdict } from '../gates/pairwise';
+import type { ScoreMode } from '../gates/eprocess';
+import type { OutcomeCache } from '../gates/incumbentCache';
+import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepEvent } from '../gates/pace';
+import type { PaceGateName, PaceTest } from '../gates/pace';
+import { bothOrderVerdict, observeVerdicts } from '../gates/pairwise';
+import { advanceLedger, candidateThreshold } from '../gates/thresholds';
+import { hashSeed, seededPermutation, sha256Hex } from '../random';
+import type { Evaluation, Evaluator } from './evaluator';
+import { itemJudgeMessages, parseJudgeAnswer, promptJudgeMessages } from './judge';
+import type { JudgeAnswer } from './judge';
+import type { EventPayload, Version } from './versions';
+
+export type Emit = (e: EventPayload<EngineEvent>) => Promise<void>;
+
+export interface GateContext {
+  emit: Emit;
+  evaluator: Evaluator;
+  llm: LlmClient;
+  validator: ModelSpec;
+  dev: readonly DataItem[];
+  gate: GateSpec;
+  scores: ScoreMode;
+  outcomes: OutcomeCache;
+  runSeed: number;
+  /** Items evaluated at once; the e-process still advances in the pre-fixed order. */
+  batchSize: number;
+  rubric: { text: string; version: number };
+  signal: AbortSignal;
+}
+
+export interface TestResult {
+  record: DecisionRecord;
+  ledgerAfter: RunLedger;
+  /** The candidate's outcomes measured in its test: its cache entries if it is committed (4.3). */
+  candidateOutcomes: Map<string, number>;
+  /** Both-order verdicts (pairwise gates): the child's Elo score against each opponent. */
+  matches: { opponentId: string; childScore: number }[];
+}
+
+/** Size of the dev minibatch the Direct pairwise gate shows the judge per comparison. */
+export const DIRECT_MINIBATCH = 6;
+
+export async function testCandidate(ctx: GateContext, cand: Version, incumbent: Version, ledger: RunLedger): Promise<TestResult> {
+  const orderSeed = hashSeed(ctx.runSeed, cand.hash);
+  const order = seededPermutation(ctx.dev.length, orderSeed).map((i) => ctx.dev[i]!);
+  switch (ctx.gate.name) {
+    case 'pace':
+    case 'pace+':
+      return paceScored(ctx, ctx.gate.name, cand, incumbent, ledger, order, orderSeed);
+    case 'pace-rf':
+      return paceRewardFree(ctx, cand, incumbent, ledger, order, orderSeed);
+    case 'greedy':
+    case 'greedy-re':
+    case 'sign':
+      return greedy(ctx, cand, incumbent, ledger, order, orderSeed);
+    case 'pairwise':
+    case 'focus':
+    case 'elo':
+      return direct(ctx, cand, incumbent, [incumbent], ledger, order, orderSeed);
+  }
+}
+
+/** Direct pairwise against several opponents (Elo matches); the gate is the match against the first. */
+export async function testCandidateWithMatches(
+  ctx: GateContext,
+  cand: Version,
+  parent: Version,
+  others: readonly Version[],
+  ledger: RunLedger,
+): Promise<TestResult> {
+  const orderSeed = hashSeed(ctx.runSeed, cand.hash);
+  const order = seededPermutation(ctx.dev.length, orderSeed).map((i) => ctx.dev[i]!);
+  return direct(ctx, cand, parent, [parent, ...others], ledger, order, orderSeed);
+}
+
+function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLedger): PaceTest {
+  const g = ctx.gate;
+  const cfg = paceConfig(name, {
+    alpha: g.alpha,
+    scores: name === 'pace-rf' ? 'binary' : ctx.scores,
+    schedule: g.schedule,
+    horizonT: g.horizon,
+    ...(name === 'pace'
+      ? { bettor: { kind: 'fixed', lambda: g.lambda } }
+      : ctx.scores === 'binary' || name === 'pace-rf'
+        ? { bettor: { kind: 'mixture', lambdas: g.lambdas } }
+        : {}),
+  });
+  return startPaceTest(cfg, ledger, n);
+}
+
+async function evaluateScored(ctx: GateContext, v: Version, item: DataItem): Promise<Evaluation> {
+  const e = await ctx.evaluator.evaluate(v.hash, v.text, item, ctx.signal);
+  if (!e.memo) {
+    await ctx.emit({ type: 'item/evaluated', candidateId: v.id, itemId: item.id, score: e.score ?? 0, cached: false, output: e.output });
+  }
+  return e;
+}
+
+async function paceScored(
+  ctx: GateContext,
+  name: 'pace' | 'pace+',
+  cand: Version,
+  inc: Version,
+  ledger: RunLedger,
+  order: DataItem[],
+  orderSeed: number,
+): Promise<TestResult> {
+  const test = paceFor(ctx, name, order.length, ledger);
+  const candidateOutcomes = new Map<string, number>();
+  let candidateCalls = 0;
+  let incumbentCalls = 0;
+  for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
+    const batch = order.slice(start, start + ctx.batchSize);
+    const pairs = await Promise.all(
+      batch.map(async (item) => {
+        const c = evaluateScored(ctx, cand, item);
+        let yI = ctx.outcomes.get(inc.hash, item.id);
+        if (yI === undefined) {
+          const e = await evaluateScored(ctx, inc, item);
+          yI = e.score ?? 0;
+          ctx.outcomes.set(inc.hash, item.id, yI);
+          incumbentCalls++;
+        }
+        const yC = (await c).score ?? 0;
+        candidateCalls++;
+        return { item, yI, yC };
+      }),
+    );
+    // Strictly in the pre-fixed order; results past the first crossing are paid for and ignored.
+    for (const { item, yI, yC } of pairs) {
+      if (test.verdict) break;
+      candidateOutcomes.set(item.id, yC);
+      const step = test.observe(pairedDelta(yI, yC, ctx.scores));
+      await ctx.emit(wealthStepEvent(cand.id, item.id, step));
+    }
+  }
+  const record = paceDecisionRecord(test, {
+    candidateId: cand.id,
+    parentId: cand.parentId,
+    incumbentId: inc.id,
+    orderSeed,
+    candidateCalls,
+    incumbentCalls,
+  });
+  return { record, ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [] };
+}
+
+async function judgeItem(ctx: GateContext, input: string, first: string, second: string): Promise<JudgeAnswer> {
+  const res = await ctx.llm.chat(
+    {
+      role: 'validator',
+      messages: itemJudgeMessages(ctx.rubric.text, input, first, second),
+      temperature: ctx.validator.temperature ?? 0,
+      logprobs: true,
+      sampleIndex: 0,
+    },
+    ctx.signal,
+  );
+  return parseJudgeAnswer(res);
+}
+
+/** GATES.md 5: per dev item, both outputs, the judge in both orders, Δ into PACE+. */
+async function paceRewardFree(
+  ctx: GateContext,
+  cand: Version,
+  inc: Version,
+  ledger: RunLedger,
+  order: DataItem[],
+  orderSeed: number,
+): Promise<TestResult> {
+  const test = paceFor(ctx, 'pace-rf', order.length, ledger);
+  let candidateCalls = 0;
+  let incumbentCalls = 0;
+  for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
+    const batch = order.slice(start, start + ctx.batchSize);
+    const judged = await Promise.all(
+      batch.map(async (item) => {
+        const [c, p] = await Promise.all([
+          ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal),
+          ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal),
+        ]);
+        candidateCalls++;
+        if (!p.memo) incumbentCalls++;
+        const [childFirst, parentFirst] = await Promise.all([
+          judgeItem(ctx, c.input, c.output, p.output),
+          judgeItem(ctx, c.input, p.output, c.output),
+        ]);
+        return { item, childFirst, parentFirst };
+      }),
+    );
+    for (const { item, childFirst, parentFirst } of judged) {
+      if (test.verdict) break;
+      await emitVerdicts(ctx, cand, inc, item.id, childFirst, parentFirst);
+      const step = observeVerdicts(test, childFirst.verdict, parentFirst.verdict);
+      await ctx.emit(wealthStepEvent(cand.id, item.id, step));
+    }
+  }
+  const record = paceDecisionRecord(test, {
+    candidateId: cand.id,
+    parentId: cand.parentId,
+    incumbentId: inc.id,
+    orderSeed,
+    candidateCalls,
+    incumbentCalls,
+    rubricVersion: ctx.rubric.version,
+  });
+  return { record: { ...record, gate: ctx.gate.name }, ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [] };
+}
+
+async function emitVerdicts(ctx: GateContext, child: Version, parent: Version, itemId: string | undefined, childFirst: JudgeAnswer, parentFirst: JudgeAnswer) {
+  const winner = (v: JudgeVerdict, childSlot: 'A' | 'B') => (v === 'tie' ? 'tie' : v === childSlot ? 'child' : 'parent') as 'child' | 'parent' | 'tie';
+  await ctx.emit({
+    type: 'verdict',
+    candidateId: child.id,
+    parentId: parent.id,
+    itemId,
+    order: 'child-first',
+    winner: winner(childFirst.verdict, 'A'),
+    rationale: childFirst.rationale,
+  });
+  await ctx.emit({
+    type: 'verdict',
+    candidateId: child.id,
+    parentId: parent.id,
+    itemId,
+    order: 'parent-first',
+    winner: winner(parentFirst.verdict, 'B'),
+    rationale: parentFirst.rationale,
+  });
+}
+
+/** GATES.md 2 (and the fixed-n sign test of 6.1): evaluate on every dev item, compare totals. */
+async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
+  const candidateOutcomes = new Map<string, number>();
+  let incScore = 0;
+  let candScore = 0;
+  let wins = 0;
+  let losses = 0;
+  let ties = 0;
+  let incumbentCalls = 0;
+  for (let start = 0; start < order.length; start += ctx.batchSize) {
+    const batch = order.slice(start, start + ctx.batchSize);
+    const pairs = await Promise.all(
+      batch.map(async (item) => {
+        const c = evaluateScored(ctx, cand, item);
+        let yI = ctx.gate.name === 'greedy-re' ? undefined : ctx.outcomes.get(inc.hash, item.id);
+        if (yI === undefined) {
+          yI = (await evaluateScored(ctx, inc, item)).score ?? 0;
+          ctx.outcomes.set(inc.hash, item.id, yI);
+          incumbentCalls++;
+        }
+        return { item, yI, yC: (await c).score ?? 0 };
+      }),
+    );
+    for (const { item, yI, yC } of pairs) {
+      candidateOutcomes.set(item.id, yC);
+      incScore += yI;
+      candScore += yC;
+      if (yC > yI) wins++;
+      else if (yC < yI) losses++;
+      else ties++;
+    }
+  }
+  const commit = candScore > incScore;
+  const decision = commit ? 'commit' : 'reject';
+  const record: DecisionRecord = {
+    candidateId: cand.id,
+    parentId: cand.parentId,
+    incumbentId: inc.id,
+    gate: ctx.gate.name,
+    configHash: configHash(ctx.gate.name, ctx.gate.alpha),
+    alpha: ctx.gate.alpha,
+    schedule: 'per-candidate',
+    ledgerBefore: { ...ledger },
+    threshold: 0,
+    orderSeed,
+    itemsConsumed: order.length,
+    wins,
+    losses,
+    ties,
+    logWealth: 0,
+    decision,
+    reason: 'greedy',
+    candidateCalls: order.length,
+    incumbentCalls,
+    statistic: { candidateScore: candScore, incumbentScore: incScore },
+  };
+  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes, matches: [] };
+}
+
+function configHash(gate: GateName, alpha: number): string {
+  return sha256Hex(JSON.stringify({ gate, alpha })).slice(0, 16);
+}
+
+async function outputsOn(ctx: GateContext, v: Version, items: readonly DataItem[]) {
+  return Promise.all(items.map((item) => ctx.evaluator.evaluate(v.hash, v.text, item, ctx.signal)));
+}
+
+async function judgePrompts(ctx: GateContext, a: Version, aOut: Evaluation[], b: Version, bOut: Evaluation[]): Promise<JudgeAnswer> {
+  const res = await ctx.llm.chat(
+    {
+      role: 'validator',
+      messages: promptJudgeMessages(ctx.rubric.text, { prompt: a.text, outputs: aOut }, { prompt: b.text, outputs: bOut }),
+      temperature: ctx.validator.temperature ?? 0,
+      logprobs: true,
+      sampleIndex: 0,
+    },
+    ctx.signal,
+  );
+  return parseJudgeAnswer(res);
+}
+
+/**
+ * The Direct pairwise gate (pairwise, focus, elo): the judge compares the child with each opponent
+ * on a dev minibatch, in both orders; the child is committed only on a consistent "child is better"
+ * against the first opponent (its parent or the incumbent). No error control: an Elo gain is not
+ * evidence (GATES.md 7.4) — the UI says so.
+ */
+async function direct(
+  ctx: GateContext,
+  cand: Version,
+  gateOpponent: Version,
+  opponents: readonly Version[],
+  ledger: RunLedger,
+  order: DataItem[],
+  orderSeed: number,
+): Promise<TestResult> {
+  const batch = order.slice(0, Math.min(DIRECT_MINIBATCH, order.length));
+  const childOut = await outputsOn(ctx, cand, batch);
+  const matches: TestResult['matches'] = [];
+  let gateOutcome: ReturnType<typeof bothOrderVerdict> | undefined;
+  const tally = { wins: 0, losses: 0, ties: 0 };
+  for (const opp of opponents) {
+    const oppOut = await outputsOn(ctx, opp, batch);
+    const [childFirst, parentFirst] = await Promise.all([
+      judgePrompts(ctx, cand, childOut, opp, oppOut),
+      judgePrompts(ctx, opp, oppOut, cand, childOut),
+    ]);
+    await emitVerdicts(ctx, cand, opp, undefined, childFirst, parentFirst);
+    const outcome = bothOrderVerdict(childFirst.verdict, parentFirst.verdict);
+    matches.push({ opponentId: opp.id, childScore: outcome.outcome === 'child' ? 1 : outcome.outcome === 'parent' ? 0 : 0.5 });
+    if (opp === gateOpponent) gateOutcome = outcome;
+    if (outcome.outcome === 'child') tally.wins++;
+    else if (outcome.outcome === 'parent') tally.losses++;
+    else tally.ties++;
+  }
+  const decision = gateOutcome?.outcome === 'child' ? 'commit' : 'reject';
+  const record: DecisionRecord = {
+    candidateId: cand.id,
+    parentId: cand.parentId,
+    incumbentId: gateOpponent.id,
+    gate: ctx.gate.name,
+    configHash: configHash(ctx.gate.name, ctx.gate.alpha),
+    alpha: ctx.gate.alpha,
+    schedule: 'per-candidate',
+    ledgerBefore: { ...ledger },
+    threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
+    orderSeed,
+    itemsConsumed: batch.length,
+    ...tally,
+    logWealth: 0,
+    decision,
+    reason: 'validator',
+    candidateCalls: batch.length,
+    incumbentCalls: 0,
+    rubricVersion: ctx.rubric.version,
+  };
+  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches };
+}

@@ -1,0 +1,434 @@
+/**
+ * The prompt evolution loop (GEPA-style reflective mutation, gated): pick a parent, run it on a
+ * feedback minibatch, ask the proposer for a revision, gate the child against the incumbent on the
+ * dev split, and let an edit reach the file only on commit (and, in suggest mode, the user's yes).
+ *
+ * The loop emits EngineEvents through `emit`, which the caller awaits before the loop takes its
+ * next step (the journal's durability point). It is deterministic given the seed and the LLM's
+ * answers: every random choice comes from a Random forked by label, every LLM call has a fixed
+ * sampleIndex, so a resume that replays the cached answers reproduces the same decisions.
+ */
+import type { DataItem } from '../data/item';
+import { expectedText } from '../data/item';
+import type { Scorer } from '../data/scorers/types';
+import { RatchetError, isCancellation } from '../errors';
+import { OutcomeCache } from '../gates/incumbentCache';
+import { paceConfig } from '../gates/pace';
+import { preflight } from '../gates/preflight';
+import { EMPTY_LEDGER } from '../gates/thresholds';
+import type { RunLedger } from '../gates/thresholds';
+import type { ScoreMode } from '../gates/eprocess';
+import type { CostReport } from '../llm/types';
+import type { Ports, Random } from '../ports';
+import type { PromptFile } from '../prompt/promptFile';
+import { bodyForModel, withBody } from '../prompt/promptFile';
+import type { Template } from '../prompt/template';
+import { templateVariableNames } from '../prompt/template';
+import { agentConfidence } from '../gates/elo';
+import type { EngineEvent } from '../run/events';
+import type { RunSpec } from '../run/specTypes';
+import { sha256Hex } from '../random';
+import { Evaluator } from './evaluator';
+import type { Evaluation } from './evaluator';
+import { testCandidate, testCandidateWithMatches } from './gateRunner';
+import type { GateContext } from './gateRunner';
+import { DEFAULT_RUBRIC } from './judge';
+import { RejectionMemory } from './memory';
+import { copiedDatasetText, estimateTokens } from './overfit';
+import { pickParetoParent } from './pareto';
+import { parseProposal, proposerMessages } from './proposer';
+import type { FeedbackTrace } from './proposer';
+import { Ratings } from './ratings';
+import { differenceInterval, meanInterval } from './report';
+import { refreshRubric } from './rubric';
+import { makeVersion } from './versions';
+import type { EventPayload, Version } from './versions';
+
+export interface Suggestion {
+  candidateId: string;
+  file: string;
+  baseText: string;
+  newText: string;
+}
+
+/** How a face takes part in a run: the user's decisions and the writing of accepted edits. */
+export interface RunControl {
+  /** Suggest mode: the user's answer to a gated suggestion. */
+  decide(s: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'>;
+  /** Write the accepted text; 'stale' when the file no longer holds `baseText` (never overwritten). */
+  apply(s: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'dry-run' | 'stale'>;
+}
+
+/** The accounting the loop reads to enforce budgets and to emit cost updates. */
+export interface Metered {
+  cost(): CostReport;
+  totalCalls(): number;
+  totalDollars(): number | undefined;
+}
+
+export interface EvolveOptions {
+  runId: string;
+  spec: RunSpec;
+  prompt: PromptFile;
+  template: Template;
+  splits: { feedback: DataItem[]; dev: DataItem[]; test: DataItem[] };
+  scorer: Scorer | undefined;
+  ports: Ports;
+  meter: Metered;
+  control: RunControl;
+  /** The run's starting prompt body, when resuming from a journal (the file may have changed since). */
+  startText?: string;
+}
+
+export interface EvolveResult {
+  commits: number;
+  candidates: number;
+  incumbent: Version;
+  status: 'finished' | 'cancelled' | 'failed';
+}
+
+const MINIBATCH = 4;
+
+export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent) => Promise<void>, signal: AbortSignal): Promise<EvolveResult> {
+  const { spec, ports, meter } = opts;
+  const emit = (e: EventPayload<EngineEvent>) => emitEvent({ ...e, runId: opts.runId, at: ports.clock.now() } as EngineEvent);
+  const startedAt = ports.clock.now();
+  const random = ports.random;
+  const v0 = makeVersion('v0', opts.startText ?? bodyForModel(opts.prompt), undefined);
+  let incumbent = v0;
+  let fileText = withBody(opts.prompt, v0.text);
+  let commits = 0;
+  let candidates = 0;
+  const finish = async (status: EvolveResult['status']) => ({ commits, candidates, incumbent, status });
+
+  await emit({
+    type: 'run/started',
+    info: { kind: 'evolve', target: opts.prompt.path, gate: spec.gate.name, alpha: spec.gate.alpha, mode: spec.mode, seed: spec.seed },
+  });
+  try {
+    const scores = scoreMode(opts.scorer);
+    const evaluator = new Evaluator({
+      llm: ports.llm,
+      template: opts.template,
+      scorer: opts.scorer,
+      agent: spec.models.agent,
+      logprobs: spec.gate.name === 'elo' && spec.gate.elo.soft,
+    });
+    const evalConfig = sha256Hex(JSON.stringify({ agent: spec.models.agent, scorer: spec.scorer ?? null }));
+    const outcomes = new OutcomeCache(evalConfig);
+    const rubric = { text: DEFAULT_RUBRIC, version: 0 };
+    const ctx: GateContext = {
+      emit,
+      evaluator,
+      llm: ports.llm,
+      validator: spec.models.validator,
+      dev: opts.splits.dev,
+      gate: spec.gate,
+      scores,
+      outcomes,
+      runSeed: spec.seed,
+      batchSize: Math.max(1, spec.concurrency),
+      rubric,
+      signal,
+    };
+    checkFeasible(spec, opts.splits.dev.length);
+
+    const memory = new RejectionMemory();
+    const rejectedHashes = new Set<string>();
+    const committed: Version[] = [v0];
+    const byId = new Map<string, Version>([[v0.id, v0]]);
+    const ratings = new Ratings(spec.gate.elo.k, spec.gate.elo.temperature);
+    ratings.add(v0.id, undefined);
+    let ledger: RunLedger = EMPTY_LEDGER;
+    let confidence = 1;
+    const recentDecisions: { decision: string; rationale?: string }[] = [];
+
+    await emit({ type: 'candidate/proposed', candidateId: v0.id, parentId: undefined, contentHash: v0.hash, text: v0.text, reasoning: 'The starting prompt.' });
+
+    for (let t = 1; t <= (spec.budget.iterations ?? spec.budget.candidates) && candidates < spec.budget.candidates; t++) {
+      signal.throwIfAborted();
+      const over = budgetExceeded(spec, meter, ports.clock.now() - startedAt);
+      if (over) {
+        await emit({ type: 'log', level: 'info', message: `Budget reached (${over}); stopping after ${candidates} candidates.` });
+        break;
+      }
+      const iterRandom = random.fork(`iteration:${t}`);
+
+      // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores.
+      const parent =
+        spec.gate.name === 'elo'
+          ? byId.get(ratings.pickParent(iterRandom.fork('parent')))!
+          : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal);
+
+      // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
+      const batch = sample(opts.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
+      const evals = await Promise.all(batch.map((item) => evaluator.evaluate(parent.hash, parent.text, item, signal)));
+      if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
+      const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
+      const answer = await ports.llm.chat(
+        {
+          role: 'proposer',
+          messages: proposerMessages({
+            parentText: parent.text,
+            traces,
+            rejected: memory.forParent(parent.id),
+            maxPromptTokens: spec.maxPromptTokens,
+            variables: templateVariableNames(opts.template.text),
+          }),
+          temperature: spec.models.proposer.temperature ?? 0.7,
+          sampleIndex: t,
+        },
+        signal,
+      );
+      let proposal;
+      try {
+        proposal = parseProposal(answer.text);
+      } catch (err) {
+        if (!RatchetError.is(err, 'llmMalformed')) throw err;
+        await emit({ type: 'log', level: 'warn', message: err.message });
+        continue;
+      }
+
+      const child = makeVersion(`c${t}`, proposal.text.replace(/\r\n/g, '\n'), parent.id);
+      if (committed.some((v) => v.hash === child.hash)) {
+        await emit({ type: 'log', level: 'info', message: `Iteration ${t}: the proposer returned a version already committed; nothing to test.` });
+        continue;
+      }
+      candidates++;
+      byId.set(child.id, child);
+      await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning: proposal.reasoning });
+
+      const tokens = estimateTokens(child.text);
+      if (tokens > spec.maxPromptTokens) {
+        await emit({ type: 'log', level: 'warn', message: `${child.id} is about ${tokens} tokens, over the run's maxPromptTokens of ${spec.maxPromptTokens}; not tested.` });
+        memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the prompt was over the length budget', by: 'gate' });
+        continue;
+      }
+      const copied = copiedDatasetText(parent.text, child.text, [...opts.splits.feedback, ...opts.splits.dev].map(itemText));
+      if (copied.length > 0) {
+        await emit({
+          type: 'log',
+          level: 'warn',
+          message: `${child.id} copies dataset text into the prompt ("${copied[0]!.excerpt}", item ${copied[0]!.itemId}); that tends to overfit.`,
+        });
+      }
+
+      // A5: a re-proposal of a rejected candidate is rejected without a new test.
+      if (rejectedHashes.has(child.hash)) {
+        await emit({ type: 'decision', record: duplicateRecord(child, incumbent, spec, ledger) });
+        memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'it repeats an edit already rejected', by: 'gate' });
+        continue;
+      }
+
+      const result =
+        spec.gate.name === 'elo'
+          ? await testCandidateWithMatches(ctx, child, parent, opponents(ratings, byId, child, parent, spec.gate.elo.matches, iterRandom.fork('opponents')), ledger)
+          : await testCandidate(ctx, child, incumbent, ledger);
+      ledger = result.ledgerAfter;
+      await emit({ type: 'decision', record: result.record });
+      recentDecisions.push({ decision: result.record.decision });
+
+      if (spec.gate.name === 'elo') {
+        ratings.add(child.id, parent.id);
+        for (const m of result.matches) ratings.record(child.id, m.opponentId, m.childScore, confidence, `${child.id}:${m.opponentId}`);
+        await emit({ type: 'ratings', ratings: ratings.rows(iterRandom.fork('bootstrap')) });
+      }
+
+      if (result.record.decision === 'commit') {
+        commits++;
+        outcomes.adopt(child.hash, result.candidateOutcomes);
+        const previous = incumbent;
+        incumbent = child;
+        const suggestion: Suggestion = { candidateId: child.id, file: opts.prompt.path, baseText: fileText, newText: withBody(opts.prompt, child.text) };
+        const landed = await deliver(suggestion, spec.mode, opts.control, emit, signal);
+        if (landed === 'rejected' || landed === 'stale') {
+          incumbent = previous;
+          if (landed === 'rejected') memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the user rejected it', by: 'user' });
+        } else {
+          committed.push(child);
+          if (landed === 'applied') fileText = suggestion.newText;
+        }
+      } else {
+        rejectedHashes.add(child.hash);
+        memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: rejectionWhy(result.record.reason), by: 'gate' });
+      }
+      await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
+
+      if (spec.gate.name === 'focus' && recentDecisions.length % spec.gate.focus.refreshEvery === 0) {
+        // Between tests only (GATES.md 5 caveats): the next test runs entirely under the new rubric.
+        const next = await refreshRubric(ports.llm, rubric.text, recentDecisions.slice(-spec.gate.focus.refreshEvery), spec.models.meta, signal, rubric.version + 1);
+        if (next) {
+          rubric.text = next.rubric;
+          rubric.version += 1;
+          await emit({ type: 'rubric/updated', version: rubric.version, rubric: next.rubric, why: next.why });
+        }
+      }
+    }
+
+    if (opts.scorer && opts.splits.test.length > 0) await reportTest(opts, evaluator, v0, incumbent, emit, signal);
+    await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
+    await emit({ type: 'run/finished', commits, candidates, incumbentId: incumbent.id });
+    return finish('finished');
+  } catch (err) {
+    if (isCancellation(err) || signal.aborted) {
+      await emit({ type: 'run/cancelled' });
+      return finish('cancelled');
+    }
+    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    await emit({ type: 'run/failed', error });
+    return finish('failed');
+  }
+}
+
+function scoreMode(scorer: Scorer | undefined): ScoreMode {
+  if (!scorer) return 'binary';
+  return scorer.type === 'llm-rubric' || scorer.type === 'module' || scorer.type === 'command' ? 'continuous' : 'binary';
+}
+
+/** Before any candidate is paid for: can this gate commit anything with this dev set? (GATES.md 4.2) */
+function checkFeasible(spec: RunSpec, n: number): void {
+  const name = spec.gate.name;
+  if (name !== 'pace' && name !== 'pace+' && name !== 'pace-rf') return;
+  const cfg = paceConfig(name, {
+    alpha: spec.gate.alpha,
+    schedule: spec.gate.schedule,
+    horizonT: spec.gate.horizon,
+    ...(name === 'pace' ? { bettor: { kind: 'fixed', lambda: spec.gate.lambda } } : { bettor: { kind: 'mixture', lambdas: spec.gate.lambdas } }),
+  });
+  const pf = preflight(cfg, EMPTY_LEDGER, n);
+  if (!pf.feasible) throw new RatchetError('badInput', `${pf.message}. Add dev items or raise α.`, { field: 'split' });
+}
+
+function budgetExceeded(spec: RunSpec, meter: Metered, elapsedMs: number): string | undefined {
+  const b = spec.budget;
+  if (b.calls !== undefined && meter.totalCalls() >= b.calls) return `${meter.totalCalls()} of ${b.calls} LLM calls`;
+  const c = meter.cost();
+  const tokens = Object.values(c).reduce((s, r) => s + r.promptTokens + r.completionTokens, 0);
+  if (b.tokens !== undefined && tokens >= b.tokens) return `${tokens} of ${b.tokens} tokens`;
+  const dollars = meter.totalDollars();
+  if (b.dollars !== undefined && dollars !== undefined && dollars >= b.dollars) return `$${dollars.toFixed(2)} of $${b.dollars}`;
+  if (b.wallTimeMinutes !== undefined && elapsedMs >= b.wallTimeMinutes * 60_000) return `${b.wallTimeMinutes} minutes of wall time`;
+  return undefined;
+}
+
+async function pickParent(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, random: Random, signal: AbortSignal): Promise<Version> {
+  if (committed.length === 1 || !opts.scorer || opts.splits.feedback.length === 0) return committed[committed.length - 1]!;
+  const scored = await Promise.all(
+    committed.map(async (v) => {
+      const evals = await Promise.all(opts.splits.feedback.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
+      return { id: v.id, scores: new Map(evals.map((e) => [e.itemId, e.score ?? 0])) };
+    }),
+  );
+  const id = pickParetoParent(scored, random);
+  return committed.find((v) => v.id === id)!;
+}
+
+function sample<T>(items: readonly T[], k: number, random: Random): T[] {
+  const pool = [...items];
+  const out: T[] = [];
+  while (out.length < k && pool.length > 0) out.push(pool.splice(random.int(pool.length), 1)[0]!);
+  return out;
+}
+
+function trace(e: Evaluation, item: DataItem): FeedbackTrace {
+  return {
+    itemId: item.id,
+    input: e.input,
+    output: e.output,
+    ...(item.expected === undefined ? {} : { expected: expectedText(item.expected) }),
+    ...(e.score === undefined ? {} : { score: e.score }),
+    ...(e.reason ? { feedback: e.reason } : {}),
+  };
+}
+
+function itemText(item: DataItem): { id: string; text: string } {
+  return { id: item.id, text: Object.values(item.vars).map(String).join(' ') };
+}
+
+function softConfidence(evals: readonly Evaluation[], soft: boolean): number {
+  if (!soft) return 1;
+  const lps = evals.map((e) => e.tokenLogprobs ?? []).filter((l) => l.length > 0);
+  return lps.length === 0 ? 1 : Math.min(1, Math.max(1e-6, agentConfidence(lps)));
+}
+
+function opponents(ratings: Ratings, byId: Map<string, Version>, child: Version, parent: Version, m: number, random: Random): Version[] {
+  const pool = ratings.archive().filter((id) => id !== parent.id && id !== child.id);
+  return sample(pool, m, random).map((id) => byId.get(id)!);
+}
+
+function summarize(reasoning: string): string {
+  const first = reasoning.split(/(?<=[.!?])\s/)[0] ?? reasoning;
+  return first.length > 200 ? `${first.slice(0, 199)}…` : first || 'an edit';
+}
+
+/** Gate-level words only: the proposer learns that an edit lost, never dev outputs or scores (A1). */
+function rejectionWhy(reason: string): string {
+  switch (reason) {
+    case 'futile':
+    case 'budget':
+      return 'no evidence that it is better than the current prompt';
+    case 'infeasible':
+      return 'the dev set is too small to show it is better';
+    case 'validator':
+      return 'the validator did not prefer it consistently';
+    default:
+      return 'it was not better than the current prompt';
+  }
+}
+
+function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledger: RunLedger) {
+  return {
+    candidateId: child.id,
+    parentId: child.parentId,
+    incumbentId: incumbent.id,
+    gate: spec.gate.name,
+    configHash: '',
+    alpha: spec.gate.alpha,
+    schedule: spec.gate.schedule,
+    ledgerBefore: { ...ledger },
+    threshold: 1 / spec.gate.alpha,
+    orderSeed: 0,
+    itemsConsumed: 0,
+    wins: 0,
+    losses: 0,
+    ties: 0,
+    logWealth: 0,
+    decision: 'reject' as const,
+    reason: 'duplicate' as const,
+    candidateCalls: 0,
+    incumbentCalls: 0,
+  };
+}
+
+type Landing = 'applied' | 'dry-run' | 'rejected' | 'stale';
+
+async function deliver(s: Suggestion, mode: RunSpec['mode'], control: RunControl, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal): Promise<Landing> {
+  let by: 'autopilot' | 'user' = 'autopilot';
+  if (mode === 'suggest') {
+    await emit({ type: 'suggestion', ...s });
+    const answer = await control.decide(s, signal);
+    if (answer === 'reject') {
+      await emit({ type: 'edit/rejected', candidateId: s.candidateId, file: s.file, by: 'user' });
+      return 'rejected';
+    }
+    by = 'user';
+  }
+  const r = await control.apply(s, by);
+  if (r === 'applied') await emit({ type: 'edit/applied', candidateId: s.candidateId, file: s.file, by });
+  else if (r === 'stale') await emit({ type: 'log', level: 'warn', message: `${s.file} changed since ${s.candidateId} was computed; the edit was not written over it.` });
+  return r;
+}
+
+async function reportTest(opts: EvolveOptions, evaluator: Evaluator, v0: Version, final: Version, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal) {
+  const items = opts.splits.test;
+  const scoreAll = (v: Version) => Promise.all(items.map((item) => evaluator.evaluate(v.hash, v.text, item, signal).then((e) => e.score ?? 0)));
+  const base = await scoreAll(v0);
+  const fin = final === v0 ? base : await scoreAll(final);
+  await emit({
+    type: 'report/test',
+    n: items.length,
+    baseline: { candidateId: v0.id, ...meanInterval(base) },
+    final: { candidateId: final.id, ...meanInterval(fin) },
+    difference: differenceInterval(fin, base),
+  });
+}

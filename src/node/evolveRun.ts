@@ -1,0 +1,274 @@
+/**
+ * One evolve run as a Node face starts it (the CLI today, the language server next): load and
+ * check the inputs, assemble the ports with the LLM layer, open (or resume) the journal, and drive
+ * `runEvolve` with every event journaled durably before the engine's next step.
+ *
+ * Resume replays, it does not patch: the run is executed again from the start with the same seed,
+ * and every LLM call made before the interruption is answered by the on-disk response cache, so it
+ * costs nothing and yields the same answer. The events already journaled are checked against the
+ * re-emitted ones (same type, same candidate) and not written twice; the user's decisions on
+ * suggestions are taken from the journal.
+ */
+import { resolve } from 'node:path';
+import type { DataItem } from '../core/data/item';
+import { loadDataset } from '../core/data/dataset';
+import { splitItems } from '../core/data/splits';
+import type { SplitPlan } from '../core/data/splits';
+import { checkItemsAgainstTemplate } from '../core/data/templateCheck';
+import { badInputError, errorsOf } from '../core/data/diagnostics';
+import type { Scorer } from '../core/data/scorers/types';
+import { RatchetError } from '../core/errors';
+import { runEvolve } from '../core/evolve/loop';
+import type { EvolveResult, RunControl, Suggestion } from '../core/evolve/loop';
+import { createLlmClient } from '../core/llm/client';
+import { DEFAULT_RETRY } from '../core/llm/retry';
+import type { RoleConfig } from '../core/llm/roles';
+import { ROLES } from '../core/llm/types';
+import type { EndpointConfig } from '../core/llm/types';
+import { sha256Hex } from '../core/random';
+import type { EngineEvent } from '../core/run/events';
+import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
+import type { JournalWriter } from '../core/run/journal';
+import { loadRunInputs } from '../core/run/spec';
+import type { RunInputs } from '../core/run/spec';
+import type { RunSpec } from '../core/run/specTypes';
+import type { GateName } from '../core/gates/record';
+import { nodePorts } from './ports';
+import type { NodePorts } from './ports';
+import { NodeFiles } from './files';
+import { OpenAiTransport } from './openaiTransport';
+import { createNodeScorer } from './scorers';
+import { currentOwner } from './process';
+
+/** What a face may override on top of the run spec (CLI flags, editor settings). */
+export interface EvolveOverrides {
+  dataset?: string;
+  gate?: GateName;
+  alpha?: number;
+  budgetCalls?: number;
+  candidates?: number;
+  seed?: number;
+  mode?: RunSpec['mode'];
+  baseURL?: string;
+  model?: string;
+  concurrency?: number;
+}
+
+export interface EvolveRunOptions {
+  promptPath: string;
+  /** Where `.ratchet/` lives (runs, cache). */
+  workspace: string;
+  overrides: EvolveOverrides;
+  control: RunControl;
+  /** Each new event, after it is durable in the journal. */
+  onEvent: (e: EngineEvent) => void;
+  signal: AbortSignal;
+  /** The environment to read endpoint settings and keys from. */
+  env: Record<string, string | undefined>;
+  version: string;
+  /** Refuse runs whose scorer executes workspace code (an untrusted workspace). */
+  untrusted?: boolean;
+}
+
+/** What run.json keeps so a resume rebuilds the very same run. */
+interface StoredRun {
+  promptPath: string;
+  workspace: string;
+  overrides: EvolveOverrides;
+  inputsHash: string;
+  spec: RunSpec;
+}
+
+export interface EvolveRunOutcome extends EvolveResult {
+  runId: string;
+  /** Warnings found while loading the inputs (small splits, ignored keys). */
+  warnings: string[];
+}
+
+export async function startEvolveRun(opts: EvolveRunOptions): Promise<EvolveRunOutcome> {
+  return execute(opts, undefined);
+}
+
+export async function resumeEvolveRun(runId: string, workspace: string, opts: Omit<EvolveRunOptions, 'promptPath' | 'workspace' | 'overrides'>): Promise<EvolveRunOutcome> {
+  const files = new NodeFiles();
+  const record = await readRunRecord(files, runPaths(files, workspace, runId).runJson);
+  const stored = record.spec as StoredRun;
+  if (record.kind !== 'evolve' || !stored?.promptPath) {
+    throw new RatchetError('badInput', `Run ${runId} is not an evolve run this version can resume.`, { runId });
+  }
+  return execute({ ...opts, promptPath: stored.promptPath, workspace: stored.workspace, overrides: stored.overrides }, { runId, stored });
+}
+
+async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored: StoredRun } | undefined): Promise<EvolveRunOutcome> {
+  const files = new NodeFiles();
+  const promptPath = resolve(opts.promptPath);
+  const inputs = await loadInputs(files, promptPath, opts.overrides);
+  const spec = inputs.spec;
+  const roles = roleConfig(spec, opts.overrides, opts.env);
+  const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
+  let ports!: NodePorts;
+  const llm = createLlmClient({
+    transport: new OpenAiTransport({ roles }),
+    roles,
+    concurrency: spec.concurrency,
+    timeoutMs: 120_000,
+    retry: DEFAULT_RETRY,
+    cache: { files, dir: cacheDir },
+    clock: { now: () => ports.clock.now(), sleep: (ms, s) => ports.clock.sleep(ms, s) },
+    random: { next: () => ports.random.fork('llm-jitter').next(), int: (n) => ports.random.fork('llm-jitter').int(n), fork: (l) => ports.random.fork(l) },
+  });
+  ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  let scorer: Scorer | undefined;
+  if (spec.scorer) {
+    scorer = await createNodeScorer(spec.scorer, { baseDir: spec.baseDir, files, llm, proc: ports.proc });
+    if (scorer.requiresTrust && opts.untrusted) {
+      throw new RatchetError(
+        'badInput',
+        `This run's ${scorer.type} scorer executes code from the workspace, which is not trusted; trust the workspace or use a scorer that runs no code.`,
+        { field: 'scorer' },
+      );
+    }
+  }
+  const inputsHash = hashInputs(inputs);
+
+  let writer: JournalWriter;
+  let replayed: EngineEvent[] = [];
+  if (resuming) {
+    if (resuming.stored.inputsHash !== inputsHash) {
+      throw new RatchetError(
+        'badInput',
+        `The dataset or spec of run ${resuming.runId} changed since it started; resuming would not reproduce its decisions. Start a new run.`,
+        { runId: resuming.runId },
+      );
+    }
+    const r = await resumeJournal(files, opts.workspace, resuming.runId, currentOwner());
+    writer = r.writer;
+    replayed = r.replay.events;
+  } else {
+    const stored: StoredRun = { promptPath, workspace: opts.workspace, overrides: opts.overrides, inputsHash, spec };
+    writer = await createJournal(ports, opts.workspace, { kind: 'evolve', target: promptPath, seed: spec.seed, version: opts.version, spec: stored }, currentOwner());
+  }
+
+  const startText = replayed.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'v0');
+  let index = 0;
+  const emit = async (e: EngineEvent) => {
+    const i = index++;
+    if (i < replayed.length) {
+      const old = replayed[i]!;
+      if (old.type !== e.type || candidateOf(old) !== candidateOf(e)) {
+        throw new RatchetError(
+          'journalCorrupt',
+          `Resuming run ${writer.runId} diverged at event ${i + 1} (journal: ${old.type}, now: ${e.type}); the run cannot be resumed.`,
+        );
+      }
+      return;
+    }
+    await writer.append(e);
+    opts.onEvent(e);
+  };
+  const control = replayingControl(opts.control, replayed);
+  try {
+    const result = await runEvolve(
+      {
+        runId: writer.runId,
+        spec,
+        prompt: inputs.prompt,
+        template: inputs.template,
+        splits: inputs.splits,
+        scorer,
+        ports,
+        meter: llm,
+        control,
+        ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
+      },
+      emit,
+      opts.signal,
+    );
+    return { ...result, runId: writer.runId, warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`) };
+  } finally {
+    await writer.flush().catch(() => undefined);
+    await ports.close();
+  }
+}
+
+function candidateOf(e: EngineEvent): string | undefined {
+  return 'candidateId' in e ? e.candidateId : e.type === 'decision' ? e.record.candidateId : undefined;
+}
+
+/** On resume, the user's earlier answers come from the journal, not from a second prompt. */
+function replayingControl(control: RunControl, replayed: readonly EngineEvent[]): RunControl {
+  const answered = new Map<string, 'accept' | 'reject'>();
+  const applied = new Set<string>();
+  for (const e of replayed) {
+    if (e.type === 'edit/rejected') answered.set(e.candidateId, 'reject');
+    if (e.type === 'edit/applied') {
+      applied.add(e.candidateId);
+      if (e.by === 'user') answered.set(e.candidateId, 'accept');
+    }
+  }
+  return {
+    decide: (s, signal) => Promise.resolve(answered.get(s.candidateId) ?? control.decide(s, signal)),
+    apply: (s: Suggestion, by) => (applied.has(s.candidateId) ? Promise.resolve('applied' as const) : control.apply(s, by)),
+  };
+}
+
+async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrides): Promise<RunInputs> {
+  const inputs = await loadRunInputs(files, promptPath);
+  const spec: RunSpec = {
+    ...inputs.spec,
+    gate: { ...inputs.spec.gate, ...(o.gate ? { name: o.gate } : {}), ...(o.alpha !== undefined ? { alpha: o.alpha } : {}) },
+    budget: {
+      ...inputs.spec.budget,
+      ...(o.budgetCalls !== undefined ? { calls: o.budgetCalls } : {}),
+      ...(o.candidates !== undefined ? { candidates: o.candidates } : {}),
+    },
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.mode ? { mode: o.mode } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+  };
+  if (spec.rewardFree && ['pace+', 'pace', 'greedy', 'greedy-re', 'sign'].includes(spec.gate.name)) {
+    throw new RatchetError('badInput', `Gate ${spec.gate.name} needs scored items, and this run has no labels or scorer; use pace-rf, pairwise, focus or elo.`, { field: 'gate' });
+  }
+  let splits = inputs.splits;
+  const reSplit = o.dataset !== undefined || o.seed !== undefined;
+  if (reSplit && spec.split.kind !== 'files') {
+    const items: DataItem[] = o.dataset !== undefined ? (await loadDataset(files, resolve(o.dataset))).items : [...inputs.splits.feedback, ...inputs.splits.dev, ...inputs.splits.test];
+    const problems = errorsOf(checkItemsAgainstTemplate(items, inputs.template));
+    if (problems.length > 0) throw badInputError(problems);
+    splits = splitItems(items, spec.split as SplitPlan, spec.seed);
+  }
+  return { ...inputs, spec, splits };
+}
+
+function hashInputs(inputs: RunInputs): string {
+  const ids = (items: readonly DataItem[]) => items.map((i) => i.id).join(',');
+  return sha256Hex(JSON.stringify({ f: ids(inputs.splits.feedback), d: ids(inputs.splits.dev), t: ids(inputs.splits.test), gate: inputs.spec.gate, seed: inputs.spec.seed })).slice(0, 16);
+}
+
+/**
+ * Endpoints per role. Precedence: the face's override (--base-url / --model), then the run spec's
+ * `models`, then OPENAI_BASE_URL / RATCHET_MODEL from the environment. Keys: the role's
+ * `apiKeyEnv`, else OPENAI_API_KEY; never written anywhere.
+ */
+export function roleConfig(spec: RunSpec, o: EvolveOverrides, env: Record<string, string | undefined>): RoleConfig {
+  const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
+    const m = spec.models[role];
+    const baseURL = o.baseURL ?? m.baseURL ?? env.OPENAI_BASE_URL;
+    const model = m.model ?? o.model ?? env.RATCHET_MODEL;
+    if (!baseURL) {
+      throw new RatchetError('badInput', `No model endpoint for the ${role} role: pass --base-url, set OPENAI_BASE_URL, or set models.default.baseURL in the run spec.`, {
+        field: `models.${role}.baseURL`,
+      });
+    }
+    if (!model) {
+      throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
+        field: `models.${role}.model`,
+      });
+    }
+    const apiKey = (m.apiKeyEnv ? env[m.apiKeyEnv] : undefined) ?? env.OPENAI_API_KEY;
+    return { baseURL, model, ...(apiKey ? { apiKey } : {}) };
+  };
+  const config: RoleConfig = { default: endpointFor('agent') };
+  for (const role of ROLES) config[role] = endpointFor(role);
+  return config;
+}
