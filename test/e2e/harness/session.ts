@@ -1,0 +1,107 @@
+/**
+ * One e2e session: a fresh run folder, a copy of examples/ as the workspace, Ratchet's freshly built
+ * .vsix installed into a fresh profile, code-server, and a fresh chromium on the workbench. Each spec
+ * file (or test) opens its own and always disposes it, pass or fail.
+ */
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { Workbench } from '../pages/Workbench';
+import { launchBrowser, type BrowserHandle } from './browser';
+import { installExtension, startCodeServer, type CodeServer } from './codeServer';
+import { artifactsDir, examplesDir, vsixPath } from './paths';
+
+export interface SessionOptions {
+  /** Names the run folder and the artifacts (screenshots, kept logs). */
+  name: string;
+  /** Keep Workspace Trust on (trust specs only). */
+  workspaceTrust?: boolean;
+  /**
+   * Environment for code-server and everything under it. Specs that need an LLM put the fake
+   * OpenAI-compatible server's address here (see the marked place in the specs).
+   */
+  env?: Record<string, string>;
+  /** Extra user settings (e.g. `ratchet.*`) over the quiet defaults. */
+  userSettings?: Record<string, unknown>;
+}
+
+export interface Session {
+  readonly runDir: string;
+  /** The workspace folder: a throwaway copy of examples/. */
+  readonly folder: string;
+  readonly server: CodeServer;
+  readonly browser: BrowserHandle;
+  readonly page: Page;
+  readonly workbench: Workbench;
+  /** ms from spawning code-server to `.monaco-workbench` visible. */
+  readonly startToWorkbenchMs: number;
+  /** Saves test/e2e/artifacts/<session>-<label>.png and returns its path. */
+  screenshot(label: string): Promise<string>;
+  /** Stops the browser and code-server's process group; keeps logs under artifacts/ when asked. */
+  dispose(opts?: { keepLogs?: boolean }): Promise<void>;
+}
+
+/** File-name-safe form of a test or spec name. */
+export function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+}
+
+export async function openSession(opts: SessionOptions): Promise<Session> {
+  const name = slug(opts.name);
+  // Under the system tmp, not the repo: code-server puts unix sockets under TMPDIR and their paths
+  // must stay under ~107 bytes.
+  const runDir = await mkdtemp(join(tmpdir(), `ratchet-e2e-${name.slice(0, 20)}-`));
+  const folder = join(runDir, 'workspace', 'examples');
+  await cp(examplesDir, folder, { recursive: true });
+  await mkdir(artifactsDir, { recursive: true });
+
+  let server: CodeServer | undefined;
+  let browser: BrowserHandle | undefined;
+  const dispose = async ({ keepLogs = false } = {}) => {
+    await browser?.close();
+    await server?.stop();
+    if (keepLogs) {
+      const kept = join(artifactsDir, `${name}-logs`);
+      await rm(kept, { recursive: true, force: true });
+      await cp(join(runDir, 'user-data', 'logs'), join(kept, 'user-data-logs'), { recursive: true }).catch(() => undefined);
+      for (const file of ['code-server.log', 'install-extension.log', 'browser-console.log']) {
+        await cp(join(runDir, file), join(kept, file)).catch(() => undefined);
+      }
+    }
+    await rm(runDir, { recursive: true, force: true });
+  };
+  try {
+    await installExtension(runDir, vsixPath, { env: opts.env });
+    server = await startCodeServer({
+      runDir,
+      folder,
+      workspaceTrust: opts.workspaceTrust,
+      env: opts.env,
+      userSettings: opts.userSettings,
+    });
+    browser = await launchBrowser(runDir);
+    const workbench = new Workbench(browser.page);
+    await workbench.open(server.url);
+    const startToWorkbenchMs = Date.now() - server.spawnedAt;
+    const page = browser.page;
+    return {
+      runDir,
+      folder,
+      server,
+      browser,
+      page,
+      workbench,
+      startToWorkbenchMs,
+      async screenshot(label) {
+        const path = join(artifactsDir, `${name}-${slug(label)}.png`);
+        await page.screenshot({ path });
+        return path;
+      },
+      dispose,
+    };
+  } catch (err) {
+    await dispose({ keepLogs: true });
+    throw err;
+  }
+}
