@@ -10,46 +10,21 @@
  */
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
-import type { EngineEvent, RunSummaryInfo } from '../core/run/events';
+import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
 
 // ---------------------------------------------------------------------------------------------
 // Events the panel understands beyond today's EngineEvent. Each is optional data the engine will
 // fill; until EngineEvent carries them, nothing sends them and the matching view stays empty.
 
-/** One candidate's ratings (GATES.md 7): online Elo, the Bradley–Terry refit on the Elo scale with
- * its 95 % bootstrap interval, and the probability that parent selection picks it next. */
-export interface CandidateRating {
-  candidateId: string;
-  /** Online (Soft/Plain) Elo; absent when the run only refits Bradley–Terry. */
-  elo?: number;
-  /** Bradley–Terry MAP estimate on the Elo scale, 1500 + (400/ln 10)·θ. */
-  bt?: number;
-  /** 95 % percentile bootstrap interval of `bt`. */
-  lo?: number;
-  hi?: number;
-  /** P(select as next parent), in [0, 1]. */
-  selectP?: number;
-  /** Comparisons this candidate took part in. */
-  matches?: number;
-}
-
-/** Sent after every rating update; it replaces the previous table (it is not a delta). */
-export interface RatingsEvent {
-  type: 'ratings';
-  ratings: CandidateRating[];
-}
+/** One candidate's ratings (GATES.md 7), as the engine's `ratings` event carries them: online Elo,
+ * the Bradley–Terry refit on the Elo scale with its 95 % interval (lo, hi), and the probability
+ * that parent selection picks it next (selectP). */
+export type CandidateRating = EventOf<'ratings'>['ratings'][number];
 
 /** The dev items' inputs, rendered to text by the engine, sent once per run (and on resume). */
 export interface DatasetLoadedEvent {
   type: 'dataset/loaded';
   items: { itemId: string; input: string }[];
-}
-
-/** Adaptive Focus refreshed the judging rubric; decisions name the version they ran under. */
-export interface RubricUpdatedEvent {
-  type: 'rubric/updated';
-  version: number;
-  text: string;
 }
 
 /** Budget limits the run declared; `run/started`'s info may carry them as `budget`. */
@@ -61,7 +36,7 @@ export interface BudgetLimits {
 }
 export type PanelRunInfo = RunSummaryInfo & { budget?: BudgetLimits };
 
-type PanelOnlyEvent = { runId: string; at: number } & (RatingsEvent | DatasetLoadedEvent | RubricUpdatedEvent);
+type PanelOnlyEvent = { runId: string; at: number } & DatasetLoadedEvent;
 
 /** Everything the panel folds: the engine's events plus the future ones above. */
 export type PanelEvent = EngineEvent | PanelOnlyEvent;
@@ -179,7 +154,9 @@ export interface RunState {
   /** First verdict of an item judged in one order, waiting for the other order. */
   pendingVerdicts: Record<string, 'child' | 'parent' | 'tie'>;
   ratings: CandidateRating[];
-  rubric: { version: number; text: string } | undefined;
+  rubric: { version: number; text: string; why?: string } | undefined;
+  /** The held-out test split, scored once at the end (GATES.md 4.8: report this, not dev gains). */
+  testReport: Omit<EventOf<'report/test'>, 'type' | 'runId' | 'at'> | undefined;
   logs: LogLine[];
   eventCount: number;
   skippedEvents: number;

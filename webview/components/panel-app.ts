@@ -66,6 +66,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'run/failed':
     case 'run/cancelled':
     case 'log':
+    case 'report/test':
       return ['header'];
     case 'verdict':
     case 'item/evaluated':

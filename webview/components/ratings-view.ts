@@ -74,6 +74,7 @@ export class RatingsView extends HTMLElement {
           stroke: fg,
           grid: { show: false },
           ticks: { stroke: grid },
+          incrs: [1],
           values: (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? (this.chart?.labels[v - 1] ?? '') : '')),
         },
         { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: 'rating' },

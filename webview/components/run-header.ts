@@ -32,6 +32,7 @@ export class RunHeader extends HTMLElement {
     attrs: { 'aria-label': 'Budget used', max: '100' },
   });
   private readonly warning = el('div', { className: 'run-warning', attrs: { role: 'alert' } });
+  private readonly report = el('div', { className: 'run-report', attrs: { role: 'note' } });
   private readonly runPicker = el('select', { className: 'run-picker', attrs: { 'aria-label': 'Run' } });
   private readonly cancelButton = custom<HTMLElement & { disabled: boolean }>('vscode-button', {
     text: 'Cancel',
@@ -62,6 +63,7 @@ export class RunHeader extends HTMLElement {
       el('div', { className: 'run-line' }, [this.meters]),
       this.progress,
       this.warning,
+      this.report,
     );
   }
 
@@ -91,6 +93,8 @@ export class RunHeader extends HTMLElement {
     }
     this.warning.hidden = model.warning === undefined;
     setChildren(this.warning, model.warning === undefined ? [] : [icon('warning'), ' ', model.warning]);
+    this.report.hidden = model.testReport === undefined;
+    setChildren(this.report, model.testReport === undefined ? [] : [icon('beaker'), ' ', model.testReport]);
     this.cancelButton.disabled = !model.canCancel;
     this.resumeButton.disabled = !model.canResume;
     this.updateRunPicker(runs, selectedRunId);

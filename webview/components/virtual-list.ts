@@ -35,6 +35,9 @@ export class VirtualList<T> extends HTMLElement {
   private readonly listId = `vlist-${nextListId++}`;
   private activeIndex = -1;
   private framePending = false;
+  private version = 0;
+  private readonly rowIndex = new WeakMap<HTMLElement, number>();
+  private readonly rowVersion = new WeakMap<HTMLElement, number>();
 
   configure(opts: VirtualListOptions<T>): void {
     const first = this.opts === undefined;
@@ -60,6 +63,7 @@ export class VirtualList<T> extends HTMLElement {
     if (activeKey !== undefined && keyOf) this.activeIndex = items.findIndex((i) => keyOf(i) === activeKey);
     if (this.activeIndex >= items.length) this.activeIndex = items.length - 1;
     this.spacer.style.height = `${items.length * this.rowHeight}px`;
+    this.version += 1;
     this.render();
   }
 
@@ -75,12 +79,13 @@ export class VirtualList<T> extends HTMLElement {
     if (this.items.length === 0) return;
     this.activeIndex = Math.max(0, Math.min(this.items.length - 1, index));
     if (scroll) this.scrollIntoRange(this.activeIndex);
+    this.version += 1;
     this.render();
   }
 
   /** The rendered row elements (visible ones), for tests and the bench. */
   renderedRows(): HTMLElement[] {
-    return this.rows.filter((r) => !r.hidden);
+    return this.rows.filter((r) => !r.hidden).sort((a, b) => (this.rowIndex.get(a) ?? 0) - (this.rowIndex.get(b) ?? 0));
   }
 
   private get rowHeight(): number {
@@ -96,6 +101,11 @@ export class VirtualList<T> extends HTMLElement {
     });
   }
 
+  /**
+   * A row element keeps the item it shows while that item stays in range, so scrolling re-fills
+   * (and the browser re-lays out and repaints) only the rows that come into view. Any change of
+   * items or of the active row bumps `version`, which re-fills every visible row once.
+   */
   private render(): void {
     const opts = this.opts;
     if (!opts) return;
@@ -103,41 +113,58 @@ export class VirtualList<T> extends HTMLElement {
     const viewport = this.clientHeight || FALLBACK_VIEWPORT;
     const first = Math.max(0, Math.floor(this.scrollTop / h) - OVERSCAN);
     const last = Math.min(this.items.length, Math.ceil((this.scrollTop + viewport) / h) + OVERSCAN);
-    const needed = last - first;
-    while (this.rows.length < needed) {
-      const row = el('div', { className: 'vlist-row' });
-      this.rows.push(row);
-      this.append(row);
+    const keep = new Map<number, HTMLElement>();
+    const free: HTMLElement[] = [];
+    for (const row of this.rows) {
+      const index = this.rowIndex.get(row);
+      if (index !== undefined && index >= first && index < last && !keep.has(index)) keep.set(index, row);
+      else free.push(row);
     }
-    for (let r = 0; r < this.rows.length; r++) {
-      const row = this.rows[r]!;
-      const index = first + r;
-      if (r >= needed) {
-        row.hidden = true;
-        row.removeAttribute('id');
-        continue;
+    for (let index = first; index < last; index++) {
+      let row = keep.get(index);
+      if (!row) {
+        row = free.pop();
+        if (!row) {
+          row = el('div', { className: 'vlist-row' });
+          this.rows.push(row);
+          this.append(row);
+        }
       }
-      const item = this.items[index]!;
-      row.hidden = false;
-      // Fill first: renderRow may reset className; the list's own state goes on top.
-      opts.renderRow(item, row, index);
-      row.classList.add('vlist-row');
-      row.id = `${this.listId}-${index}`;
-      row.dataset.index = String(index);
-      row.style.transform = `translateY(${index * h}px)`;
-      row.style.height = `${h}px`;
-      row.setAttribute('role', opts.role === 'tree' ? 'treeitem' : 'option');
-      row.setAttribute('aria-selected', String(index === this.activeIndex));
-      row.setAttribute('aria-posinset', String(index + 1));
-      row.setAttribute('aria-setsize', String(this.items.length));
-      row.classList.toggle('active', index === this.activeIndex);
-      for (const [name, value] of Object.entries(opts.rowAria?.(item, index) ?? {})) {
-        if (value === undefined) row.removeAttribute(name);
-        else row.setAttribute(name, value);
-      }
+      if (this.rowIndex.get(row) === index && this.rowVersion.get(row) === this.version && !row.hidden) continue;
+      this.fill(opts, row, index);
+    }
+    for (const row of free) {
+      if (row.hidden) continue;
+      row.hidden = true;
+      row.removeAttribute('id');
+      this.rowIndex.delete(row);
     }
     if (this.activeIndex >= first && this.activeIndex < last) this.setAttribute('aria-activedescendant', `${this.listId}-${this.activeIndex}`);
     else this.removeAttribute('aria-activedescendant');
+  }
+
+  private fill(opts: VirtualListOptions<T>, row: HTMLElement, index: number): void {
+    const h = this.rowHeight;
+    const item = this.items[index]!;
+    row.hidden = false;
+    this.rowIndex.set(row, index);
+    this.rowVersion.set(row, this.version);
+    // Fill first: renderRow may reset className; the list's own state goes on top.
+    opts.renderRow(item, row, index);
+    row.classList.add('vlist-row');
+    row.id = `${this.listId}-${index}`;
+    row.dataset.index = String(index);
+    row.style.transform = `translateY(${index * h}px)`;
+    row.style.height = `${h}px`;
+    row.setAttribute('role', opts.role === 'tree' ? 'treeitem' : 'option');
+    row.setAttribute('aria-selected', String(index === this.activeIndex));
+    row.setAttribute('aria-posinset', String(index + 1));
+    row.setAttribute('aria-setsize', String(this.items.length));
+    row.classList.toggle('active', index === this.activeIndex);
+    for (const [name, value] of Object.entries(opts.rowAria?.(item, index) ?? {})) {
+      if (value === undefined) row.removeAttribute(name);
+      else row.setAttribute(name, value);
+    }
   }
 
   private scrollIntoRange(index: number): void {

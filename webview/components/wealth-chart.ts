@@ -8,6 +8,7 @@ import type uPlot from 'uplot';
 import { el, setText } from '../dom';
 import { formatFactor, shortId } from '../model/format';
 import type { WealthChartData } from '../model/wealthSeries';
+import { logSplits } from '../model/wealthSeries';
 import type { PlotOptions } from '../charts/plot';
 import { PlotController } from '../charts/plot';
 import { themeColor } from '../theme';
@@ -62,12 +63,16 @@ export class WealthChart extends HTMLElement {
         y: { distr: 3, log: 10, range: (): uPlot.Range.MinMax => this.model?.yRange ?? [0.1, 100] },
       },
       axes: [
-        { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: 'discordant pair' },
+        // Pairs are whole numbers: integer tick steps only.
+        { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: 'discordant pair', incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
         {
           stroke: fg,
           grid: { stroke: grid, width: 1 },
           ticks: { stroke: grid },
           label: 'wealth',
+          // uPlot's log splits label every 1..9 × 10^k, which overlap in a short chart; decades
+          // and the threshold are what a reader needs.
+          splits: (_u: uPlot, _axis: number, min: number, max: number) => logSplits(min, max, this.model?.threshold.find((v) => v !== null) ?? undefined),
           values: (_u: uPlot, splits: number[]) => splits.map((v) => `×${formatFactor(v)}`),
         },
       ],
@@ -77,8 +82,8 @@ export class WealthChart extends HTMLElement {
         { label: 'pair' },
         { label: `under test ${shortId(m?.liveId)}`, stroke: live, width: 2, spanGaps: false },
         { label: `selected ${shortId(m?.pastId)}`, stroke: past, width: 2, dash: [5, 3], show: m?.pastId !== undefined },
-        { label: '1/α threshold', stroke: pass, width: 1, dash: [8, 4] },
-        { label: 'futility bound', stroke: futile, width: 1, dash: [2, 3] },
+        { label: '1/α threshold', stroke: pass, width: 1, dash: [8, 4], points: { show: false } },
+        { label: 'futility bound', stroke: futile, width: 1, dash: [2, 3], points: { show: false } },
         { label: 'commit', ...marker(pass) },
         { label: 'reject', ...marker(fail) },
       ],

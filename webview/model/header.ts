@@ -1,6 +1,6 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
 import type { RunState, RunStatus } from '../../src/protocol/webview';
-import { formatCount, formatDollars, formatDuration } from './format';
+import { formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from './runState';
 
 export interface BudgetMeter {
@@ -25,6 +25,8 @@ export interface HeaderModel {
   canResume: boolean;
   /** The warning a user must not miss (infeasible dev set, last engine warning, failure). */
   warning: string | undefined;
+  /** The held-out test result, the honest measure of what the run gained. */
+  testReport: string | undefined;
 }
 
 export function headerModel(state: RunState | undefined, now: number): HeaderModel {
@@ -41,6 +43,7 @@ export function headerModel(state: RunState | undefined, now: number): HeaderMod
       canCancel: false,
       canResume: false,
       warning: undefined,
+      testReport: undefined,
     };
   }
   const info = state.info;
@@ -66,7 +69,18 @@ export function headerModel(state: RunState | undefined, now: number): HeaderMod
     canCancel: state.status === 'running' || state.status === 'pending',
     canResume: state.status === 'cancelled' || state.status === 'failed',
     warning: warningOf(state),
+    testReport: testReportText(state),
   };
+}
+
+function testReportText(s: RunState): string | undefined {
+  const r = s.testReport;
+  if (!r) return undefined;
+  const iv = (x: { mean: number; lo: number; hi: number }, signed = false) => {
+    const f = (v: number) => (signed ? formatSigned(v, 3) : v.toFixed(3));
+    return `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}]`;
+  };
+  return `Test split (n = ${r.n}): ${shortId(r.baseline.candidateId)} ${iv(r.baseline)} → ${shortId(r.final.candidateId)} ${iv(r.final)}; difference ${iv(r.difference, true)} (95% intervals).`;
 }
 
 function meter(name: BudgetMeter['name'], used: number | undefined, limit: number | undefined, fmt: (x: number) => string): BudgetMeter {

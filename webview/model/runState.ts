@@ -46,6 +46,7 @@ export function emptyRunState(runId: string): RunState {
     pendingVerdicts: {},
     ratings: [],
     rubric: undefined,
+    testReport: undefined,
     logs: [],
     eventCount: 0,
     skippedEvents: 0,
@@ -195,7 +196,10 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'dataset/loaded':
       return;
     case 'rubric/updated':
-      s.rubric = { version: e.version, text: e.text };
+      s.rubric = e.why === undefined ? { version: e.version, text: e.rubric } : { version: e.version, text: e.rubric, why: e.why };
+      return;
+    case 'report/test':
+      s.testReport = { n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
       return;
     default:
       assertNever(e, 'engine event');

@@ -114,3 +114,14 @@ function summarize(live: WealthTrace | undefined, past: WealthTrace | undefined,
   }
   return parts.join(' ');
 }
+
+/** Powers of ten inside [min, max], plus the threshold (drawn as its own tick so "×20" is readable). */
+export function logSplits(min: number, max: number, threshold: number | undefined): number[] {
+  const out: number[] = [];
+  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
+    const v = 10 ** e;
+    if (v >= min && v <= max) out.push(v);
+  }
+  if (threshold !== undefined && threshold >= min && threshold <= max && !out.includes(threshold)) out.push(threshold);
+  return out.sort((a, b) => a - b);
+}

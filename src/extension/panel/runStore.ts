@@ -146,7 +146,7 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
       for (const item of e.items) d.inputs.set(item.itemId, item.input);
       return;
     case 'rubric/updated':
-      d.rubrics.set(e.version, e.text);
+      d.rubrics.set(e.version, e.rubric);
       return;
     default:
       return;

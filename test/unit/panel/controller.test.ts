@@ -100,7 +100,7 @@ describe('PanelController', () => {
 
 describe('lightEvent', () => {
   it('drops texts the view does not fold and keeps what it does', () => {
-    const rubric = ev('rubric/updated', { version: 1, text: 'keep me' });
+    const rubric = ev('rubric/updated', { version: 1, rubric: 'keep me' });
     expect(lightEvent(rubric)).toBe(rubric);
     expect(lightEvent(ev('verdict', { candidateId: 'c', parentId: 'p', itemId: 'i', order: 'child-first', winner: 'child', rationale: 'long' }))).not.toHaveProperty('rationale');
   });

@@ -57,7 +57,7 @@ describe('evidence for one decision', () => {
     const s = store([
       started(),
       ev('dataset/loaded', { items: [{ itemId: 'i1', input: 'What is 2+2?' }] }),
-      ev('rubric/updated', { version: 4, text: 'Prefer correct answers.' }),
+      ev('rubric/updated', { version: 4, rubric: 'Prefer correct answers.' }),
       proposed('c0', undefined, 'old prompt'),
       proposed('c1', 'c0', 'new prompt', 'Be precise.'),
       evaluated('c1', 'i1', 1, '4'),

@@ -29,6 +29,14 @@ describe('run header', () => {
     expect(m.warning).toMatch(/cannot commit anything with this dev set at α = 0.05/);
   });
 
+  it('reports the held-out test split, the measure that counts', () => {
+    const s = foldEvents(emptyRunState(RUN), [
+      started(),
+      ev('report/test', { n: 200, baseline: { candidateId: 'c0', mean: 0.61, lo: 0.55, hi: 0.67 }, final: { candidateId: 'c9', mean: 0.7, lo: 0.64, hi: 0.76 }, difference: { mean: 0.09, lo: 0.03, hi: 0.15 } }),
+    ]);
+    expect(headerModel(s, 0).testReport).toBe('Test split (n = 200): c0 0.610 [0.550, 0.670] → c9 0.700 [0.640, 0.760]; difference +0.090 [+0.030, +0.150] (95% intervals).');
+  });
+
   it('says what to do when there is no run', () => {
     expect(headerModel(undefined, 0)).toMatchObject({ target: 'No run yet', statusText: 'Start a run with Evolve on a prompt file.', canCancel: false });
   });

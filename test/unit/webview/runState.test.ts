@@ -75,7 +75,7 @@ describe('folding engine events into the run state', () => {
   });
 
   it('keeps the latest ratings table, the rubric and a bounded log', () => {
-    const events: PanelEvent[] = [started(), ev('ratings', { ratings: [{ candidateId: 'c1', elo: 1510, bt: 1520, lo: 1480, hi: 1560, selectP: 0.4 }] }), ev('rubric/updated', { version: 2, text: 'Prefer faithful summaries.' })];
+    const events: PanelEvent[] = [started(), ev('ratings', { ratings: [{ candidateId: 'c1', elo: 1510, bt: 1520, lo: 1480, hi: 1560, selectP: 0.4 }] }), ev('rubric/updated', { version: 2, rubric: 'Prefer faithful summaries.' })];
     for (let i = 0; i < LIMITS.logLines + 10; i++) events.push(ev('log', { level: 'info', message: `line ${i}` }));
     const s = fold(events);
     expect(s.ratings).toEqual([{ candidateId: 'c1', elo: 1510, bt: 1520, lo: 1480, hi: 1560, selectP: 0.4 }]);

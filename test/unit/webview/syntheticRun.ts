@@ -18,6 +18,8 @@ export interface SyntheticOptions {
   pairwise?: boolean;
   /** Text stuffed into outputs, rationales and reasoning (e.g. an XSS probe). */
   payload?: string;
+  /** Timestamp of the first event (ms since the epoch); events are 37 ms apart. */
+  startAt?: number;
 }
 
 const LAMBDAS = [0.3, 0.5, 0.7, 0.85];
@@ -40,7 +42,7 @@ export function syntheticRun(opts: SyntheticOptions): PanelEvent[] {
   const payload = opts.payload ?? '';
   const logThr = Math.log(1 / alpha);
   const out: PanelEvent[] = [];
-  let at = 1_700_000_000_000;
+  let at = opts.startAt ?? 1_700_000_000_000;
   const push = (e: Record<string, unknown>) => {
     at += 37;
     out.push({ runId, at, ...e } as PanelEvent);

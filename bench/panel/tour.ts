@@ -1,0 +1,32 @@
+/**
+ * With --shots, the bench also walks through every tab of one run and screenshots it, answering
+ * the panel's evidence request the way the host does. For looking at, not for timing.
+ */
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { buildEvidence } from '../../src/extension/panel/evidence';
+import type { RunStore } from '../../src/extension/panel/runStore';
+import type { HostMessage, ViewMessage } from '../../src/protocol/webview';
+
+export async function tour(context: BrowserContext, store: RunStore, runId: string, dir: string, open: (c: BrowserContext) => Promise<Page>): Promise<void> {
+  const page = await open(context);
+  const deliver = (m: HostMessage) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
+  await deliver({ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(runId)! });
+  await page.waitForSelector('ratchet-verdict-feed .vlist-row');
+  await page.click('ratchet-verdict-feed .vlist-row >> nth=1');
+  const request = await page.waitForFunction(() => {
+    const sent = (window as unknown as { __bench: { sent: ViewMessage[] } }).__bench.sent;
+    return sent.findLast((m) => m.type === 'evidence/request') ?? false;
+  });
+  const { candidateId } = (await request.jsonValue()) as Extract<ViewMessage, { type: 'evidence/request' }>;
+  const evidence = buildEvidence(store.get(runId)!, candidateId);
+  if (evidence) await deliver({ type: 'evidence/show', evidence });
+  await page.waitForSelector('ratchet-evidence-view .evidence-summary');
+  await page.screenshot({ path: join(dir, 'tab-evidence.png'), fullPage: true });
+  for (const tab of ['verdicts', 'ratings', 'lineage', 'cost']) {
+    await page.click(`vscode-tab-header[data-tab="${tab}"]`);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(dir, `tab-${tab}.png`) });
+  }
+  await page.close();
+}
