@@ -7,7 +7,8 @@
  * event type, few decisions) and a feed-heavy one ("decisions": every event a decision, the
  * virtualised list's worst case). Snapshot mode (the host's folded snapshot, what a reopened
  * panel gets) and streamed mode (events in batches, what a live run sends). Prints a table;
- * exits non-zero on a CSP violation or a page error. Usage: npm run bench:panel [-- --shots DIR]
+ * exits non-zero on a CSP violation or a page error.
+ * Usage: npm run bench:panel [-- --shots DIR [--tour-only]]
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { RunStore } from '../../src/extension/panel/runStore';
 import type { DecisionRecord } from '../../src/core/gates/record';
 import type { HostMessage, PanelEvent } from '../../src/protocol/webview';
 import { syntheticRun } from '../../test/unit/webview/syntheticRun';
-import { STUB_HOST_SCRIPT } from './stubHost';
+import { stubHostScript, type BenchTheme } from './stubHost';
 import { tour } from './tour';
 
 const ORIGIN = 'https://panel.bench';
@@ -79,18 +80,21 @@ async function bundle(): Promise<string> {
 }
 
 async function serve(context: BrowserContext, script: string): Promise<void> {
+  const pages: Record<string, string> = {};
   const require = createRequire(join(process.cwd(), 'package.json'));
   const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
-  const html = panelHtml({
-    cspSource: ORIGIN,
-    nonce: 'YmVuY2gtbm9uY2UtMTIzNA==',
-    scriptUri: `${ORIGIN}/out/webview.js`,
-    codiconsUri: `${ORIGIN}/out/codicons/codicon.css`,
-    preludeScript: STUB_HOST_SCRIPT,
-    title: 'Ratchet bench',
-  });
+  for (const theme of ['dark', 'light', 'hc'] as BenchTheme[]) {
+    pages[`/index-${theme}.html`] = panelHtml({
+      cspSource: ORIGIN,
+      nonce: 'YmVuY2gtbm9uY2UtMTIzNA==',
+      scriptUri: `${ORIGIN}/out/webview.js`,
+      codiconsUri: `${ORIGIN}/out/codicons/codicon.css`,
+      preludeScript: stubHostScript(theme),
+      title: 'Ratchet bench',
+    });
+  }
   const files: Record<string, { body: Buffer | string; type: string }> = {
-    '/index.html': { body: html, type: 'text/html' },
+    ...Object.fromEntries(Object.entries(pages).map(([path, body]) => [path, { body, type: 'text/html' }])),
     '/out/webview.js': { body: script, type: 'text/javascript' },
     '/out/codicons/codicon.css': { body: readFileSync(join(codicons, 'codicon.css')), type: 'text/css' },
     '/out/codicons/codicon.ttf': { body: readFileSync(join(codicons, 'codicon.ttf')), type: 'font/ttf' },
@@ -110,10 +114,10 @@ async function heapMb(page: Page): Promise<number> {
 }
 
 /** Opens a fresh panel page and waits for its view/ready. */
-async function openPanel(context: BrowserContext): Promise<Page> {
+async function openPanel(context: BrowserContext, theme: BenchTheme = 'dark'): Promise<Page> {
   const page = await context.newPage();
   await page.setViewportSize({ width: 1200, height: 900 });
-  await page.goto(`${ORIGIN}/index.html`);
+  await page.goto(`${ORIGIN}/index-${theme}.html`);
   await page.waitForFunction(() => (window as unknown as { __bench: { sent: { type: string }[] } }).__bench.sent.some((m) => m.type === 'view/ready'));
   return page;
 }
@@ -265,10 +269,12 @@ async function main(): Promise<void> {
   try {
     await serve(context, script);
     const rows: Row[] = [];
-    for (const dataset of ['run', 'decisions'] as const) {
+    // --tour-only (with --shots): screenshots of every tab without the timings.
+    const measureAll = !process.argv.includes('--tour-only');
+    for (const dataset of measureAll ? (['run', 'decisions'] as const) : []) {
       for (const events of SIZES) for (const mode of ['snapshot', 'streamed'] as const) rows.push(await measureMedian(context, dataset, events, mode));
     }
-    printTable(rows, Buffer.byteLength(script));
+    if (measureAll) printTable(rows, Buffer.byteLength(script));
     if (shotsDir) {
       writeFileSync(join(shotsDir, 'panel-bench.json'), JSON.stringify(rows, null, 2));
       const store = new RunStore();

@@ -7,9 +7,15 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { buildEvidence } from '../../src/extension/panel/evidence';
 import type { RunStore } from '../../src/extension/panel/runStore';
 import type { HostMessage, ViewMessage } from '../../src/protocol/webview';
+import type { BenchTheme } from './stubHost';
 
-export async function tour(context: BrowserContext, store: RunStore, runId: string, dir: string, open: (c: BrowserContext) => Promise<Page>): Promise<void> {
-  const page = await open(context);
+export async function tour(context: BrowserContext, store: RunStore, runId: string, dir: string, open: (c: BrowserContext, theme: BenchTheme) => Promise<Page>): Promise<void> {
+  for (const theme of ['dark', 'light', 'hc'] as const) await tourTheme(context, store, runId, dir, theme, open);
+}
+
+async function tourTheme(context: BrowserContext, store: RunStore, runId: string, dir: string, theme: BenchTheme, open: (c: BrowserContext, theme: BenchTheme) => Promise<Page>): Promise<void> {
+  const page = await open(context, theme);
+  const name = (what: string) => join(dir, `${theme}-${what}.png`);
   const deliver = (m: HostMessage) => page.evaluate((msg) => window.postMessage(msg, '*'), m);
   await deliver({ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(runId)! });
   await page.waitForSelector('ratchet-verdict-feed .vlist-row');
@@ -22,11 +28,14 @@ export async function tour(context: BrowserContext, store: RunStore, runId: stri
   const evidence = buildEvidence(store.get(runId)!, candidateId);
   if (evidence) await deliver({ type: 'evidence/show', evidence });
   await page.waitForSelector('ratchet-evidence-view .evidence-summary');
-  await page.screenshot({ path: join(dir, 'tab-evidence.png'), fullPage: true });
+  await page.screenshot({ path: name('evidence') });
+  await page.evaluate(() => window.scrollTo(0, 800));
+  await page.screenshot({ path: name('evidence-items') });
+  await page.evaluate(() => window.scrollTo(0, 0));
   for (const tab of ['verdicts', 'ratings', 'lineage', 'cost']) {
     await page.click(`vscode-tab-header[data-tab="${tab}"]`);
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(dir, `tab-${tab}.png`) });
+    await page.screenshot({ path: name(tab) });
   }
   await page.close();
 }

@@ -18,10 +18,14 @@ export class DiffView extends HTMLElement {
       pre.append(el('div', { className: `diff-line diff-${line.kind}`, text: `${SIGN[line.kind]} ${line.text}` }));
     }
     setChildren(this, [
-      el('p', { className: 'note', text: model.added + model.removed === 0 ? 'No change from the parent.' : `${model.added} lines added, ${model.removed} removed.` }),
+      el('p', { className: 'note', text: model.added + model.removed === 0 ? 'No change from the parent.' : `${plural(model.added, 'line')} added, ${model.removed} removed.` }),
       pre,
     ]);
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 customElements.define('ratchet-diff-view', DiffView);

@@ -78,7 +78,7 @@ export class EvidenceView extends HTMLElement {
           : undefined,
       section('Diff parent → candidate', diff),
       section(
-        `Discordant items (${ev.items.length + ev.omittedItems})`,
+        itemsHeading(ev),
         el('div', {}, [
           ev.items.length === 0 ? el('p', { className: 'note', text: 'No discordant items: every item so far was a tie.' }) : undefined,
           this.itemsHost,
@@ -100,6 +100,12 @@ export class EvidenceView extends HTMLElement {
     this.moreButton.hidden = left <= 0;
     this.moreButton.textContent = `Show ${Math.min(PAGE, left)} more of ${left}`;
   }
+}
+
+function itemsHeading(ev: Evidence): string {
+  const ties = ev.items.filter((i) => i.winner === 'tie').length;
+  const discordant = ev.items.length - ties + ev.omittedItems;
+  return `Discordant items (${discordant})${ties > 0 ? ` and ${ties} judged in both orders without agreement (ties)` : ''}`;
 }
 
 function section(title: string, body: HTMLElement): HTMLElement {

@@ -65,7 +65,7 @@ export class RatingsView extends HTMLElement {
     const grid = themeColor('editorWidget-border', 'widget-border');
     const bt = themeColor('charts-blue');
     const elo = themeColor('charts-yellow');
-    const band = themeColor('charts-lines', 'charts-blue');
+    const band = themeColor('charts-blue');
     const dots = (color: string): uPlot.Series => ({ stroke: color, fill: color, width: 0, paths: () => null, points: { show: true, size: 7, stroke: color, fill: color } });
     return {
       scales: { x: { time: false, range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => [min - 0.5, max + 0.5] } },
@@ -84,8 +84,8 @@ export class RatingsView extends HTMLElement {
       series: [
         { label: 'rank' },
         { label: 'Bradley–Terry', ...dots(bt) },
-        { label: '95% low', stroke: band, width: 1, dash: [3, 3] },
-        { label: '95% high', stroke: band, width: 1, dash: [3, 3] },
+        { label: '95% low', stroke: band, width: 1, dash: [3, 3], points: { show: false } },
+        { label: '95% high', stroke: band, width: 1, dash: [3, 3], points: { show: false } },
         { label: 'Elo', ...dots(elo) },
       ],
       bands: [{ series: [3, 2] as [number, number], fill: `${themeColorAlpha(band)}` }],
@@ -102,7 +102,7 @@ function barFill(fraction: number): HTMLElement {
 /** uPlot band fills need a concrete colour; a translucent one keeps the points readable. */
 function themeColorAlpha(color: string): string {
   const hex = /^#([0-9a-f]{6})$/i.exec(color);
-  return hex ? `#${hex[1]}33` : color;
+  return hex ? `#${hex[1]}33` : `color-mix(in srgb, ${color} 20%, transparent)`;
 }
 
 customElements.define('ratchet-ratings-view', RatingsView);

@@ -33,7 +33,7 @@ export class WealthChart extends HTMLElement {
 
   update(model: WealthChartData): void {
     this.connectedCallback();
-    const seriesChanged = this.model?.liveId !== model.liveId || this.model?.pastId !== model.pastId;
+    const seriesChanged = this.model?.liveId !== model.liveId || this.model?.pastId !== model.pastId || this.model?.futilityId !== model.futilityId;
     this.model = model;
     setText(this.summary, model.summary);
     this.canvasHost.setAttribute('aria-label', `Wealth chart. ${model.summary}`);
@@ -83,7 +83,7 @@ export class WealthChart extends HTMLElement {
         { label: `under test ${shortId(m?.liveId)}`, stroke: live, width: 2, spanGaps: false },
         { label: `selected ${shortId(m?.pastId)}`, stroke: past, width: 2, dash: [5, 3], show: m?.pastId !== undefined },
         { label: '1/α threshold', stroke: pass, width: 1, dash: [8, 4], points: { show: false } },
-        { label: 'futility bound', stroke: futile, width: 1, dash: [2, 3], points: { show: false } },
+        { label: `futility bound ${shortId(m?.futilityId)}`, stroke: futile, width: 1, dash: [2, 3], points: { show: false } },
         { label: 'commit', ...marker(pass) },
         { label: 'reject', ...marker(fail) },
       ],

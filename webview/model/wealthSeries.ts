@@ -19,6 +19,8 @@ export interface WealthChartData {
   rejects: Column;
   liveId: string | undefined;
   pastId: string | undefined;
+  /** Whose futility bound `futility` is. */
+  futilityId: string | undefined;
   /** y-range on the wealth scale (log axis); fixed from the data so live updates do not jump. */
   yRange: [number, number];
   /** Text alternative for screen readers and for environments without canvas. */
@@ -37,13 +39,13 @@ export function wealthChartData(state: RunState | undefined, selectedId: string 
   const thr = logThr === undefined ? undefined : Math.exp(logThr);
   const threshold: Column = x.map(() => (thr === undefined ? null : thr));
   const futility: Column = x.map(() => null);
-  if (live) {
-    live.steps.forEach((s, i) => {
-      // For one λ this is exactly thr/(1+λ)^m; for the mixture it has the same crossing: the
-      // wealth is below it exactly when the best reachable wealth is below the threshold.
-      futility[i + 1] = Math.exp(s.logWealth + s.logThreshold - s.logBest);
-    });
-  }
+  // One bound is drawn: the selected candidate's (the one the user is asking about), else the live one's.
+  const bounded = pastCandidate ?? live;
+  bounded?.steps.forEach((s, i) => {
+    // For one λ this is exactly thr/(1+λ)^m; for the mixture it has the same crossing: the
+    // wealth is below it exactly when the best reachable wealth is below the threshold.
+    futility[i + 1] = Math.exp(s.logWealth + s.logThreshold - s.logBest);
+  });
   const commits: Column = x.map(() => null);
   const rejects: Column = x.map(() => null);
   for (const trace of [live, pastCandidate]) {
@@ -62,6 +64,7 @@ export function wealthChartData(state: RunState | undefined, selectedId: string 
     rejects,
     liveId: live ? liveId : undefined,
     pastId: pastCandidate?.candidateId,
+    futilityId: bounded?.candidateId,
     yRange: yRange([liveCol, pastCol], thr),
     summary: summarize(live, pastCandidate, thr),
   };
@@ -115,13 +118,18 @@ function summarize(live: WealthTrace | undefined, past: WealthTrace | undefined,
   return parts.join(' ');
 }
 
-/** Powers of ten inside [min, max], plus the threshold (drawn as its own tick so "×20" is readable). */
+/**
+ * Powers of ten inside [min, max], plus the threshold as its own tick so "×20" is readable; a
+ * decade closer than a factor of 2.5 to the threshold is dropped, or the two labels overlap.
+ */
 export function logSplits(min: number, max: number, threshold: number | undefined): number[] {
-  const out: number[] = [];
+  const hasThr = threshold !== undefined && threshold >= min && threshold <= max;
+  const out: number[] = hasThr ? [threshold] : [];
   for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
     const v = 10 ** e;
-    if (v >= min && v <= max) out.push(v);
+    if (v < min || v > max) continue;
+    if (hasThr && Math.abs(Math.log10(v / threshold)) < Math.log10(2.5)) continue;
+    out.push(v);
   }
-  if (threshold !== undefined && threshold >= min && threshold <= max && !out.includes(threshold)) out.push(threshold);
   return out.sort((a, b) => a - b);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRunState, foldEvents } from '../../../webview/model/runState';
-import { wealthChartData } from '../../../webview/model/wealthSeries';
+import { logSplits, wealthChartData } from '../../../webview/model/wealthSeries';
 import { RUN, decided, started, step } from './events';
 
 const L20 = Math.log(20);
@@ -46,6 +46,20 @@ describe('wealth chart series', () => {
     // The axis spans both curves and the threshold with headroom, so markers are not on the frame.
     expect(d.yRange[0]).toBeLessThan(0.75);
     expect(d.yRange[1]).toBeGreaterThan(25);
+  });
+
+  it('draws the futility bound of the candidate the user selected, else of the live one', () => {
+    const s = foldEvents(emptyRunState(RUN), [started(), step('old', 1, -1, Math.log(0.5), L20 - 1), decided('old', 'reject'), step('new', 1, 1, Math.log(1.5), L20 + 2)]);
+    expect(wealthChartData(s, 'old').futilityId).toBe('old');
+    expect(wealthChartData(s, 'old').futility[1]).toBeCloseTo(0.5 * Math.E, 6);
+    expect(wealthChartData(s, undefined).futilityId).toBe('new');
+  });
+
+  it('labels the log axis at decades and at the threshold, never two labels on top of each other', () => {
+    expect(logSplits(0.005, 80, 20)).toEqual([0.01, 0.1, 1, 20]);
+    expect(logSplits(0.5, 300, 100)).toEqual([1, 10, 100]);
+    expect(logSplits(0.5, 300, 20)).toEqual([1, 20, 100]);
+    expect(logSplits(0.5, 300, undefined)).toEqual([1, 10, 100]);
   });
 
   it('says the chart is empty rather than drawing nothing silently', () => {
