@@ -49,6 +49,7 @@ export function fitBradleyTerry(players: number, comparisons: readonly Compariso
   return { theta, elo: theta.map(toElo), ...r };
 }
 
+/** The Elo scale of GATES.md 7.6: R = 1500 + (400/ln 10) θ. */
 export function toElo(theta: number): number {
   return ELO_INITIAL + ELO_TAU * theta;
 }

@@ -55,6 +55,7 @@ export function sigmoid(x: number): number {
   return e / (1 + e);
 }
 
+/** clip(x, lo, hi) as in the bet formulas of GATES.md 4.1. */
 export function clip(x: number, lo: number, hi: number): number {
   return x < lo ? lo : x > hi ? hi : x;
 }

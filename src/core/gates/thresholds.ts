@@ -50,6 +50,7 @@ export function advanceLedger(ledger: RunLedger, decision: Decision): RunLedger 
   return { tested: ledger.tested + 1, commits: ledger.commits + (decision === 'commit' ? 1 : 0) };
 }
 
+/** Throws RatchetError('badInput') unless 0 < α < 1 — every threshold of GATES.md 4.5 needs it. */
 export function checkAlpha(alpha: number): void {
   if (!(Number.isFinite(alpha) && alpha > 0 && alpha < 1)) {
     throw new RatchetError('badInput', `α must be a number in (0, 1), got ${alpha}.`, { alpha });
