@@ -57,7 +57,11 @@ export function stubHostScript(theme: BenchTheme = 'dark'): string {
   document.addEventListener('securitypolicyviolation', (e) => bench.csp.push(e.violatedDirective + ' ' + e.blockedURI));
   window.addEventListener('error', (e) => bench.errors.push(String(e.message)));
   window.acquireVsCodeApi = () => ({
-    postMessage: (m) => bench.sent.push(m),
+    postMessage: (m) => {
+      // Navigation start → the panel's view/ready: script load, parse and first mount.
+      if (m && m.type === 'view/ready' && bench.readyAt === undefined) bench.readyAt = performance.now();
+      bench.sent.push(m);
+    },
     getState: () => bench.state,
     setState: (s) => { bench.state = s; },
   });
