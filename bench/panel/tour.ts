@@ -37,5 +37,25 @@ async function tourTheme(context: BrowserContext, store: RunStore, runId: string
     await page.waitForTimeout(300);
     await page.screenshot({ path: name(tab) });
   }
+  if (theme === 'dark') await interactions(page);
   await page.close();
+}
+
+/** The real components in a real browser: the filter radios, the Cancel button and the keyboard reach the host. */
+async function interactions(page: Page): Promise<void> {
+  const sent = () => page.evaluate(() => (window as unknown as { __bench: { sent: ViewMessage[] } }).__bench.sent.map((m) => m.type));
+  await page.click('vscode-tab-header[data-tab="verdicts"]');
+  const before = (await sent()).length;
+  await page.click('vscode-radio[data-filter="reject"]');
+  await page.waitForFunction(() => [...document.querySelectorAll('ratchet-verdict-feed .vlist-row:not([hidden])')].every((r) => r.classList.contains('decision-reject')));
+  await page.click('[data-action="cancel"]');
+  await page.focus('ratchet-verdict-feed ratchet-virtual-list');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const types = (await sent()).slice(before);
+  for (const expected of ['run/cancel', 'evidence/request']) {
+    if (!types.includes(expected as ViewMessage['type'])) throw new Error(`interaction check: no ${expected} after clicking/typing (sent: ${types.join(', ')})`);
+  }
+  const state = await page.evaluate(() => (window as unknown as { __bench: { state: unknown } }).__bench.state);
+  if ((state as { filter?: string }).filter !== 'reject') throw new Error(`interaction check: setState kept ${JSON.stringify(state)}`);
 }
