@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { RatchetError } from '../core/errors';
 import { EXIT_ERROR } from './exitCodes';
 import { registerRuns } from './commands/runs';
+import { registerEvolve } from './commands/evolve';
 import { registerGate } from './commands/gate';
 
 export function buildProgram(): Command {
@@ -15,7 +16,8 @@ export function buildProgram(): Command {
     .version(version())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
-  registerRuns(program);
+  registerRuns(program, version());
+  registerEvolve(program, version());
   registerGate(program);
   return program;
 }

@@ -25,7 +25,7 @@ import { DEFAULT_RETRY } from '../core/llm/retry';
 import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
 import type { EndpointConfig } from '../core/llm/types';
-import { sha256Hex } from '../core/random';
+import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
@@ -39,6 +39,7 @@ import { NodeFiles } from './files';
 import { OpenAiTransport } from './openaiTransport';
 import { createNodeScorer } from './scorers';
 import { currentOwner } from './process';
+import { SystemClock } from './clock';
 
 /** What a face may override on top of the run spec (CLI flags, editor settings). */
 export interface EvolveOverrides {
@@ -106,7 +107,6 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const spec = inputs.spec;
   const roles = roleConfig(spec, opts.overrides, opts.env);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
-  let ports!: NodePorts;
   const llm = createLlmClient({
     transport: new OpenAiTransport({ roles }),
     roles,
@@ -114,10 +114,11 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     timeoutMs: 120_000,
     retry: DEFAULT_RETRY,
     cache: { files, dir: cacheDir },
-    clock: { now: () => ports.clock.now(), sleep: (ms, s) => ports.clock.sleep(ms, s) },
-    random: { next: () => ports.random.fork('llm-jitter').next(), int: (n) => ports.random.fork('llm-jitter').int(n), fork: (l) => ports.random.fork(l) },
+    clock: new SystemClock(),
+    // Backoff jitter has its own stream so retries never shift the engine's draws.
+    random: new SeededRandom(spec.seed).fork('llm-jitter'),
   });
-  ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let scorer: Scorer | undefined;
   if (spec.scorer) {
     scorer = await createNodeScorer(spec.scorer, { baseDir: spec.baseDir, files, llm, proc: ports.proc });

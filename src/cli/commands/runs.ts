@@ -18,6 +18,7 @@ import type { Replay } from '../../core/run/replay';
 import { NodeFiles } from '../../node/files';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
+import { evolveCommand } from './evolve';
 import {
   describeEvent,
   formatCost,
@@ -43,7 +44,7 @@ interface ExportOptions {
   format: 'jsonl' | 'json';
 }
 
-export function registerRuns(program: Command): void {
+export function registerRuns(program: Command, version: string): void {
   const runs = program.command('runs').description('List, show and export the runs journaled under <workspace>/.ratchet/runs.');
 
   runs
@@ -81,12 +82,13 @@ export function registerRuns(program: Command): void {
     .description('Continue an interrupted run from its journal.')
     .argument('<runId>', 'the run id (or a unique prefix of it)')
     .option('-w, --workspace <dir>', 'the workspace folder', '.')
-    .action(async (runId: string, opts: { workspace: string }) => {
+    .option('--json', 'print engine events as JSONL')
+    .option('--apply', 'write committed edits into the file (as `evolve --apply`)')
+    .action(async (runId: string, opts: { workspace: string; json?: boolean; apply?: boolean }) => {
       const files = new NodeFiles();
       const root = workspaceRoot(files, opts.workspace);
       const id = await findRun(files, root, runId);
-      // The evolve work replaces this with resumeJournal(...) + the engine's replay of the events.
-      throw new RatchetError('internal', `resume needs the evolve engine (not yet available); run ${id} is left as it is.`, { runId: id });
+      process.exitCode = await evolveCommand(undefined, { ...opts, workspace: root }, version, id);
     });
 }
 

@@ -50,6 +50,8 @@ export interface TestResult {
   candidateOutcomes: Map<string, number>;
   /** Both-order verdicts (pairwise gates): the child's Elo score against each opponent. */
   matches: { opponentId: string; childScore: number }[];
+  /** The judge's rationales in this test, for Adaptive Focus's rubric refresh. */
+  rationales: string[];
 }
 
 /** Size of the dev minibatch the Direct pairwise gate shows the judge per comparison. */
@@ -104,12 +106,32 @@ function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLed
   return startPaceTest(cfg, ledger, n);
 }
 
-async function evaluateScored(ctx: GateContext, v: Version, item: DataItem): Promise<Evaluation> {
-  const e = await ctx.evaluator.evaluate(v.hash, v.text, item, ctx.signal);
-  if (!e.memo) {
-    await ctx.emit({ type: 'item/evaluated', candidateId: v.id, itemId: item.id, score: e.score ?? 0, cached: false, output: e.output });
+/**
+ * Evaluations of one batch run concurrently, so their 'item/evaluated' events are emitted after
+ * the batch, in the pre-fixed order: the journal is the same on every run of the same seed, which
+ * is what lets a resume check the replayed events one by one.
+ */
+async function emitEvaluated(ctx: GateContext, v: Version, e: Evaluation): Promise<void> {
+  if (e.memo) return;
+  await ctx.emit({ type: 'item/evaluated', candidateId: v.id, itemId: e.itemId, score: e.score ?? 0, cached: false, output: e.output });
+}
+
+async function scoredPair(ctx: GateContext, cand: Version, inc: Version, item: DataItem, rescoreIncumbent: boolean) {
+  const c = ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal);
+  let yI = rescoreIncumbent ? undefined : ctx.outcomes.get(inc.hash, item.id);
+  let incEval: Evaluation | undefined;
+  if (yI === undefined) {
+    incEval = await ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal);
+    yI = incEval.score ?? 0;
+    ctx.outcomes.set(inc.hash, item.id, yI);
   }
-  return e;
+  const candEval = await c;
+  return { item, yI, yC: candEval.score ?? 0, candEval, incEval };
+}
+
+async function emitPair(ctx: GateContext, cand: Version, inc: Version, p: Awaited<ReturnType<typeof scoredPair>>): Promise<void> {
+  if (p.incEval) await emitEvaluated(ctx, inc, p.incEval);
+  await emitEvaluated(ctx, cand, p.candEval);
 }
 
 async function paceScored(
@@ -127,22 +149,13 @@ async function paceScored(
   let incumbentCalls = 0;
   for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
     const batch = order.slice(start, start + ctx.batchSize);
-    const pairs = await Promise.all(
-      batch.map(async (item) => {
-        const c = evaluateScored(ctx, cand, item);
-        let yI = ctx.outcomes.get(inc.hash, item.id);
-        if (yI === undefined) {
-          const e = await evaluateScored(ctx, inc, item);
-          yI = e.score ?? 0;
-          ctx.outcomes.set(inc.hash, item.id, yI);
-          incumbentCalls++;
-        }
-        const yC = (await c).score ?? 0;
-        candidateCalls++;
-        return { item, yI, yC };
-      }),
-    );
+    const pairs = await Promise.all(batch.map((item) => scoredPair(ctx, cand, inc, item, false)));
     // Strictly in the pre-fixed order; results past the first crossing are paid for and ignored.
+    for (const p of pairs) {
+      await emitPair(ctx, cand, inc, p);
+      candidateCalls++;
+      if (p.incEval) incumbentCalls++;
+    }
     for (const { item, yI, yC } of pairs) {
       if (test.verdict) break;
       candidateOutcomes.set(item.id, yC);
@@ -158,7 +171,7 @@ async function paceScored(
     candidateCalls,
     incumbentCalls,
   });
-  return { record, ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [] };
+  return { record, ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
 }
 
 async function judgeItem(ctx: GateContext, input: string, first: string, second: string): Promise<JudgeAnswer> {
@@ -185,6 +198,7 @@ async function paceRewardFree(
   orderSeed: number,
 ): Promise<TestResult> {
   const test = paceFor(ctx, 'pace-rf', order.length, ledger);
+  const rationales: string[] = [];
   let candidateCalls = 0;
   let incumbentCalls = 0;
   for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
@@ -206,6 +220,7 @@ async function paceRewardFree(
     );
     for (const { item, childFirst, parentFirst } of judged) {
       if (test.verdict) break;
+      rationales.push(childFirst.rationale, parentFirst.rationale);
       await emitVerdicts(ctx, cand, inc, item.id, childFirst, parentFirst);
       const step = observeVerdicts(test, childFirst.verdict, parentFirst.verdict);
       await ctx.emit(wealthStepEvent(cand.id, item.id, step));
@@ -220,7 +235,7 @@ async function paceRewardFree(
     incumbentCalls,
     rubricVersion: ctx.rubric.version,
   });
-  return { record: { ...record, gate: ctx.gate.name }, ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [] };
+  return { record: { ...record, gate: ctx.gate.name }, ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [], rationales: rationales.filter(Boolean) };
 }
 
 async function emitVerdicts(ctx: GateContext, child: Version, parent: Version, itemId: string | undefined, childFirst: JudgeAnswer, parentFirst: JudgeAnswer) {
@@ -256,18 +271,11 @@ async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: Run
   let incumbentCalls = 0;
   for (let start = 0; start < order.length; start += ctx.batchSize) {
     const batch = order.slice(start, start + ctx.batchSize);
-    const pairs = await Promise.all(
-      batch.map(async (item) => {
-        const c = evaluateScored(ctx, cand, item);
-        let yI = ctx.gate.name === 'greedy-re' ? undefined : ctx.outcomes.get(inc.hash, item.id);
-        if (yI === undefined) {
-          yI = (await evaluateScored(ctx, inc, item)).score ?? 0;
-          ctx.outcomes.set(inc.hash, item.id, yI);
-          incumbentCalls++;
-        }
-        return { item, yI, yC: (await c).score ?? 0 };
-      }),
-    );
+    const pairs = await Promise.all(batch.map((item) => scoredPair(ctx, cand, inc, item, ctx.gate.name === 'greedy-re')));
+    for (const p of pairs) {
+      await emitPair(ctx, cand, inc, p);
+      if (p.incEval) incumbentCalls++;
+    }
     for (const { item, yI, yC } of pairs) {
       candidateOutcomes.set(item.id, yC);
       incScore += yI;
@@ -301,7 +309,7 @@ async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: Run
     incumbentCalls,
     statistic: { candidateScore: candScore, incumbentScore: incScore },
   };
-  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes, matches: [] };
+  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes, matches: [], rationales: [] };
 }
 
 function configHash(gate: GateName, alpha: number): string {
@@ -344,6 +352,7 @@ async function direct(
   const batch = order.slice(0, Math.min(DIRECT_MINIBATCH, order.length));
   const childOut = await outputsOn(ctx, cand, batch);
   const matches: TestResult['matches'] = [];
+  const rationales: string[] = [];
   let gateOutcome: ReturnType<typeof bothOrderVerdict> | undefined;
   const tally = { wins: 0, losses: 0, ties: 0 };
   for (const opp of opponents) {
@@ -353,6 +362,7 @@ async function direct(
       judgePrompts(ctx, opp, oppOut, cand, childOut),
     ]);
     await emitVerdicts(ctx, cand, opp, undefined, childFirst, parentFirst);
+    rationales.push(childFirst.rationale, parentFirst.rationale);
     const outcome = bothOrderVerdict(childFirst.verdict, parentFirst.verdict);
     matches.push({ opponentId: opp.id, childScore: outcome.outcome === 'child' ? 1 : outcome.outcome === 'parent' ? 0 : 0.5 });
     if (opp === gateOpponent) gateOutcome = outcome;
@@ -381,5 +391,5 @@ async function direct(
     incumbentCalls: 0,
     rubricVersion: ctx.rubric.version,
   };
-  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches };
+  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches, rationales: rationales.filter(Boolean) };
 }

@@ -226,7 +226,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           : await testCandidate(ctx, child, incumbent, ledger);
       ledger = result.ledgerAfter;
       await emit({ type: 'decision', record: result.record });
-      recentDecisions.push({ decision: result.record.decision });
+      recentDecisions.push({ decision: result.record.decision, ...(result.rationales[0] ? { rationale: result.rationales[0] } : {}) });
 
       if (spec.gate.name === 'elo') {
         ratings.add(child.id, parent.id);
@@ -247,6 +247,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         } else {
           committed.push(child);
           if (landed === 'applied') fileText = suggestion.newText;
+          memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: `it became ${child.id}; look for a different improvement`, by: 'gate', outcome: 'accepted' });
         }
       } else {
         rejectedHashes.add(child.hash);
@@ -356,9 +357,10 @@ function opponents(ratings: Ratings, byId: Map<string, Version>, child: Version,
   return sample(pool, m, random).map((id) => byId.get(id)!);
 }
 
+/** The proposer's own reasoning, on one line: how it will recognise the edit in its memory. */
 function summarize(reasoning: string): string {
-  const first = reasoning.split(/(?<=[.!?])\s/)[0] ?? reasoning;
-  return first.length > 200 ? `${first.slice(0, 199)}…` : first || 'an edit';
+  const line = reasoning.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line || 'an edit';
 }
 
 /** Gate-level words only: the proposer learns that an edit lost, never dev outputs or scores (A1). */

@@ -1,5 +1,5 @@
 /**
- * What was tried on each parent and why it lost, shown to the proposer so it does not propose the
+ * What was tried on each parent and why it lost (or that it was accepted), shown to the proposer so it does not propose the
  * same edit again. Human rejections from the editor land here too. Only gate-level facts are kept
  * (decision, reason, wins/losses) — never dev items or outputs, which the proposer must not see (A1).
  */
@@ -11,6 +11,8 @@ export interface RejectedEdit {
   summary: string;
   why: string;
   by: 'gate' | 'user';
+  /** Accepted edits are remembered too, so the proposer looks for a different improvement. */
+  outcome?: 'rejected' | 'accepted';
 }
 
 export class RejectionMemory {

@@ -61,8 +61,10 @@ export function proposerMessages(ctx: ProposalContext): ChatMessage[] {
     parts.push(`How the current prompt did:\n\n${lines.join('\n\n')}`);
   }
   if (ctx.rejected.length > 0) {
-    const lines = ctx.rejected.map((r) => `- ${r.summary} — rejected ${r.by === 'user' ? 'by the user' : 'by the gate'}: ${r.why}`);
-    parts.push(`Edits already tried on this prompt and rejected (do not propose them again):\n${lines.join('\n')}`);
+    const lines = ctx.rejected.map((r) =>
+      r.outcome === 'accepted' ? `- ${r.summary} — accepted: ${r.why}` : `- ${r.summary} — rejected ${r.by === 'user' ? 'by the user' : 'by the gate'}: ${r.why}`,
+    );
+    parts.push(`Edits already tried on this prompt (do not propose them again):\n${lines.join('\n')}`);
   }
   parts.push(`Keep the prompt under about ${ctx.maxPromptTokens} tokens.`);
   return [

@@ -1,0 +1,226 @@
+/**
+ * `ratchet evolve <prompt-file>`: the prompt evolution loop, headless. Same engine and journal as
+ * the editor; a live progress line on a TTY, JSONL of engine events with --json.
+ *
+ * What reaches the file: --apply writes each committed edit (atomically, and only if the file still
+ * holds the text the edit was computed on); --interactive asks first; the default, --dry-run,
+ * writes nothing — the run's decisions are in the journal (`ratchet runs show`).
+ */
+import { createInterface } from 'node:readline/promises';
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { RatchetError } from '../../core/errors';
+import type { RunControl, Suggestion } from '../../core/evolve/loop';
+import type { GateName } from '../../core/gates/record';
+import type { EngineEvent } from '../../core/run/events';
+import { NodeFiles } from '../../node/files';
+import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
+import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
+import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
+import { describeEvent, writeErr, writeOut } from '../output';
+
+interface EvolveFlags {
+  data?: string;
+  gate?: GateName;
+  alpha?: number;
+  budgetCalls?: number;
+  candidates?: number;
+  seed?: number;
+  baseUrl?: string;
+  model?: string;
+  concurrency?: number;
+  apply?: boolean;
+  dryRun?: boolean;
+  interactive?: boolean;
+  json?: boolean;
+  resume?: string;
+  workspace: string;
+}
+
+const GATES: GateName[] = ['pace+', 'pace', 'pace-rf', 'pairwise', 'focus', 'elo', 'greedy'];
+
+export function registerEvolve(program: Command, version: string): void {
+  program
+    .command('evolve')
+    .description('Evolve a prompt file; an edit is committed only when the gate finds evidence it is better.')
+    .argument('[prompt-file]', 'the prompt file (.prompt.md, .prompty, .md, .txt); its run spec is the front matter or <name>.ratchet.yaml')
+    .option('--data <file>', 'dataset to use instead of the spec’s (JSONL, CSV or YAML tests:)')
+    .addOption(new Option('--gate <gate>', 'acceptance gate').choices(GATES))
+    .option('--alpha <a>', 'false-commit rate per candidate', number('--alpha'))
+    .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
+    .option('--candidates <n>', 'number of candidates to test', integer('--candidates'))
+    .option('--seed <n>', 'run seed (splits, item order, parent choice)', integer('--seed'))
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
+    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
+    .option('--apply', 'write each committed edit into the file (autopilot)')
+    .option('--dry-run', 'write nothing to the prompt file (default)')
+    .option('--interactive', 'ask before writing each committed edit (suggest mode)')
+    .option('--json', 'print engine events as JSONL')
+    .option('--resume <runId>', 'continue an interrupted run from its journal')
+    .option('-w, --workspace <dir>', 'folder that holds .ratchet/ (runs, response cache)', '.')
+    .action(async (promptFile: string | undefined, flags: EvolveFlags) => {
+      process.exitCode = await evolveCommand(promptFile, flags, version);
+    });
+}
+
+export async function evolveCommand(promptFile: string | undefined, flags: EvolveFlags, version: string, resumeId = flags.resume): Promise<number> {
+  if ((flags.apply ? 1 : 0) + (flags.dryRun ? 1 : 0) + (flags.interactive ? 1 : 0) > 1) {
+    throw new RatchetError('badInput', 'Choose one of --apply, --dry-run and --interactive.');
+  }
+  if (flags.interactive && !process.stdin.isTTY) {
+    throw new RatchetError('badInput', '--interactive needs a terminal; use --apply or --dry-run in scripts.');
+  }
+  if (!resumeId && !promptFile) throw new RatchetError('badInput', 'Name the prompt file to evolve, e.g. `ratchet evolve prompts/x.prompt.md`.');
+
+  const files = new NodeFiles();
+  const workspace = files.resolve(flags.workspace);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = new Progress(!!flags.json);
+  const control = cliControl(flags, files);
+  const common = {
+    control,
+    onEvent: (e: EngineEvent) => progress.show(e),
+    signal: controller.signal,
+    env: process.env,
+    version,
+  };
+  let outcome: EvolveRunOutcome;
+  try {
+    outcome = resumeId
+      ? await resumeEvolveRun(resumeId, workspace, common)
+      : await startEvolveRun({ ...common, promptPath: promptFile!, workspace, overrides: overrides(flags) });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    progress.end();
+  }
+  for (const w of outcome.warnings) writeErr(`warning: ${w}\n`);
+  if (!flags.json) {
+    writeErr(
+      `run ${outcome.runId}: ${outcome.status} · ${outcome.candidates} candidates, ${outcome.commits} committed · incumbent ${outcome.incumbent.id}\n` +
+        `  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`,
+    );
+  }
+  if (outcome.status === 'failed' || outcome.status === 'cancelled') return EXIT_ERROR;
+  return outcome.commits > 0 ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
+}
+
+function overrides(f: EvolveFlags): EvolveOverrides {
+  const o: EvolveOverrides = {};
+  if (f.data !== undefined) o.dataset = f.data;
+  if (f.gate !== undefined) o.gate = f.gate;
+  if (f.alpha !== undefined) o.alpha = f.alpha;
+  if (f.budgetCalls !== undefined) o.budgetCalls = f.budgetCalls;
+  if (f.candidates !== undefined) o.candidates = f.candidates;
+  if (f.seed !== undefined) o.seed = f.seed;
+  if (f.baseUrl !== undefined) o.baseURL = f.baseUrl;
+  if (f.model !== undefined) o.model = f.model;
+  if (f.concurrency !== undefined) o.concurrency = f.concurrency;
+  if (f.apply) o.mode = 'autopilot';
+  else if (f.interactive) o.mode = 'suggest';
+  return o;
+}
+
+/** How the CLI answers suggestions and writes accepted edits. */
+function cliControl(flags: EvolveFlags, files: NodeFiles): RunControl {
+  return {
+    async decide(s: Suggestion) {
+      if (!flags.interactive) return 'accept'; // --dry-run: keep evolving from the commit; apply() writes nothing
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const answer = await rl.question(`\nThe gate committed ${s.candidateId}. Write it into ${s.file}? [y/N] `);
+        return /^y(es)?$/i.test(answer.trim()) ? 'accept' : 'reject';
+      } finally {
+        rl.close();
+      }
+    },
+    async apply(s: Suggestion) {
+      if (!flags.apply && !flags.interactive) return 'dry-run';
+      // Never over the user's text: write only if the file still holds what the edit was computed on.
+      const now = await files.tryReadText(s.file);
+      if (now !== s.baseText) return 'stale';
+      await files.writeTextAtomic(s.file, s.newText);
+      return 'applied';
+    },
+  };
+}
+
+/** One live line on a TTY; a line per decision otherwise; JSONL with --json. */
+class Progress {
+  private readonly tty = !!process.stderr.isTTY;
+  private line = '';
+  private candidate = '';
+  private wealth = '';
+  private cost = '';
+
+  constructor(private readonly json: boolean) {}
+
+  show(e: EngineEvent): void {
+    if (this.json) {
+      writeOut(`${JSON.stringify(e)}\n`);
+      return;
+    }
+    switch (e.type) {
+      case 'candidate/proposed':
+        this.candidate = e.candidateId;
+        break;
+      case 'wealth/step':
+        this.wealth = `evidence ×${fmt(Math.exp(e.logWealth))} (needs ×${fmt(Math.exp(e.logThreshold))})`;
+        break;
+      case 'cost/update':
+        this.cost = describeEvent(e);
+        break;
+      case 'decision':
+      case 'log':
+      case 'report/test':
+      case 'edit/applied':
+      case 'run/failed':
+        this.print(`${e.type === 'log' ? '' : `${e.type}: `}${describeEvent(e)}`);
+        return;
+      default:
+        break;
+    }
+    if (this.tty) this.redraw(`${this.candidate} · ${this.wealth} · ${this.cost}`);
+  }
+
+  private print(text: string): void {
+    if (this.tty && this.line) process.stderr.write('\r\u001b[2K');
+    process.stderr.write(`${text}\n`);
+    if (this.tty && this.line) process.stderr.write(this.line);
+  }
+
+  private redraw(text: string): void {
+    this.line = text.slice(0, (process.stderr.columns ?? 100) - 1);
+    process.stderr.write(`\r\u001b[2K${this.line}`);
+  }
+
+  end(): void {
+    if (this.tty && this.line) process.stderr.write('\r\u001b[2K');
+  }
+}
+
+function fmt(x: number): string {
+  return String(Number(x.toPrecision(3)));
+}
+
+function number(flag: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n)) throw new RatchetError('badInput', `${flag} must be a number, got "${v}".`);
+    return n;
+  };
+}
+
+function integer(flag: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new RatchetError('badInput', `${flag} must be a whole number, got "${v}".`);
+    return n;
+  };
+}
+
+

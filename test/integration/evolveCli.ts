@@ -1,0 +1,55 @@
+// Runs the built CLI's `evolve` against a fake server and reads back what it journaled.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { EngineEvent } from '../../src/core/run/events';
+
+export const CLI = resolve(__dirname, '../../out/cli.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, OPENAI_API_KEY: 'test-key', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((res) => child.on('close', (code) => res({ code, stdout, stderr })));
+  return { child, done };
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return startCli(args, env).done;
+}
+
+export function runIds(workspace: string): string[] {
+  try {
+    return readdirSync(join(workspace, '.ratchet', 'runs')).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function journal(workspace: string, runId: string): EngineEvent[] {
+  const text = readFileSync(join(workspace, '.ratchet', 'runs', runId, 'events.jsonl'), 'utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as EngineEvent);
+}
+
+export function decisions(events: readonly EngineEvent[]) {
+  return events.flatMap((e) => (e.type === 'decision' ? [{ candidate: e.record.candidateId, decision: e.record.decision, reason: e.record.reason }] : []));
+}
+
+/** Runs `jobs` with at most `width` at a time (the machine has two cores). */
+export async function inBatches<T>(jobs: (() => Promise<T>)[], width = 4): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < jobs.length; i += width) out.push(...(await Promise.all(jobs.slice(i, i + width).map((j) => j()))));
+  return out;
+}
