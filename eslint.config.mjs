@@ -8,7 +8,12 @@ export const boundaryRule = {
     'error',
     {
       patterns: [
-        { group: ['vscode', 'vscode-*', 'vscode/*'], message: 'src/core and webview/ must not import VS Code or LSP; use a port.' },
+        {
+          // Anchored names, not `vscode-*`: gitignore-style globs match any path segment, and the
+          // panel's own components live under @vscode-elements/elements/dist/vscode-button/.
+          group: ['/vscode', '/vscode/*', '/vscode-languageclient', '/vscode-languageclient/*', '/vscode-languageserver*', '/vscode-languageserver*/*', '/vscode-jsonrpc', '/vscode-jsonrpc/*'],
+          message: 'src/core and webview/ must not import VS Code or LSP; use a port.',
+        },
         { group: ['node:*'], message: 'src/core and webview/ must not import Node built-ins; use a port (src/core/ports.ts).' },
         {
           group: ['fs', 'fs/*', 'path', 'child_process', 'http', 'https', 'net', 'os', 'crypto', 'stream', 'worker_threads'],

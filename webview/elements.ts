@@ -1,9 +1,5 @@
 // The @vscode-elements components the panel uses, imported one by one so the bundle carries only
 // these (the package's all-in-one bundle is several times larger).
-// HACK: the boundary rule's gitignore-style pattern 'vscode-*' also matches the 'vscode-button'
-// folder inside this package's paths; it is meant for the `vscode`/LSP modules. Until the pattern
-// is narrowed in eslint.config.mjs, the rule is off for these twelve side-effect imports only.
-/* eslint-disable no-restricted-imports */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
@@ -16,4 +12,3 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
-/* eslint-enable no-restricted-imports */
