@@ -127,6 +127,8 @@ export function describeEvent(e: EngineEvent): string {
       const total = totalCost(e.cost, e.llmCalls);
       return `${e.llmCalls} LLM calls · ${formatCost(total)}${total.dollars === undefined ? '' : ` · ${total.tokens} tokens`}`;
     }
+    case 'dataset/loaded':
+      return `${e.items.length} items`;
     case 'rubric/updated':
       return `rubric v${e.version}${e.why ? `: ${oneLine(e.why, 80)}` : ''}`;
     case 'ratings':

@@ -21,11 +21,8 @@ import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
  * that parent selection picks it next (selectP). */
 export type CandidateRating = EventOf<'ratings'>['ratings'][number];
 
-/** The dev items' inputs, rendered to text by the engine, sent once per run (and on resume). */
-export interface DatasetLoadedEvent {
-  type: 'dataset/loaded';
-  items: { itemId: string; input: string }[];
-}
+/** The items' inputs as text, sent once per run (and on resume). */
+export type DatasetLoadedEvent = Omit<EventOf<'dataset/loaded'>, 'runId' | 'at'>;
 
 /** Budget limits the run declared; `run/started`'s info may carry them as `budget`. */
 export interface BudgetLimits {
@@ -36,10 +33,8 @@ export interface BudgetLimits {
 }
 export type PanelRunInfo = RunSummaryInfo & { budget?: BudgetLimits };
 
-type PanelOnlyEvent = { runId: string; at: number } & DatasetLoadedEvent;
-
-/** Everything the panel folds: the engine's events plus the future ones above. */
-export type PanelEvent = EngineEvent | PanelOnlyEvent;
+/** Everything the panel folds: the engine's events. */
+export type PanelEvent = EngineEvent;
 export type PanelEventType = PanelEvent['type'];
 
 // ---------------------------------------------------------------------------------------------

@@ -103,8 +103,24 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
 
   await emit({
     type: 'run/started',
-    info: { kind: 'evolve', target: opts.prompt.path, gate: spec.gate.name, alpha: spec.gate.alpha, mode: spec.mode, seed: spec.seed },
+    info: {
+      kind: 'evolve',
+      target: opts.prompt.path,
+      gate: spec.gate.name,
+      alpha: spec.gate.alpha,
+      mode: spec.mode,
+      seed: spec.seed,
+      budget: {
+        candidates: spec.budget.candidates,
+        ...(spec.budget.calls === undefined ? {} : { llmCalls: spec.budget.calls }),
+        ...(spec.budget.tokens === undefined ? {} : { tokens: spec.budget.tokens }),
+        ...(spec.budget.dollars === undefined ? {} : { dollars: spec.budget.dollars }),
+        ...(spec.budget.wallTimeMinutes === undefined ? {} : { wallMs: spec.budget.wallTimeMinutes * 60_000 }),
+      },
+    },
   });
+  const splitItems = (split: 'feedback' | 'dev' | 'test') => opts.splits[split].map((item) => ({ itemId: item.id, input: itemText(item).text, split }));
+  await emit({ type: 'dataset/loaded', items: [...splitItems('feedback'), ...splitItems('dev'), ...splitItems('test')] });
   try {
     const scores = scoreMode(opts.scorer);
     const evaluator = new Evaluator({

@@ -13,6 +13,7 @@ type Field = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'string?';
  */
 const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   'run/started': { info: 'object' },
+  'dataset/loaded': { items: 'array' },
   'candidate/proposed': { candidateId: 'string', parentId: 'string?', contentHash: 'string', text: 'string' },
   'item/evaluated': { candidateId: 'string', itemId: 'string', score: 'number', cached: 'boolean' },
   verdict: { candidateId: 'string', parentId: 'string', order: 'string', winner: 'string' },

@@ -16,6 +16,8 @@ export interface RunSummaryInfo {
   alpha: number;
   mode: RunMode;
   seed: number;
+  /** The limits the run declared, so a face can show how much of each is used. */
+  budget?: { llmCalls?: number; tokens?: number; dollars?: number; wallMs?: number; candidates?: number };
 }
 
 /** A mean score with a 95 % interval. */
@@ -34,6 +36,11 @@ interface Base {
 export type EngineEvent = Base &
   (
     | { type: 'run/started'; info: RunSummaryInfo; resumed?: boolean }
+    | {
+        /** The items' inputs as text, once per run, so evidence can show what each item asked. */
+        type: 'dataset/loaded';
+        items: { itemId: string; input: string; split: 'feedback' | 'dev' | 'test' }[];
+      }
     | {
         type: 'candidate/proposed';
         candidateId: string;

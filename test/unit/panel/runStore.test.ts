@@ -56,7 +56,7 @@ describe('evidence for one decision', () => {
   it('lists the e-process’s discordant items with input, both outputs and who won', () => {
     const s = store([
       started(),
-      ev('dataset/loaded', { items: [{ itemId: 'i1', input: 'What is 2+2?' }] }),
+      ev('dataset/loaded', { items: [{ itemId: 'i1', input: 'What is 2+2?', split: 'dev' }] }),
       ev('rubric/updated', { version: 4, rubric: 'Prefer correct answers.' }),
       proposed('c0', undefined, 'old prompt'),
       proposed('c1', 'c0', 'new prompt', 'Be precise.'),

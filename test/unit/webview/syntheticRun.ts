@@ -59,7 +59,7 @@ export function syntheticRun(opts: SyntheticOptions): PanelEvent[] {
   };
 
   push({ type: 'run/started', info: { kind: 'evolve', target: 'prompts/summarize.prompt.md', gate: 'pace+', alpha, mode: 'suggest', seed: 7, budget: { llmCalls: 50_000, dollars: 20, tokens: 30_000_000, wallMs: 3_600_000 } } });
-  push({ type: 'dataset/loaded', items: Array.from({ length: n }, (_, i) => ({ itemId: `item-${i}`, input: `Summarize document ${i}. ${payload}` })) });
+  push({ type: 'dataset/loaded', items: Array.from({ length: n }, (_, i) => ({ itemId: `item-${i}`, input: `Summarize document ${i}. ${payload}`, split: 'dev' as const })) });
 
   let incumbent = 'c0000000';
   push({ type: 'candidate/proposed', candidateId: incumbent, parentId: undefined, contentHash: 'h0', text: 'You are a careful summarizer.\nKeep it short.\n' });
