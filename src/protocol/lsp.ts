@@ -1,0 +1,249 @@
+/**
+ * The language server's wire contract, written once and imported by both ends: the server
+ * (src/server) and the VS Code client (src/extension). Every custom method is `ratchet/<verbNoun>`;
+ * each type below says which way it flows. Only `vscode-jsonrpc`'s transport-free core is imported,
+ * so this file bundles into either end.
+ *
+ * Standard LSP carries the rest: code lenses (commands in `RatchetCommands`), diagnostics,
+ * `workspace/applyEdit` for accepted edits (versioned, so the editor refuses a stale one), and
+ * work-done progress per run (`window/workDoneProgress/create`; cancelling it cancels the run).
+ */
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { ChatMessage } from '../core/llm/types';
+import type { EngineEvent, RunKind, RunMode } from '../core/run/events';
+import type { RunSummary } from '../core/run/listRuns';
+import type { GateName } from '../core/gates/record';
+import type { EvolveOverrides } from '../node/evolveRun';
+
+// ---------------------------------------------------------------------------------------------
+// Settings: client → server, in `initializationOptions` and `workspace/didChangeConfiguration`.
+
+/** Roles a model can be set for; `default` applies to every role without its own. */
+export type ModelRole = 'default' | 'agent' | 'proposer' | 'validator' | 'meta' | 'challenger';
+
+/**
+ * Everything the server needs from the editor's settings and secrets. Each field left out falls
+ * back to the run spec, then to the server's environment. `apiKey` comes from SecretStorage: the
+ * server passes it to the LLM client only, never to a log, a journal or a notification.
+ */
+export interface ServerSettings {
+  /** 'vscode-lm' sends every LLM call back to the client (`ratchet/languageModel`): no key needed. */
+  provider: 'openai' | 'vscode-lm';
+  /** OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, …). */
+  baseURL?: string;
+  /** Model per role. With 'vscode-lm' the value is a model family (e.g. 'gpt-4o') or id. */
+  models?: Partial<Record<ModelRole, string>>;
+  apiKey?: string;
+  gate?: GateName;
+  alpha?: number;
+  concurrency?: number;
+  budget?: { calls?: number; candidates?: number };
+  mode?: RunMode;
+  /** Workspace Trust: false refuses runs whose scorer executes workspace code. */
+  trusted: boolean;
+}
+
+/** `initialize`'s `initializationOptions`. */
+export interface RatchetInitializationOptions {
+  settings: ServerSettings;
+}
+
+/** `workspace/didChangeConfiguration`'s `settings`: the whole new settings object (a replacement, not a patch). */
+export interface RatchetConfigurationChange {
+  settings: ServerSettings;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs: client → server requests.
+
+/** 'evaluate' scores the current prompt on the held-out test split and edits nothing. */
+export type StartRunKind = Extract<RunKind, 'evolve' | 'evaluate'>;
+
+export interface StartRunParams {
+  /** The prompt file (`file:` URI); a sidecar `*.ratchet.yaml` URI resolves to its prompt. */
+  uri: string;
+  kind: StartRunKind;
+  overrides?: EvolveOverrides;
+  /** Overrides the run spec's and the settings' mode. */
+  mode?: RunMode;
+}
+/** Answered once the run's journal exists (its first event is out); input errors answer with a `RatchetErrorData` error. */
+export interface StartRunResult {
+  runId: string;
+}
+/** client → server: start a run; its events follow as `ratchet/runEvent`. */
+export const StartRunRequest = new RequestType<StartRunParams, StartRunResult, RatchetErrorData>('ratchet/startRun');
+
+export interface RunRef {
+  runId: string;
+}
+/** false when no run of that id is hosted by this server (finished, or another process owns it). */
+export interface CancelRunResult {
+  cancelled: boolean;
+}
+/** client → server: abort a hosted run; `run/cancelled` arrives as its last event. */
+export const CancelRunRequest = new RequestType<RunRef, CancelRunResult, void>('ratchet/cancelRun');
+
+/** client → server: resume an interrupted run from its journal (replay; LLM answers come from the cache). */
+export const ResumeRunRequest = new RequestType<RunRef, StartRunResult, RatchetErrorData>('ratchet/resumeRun');
+
+export interface RunListEntry extends RunSummary {
+  /** The workspace folder (file system path) whose `.ratchet/runs` holds the run. */
+  workspace: string;
+  /** This server process is running it now. */
+  hosted: boolean;
+  /** `interrupted` with a dead owner: `ratchet/resumeRun` can take it up. */
+  resumable: boolean;
+}
+export interface ListRunsResult {
+  runs: RunListEntry[];
+}
+/** client → server: every run under the workspace folders' `.ratchet/runs`, newest first. */
+export const ListRunsRequest = new RequestType<Record<string, never>, ListRunsResult, void>('ratchet/listRuns');
+
+/** server → client: each engine event of a hosted run, after it is durable in the journal. */
+export interface RunEventParams {
+  runId: string;
+  /** The prompt file the run evolves. */
+  uri: string;
+  event: EngineEvent;
+}
+export const RunEventNotification = new NotificationType<RunEventParams>('ratchet/runEvent');
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions (suggest mode): the engine waits for the user's answer.
+
+export type SuggestionStatus = 'pending' | 'stale' | 'applied' | 'rejected' | 'dropped';
+
+/** A zero-based LSP range. */
+export interface WireRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/**
+ * server → client, `ratchet/suggestionChanged`: a gated edit waiting for the user, or what became
+ * of it. Enough to draw the inline diff without asking: replacing `range` in the document at
+ * `version` with the part of `newText` it covers gives `newText` (today: the whole document).
+ * - stale: the document moved on (the user typed) after the suggestion was computed; it is never
+ *   written over the user's text. The engine treats a stale suggestion as not applied.
+ * - dropped: the run ended (cancelled, failed) before the user answered.
+ */
+export interface SuggestionState {
+  runId: string;
+  candidateId: string;
+  uri: string;
+  status: SuggestionStatus;
+  /** The document version the suggestion was computed for; null when the file was not open in the editor. */
+  version: number | null;
+  /** The whole document text the suggestion was computed on, and the whole text it proposes. */
+  baseText: string;
+  newText: string;
+  /** The replaced range in `baseText`. */
+  range: WireRange;
+  /** Why it is stale or dropped, in words for the user. */
+  reason?: string;
+}
+export const SuggestionChangedNotification = new NotificationType<SuggestionState>('ratchet/suggestionChanged');
+
+export interface SuggestionRef {
+  runId: string;
+  candidateId: string;
+}
+/** What the accept led to: `stale` when the document changed first (nothing was written). */
+export interface AcceptSuggestionResult {
+  outcome: 'applied' | 'stale' | 'dry-run';
+}
+/** client → server: the user accepts; answered after the edit went through `workspace/applyEdit` (or was refused as stale). */
+export const AcceptSuggestionRequest = new RequestType<SuggestionRef, AcceptSuggestionResult, RatchetErrorData>('ratchet/acceptSuggestion');
+/** client → server: the user rejects; the engine records it and moves on. */
+export const RejectSuggestionRequest = new RequestType<SuggestionRef, Record<string, never>, RatchetErrorData>('ratchet/rejectSuggestion');
+
+/** client → server: the suggestions this server knows of (after a client reload), optionally for one file. */
+export interface ListSuggestionsParams {
+  uri?: string;
+}
+export const ListSuggestionsRequest = new RequestType<ListSuggestionsParams, { suggestions: SuggestionState[] }, void>('ratchet/listSuggestions');
+
+// ---------------------------------------------------------------------------------------------
+// Run spec scaffolding (the Configure lens).
+
+/** client → server: create `<name>.ratchet.yaml` next to the prompt from a template (through `workspace/applyEdit`). */
+export interface CreateRunSpecResult {
+  /** The sidecar's URI; open it in an editor. */
+  uri: string;
+  /** false when it already existed (left untouched). */
+  created: boolean;
+}
+export const CreateRunSpecRequest = new RequestType<{ uri: string }, CreateRunSpecResult, RatchetErrorData>('ratchet/createRunSpec');
+
+// ---------------------------------------------------------------------------------------------
+// Language models through the client: server → client.
+
+/**
+ * `ratchet/languageModel`: one chat completion through VS Code's Language Model API (`vscode.lm`).
+ * The client selects a chat model matching `model` (family, else id; any available one when
+ * neither matches) and returns the whole text. No logprobs: the engine degrades to the gates that
+ * do not need them. Cancelled with `$/cancelRequest` when the run is cancelled.
+ */
+export interface LanguageModelParams {
+  messages: ChatMessage[];
+  model: { family?: string; id?: string };
+  options: { temperature?: number; maxTokens?: number; stop?: string[] };
+  /** Shown by VS Code when it asks the user to allow the extension to use the model. */
+  justification: string;
+}
+export interface LanguageModelResult {
+  text: string;
+  /** The id of the model that answered. */
+  model: string;
+  /** Token counts when the client can count them (`LanguageModelChat.countTokens`). */
+  usage?: { promptTokens: number; completionTokens: number };
+}
+/** Error data the client returns when no model is available or the user refused consent. */
+export interface LanguageModelErrorData {
+  code: 'noModel' | 'noPermission' | 'blocked' | 'failed';
+}
+export const LanguageModelRequest = new RequestType<LanguageModelParams, LanguageModelResult, LanguageModelErrorData>('ratchet/languageModel');
+
+// ---------------------------------------------------------------------------------------------
+// Server health: server → client.
+
+/**
+ * `ratchet/serverStatus`: 'error' after an uncaught exception or unhandled rejection (the server
+ * keeps serving; the client decides whether to restart it), 'ok' once it is ready. `resumable`
+ * counts interrupted runs found on start so the client can offer to resume them.
+ */
+export interface ServerStatusParams {
+  health: 'ok' | 'warning' | 'error';
+  message: string;
+  resumable?: number;
+}
+export const ServerStatusNotification = new NotificationType<ServerStatusParams>('ratchet/serverStatus');
+
+// ---------------------------------------------------------------------------------------------
+// Errors and commands.
+
+/** `data` of a ResponseError from a ratchet request: the engine's RatchetError code and, for bad input, where. */
+export interface RatchetErrorData {
+  code: string;
+  diagnostics?: { file: string; line: number; column: number; message: string }[];
+}
+
+/**
+ * Command ids the server puts on code lenses; the client registers them (calling the requests
+ * above). Arguments, in order: Evolve/Evaluate/Configure `[uri]`; the suggestion commands
+ * `[uri, runId, candidateId]`.
+ */
+export const RatchetCommands = {
+  evolve: 'ratchet.evolve',
+  evaluate: 'ratchet.evaluate',
+  configure: 'ratchet.configure',
+  acceptSuggestion: 'ratchet.acceptSuggestion',
+  rejectSuggestion: 'ratchet.rejectSuggestion',
+  showDiff: 'ratchet.showDiff',
+  showEvidence: 'ratchet.showEvidence',
+} as const;
+export type RatchetCommandId = (typeof RatchetCommands)[keyof typeof RatchetCommands];
+export type FileCommandArgs = [uri: string];
+export type SuggestionCommandArgs = [uri: string, runId: string, candidateId: string];
