@@ -20,6 +20,7 @@ import type { Scorer } from '../core/data/scorers/types';
 import { RatchetError } from '../core/errors';
 import { runEvolve } from '../core/evolve/loop';
 import type { EvolveResult, RunControl, Suggestion } from '../core/evolve/loop';
+import type { LlmTransport } from '../core/ports';
 import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
 import type { RoleConfig } from '../core/llm/roles';
@@ -69,6 +70,8 @@ export interface EvolveRunOptions {
   version: string;
   /** Refuse runs whose scorer executes workspace code (an untrusted workspace). */
   untrusted?: boolean;
+  /** Where LLM calls go instead of the OpenAI-compatible endpoints (the editor's language models). */
+  transport?: LlmTransport;
 }
 
 /** What run.json keeps so a resume rebuilds the very same run. */
@@ -108,7 +111,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const roles = roleConfig(spec, opts.overrides, opts.env);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
   const llm = createLlmClient({
-    transport: new OpenAiTransport({ roles }),
+    transport: opts.transport ?? new OpenAiTransport({ roles }),
     roles,
     concurrency: spec.concurrency,
     timeoutMs: 120_000,
@@ -248,19 +251,16 @@ function hashInputs(inputs: RunInputs): string {
 
 /**
  * Endpoints per role. Precedence: the face's override (--base-url / --model), then the run spec's
- * `models`, then OPENAI_BASE_URL / RATCHET_MODEL from the environment. Keys: the role's
+ * `models`, then OPENAI_BASE_URL / RATCHET_MODEL from the environment, then OpenAI itself. Keys: the role's
  * `apiKeyEnv`, else OPENAI_API_KEY; never written anywhere.
  */
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
 export function roleConfig(spec: RunSpec, o: EvolveOverrides, env: Record<string, string | undefined>): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
-    const baseURL = o.baseURL ?? m.baseURL ?? env.OPENAI_BASE_URL;
+    const baseURL = o.baseURL ?? m.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_BASE_URL;
     const model = m.model ?? o.model ?? env.RATCHET_MODEL;
-    if (!baseURL) {
-      throw new RatchetError('badInput', `No model endpoint for the ${role} role: pass --base-url, set OPENAI_BASE_URL, or set models.default.baseURL in the run spec.`, {
-        field: `models.${role}.baseURL`,
-      });
-    }
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
         field: `models.${role}.model`,

@@ -179,11 +179,12 @@ describe('ratchet runs export', () => {
 });
 
 describe('ratchet runs resume', () => {
-  it('exits 2 saying the evolve engine is needed, after checking the run exists', () => {
+  // Resuming a real run is covered end to end in evolve.test.ts (kill, then resume).
+  it('exits 2 when the run was not started by a version that can resume it, after checking the run exists', () => {
     expect(ratchet('runs', 'resume', FIXTURE_RUNS.torn, '--workspace', ws)).toEqual({
       code: 2,
       stdout: '',
-      stderr: `ratchet: resume needs the evolve engine (not yet available); run ${FIXTURE_RUNS.torn} is left as it is.\n`,
+      stderr: `ratchet: Run ${FIXTURE_RUNS.torn} is not an evolve run this version can resume.\n`,
     });
     expect(ratchet('runs', 'resume', 'nope', '--workspace', ws).stderr).toMatch(/^ratchet: No run nope in /);
   });
