@@ -22,16 +22,23 @@ import type { EvolveOverrides } from '../node/evolveRun';
 export type ModelRole = 'default' | 'agent' | 'proposer' | 'validator' | 'meta' | 'challenger';
 
 /**
- * Everything the server needs from the editor's settings and secrets. Each field left out falls
- * back to the run spec, then to the server's environment. `apiKey` comes from SecretStorage: the
- * server passes it to the LLM client only, never to a log, a journal or a notification.
+ * Everything the server needs from the editor's settings and secrets. Send only what the user set:
+ * - gate, alpha, concurrency, budget, mode override every run spec (like the CLI's flags);
+ * - baseURL, models, apiKey stand where the CLI reads OPENAI_BASE_URL, RATCHET_MODEL and
+ *   OPENAI_API_KEY: below a run spec's own `models`, above the server's environment.
+ * `apiKey` comes from SecretStorage: the server passes it to the LLM client only, never to a log,
+ * a journal or a notification.
  */
 export interface ServerSettings {
   /** 'vscode-lm' sends every LLM call back to the client (`ratchet/languageModel`): no key needed. */
   provider: 'openai' | 'vscode-lm';
   /** OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, …). */
   baseURL?: string;
-  /** Model per role. With 'vscode-lm' the value is a model family (e.g. 'gpt-4o') or id. */
+  /**
+   * Model per role. With 'vscode-lm' the value is a model family (e.g. 'gpt-4o') or id. Today the
+   * engine takes one model from outside the spec, so only `default` is used; a role's own model
+   * is set in the run spec.
+   */
   models?: Partial<Record<ModelRole, string>>;
   apiKey?: string;
   gate?: GateName;
@@ -123,10 +130,13 @@ export interface WireRange {
 
 /**
  * server → client, `ratchet/suggestionChanged`: a gated edit waiting for the user, or what became
- * of it. Enough to draw the inline diff without asking: replacing `range` in the document at
- * `version` with the part of `newText` it covers gives `newText` (today: the whole document).
- * - stale: the document moved on (the user typed) after the suggestion was computed; it is never
- *   written over the user's text. The engine treats a stale suggestion as not applied.
+ * of it. Enough to draw the inline diff without asking: replacing `range` of `baseText` (the
+ * document at `version`) with `replacement` gives `newText`; `range` is the smallest span that changes.
+ * - pending: waiting for Accept/Reject. When the user edits the document, a pending suggestion is
+ *   re-based onto the new text if its change applies cleanly there (a new `version`, still
+ *   pending, `reason` says so), else it becomes stale.
+ * - stale: the document moved on and the edit no longer applies; it is never written over the
+ *   user's text, and the engine counts it as not applied.
  * - dropped: the run ended (cancelled, failed) before the user answered.
  */
 export interface SuggestionState {
@@ -139,8 +149,9 @@ export interface SuggestionState {
   /** The whole document text the suggestion was computed on, and the whole text it proposes. */
   baseText: string;
   newText: string;
-  /** The replaced range in `baseText`. */
+  /** The replaced span of `baseText`, and the text that replaces it. */
   range: WireRange;
+  replacement: string;
   /** Why it is stale or dropped, in words for the user. */
   reason?: string;
 }
@@ -152,7 +163,7 @@ export interface SuggestionRef {
 }
 /** What the accept led to: `stale` when the document changed first (nothing was written). */
 export interface AcceptSuggestionResult {
-  outcome: 'applied' | 'stale' | 'dry-run';
+  outcome: 'applied' | 'stale';
 }
 /** client → server: the user accepts; answered after the edit went through `workspace/applyEdit` (or was refused as stale). */
 export const AcceptSuggestionRequest = new RequestType<SuggestionRef, AcceptSuggestionResult, RatchetErrorData>('ratchet/acceptSuggestion');

@@ -1,23 +1,185 @@
 /**
  * The Ratchet language server: hosts engine runs in their own process so the editor never
- * freezes. This file only wires the connection; features live in their own modules.
+ * freezes. This file only wires the connection to the feature modules:
+ * runHost (runs), suggestions + applyEdit (suggest mode), diagnostics, codeLens, runSpecTemplate
+ * (Configure), languageModelBridge (vscode.lm), settings, health.
  */
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+import type { ClientCapabilities } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { RatchetError } from '../core/errors';
+import { NodeFiles } from '../node/files';
+import {
+  AcceptSuggestionRequest,
+  CancelRunRequest,
+  CreateRunSpecRequest,
+  ListRunsRequest,
+  ListSuggestionsRequest,
+  RejectSuggestionRequest,
+  ResumeRunRequest,
+  RunEventNotification,
+  StartRunRequest,
+  SuggestionChangedNotification,
+} from '../protocol/lsp';
+import type { RatchetInitializationOptions, ServerSettings } from '../protocol/lsp';
+import { version } from '../../package.json';
+import { EditApplier } from './applyEdit';
+import { codeLenses } from './codeLens';
+import { DiagnosticsPublisher } from './diagnostics';
+import { OpenDocuments } from './documents';
+import { reportStatus, toResponseError, watchProcess } from './health';
+import { LanguageModelBridge } from './languageModelBridge';
+import { RunHost } from './runHost';
+import { createRunSpec } from './runSpecTemplate';
+import { DEFAULT_SETTINGS, readSettings } from './settings';
+import { SuggestionBook } from './suggestions';
+import { uriToPath } from './uris';
 
 const connection = createConnection(ProposedFeatures.all);
+watchProcess(connection);
+
 const documents = new TextDocuments(TextDocument);
+const files = new NodeFiles();
+const docs = new OpenDocuments(documents, files);
+const applier = new EditApplier(connection, files);
+let settings: ServerSettings = DEFAULT_SETTINGS;
+let folders: string[] = [];
+let capabilities: ClientCapabilities = {};
 
-connection.onInitialize(() => ({
-  capabilities: {
-    textDocumentSync: TextDocumentSyncKind.Incremental,
+const book = new SuggestionBook(docs, applier, {
+  changed: (state) => {
+    void connection.sendNotification(SuggestionChangedNotification, state);
+    if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   },
-  serverInfo: { name: 'ratchet-server' },
-}));
-
-process.on('uncaughtException', (err) => {
-  connection.console.error(`ratchet-server: uncaught exception: ${err.stack ?? String(err)}`);
 });
+const diagnostics = new DiagnosticsPublisher(connection, files, docs);
+const runs = new RunHost({
+  files,
+  book,
+  settings: () => settings,
+  folders: () => folders,
+  languageModels: new LanguageModelBridge(connection),
+  progress: () => connection.window.createWorkDoneProgress(),
+  notify: (p) => void connection.sendNotification(RunEventNotification, p),
+  warn: (message) => {
+    connection.console.warn(message);
+    reportStatus(connection, { health: 'warning', message });
+  },
+  version,
+});
+
+function applySettings(raw: unknown): void {
+  const read = readSettings(raw);
+  settings = read.settings;
+  // Field names only: a setting's value may be the API key.
+  for (const p of read.problems) connection.console.warn(p);
+}
+
+connection.onInitialize((params) => {
+  capabilities = params.capabilities;
+  applier.setCapabilities(capabilities);
+  const roots = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+  folders = roots.map(uriToPath).filter((p): p is string => p !== undefined);
+  applySettings((params.initializationOptions as Partial<RatchetInitializationOptions> | undefined)?.settings);
+  return {
+    capabilities: {
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      codeLensProvider: { resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
+    serverInfo: { name: 'ratchet-server', version },
+  };
+});
+
+connection.onInitialized(() => {
+  if (capabilities.workspace?.workspaceFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
+      const added = e.added.map((f) => uriToPath(f.uri)).filter((p): p is string => p !== undefined);
+      folders = [...folders.filter((f) => !removed.has(f)), ...added];
+    });
+  }
+  // Runs whose server died mid-way: offer them to the user once, now.
+  runs.list().then(
+    (all) => {
+      const resumable = all.filter((r) => r.resumable).length;
+      const message = resumable > 0 ? `${resumable} interrupted run${resumable > 1 ? 's' : ''} can be resumed.` : 'Ready.';
+      reportStatus(connection, { health: 'ok', message, resumable });
+    },
+    (err: unknown) => reportStatus(connection, { health: 'warning', message: `Could not list runs: ${err instanceof Error ? err.message : String(err)}` }),
+  );
+});
+
+connection.onDidChangeConfiguration((p) => applySettings((p as { settings?: unknown }).settings));
+
+// ---- documents ------------------------------------------------------------------------------
+
+const openedAt = new Map<string, number>();
+documents.onDidOpen((e) => {
+  openedAt.set(e.document.uri, e.document.version);
+  const path = uriToPath(e.document.uri);
+  if (path) void diagnostics.saved(path, e.document.getText());
+});
+documents.onDidChangeContent((e) => {
+  const path = uriToPath(e.document.uri);
+  if (!path) return;
+  const edited = e.document.version !== openedAt.get(e.document.uri);
+  diagnostics.textChanged(path, e.document.getText(), edited);
+  void book.documentChanged(path);
+});
+documents.onDidSave((e) => {
+  const path = uriToPath(e.document.uri);
+  if (path) void diagnostics.saved(path, e.document.getText());
+});
+documents.onDidClose((e) => {
+  openedAt.delete(e.document.uri);
+  const path = uriToPath(e.document.uri);
+  if (!path) return;
+  diagnostics.closed(path);
+  void book.documentChanged(path);
+});
+
+connection.onCodeLens(async (params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const path = uriToPath(params.textDocument.uri);
+  return doc && path ? codeLenses(doc, path, files, book.pending(path)) : [];
+});
+
+// ---- ratchet/* requests -----------------------------------------------------------------------
+
+/** Errors leave as ResponseErrors carrying the engine's reason code (RatchetErrorData). */
+function guarded<P, R>(handler: (params: P) => R | Promise<R>): (params: P) => Promise<R> {
+  return async (params) => {
+    try {
+      return await handler(params);
+    } catch (err) {
+      throw toResponseError(err);
+    }
+  };
+}
+
+connection.onRequest(StartRunRequest, guarded((p) => runs.start(p)));
+connection.onRequest(ResumeRunRequest, guarded((p) => runs.resume(p.runId)));
+connection.onRequest(CancelRunRequest, guarded((p) => ({ cancelled: runs.cancel(p.runId) })));
+connection.onRequest(ListRunsRequest, guarded(async () => ({ runs: await runs.list() })));
+connection.onRequest(AcceptSuggestionRequest, guarded((p) => book.accept(p)));
+connection.onRequest(
+  RejectSuggestionRequest,
+  guarded((p) => {
+    book.reject(p);
+    return {};
+  }),
+);
+connection.onRequest(ListSuggestionsRequest, guarded((p) => ({ suggestions: book.list(p.uri === undefined ? undefined : uriToPath(p.uri)) })));
+connection.onRequest(
+  CreateRunSpecRequest,
+  guarded((p) => {
+    const path = uriToPath(p.uri);
+    if (!path) throw new RatchetError('badInput', `Save ${p.uri} to disk before configuring it.`);
+    const canCreate = capabilities.workspace?.workspaceEdit?.documentChanges === true && capabilities.workspace.workspaceEdit.resourceOperations?.includes('create') === true;
+    return createRunSpec(connection, files, canCreate && capabilities.workspace?.applyEdit === true, path);
+  }),
+);
 
 documents.listen(connection);
 connection.listen();

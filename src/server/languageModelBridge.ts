@@ -1,0 +1,81 @@
+/**
+ * An LlmTransport that sends each chat request back to the editor (`ratchet/languageModel`), where
+ * the client answers it with VS Code's Language Model API: a user with a chat model installed
+ * needs no endpoint and no key. The engine's LLM layer wraps it like any transport (retries,
+ * concurrency, cache, cost), so only one round trip lives here.
+ */
+import { CancellationTokenSource, ResponseError } from 'vscode-languageserver/node';
+import type { Connection } from 'vscode-languageserver/node';
+import { RatchetError } from '../core/errors';
+import { cancellationOf } from '../core/llm/abort';
+import type { ChatRequest, ChatResponse, EmbedResponse } from '../core/llm/types';
+import type { LlmTransport } from '../core/ports';
+import { LanguageModelRequest } from '../protocol/lsp';
+import type { LanguageModelErrorData } from '../protocol/lsp';
+
+export class LanguageModelBridge implements LlmTransport {
+  constructor(private readonly connection: Connection) {}
+
+  async chat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
+    signal.throwIfAborted();
+    const source = new CancellationTokenSource();
+    const onAbort = () => source.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await this.connection.sendRequest(
+        LanguageModelRequest,
+        {
+          messages: req.messages,
+          model: req.model ? { family: req.model, id: req.model } : {},
+          options: {
+            ...(req.temperature === undefined ? {} : { temperature: req.temperature }),
+            ...(req.maxTokens === undefined ? {} : { maxTokens: req.maxTokens }),
+            ...(req.stop === undefined ? {} : { stop: req.stop }),
+          },
+          justification: `Ratchet evolves a prompt with your chat model (${req.role} role).`,
+        },
+        source.token,
+      );
+      return {
+        text: result.text,
+        finishReason: 'stop',
+        logprobs: undefined,
+        usage: result.usage ?? { promptTokens: estimateTokens(req.messages.map((m) => m.content).join('\n')), completionTokens: estimateTokens(result.text) },
+        model: result.model,
+      };
+    } catch (err) {
+      if (signal.aborted) throw cancellationOf(signal);
+      throw toRatchetError(err);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      source.dispose();
+    }
+  }
+
+  embed(): Promise<EmbedResponse> {
+    return Promise.reject(new RatchetError('badInput', "VS Code's language models do not compute embeddings; set an OpenAI-compatible endpoint (provider: openai) for this run."));
+  }
+}
+
+/** A rough count when the client cannot count tokens: about four characters each (budgets only). */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+function toRatchetError(err: unknown): RatchetError {
+  if (!(err instanceof ResponseError)) {
+    // The connection itself failed (the client went away): transient, worth a retry.
+    return new RatchetError('llmNetwork', `The editor did not answer a language model request: ${err instanceof Error ? err.message : String(err)}.`, {}, err);
+  }
+  const data = err.data as Partial<LanguageModelErrorData> | undefined;
+  switch (data?.code) {
+    case 'noModel':
+      return new RatchetError('badInput', `No VS Code chat model is available (${err.message}); install one (e.g. GitHub Copilot Chat) or set provider to openai.`, {}, err);
+    case 'noPermission':
+    case 'blocked':
+      return new RatchetError('badInput', `VS Code refused the language model request (${err.message}); allow Ratchet to use the model, or set provider to openai.`, {}, err);
+    default:
+      // Status 500 marks it transient for the LLM layer's retry policy.
+      return new RatchetError('llmHttp', `The VS Code language model failed: ${err.message}.`, { status: 500 }, err);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The Configure lens: a sidecar `<name>.ratchet.yaml` next to a prompt, from a template that
+ * already names the prompt's template variables, so the first thing the user sees is what their
+ * dataset needs. Created through `workspace/applyEdit` when the client can create files (it then
+ * sits on the undo stack like any edit), else written atomically; an existing sidecar is never touched.
+ */
+import { basename } from 'node:path';
+import type { Connection } from 'vscode-languageserver/node';
+import { CreateFile, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
+import { RatchetError } from '../core/errors';
+import type { Files } from '../core/ports';
+import { parsePromptFile, bodyForModel } from '../core/prompt/promptFile';
+import { templateVariableNames } from '../core/prompt/template';
+import { sidecarPathFor } from '../core/run/spec';
+import type { CreateRunSpecResult } from '../protocol/lsp';
+import { pathToUri } from './uris';
+
+export function runSpecTemplate(promptPath: string, promptText: string): string {
+  const name = basename(promptPath);
+  const stem = basename(sidecarPathFor(promptPath)).replace(/\.ratchet\.yaml$/, '');
+  let variables: string[] = [];
+  try {
+    variables = templateVariableNames(bodyForModel(parsePromptFile(promptPath, promptText)));
+  } catch {
+    // A prompt whose front matter does not parse still gets a template; its diagnostics say why.
+  }
+  const fields = variables.length > 0 ? variables.map((v) => `"${v}": "…"`).join(', ') : '"input": "…"';
+  return [
+    `# Run spec for ${name}: what to evolve it against and when an edit may land.`,
+    `# Each dataset line needs the prompt's variables, e.g. {"id": "1", ${fields}, "expected": "…"}`,
+    `dataset: data/${stem}.jsonl`,
+    'split: { feedback: 0.2, dev: 0.6, test: 0.2 }',
+    '# exact, contains, regex, numeric, json-schema, llm-rubric, module, command — or no scorer',
+    '# and no `expected` labels for reward-free gates (pace-rf, pairwise, focus, elo).',
+    'scorer:',
+    '  type: exact',
+    'models:',
+    '  default:',
+    '    model: gpt-4o-mini',
+    'gate:',
+    '  name: pace+',
+    '  alpha: 0.05',
+    'budget:',
+    '  candidates: 20',
+    'seed: 0',
+    'mode: suggest',
+    '',
+  ].join('\n');
+}
+
+export async function createRunSpec(connection: Connection, files: Files, canCreateFiles: boolean, promptPath: string): Promise<CreateRunSpecResult> {
+  const sidecar = sidecarPathFor(promptPath);
+  const uri = pathToUri(sidecar);
+  if (await files.exists(sidecar)) return { uri, created: false };
+  const promptText = await files.tryReadText(promptPath);
+  if (promptText === undefined) throw new RatchetError('notFound', `${promptPath} does not exist; save the prompt first.`, { file: promptPath });
+  const text = runSpecTemplate(promptPath, promptText);
+  if (canCreateFiles) {
+    const result = await connection.workspace.applyEdit({
+      label: `Ratchet: create ${basename(sidecar)}`,
+      edit: {
+        documentChanges: [
+          CreateFile.create(uri, { ignoreIfExists: true }),
+          TextDocumentEdit.create({ uri, version: null }, [TextEdit.insert({ line: 0, character: 0 }, text)]),
+        ],
+      },
+    });
+    if (!result.applied) throw new RatchetError('internal', `The editor did not create ${sidecar}${result.failureReason ? `: ${result.failureReason}` : ''}.`);
+    return { uri, created: true };
+  }
+  await files.writeTextAtomic(sidecar, text);
+  return { uri, created: true };
+}
