@@ -13,8 +13,12 @@ export const DEFAULT_SETTINGS: ServerSettings = { provider: 'openai', trusted: f
 const GATES: readonly GateName[] = ['greedy', 'greedy-re', 'pace', 'pace+', 'pace-rf', 'pairwise', 'focus', 'elo', 'sign'];
 const ROLES: readonly ModelRole[] = ['default', 'agent', 'proposer', 'validator', 'meta', 'challenger'];
 
-/** The base URL runs send to the client when the provider is VS Code's language models. */
-export const VSCODE_LM_BASE_URL = 'vscode-lm:';
+/**
+ * The base URL of every role when the provider is VS Code's language models. Nothing is sent to
+ * it (the transport is the client); it only has to pass the LLM layer's URL check, and the
+ * reserved `.invalid` name makes sure no request could ever reach a real host.
+ */
+export const VSCODE_LM_BASE_URL = 'https://vscode-lm.invalid/v1';
 
 export function readSettings(raw: unknown): { settings: ServerSettings; problems: string[] } {
   const problems: string[] = [];

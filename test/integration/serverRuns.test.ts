@@ -1,0 +1,163 @@
+// Runs hosted by the built language server over IPC, against the fake OpenAI-compatible server:
+// events streamed as ratchet/runEvent, cancel (request and progress), evaluate, input errors as
+// request errors, kill + restart + resume, and LLM calls routed back to the client (vscode-lm).
+import { execSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import { startFakeServer } from '../fixtures/fakeOpenAI/server';
+import { isTerminal } from '../../src/core/run/events';
+import { CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
+import type { RatchetErrorData, ServerSettings } from '../../src/protocol/lsp';
+import { journal } from './evolveCli';
+import { makeWorkspace, scenarioFor } from './evolveWorkspace';
+import { SERVER, TestClient } from './serverHarness';
+
+beforeAll(() => {
+  if (!existsSync(SERVER)) execSync('npm run build', { stdio: 'inherit' });
+});
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(o: { seed: number; candidates?: number; gainAt?: number; latencyMs?: number; settings?: Partial<ServerSettings> }) {
+  const w = makeWorkspace({ seed: o.seed, candidates: o.candidates ?? 10 });
+  const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: o.seed, ...(o.gainAt ? { gainAt: o.gainAt } : {}) }), latencyMs: o.latencyMs ?? 0 });
+  cleanups.push(() => fake.close());
+  const client = await start(w.dir, { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings });
+  return { w, fake, client, uri: client.uriOf(w.promptPath) };
+}
+
+async function start(folder: string, settings: ServerSettings) {
+  const client = await TestClient.start({ folders: [folder], settings });
+  cleanups.push(() => client.stop());
+  return client;
+}
+
+const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
+
+describe('runs over LSP', () => {
+  it('a started run streams every journaled event as ratchet/runEvent, ending with run/finished', async () => {
+    const { w, client, uri } = await setup({ seed: 3, candidates: 3 });
+    console.log(`server ready (spawn → initialize result): ${client.readyMs.toFixed(0)} ms`);
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
+    const end = await client.waitFor(() => terminal(client, runId), 'run/finished');
+    expect(end.type).toBe('run/finished');
+    const streamed = client.runEvents(runId);
+    expect(streamed[0]?.type).toBe('run/started');
+    // The same events, in the same order, as the journal holds.
+    expect(streamed).toEqual(journal(w.dir, runId));
+    expect(client.events.every((e) => e.uri === uri)).toBe(true);
+    // One work-done progress for the run, begun cancellable and ended.
+    const kinds = () => [...client.progress.values()].flatMap((p) => p.values.map((v) => v.kind));
+    await client.waitFor(() => kinds().at(-1) === 'end', 'progress end');
+    expect(kinds()[0]).toBe('begin');
+    expect(kinds().filter((k) => k === 'report').length).toBeGreaterThan(0);
+    const begin = [...client.progress.values()][0]!.values[0]!;
+    expect(begin).toMatchObject({ title: 'Ratchet: Evolving task.prompt.md', cancellable: true });
+  });
+
+  it('cancelRun stops a run promptly with run/cancelled', async () => {
+    const { w, client, uri } = await setup({ seed: 4, latencyMs: 20 });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
+    await client.waitFor(() => client.runEvents(runId).some((e) => e.type === 'candidate/proposed' && e.candidateId === 'c1'), 'c1 proposed');
+    expect(await client.conn.sendRequest(CancelRunRequest, { runId })).toEqual({ cancelled: true });
+    const end = await client.waitFor(() => terminal(client, runId), 'run/cancelled', 5_000);
+    expect(end.type).toBe('run/cancelled');
+    expect(journal(w.dir, runId).at(-1)?.type).toBe('run/cancelled');
+  });
+
+  it("cancelling the run's work-done progress cancels the run", async () => {
+    const { client, uri } = await setup({ seed: 4, latencyMs: 20 });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
+    const token = await client.waitFor(() => [...client.progress.values()].find((p) => p.values.some((v) => v.kind === 'begin'))?.token, 'progress begin');
+    await client.cancelProgress(token);
+    expect((await client.waitFor(() => terminal(client, runId), 'run/cancelled', 5_000)).type).toBe('run/cancelled');
+  });
+
+  it('evaluate scores the starting prompt on the test split and proposes nothing', async () => {
+    const { w, client, uri } = await setup({ seed: 3 });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evaluate' });
+    await client.waitFor(() => terminal(client, runId), 'run/finished');
+    const events = client.runEvents(runId);
+    expect(events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''))).toEqual(['v0']);
+    expect(events.some((e) => e.type === 'decision')).toBe(false);
+    const report = events.find((e) => e.type === 'report/test');
+    expect(report?.type === 'report/test' && report.n).toBe(w.items.length - 50);
+    expect(events.at(-1)).toMatchObject({ type: 'run/finished', candidates: 0, commits: 0 });
+  });
+
+  it('a run whose inputs are broken is refused with the located problem', async () => {
+    const { w, client, uri } = await setup({ seed: 3 });
+    writeFileSync(join(w.dir, 'task.ratchet.yaml'), 'dataset: data/missing.jsonl\nscorer: { type: numeric }\nmodels: { default: { model: sim-agent } }\n');
+    const err = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ResponseError);
+    const data = (err as ResponseError<RatchetErrorData>).data;
+    expect(data?.code).toBe('badInput');
+    expect(data?.diagnostics?.[0]).toMatchObject({ file: join(w.dir, 'task.ratchet.yaml'), line: 1 });
+    expect((err as Error).message).toContain('missing.jsonl');
+  });
+});
+
+describe('restart and resume', () => {
+  it('a run whose server was killed is listed as resumable after a restart and resumes to the end', async () => {
+    const { w, fake, client, uri } = await setup({ seed: 5, gainAt: 6, latencyMs: 15 });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
+    await client.waitFor(() => client.runEvents(runId).filter((e) => e.type === 'decision').length >= 2, 'two decisions');
+    client.child.kill('SIGKILL');
+    await new Promise((r) => client.child.once('exit', r));
+    fake.setLatency(0);
+
+    const again = await start(w.dir, { provider: 'openai', trusted: true, baseURL: fake.url });
+    const status = await again.waitFor(() => again.statuses.find((s) => s.resumable !== undefined), 'serverStatus');
+    expect(status).toMatchObject({ health: 'ok', resumable: 1 });
+    const { runs } = await again.conn.sendRequest(ListRunsRequest, {});
+    expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
+
+    expect(await again.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
+    expect((await again.waitFor(() => terminal(again, runId), 'run/finished after resume')).type).toBe('run/finished');
+    const events = journal(w.dir, runId);
+    expect(events.at(-1)?.type).toBe('run/finished');
+    // Every event once: the resumed run appended where the killed one stopped.
+    const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
+    expect(new Set(proposed).size).toBe(proposed.length);
+    const { runs: after } = await again.conn.sendRequest(ListRunsRequest, {});
+    expect(after[0]).toMatchObject({ runId, status: 'finished', resumable: false });
+  });
+});
+
+describe('LLM calls through the editor (provider vscode-lm)', () => {
+  it('every chat request goes to the client as ratchet/languageModel and the run finishes', async () => {
+    const w = makeWorkspace({ seed: 3, candidates: 2 });
+    const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: 3 }) });
+    cleanups.push(() => fake.close());
+    let asked = 0;
+    // The "editor" answers with its own model: here, the fake server's simulated roles.
+    const client = await TestClient.start({
+      folders: [w.dir],
+      settings: { provider: 'vscode-lm', trusted: true },
+      languageModel: async (p) => {
+        asked++;
+        const res = await fetch(`${fake.url}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: p.model.family, messages: p.messages, ...(p.options.temperature === undefined ? {} : { temperature: p.options.temperature }) }),
+        });
+        const body = (await res.json()) as { model: string; choices: { message: { content: string } }[] };
+        return { text: body.choices[0]!.message.content, model: body.model };
+      },
+    });
+    cleanups.push(() => client.stop());
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri: client.uriOf(w.promptPath), kind: 'evolve' });
+    const end = await client.waitFor(() => terminal(client, runId), 'run/finished');
+    expect(end.type).toBe('run/finished');
+    expect(asked).toBeGreaterThan(0);
+    expect(fake.calls.length).toBe(asked);
+  });
+});
