@@ -110,7 +110,6 @@ export class TestClient {
     });
     conn.onRequest(WorkDoneProgressCreateRequest.type, (p) => {
       this.progress.set(String(p.token), { token: p.token, values: [] });
-      return null;
     });
     conn.onNotification('$/progress', (p: { token: ProgressToken; value: ProgressRecord['values'][number] }) => {
       this.progress.get(String(p.token))?.values.push(p.value);
@@ -118,7 +117,6 @@ export class TestClient {
     });
     conn.onRequest(CodeLensRefreshRequest.type, () => {
       this.lensRefreshes++;
-      return null;
     });
     conn.onRequest(ApplyWorkspaceEditRequest.type, (p) => this.applyEdit(p));
     conn.onRequest(LanguageModelRequest, async (p) => {
@@ -171,6 +169,12 @@ export class TestClient {
     const next = TextDocument.create(uri, doc.languageId, doc.version + 1, text);
     this.docs.set(uri, next);
     await this.conn.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version: next.version }, contentChanges: [{ text }] });
+  }
+
+  /** The user typed and the editor has not told the server yet: the race a versioned edit closes. */
+  typeUnsent(uri: string, text: string): void {
+    const doc = this.docs.get(uri)!;
+    this.docs.set(uri, TextDocument.create(uri, doc.languageId, doc.version + 1, text));
   }
 
   async save(uri: string): Promise<void> {
