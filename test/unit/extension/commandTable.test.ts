@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, notYetMessage, routeCommand, serverDownMessage } from '../../../src/extension/commandTable';
+
+describe('routeCommand', () => {
+  it.each([
+    ['evolve', true, 'run'],
+    ['evolve', false, 'serverDown'],
+    ['acceptSuggestion', false, 'serverDown'],
+    ['setApiKey', false, 'run'],
+    ['restartServer', false, 'run'],
+    ['showPanel', false, 'run'],
+    ['startCodeSearch', true, 'notYet'],
+    ['generateDevSet', false, 'notYet'],
+  ] as const)('%s with the server %s → %s', (name, running, route) => {
+    expect(routeCommand(COMMANDS[name], running)).toBe(route);
+  });
+
+  it('restart is always possible: it is how the user gets the server back', () => {
+    expect(COMMANDS.restartServer.needsServer).toBe(false);
+  });
+});
+
+describe('messages', () => {
+  it('says plainly that a stub is not available yet', () => {
+    expect(notYetMessage(COMMANDS.startCodeSearch)).toBe(
+      'Ratchet: "Start Code Search" is not available yet in this build — gated code search (EVOLVE-BLOCK regions with an evaluator command) is coming in a later version.',
+    );
+  });
+
+  it('says the server is down, and what to do', () => {
+    expect(serverDownMessage(COMMANDS.evolve, 'stopped')).toBe(
+      'Ratchet: "Evolve Prompt" needs the Ratchet language server, which is stopped. Restart it, or open the log to see why it stopped.',
+    );
+  });
+});

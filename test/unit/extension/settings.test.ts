@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { SETTINGS, keysNeedingRestart, readSettings, serverExecArgv, toServerSettings, valid } from '../../../src/extension/settings';
+import type { SettingKey } from '../../../src/extension/settings';
+
+/** A settings lookup over a plain object: keys present are "set by the user". */
+function lookup(set: Partial<Record<SettingKey, unknown>>) {
+  return {
+    value: (key: SettingKey) => (key in set ? set[key] : SETTINGS[key].default),
+    isSet: (key: SettingKey) => key in set,
+  };
+}
+
+describe('readSettings', () => {
+  it('reads the defaults, and leaves the run-spec settings unset when the user set nothing', () => {
+    expect(readSettings(lookup({}))).toEqual({
+      provider: 'openai',
+      baseUrl: '',
+      models: { default: '', agent: '', proposer: '', validator: '', meta: '', challenger: '' },
+      gate: undefined,
+      alpha: undefined,
+      concurrency: undefined,
+      budgetCalls: undefined,
+      budgetCandidates: undefined,
+      mode: undefined,
+      maxMemoryMb: 0,
+      trace: 'off',
+    });
+  });
+
+  it('reads what the user set', () => {
+    const s = readSettings(
+      lookup({
+        'endpoint.provider': 'vscode-lm',
+        'endpoint.baseUrl': ' http://127.0.0.1:11434/v1 ',
+        'models.default': ' gpt-4o ',
+        'gate.name': 'pace-rf',
+        'gate.alpha': 0.1,
+        'run.concurrency': 8,
+        'run.budgetCalls': 200,
+        'run.mode': 'autopilot',
+      }),
+    );
+    expect(s).toMatchObject({ provider: 'vscode-lm', baseUrl: 'http://127.0.0.1:11434/v1', gate: 'pace-rf', alpha: 0.1, concurrency: 8, budgetCalls: 200, mode: 'autopilot' });
+    expect(s.models.default).toBe('gpt-4o');
+  });
+
+  it('reads a budget of 0 calls as "no limit here"', () => {
+    expect(readSettings(lookup({ 'run.budgetCalls': 0 })).budgetCalls).toBeUndefined();
+  });
+});
+
+describe('valid: a hand-edited settings.json cannot put a bad value through', () => {
+  it.each([
+    ['endpoint.provider', 'azure', 'openai'],
+    ['endpoint.baseUrl', 'ftp://x', ''],
+    ['endpoint.baseUrl', 42, ''],
+    ['gate.name', 'pace++', 'pace+'],
+    ['gate.alpha', 0, 0.05],
+    ['gate.alpha', 0.9, 0.05],
+    ['gate.alpha', Number.NaN, 0.05],
+    ['run.concurrency', 2.5, 4],
+    ['run.concurrency', '8', 4],
+    ['run.concurrency', 100, 4],
+    ['run.mode', 'yolo', 'suggest'],
+  ] as [SettingKey, unknown, unknown][])('%s = %j reads as %j', (key, raw, expected) => {
+    expect(valid(key, raw)).toBe(expected);
+  });
+});
+
+describe('toServerSettings', () => {
+  const base = readSettings(lookup({}));
+
+  it('sends only the provider and trust when nothing is set, so the server falls back to the run spec', () => {
+    expect(toServerSettings(base, { apiKey: undefined, trusted: false })).toEqual({ provider: 'openai', trusted: false });
+  });
+
+  it('sends what is set, the key included for the openai provider', () => {
+    const s = readSettings(lookup({ 'endpoint.baseUrl': 'https://api.example/v1', 'models.proposer': 'big', 'gate.alpha': 0.01, 'run.budgetCalls': 50, 'run.budgetCandidates': 10, 'run.mode': 'autopilot' }));
+    expect(toServerSettings(s, { apiKey: 'sk-1', trusted: true })).toEqual({
+      provider: 'openai',
+      trusted: true,
+      baseURL: 'https://api.example/v1',
+      models: { proposer: 'big' },
+      apiKey: 'sk-1',
+      alpha: 0.01,
+      budget: { calls: 50, candidates: 10 },
+      mode: 'autopilot',
+    });
+  });
+
+  it('never sends the key or a base URL when the calls stay in VS Code (vscode-lm)', () => {
+    const s = readSettings(lookup({ 'endpoint.provider': 'vscode-lm', 'endpoint.baseUrl': 'https://api.example/v1', 'models.default': 'gpt-4o' }));
+    expect(toServerSettings(s, { apiKey: 'sk-1', trusted: true })).toEqual({ provider: 'vscode-lm', trusted: true, models: { default: 'gpt-4o' } });
+  });
+});
+
+describe('restart-only settings', () => {
+  it('lists the server process settings as needing a restart, and nothing else', () => {
+    expect(keysNeedingRestart(['gate.alpha', 'server.maxMemoryMb', 'endpoint.baseUrl'])).toEqual(['server.maxMemoryMb']);
+  });
+
+  it('turns the memory limit into a Node flag', () => {
+    expect(serverExecArgv(readSettings(lookup({ 'server.maxMemoryMb': 4096 })))).toEqual(['--max-old-space-size=4096']);
+    expect(serverExecArgv(readSettings(lookup({})))).toEqual([]);
+  });
+});
