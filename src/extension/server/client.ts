@@ -1,0 +1,61 @@
+/**
+ * Builds the LanguageClient for the Ratchet server: node IPC, the documents it serves, log
+ * channels that scrub the API key, and an error handler that bounds restarts (restartPolicy.ts)
+ * and hands the give-up message to the host instead of letting the library show its own.
+ */
+import type * as vscode from 'vscode';
+import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, TransportKind } from 'vscode-languageclient/node';
+import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import type { RatchetInitializationOptions } from '../../protocol/lsp';
+import { gaveUpMessage, keepConnection } from './restartPolicy';
+import type { RestartPolicy } from './restartPolicy';
+
+/** The files the server answers for: prompt files and run specs, on disk. */
+export const DOCUMENT_SELECTOR = [
+  { scheme: 'file', pattern: '**/*.prompt.md' },
+  { scheme: 'file', pattern: '**/*.prompty' },
+  { scheme: 'file', pattern: '**/*.ratchet.yaml' },
+];
+
+export interface ClientSetup {
+  serverModule: string;
+  execArgv: string[];
+  /** Called on every (re)start, so an automatic restart sends the settings of that moment. */
+  initializationOptions: () => RatchetInitializationOptions;
+  /** Both already scrub secrets. */
+  outputChannel: vscode.LogOutputChannel;
+  traceOutputChannel: vscode.LogOutputChannel;
+  policy: RestartPolicy;
+  /** The policy gave up: the host tells the user (with Restart / Open Log). */
+  onGaveUp(message: string): void;
+}
+
+export function createLanguageClient(setup: ClientSetup): LanguageClient {
+  const serverOptions: ServerOptions = {
+    run: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: setup.execArgv } },
+    debug: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: [...setup.execArgv, '--nolazy', '--inspect=6011'] } },
+  };
+  const errorHandler: ErrorHandler = {
+    error: (_error, _message, count) => ({ action: keepConnection(count) ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+    closed: () => {
+      const verdict = setup.policy.onClosed();
+      if (verdict.restart) {
+        setup.outputChannel.warn(`The language server connection closed; restarting it (attempt ${verdict.attempt}).`);
+        return { action: CloseAction.Restart, handled: true };
+      }
+      setup.onGaveUp(gaveUpMessage(verdict));
+      return { action: CloseAction.DoNotRestart, handled: true };
+    },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: setup.outputChannel,
+    traceOutputChannel: setup.traceOutputChannel,
+    initializationOptions: setup.initializationOptions,
+    errorHandler,
+    // The host decides what the user sees; the library's own popups would double every message.
+    initializationFailedHandler: () => false,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+  };
+  return new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
+}

@@ -1,0 +1,194 @@
+/**
+ * Owns the language server's lifetime: start, stop, the user's restart, automatic restarts within
+ * the policy, and the settings it is sent. Everything else reaches the server through `request` and
+ * `notify`, which fail with `ServerDownError` (a message, not a silent no-op) while it is down.
+ */
+import * as vscode from 'vscode';
+import { DidChangeConfigurationNotification, State } from 'vscode-languageclient/node';
+import type { CancellationToken, LanguageClient, RequestParam, RequestType } from 'vscode-languageclient/node';
+import { LanguageModelRequest, RunEventNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
+import type {
+  LanguageModelParams,
+  LanguageModelResult,
+  RatchetConfigurationChange,
+  RunEventParams,
+  ServerSettings,
+  ServerStatusParams,
+  SuggestionState,
+} from '../../protocol/lsp';
+import type { Config } from '../config';
+import type { EditorErrors } from '../errors';
+import type { ApiKeyStore } from '../secrets';
+import { serverExecArgv, toServerSettings } from '../settings';
+import type { ServerPhase } from '../views/statusText';
+import { createLanguageClient } from './client';
+import { redactingChannel } from './redact';
+import { RestartPolicy } from './restartPolicy';
+
+/** What the server pushes to the client; main.ts routes each to its owner. */
+export interface ServerHandlers {
+  onRunEvent(params: RunEventParams): void;
+  onSuggestionChanged(state: SuggestionState): void;
+  onServerStatus(status: ServerStatusParams): void;
+  onLanguageModel(params: LanguageModelParams, token: CancellationToken): Promise<LanguageModelResult>;
+  /** The server is (again) up: state it held may have changed while the client was away. */
+  onReady(): void;
+}
+
+export class ServerDownError extends Error {
+  override readonly name = 'ServerDownError';
+  constructor(readonly phase: ServerPhase) {
+    super(`the Ratchet language server is ${phaseWords(phase)}`);
+  }
+}
+
+export function phaseWords(phase: ServerPhase): string {
+  switch (phase) {
+    case 'starting':
+      return 'still starting';
+    case 'running':
+      return 'running';
+    case 'stopped':
+      return 'stopped';
+    case 'failed':
+      return 'not running (it failed; see the log)';
+  }
+}
+
+export const RESTART_SERVER = 'Restart Server';
+
+export class ServerHost implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private clientSubscriptions: vscode.Disposable[] = [];
+  private currentPhase: ServerPhase = 'stopped';
+  private readonly phaseEmitter = new vscode.EventEmitter<ServerPhase>();
+  private readonly policy = new RestartPolicy();
+  private readonly output: vscode.LogOutputChannel;
+  private readonly trace: vscode.LogOutputChannel;
+  /** The settings of the last send, for automatic restarts (initializationOptions is synchronous). */
+  private lastSettings: ServerSettings | undefined;
+
+  readonly onDidChangePhase = this.phaseEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly deps: {
+      config: Config;
+      apiKeys: ApiKeyStore;
+      log: vscode.LogOutputChannel;
+      traceChannel: vscode.LogOutputChannel;
+      errors: EditorErrors;
+      handlers: ServerHandlers;
+    },
+  ) {
+    this.output = redactingChannel(deps.log, () => deps.apiKeys.known());
+    this.trace = redactingChannel(deps.traceChannel, () => deps.apiKeys.known());
+  }
+
+  get phase(): ServerPhase {
+    return this.currentPhase;
+  }
+
+  get running(): boolean {
+    return this.currentPhase === 'running';
+  }
+
+  async start(): Promise<void> {
+    if (this.client) return;
+    this.setPhase('starting');
+    const settings = await this.settingsNow();
+    this.lastSettings = settings;
+    const client = createLanguageClient({
+      serverModule: this.context.asAbsolutePath('out/server.js'),
+      execArgv: serverExecArgv(this.deps.config.settings),
+      initializationOptions: () => ({ settings: this.lastSettings ?? settings }),
+      outputChannel: this.output,
+      traceOutputChannel: this.trace,
+      policy: this.policy,
+      onGaveUp: (message) => {
+        this.setPhase('failed');
+        void this.offerRestart(message);
+      },
+    });
+    this.client = client;
+    const h = this.deps.handlers;
+    this.clientSubscriptions = [
+      client.onNotification(RunEventNotification, (p) => h.onRunEvent(p)),
+      client.onNotification(SuggestionChangedNotification, (s) => h.onSuggestionChanged(s)),
+      client.onNotification(ServerStatusNotification, (s) => h.onServerStatus(s)),
+      client.onRequest(LanguageModelRequest, (p, token) => h.onLanguageModel(p, token)),
+      client.onDidChangeState((e) => {
+        if (client !== this.client) return;
+        if (e.newState === State.Running) {
+          this.setPhase('running');
+          h.onReady();
+        } else if (e.newState === State.Starting) this.setPhase('starting');
+        else if (this.currentPhase !== 'failed') this.setPhase('stopped');
+      }),
+    ];
+    try {
+      await client.start();
+    } catch (err) {
+      this.setPhase('failed');
+      this.deps.log.error('Starting the Ratchet language server failed:', err instanceof Error ? err : String(err));
+      void this.offerRestart('Ratchet: the language server did not start. Open the log to see why, then restart it.');
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    while (this.clientSubscriptions.length > 0) this.clientSubscriptions.pop()?.dispose();
+    this.setPhase('stopped');
+    if (!client) return;
+    try {
+      // dispose() = stop() and forget: the server gets shutdown/exit, then its process is killed.
+      await client.dispose(5_000);
+    } catch (err) {
+      // A client that never got running rejects stop(); there is nothing left to stop then.
+      this.deps.log.warn('Stopping the language server:', err instanceof Error ? err : String(err));
+    }
+  }
+
+  /** The user's restart (command or message action): a fresh restart budget and fresh settings. */
+  async restart(): Promise<void> {
+    this.policy.reset();
+    await this.stop();
+    await this.start();
+  }
+
+  /** Sends the current settings (after a settings, key or trust change). */
+  async sendSettings(): Promise<void> {
+    const settings = await this.settingsNow();
+    this.lastSettings = settings;
+    if (!this.client || !this.running) return;
+    const change: RatchetConfigurationChange = { settings };
+    await this.client.sendNotification(DidChangeConfigurationNotification.type, change);
+  }
+
+  async request<P, R, E>(type: RequestType<P, R, E>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
+    const client = this.client;
+    if (!client || !this.running) throw new ServerDownError(this.currentPhase);
+    return client.sendRequest(type, params, token);
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.phaseEmitter.dispose();
+  }
+
+  private async settingsNow(): Promise<ServerSettings> {
+    return toServerSettings(this.deps.config.settings, { apiKey: await this.deps.apiKeys.get(), trusted: vscode.workspace.isTrusted });
+  }
+
+  private setPhase(phase: ServerPhase): void {
+    if (phase === this.currentPhase) return;
+    this.currentPhase = phase;
+    this.phaseEmitter.fire(phase);
+  }
+
+  private async offerRestart(message: string): Promise<void> {
+    const choice = await this.deps.errors.show('error', message, [RESTART_SERVER]);
+    if (choice === RESTART_SERVER) await this.restart();
+  }
+}

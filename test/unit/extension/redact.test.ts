@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { LogOutputChannel } from 'vscode';
+import { REDACTED, redact, redactingChannel } from '../../../src/extension/server/redact';
+
+describe('redact', () => {
+  it('scrubs a key raw and JSON-escaped', () => {
+    const key = 'sk-a"b\\c';
+    const traced = `Sending notification 'workspace/didChangeConfiguration'. Params: ${JSON.stringify({ settings: { apiKey: key } })}`;
+    expect(redact(traced, [key])).toBe(`Sending notification 'workspace/didChangeConfiguration'. Params: {"settings":{"apiKey":"${REDACTED}"}}`);
+    expect(redact(`key ${key}`, [key])).toBe(`key ${REDACTED}`);
+  });
+
+  it('leaves text alone when there is no secret', () => {
+    expect(redact('hello', [])).toBe('hello');
+    expect(redact('hello', [''])).toBe('hello');
+  });
+});
+
+describe('redactingChannel', () => {
+  function fakeChannel() {
+    const lines: unknown[][] = [];
+    const record = (level: string) => vi.fn((...args: unknown[]) => lines.push([level, ...args]));
+    const inner = {
+      name: 'Ratchet',
+      logLevel: 1,
+      onDidChangeLogLevel: vi.fn(),
+      trace: record('trace'),
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+      append: record('append'),
+      appendLine: record('appendLine'),
+      replace: record('replace'),
+      clear: vi.fn(),
+      show: vi.fn(),
+      hide: vi.fn(),
+      dispose: vi.fn(),
+    };
+    return { inner: inner as unknown as LogOutputChannel, lines, raw: inner };
+  }
+
+  it('scrubs the current secrets from every method the language client writes with', () => {
+    const { inner, lines } = fakeChannel();
+    let secrets = ['sk-old'];
+    const ch = redactingChannel(inner, () => secrets);
+    ch.trace('initialize {"apiKey":"sk-old"}');
+    secrets = ['sk-old', 'sk-new'];
+    ch.info('got sk-new', { settings: { apiKey: 'sk-new' } });
+    ch.error(new Error('bad key sk-new'));
+    ch.appendLine('sk-old');
+    expect(lines[0]).toEqual(['trace', `initialize {"apiKey":"${REDACTED}"}`]);
+    expect(lines[1]).toEqual(['info', `got ${REDACTED}`, `{"settings":{"apiKey":"${REDACTED}"}}`]);
+    expect((lines[2]![1] as Error).message).toBe(`bad key ${REDACTED}`);
+    expect(lines[3]).toEqual(['appendLine', REDACTED]);
+  });
+
+  it('leaves the inner channel to its owner', () => {
+    const { inner, raw } = fakeChannel();
+    redactingChannel(inner, () => []).dispose();
+    expect(raw.dispose).not.toHaveBeenCalled();
+  });
+});
