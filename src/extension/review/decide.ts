@@ -1,0 +1,123 @@
+/**
+ * What the editor does with a suggestion, decided from the suggestion the server sent and the
+ * document as the editor has it now. The server is the authority on staleness (it refuses a
+ * versioned `workspace/applyEdit`), but the client must not draw a diff over text that moved under
+ * it, nor ask to apply what it can already see is stale. No VS Code import: unit-tested as a table.
+ */
+import type { SuggestionState } from '../../protocol/lsp';
+
+/** The open document, as far as these decisions need it. */
+export interface DocView {
+  version: number;
+  text: string;
+}
+
+export type ReviewAction =
+  /** Draw the inline diff (the server's lenses sit above it). */
+  | { kind: 'show' }
+  /**
+   * The document moved past the suggestion's version. The server re-bases the suggestion onto the
+   * new text (a new version, still pending) or marks it stale; until it says, nothing is drawn.
+   */
+  | { kind: 'outdated' }
+  /** The edit no longer applies to the user's text: never drawn over it, never applied. */
+  | { kind: 'stale'; reason: string }
+  /** Answered, dropped, or superseded: nothing to draw. */
+  | { kind: 'hide' }
+  /** The file is not open in an editor: draw when it opens. */
+  | { kind: 'defer' };
+
+const EDITED = 'the file changed after Ratchet computed this suggestion';
+
+export function reviewAction(s: SuggestionState, doc: DocView | undefined): ReviewAction {
+  switch (s.status) {
+    case 'applied':
+    case 'rejected':
+    case 'dropped':
+      return { kind: 'hide' };
+    case 'stale':
+      return { kind: 'stale', reason: s.reason ?? EDITED };
+    case 'pending':
+      break;
+  }
+  if (doc === undefined) return { kind: 'defer' };
+  // Undo back to the same text bumps the version, and the server's versioned edit would be refused,
+  // so any version mismatch waits for the server's re-based suggestion.
+  if (s.version !== null && doc.version !== s.version) return { kind: 'outdated' };
+  if (doc.text !== s.baseText) return { kind: 'outdated' };
+  return { kind: 'show' };
+}
+
+export type AcceptAction = { kind: 'send' } | { kind: 'refuse'; message: string };
+
+/** Whether an Accept goes to the server, or is answered here without writing anything. */
+export function acceptAction(s: SuggestionState | undefined, doc: DocView | undefined): AcceptAction {
+  if (s === undefined) return { kind: 'refuse', message: 'Ratchet: that suggestion is no longer pending (it was answered, or its run ended).' };
+  const action = reviewAction(s, doc);
+  switch (action.kind) {
+    case 'show':
+      return { kind: 'send' };
+    // Not open: the server applies it to the file on disk through workspace/applyEdit.
+    case 'defer':
+      return { kind: 'send' };
+    case 'outdated':
+      return { kind: 'refuse', message: 'Ratchet: not applied — the file changed since this suggestion was drawn; Ratchet is checking it against your edit. Your text was left as it is.' };
+    case 'stale':
+      return { kind: 'refuse', message: `Ratchet: not applied — ${action.reason}. Your text was left as it is; run Evolve again for a fresh suggestion.` };
+    case 'hide':
+      return { kind: 'refuse', message: `Ratchet: that suggestion was already ${s.status}.` };
+  }
+}
+
+export const suggestionKey = (runId: string, candidateId: string): string => `${runId}\n${candidateId}`;
+
+/**
+ * The client's copy of the server's suggestions. A newer pending suggestion for a file supersedes
+ * the older ones on screen (one inline diff per document); answered ones are forgotten.
+ */
+export class SuggestionBook {
+  private readonly byKey = new Map<string, SuggestionState & { seq: number }>();
+  private seq = 0;
+
+  /** Applies a `ratchet/suggestionChanged`; returns the URIs whose drawing must be refreshed. */
+  update(s: SuggestionState): string[] {
+    const key = suggestionKey(s.runId, s.candidateId);
+    const previous = this.byKey.get(key);
+    if (s.status === 'applied' || s.status === 'rejected' || s.status === 'dropped') {
+      this.byKey.delete(key);
+    } else {
+      this.byKey.set(key, { ...s, seq: previous?.seq ?? ++this.seq });
+    }
+    return previous && previous.uri !== s.uri ? [previous.uri, s.uri] : [s.uri];
+  }
+
+  /** Replaces everything (after a restart, from `ratchet/listSuggestions`). */
+  reset(all: readonly SuggestionState[]): string[] {
+    const uris = new Set([...this.byKey.values()].map((s) => s.uri));
+    this.byKey.clear();
+    for (const s of all) {
+      this.update(s);
+      uris.add(s.uri);
+    }
+    return [...uris];
+  }
+
+  get(runId: string, candidateId: string): SuggestionState | undefined {
+    return this.byKey.get(suggestionKey(runId, candidateId));
+  }
+
+  /** The one suggestion drawn for a file: the newest open one. */
+  current(uri: string): SuggestionState | undefined {
+    let best: (SuggestionState & { seq: number }) | undefined;
+    for (const s of this.byKey.values()) if (s.uri === uri && (best === undefined || s.seq > best.seq)) best = s;
+    return best;
+  }
+
+  uris(): string[] {
+    return [...new Set([...this.byKey.values()].map((s) => s.uri))];
+  }
+
+  all(): SuggestionState[] {
+    return [...this.byKey.values()];
+  }
+}
