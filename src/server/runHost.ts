@@ -69,6 +69,9 @@ export class RunHost {
 
   async start(p: StartRunParams): Promise<StartRunResult> {
     const promptPath = await this.promptPathOf(p.uri);
+    const busy = [...this.runs.values()].find((r) => !r.ended && r.uri === pathToUri(promptPath));
+    // Two runs suggesting edits to one file would re-base each other's suggestions forever.
+    if (busy) throw new RatchetError('badInput', `${basename(promptPath)} is already being evolved (run ${busy.runId ?? ''}); cancel it first.`, { runId: busy.runId });
     const workspace = this.rootFor(promptPath);
     if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
     const overrides: EvolveOverrides = {

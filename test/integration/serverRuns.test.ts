@@ -2,7 +2,7 @@
 // events streamed as ratchet/runEvent, cancel (request and progress), evaluate, input errors as
 // request errors, kill + restart + resume, and LLM calls routed back to the client (vscode-lm).
 import { execSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
@@ -23,9 +23,13 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(o: { seed: number; candidates?: number; gainAt?: number; latencyMs?: number; settings?: Partial<ServerSettings> }) {
+async function setup(o: { seed: number; candidates?: number; gainAt?: number; latencyMs?: number; settings?: Partial<ServerSettings>; apiKey?: string }) {
   const w = makeWorkspace({ seed: o.seed, candidates: o.candidates ?? 10 });
-  const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: o.seed, ...(o.gainAt ? { gainAt: o.gainAt } : {}) }), latencyMs: o.latencyMs ?? 0 });
+  const fake = await startFakeServer({
+    scenario: scenarioFor(w, { seed: o.seed, ...(o.gainAt ? { gainAt: o.gainAt } : {}) }),
+    latencyMs: o.latencyMs ?? 0,
+    ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+  });
   cleanups.push(() => fake.close());
   const client = await start(w.dir, { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings });
   return { w, fake, client, uri: client.uriOf(w.promptPath) };
@@ -41,11 +45,17 @@ const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTer
 
 describe('runs over LSP', () => {
   it('a started run streams every journaled event as ratchet/runEvent, ending with run/finished', async () => {
-    const { w, client, uri } = await setup({ seed: 3, candidates: 3 });
+    // The endpoint refuses calls without this key: the one from the settings (SecretStorage) reaches it.
+    const apiKey = 'sk-from-secret-storage-4242';
+    const { w, client, uri } = await setup({ seed: 3, candidates: 3, apiKey, settings: { apiKey } });
     console.log(`server ready (spawn → initialize result): ${client.readyMs.toFixed(0)} ms`);
     const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
     const end = await client.waitFor(() => terminal(client, runId), 'run/finished');
     expect(end.type).toBe('run/finished');
+    // …and is written nowhere: not in the journal, not in run.json, not in a notification.
+    const runDir = join(w.dir, '.ratchet', 'runs', runId);
+    for (const f of readdirSync(runDir)) expect(readFileSync(join(runDir, f), 'utf8')).not.toContain(apiKey);
+    expect(JSON.stringify(client.events)).not.toContain(apiKey);
     const streamed = client.runEvents(runId);
     expect(streamed[0]?.type).toBe('run/started');
     // The same events, in the same order, as the journal holds.
@@ -63,6 +73,8 @@ describe('runs over LSP', () => {
   it('cancelRun stops a run promptly with run/cancelled', async () => {
     const { w, client, uri } = await setup({ seed: 4, latencyMs: 20 });
     const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
+    // One run per file at a time.
+    await expect(client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' })).rejects.toThrow('already being evolved');
     await client.waitFor(() => client.runEvents(runId).some((e) => e.type === 'candidate/proposed' && e.candidateId === 'c1'), 'c1 proposed');
     expect(await client.conn.sendRequest(CancelRunRequest, { runId })).toEqual({ cancelled: true });
     const end = await client.waitFor(() => terminal(client, runId), 'run/cancelled', 5_000);
