@@ -19,6 +19,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+const nonEmpty = <T>(xs: T[] | undefined) => (xs && xs.length > 0 ? xs : undefined);
+
 async function client(folder: string) {
   const c = await TestClient.start({ folders: [folder], settings: { provider: 'openai', trusted: true } });
   cleanups.push(() => c.stop());
@@ -32,13 +34,13 @@ describe('diagnostics', () => {
     writeFileSync(sidecar, 'dataset: data/items.jsonl\nscorer: { type: numeric }\nbudgte: { candidates: 3 }\nmodels: { default: { model: sim-agent } }\n');
     const c = await client(w.dir);
     const uri = await c.open(sidecar, 'yaml');
-    const diags = await c.waitFor(() => c.diagnostics.get(uri)?.length && c.diagnostics.get(uri), 'diagnostics for the sidecar');
-    const unknown = diags.find((d) => d.message.includes('budgte'));
+    const diags = await c.waitFor(() => nonEmpty(c.diagnostics.get(uri)), 'diagnostics for the sidecar');
+    const unknown = diags.find((d) => String(d.message).includes('budgte'));
     expect(unknown).toMatchObject({ severity: 1, source: 'ratchet', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 6 } } });
     expect(unknown?.message).toContain('budget');
 
     await c.setText(uri, c.text(uri).replace('budgte', 'budget'));
-    await c.waitFor(() => c.diagnostics.get(uri)?.every((d) => !d.message.includes('budgte')), 'the problem to clear');
+    await c.waitFor(() => c.diagnostics.get(uri)?.every((d) => !String(d.message).includes('budgte')), 'the problem to clear');
   });
 
   it('a dataset item lacking a template variable is reported on the dataset file, at its line', async () => {
@@ -50,9 +52,9 @@ describe('diagnostics', () => {
     const c = await client(w.dir);
     await c.open(w.promptPath);
     const datasetUri = c.uriOf(dataset);
-    const diags = await c.waitFor(() => c.diagnostics.get(datasetUri)?.length && c.diagnostics.get(datasetUri), 'diagnostics on the dataset');
+    const diags = await c.waitFor(() => nonEmpty(c.diagnostics.get(datasetUri)), 'diagnostics on the dataset');
     expect(diags[0]).toMatchObject({ severity: 1, range: { start: { line: 4 } } });
-    expect(diags[0]!.message).toContain('question');
+    expect(String(diags[0]!.message)).toContain('question');
 
     // Fixing the dataset and saving it clears the problem.
     lines[4] = JSON.stringify({ id: 'q5', question: 'What is 1 plus 2?', expected: 3 });
