@@ -1,6 +1,7 @@
 // Bundles the four entry points with esbuild. Node bundles are CommonJS with `vscode` external
-// (VS Code provides it); the webview bundle targets the browser.
+// (VS Code provides it); the webview bundle targets the browser. Then copies the panel's assets.
 import * as esbuild from 'esbuild';
+import { copyWebviewAssets } from './copy-webview-assets.mjs';
 
 import { readFileSync } from 'node:fs';
 
@@ -17,6 +18,8 @@ const common = {
 };
 
 const builds = [
+  // ~430 KB of extension.js is vscode-languageclient and its protocol packages, all CommonJS, which
+  // esbuild cannot tree-shake; `mainFields: ['module', 'main']` changed nothing (measured).
   { entryPoints: { extension: 'src/extension/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['vscode'] },
   { entryPoints: { server: 'src/server/main.ts' }, platform: 'node', format: 'cjs', target: 'node22' },
   { entryPoints: { cli: 'src/cli/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', define: { RATCHET_VERSION: JSON.stringify(pkg.version) } },
@@ -24,11 +27,13 @@ const builds = [
 ].map((b) => ({ ...common, ...b, outdir: 'out' }));
 
 if (watch) {
+  copyWebviewAssets();
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('esbuild: watching src/ and webview/ …');
 } else {
   const started = Date.now();
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  copyWebviewAssets();
   console.log(`esbuild: out/extension.js out/server.js out/cli.js out/webview.js in ${Date.now() - started} ms`);
 }

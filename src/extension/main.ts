@@ -1,35 +1,121 @@
 /**
- * Extension entry point: starts the Ratchet language server over node IPC and owns every
- * disposable through `context.subscriptions`.
+ * Extension entry point: builds each part once, hands it its dependencies, and gives every
+ * disposable an owner (`context.subscriptions`). The language server starts last, so the commands,
+ * views and panel it feeds already listen when its first notification arrives.
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { ListSuggestionsRequest } from '../protocol/lsp';
+import type { CommandContext } from './commands/context';
+import { registerCommands } from './commands';
+import { commandId } from './commandTable';
+import { Config } from './config';
+import { EditorErrors } from './errors';
+import { answerLanguageModel } from './lm/languageModel';
+import { RunStore, registerPanel } from './panel';
+import { InlineReview } from './review/inlineReview';
+import { RunFeed } from './runs/runFeed';
+import { ApiKeyStore } from './secrets';
+import { ServerHost } from './server/serverHost';
+import { RunsView } from './views/runsView';
+import { StatusBar } from './views/statusBar';
 
-let client: LanguageClient | undefined;
+let host: ServerHost | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const serverModule = context.asAbsolutePath('out/server.js');
-  const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
-  };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [
-      { scheme: 'file', pattern: '**/*.prompt.md' },
-      { scheme: 'file', pattern: '**/*.ratchet.yaml' },
-    ],
-    outputChannel: vscode.window.createOutputChannel('Ratchet', { log: true }),
-  };
-  client = new LanguageClient('ratchet', 'Ratchet', serverOptions, clientOptions);
+  const log = vscode.window.createOutputChannel('Ratchet', { log: true });
+  const traceChannel = vscode.window.createOutputChannel('Ratchet Trace', { log: true });
+  const errors = new EditorErrors(log);
+  const config = new Config();
+  const apiKeys = new ApiKeyStore(context.secrets);
+  const store = new RunStore();
+  const feed = new RunFeed(store, log);
+  const review = new InlineReview();
+  context.subscriptions.push(log, traceChannel, review);
+
+  const statusBar = new StatusBar(store);
+  context.subscriptions.push(statusBar);
+  const serverHost = new ServerHost(context, {
+    config,
+    apiKeys,
+    log,
+    traceChannel,
+    errors,
+    handlers: {
+      onRunEvent: (p) => feed.onRunEvent(p),
+      onSuggestionChanged: (s) => review.update(s),
+      onServerStatus: (status) => {
+        statusBar.setHealth(status);
+        log[status.health === 'ok' ? 'info' : status.health === 'warning' ? 'warn' : 'error'](`Server: ${status.message}`);
+        if (status.health === 'error') void errors.show('error', `Ratchet: the language server reported a problem — ${status.message}`);
+        if (status.resumable) void offerResume(status.resumable);
+      },
+      onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
+      onReady: () => void afterReady(),
+    },
+  });
+  host = serverHost;
+  context.subscriptions.push(serverHost);
+
+  const runsView = new RunsView({ store, host: serverHost, feed, errors });
   context.subscriptions.push(
-    client,
-    vscode.commands.registerCommand('ratchet.showRuns', () =>
-      vscode.window.showInformationMessage('Ratchet: runs are listed by `ratchet runs list` until the Runs view lands.'),
-    ),
+    runsView,
+    serverHost.onDidChangePhase((phase) => statusBar.setPhase(phase)),
   );
-  await client.start();
+
+  const panel = registerPanel(context, {
+    store,
+    // Through the commands, so the panel's buttons get the same server-down and error handling.
+    cancelRun: async (runId) => void (await vscode.commands.executeCommand(commandId('cancelRun'), runId)),
+    resumeRun: async (runId) => void (await vscode.commands.executeCommand(commandId('resumeRun'), runId)),
+    log,
+  });
+  const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, review, runsView, panel };
+  context.subscriptions.push(...registerCommands(ctx));
+
+  context.subscriptions.push(
+    config.onDidChange((change) => {
+      if (change.restart) void serverHost.restart();
+      else void serverHost.sendSettings();
+    }),
+    apiKeys.onDidChange(() => void serverHost.sendSettings()),
+    // Trust is granted once and never revoked without a reload: the server may now run command scorers.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void serverHost.sendSettings()),
+    // For the walkthrough's "open the example" step.
+    vscode.window.onDidChangeActiveTextEditor((e) => setPromptFileOpen(e)),
+  );
+  setPromptFileOpen(vscode.window.activeTextEditor);
+
+  /** After every (re)start: the server's suggestions and hosted runs may have moved on without us. */
+  async function afterReady(): Promise<void> {
+    try {
+      review.reset((await serverHost.request(ListSuggestionsRequest, {})).suggestions);
+      await runsView.refresh();
+      for (const run of runsView.listedRuns()) if (run.hosted && !feed.has(run.runId)) await feed.load(run.workspace, run.runId);
+    } catch (err) {
+      log.warn('Catching up with the server after its start:', err instanceof Error ? err : String(err));
+    }
+  }
+
+  async function offerResume(count: number): Promise<void> {
+    const resume = 'Resume…';
+    const choice = await vscode.window.showInformationMessage(
+      `Ratchet: ${count} run${count === 1 ? ' was' : 's were'} interrupted (the editor or the server stopped mid-run).`,
+      resume,
+    );
+    if (choice === resume) await vscode.commands.executeCommand(commandId('resumeRun'));
+  }
+
+  // Not awaited: activation (and the commands it gates) should not wait on the server's start.
+  void serverHost.start();
+}
+
+const PROMPT_FILE = /\.(prompt\.md|prompty)$/i;
+
+function setPromptFileOpen(editor: vscode.TextEditor | undefined): void {
+  void vscode.commands.executeCommand('setContext', 'ratchet.promptFileOpen', editor !== undefined && PROMPT_FILE.test(editor.document.uri.path));
 }
 
 export async function deactivate(): Promise<void> {
-  await client?.stop();
+  await host?.stop();
+  host = undefined;
 }

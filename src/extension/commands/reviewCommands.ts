@@ -1,0 +1,62 @@
+/**
+ * Accept, Reject, Show Diff and Evidence for a gated suggestion. Accept goes through the server
+ * (which applies the edit with a versioned workspace/applyEdit, so it lands on the undo stack and
+ * never over newer text); Reject is recorded by the engine, where the proposer's memory sees it.
+ */
+import * as vscode from 'vscode';
+import { AcceptSuggestionRequest, RejectSuggestionRequest } from '../../protocol/lsp';
+import { acceptAction } from '../review/decide';
+import { suggestionTarget } from '../review/target';
+import type { SuggestionTarget } from '../review/target';
+import type { CommandContext } from './context';
+import { runIdArg } from './runCommands';
+
+function target(ctx: CommandContext, args: unknown[]): SuggestionTarget | undefined {
+  const found = suggestionTarget(args, vscode.window.activeTextEditor?.document.uri.toString(), ctx.review.book);
+  if (!found) void vscode.window.showInformationMessage('Ratchet: there is no pending suggestion here. Run "Ratchet: Evolve Prompt" on this file to get one.');
+  return found;
+}
+
+export function reviewCommands(ctx: CommandContext) {
+  return {
+    async acceptSuggestion(...args: unknown[]): Promise<void> {
+      const t = target(ctx, args);
+      if (!t) return;
+      const decision = acceptAction(ctx.review.book.get(t.runId, t.candidateId), ctx.review.docView(t.uri));
+      if (decision.kind === 'refuse') {
+        void vscode.window.showWarningMessage(decision.message);
+        return;
+      }
+      const { outcome } = await ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+      if (outcome === 'stale') {
+        void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
+      }
+    },
+
+    async rejectSuggestion(...args: unknown[]): Promise<void> {
+      const t = target(ctx, args);
+      if (!t) return;
+      await ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+    },
+
+    async showDiff(...args: unknown[]): Promise<void> {
+      const t = target(ctx, args);
+      const s = t && ctx.review.book.get(t.runId, t.candidateId);
+      if (!s) return;
+      const name = vscode.Uri.parse(s.uri).path.split('/').at(-1) ?? 'prompt';
+      await vscode.commands.executeCommand('vscode.diff', vscode.Uri.parse(s.uri), ctx.review.suggestionUri(s), `${name} ↔ Ratchet suggestion ${s.candidateId.slice(0, 8)}`, {
+        preview: true,
+      });
+    },
+
+    /** `[uri, runId, candidateId]` from a lens or the Runs view: the panel on that run. */
+    async showEvidence(...args: unknown[]): Promise<void> {
+      const runId = runIdArg(args[1]) ?? runIdArg(args[0]);
+      if (runId !== undefined && !ctx.feed.has(runId)) {
+        const listed = ctx.runsView.listedRuns().find((r) => r.runId === runId);
+        if (listed) await ctx.feed.load(listed.workspace, runId);
+      }
+      ctx.panel.show();
+    },
+  };
+}

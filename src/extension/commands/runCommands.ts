@@ -1,0 +1,108 @@
+/**
+ * Commands that start, stop and revisit runs: Evolve, Evaluate, Configure, Cancel, Resume, Open Run
+ * Journal, Refresh Runs. Each accepts what its callers pass — a URI string from a code lens, a Uri
+ * from the explorer, a Runs-view node — or nothing, and then asks or uses the active editor.
+ */
+import * as vscode from 'vscode';
+import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../protocol/lsp';
+import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
+import type { CommandContext } from './context';
+
+const PROMPT_FILE = /\.(prompt\.md|prompty|ratchet\.yaml|md|txt)$/i;
+
+/** The file a run command is about: its argument, else the active editor's file. */
+export function fileArg(arg: unknown): vscode.Uri | undefined {
+  if (typeof arg === 'string' && arg !== '') return vscode.Uri.parse(arg);
+  if (arg instanceof vscode.Uri) return arg;
+  const doc = vscode.window.activeTextEditor?.document;
+  return doc && doc.uri.scheme === 'file' ? doc.uri : undefined;
+}
+
+/** A run id from a string argument or a Runs-view node. */
+export function runIdArg(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg !== '') return arg;
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { runId?: unknown }).runId === 'string') return (arg as { runId: string }).runId;
+  return undefined;
+}
+
+async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): Promise<void> {
+  const uri = fileArg(arg);
+  if (!uri || !PROMPT_FILE.test(uri.path)) {
+    void vscode.window.showWarningMessage(`Ratchet: open a prompt file (*.prompt.md, *.prompty, .md or .txt) or its *.ratchet.yaml, then run ${kind === 'evolve' ? 'Evolve' : 'Evaluate'} again.`);
+    return;
+  }
+  // Runs read the file from disk; unsaved edits would be silently left out of the baseline.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open?.isDirty) await open.save();
+  const { runId } = await ctx.host.request(StartRunRequest, { uri: uri.toString(), kind });
+  ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
+  ctx.panel.show();
+}
+
+/** Picks a run from the server's list (filtered), or undefined when the user backs out or none fits. */
+async function pickRun(ctx: CommandContext, placeHolder: string, filter: (r: RunListEntry) => boolean, none: string): Promise<RunListEntry | undefined> {
+  const { runs } = await ctx.host.request(ListRunsRequest, {});
+  const candidates = runs.filter(filter);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage(none);
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((r) => ({
+      label: r.target?.split(/[\\/]/).at(-1) ?? r.runId,
+      description: `${r.status} · ${r.commits}/${r.candidates} committed`,
+      detail: r.runId,
+      run: r,
+    })),
+    { placeHolder, matchOnDetail: true },
+  );
+  return picked?.run;
+}
+
+export function runCommands(ctx: CommandContext) {
+  return {
+    evolve: (arg?: unknown) => startRun(ctx, 'evolve', arg),
+    evaluate: (arg?: unknown) => startRun(ctx, 'evaluate', arg),
+
+    async configure(arg?: unknown): Promise<void> {
+      const uri = fileArg(arg);
+      if (!uri) {
+        void vscode.window.showWarningMessage('Ratchet: open the prompt file to configure first.');
+        return;
+      }
+      const result = await ctx.host.request(CreateRunSpecRequest, { uri: uri.toString() });
+      await vscode.window.showTextDocument(vscode.Uri.parse(result.uri));
+      if (!result.created) void vscode.window.showInformationMessage('Ratchet: this prompt already has a run spec; opened it.');
+    },
+
+    async cancelRun(arg?: unknown): Promise<void> {
+      const runId =
+        runIdArg(arg) ??
+        (await pickRun(ctx, 'Cancel which run?', (r) => r.hosted && r.status === 'running', 'Ratchet: no run is in progress in this window.'))?.runId;
+      if (!runId) return;
+      const { cancelled } = await ctx.host.request(CancelRunRequest, { runId });
+      if (!cancelled) void vscode.window.showInformationMessage(`Ratchet: run ${runId} is not running here (it already ended, or another process hosts it).`);
+    },
+
+    async resumeRun(arg?: unknown): Promise<void> {
+      const runId =
+        runIdArg(arg) ??
+        (await pickRun(ctx, 'Resume which interrupted run?', (r) => r.resumable, 'Ratchet: no interrupted run to resume.'))?.runId;
+      if (!runId) return;
+      const { runId: resumed } = await ctx.host.request(ResumeRunRequest, { runId });
+      ctx.log.info(`Resumed run ${resumed}.`);
+      ctx.panel.show();
+    },
+
+    async openJournal(arg?: unknown): Promise<void> {
+      const id = runIdArg(arg);
+      const listed = id !== undefined ? ctx.runsView.listedRuns().find((r) => r.runId === id) : undefined;
+      const run = listed ?? (await pickRun(ctx, 'Open which run in the panel?', () => true, 'Ratchet: no runs yet under .ratchet/runs in this workspace.'));
+      if (!run) return;
+      await ctx.feed.load(run.workspace, run.runId);
+      ctx.panel.show();
+    },
+
+    refreshRuns: () => ctx.runsView.refresh(),
+  };
+}

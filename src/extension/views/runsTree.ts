@@ -1,0 +1,163 @@
+/**
+ * The Runs view's content: runs (from the server's `ratchet/listRuns`, joined with what the
+ * RunStore holds live) → candidates → decisions. Pure data; runsView.ts turns nodes into TreeItems.
+ */
+import type { RunListEntry } from '../../protocol/lsp';
+import type { DecisionRow, RunState } from '../../protocol/webview';
+
+export interface RunNode {
+  kind: 'run';
+  runId: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  /** For `when` clauses in package.json menus: `run`, plus `.hosted` / `.resumable`. */
+  contextValue: string;
+  icon: 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt';
+  /** Whether the RunStore holds its events (else expanding loads its journal). */
+  loaded: boolean;
+  workspace: string | undefined;
+}
+
+export interface CandidateItem {
+  kind: 'candidate';
+  runId: string;
+  candidateId: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  icon: 'commit' | 'reject' | 'testing' | 'applied' | 'userRejected';
+  hasDecisions: boolean;
+}
+
+export interface DecisionItem {
+  kind: 'decision';
+  runId: string;
+  candidateId: string;
+  seq: number;
+  label: string;
+  description: string;
+  tooltip: string;
+}
+
+export type RunsNode = RunNode | CandidateItem | DecisionItem;
+
+const short = (id: string) => id.slice(0, 8);
+const basename = (p: string | undefined) => p?.split(/[\\/]/).at(-1);
+
+function when(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** Live runs the server has not listed yet (just started) first, then the listed ones; both newest first. */
+export function runNodes(listed: readonly RunListEntry[], live: readonly RunState[]): RunNode[] {
+  const liveById = new Map(live.map((r) => [r.runId, r]));
+  const nodes = listed.map((entry) => fromListed(entry, liveById.get(entry.runId)));
+  const listedIds = new Set(listed.map((e) => e.runId));
+  const unlisted = live.filter((r) => !listedIds.has(r.runId)).map(fromLive);
+  return [...unlisted, ...nodes];
+}
+
+function fromListed(e: RunListEntry, live: RunState | undefined): RunNode {
+  const status = live && (live.status === 'running' || live.status === 'pending') ? 'running' : e.status;
+  const commits = live?.finished?.commits ?? e.commits;
+  const candidates = live ? live.candidateOrder.length : e.candidates;
+  const icon: RunNode['icon'] = status;
+  const parts = [status, `${commits}/${candidates} committed`, when(e.started)].filter((p) => p !== '');
+  const tooltip = [
+    `Run ${e.runId}`,
+    e.target ? `Target: ${e.target}` : undefined,
+    e.gate ? `Gate: ${e.gate}${e.alpha !== undefined ? ` (α = ${e.alpha})` : ''}` : undefined,
+    e.cost ? `Cost: ${e.cost.llmCalls} calls, ${e.cost.tokens} tokens${e.cost.dollars !== undefined ? `, $${e.cost.dollars.toFixed(4)}` : ''}` : undefined,
+    e.reason ? `Why: ${e.reason}` : undefined,
+    e.resumable ? 'Interrupted: "Resume Run" continues it from its journal.' : undefined,
+  ].filter((l): l is string => l !== undefined);
+  return {
+    kind: 'run',
+    runId: e.runId,
+    label: basename(e.target) ?? short(e.runId),
+    description: parts.join(' · '),
+    tooltip: tooltip.join('\n'),
+    contextValue: ['run', e.hosted ? 'hosted' : undefined, e.resumable ? 'resumable' : undefined].filter(Boolean).join('.'),
+    icon,
+    loaded: live !== undefined,
+    workspace: e.workspace,
+  };
+}
+
+function fromLive(r: RunState): RunNode {
+  const running = r.status === 'running' || r.status === 'pending';
+  const commits = r.finished?.commits ?? r.decisions.filter((d) => d.decision === 'commit').length;
+  return {
+    kind: 'run',
+    runId: r.runId,
+    label: basename(r.info?.target) ?? short(r.runId),
+    description: [r.status, `${commits}/${r.candidateOrder.length} committed`, when(r.startedAt)].filter((p) => p !== '').join(' · '),
+    tooltip: `Run ${r.runId}${r.info ? `\nTarget: ${r.info.target}\nGate: ${r.info.gate} (α = ${r.info.alpha})` : ''}`,
+    contextValue: running ? 'run.hosted' : 'run',
+    icon: running ? 'running' : r.status === 'pending' ? 'running' : r.status,
+    loaded: true,
+    workspace: undefined,
+  };
+}
+
+export function candidateNodes(run: RunState): CandidateItem[] {
+  const byCandidate = decisionsByCandidate(run.decisions);
+  return run.candidateOrder.flatMap((id) => {
+    const c = run.candidates[id];
+    if (!c) return [];
+    const icon: CandidateItem['icon'] = c.userRejected
+      ? 'userRejected'
+      : c.applied
+        ? 'applied'
+        : c.decision === 'commit'
+          ? 'commit'
+          : c.decision === 'reject'
+            ? 'reject'
+            : 'testing';
+    const state = c.userRejected
+      ? 'rejected by you'
+      : c.applied
+        ? `applied (${c.applied})`
+        : c.decision
+          ? `${c.decision} (${c.reason ?? '?'})`
+          : run.activeCandidateId === id && run.status === 'running'
+            ? 'testing'
+            : 'not tested';
+    return [
+      {
+        kind: 'candidate',
+        runId: run.runId,
+        candidateId: id,
+        label: short(id),
+        description: [state, c.parentId ? `from ${short(c.parentId)}` : 'seed'].join(' · '),
+        tooltip: `Candidate ${id}${c.parentId ? `\nParent: ${c.parentId}` : ''}\n${state}`,
+        icon,
+        hasDecisions: (byCandidate.get(id)?.length ?? 0) > 0,
+      },
+    ];
+  });
+}
+
+export function decisionNodes(run: RunState, candidateId: string): DecisionItem[] {
+  return (decisionsByCandidate(run.decisions).get(candidateId) ?? []).map((d) => ({
+    kind: 'decision',
+    runId: run.runId,
+    candidateId,
+    seq: d.seq,
+    label: `${d.decision} — ${d.reason}`,
+    description: `${d.gate} · E ${Math.exp(d.logWealth).toPrecision(3)} / ${d.threshold.toPrecision(3)} · ${d.itemsConsumed} items`,
+    tooltip: `Decision #${d.seq} by ${d.gate} (α = ${d.alpha}): ${d.wins} wins, ${d.losses} losses, ${d.ties} ties over ${d.itemsConsumed} items.\nOpen the evidence in the panel.`,
+  }));
+}
+
+function decisionsByCandidate(rows: readonly DecisionRow[]): Map<string, DecisionRow[]> {
+  const map = new Map<string, DecisionRow[]>();
+  for (const d of rows) {
+    const list = map.get(d.candidateId) ?? [];
+    list.push(d);
+    map.set(d.candidateId, list);
+  }
+  return map;
+}

@@ -1,0 +1,157 @@
+/**
+ * The "Runs" tree in Ratchet's activity bar container: runs → candidates → decisions. Runs come
+ * from `ratchet/listRuns`, joined with the live RunStore; expanding a run the store does not hold
+ * loads its journal. Refreshes are debounced: a run's events arrive many per second.
+ */
+import * as vscode from 'vscode';
+import { ListRunsRequest } from '../../protocol/lsp';
+import type { RunListEntry } from '../../protocol/lsp';
+import type { RunStore } from '../panel';
+import { commandId } from '../commandTable';
+import type { EditorErrors } from '../errors';
+import type { RunFeed } from '../runs/runFeed';
+import type { ServerHost } from '../server/serverHost';
+import { candidateNodes, decisionNodes, runNodes } from './runsTree';
+import type { RunNode, RunsNode } from './runsTree';
+
+export const RUNS_VIEW_ID = 'ratchet.runs';
+const REFRESH_MS = 500;
+
+const RUN_ICONS: Record<RunNode['icon'], vscode.ThemeIcon> = {
+  running: new vscode.ThemeIcon('sync~spin'),
+  finished: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  cancelled: new vscode.ThemeIcon('circle-slash'),
+  interrupted: new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('editorWarning.foreground')),
+  corrupt: new vscode.ThemeIcon('warning', new vscode.ThemeColor('editorWarning.foreground')),
+};
+const CANDIDATE_ICONS = {
+  commit: new vscode.ThemeIcon('check', new vscode.ThemeColor('testing.iconPassed')),
+  reject: new vscode.ThemeIcon('close'),
+  testing: new vscode.ThemeIcon('beaker'),
+  applied: new vscode.ThemeIcon('git-commit', new vscode.ThemeColor('testing.iconPassed')),
+  userRejected: new vscode.ThemeIcon('thumbsdown'),
+};
+
+export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
+  private listed: RunListEntry[] = [];
+  private readonly changed = new vscode.EventEmitter<RunsNode | undefined>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(
+    private readonly deps: { store: RunStore; host: ServerHost; feed: RunFeed; errors: EditorErrors },
+  ) {
+    const unsubscribe = deps.store.onEvent((_runId, event, newRun) => {
+      // A new or finished run changes the list on disk too; anything else only the live part.
+      if (newRun || event.type === 'run/finished' || event.type === 'run/failed' || event.type === 'run/cancelled') this.scheduleRefresh(true);
+      else this.scheduleRefresh(false);
+    });
+    this.disposables.push(
+      this.changed,
+      { dispose: unsubscribe },
+      vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }),
+      deps.host.onDidChangePhase((phase) => {
+        if (phase === 'running') void this.refresh();
+      }),
+    );
+  }
+
+  /** Asks the server for the runs on disk again, then repaints. */
+  async refresh(): Promise<void> {
+    if (this.deps.host.running) {
+      try {
+        this.listed = (await this.deps.host.request(ListRunsRequest, {})).runs;
+      } catch (err) {
+        void this.deps.errors.report('Listing runs', err);
+      }
+    }
+    this.changed.fire(undefined);
+  }
+
+  listedRuns(): readonly RunListEntry[] {
+    return this.listed;
+  }
+
+  getTreeItem(node: RunsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'run': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `run:${node.runId}`;
+        item.description = node.description;
+        item.tooltip = node.tooltip;
+        item.contextValue = node.contextValue;
+        item.iconPath = RUN_ICONS[node.icon];
+        return item;
+      }
+      case 'candidate': {
+        const item = new vscode.TreeItem(node.label, node.hasDecisions ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.id = `candidate:${node.runId}:${node.candidateId}`;
+        item.description = node.description;
+        item.tooltip = node.tooltip;
+        item.contextValue = 'candidate';
+        item.iconPath = CANDIDATE_ICONS[node.icon];
+        return item;
+      }
+      case 'decision': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = `decision:${node.runId}:${node.candidateId}:${node.seq}`;
+        item.description = node.description;
+        item.tooltip = node.tooltip;
+        item.contextValue = 'decision';
+        item.iconPath = new vscode.ThemeIcon('law');
+        item.command = { command: commandId('showEvidence'), title: 'Show Evidence', arguments: [undefined, node.runId, node.candidateId] };
+        return item;
+      }
+    }
+  }
+
+  async getChildren(node?: RunsNode): Promise<RunsNode[]> {
+    const { store, feed } = this.deps;
+    if (node === undefined) {
+      const live = store
+        .runs()
+        .map((r) => store.get(r.runId)?.state)
+        .filter((s) => s !== undefined);
+      return runNodes(this.listed, live);
+    }
+    switch (node.kind) {
+      case 'run': {
+        if (!node.loaded && node.workspace !== undefined) {
+          try {
+            await feed.load(node.workspace, node.runId);
+          } catch (err) {
+            void this.deps.errors.report(`Reading run ${node.runId}'s journal`, err);
+          }
+        }
+        const run = store.get(node.runId)?.state;
+        return run ? candidateNodes(run) : [];
+      }
+      case 'candidate': {
+        const run = store.get(node.runId)?.state;
+        return run ? decisionNodes(run, node.candidateId) : [];
+      }
+      case 'decision':
+        return [];
+    }
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    while (this.disposables.length > 0) this.disposables.pop()?.dispose();
+  }
+
+  private relist = false;
+  private scheduleRefresh(relist: boolean): void {
+    this.relist ||= relist;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const relistNow = this.relist;
+      this.relist = false;
+      if (relistNow) void this.refresh();
+      else this.changed.fire(undefined);
+    }, REFRESH_MS);
+  }
+}

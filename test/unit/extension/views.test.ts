@@ -1,0 +1,119 @@
+// The status bar's words and the Runs tree's nodes, from runs folded by the panel's RunStore.
+import { describe, expect, it } from 'vitest';
+import { RunStore } from '../../../src/extension/panel/runStore';
+import { mergeReplay } from '../../../src/extension/runs/replayMerge';
+import { candidateNodes, decisionNodes, runNodes } from '../../../src/extension/views/runsTree';
+import { compact, statusView } from '../../../src/extension/views/statusText';
+import type { EngineEvent } from '../../../src/core/run/events';
+import type { RunListEntry } from '../../../src/protocol/lsp';
+import type { RunState } from '../../../src/protocol/webview';
+import { RUN, cost, decided, ev, proposed, started, step } from '../webview/events';
+
+function fold(...events: ReturnType<typeof started>[]): RunState {
+  const store = new RunStore();
+  store.appendAll(events);
+  return store.get(RUN)!.state;
+}
+
+const running = () => fold(started(), proposed('c0', undefined), proposed('c1abcdef99', 'c0'), step('c1abcdef99', 1, 1, Math.log(1.5)), step('c1abcdef99', 2, 1, Math.log(3.2)), ev('cost/update', { cost: cost(12), llmCalls: 12 }));
+
+describe('statusView', () => {
+  it('shows the run, the candidate under test, its wealth against 1/α and the cost', () => {
+    expect(statusView(running(), 'running', { health: 'ok', message: 'Ready.' })).toEqual({
+      text: '$(sync~spin) x.prompt.md · c1abcdef · E 3.2/20 · $0.01',
+      tooltip: [
+        'Run run-1 — evolve p/x.prompt.md, gate pace+ (α = 0.05)',
+        'Testing candidate c1abcdef99: wealth 3.20, commits at 20.0 (1/α).',
+        '12 LLM calls, 1320 tokens, $0.0120.',
+        'Click to open the Ratchet panel.',
+      ].join('\n'),
+      severity: 'normal',
+    });
+  });
+
+  it('shows a finished run with its commits, and calls when dollars are unknown', () => {
+    const run = fold(started(), proposed('c1', undefined), decided('c1', 'commit'), ev('cost/update', { cost: cost(3, false), llmCalls: 3 }), ev('run/finished', { commits: 1, candidates: 1, incumbentId: 'c1' }));
+    expect(statusView(run, 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · 3 calls');
+  });
+
+  it('puts the server’s trouble first', () => {
+    expect(statusView(running(), 'running', { health: 'error', message: 'uncaught exception' })).toMatchObject({ severity: 'error' });
+    expect(statusView(running(), 'running', { health: 'error', message: 'uncaught exception' }).text.startsWith('$(error)')).toBe(true);
+    expect(statusView(undefined, 'failed', undefined)).toMatchObject({ text: '$(error) Ratchet', severity: 'error' });
+    expect(statusView(undefined, 'starting', undefined).text).toBe('$(loading~spin) Ratchet');
+  });
+
+  it('compacts numbers for the status bar', () => {
+    expect([0.5, 3.14, 20, 1234, Infinity].map(compact)).toEqual(['0.5', '3.1', '20', '1.2k', '∞']);
+  });
+});
+
+function listed(over: Partial<RunListEntry>): RunListEntry {
+  return {
+    runId: 'r-old',
+    kind: 'evolve',
+    target: 'math/word-problems.prompt.md',
+    status: 'finished',
+    started: Date.UTC(2026, 10, 29, 10, 0),
+    lastEventAt: undefined,
+    events: 40,
+    candidates: 5,
+    commits: 2,
+    cost: { dollars: 0.5, tokens: 1000, llmCalls: 40 },
+    gate: 'pace+',
+    alpha: 0.05,
+    tornTail: false,
+    workspace: '/w',
+    hosted: false,
+    resumable: false,
+    ...over,
+  };
+}
+
+describe('runsTree', () => {
+  it('lists live runs the server has not listed yet first, then the listed ones, with their state', () => {
+    const nodes = runNodes([listed({}), listed({ runId: 'r-int', status: 'interrupted', resumable: true })], [running()]);
+    expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.loaded])).toEqual([
+      [RUN, 'x.prompt.md', 'running', 'run.hosted', true],
+      ['r-old', 'word-problems.prompt.md', 'finished', 'run', false],
+      ['r-int', 'word-problems.prompt.md', 'interrupted', 'run.resumable', false],
+    ]);
+    expect(nodes[1]!.description).toBe('finished · 2/5 committed · 2026-11-29 10:00');
+  });
+
+  it('shows a listed run that is live in the store as running, from the store', () => {
+    const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()]);
+    expect(node).toMatchObject({ icon: 'running', contextValue: 'run.hosted', loaded: true });
+  });
+
+  it('lists candidates with their fate, and decisions under them', () => {
+    const run = fold(started(), proposed('c0', undefined), proposed('c1', 'c0'), decided('c1', 'commit'), proposed('c2', 'c0'), decided('c2', 'reject'), proposed('c3', 'c1'));
+    expect(candidateNodes(run).map((c) => [c.candidateId, c.icon, c.description, c.hasDecisions])).toEqual([
+      ['c0', 'testing', 'not tested · seed', false],
+      ['c1', 'commit', 'commit (evidence) · from c0', true],
+      ['c2', 'reject', 'reject (futile) · from c0', true],
+      ['c3', 'testing', 'not tested · from c1', false],
+    ]);
+    expect(decisionNodes(run, 'c1')).toEqual([
+      {
+        kind: 'decision',
+        runId: RUN,
+        candidateId: 'c1',
+        seq: 0,
+        label: 'commit — evidence',
+        description: 'pace+ · E 21.5 / 20.0 · 9 items',
+        tooltip: 'Decision #0 by pace+ (α = 0.05): 7 wins, 1 losses, 1 ties over 9 items.\nOpen the evidence in the panel.',
+      },
+    ]);
+  });
+});
+
+describe('mergeReplay', () => {
+  it('keeps notifications that raced the journal read only when the journal lacks them', () => {
+    const a = started() as EngineEvent;
+    const b = proposed('c1', undefined) as EngineEvent;
+    const c = proposed('c2', 'c1') as EngineEvent;
+    expect(mergeReplay([a, b], [b, c])).toEqual([a, b, c]);
+    expect(mergeReplay([], [a])).toEqual([a]);
+  });
+});
