@@ -88,14 +88,7 @@ export interface DecisionRow {
 }
 
 /** One discordant pair of a candidate's e-process (ties are counted, not kept). */
-export interface WealthStep {
-  k: number;
-  itemId: string;
-  delta: number;
-  logWealth: number;
-  logThreshold: number;
-  logBest: number;
-}
+export type WealthStep = Omit<EventOf<'wealth/step'>, 'type' | 'runId' | 'at' | 'candidateId'>;
 
 export interface WealthTrace {
   candidateId: string;

@@ -9,6 +9,7 @@ import type { DataItem } from '../data/item';
 import type { GateSpec } from '../run/specTypes';
 import type { EngineEvent } from '../run/events';
 import type { LlmClient } from '../ports';
+import type { ChatMessage } from '../llm/types';
 import type { ModelSpec } from '../run/specTypes';
 import type { DecisionRecord, GateName } from '../gates/record';
 import type { RunLedger } from '../gates/thresholds';
@@ -174,18 +175,14 @@ async function paceScored(
   return { record, ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
 }
 
-async function judgeItem(ctx: GateContext, input: string, first: string, second: string): Promise<JudgeAnswer> {
-  const res = await ctx.llm.chat(
-    {
-      role: 'validator',
-      messages: itemJudgeMessages(ctx.rubric.text, input, first, second),
-      temperature: ctx.validator.temperature ?? 0,
-      logprobs: true,
-      sampleIndex: 0,
-    },
-    ctx.signal,
-  );
+/** One judge call under the frozen rubric and decoding of this test (A3). */
+async function askJudge(ctx: GateContext, messages: ChatMessage[]): Promise<JudgeAnswer> {
+  const res = await ctx.llm.chat({ role: 'validator', messages, temperature: ctx.validator.temperature ?? 0, logprobs: true, sampleIndex: 0 }, ctx.signal);
   return parseJudgeAnswer(res);
+}
+
+function judgeItem(ctx: GateContext, input: string, first: string, second: string): Promise<JudgeAnswer> {
+  return askJudge(ctx, itemJudgeMessages(ctx.rubric.text, input, first, second));
 }
 
 /** GATES.md 5: per dev item, both outputs, the judge in both orders, Δ into PACE+. */
@@ -320,18 +317,8 @@ async function outputsOn(ctx: GateContext, v: Version, items: readonly DataItem[
   return Promise.all(items.map((item) => ctx.evaluator.evaluate(v.hash, v.text, item, ctx.signal)));
 }
 
-async function judgePrompts(ctx: GateContext, a: Version, aOut: Evaluation[], b: Version, bOut: Evaluation[]): Promise<JudgeAnswer> {
-  const res = await ctx.llm.chat(
-    {
-      role: 'validator',
-      messages: promptJudgeMessages(ctx.rubric.text, { prompt: a.text, outputs: aOut }, { prompt: b.text, outputs: bOut }),
-      temperature: ctx.validator.temperature ?? 0,
-      logprobs: true,
-      sampleIndex: 0,
-    },
-    ctx.signal,
-  );
-  return parseJudgeAnswer(res);
+function judgePrompts(ctx: GateContext, a: Version, aOut: Evaluation[], b: Version, bOut: Evaluation[]): Promise<JudgeAnswer> {
+  return askJudge(ctx, promptJudgeMessages(ctx.rubric.text, { prompt: a.text, outputs: aOut }, { prompt: b.text, outputs: bOut }));
 }
 
 /**
