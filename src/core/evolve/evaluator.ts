@@ -54,6 +54,15 @@ export class Evaluator {
     return p;
   }
 
+  /**
+   * Drops a version's outputs once nothing can ask for them again (a rejected candidate), so a
+   * long run holds the outputs of committed versions only, not of every candidate it tried.
+   */
+  forget(versionHash: string): void {
+    const prefix = `${versionHash}\u0000`;
+    for (const key of this.memo.keys()) if (key.startsWith(prefix)) this.memo.delete(key);
+  }
+
   private async run(versionText: string, item: DataItem, signal: AbortSignal): Promise<Evaluation> {
     const template = { ...this.deps.template, text: versionText };
     const input = renderPrompt(template, item.vars, item.id);

@@ -267,6 +267,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         }
       } else {
         rejectedHashes.add(child.hash);
+        evaluator.forget(child.hash);
         memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: rejectionWhy(result.record.reason), by: 'gate' });
       }
       await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
