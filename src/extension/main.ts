@@ -14,6 +14,7 @@ import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { InlineReview } from './review/inlineReview';
 import { RunFeed } from './runs/runFeed';
+import { runNotice } from './runs/runNotices';
 import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
@@ -41,7 +42,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     traceChannel,
     errors,
     handlers: {
-      onRunEvent: (p) => feed.onRunEvent(p),
+      onRunEvent: (p) => {
+        feed.onRunEvent(p);
+        const notice = runNotice(p);
+        if (notice?.show) void errors.show('error', notice.message);
+        else if (notice) log.info(notice.message);
+        if (notice?.show) log.error(notice.message);
+      },
       onSuggestionChanged: (s) => review.update(s),
       onServerStatus: (status) => {
         statusBar.setHealth(status);

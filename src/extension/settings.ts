@@ -35,8 +35,9 @@ const model = (): StringSetting => ({ type: 'string', default: '', scope: 'windo
 /** Keys without the `ratchet.` prefix. Defaults equal the engine's (pinned by a test). */
 export const SETTINGS = {
   'endpoint.provider': { type: 'string', default: 'openai', enum: PROVIDERS, scope: 'window' },
-  // Where the API key is sent: machine-overridable, and restricted in untrusted workspaces (package.json).
-  'endpoint.baseUrl': { type: 'string', default: '', scope: 'machine-overridable' },
+  // Where the API key is sent, so restricted in untrusted workspaces (package.json). Not
+  // machine-scoped: a remote window (code-server, SSH) ignores machine settings of the user file.
+  'endpoint.baseUrl': { type: 'string', default: '', scope: 'window' },
   'models.default': model(),
   'models.agent': model(),
   'models.proposer': model(),
@@ -150,4 +151,10 @@ export function keysNeedingRestart(changed: readonly SettingKey[]): SettingKey[]
 /** Node arguments for the server process, from the restart-only settings. */
 export function serverExecArgv(s: RatchetSettings): string[] {
   return s.maxMemoryMb > 0 ? [`--max-old-space-size=${s.maxMemoryMb}`] : [];
+}
+
+/** One log line about what the server was sent, with the key reduced to whether there is one. */
+export function describeServerSettings(s: ServerSettings): string {
+  const { apiKey, ...rest } = s;
+  return `${JSON.stringify(rest)}, API key ${apiKey ? 'set' : 'not set'}`;
 }

@@ -19,7 +19,7 @@ import type {
 import type { Config } from '../config';
 import type { EditorErrors } from '../errors';
 import type { ApiKeyStore } from '../secrets';
-import { serverExecArgv, toServerSettings } from '../settings';
+import { describeServerSettings, serverExecArgv, toServerSettings } from '../settings';
 import type { ServerPhase } from '../views/statusText';
 import { createLanguageClient } from './client';
 import { redactingChannel } from './redact';
@@ -121,6 +121,9 @@ export class ServerHost implements vscode.Disposable {
         if (client !== this.client) return;
         if (e.newState === State.Running) {
           this.setPhase('running');
+          // Settings can change while the server starts (remote user settings arrive late in
+          // code-server, a key is stored): initializationOptions may already be out of date.
+          void this.sendSettings().catch((err: unknown) => this.deps.log.warn('Sending settings:', err instanceof Error ? err : String(err)));
           h.onReady();
         } else if (e.newState === State.Starting) this.setPhase('starting');
         else if (this.currentPhase !== 'failed') this.setPhase('stopped');
@@ -178,7 +181,9 @@ export class ServerHost implements vscode.Disposable {
   }
 
   private async settingsNow(): Promise<ServerSettings> {
-    return toServerSettings(this.deps.config.settings, { apiKey: await this.deps.apiKeys.get(), trusted: vscode.workspace.isTrusted });
+    const settings = toServerSettings(this.deps.config.settings, { apiKey: await this.deps.apiKeys.get(), trusted: vscode.workspace.isTrusted });
+    this.deps.log.info(`Server settings: ${describeServerSettings(settings)}`);
+    return settings;
   }
 
   private setPhase(phase: ServerPhase): void {

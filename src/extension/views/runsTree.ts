@@ -26,7 +26,7 @@ export interface CandidateItem {
   label: string;
   description: string;
   tooltip: string;
-  icon: 'commit' | 'reject' | 'testing' | 'applied' | 'userRejected';
+  icon: 'baseline' | 'commit' | 'reject' | 'testing' | 'untested' | 'applied' | 'userRejected';
   hasDecisions: boolean;
 }
 
@@ -62,7 +62,7 @@ export function runNodes(listed: readonly RunListEntry[], live: readonly RunStat
 function fromListed(e: RunListEntry, live: RunState | undefined): RunNode {
   const status = live && (live.status === 'running' || live.status === 'pending') ? 'running' : e.status;
   const commits = live?.finished?.commits ?? e.commits;
-  const candidates = live ? live.candidateOrder.length : e.candidates;
+  const candidates = live ? proposedCount(live) : e.candidates;
   const icon: RunNode['icon'] = status;
   const parts = [status, `${commits}/${candidates} committed`, when(e.started)].filter((p) => p !== '');
   const tooltip = [
@@ -93,7 +93,7 @@ function fromLive(r: RunState): RunNode {
     kind: 'run',
     runId: r.runId,
     label: basename(r.info?.target) ?? short(r.runId),
-    description: [r.status, `${commits}/${r.candidateOrder.length} committed`, when(r.startedAt)].filter((p) => p !== '').join(' · '),
+    description: [r.status, `${commits}/${proposedCount(r)} committed`, when(r.startedAt)].filter((p) => p !== '').join(' · '),
     tooltip: `Run ${r.runId}${r.info ? `\nTarget: ${r.info.target}\nGate: ${r.info.gate} (α = ${r.info.alpha})` : ''}`,
     contextValue: running ? 'run.hosted' : 'run',
     icon: running ? 'running' : r.status === 'pending' ? 'running' : r.status,
@@ -107,31 +107,25 @@ export function candidateNodes(run: RunState): CandidateItem[] {
   return run.candidateOrder.flatMap((id) => {
     const c = run.candidates[id];
     if (!c) return [];
-    const icon: CandidateItem['icon'] = c.userRejected
-      ? 'userRejected'
+    const testing = run.activeCandidateId === id && (run.status === 'running' || run.status === 'pending');
+    const [icon, state]: [CandidateItem['icon'], string] = c.userRejected
+      ? ['userRejected', 'rejected by you']
       : c.applied
-        ? 'applied'
-        : c.decision === 'commit'
-          ? 'commit'
-          : c.decision === 'reject'
-            ? 'reject'
-            : 'testing';
-    const state = c.userRejected
-      ? 'rejected by you'
-      : c.applied
-        ? `applied (${c.applied})`
+        ? ['applied', `applied (${c.applied})`]
         : c.decision
-          ? `${c.decision} (${c.reason ?? '?'})`
-          : run.activeCandidateId === id && run.status === 'running'
-            ? 'testing'
-            : 'not tested';
+          ? [c.decision, `${c.decision} (${c.reason ?? '?'})`]
+          : c.parentId === undefined
+            ? ['baseline', 'baseline']
+            : testing
+              ? ['testing', 'testing']
+              : ['untested', 'not tested'];
     return [
       {
         kind: 'candidate',
         runId: run.runId,
         candidateId: id,
         label: short(id),
-        description: [state, c.parentId ? `from ${short(c.parentId)}` : 'seed'].join(' · '),
+        description: c.parentId ? `${state} · from ${short(c.parentId)}` : state,
         tooltip: `Candidate ${id}${c.parentId ? `\nParent: ${c.parentId}` : ''}\n${state}`,
         icon,
         hasDecisions: (byCandidate.get(id)?.length ?? 0) > 0,
@@ -150,6 +144,11 @@ export function decisionNodes(run: RunState, candidateId: string): DecisionItem[
     description: `${d.gate} · E ${Math.exp(d.logWealth).toPrecision(3)} / ${d.threshold.toPrecision(3)} · ${d.itemsConsumed} items`,
     tooltip: `Decision #${d.seq} by ${d.gate} (α = ${d.alpha}): ${d.wins} wins, ${d.losses} losses, ${d.ties} ties over ${d.itemsConsumed} items.\nOpen the evidence in the panel.`,
   }));
+}
+
+/** Candidates the proposer wrote: the baseline (no parent) is where a run starts, not a candidate. */
+function proposedCount(run: RunState): number {
+  return run.candidateOrder.filter((id) => run.candidates[id]?.parentId !== undefined).length;
 }
 
 function decisionsByCandidate(rows: readonly DecisionRow[]): Map<string, DecisionRow[]> {

@@ -29,6 +29,8 @@ const CANDIDATE_ICONS = {
   commit: new vscode.ThemeIcon('check', new vscode.ThemeColor('testing.iconPassed')),
   reject: new vscode.ThemeIcon('close'),
   testing: new vscode.ThemeIcon('beaker'),
+  untested: new vscode.ThemeIcon('circle-outline'),
+  baseline: new vscode.ThemeIcon('home'),
   applied: new vscode.ThemeIcon('git-commit', new vscode.ThemeColor('testing.iconPassed')),
   userRejected: new vscode.ThemeIcon('thumbsdown'),
 };

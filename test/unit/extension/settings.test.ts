@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS, keysNeedingRestart, readSettings, serverExecArgv, toServerSettings, valid } from '../../../src/extension/settings';
+import { SETTINGS, describeServerSettings, keysNeedingRestart, readSettings, serverExecArgv, toServerSettings, valid } from '../../../src/extension/settings';
 import type { SettingKey } from '../../../src/extension/settings';
 
 /** A settings lookup over a plain object: keys present are "set by the user". */
@@ -102,5 +102,12 @@ describe('restart-only settings', () => {
   it('turns the memory limit into a Node flag', () => {
     expect(serverExecArgv(readSettings(lookup({ 'server.maxMemoryMb': 4096 })))).toEqual(['--max-old-space-size=4096']);
     expect(serverExecArgv(readSettings(lookup({})))).toEqual([]);
+  });
+});
+
+describe('describeServerSettings', () => {
+  it('says whether a key is set, never which', () => {
+    const line = describeServerSettings({ provider: 'openai', trusted: true, apiKey: 'sk-secret', baseURL: 'http://x/v1' });
+    expect(line).toBe('{"provider":"openai","trusted":true,"baseURL":"http://x/v1"}, API key set');
   });
 });

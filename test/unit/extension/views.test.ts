@@ -89,10 +89,10 @@ describe('runsTree', () => {
   it('lists candidates with their fate, and decisions under them', () => {
     const run = fold(started(), proposed('c0', undefined), proposed('c1', 'c0'), decided('c1', 'commit'), proposed('c2', 'c0'), decided('c2', 'reject'), proposed('c3', 'c1'));
     expect(candidateNodes(run).map((c) => [c.candidateId, c.icon, c.description, c.hasDecisions])).toEqual([
-      ['c0', 'testing', 'not tested · seed', false],
+      ['c0', 'baseline', 'baseline', false],
       ['c1', 'commit', 'commit (evidence) · from c0', true],
       ['c2', 'reject', 'reject (futile) · from c0', true],
-      ['c3', 'testing', 'not tested · from c1', false],
+      ['c3', 'untested', 'not tested · from c1', false],
     ]);
     expect(decisionNodes(run, 'c1')).toEqual([
       {
