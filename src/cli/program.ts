@@ -9,6 +9,7 @@ import { EXIT_ERROR } from './exitCodes';
 import { registerRuns } from './commands/runs';
 import { registerEvolve } from './commands/evolve';
 import { registerGate } from './commands/gate';
+import { registerNotYet } from './commands/notYet';
 
 export function buildProgram(): Command {
   const program = new Command('ratchet')
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   registerRuns(program, version());
   registerEvolve(program, version());
   registerGate(program);
+  registerNotYet(program);
   return program;
 }
 
