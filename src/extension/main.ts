@@ -67,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     runsView,
     serverHost.onDidChangePhase((phase) => statusBar.setPhase(phase)),
+    runsView.onDidList((runs) => statusBar.setInterrupted(new Set(runs.filter((r) => r.status === 'interrupted').map((r) => r.runId)))),
   );
 
   const panel = registerPanel(context, {

@@ -59,6 +59,18 @@ export function setupCommands(ctx: CommandContext) {
       void vscode.window.showInformationMessage(`Ratchet: runs will use ${picked.model.name} through VS Code's Language Model API.`);
     },
 
-    restartServer: () => ctx.host.restart(),
+    async restartServer(): Promise<void> {
+      const running = ctx.store.runs().filter((r) => r.status === 'running' || r.status === 'pending').length;
+      if (running > 0 && ctx.host.running) {
+        const restart = 'Restart';
+        const choice = await vscode.window.showWarningMessage(
+          `Ratchet: restarting the language server stops ${running} run${running === 1 ? '' : 's'} in progress. ${running === 1 ? 'It' : 'They'} can be resumed from the journal afterwards ("Ratchet: Resume Run").`,
+          { modal: true },
+          restart,
+        );
+        if (choice !== restart) return;
+      }
+      await ctx.host.restart();
+    },
   };
 }

@@ -60,7 +60,9 @@ export function runNodes(listed: readonly RunListEntry[], live: readonly RunStat
 }
 
 function fromListed(e: RunListEntry, live: RunState | undefined): RunNode {
-  const status = live && (live.status === 'running' || live.status === 'pending') ? 'running' : e.status;
+  // The server's word on whether a run still runs (after a restart the folded state would still
+  // say running); the live state's word on how it ended, which it knows before the next listing.
+  const status = live && (live.status === 'finished' || live.status === 'failed' || live.status === 'cancelled') ? live.status : e.status;
   const commits = live?.finished?.commits ?? e.commits;
   const candidates = live ? proposedCount(live) : e.candidates;
   const icon: RunNode['icon'] = status;

@@ -38,6 +38,9 @@ const CANDIDATE_ICONS = {
 export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Disposable {
   private listed: RunListEntry[] = [];
   private readonly changed = new vscode.EventEmitter<RunsNode | undefined>();
+  private readonly listedEmitter = new vscode.EventEmitter<readonly RunListEntry[]>();
+  /** The server's list of runs changed (after each `ratchet/listRuns`). */
+  readonly onDidList = this.listedEmitter.event;
   private readonly disposables: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -53,6 +56,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     });
     this.disposables.push(
       this.changed,
+      this.listedEmitter,
       { dispose: unsubscribe },
       vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }),
       deps.host.onDidChangePhase((phase) => {
@@ -66,6 +70,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
     if (this.deps.host.running) {
       try {
         this.listed = (await this.deps.host.request(ListRunsRequest, {})).runs;
+        this.listedEmitter.fire(this.listed);
       } catch (err) {
         void this.deps.errors.report('Listing runs', err);
       }

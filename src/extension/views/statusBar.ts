@@ -17,6 +17,7 @@ export class StatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private phase: ServerPhase = 'stopped';
   private health: ServerStatusParams | undefined;
+  private interrupted: ReadonlySet<string> = new Set();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly store: RunStore) {
@@ -41,6 +42,12 @@ export class StatusBar implements vscode.Disposable {
     this.paint();
   }
 
+  /** Runs the server lists as interrupted (after a restart mid-run). */
+  setInterrupted(runIds: ReadonlySet<string>): void {
+    this.interrupted = runIds;
+    this.paint();
+  }
+
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
@@ -56,12 +63,13 @@ export class StatusBar implements vscode.Disposable {
   /** The run worth showing: the newest one still running, else the newest. */
   private currentRun() {
     const runs = this.store.runs();
-    const live = runs.find((r) => r.status === 'running' || r.status === 'pending') ?? runs[0];
+    const live = runs.find((r) => (r.status === 'running' || r.status === 'pending') && !this.interrupted.has(r.runId)) ?? runs[0];
     return live ? this.store.get(live.runId)?.state : undefined;
   }
 
   private paint(): void {
-    const view = statusView(this.currentRun(), this.phase, this.health);
+    const run = this.currentRun();
+    const view = statusView(run, this.phase, this.health, run !== undefined && this.interrupted.has(run.runId));
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor =

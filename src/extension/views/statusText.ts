@@ -50,12 +50,15 @@ export function activeWealth(run: RunState): { candidateId: string; wealth: numb
   return { candidateId: id, wealth: Math.exp(last.logWealth), threshold: Math.exp(last.logThreshold) };
 }
 
-function runText(run: RunState): { text: string; tooltip: string[] } {
+function runText(run: RunState, interrupted: boolean): { text: string; tooltip: string[] } {
   const target = run.info?.target.split(/[\\/]/).at(-1) ?? short(run.runId);
   const tooltip = [`Run ${run.runId}${run.info ? ` — ${run.info.kind} ${run.info.target}, gate ${run.info.gate} (α = ${run.info.alpha})` : ''}`];
   const parts = [target];
   const w = activeWealth(run);
-  if (run.status === 'running' || run.status === 'pending') {
+  if (interrupted) {
+    parts.push('interrupted');
+    tooltip.push('The server stopped while this run was in progress; "Ratchet: Resume Run" continues it from its journal.');
+  } else if (run.status === 'running' || run.status === 'pending') {
     if (w) {
       parts.push(short(w.candidateId), `E ${compact(w.wealth)}/${compact(w.threshold)}`);
       tooltip.push(`Testing candidate ${w.candidateId}: wealth ${w.wealth.toPrecision(3)}, commits at ${w.threshold.toPrecision(3)} (1/α).`);
@@ -72,7 +75,11 @@ function runText(run: RunState): { text: string; tooltip: string[] } {
   return { text: parts.join(' · '), tooltip };
 }
 
-export function statusView(run: RunState | undefined, phase: ServerPhase, health: ServerStatusParams | undefined): StatusView {
+/**
+ * `interrupted`: the server no longer hosts this run although its events never said it ended (the
+ * server restarted mid-run); the folded state alone would keep saying "running".
+ */
+export function statusView(run: RunState | undefined, phase: ServerPhase, health: ServerStatusParams | undefined, interrupted = false): StatusView {
   const click = 'Click to open the Ratchet panel.';
   if (phase === 'failed' || phase === 'stopped') {
     return { text: '$(error) Ratchet', tooltip: `The Ratchet language server is ${phase === 'failed' ? 'down' : 'stopped'}. Run "Ratchet: Restart Server".`, severity: 'error' };
@@ -82,7 +89,8 @@ export function statusView(run: RunState | undefined, phase: ServerPhase, health
   const healthLine = health && health.health !== 'ok' ? [`Server: ${health.message}`] : [];
   if (phase === 'starting') return { text: '$(loading~spin) Ratchet', tooltip: ['Starting the Ratchet language server…', ...healthLine].join('\n'), severity };
   if (run === undefined) return { text: `${healthIcon ?? '$(beaker)'} Ratchet`, tooltip: ['No run yet.', ...healthLine, click].join('\n'), severity };
-  const { text, tooltip } = runText(run);
-  const icon = healthIcon ?? (run.status === 'running' || run.status === 'pending' ? '$(sync~spin)' : run.status === 'failed' ? '$(error)' : '$(check)');
+  const { text, tooltip } = runText(run, interrupted);
+  const live = !interrupted && (run.status === 'running' || run.status === 'pending');
+  const icon = healthIcon ?? (interrupted ? '$(debug-pause)' : live ? '$(sync~spin)' : run.status === 'failed' ? '$(error)' : '$(check)');
   return { text: `${icon} ${text}`, tooltip: [...tooltip, ...healthLine, click].join('\n'), severity };
 }

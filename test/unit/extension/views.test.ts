@@ -117,3 +117,14 @@ describe('mergeReplay', () => {
     expect(mergeReplay([], [a])).toEqual([a]);
   });
 });
+
+describe('after a server restart mid-run', () => {
+  it('the status bar says interrupted, not running', () => {
+    expect(statusView(running(), 'running', undefined, true).text).toBe('$(debug-pause) x.prompt.md · interrupted · $0.01');
+  });
+
+  it('the Runs view takes the server’s interrupted over the folded running', () => {
+    const [node] = runNodes([listed({ runId: RUN, status: 'interrupted', resumable: true })], [running()]);
+    expect(node).toMatchObject({ icon: 'interrupted', contextValue: 'run.resumable' });
+  });
+});
