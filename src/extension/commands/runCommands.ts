@@ -34,7 +34,19 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
   // Runs read the file from disk; unsaved edits would be silently left out of the baseline.
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open?.isDirty) await open.save();
-  const { runId } = await ctx.host.request(StartRunRequest, { uri: uri.toString(), kind });
+  let runId: string;
+  try {
+    ({ runId } = await ctx.host.request(StartRunRequest, { uri: uri.toString(), kind }));
+  } catch (err) {
+    // In an untrusted workspace the server refuses runs that execute workspace code; the way out
+    // is one click away.
+    if (vscode.workspace.isTrusted || !(err instanceof Error) || err.name === 'ServerDownError') throw err;
+    const manage = 'Manage Workspace Trust';
+    void ctx.errors.report(kind === 'evolve' ? 'Evolve' : 'Evaluate', err, [manage]).then((choice) => {
+      if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+    return;
+  }
   ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
   ctx.panel.show();
 }
