@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the e2e tests (and `npm run start:vscode`) need, skipping whatever is already there:
+# Installs what the e2e tests (and `npm start`) need, skipping whatever is already there:
 #   - Debian packages: chromium (the browser playwright-core drives) and libkrb5-dev (code-server's
 #     `kerberos` native module builds from source: its prebuilt binary cannot be downloaded here);
 #   - test/e2e/node_modules from test/e2e/package-lock.json (code-server 4.139.1, playwright-core),

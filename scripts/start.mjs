@@ -1,4 +1,4 @@
-// `npm run start:vscode`: the real VS Code (code-server) in your browser with the Ratchet you just
+// `npm start`: the real VS Code (code-server) in your browser with the Ratchet you just
 // built installed and the repository's own examples/ folder open, so edits made there are real.
 // Builds and packages only when the sources are newer than ratchet.vsix (or with --rebuild), reuses
 // the e2e harness's code-server launcher, prints the URL, and on Ctrl+C / SIGTERM stops
