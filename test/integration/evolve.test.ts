@@ -107,6 +107,15 @@ describe('reward-free gates on an unlabeled dataset', () => {
   }, 300_000);
 });
 
+describe('merge of two Pareto parents (spec `merge: true`)', () => {
+  it('proposes merged children once two committed versions share the Pareto front', async () => {
+    const o = await evolveOnce(3, { gate: 'greedy', extraTopLines: ['merge: true'] }, {});
+    expect(o.events.at(-1)?.type, o.stderr).toBe('run/finished');
+    const merged = o.events.filter((e) => e.type === 'candidate/proposed' && e.reasoning?.startsWith('Merge of '));
+    expect(merged.length).toBeGreaterThan(0);
+  });
+});
+
 describe('kill mid-run, then resume', () => {
   it('finishes with the decisions of an uninterrupted run and repeats no finished call', async () => {
     const seed = 5;

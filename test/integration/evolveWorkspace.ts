@@ -16,6 +16,8 @@ export interface WorkspaceOptions {
   split?: Record<string, number>;
   /** Extra lines under `gate:` (two-space indented), e.g. `focus: { refreshEvery: 2 }`. */
   gateLines?: string[];
+  /** Extra top-level spec lines, e.g. `merge: true`. */
+  extraTopLines?: string[];
 }
 
 export interface Workspace {
@@ -58,6 +60,7 @@ export function makeWorkspace(o: WorkspaceOptions = {}): Workspace {
     `seed: ${o.seed ?? 1}`,
     `mode: ${o.mode ?? 'autopilot'}`,
     'concurrency: 8',
+    ...(o.extraTopLines ?? []),
   ].join('\n');
   writeFileSync(join(dir, 'task.ratchet.yaml'), `${spec}\n`);
   return { dir, promptPath, items };

@@ -35,8 +35,8 @@ import type { GateContext } from './gateRunner';
 import { DEFAULT_RUBRIC } from './judge';
 import { RejectionMemory } from './memory';
 import { copiedDatasetText, estimateTokens } from './overfit';
-import { pickParetoParent } from './pareto';
-import { parseProposal, proposerMessages } from './proposer';
+import { paretoFront, pickParetoParent } from './pareto';
+import { mergeMessages, parseProposal, proposerMessages } from './proposer';
 import type { FeedbackTrace } from './proposer';
 import { Ratings } from './ratings';
 import { differenceInterval, meanInterval } from './report';
@@ -170,27 +170,27 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       }
       const iterRandom = random.fork(`iteration:${t}`);
 
-      // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores.
+      // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores;
+      // with `merge`, every other iteration combines two front members instead (GEPA's merge).
+      const pair = spec.merge && t % 2 === 0 ? await mergePair(committed, opts, evaluator, iterRandom.fork('merge'), signal) : undefined;
       const parent =
-        spec.gate.name === 'elo'
+        pair?.[0] ??
+        (spec.gate.name === 'elo'
           ? byId.get(ratings.pickParent(iterRandom.fork('parent')))!
-          : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal);
+          : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
 
       // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
-      const batch = sample(opts.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
+      const batch = pair ? [] : sample(opts.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
       const evals = await Promise.all(batch.map((item) => evaluator.evaluate(parent.hash, parent.text, item, signal)));
       if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
       const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
+      const variables = templateVariableNames(opts.template.text);
       const answer = await ports.llm.chat(
         {
           role: 'proposer',
-          messages: proposerMessages({
-            parentText: parent.text,
-            traces,
-            rejected: memory.forParent(parent.id),
-            maxPromptTokens: spec.maxPromptTokens,
-            variables: templateVariableNames(opts.template.text),
-          }),
+          messages: pair
+            ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables })
+            : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables }),
           temperature: spec.models.proposer.temperature ?? 0.7,
           sampleIndex: t,
         },
@@ -212,7 +212,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       }
       candidates++;
       byId.set(child.id, child);
-      await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning: proposal.reasoning });
+      const reasoning = pair ? `Merge of ${pair[0].id} and ${pair[1].id}. ${proposal.reasoning}` : proposal.reasoning;
+      await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning });
 
       const tokens = estimateTokens(child.text);
       if (tokens > spec.maxPromptTokens) {
@@ -331,14 +332,27 @@ function budgetExceeded(spec: RunSpec, meter: Metered, elapsedMs: number): strin
 
 async function pickParent(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, random: Random, signal: AbortSignal): Promise<Version> {
   if (committed.length === 1 || !opts.scorer || opts.splits.feedback.length === 0) return committed[committed.length - 1]!;
-  const scored = await Promise.all(
+  const id = pickParetoParent(await feedbackScores(committed, opts, evaluator, signal), random);
+  return committed.find((v) => v.id === id)!;
+}
+
+/** Two distinct committed versions from the Pareto front over feedback scores, or undefined. */
+async function mergePair(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, random: Random, signal: AbortSignal): Promise<[Version, Version] | undefined> {
+  if (committed.length < 2 || !opts.scorer || opts.splits.feedback.length === 0) return undefined;
+  const scored = await feedbackScores(committed, opts, evaluator, signal);
+  const front = paretoFront(scored);
+  if (front.length < 2) return undefined;
+  const [a, b] = sample(front, 2, random);
+  return [committed.find((v) => v.id === a)!, committed.find((v) => v.id === b)!];
+}
+
+function feedbackScores(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, signal: AbortSignal) {
+  return Promise.all(
     committed.map(async (v) => {
       const evals = await Promise.all(opts.splits.feedback.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
       return { id: v.id, scores: new Map(evals.map((e) => [e.itemId, e.score ?? 0])) };
     }),
   );
-  const id = pickParetoParent(scored, random);
-  return committed.find((v) => v.id === id)!;
 }
 
 function sample<T>(items: readonly T[], k: number, random: Random): T[] {

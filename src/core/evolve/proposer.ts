@@ -89,3 +89,28 @@ export function parseProposal(answer: string): Proposal {
   const m = /Reasoning:\s*([\s\S]*?)(?:\n\s*`{3,}|$)/i.exec(answer);
   return { text, reasoning: (m?.[1] ?? '').trim() };
 }
+
+export interface MergeContext {
+  a: string;
+  b: string;
+  maxPromptTokens: number;
+  variables: readonly string[];
+}
+
+/**
+ * GEPA's merge, for a single prompt: two committed versions on the Pareto front each do better on
+ * different feedback items; the proposer combines them. Same answer format as a revision.
+ */
+export function mergeMessages(ctx: MergeContext): ChatMessage[] {
+  const parts = [
+    `Prompt A:\n${fence(ctx.a, 'prompt')}`,
+    `Prompt B:\n${fence(ctx.b, 'prompt')}`,
+    'Each of these prompts does better than the other on some examples. Write one prompt that keeps what makes each of them work.',
+    ...(ctx.variables.length > 0 ? [`Placeholders to keep: ${ctx.variables.map((v) => `{{${v}}}`).join(', ')}.`] : []),
+    `Keep the prompt under about ${ctx.maxPromptTokens} tokens.`,
+  ];
+  return [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: parts.join('\n\n') },
+  ];
+}

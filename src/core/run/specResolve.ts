@@ -94,6 +94,7 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
     seed: typeof v.seed === 'number' ? v.seed : DEFAULTS.seed,
     mode: v.mode === 'autopilot' ? 'autopilot' : DEFAULTS.mode,
     maxPromptTokens: typeof v.maxPromptTokens === 'number' ? v.maxPromptTokens : DEFAULTS.maxPromptTokens,
+    merge: v.merge === true,
     concurrency: typeof v.concurrency === 'number' ? v.concurrency : DEFAULTS.concurrency,
     origin: origins(v, merged),
   };

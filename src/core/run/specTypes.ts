@@ -83,6 +83,8 @@ export interface RunSpec {
   seed: number;
   mode: RunMode;
   maxPromptTokens: number;
+  /** Merge two Pareto parents every other iteration (GEPA's merge), when the front allows. */
+  merge: boolean;
   concurrency: number;
   /** Where each written field is, by dotted path (`gate.alpha`), for diagnostics raised later. */
   origin: Record<string, Location>;
@@ -108,6 +110,7 @@ export const DEFAULTS = {
   seed: 0,
   mode: 'suggest' as RunMode,
   maxPromptTokens: 4000,
+  merge: false,
   concurrency: 4,
   scorer: {
     exact: { ignoreCase: false, trim: true },

@@ -131,6 +131,7 @@ describe('loadRunSpec', () => {
       seed: 0,
       mode: 'suggest',
       maxPromptTokens: 4000,
+      merge: false,
       concurrency: 4,
       origin: undefined,
     } satisfies Record<keyof RunSpec, unknown>);
