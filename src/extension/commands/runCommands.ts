@@ -97,10 +97,16 @@ export function runCommands(ctx: CommandContext) {
     },
 
     async resumeRun(arg?: unknown): Promise<void> {
-      const runId =
-        runIdArg(arg) ??
-        (await pickRun(ctx, 'Resume which interrupted run?', (r) => r.resumable, 'Ratchet: no interrupted run to resume.'))?.runId;
+      const id = runIdArg(arg);
+      const run =
+        id !== undefined
+          ? ctx.runsView.listedRuns().find((r) => r.runId === id)
+          : await pickRun(ctx, 'Resume which interrupted run?', (r) => r.resumable, 'Ratchet: no interrupted run to resume.');
+      const runId = id ?? run?.runId;
       if (!runId) return;
+      // The server sends only the events after the journal's end: after a window reload the store
+      // is empty, so the run's past comes from its journal first, or the panel shows half a run.
+      if (run) await ctx.feed.load(run.workspace, runId);
       const { runId: resumed } = await ctx.host.request(ResumeRunRequest, { runId });
       ctx.log.info(`Resumed run ${resumed}.`);
       ctx.panel.show();
