@@ -18,12 +18,18 @@ export interface SessionOptions {
   /** Keep Workspace Trust on (trust specs only). */
   workspaceTrust?: boolean;
   /**
-   * Environment for code-server and everything under it. Specs that need an LLM put the fake
-   * OpenAI-compatible server's address here (see the marked place in the specs).
+   * Environment for code-server and everything under it (the extension host and Ratchet's
+   * language server inherit it). Specs that evolve point Ratchet at the fake LLM through settings
+   * instead, as a user would: see evolveFixture.ts.
    */
   env?: Record<string, string>;
   /** Extra user settings (e.g. `ratchet.*`) over the quiet defaults. */
   userSettings?: Record<string, unknown>;
+  /**
+   * Writes the spec's own files into the workspace folder before code-server starts, so the
+   * workbench, the file watcher and Ratchet's activation all see them from the first moment.
+   */
+  populate?: (folder: string) => Promise<void>;
 }
 
 export interface Session {
@@ -41,6 +47,25 @@ export interface Session {
   /** Stops the browser and code-server's process group; keeps logs under artifacts/ when asked. */
   dispose(opts?: { keepLogs?: boolean }): Promise<void>;
 }
+
+/**
+ * User settings every spec session gets on top of the quiet ones (not `npm start`'s profile: a
+ * developer keeps their own). Each makes what a spec reads off the screen mean one thing.
+ */
+export const specUserSettings: Readonly<Record<string, unknown>> = {
+  // VS Code in a browser saves 1 s after each change by default; desktop VS Code (and the specs'
+  // statements about dirty buffers, undo and what reaches the disk) has auto save off.
+  'files.autoSave': 'off',
+  // One view line per text line, so the lines read off the editor are the document's lines
+  // (VS Code wraps Markdown and prompt files by default).
+  'editor.wordWrap': 'off',
+  '[markdown]': { 'editor.wordWrap': 'off' },
+  '[prompt]': { 'editor.wordWrap': 'off' },
+  // The secondary side bar would open empty (chat is off) and take a fifth of every screenshot;
+  // the minimap would cover the end of long lines (where inline suggestions draw their text).
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'editor.minimap.enabled': false,
+};
 
 /** File-name-safe form of a test or spec name. */
 export function slug(text: string): string {
@@ -68,17 +93,20 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       for (const file of ['code-server.log', 'install-extension.log', 'browser-console.log']) {
         await cp(join(runDir, file), join(kept, file)).catch(() => undefined);
       }
+      // The journals say why a run failed (the run/failed event carries the engine's error).
+      await cp(join(folder, '.ratchet', 'runs'), join(kept, 'runs'), { recursive: true }).catch(() => undefined);
     }
     await rm(runDir, { recursive: true, force: true });
   };
   try {
+    await opts.populate?.(folder);
     await installExtension(runDir, vsixPath, { env: opts.env });
     server = await startCodeServer({
       runDir,
       folder,
       workspaceTrust: opts.workspaceTrust,
       env: opts.env,
-      userSettings: opts.userSettings,
+      userSettings: { ...specUserSettings, ...opts.userSettings },
     });
     browser = await launchBrowser(runDir);
     const workbench = new Workbench(browser.page);

@@ -43,14 +43,16 @@ export class CommandPalette {
     const row = this.row(title);
     for (let attempt = 1; ; attempt++) {
       await this.open();
-      await this.input.fill(`>${title}`);
       try {
+        // Inside the retry: something else taking focus (a panel revealed by a command still
+        // finishing) closes the palette under us, and the next opening starts over.
+        await this.input.fill(`>${title}`, { timeout: attemptMs });
         await row.first().waitFor({ state: 'visible', timeout: Math.max(1, Math.min(attemptMs, deadline - Date.now())) });
         this.lastOpenings = attempt;
         return row.first();
       } catch (cause) {
         const listed = await this.rows.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
-        await this.close();
+        if (await this.widget.isVisible()) await this.close();
         if (Date.now() >= deadline) {
           throw new Error(
             `command palette row '${title}' (${String(row)}) not listed after ${attempt} opening(s) in ${timeoutMs} ms; last list: ${JSON.stringify(listed)}`,

@@ -3,6 +3,7 @@
  * lenses, typing. Scoped to the active editor group so a second open editor never matches.
  */
 import type { Locator, Page } from 'playwright-core';
+import type { CommandPalette } from './CommandPalette';
 import { escapeRegExp, waitHidden, waitUntil, waitVisible } from './waits';
 
 export class Editor {
@@ -10,7 +11,10 @@ export class Editor {
   readonly active: Locator;
   readonly codeLenses: Locator;
 
-  constructor(private readonly page: Page) {
+  constructor(
+    private readonly page: Page,
+    private readonly palette: () => CommandPalette,
+  ) {
     this.active = page.locator('.editor-group-container.active .monaco-editor').first();
     // Each lens is an <a> inside `.codelens-decoration`; the separators between lenses are text.
     this.codeLenses = this.active.locator('.codelens-decoration a');
@@ -65,9 +69,94 @@ export class Editor {
     await this.page.keyboard.type(text);
   }
 
-  /** The visible text of the active editor, line by line (Monaco renders only visible lines). */
+  /**
+   * The visible text of the active editor, line by line, top to bottom (Monaco renders only the
+   * visible lines, positions each absolutely and recycles them, so DOM order is not line order;
+   * it renders spaces as U+00A0).
+   */
   async visibleLines(): Promise<string[]> {
-    return this.active.locator('.view-lines .view-line').allTextContents();
+    const lines = await this.active.locator('.view-lines .view-line').evaluateAll((els) =>
+      els.map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })),
+    );
+    return lines.sort((a, b) => a.top - b.top).map((l) => l.text.replace(/\u00a0/g, ' '));
+  }
+
+  /** The active editor's text as shown (all of it, for a file shorter than the viewport). */
+  async text(): Promise<string> {
+    return (await this.visibleLines()).join('\n');
+  }
+
+  /**
+   * Texts that decorations add to the active editor (`before` / `after` content such as ghost text
+   * and inline notes). Extension decorations render them as CSS pseudo-elements, not DOM text.
+   */
+  async decorationTexts(): Promise<string[]> {
+    return this.active.locator('.view-lines').evaluateAll((roots) => {
+      const out: string[] = [];
+      for (const root of roots) {
+        for (const el of Array.from(root.querySelectorAll('span'))) {
+          for (const pseudo of ['::before', '::after']) {
+            const content = getComputedStyle(el, pseudo).content;
+            if (content && content !== 'none' && content !== 'normal' && content !== '""') out.push(content.replace(/^"|"$/g, '').replace(/\\"/g, '"'));
+          }
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Waits until a decoration of the active editor shows text containing `text`; returns that text. */
+  async waitForDecorationText(text: string, timeoutMs = 30_000): Promise<string> {
+    let seen: string[] = [];
+    return waitUntil(
+      async () => {
+        seen = await this.decorationTexts();
+        return seen.find((t) => t.includes(text));
+      },
+      () => `a decoration in the active editor showing '${text}' (decoration texts: ${JSON.stringify(seen.slice(0, 10))})`,
+      timeoutMs,
+    );
+  }
+
+  /** Focuses the n-th editor group (1-based) through its command, as Ctrl+n would. */
+  async focusGroup(n: 1 | 2 | 3): Promise<void> {
+    const ordinal = ['First', 'Second', 'Third'][n - 1];
+    const group = this.page.locator('.editor-group-container').nth(n - 1);
+    await this.palette().run(`View: Focus ${ordinal} Editor Group`);
+    await waitVisible(group.and(this.page.locator('.active')), `editor group ${n} active`, 10_000);
+  }
+
+  /** Ctrl+Z in the active editor (focused first, without moving the cursor off the text). */
+  async undo(): Promise<void> {
+    await this.focus();
+    await this.page.keyboard.press('Control+Z');
+  }
+
+  /**
+   * Puts the keyboard focus in the active editor through the workbench's own command: a click
+   * would move the cursor, and could land on a code lens or an inline widget.
+   */
+  async focus(): Promise<void> {
+    const input = this.active.locator('textarea.inputarea, .native-edit-context').first();
+    await this.palette().run('View: Focus Active Editor Group');
+    await waitUntil(
+      async () => ((await input.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)).catch(() => false)) ? true : undefined),
+      `keyboard focus in the active editor (${String(input)})`,
+      10_000,
+    );
+  }
+
+  /** Waits until no visible line of the active editor contains `text`. */
+  async waitForNoText(text: string, timeoutMs = 30_000): Promise<void> {
+    let lines: string[] = [];
+    await waitUntil(
+      async () => {
+        lines = await this.visibleLines();
+        return lines.some((l) => l.includes(text)) ? undefined : true;
+      },
+      () => `no editor line containing '${text}' (visible lines: ${JSON.stringify(lines.slice(0, 20))})`,
+      timeoutMs,
+    );
   }
 
   /** Waits until some visible line of the active editor contains `text`. */
@@ -75,8 +164,7 @@ export class Editor {
     let lines: string[] = [];
     await waitUntil(
       async () => {
-        // Monaco renders spaces as U+00A0 in view lines.
-        lines = (await this.visibleLines()).map((l) => l.replace(/\u00a0/g, ' '));
+        lines = await this.visibleLines();
         return lines.some((l) => l.includes(text)) ? true : undefined;
       },
       () => `editor line containing '${text}' (visible lines: ${JSON.stringify(lines.slice(0, 20))})`,

@@ -1,15 +1,23 @@
 /**
  * Notification toasts (window.showInformationMessage and friends). Toasts hide themselves after a
- * while, so waits look for the message as soon as the action that raises it is done.
+ * while, so waits look for the message as soon as the action that raises it is done. A message
+ * that arrives while the window is still restoring may never show as a toast: it waits in the
+ * notification center (the bell), which `clickButtonAnywhere` opens when needed.
  */
 import type { Locator, Page } from 'playwright-core';
-import { waitVisible } from './waits';
+import type { CommandPalette } from './CommandPalette';
+import { waitUntil, waitVisible } from './waits';
 
 export class Notifications {
   readonly toasts: Locator;
+  readonly center: Locator;
 
-  constructor(private readonly page: Page) {
+  constructor(
+    private readonly page: Page,
+    private readonly palette?: CommandPalette,
+  ) {
     this.toasts = page.locator('.notifications-toasts .notification-toast');
+    this.center = page.locator('.notifications-center');
   }
 
   /** A toast whose message contains `text` (or matches the RegExp). */
@@ -34,5 +42,27 @@ export class Notifications {
     const toast = this.toast(text).first();
     await waitVisible(toast, `notification ${String(text)}`, timeoutMs);
     await toast.getByRole('button', { name: button }).click();
+  }
+
+  /**
+   * Clicks `button` on the notification with this message, wherever it is: a toast, or else the
+   * notification center (opened through its command). Returns the message's text.
+   */
+  async clickButtonAnywhere(text: string | RegExp, button: string, timeoutMs = 30_000): Promise<string> {
+    const item = (scope: Locator) => scope.locator('.notification-list-item').filter({ has: this.page.locator('.notification-list-item-message', { hasText: text }) }).first();
+    const found = await waitUntil(
+      async () => {
+        if (await item(this.toasts).isVisible()) return item(this.toasts);
+        if (await item(this.center).isVisible()) return item(this.center);
+        if (this.palette && !(await this.center.isVisible())) await this.palette.run('Notifications: Show Notifications');
+        return undefined;
+      },
+      `notification ${String(text)} in a toast or the notification center`,
+      timeoutMs,
+      250,
+    );
+    const message = (await found.locator('.notification-list-item-message').textContent())?.trim() ?? '';
+    await found.getByRole('button', { name: button }).click();
+    return message;
   }
 }

@@ -21,8 +21,8 @@ export class Workbench {
 
   constructor(readonly page: Page) {
     this.palette = new CommandPalette(page);
-    this.editor = new Editor(page);
-    this.notifications = new Notifications(page);
+    this.editor = new Editor(page, () => this.palette);
+    this.notifications = new Notifications(page, this.palette);
     this.problems = new ProblemsPanel(page, this.palette);
     this.ratchetPanel = new RatchetPanel(page);
     this.runningExtensions = new RunningExtensions(page, this.palette);
@@ -50,6 +50,15 @@ export class Workbench {
       () => `window title naming folder '${name}' (last title: '${title}')`,
       timeoutMs,
     );
+  }
+
+  /**
+   * Moves the mouse where it hovers nothing (the empty lower part of the side bar), so a screenshot
+   * shows no tooltip or hover left over from the last click.
+   */
+  async parkMouse(): Promise<void> {
+    const size = this.page.viewportSize() ?? { width: 1440, height: 900 };
+    await this.page.mouse.move(40, size.height - 200);
   }
 
   /** Explorer rows (files and folders at the shown depth), by their accessible names. */

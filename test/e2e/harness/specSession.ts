@@ -1,0 +1,53 @@
+/**
+ * The life of one spec file's session, as vitest hooks: open it in `beforeAll` (after whatever the
+ * spec starts first, such as the fake LLM server), a screenshot of the moment any test fails,
+ * and in `afterAll` the session's teardown (process groups, pass or fail; the logs and run
+ * journals are kept under artifacts/ when something failed), then the spec's own cleanup.
+ */
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { openSession, slug, type Session, type SessionOptions } from './session';
+
+export interface SpecSessionSetup {
+  options: SessionOptions;
+  /** Runs after the session is disposed (e.g. closing the fake LLM server). */
+  cleanup?: () => Promise<void>;
+}
+
+/** Registers the hooks; the returned function gives the open session inside tests. */
+export function useSession(setup: () => Promise<SpecSessionSetup>): () => Session {
+  let session: Session | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  let failed = false;
+
+  beforeAll(async () => {
+    const s = await setup();
+    cleanup = s.cleanup;
+    try {
+      session = await openSession(s.options);
+    } catch (err) {
+      await cleanup?.();
+      cleanup = undefined;
+      throw err;
+    }
+  });
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      failed = true;
+      await session?.screenshot(`failed-${slug(ctx.task.name)}`).catch(() => undefined);
+    }
+  });
+
+  afterAll(async () => {
+    try {
+      await session?.dispose({ keepLogs: failed });
+    } finally {
+      await cleanup?.();
+    }
+  });
+
+  return () => {
+    if (!session) throw new Error('no session: beforeAll failed to start code-server and the browser');
+    return session;
+  };
+}
