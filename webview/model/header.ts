@@ -95,7 +95,7 @@ function statusText(s: RunState): string {
     case 'running':
       return s.resumed ? 'running (resumed)' : 'running';
     case 'finished':
-      return s.finished ? `finished: ${s.finished.commits} commits of ${s.finished.candidates} candidates` : 'finished';
+      return s.finished ? `finished: ${count(s.finished.commits, 'commit')} of ${count(s.finished.candidates, 'candidate')}` : 'finished';
     case 'failed':
       return `failed: ${s.error?.message ?? 'unknown error'}`;
     case 'cancelled':
@@ -112,4 +112,8 @@ function warningOf(s: RunState): string | undefined {
     if (line.level === 'warn') return line.message;
   }
   return undefined;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

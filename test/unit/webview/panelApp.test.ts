@@ -61,7 +61,7 @@ describe('the panel through an in-memory host', () => {
     expect(rowTexts(app)[0]).toContain('rejectc3c2');
     expect(rowTexts(app)).toHaveLength(3);
     host.deliver({ type: 'run/events', runId: RUN, events: [ev('run/finished', { commits: 1, candidates: 3, incumbentId: 'c2' })] });
-    expect(app.headerElement.querySelector('.run-status')?.textContent).toBe('finished: 1 commits of 3 candidates');
+    expect(app.headerElement.querySelector('.run-status')?.textContent).toBe('finished: 1 commit of 3 candidates');
     // Events of another run never leak into the one on screen.
     host.deliver({ type: 'run/events', runId: 'other', events: [decided('zz', 'commit')] });
     expect(rowTexts(app)).toHaveLength(3);
