@@ -17,7 +17,7 @@ import type { JudgeVerdict } from '../gates/pairwise';
 import type { ScoreMode } from '../gates/eprocess';
 import type { OutcomeCache } from '../gates/incumbentCache';
 import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepEvent } from '../gates/pace';
-import type { PaceGateName, PaceTest } from '../gates/pace';
+import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
 import { bothOrderVerdict, observeVerdicts } from '../gates/pairwise';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import { hashSeed, seededPermutation, sha256Hex } from '../random';
@@ -135,6 +135,31 @@ async function emitPair(ctx: GateContext, cand: Version, inc: Version, p: Awaite
   await emitEvaluated(ctx, cand, p.candEval);
 }
 
+/**
+ * The shared shape of every PACE test here: measure a batch of items concurrently, then feed the
+ * e-process strictly in the pre-fixed order, stopping at the first verdict (GATES.md 4.7).
+ * `measure` does the paid work for one item; `observe` turns a measurement into the test's step
+ * (emitting whatever the journal should hold first).
+ */
+async function sequentialTest<M>(
+  ctx: GateContext,
+  test: PaceTest,
+  cand: Version,
+  order: readonly DataItem[],
+  measure: (item: DataItem) => Promise<M>,
+  observe: (m: M) => Promise<PaceStep>,
+  afterBatch: (batch: M[]) => Promise<void> = async () => undefined,
+): Promise<void> {
+  for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
+    const measured = await Promise.all(order.slice(start, start + ctx.batchSize).map(measure));
+    await afterBatch(measured);
+    for (let i = 0; i < measured.length && !test.verdict; i++) {
+      const step = await observe(measured[i]!);
+      await ctx.emit(wealthStepEvent(cand.id, order[start + i]!.id, step));
+    }
+  }
+}
+
 async function paceScored(
   ctx: GateContext,
   name: 'pace' | 'pace+',
@@ -148,22 +173,25 @@ async function paceScored(
   const candidateOutcomes = new Map<string, number>();
   let candidateCalls = 0;
   let incumbentCalls = 0;
-  for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
-    const batch = order.slice(start, start + ctx.batchSize);
-    const pairs = await Promise.all(batch.map((item) => scoredPair(ctx, cand, inc, item, false)));
-    // Strictly in the pre-fixed order; results past the first crossing are paid for and ignored.
-    for (const p of pairs) {
-      await emitPair(ctx, cand, inc, p);
-      candidateCalls++;
-      if (p.incEval) incumbentCalls++;
-    }
-    for (const { item, yI, yC } of pairs) {
-      if (test.verdict) break;
+  await sequentialTest(
+    ctx,
+    test,
+    cand,
+    order,
+    (item) => scoredPair(ctx, cand, inc, item, false),
+    async ({ item, yI, yC }) => {
       candidateOutcomes.set(item.id, yC);
-      const step = test.observe(pairedDelta(yI, yC, ctx.scores));
-      await ctx.emit(wealthStepEvent(cand.id, item.id, step));
-    }
-  }
+      return test.observe(pairedDelta(yI, yC, ctx.scores));
+    },
+    // Every evaluation of the batch is paid for, so every one is journaled, in order.
+    async (pairs) => {
+      for (const p of pairs) {
+        await emitPair(ctx, cand, inc, p);
+        candidateCalls++;
+        if (p.incEval) incumbentCalls++;
+      }
+    },
+  );
   const record = paceDecisionRecord(test, {
     candidateId: cand.id,
     parentId: cand.parentId,
@@ -198,31 +226,27 @@ async function paceRewardFree(
   const rationales: string[] = [];
   let candidateCalls = 0;
   let incumbentCalls = 0;
-  for (let start = 0; start < order.length && !test.verdict; start += ctx.batchSize) {
-    const batch = order.slice(start, start + ctx.batchSize);
-    const judged = await Promise.all(
-      batch.map(async (item) => {
-        const [c, p] = await Promise.all([
-          ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal),
-          ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal),
-        ]);
-        candidateCalls++;
-        if (!p.memo) incumbentCalls++;
-        const [childFirst, parentFirst] = await Promise.all([
-          judgeItem(ctx, c.input, c.output, p.output),
-          judgeItem(ctx, c.input, p.output, c.output),
-        ]);
-        return { item, childFirst, parentFirst };
-      }),
-    );
-    for (const { item, childFirst, parentFirst } of judged) {
-      if (test.verdict) break;
+  await sequentialTest(
+    ctx,
+    test,
+    cand,
+    order,
+    async (item) => {
+      const [c, p] = await Promise.all([
+        ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal),
+        ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal),
+      ]);
+      candidateCalls++;
+      if (!p.memo) incumbentCalls++;
+      const [childFirst, parentFirst] = await Promise.all([judgeItem(ctx, c.input, c.output, p.output), judgeItem(ctx, c.input, p.output, c.output)]);
+      return { item, childFirst, parentFirst };
+    },
+    async ({ item, childFirst, parentFirst }) => {
       rationales.push(childFirst.rationale, parentFirst.rationale);
       await emitVerdicts(ctx, cand, inc, item.id, childFirst, parentFirst);
-      const step = observeVerdicts(test, childFirst.verdict, parentFirst.verdict);
-      await ctx.emit(wealthStepEvent(cand.id, item.id, step));
-    }
-  }
+      return observeVerdicts(test, childFirst.verdict, parentFirst.verdict);
+    },
+  );
   const record = paceDecisionRecord(test, {
     candidateId: cand.id,
     parentId: cand.parentId,
