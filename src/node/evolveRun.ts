@@ -25,7 +25,7 @@ import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
 import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
-import type { EndpointConfig } from '../core/llm/types';
+import type { EndpointConfig, Role } from '../core/llm/types';
 import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
@@ -55,6 +55,8 @@ export interface EvolveOverrides {
   mode?: RunSpec['mode'];
   baseURL?: string;
   model?: string;
+  /** Per-role models (editor settings): below the spec's own `models`, above `model`. */
+  roleModels?: Partial<Record<Role, string>>;
   concurrency?: number;
 }
 
@@ -263,7 +265,7 @@ export function roleConfig(spec: RunSpec, o: EvolveOverrides, env: Record<string
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
     const baseURL = o.baseURL ?? m.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_BASE_URL;
-    const model = m.model ?? o.model ?? env.RATCHET_MODEL;
+    const model = m.model ?? o.roleModels?.[role] ?? o.model ?? env.RATCHET_MODEL;
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
         field: `models.${role}.model`,

@@ -95,6 +95,8 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (s.budget?.calls !== undefined) o.budgetCalls = s.budget.calls;
   if (s.budget?.candidates !== undefined) o.candidates = s.budget.candidates;
   if (s.mode !== undefined) o.mode = s.mode;
+  const roleModels = Object.fromEntries(Object.entries(s.models ?? {}).filter(([role]) => role !== 'default'));
+  if (Object.keys(roleModels).length > 0) o.roleModels = roleModels;
   // Every call goes to the client, whatever endpoint the spec names.
   if (s.provider === 'vscode-lm') o.baseURL = VSCODE_LM_BASE_URL;
   return o;
