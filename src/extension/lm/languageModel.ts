@@ -4,7 +4,7 @@
  * from the server's `$/cancelRequest` into the model request through the token.
  */
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-languageclient/node';
+import { loadClientModule } from '../server/lazyClient';
 import type { CancellationToken } from 'vscode-languageclient/node';
 import type { LanguageModelErrorData, LanguageModelParams, LanguageModelResult } from '../../protocol/lsp';
 import { errorCode, modelOptions, pickModel, toChatTurns } from './chat';
@@ -12,8 +12,8 @@ import { errorCode, modelOptions, pickModel, toChatTurns } from './chat';
 /** JSON-RPC error code for a failed language model call (server-defined range). */
 const LM_ERROR = -32001;
 
-function fail(code: LanguageModelErrorData['code'], message: string): ResponseError<LanguageModelErrorData> {
-  return new ResponseError(LM_ERROR, message, { code });
+function fail(code: LanguageModelErrorData['code'], message: string): Error {
+  return new (loadClientModule().ResponseError)(LM_ERROR, message, { code });
 }
 
 async function countTokens(model: vscode.LanguageModelChat, texts: string[], token: CancellationToken): Promise<number | undefined> {

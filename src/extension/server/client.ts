@@ -2,6 +2,7 @@
  * Builds the LanguageClient for the Ratchet server: node IPC, the documents it serves, log
  * channels that scrub the API key, and an error handler that bounds restarts (restartPolicy.ts)
  * and hands the give-up message to the host instead of letting the library show its own.
+ * Bundled on its own as out/languageClient.js and loaded lazily (lazyClient.ts).
  */
 import type * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, TransportKind } from 'vscode-languageclient/node';
@@ -9,6 +10,10 @@ import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-
 import type { RatchetInitializationOptions } from '../../protocol/lsp';
 import { gaveUpMessage, keepConnection } from './restartPolicy';
 import type { RestartPolicy } from './restartPolicy';
+
+// What the rest of the extension needs from the library at run time, from this one copy of it
+// (a ResponseError from another copy of vscode-jsonrpc would not be recognised as one).
+export { DidChangeConfigurationNotification, ResponseError, State } from 'vscode-languageclient/node';
 
 /** The files the server answers for: prompt files and run specs, on disk. */
 export const DOCUMENT_SELECTOR = [

@@ -4,7 +4,6 @@
  * `notify`, which fail with `ServerDownError` (a message, not a silent no-op) while it is down.
  */
 import * as vscode from 'vscode';
-import { DidChangeConfigurationNotification, State } from 'vscode-languageclient/node';
 import type { CancellationToken, LanguageClient, RequestParam, RequestType } from 'vscode-languageclient/node';
 import { LanguageModelRequest, RunEventNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
 import type {
@@ -21,7 +20,7 @@ import type { EditorErrors } from '../errors';
 import type { ApiKeyStore } from '../secrets';
 import { describeServerSettings, serverExecArgv, toServerSettings } from '../settings';
 import type { ServerPhase } from '../views/statusText';
-import { createLanguageClient } from './client';
+import { loadClientModule } from './lazyClient';
 import { redactingChannel } from './redact';
 import { RestartPolicy } from './restartPolicy';
 
@@ -98,6 +97,7 @@ export class ServerHost implements vscode.Disposable {
     this.setPhase('starting');
     const settings = await this.settingsNow();
     this.lastSettings = settings;
+    const { createLanguageClient, State } = loadClientModule();
     const client = createLanguageClient({
       serverModule: this.context.asAbsolutePath('out/server.js'),
       execArgv: serverExecArgv(this.deps.config.settings),
@@ -113,10 +113,12 @@ export class ServerHost implements vscode.Disposable {
     this.client = client;
     const h = this.deps.handlers;
     this.clientSubscriptions = [
-      client.onNotification(RunEventNotification, (p) => h.onRunEvent(p)),
-      client.onNotification(SuggestionChangedNotification, (s) => h.onSuggestionChanged(s)),
-      client.onNotification(ServerStatusNotification, (s) => h.onServerStatus(s)),
-      client.onRequest(LanguageModelRequest, (p, token) => h.onLanguageModel(p, token)),
+      // By method name: the contract's type objects come from this bundle's copy of vscode-jsonrpc,
+      // and the lazily loaded client's copy would not recognise their parameter structure.
+      client.onNotification(RunEventNotification.method, (p: RunEventParams) => h.onRunEvent(p)),
+      client.onNotification(SuggestionChangedNotification.method, (s: SuggestionState) => h.onSuggestionChanged(s)),
+      client.onNotification(ServerStatusNotification.method, (s: ServerStatusParams) => h.onServerStatus(s)),
+      client.onRequest(LanguageModelRequest.method, (p: LanguageModelParams, token: CancellationToken) => h.onLanguageModel(p, token)),
       client.onDidChangeState((e) => {
         if (client !== this.client) return;
         if (e.newState === State.Running) {
@@ -166,13 +168,13 @@ export class ServerHost implements vscode.Disposable {
     this.lastSettings = settings;
     if (!this.client || !this.running) return;
     const change: RatchetConfigurationChange = { settings };
-    await this.client.sendNotification(DidChangeConfigurationNotification.type, change);
+    await this.client.sendNotification(loadClientModule().DidChangeConfigurationNotification.type, change);
   }
 
   async request<P, R, E>(type: RequestType<P, R, E>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
     const client = this.client;
     if (!client || !this.running) throw new ServerDownError(this.currentPhase);
-    return client.sendRequest(type, params, token);
+    return client.sendRequest<R>(type.method, params, token);
   }
 
   dispose(): void {
