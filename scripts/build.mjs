@@ -1,4 +1,4 @@
-// Bundles the four entry points with esbuild. Node bundles are CommonJS with `vscode` external
+// Bundles the entry points with esbuild. Node bundles are CommonJS with `vscode` external
 // (VS Code provides it); the webview bundle targets the browser. Then copies the panel's assets.
 import * as esbuild from 'esbuild';
 import { copyWebviewAssets } from './copy-webview-assets.mjs';
@@ -23,6 +23,8 @@ const builds = [
   { entryPoints: { extension: 'src/extension/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['vscode', './languageClient.js'] },
   { entryPoints: { languageClient: 'src/extension/server/client.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['vscode'] },
   { entryPoints: { server: 'src/server/main.ts' }, platform: 'node', format: 'cjs', target: 'node22' },
+  // The run daemon: started detached by the server, so runs outlive the extension host.
+  { entryPoints: { runDaemon: 'src/daemon/main.ts' }, platform: 'node', format: 'cjs', target: 'node22' },
   { entryPoints: { cli: 'src/cli/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', define: { RATCHET_VERSION: JSON.stringify(pkg.version) } },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'text' } },
 ].map((b) => ({ ...common, ...b, outdir: 'out' }));
@@ -36,5 +38,5 @@ if (watch) {
   const started = Date.now();
   await Promise.all(builds.map((b) => esbuild.build(b)));
   copyWebviewAssets();
-  console.log(`esbuild: out/extension.js out/languageClient.js out/server.js out/cli.js out/webview.js in ${Date.now() - started} ms`);
+  console.log(`esbuild: out/extension.js out/languageClient.js out/server.js out/runDaemon.js out/cli.js out/webview.js in ${Date.now() - started} ms`);
 }

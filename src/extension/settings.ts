@@ -50,6 +50,7 @@ export const SETTINGS = {
   'run.budgetCalls': { type: 'integer', default: 0, minimum: 0, scope: 'resource', onlyWhenSet: true },
   'run.budgetCandidates': { type: 'integer', default: 30, minimum: 1, scope: 'resource', onlyWhenSet: true },
   'run.mode': { type: 'string', default: 'suggest', enum: RUN_MODES, scope: 'resource', onlyWhenSet: true },
+  'run.keepAliveSeconds': { type: 'integer', default: 120, minimum: 0, maximum: 86_400, scope: 'window' },
   'server.maxMemoryMb': { type: 'integer', default: 0, minimum: 0, scope: 'machine', restart: true },
   // Read by vscode-languageclient itself (`<clientId>.trace.server`); listed so the manifest test sees it.
   'trace.server': { type: 'string', default: 'off', enum: TRACE_LEVELS, scope: 'window' },
@@ -69,6 +70,7 @@ export interface RatchetSettings {
   budgetCalls: number | undefined;
   budgetCandidates: number | undefined;
   mode: RunMode | undefined;
+  keepAliveSeconds: number;
   maxMemoryMb: number;
   trace: (typeof TRACE_LEVELS)[number];
 }
@@ -112,6 +114,7 @@ export function readSettings(lookup: SettingLookup): RatchetSettings {
     budgetCalls: budgetCalls === 0 ? undefined : budgetCalls,
     budgetCandidates: ifSet('run.budgetCandidates'),
     mode: ifSet('run.mode'),
+    keepAliveSeconds: get('run.keepAliveSeconds'),
     maxMemoryMb: get('server.maxMemoryMb'),
     trace: get('trace.server'),
   };
@@ -140,6 +143,7 @@ export function toServerSettings(s: RatchetSettings, facts: SessionFacts): Serve
     if (s.budgetCandidates !== undefined) out.budget.candidates = s.budgetCandidates;
   }
   if (s.mode !== undefined) out.mode = s.mode;
+  out.keepAliveSeconds = s.keepAliveSeconds;
   return out;
 }
 

@@ -46,6 +46,11 @@ export interface ServerSettings {
   concurrency?: number;
   budget?: { calls?: number; candidates?: number };
   mode?: RunMode;
+  /**
+   * How long runs keep going after their window closed or reloaded, waiting for it to come back,
+   * before they stop (resumable). 0 stops them with the window.
+   */
+  keepAliveSeconds?: number;
   /** Workspace Trust: false refuses runs whose scorer executes workspace code. */
   trusted: boolean;
 }
@@ -113,6 +118,8 @@ export interface RunEventParams {
   runId: string;
   /** The prompt file the run evolves. */
   uri: string;
+  /** The workspace folder (file system path) whose `.ratchet/runs` holds the run's journal. */
+  workspace: string;
   event: EngineEvent;
 }
 export const RunEventNotification = new NotificationType<RunEventParams>('ratchet/runEvent');

@@ -1,9 +1,11 @@
 /**
- * The Ratchet language server: hosts engine runs in their own process so the editor never
- * freezes. This file only wires the connection to the feature modules:
+ * The Ratchet language server: the editor's side of the engine, in its own process so the editor
+ * never freezes; the runs themselves execute in the workspace's run daemon (src/daemon), which
+ * outlives a window reload. This file only wires the connection to the feature modules:
  * runHost (runs), suggestions + applyEdit (suggest mode), diagnostics, codeLens, runSpecTemplate
  * (Configure), languageModelBridge (vscode.lm), settings, health.
  */
+import { join } from 'node:path';
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
 import type { ClientCapabilities } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -65,12 +67,20 @@ const runs = new RunHost({
     connection.console.warn(message);
     reportStatus(connection, { health: 'warning', message });
   },
+  lost: (message) => {
+    connection.console.warn(message);
+    void runs.list().then((all) => reportStatus(connection, { health: 'warning', message, resumable: all.filter((r) => r.resumable).length }));
+  },
+  log: (message) => connection.console.info(message),
   version,
+  // Next to this bundle: out/server.js and out/runDaemon.js.
+  daemonScript: join(__dirname, 'runDaemon.js'),
 });
 
 function applySettings(raw: unknown): void {
   const read = readSettings(raw);
   settings = read.settings;
+  runs.settingsChanged();
   // Field names only: a setting's value may be the API key.
   for (const p of read.problems) connection.console.warn(p);
 }
@@ -99,7 +109,9 @@ connection.onInitialized(() => {
       folders = [...folders.filter((f) => !removed.has(f)), ...added];
     });
   }
-  // Runs whose server died mid-way: offer them to the user once, now.
+  // Runs still going in the workspace's run daemon (a reload) are taken over first; then runs
+  // whose process died mid-way are offered to the user, once, now.
+  void runs.attach();
   runs.list().then(
     (all) => {
       const resumable = all.filter((r) => r.resumable).length;
@@ -160,7 +172,7 @@ function guarded<P, R>(handler: (params: P) => R | Promise<R>): (params: P) => P
 
 connection.onRequest(StartRunRequest, guarded((p) => runs.start(p)));
 connection.onRequest(ResumeRunRequest, guarded((p) => runs.resume(p.runId)));
-connection.onRequest(CancelRunRequest, guarded((p) => ({ cancelled: runs.cancel(p.runId) })));
+connection.onRequest(CancelRunRequest, guarded(async (p) => ({ cancelled: await runs.cancel(p.runId) })));
 connection.onRequest(ListRunsRequest, guarded(async () => ({ runs: await runs.list() })));
 connection.onRequest(AcceptSuggestionRequest, guarded((p) => book.accept(p)));
 connection.onRequest(

@@ -1,26 +1,28 @@
 /**
- * Hosts evolve runs in the server process: start, resume, cancel, list. Each run has its own
- * AbortController and a work-done progress in the editor whose Cancel aborts it; each engine
- * event, once durable in the journal, goes to the client as `ratchet/runEvent`.
+ * The editor's runs, as the language server sees them: it checks and resolves what the user asked
+ * (which prompt, which workspace folder, which settings), hands the run to the run daemon that
+ * executes it (runDaemonLink.ts), and turns the daemon's traffic into the editor's: each engine
+ * event as `ratchet/runEvent`, a work-done progress per run whose Cancel cancels it, suggestions
+ * into the SuggestionBook, language model calls to the client.
  *
- * A run is answered (`{ runId }`) as soon as its journal exists — its first event, or for a resume
- * its first new event or question to the user — so a request never waits for a run to finish, and
- * input errors (bad spec, missing dataset) still come back as the request's error.
+ * Runs live in the daemon, not here, so they outlive this process: after a Reload Window the new
+ * server attaches to the daemon and takes over the runs still going (`adopt`).
  */
 import { basename, dirname } from 'node:path';
 import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
-import type { RunControl } from '../core/evolve/loop';
 import type { LlmTransport } from '../core/ports';
 import type { EngineEvent } from '../core/run/events';
-import { readRunOwner, readRunRecord, runPaths } from '../core/run/journal';
+import { readRunRecord, runPaths } from '../core/run/journal';
 import { listRuns } from '../core/run/listRuns';
 import { findPromptForSidecar, isSidecarPath } from '../core/run/spec';
-import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
-import type { EvolveOverrides, EvolveRunOptions, EvolveRunOutcome } from '../node/evolveRun';
+import { daemonAddress } from '../daemon/address';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import type { RunEventParams, RunListEntry, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';
+import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest } from '../protocol/runDaemon';
+import type { DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup } from '../protocol/runDaemon';
+import { RunDaemonLink } from './runDaemonLink';
 import { settingsEnv, settingsOverrides } from './settings';
 import type { SuggestionBook } from './suggestions';
 import { isUnder, pathToUri, uriToPath } from './uris';
@@ -36,45 +38,93 @@ export interface RunHostOptions {
   progress: () => Promise<WorkDoneProgressServerReporter>;
   notify: (p: RunEventParams) => void;
   warn: (message: string) => void;
+  /** The run daemon stopped with runs going: they can be resumed. */
+  lost: (message: string) => void;
+  log: (message: string) => void;
   version: string;
+  /** The run daemon's script. */
+  daemonScript: string;
 }
 
 /** Files the engine evolves; anything else with EVOLVE-BLOCK markers waits for code search. */
 const PROMPT_FILE = /\.(prompt\.md|prompty|md|markdown|txt)$/i;
 
+/** How long runs keep going with no window attached, when the settings do not say. */
+export const DEFAULT_KEEP_ALIVE_SECONDS = 120;
+
+/** A run the daemon executes, as this server shows it. */
 class HostedRun {
-  runId: string | undefined;
-  readonly controller = new AbortController();
   progress: WorkDoneProgressServerReporter | undefined;
-  tested = 0;
-  commits = 0;
   ended = false;
-  /** Answers the start/resume request; called once. */
-  ready: (runId: string) => void = () => undefined;
 
   constructor(
+    readonly runId: string,
     readonly uri: string,
+    readonly workspace: string,
     readonly title: string,
+    public tested = 0,
+    public commits = 0,
   ) {}
 }
 
-type Common = Pick<EvolveRunOptions, 'control' | 'onEvent' | 'signal' | 'env' | 'version' | 'untrusted' | 'transport'>;
-
 export class RunHost {
   private readonly runs = new Map<string, HostedRun>();
+  /** Runs that ended: a late start answer or event must not bring one back. */
+  private readonly over = new Set<string>();
   /** Roots of runs started here that are not workspace folders (a prompt outside every folder). */
   private readonly extraRoots = new Set<string>();
+  private readonly daemon: RunDaemonLink;
+  /** The first attach (runs going on since before a reload) settles before any list is answered. */
+  private caughtUp: Promise<void> = Promise.resolve();
 
-  constructor(private readonly o: RunHostOptions) {}
+  constructor(private readonly o: RunHostOptions) {
+    this.daemon = new RunDaemonLink({
+      address: () => daemonAddress(this.o.folders(), this.o.version),
+      script: o.daemonScript,
+      keepAliveMs: () => (this.o.settings().keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS) * 1000,
+      log: o.log,
+      handlers: {
+        event: (run, e) => this.onEvent(run, e),
+        ended: (runId, error) => {
+          if (error) this.o.warn(`Run ${runId} stopped: ${error}`);
+          this.ended(runId, 'The run ended before you answered.');
+        },
+        decide: (runId, s, signal) => this.o.book.controlFor(() => runId).decide(s, signal),
+        apply: async (runId, s, by) => {
+          const outcome = await this.o.book.controlFor(() => runId).apply(s, by);
+          return outcome === 'dry-run' ? 'applied' : outcome;
+        },
+        chat: (req, signal) => this.o.languageModels.chat(req, signal),
+        adopted: (runs) => {
+          for (const info of runs) this.adopt(info);
+        },
+        lost: (runIds, why) => {
+          for (const runId of runIds) this.ended(runId, `The run stopped before you answered: ${why}.`);
+          this.o.lost(`${runIds.length} run${runIds.length > 1 ? 's' : ''} stopped (${why}); resume from the Runs view.`);
+        },
+      },
+    });
+  }
+
+  /** Takes over the runs the workspace's daemon is executing, if it runs (after a reload). */
+  attach(): Promise<void> {
+    this.caughtUp = this.daemon.attachExisting().catch((err: unknown) => this.o.warn(`Could not reach the run process: ${err instanceof Error ? err.message : String(err)}`));
+    return this.caughtUp;
+  }
+
+  /** The keep-alive setting may have changed. */
+  settingsChanged(): void {
+    void this.daemon.settingsChanged();
+  }
 
   async start(p: StartRunParams): Promise<StartRunResult> {
     const promptPath = await this.promptPathOf(p.uri);
     const busy = [...this.runs.values()].find((r) => !r.ended && r.uri === pathToUri(promptPath));
     // Two runs suggesting edits to one file would re-base each other's suggestions forever.
-    if (busy) throw new RatchetError('badInput', `${basename(promptPath)} is already being evolved (run ${busy.runId ?? ''}); cancel it first.`, { runId: busy.runId });
+    if (busy) throw new RatchetError('badInput', `${basename(promptPath)} is already being evolved (run ${busy.runId}); cancel it first.`, { runId: busy.runId });
     const workspace = this.rootFor(promptPath);
     if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
-    const overrides: EvolveOverrides = {
+    const overrides = {
       ...settingsOverrides(this.o.settings()),
       ...p.overrides,
       ...(p.mode ? { mode: p.mode } : {}),
@@ -83,37 +133,32 @@ export class RunHost {
       ...(p.kind === 'evaluate' ? { candidates: 0 } : {}),
     };
     const verb = p.kind === 'evaluate' ? 'Evaluating' : 'Evolving';
-    const run = new HostedRun(pathToUri(promptPath), `Ratchet: ${verb} ${basename(promptPath)}`);
-    return this.launch(run, (common) => startEvolveRun({ ...common, promptPath, workspace, overrides }));
+    const title = `Ratchet: ${verb} ${basename(promptPath)}`;
+    const { runId } = await this.daemon.request(DaemonStartRequest, { ...this.setup(), promptPath, workspace, overrides, title });
+    this.hosted({ runId, promptPath, workspace, title });
+    return { runId };
   }
 
   async resume(runId: string): Promise<StartRunResult> {
-    if (this.runs.has(runId)) throw new RatchetError('badInput', `Run ${runId} is already running here.`, { runId });
+    if (this.runs.has(runId)) throw new RatchetError('badInput', `Run ${runId} is already running.`, { runId });
     const workspace = await this.rootOfRun(runId);
-    const paths = runPaths(this.o.files, workspace, runId);
-    const owner = await readRunOwner(this.o.files, paths.lock);
-    if (owner && owner.pid !== process.pid && isOwnerAlive(owner) !== false) {
-      throw new RatchetError('badInput', `Run ${runId} is still held by process ${owner.pid} on ${owner.host}; stop it there first.`, { runId });
-    }
-    const record = await readRunRecord(this.o.files, paths.runJson);
-    const run = new HostedRun(pathToUri(record.target), `Ratchet: Resuming ${basename(record.target)}`);
-    this.register(run, runId);
-    return this.launch(run, (common) => resumeEvolveRun(runId, workspace, common));
+    const record = await readRunRecord(this.o.files, runPaths(this.o.files, workspace, runId).runJson);
+    const title = `Ratchet: Resuming ${basename(record.target)}`;
+    const identity = { runId, promptPath: record.target, workspace, title };
+    const result = await this.daemon.request(DaemonResumeRequest, { ...this.setup(), ...identity });
+    this.hosted(identity);
+    return result;
   }
 
-  cancel(runId: string): boolean {
+  async cancel(runId: string): Promise<boolean> {
     const run = this.runs.get(runId);
     if (!run || run.ended) return false;
-    run.controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
-    return true;
-  }
-
-  isHosted(runId: string): boolean {
-    return this.runs.has(runId);
+    return (await this.daemon.request(DaemonCancelRequest, { runId })).cancelled;
   }
 
   /** Every run under the workspace folders, newest first; an interrupted evolve run can be resumed. */
   async list(): Promise<RunListEntry[]> {
+    await this.caughtUp;
     const roots = [...new Set([...this.o.folders(), ...this.extraRoots])];
     const entries: RunListEntry[] = [];
     for (const root of roots) {
@@ -124,76 +169,66 @@ export class RunHost {
     return entries.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
   }
 
-  private launch(run: HostedRun, go: (common: Common) => Promise<EvolveRunOutcome>): Promise<StartRunResult> {
-    const settings = this.o.settings();
-    const inner = this.o.book.controlFor(() => run.runId ?? '');
-    const control: RunControl = {
-      decide: (s, signal) => {
-        if (run.runId) run.ready(run.runId);
-        return inner.decide(s, signal);
-      },
-      apply: (s, by) => inner.apply(s, by),
-    };
-    const common: Common = {
-      control,
-      onEvent: (e) => this.onEvent(run, e),
-      signal: run.controller.signal,
-      env: settingsEnv(settings, process.env),
-      version: this.o.version,
-      untrusted: !settings.trusted,
-      ...(settings.provider === 'vscode-lm' ? { transport: this.o.languageModels } : {}),
-    };
-    return new Promise<StartRunResult>((resolve, reject) => {
-      let answered = false;
-      run.ready = (runId) => {
-        if (answered) return;
-        answered = true;
-        resolve({ runId });
-      };
-      go(common)
-        .then(
-          (outcome) => run.ready(outcome.runId),
-          (err: unknown) => {
-            if (!answered) {
-              answered = true;
-              reject(err);
-            } else {
-              this.o.warn(`Run ${run.runId ?? ''} stopped: ${err instanceof Error ? err.message : String(err)}`);
-            }
-          },
-        )
-        .finally(() => this.ended(run));
-    });
+  dispose(): void {
+    this.daemon.dispose();
   }
 
-  private onEvent(run: HostedRun, e: EngineEvent): void {
-    if (!run.runId) this.register(run, e.runId);
-    this.o.notify({ runId: e.runId, uri: run.uri, event: e });
-    run.ready(e.runId);
+  private setup(): DaemonRunSetup {
+    const settings = this.o.settings();
+    return {
+      env: settingsEnv(settings, process.env),
+      untrusted: !settings.trusted,
+      languageModels: settings.provider === 'vscode-lm',
+      version: this.o.version,
+    };
+  }
+
+  private onEvent(identity: DaemonRunIdentity, e: EngineEvent): void {
+    const run = this.hosted(identity);
+    this.o.notify({ runId: run.runId, uri: run.uri, workspace: run.workspace, event: e });
     const message = progressMessage(run, e);
     if (message) run.progress?.report(message);
   }
 
-  private register(run: HostedRun, runId: string): void {
-    run.runId = runId;
-    this.runs.set(runId, run);
+  private adopt(info: DaemonRunInfo): void {
+    const run = this.hosted(info);
+    run.tested = info.tested;
+    run.commits = info.commits;
+  }
+
+  /** The run's record here, made (with its progress) the first time the run is heard of. */
+  private hosted(identity: DaemonRunIdentity): HostedRun {
+    const known = this.runs.get(identity.runId);
+    if (known) return known;
+    const run = new HostedRun(identity.runId, pathToUri(identity.promptPath), identity.workspace, identity.title);
+    if (this.over.has(run.runId)) {
+      run.ended = true;
+      return run;
+    }
+    this.runs.set(run.runId, run);
+    this.daemon.track(run.runId, true);
+    if (!this.o.folders().includes(identity.workspace)) this.extraRoots.add(identity.workspace);
     this.o.progress().then(
       (progress) => {
         if (run.ended) return progress.done();
         run.progress = progress;
-        progress.begin(run.title, undefined, 'starting', true);
-        progress.token.onCancellationRequested(() => this.cancel(runId));
+        progress.begin(run.title, undefined, run.tested > 0 ? `${run.tested} tested · ${run.commits} committed` : 'starting', true);
+        progress.token.onCancellationRequested(() => void this.cancel(run.runId).catch(() => undefined));
       },
       () => undefined, // no progress UI; the run goes on
     );
+    return run;
   }
 
-  private ended(run: HostedRun): void {
+  private ended(runId: string, why: string): void {
+    const run = this.runs.get(runId);
+    this.over.add(runId);
+    this.daemon.track(runId, false);
+    this.o.book.endRun(runId, why);
+    if (!run) return;
     run.ended = true;
     run.progress?.done();
-    if (!run.runId) return;
-    this.o.book.endRun(run.runId, 'The run ended before you answered.');
-    this.runs.delete(run.runId);
+    this.runs.delete(runId);
   }
 
   private async promptPathOf(uri: string): Promise<string> {

@@ -79,6 +79,10 @@ export function readSettings(raw: unknown): { settings: ServerSettings; problems
       s.budget = budget;
     } else bad('budget', 'an object');
   }
+  if (v.keepAliveSeconds !== undefined) {
+    if (isCount(v.keepAliveSeconds)) s.keepAliveSeconds = v.keepAliveSeconds;
+    else bad('keepAliveSeconds', 'a whole number of seconds');
+  }
   if (v.mode !== undefined) {
     if (v.mode === 'suggest' || v.mode === 'autopilot') s.mode = v.mode;
     else bad('mode', "'suggest' or 'autopilot'");

@@ -1,6 +1,7 @@
 // Runs hosted by the built language server over IPC, against the fake OpenAI-compatible server:
 // events streamed as ratchet/runEvent, cancel (request and progress), evaluate, input errors as
-// request errors, kill + restart + resume, and LLM calls routed back to the client (vscode-lm).
+// request errors, and LLM calls routed back to the client (vscode-lm). A server's death and the
+// run daemon's: serverRunDaemon.test.ts.
 import { execSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,33 +115,6 @@ describe('runs over LSP', () => {
     expect(data?.code).toBe('badInput');
     expect(data?.diagnostics?.[0]).toMatchObject({ file: join(w.dir, 'task.ratchet.yaml'), line: 1 });
     expect((err as Error).message).toContain('missing.jsonl');
-  });
-});
-
-describe('restart and resume', () => {
-  it('a run whose server was killed is listed as resumable after a restart and resumes to the end', async () => {
-    const { w, fake, client, uri } = await setup({ seed: 5, gainAt: 6, latencyMs: 15 });
-    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
-    await client.waitFor(() => client.runEvents(runId).filter((e) => e.type === 'decision').length >= 2, 'two decisions');
-    client.child.kill('SIGKILL');
-    await new Promise((r) => client.child.once('exit', r));
-    fake.setLatency(0);
-
-    const again = await start(w.dir, { provider: 'openai', trusted: true, baseURL: fake.url });
-    const status = await again.waitFor(() => again.statuses.find((s) => s.resumable !== undefined), 'serverStatus');
-    expect(status).toMatchObject({ health: 'ok', resumable: 1 });
-    const { runs } = await again.conn.sendRequest(ListRunsRequest, {});
-    expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
-
-    expect(await again.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
-    expect((await again.waitFor(() => terminal(again, runId), 'run/finished after resume')).type).toBe('run/finished');
-    const events = journal(w.dir, runId);
-    expect(events.at(-1)?.type).toBe('run/finished');
-    // Every event once: the resumed run appended where the killed one stopped.
-    const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
-    expect(new Set(proposed).size).toBe(proposed.length);
-    const { runs: after } = await again.conn.sendRequest(ListRunsRequest, {});
-    expect(after[0]).toMatchObject({ runId, status: 'finished', resumable: false });
   });
 });
 

@@ -23,8 +23,15 @@ export class RunFeed {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  /** A `ratchet/runEvent`. */
+  /**
+   * A `ratchet/runEvent`. The first event heard of a run the store does not hold, when it is not
+   * the run's start (a run that went on while the window reloaded), fills the store from the
+   * journal first, so the panel shows the whole run and not its tail.
+   */
   onRunEvent(p: RunEventParams): void {
+    if (!this.has(p.runId) && !this.loading.has(p.runId) && p.event.type !== 'run/started') {
+      void this.load(p.workspace, p.runId).catch((err: unknown) => this.log.warn(`Run ${p.runId}: reading its journal failed:`, err instanceof Error ? err : String(err)));
+    }
     const waiting = this.loading.get(p.runId);
     if (waiting) waiting.push(p.event);
     else this.store.append(p.event);

@@ -3,7 +3,7 @@ import type { EngineEvent } from '../../../src/core/run/events';
 import { runNotice } from '../../../src/extension/runs/runNotices';
 
 type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at'> : never) : never;
-const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', event: { runId: 'r1', at: 1, ...event } as EngineEvent });
+const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', workspace: '/w', event: { runId: 'r1', at: 1, ...event } as EngineEvent });
 
 describe('runNotice', () => {
   it('shows a failure once, with what failed and its code', () => {

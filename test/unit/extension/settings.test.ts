@@ -22,6 +22,7 @@ describe('readSettings', () => {
       budgetCalls: undefined,
       budgetCandidates: undefined,
       mode: undefined,
+      keepAliveSeconds: 120,
       maxMemoryMb: 0,
       trace: 'off',
     });

@@ -1,0 +1,169 @@
+/**
+ * The runs a daemon executes: start, resume, cancel, and what a newly attached client needs to
+ * catch up. Each run has its own AbortController; its events go to the client once durable in the
+ * journal; the user's decisions, editor writes and VS Code language model calls go through the
+ * client link, which waits for a client when none is attached.
+ *
+ * A start or resume is answered (`{ runId }`) as soon as the run's journal exists — its first
+ * event, or for a resume its first new event or question to the user — so a request never waits
+ * for a run to finish, and input errors (bad spec, missing dataset) still come back as its error.
+ */
+import { basename } from 'node:path';
+import { isCancellation, RatchetError } from '../core/errors';
+import type { RunControl } from '../core/evolve/loop';
+import type { EngineEvent } from '../core/run/events';
+import { readRunOwner, runPaths } from '../core/run/journal';
+import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
+import type { EvolveRunOptions, EvolveRunOutcome } from '../node/evolveRun';
+import type { NodeFiles } from '../node/files';
+import { isOwnerAlive } from '../node/process';
+import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEndedNotification, DaemonRunEventNotification } from '../protocol/runDaemon';
+import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartParams } from '../protocol/runDaemon';
+import type { ClientLink } from './clientLink';
+import { ClientLanguageModels } from './languageModels';
+
+class DaemonRun {
+  runId: string | undefined;
+  readonly controller = new AbortController();
+  tested = 0;
+  commits = 0;
+  /** Answers the start/resume request; called once. */
+  ready: (runId: string) => void = () => undefined;
+
+  constructor(
+    readonly promptPath: string,
+    readonly workspace: string,
+    readonly title: string,
+  ) {}
+
+  identity(): DaemonRunIdentity {
+    return { runId: this.runId ?? '', promptPath: this.promptPath, workspace: this.workspace, title: this.title };
+  }
+
+  info(): DaemonRunInfo {
+    return { ...this.identity(), tested: this.tested, commits: this.commits };
+  }
+}
+
+type Common = Pick<EvolveRunOptions, 'control' | 'onEvent' | 'signal' | 'env' | 'version' | 'untrusted' | 'transport'>;
+
+export class DaemonRuns {
+  private readonly runs = new Map<string, DaemonRun>();
+  /** Started runs whose first event has not come yet (they have no id). */
+  private starting = 0;
+
+  constructor(
+    private readonly files: NodeFiles,
+    private readonly link: ClientLink,
+    /** A run began or ended: the daemon's lifetime depends on how many are left. */
+    private readonly onCountChange: () => void,
+  ) {}
+
+  get count(): number {
+    return this.runs.size + this.starting;
+  }
+
+  list(): DaemonRunInfo[] {
+    return [...this.runs.values()].map((r) => r.info());
+  }
+
+  start(p: DaemonStartParams): Promise<{ runId: string }> {
+    const busy = [...this.runs.values()].find((r) => r.promptPath === p.promptPath);
+    // Two runs suggesting edits to one file would re-base each other's suggestions forever.
+    if (busy) throw new RatchetError('badInput', `${basename(p.promptPath)} is already being evolved (run ${busy.runId ?? ''}); cancel it first.`, { runId: busy.runId });
+    const run = new DaemonRun(p.promptPath, p.workspace, p.title);
+    return this.launch(run, p, (common) => startEvolveRun({ ...common, promptPath: p.promptPath, workspace: p.workspace, overrides: p.overrides }));
+  }
+
+  async resume(p: DaemonResumeParams): Promise<{ runId: string }> {
+    if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
+    const owner = await readRunOwner(this.files, runPaths(this.files, p.workspace, p.runId).lock);
+    if (owner && owner.pid !== process.pid && isOwnerAlive(owner) !== false) {
+      throw new RatchetError('badInput', `Run ${p.runId} is still held by process ${owner.pid} on ${owner.host}; stop it there first.`, { runId: p.runId });
+    }
+    const run = new DaemonRun(p.promptPath, p.workspace, p.title);
+    this.register(run, p.runId);
+    return this.launch(run, p, (common) => resumeEvolveRun(p.runId, p.workspace, common));
+  }
+
+  cancel(runId: string): boolean {
+    const run = this.runs.get(runId);
+    if (!run) return false;
+    run.controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
+    return true;
+  }
+
+  private launch(run: DaemonRun, setup: DaemonRunSetup, go: (common: Common) => Promise<EvolveRunOutcome>): Promise<{ runId: string }> {
+    const runIdNow = () => run.runId ?? '';
+    const control: RunControl = {
+      decide: async (suggestion, signal) => {
+        if (run.runId) run.ready(run.runId);
+        return (await this.link.call(DaemonDecideRequest, { runId: runIdNow(), suggestion }, signal)).answer;
+      },
+      apply: async (suggestion, by) => (await this.link.call(DaemonApplyRequest, { runId: runIdNow(), suggestion, by }, run.controller.signal)).outcome,
+    };
+    const common: Common = {
+      control,
+      onEvent: (e) => this.onEvent(run, e),
+      signal: run.controller.signal,
+      env: setup.env,
+      version: setup.version,
+      untrusted: setup.untrusted,
+      ...(setup.languageModels ? { transport: new ClientLanguageModels(this.link) } : {}),
+    };
+    if (!run.runId) this.starting++;
+    this.onCountChange();
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      run.ready = (runId) => {
+        if (answered) return;
+        answered = true;
+        resolve({ runId });
+      };
+      go(common)
+        .then(
+          (outcome) => {
+            run.ready(outcome.runId);
+            this.ended(run);
+          },
+          (err: unknown) => {
+            if (!answered) {
+              answered = true;
+              reject(err);
+            }
+            this.ended(run, err);
+          },
+        )
+        .catch(() => undefined);
+    });
+  }
+
+  private onEvent(run: DaemonRun, e: EngineEvent): void {
+    if (!run.runId) {
+      this.starting--;
+      this.register(run, e.runId);
+    }
+    if (e.type === 'decision') {
+      run.tested++;
+      if (e.record.decision === 'commit') run.commits++;
+    }
+    this.link.notify(DaemonRunEventNotification, { run: run.identity(), event: e });
+    run.ready(e.runId);
+  }
+
+  private register(run: DaemonRun, runId: string): void {
+    run.runId = runId;
+    this.runs.set(runId, run);
+  }
+
+  private ended(run: DaemonRun, err?: unknown): void {
+    if (run.runId) {
+      this.runs.delete(run.runId);
+      const error = err === undefined || isCancellation(err) ? undefined : err instanceof Error ? err.message : String(err);
+      this.link.notify(DaemonRunEndedNotification, { runId: run.runId, ...(error === undefined ? {} : { error }) });
+    } else {
+      this.starting--;
+    }
+    this.onCountChange();
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The wire contract between the language server and the run daemon (src/daemon). The daemon is a
+ * detached process per workspace that owns the runs, so a run outlives the extension host — a
+ * Reload Window restarts the extension host and with it the language server, but not the daemon.
+ * The language server is the daemon's one attached client at a time: it forwards events to the
+ * editor, and answers what only the editor can (the user's Accept/Reject, a versioned
+ * `workspace/applyEdit`, VS Code's language models). While no client is attached those calls
+ * wait, and are asked again of the next client that attaches.
+ *
+ * JSON-RPC over a Unix socket (a named pipe on Windows) in a per-user directory only its owner
+ * can open: the run settings it carries include the API key.
+ */
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { Suggestion } from '../core/evolve/loop';
+import type { ChatRequest, ChatResponse } from '../core/llm/types';
+import type { EngineEvent } from '../core/run/events';
+import type { EvolveOverrides } from '../node/evolveRun';
+
+/** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
+export const RUN_DAEMON_PROTOCOL = 1;
+
+/** Which run, for whom: enough for a client that has never heard of it to show it. */
+export interface DaemonRunIdentity {
+  runId: string;
+  /** The prompt file the run evolves. */
+  promptPath: string;
+  /** The workspace folder whose `.ratchet/runs` holds its journal. */
+  workspace: string;
+  /** The work-done progress title ("Ratchet: Evolving a.prompt.md"). */
+  title: string;
+}
+
+/** A run the daemon is executing, as a newly attached client needs it to catch up. */
+export interface DaemonRunInfo extends DaemonRunIdentity {
+  tested: number;
+  commits: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// server → daemon
+
+export interface AttachParams {
+  protocol: number;
+  /** How long runs keep going with no client attached before the daemon stops them (resumable). */
+  keepAliveMs: number;
+}
+export interface AttachResult {
+  pid: number;
+  runs: DaemonRunInfo[];
+}
+/** Makes this connection the daemon's client (a previous one is let go). */
+export const AttachRequest = new RequestType<AttachParams, AttachResult, void>('daemon/attach');
+
+/** How a run reaches the world, decided by the editor's settings when it starts. */
+export interface DaemonRunSetup {
+  /** Endpoint settings and keys, as the CLI would read them from its environment. */
+  env: Record<string, string | undefined>;
+  /** Refuse scorers that execute workspace code. */
+  untrusted: boolean;
+  /** Send LLM calls to the client (`daemon/languageModel`) instead of an endpoint. */
+  languageModels: boolean;
+  version: string;
+}
+export interface DaemonStartParams extends DaemonRunSetup {
+  promptPath: string;
+  workspace: string;
+  overrides: EvolveOverrides;
+  title: string;
+}
+export interface DaemonResumeParams extends DaemonRunSetup {
+  runId: string;
+  /** The run's prompt file, from its run.json. */
+  promptPath: string;
+  workspace: string;
+  title: string;
+}
+/** Answered once the run's journal exists (as `ratchet/startRun`); input errors carry `DaemonErrorData`. */
+export const DaemonStartRequest = new RequestType<DaemonStartParams, { runId: string }, DaemonErrorData>('daemon/startRun');
+export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, DaemonErrorData>('daemon/resumeRun');
+export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelled: boolean }, void>('daemon/cancelRun');
+
+// ---------------------------------------------------------------------------------------------
+// daemon → server
+
+/** Each engine event, once durable in the journal. */
+export const DaemonRunEventNotification = new NotificationType<{ run: DaemonRunIdentity; event: EngineEvent }>('daemon/runEvent');
+/** The run is over; `error` when it stopped on an error after it had started. */
+export const DaemonRunEndedNotification = new NotificationType<{ runId: string; error?: string }>('daemon/runEnded');
+/** The user's answer to a gated suggestion (suggest mode). Cancelled when the run stops. */
+export const DaemonDecideRequest = new RequestType<{ runId: string; suggestion: Suggestion }, { answer: 'accept' | 'reject' }, void>('daemon/decide');
+/** Write an accepted edit through the editor (versioned, undoable). */
+export const DaemonApplyRequest = new RequestType<{ runId: string; suggestion: Suggestion; by: 'autopilot' | 'user' }, { outcome: 'applied' | 'stale' }, void>(
+  'daemon/apply',
+);
+/** One chat completion through VS Code's language models. */
+export const DaemonLanguageModelRequest = new RequestType<ChatRequest, ChatResponse, DaemonErrorData>('daemon/languageModel');
+/** The daemon has no runs left and is going away; start the next run in a new one. */
+export const DaemonExitingNotification = new NotificationType<{ reason: string }>('daemon/exiting');
+
+/** A RatchetError across the socket: its code and the details that say where (never a secret). */
+export interface DaemonErrorData {
+  code: string;
+  details: Record<string, unknown>;
+}

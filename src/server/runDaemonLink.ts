@@ -1,0 +1,205 @@
+/**
+ * The language server's side of the run daemon (src/daemon): finds the workspace's daemon or
+ * starts one, attaches to it, sends it runs, and answers what it asks of the editor. The daemon
+ * outlives this process, so after a Reload Window the new server attaches again and takes over
+ * the runs still going — their events, their pending suggestions, their progress.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import type { CancellationToken } from 'vscode-jsonrpc';
+import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
+import { RatchetError } from '../core/errors';
+import type { Suggestion } from '../core/evolve/loop';
+import type { ChatRequest, ChatResponse } from '../core/llm/types';
+import type { EngineEvent } from '../core/run/events';
+import { ensureDaemonDir } from '../daemon/address';
+import type { DaemonAddress } from '../daemon/address';
+import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
+import {
+  AttachRequest,
+  DaemonApplyRequest,
+  DaemonDecideRequest,
+  DaemonExitingNotification,
+  DaemonLanguageModelRequest,
+  DaemonRunEndedNotification,
+  DaemonRunEventNotification,
+  RUN_DAEMON_PROTOCOL,
+} from '../protocol/runDaemon';
+import type { DaemonRunIdentity, DaemonRunInfo } from '../protocol/runDaemon';
+
+export interface DaemonHandlers {
+  event(run: DaemonRunIdentity, event: EngineEvent): void;
+  ended(runId: string, error: string | undefined): void;
+  decide(runId: string, suggestion: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'>;
+  apply(runId: string, suggestion: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'stale'>;
+  chat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse>;
+  /** Runs already going when this server attached (after a reload): take them over. */
+  adopted(runs: DaemonRunInfo[]): void;
+  /** The daemon went away while it ran these (killed, crashed): they can be resumed. */
+  lost(runIds: string[], why: string): void;
+}
+
+export interface RunDaemonLinkOptions {
+  /** Where this workspace's daemon listens; known once the editor has said which folders are open. */
+  address: () => DaemonAddress;
+  /** The daemon's script (out/runDaemon.js next to out/server.js). */
+  script: string;
+  keepAliveMs: () => number;
+  handlers: DaemonHandlers;
+  log: (message: string) => void;
+}
+
+/** How long a daemon just spawned gets to start listening. */
+const START_TIMEOUT_MS = 10_000;
+
+export class RunDaemonLink {
+  private connection: MessageConnection | undefined;
+  private connecting: Promise<MessageConnection | undefined> | undefined;
+  /** The daemon said it is going away (no runs left): a request it drops is sent to a new one. */
+  private exiting = false;
+  /** Runs this server knows the daemon executes (for `lost`). */
+  private readonly running = new Set<string>();
+
+  constructor(private readonly o: RunDaemonLinkOptions) {}
+
+  /** Attaches to the workspace's daemon if one is running (after a reload); never starts one. */
+  async attachExisting(): Promise<void> {
+    await this.open(false);
+  }
+
+  /** Sends a request to the daemon, starting it first when none runs. */
+  async request<P, R, E>(type: RequestType<P, R, E>, params: P): Promise<R> {
+    for (let attempt = 0; ; attempt++) {
+      const connection = (await this.open(true))!;
+      try {
+        return await connection.sendRequest<R>(type.method, params);
+      } catch (err) {
+        // A daemon that was exiting (no runs) did not take the request: a new one will.
+        if (attempt === 0 && this.exiting && isConnectionLoss(err)) continue;
+        throw isConnectionLoss(err) ? new RatchetError('internal', `The Ratchet run process went away (${type.method}); see ${this.o.address().log}.`) : fromWireError(err);
+      }
+    }
+  }
+
+  /** A keep-alive change reaches the daemon now; a later attach would carry it anyway. */
+  async settingsChanged(): Promise<void> {
+    if (this.connection) await this.connection.sendRequest(AttachRequest, this.attachParams()).catch(() => undefined);
+  }
+
+  track(runId: string, running: boolean): void {
+    if (running) this.running.add(runId);
+    else this.running.delete(runId);
+  }
+
+  dispose(): void {
+    this.connection?.dispose();
+    this.connection = undefined;
+  }
+
+  private attachParams() {
+    return { protocol: RUN_DAEMON_PROTOCOL, keepAliveMs: this.o.keepAliveMs() };
+  }
+
+  private open(start: boolean): Promise<MessageConnection | undefined> {
+    if (this.connection) return Promise.resolve(this.connection);
+    this.connecting ??= this.connectAndAttach(start).finally(() => (this.connecting = undefined));
+    return this.connecting.then((c) => c ?? (start ? this.open(true) : undefined));
+  }
+
+  private async connectAndAttach(start: boolean): Promise<MessageConnection | undefined> {
+    const address = this.o.address();
+    let socket = await tryConnect(address.socket);
+    if (!socket) {
+      if (!start) return undefined;
+      this.spawnDaemon(address);
+      const until = Date.now() + START_TIMEOUT_MS;
+      while (!socket && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+        socket = await tryConnect(address.socket);
+      }
+      if (!socket) throw new RatchetError('internal', `The Ratchet run process did not start within ${START_TIMEOUT_MS / 1000} s; see ${address.log}.`);
+    }
+    const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    this.wire(connection);
+    connection.listen();
+    const attached = await connection.sendRequest(AttachRequest, this.attachParams());
+    this.connection = connection;
+    this.exiting = false;
+    this.o.log(`Attached to the run process ${attached.pid}${attached.runs.length > 0 ? ` (${attached.runs.length} run(s) going on)` : ''}.`);
+    for (const run of attached.runs) this.running.add(run.runId);
+    if (attached.runs.length > 0) this.o.handlers.adopted(attached.runs);
+    return connection;
+  }
+
+  private spawnDaemon(address: DaemonAddress): void {
+    ensureDaemonDir(address);
+    const out = openSync(address.log, 'w', 0o600);
+    try {
+      // Detached, in its own process group: closing or reloading the window must not take it down.
+      const child = spawn(process.execPath, [this.o.script, '--socket', address.socket, '--keep-alive-ms', String(this.o.keepAliveMs())], {
+        detached: true,
+        stdio: ['ignore', out, out],
+        env: process.env,
+        windowsHide: true,
+      });
+      child.unref();
+      this.o.log(`Started the run process ${child.pid ?? '?'} (log: ${address.log}).`);
+    } finally {
+      closeSync(out);
+    }
+  }
+
+  private wire(connection: MessageConnection): void {
+    const h = this.o.handlers;
+    connection.onNotification(DaemonRunEventNotification, (p) => {
+      this.running.add(p.run.runId);
+      h.event(p.run, p.event);
+    });
+    connection.onNotification(DaemonRunEndedNotification, (p) => {
+      this.running.delete(p.runId);
+      h.ended(p.runId, p.error);
+    });
+    connection.onNotification(DaemonExitingNotification.method, () => {
+      this.exiting = true;
+    });
+    connection.onRequest(DaemonDecideRequest, async (p, token) => ({ answer: await h.decide(p.runId, p.suggestion, signalOf(token)) }));
+    connection.onRequest(DaemonApplyRequest, async (p) => ({ outcome: await h.apply(p.runId, p.suggestion, p.by) }));
+    connection.onRequest(DaemonLanguageModelRequest, async (req, token) => {
+      try {
+        return await h.chat(req, signalOf(token));
+      } catch (err) {
+        throw toWireError(err);
+      }
+    });
+    connection.onClose(() => {
+      connection.dispose();
+      if (this.connection !== connection) return;
+      this.connection = undefined;
+      const lost = [...this.running];
+      this.running.clear();
+      if (lost.length > 0) h.lost(lost, this.exiting ? 'the run process stopped them' : 'the run process stopped unexpectedly');
+    });
+  }
+}
+
+function tryConnect(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      socket.on('error', () => undefined); // the connection's close handler takes it from here
+      resolve(socket);
+    });
+    socket.once('error', () => resolve(undefined));
+  });
+}
+
+function signalOf(token: CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  else token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}

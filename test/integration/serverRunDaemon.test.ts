@@ -1,0 +1,156 @@
+// Runs live in the workspace's run daemon, not in the language server: a server that dies (what a
+// Reload Window does to it) leaves its runs going, and the next server takes them over — their
+// events, their pending suggestions. A daemon that dies leaves its runs resumable, and so does one
+// whose runs waited longer than the keep-alive for a window to come back.
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer } from '../fixtures/fakeOpenAI/server';
+import { isTerminal } from '../../src/core/run/events';
+import { AcceptSuggestionRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
+import type { ServerSettings } from '../../src/protocol/lsp';
+import { journal } from './evolveCli';
+import { makeWorkspace, scenarioFor } from './evolveWorkspace';
+import type { WorkspaceOptions } from './evolveWorkspace';
+import { SERVER, TestClient } from './serverHarness';
+
+beforeAll(() => {
+  if (!existsSync(SERVER)) execSync('npm run build', { stdio: 'inherit' });
+});
+
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(o: { seed: number; latencyMs: number; gainAt?: number; workspace?: WorkspaceOptions; settings?: Partial<ServerSettings> }) {
+  const w = makeWorkspace({ seed: o.seed, candidates: 8, ...o.workspace });
+  const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: o.seed, ...(o.gainAt ? { gainAt: o.gainAt } : {}) }), latencyMs: o.latencyMs });
+  cleanups.push(() => fake.close());
+  const settings: ServerSettings = { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings };
+  const open = async () => {
+    const c = await TestClient.start({ folders: [w.dir], settings });
+    cleanups.push(() => c.stop());
+    return c;
+  };
+  return { w, fake, open };
+}
+
+/** The process that holds the run (its lock.json): the run daemon. Killed after the test. */
+function ownerPid(workspace: string, runId: string): number {
+  const { pid } = JSON.parse(readFileSync(join(workspace, '.ratchet', 'runs', runId, 'lock.json'), 'utf8')) as { pid: number };
+  cleanups.push(() => {
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  });
+  return pid;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function killServer(c: TestClient): Promise<void> {
+  c.child.kill('SIGKILL');
+  await new Promise((r) => c.child.once('exit', r));
+}
+
+const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
+const decisions = (c: TestClient, runId: string) => c.runEvents(runId).filter((e) => e.type === 'decision').length;
+
+describe('a run outlives its language server', () => {
+  it('goes on while no server is attached, and the next server streams it to the end', async () => {
+    const { w, fake, open } = await setup({ seed: 5, gainAt: 6, latencyMs: 15 });
+    const first = await open();
+    const { runId } = await first.conn.sendRequest(StartRunRequest, { uri: first.uriOf(w.promptPath), kind: 'evolve' });
+    await first.waitFor(() => decisions(first, runId) >= 2, 'two decisions');
+    const daemon = ownerPid(w.dir, runId);
+    expect(daemon).not.toBe(first.child.pid);
+    await killServer(first);
+    const callsAtKill = fake.calls.length;
+    // With no server at all, the run keeps calling the model.
+    await first.waitFor(() => fake.calls.length > callsAtKill + 10, 'LLM calls after the server died');
+
+    const second = await open();
+    const { runs } = await second.conn.sendRequest(ListRunsRequest, {});
+    expect(runs).toEqual([expect.objectContaining({ runId, status: 'running', hosted: true, resumable: false })]);
+    // Nothing to resume: the new server says so rather than offering it.
+    expect(await second.waitFor(() => second.statuses.find((s) => s.resumable !== undefined), 'serverStatus')).toMatchObject({ health: 'ok', resumable: 0 });
+    const end = await second.waitFor(() => terminal(second, runId), 'run/finished through the second server', 60_000);
+    expect(end.type).toBe('run/finished');
+    expect(second.runEvents(runId).some((e) => e.type === 'run/started')).toBe(false);
+    // Its progress was taken over, and ended.
+    const progress = [...second.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Evolving task.prompt.md');
+    expect(progress?.values[0]?.message).toMatch(/^\d+ tested · \d+ committed$/);
+    await second.waitFor(() => progress?.values.at(-1)?.kind === 'end', 'the progress to end');
+
+    // One uninterrupted run in the journal: one start, every candidate once, and its end.
+    const events = journal(w.dir, runId);
+    expect(events.filter((e) => e.type === 'run/started')).toHaveLength(1);
+    const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
+    expect(new Set(proposed).size).toBe(proposed.length);
+    expect(events.at(-1)).toMatchObject({ type: 'run/finished', candidates: 8 });
+  });
+
+  it('asks the next server for the Accept a suggestion was waiting for when its server died', async () => {
+    const { w, open } = await setup({ seed: 3, gainAt: 1, latencyMs: 0, workspace: { mode: 'suggest', candidates: 3 } });
+    const first = await open();
+    const uri = await first.open(w.promptPath);
+    const { runId } = await first.conn.sendRequest(StartRunRequest, { uri, kind: 'evolve' });
+    const pending = await first.waitFor(() => first.suggestions.find((s) => s.status === 'pending'), 'a pending suggestion');
+    ownerPid(w.dir, runId);
+    await killServer(first);
+
+    const second = await open();
+    await second.open(w.promptPath);
+    const again = await second.waitFor(() => second.suggestions.find((s) => s.status === 'pending'), 'the suggestion, offered again');
+    expect(again).toMatchObject({ runId, candidateId: pending.candidateId, newText: pending.newText });
+    expect(await second.conn.sendRequest(AcceptSuggestionRequest, { runId, candidateId: again.candidateId })).toEqual({ outcome: 'applied' });
+    expect(second.text(uri)).toBe(pending.newText);
+    await second.waitFor(() => terminal(second, runId), 'the run to end');
+    expect(journal(w.dir, runId).some((e) => e.type === 'edit/applied' && e.candidateId === 'c1' && e.by === 'user')).toBe(true);
+  });
+});
+
+describe('a run whose daemon is gone can be resumed', () => {
+  it('the daemon killed mid-run: the server says the run stopped, and it resumes to the end', async () => {
+    const { w, fake, open } = await setup({ seed: 5, gainAt: 6, latencyMs: 15 });
+    const client = await open();
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri: client.uriOf(w.promptPath), kind: 'evolve' });
+    await client.waitFor(() => decisions(client, runId) >= 2, 'two decisions');
+    process.kill(ownerPid(w.dir, runId), 'SIGKILL');
+    const status = await client.waitFor(() => client.statuses.find((s) => s.health === 'warning' && s.resumable !== undefined), 'the lost-run status');
+    expect(status).toMatchObject({ resumable: 1 });
+    expect(status.message).toMatch(/1 run stopped \(the run process stopped unexpectedly\)/);
+    fake.setLatency(0);
+
+    const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
+    expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
+    expect(await client.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
+    expect((await client.waitFor(() => terminal(client, runId), 'run/finished after resume')).type).toBe('run/finished');
+    const events = journal(w.dir, runId);
+    // Every event once: the resumed run appended where the killed one stopped.
+    const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
+    expect(new Set(proposed).size).toBe(proposed.length);
+    expect(events.at(-1)?.type).toBe('run/finished');
+  });
+
+  it('no window came back within the keep-alive: the daemon stops the run, and the next server offers it', async () => {
+    const { w, open } = await setup({ seed: 5, gainAt: 6, latencyMs: 30, settings: { keepAliveSeconds: 1 } });
+    const first = await open();
+    const { runId } = await first.conn.sendRequest(StartRunRequest, { uri: first.uriOf(w.promptPath), kind: 'evolve' });
+    await first.waitFor(() => decisions(first, runId) >= 1, 'a decision');
+    const daemon = ownerPid(w.dir, runId);
+    await killServer(first);
+    await first.waitFor(() => !alive(daemon), 'the daemon to stop after its keep-alive', 10_000);
+
+    const second = await open();
+    expect(await second.waitFor(() => second.statuses.find((s) => s.resumable !== undefined), 'serverStatus')).toMatchObject({ health: 'ok', resumable: 1 });
+    expect(journal(w.dir, runId).some(isTerminal)).toBe(false);
+  });
+});
