@@ -107,7 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   async function offerResume(count: number): Promise<void> {
     const resume = 'Resume…';
     const choice = await vscode.window.showInformationMessage(
-      `Ratchet: ${count} run${count === 1 ? ' was' : 's were'} interrupted (the editor or the server stopped mid-run).`,
+      `Ratchet: ${count} run${count === 1 ? ' was' : 's were'} interrupted (the process running it stopped mid-run).`,
       resume,
     );
     if (choice === resume) await vscode.commands.executeCommand(commandId('resumeRun'));

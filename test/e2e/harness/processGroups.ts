@@ -6,6 +6,7 @@
  * `exit` hook, so a failed or interrupted test never leaves a code-server behind.
  */
 import type { ChildProcess } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 
 const liveGroups = new Set<number>();
 let hooksInstalled = false;
@@ -89,4 +90,25 @@ function installExitHooks(): void {
   process.on('SIGINT', () => onSignal('SIGINT', 130));
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
   process.on('SIGHUP', () => onSignal('SIGHUP', 129));
+}
+
+/**
+ * Ratchet's run daemon leaves code-server's process group on purpose (it must outlive a window
+ * reload), so stopping the group does not stop it. It would end by itself after its keep-alive;
+ * a test session stops the daemons its own extension started (their script lies under the
+ * session's extensions folder) so nothing outlives the session.
+ */
+export async function stopRunDaemons(extensionsDir: string): Promise<void> {
+  for (const entry of await readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    const args = cmdline.split('\0');
+    if (args.some((a) => a.startsWith(extensionsDir) && a.endsWith('runDaemon.js'))) {
+      try {
+        process.kill(Number(entry), 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
 }
