@@ -155,6 +155,11 @@ export interface RunListEntry {
   target: string | undefined;
   status: RunStatus;
   startedAt: number | undefined;
+  /**
+   * Set when the server lists the run as interrupted: its events never said it ended and no process
+   * runs it any more. Only such a run can be resumed; its folded status still reads `running`.
+   */
+  interrupted?: true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -294,7 +294,7 @@ export class PanelApp extends HTMLElement {
       this.dirty.delete(part);
       switch (part) {
         case 'header':
-          this.header.update(headerModel(s, this.now()), this.runs, s?.runId);
+          this.header.update(headerModel(s, this.now(), this.runs.find((r) => r.runId === s?.runId)?.interrupted === true), this.runs, s?.runId);
           break;
         case 'feed':
           this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0);

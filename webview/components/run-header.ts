@@ -43,6 +43,7 @@ export class RunHeader extends HTMLElement {
     attrs: { icon: 'debug-continue', 'aria-label': 'Resume the run from its journal', 'data-action': 'resume' },
   });
   private runIds: string[] = [];
+  private runLabels: string[] = [];
 
   connectedCallback(): void {
     if (this.childElementCount > 0) return;
@@ -103,12 +104,12 @@ export class RunHeader extends HTMLElement {
   private updateRunPicker(runs: readonly RunListEntry[], selectedRunId: string | undefined): void {
     this.runPicker.hidden = runs.length < 2;
     const ids = runs.map((r) => r.runId);
-    if (ids.join('\n') !== this.runIds.join('\n')) {
+    const labels = runs.map((r) => `${r.target ?? shortId(r.runId)} · ${r.interrupted ? 'interrupted' : r.status}`);
+    // Rebuilt when a label changes too: a run that ends or is interrupted says so in the picker.
+    if (ids.join('\n') !== this.runIds.join('\n') || labels.join('\n') !== this.runLabels.join('\n')) {
       this.runIds = ids;
-      setChildren(
-        this.runPicker,
-        runs.map((r) => el('option', { text: `${r.target ?? shortId(r.runId)} · ${r.status}` })),
-      );
+      this.runLabels = labels;
+      setChildren(this.runPicker, labels.map((text) => el('option', { text })));
     }
     const index = selectedRunId === undefined ? -1 : ids.indexOf(selectedRunId);
     if (index >= 0) this.runPicker.selectedIndex = index;

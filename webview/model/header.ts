@@ -29,7 +29,12 @@ export interface HeaderModel {
   testReport: string | undefined;
 }
 
-export function headerModel(state: RunState | undefined, now: number): HeaderModel {
+/**
+ * `interrupted`: the host's run list says no process runs this run any more although its events
+ * never said it ended (RunListEntry.interrupted). Only such a run can be resumed: one whose events
+ * ended (finished, cancelled, failed) is over, and one still running needs no resume.
+ */
+export function headerModel(state: RunState | undefined, now: number, interrupted = false): HeaderModel {
   if (!state) {
     return {
       target: 'No run yet',
@@ -47,9 +52,11 @@ export function headerModel(state: RunState | undefined, now: number): HeaderMod
     };
   }
   const info = state.info;
+  const open = state.status === 'running' || state.status === 'pending';
+  const live = open && !interrupted;
   const totals = costTotals(state);
   const budget = info?.budget ?? {};
-  const elapsed = state.startedAt === undefined ? 0 : (state.endedAt ?? (state.status === 'running' ? now : (state.lastAt ?? now))) - state.startedAt;
+  const elapsed = state.startedAt === undefined ? 0 : (state.endedAt ?? (live && state.status === 'running' ? now : (state.lastAt ?? now))) - state.startedAt;
   const meters: BudgetMeter[] = [
     meter('calls', totals.calls, budget.llmCalls, formatCount),
     meter('tokens', totals.tokens, budget.tokens, formatCount),
@@ -63,11 +70,11 @@ export function headerModel(state: RunState | undefined, now: number): HeaderMod
     alpha: info ? `α = ${info.alpha}` : '—',
     mode: info?.mode ?? '—',
     status: state.status,
-    statusText: statusText(state),
+    statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : statusText(state),
     meters,
     progress: fractions.length > 0 ? Math.max(...fractions) : undefined,
-    canCancel: state.status === 'running' || state.status === 'pending',
-    canResume: state.status === 'cancelled' || state.status === 'failed',
+    canCancel: live,
+    canResume: open && interrupted,
     warning: warningOf(state),
     testReport: testReportText(state),
   };

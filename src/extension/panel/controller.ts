@@ -59,7 +59,7 @@ export class PanelController {
   private selected: string | undefined;
   private queue: PanelEvent[] = [];
   private timer: unknown;
-  private readonly unsubscribe: () => void;
+  private readonly unsubscribe: (() => void)[];
   private readonly batchMs: number;
   private readonly maxBatch: number;
   private readonly setTimer: (fn: () => void, ms: number) => unknown;
@@ -75,7 +75,13 @@ export class PanelController {
     this.maxBatch = options.maxBatch ?? 2000;
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
-    this.unsubscribe = store.onEvent((runId, event, newRun) => this.onStoreEvent(runId, event, newRun));
+    this.unsubscribe = [
+      store.onEvent((runId, event, newRun) => this.onStoreEvent(runId, event, newRun)),
+      // A run became interrupted (or was resumed): the view's Resume button follows the list.
+      store.onListChanged(() => {
+        if (this.ready) this.transport.post({ type: 'runs/updated', runs: this.store.runs() });
+      }),
+    ];
   }
 
   get selectedRunId(): string | undefined {
@@ -129,7 +135,7 @@ export class PanelController {
 
   dispose(): void {
     this.detach();
-    this.unsubscribe();
+    for (const off of this.unsubscribe) off();
   }
 
   private select(runId: string | undefined): void {

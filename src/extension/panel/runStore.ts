@@ -49,6 +49,9 @@ function emptyDetail(): RunDetail {
 export class RunStore {
   private readonly runsById = new Map<string, StoredRun>();
   private readonly listeners = new Set<StoreListener>();
+  private readonly listListeners = new Set<() => void>();
+  /** Runs the server listed as interrupted, with when it listed them (see `setInterrupted`). */
+  private interrupted = new Map<string, number>();
 
   /** Runs beyond `maxRuns` are forgotten oldest first (their journals keep them). */
   constructor(private readonly maxRuns = 20) {}
@@ -69,7 +72,13 @@ export class RunStore {
       return;
     }
     keepDetail(run.detail, event);
+    // An event newer than the listing means the run was resumed: it is live again. (Events read
+    // from its journal are older than the listing that found it interrupted.)
+    const listedAt = this.interrupted.get(event.runId);
+    const resumed = listedAt !== undefined && event.at > listedAt;
+    if (resumed) this.interrupted.delete(event.runId);
     for (const listener of [...this.listeners]) listener(event.runId, event, newRun);
+    if (resumed) this.listChanged();
   }
 
   appendAll(events: Iterable<PanelEvent>): void {
@@ -79,6 +88,24 @@ export class RunStore {
   onEvent(listener: StoreListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The runs the server lists as interrupted (no terminal event, no process running them). The
+   * events alone cannot tell such a run from one still running elsewhere, so whoever lists runs
+   * says which ones, and when (`listedAt`, ms since the epoch); the panel offers Resume for these
+   * only, until the run's events go on past the listing.
+   */
+  setInterrupted(runIds: Iterable<string>, listedAt = Date.now()): void {
+    const before = this.runs();
+    this.interrupted = new Map([...runIds].map((id) => [id, listedAt]));
+    if (JSON.stringify(this.runs()) !== JSON.stringify(before)) this.listChanged();
+  }
+
+  /** Called when `runs()` changed without an event (a run became interrupted, or stopped being so). */
+  onListChanged(listener: () => void): () => void {
+    this.listListeners.add(listener);
+    return () => this.listListeners.delete(listener);
   }
 
   get(runId: string): StoredRun | undefined {
@@ -94,7 +121,12 @@ export class RunStore {
   /** Newest first. */
   runs(): RunListEntry[] {
     return [...this.runsById.values()]
-      .map(({ state }) => ({ runId: state.runId, target: state.info?.target, status: state.status, startedAt: state.startedAt }))
+      .map(({ state }): RunListEntry => {
+        const entry: RunListEntry = { runId: state.runId, target: state.info?.target, status: state.status, startedAt: state.startedAt };
+        // A run whose events say it ended is terminal, whatever a stale listing says.
+        if (this.interrupted.has(state.runId) && (state.status === 'running' || state.status === 'pending')) entry.interrupted = true;
+        return entry;
+      })
       .reverse();
   }
 
@@ -102,6 +134,10 @@ export class RunStore {
     let last: string | undefined;
     for (const id of this.runsById.keys()) last = id;
     return last;
+  }
+
+  private listChanged(): void {
+    for (const listener of [...this.listListeners]) listener();
   }
 
   private evict(): void {

@@ -86,6 +86,16 @@ describe('PanelController', () => {
     expect(() => controller.receive({ type: 'view/unknown' } as unknown as ViewMessage)).toThrow(/Unexpected view message/);
   });
 
+  it('tells the view when the selected run is interrupted, so it can offer Resume', () => {
+    const { store, posted, controller } = setup();
+    store.setInterrupted([RUN], 10_000);
+    expect(posted).toEqual([]);
+    controller.receive({ type: 'view/ready', runId: RUN });
+    expect((posted[0] as Extract<HostMessage, { type: 'run/snapshot' }>).runs).toEqual([expect.objectContaining({ runId: RUN, interrupted: true })]);
+    store.setInterrupted([], 20_000);
+    expect(posted.at(-1)).toEqual({ type: 'runs/updated', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: expect.any(Number) }] });
+  });
+
   it('stops posting when the view goes away and starts again on view/ready', () => {
     const { store, posted, controller, flush } = setup();
     controller.receive({ type: 'view/ready', runId: RUN });

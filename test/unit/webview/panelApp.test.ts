@@ -141,7 +141,7 @@ describe('the panel through an in-memory host', () => {
     expect(host.sent.at(-1)).toEqual({ type: 'evidence/request', runId: RUN, candidateId: 'c1' });
   });
 
-  it('sends Cancel and Resume only when the run allows them', () => {
+  it('sends Cancel and Resume only when the run allows them: Resume only for an interrupted run', () => {
     const { host, app } = mount();
     snapshot(host);
     const button = (action: string) => app.headerElement.querySelector<HTMLElement & { disabled: boolean }>(`[data-action="${action}"]`)!;
@@ -151,8 +151,18 @@ describe('the panel through an in-memory host', () => {
     button('cancel').click();
     expect(host.sent.at(-1)).toEqual({ type: 'run/cancel', runId: RUN });
     expect(sentTypes(host).filter((t) => t === 'run/resume')).toHaveLength(0);
-    host.deliver({ type: 'run/events', runId: RUN, events: [ev('run/cancelled', {})] });
-    expect(button('cancel').disabled).toBe(true);
+    // A run that ended — cancelled, failed or finished — is over: nothing to resume.
+    for (const end of [ev('run/cancelled', {}), ev('run/failed', { error: { code: 'llmTimeout', message: 'timed out' } }), ev('run/finished', { commits: 1, candidates: 2, incumbentId: 'c2' })]) {
+      snapshot(host, [...baseEvents(), end]);
+      expect([button('cancel').disabled, button('resume').disabled]).toEqual([true, true]);
+      button('resume').click();
+    }
+    expect(sentTypes(host).filter((t) => t === 'run/resume')).toHaveLength(0);
+    // The host's list says the run on screen was interrupted (no process runs it): now it resumes.
+    snapshot(host);
+    host.deliver({ type: 'runs/updated', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: 1, interrupted: true }] });
+    expect(app.headerElement.querySelector('.run-status')?.textContent).toBe('interrupted: Resume continues it from its journal');
+    expect([button('cancel').disabled, button('resume').disabled]).toEqual([true, false]);
     button('resume').click();
     expect(host.sent.at(-1)).toEqual({ type: 'run/resume', runId: RUN });
   });

@@ -5,6 +5,7 @@ import { evidenceText, formatFactor } from '../../../webview/model/format';
 import { headerModel } from '../../../webview/model/header';
 import { ratingRows, ratingsChartData } from '../../../webview/model/ratings';
 import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import type { PanelEvent } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started } from './events';
 
 describe('run header', () => {
@@ -22,11 +23,24 @@ describe('run header', () => {
     expect(m).toMatchObject({ target: 'p/x.prompt.md', gate: 'pace+', alpha: 'α = 0.05', mode: 'suggest', canCancel: true, canResume: false });
   });
 
-  it('offers Resume only after a cancel or failure, and warns when the dev set cannot commit', () => {
+  it('offers Resume only for an interrupted run, never for one that ended or is still running', () => {
+    const buttons = (end: PanelEvent | undefined, interrupted: boolean) => {
+      const m = headerModel(foldEvents(emptyRunState(RUN), [started(), ...(end ? [end] : [])]), 0, interrupted);
+      return { status: m.status, canCancel: m.canCancel, canResume: m.canResume };
+    };
+    expect(buttons(undefined, false)).toEqual({ status: 'running', canCancel: true, canResume: false });
+    expect(buttons(undefined, true)).toEqual({ status: 'running', canCancel: false, canResume: true });
+    // Ended runs are terminal, even when a stale listing still calls them interrupted.
+    for (const interrupted of [false, true]) {
+      expect(buttons(ev('run/cancelled', {}), interrupted)).toEqual({ status: 'cancelled', canCancel: false, canResume: false });
+      expect(buttons(ev('run/failed', { error: { code: 'llmTimeout', message: 'timed out' } }), interrupted)).toEqual({ status: 'failed', canCancel: false, canResume: false });
+      expect(buttons(ev('run/finished', { commits: 0, candidates: 1, incumbentId: undefined }), interrupted)).toEqual({ status: 'finished', canCancel: false, canResume: false });
+    }
+  });
+
+  it('warns when the dev set cannot commit', () => {
     const s = foldEvents(emptyRunState(RUN), [started(), decided('c1', 'reject', { reason: 'infeasible' }), ev('run/cancelled', {})]);
-    const m = headerModel(s, 0);
-    expect(m).toMatchObject({ status: 'cancelled', canCancel: false, canResume: true });
-    expect(m.warning).toMatch(/cannot commit anything with this dev set at α = 0.05/);
+    expect(headerModel(s, 0).warning).toMatch(/cannot commit anything with this dev set at α = 0.05/);
   });
 
   it('reports the held-out test split, the measure that counts', () => {
