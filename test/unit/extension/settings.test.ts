@@ -71,8 +71,12 @@ describe('valid: a hand-edited settings.json cannot put a bad value through', ()
 describe('toServerSettings', () => {
   const base = readSettings(lookup({}));
 
-  it('sends only the provider and trust when nothing is set, so the server falls back to the run spec', () => {
-    expect(toServerSettings(base, { apiKey: undefined, trusted: false })).toEqual({ provider: 'openai', trusted: false });
+  it('sends only the provider, trust and the keep-alive when nothing is set, so the server falls back to the run spec', () => {
+    expect(toServerSettings(base, { apiKey: undefined, trusted: false })).toEqual({ provider: 'openai', trusted: false, keepAliveSeconds: 120 });
+  });
+
+  it('sends how long runs outlive their window (not a run spec setting: always sent)', () => {
+    expect(toServerSettings(readSettings(lookup({ 'run.keepAliveSeconds': 0 })), { apiKey: undefined, trusted: true }).keepAliveSeconds).toBe(0);
   });
 
   it('sends what is set, the key included for the openai provider', () => {
@@ -86,12 +90,13 @@ describe('toServerSettings', () => {
       alpha: 0.01,
       budget: { calls: 50, candidates: 10 },
       mode: 'autopilot',
+      keepAliveSeconds: 120,
     });
   });
 
   it('never sends the key or a base URL when the calls stay in VS Code (vscode-lm)', () => {
     const s = readSettings(lookup({ 'endpoint.provider': 'vscode-lm', 'endpoint.baseUrl': 'https://api.example/v1', 'models.default': 'gpt-4o' }));
-    expect(toServerSettings(s, { apiKey: 'sk-1', trusted: true })).toEqual({ provider: 'vscode-lm', trusted: true, models: { default: 'gpt-4o' } });
+    expect(toServerSettings(s, { apiKey: 'sk-1', trusted: true })).toEqual({ provider: 'vscode-lm', trusted: true, models: { default: 'gpt-4o' }, keepAliveSeconds: 120 });
   });
 });
 
