@@ -8,9 +8,10 @@
  * sent through it include the API key.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join, normalize } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
+import { RatchetError } from '../core/errors';
 import { RUN_DAEMON_PROTOCOL } from '../protocol/runDaemon';
 
 export interface DaemonAddress {
@@ -22,7 +23,7 @@ export interface DaemonAddress {
 
 export function daemonAddress(folders: readonly string[], version: string): DaemonAddress {
   const key = createHash('sha256')
-    .update(JSON.stringify({ folders: folders.map((f) => normalize(f)).sort(), version, protocol: RUN_DAEMON_PROTOCOL }))
+    .update(JSON.stringify({ folders: folders.map((f) => normalize(f).replace(/(.)[\\/]+$/, '$1')).sort(), version, protocol: RUN_DAEMON_PROTOCOL }))
     .digest('hex')
     .slice(0, 16);
   const user = userName();
@@ -32,9 +33,18 @@ export function daemonAddress(folders: readonly string[], version: string): Daem
   return { socket, log: join(dir, `${key}.log`) };
 }
 
-/** Creates the address's private directory (mode 0700) when missing. */
+/**
+ * Creates the address's private directory (mode 0700) when missing. One that another user made
+ * (to read the keys passing through the socket) is refused; one left readable is closed.
+ */
 export function ensureDaemonDir(address: DaemonAddress): void {
-  mkdirSync(join(address.log, '..'), { recursive: true, mode: 0o700 });
+  const dir = dirname(address.log);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const uid = process.getuid?.();
+  if (uid === undefined) return; // Windows: the pipe and the user's temp folder are the user's
+  const st = statSync(dir);
+  if (st.uid !== uid) throw new RatchetError('internal', `${dir} belongs to another user (uid ${st.uid}); Ratchet will not put its run socket there. Remove it.`, { file: dir });
+  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 function userName(): string {

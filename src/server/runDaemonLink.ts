@@ -139,7 +139,9 @@ export class RunDaemonLink {
     const out = openSync(address.log, 'w', 0o600);
     try {
       // Detached, in its own process group: closing or reloading the window must not take it down.
-      const child = spawn(process.execPath, [this.o.script, '--socket', address.socket, '--keep-alive-ms', String(this.o.keepAliveMs())], {
+      // The runs' memory is the daemon's: it gets the heap limit the server was given (and no debugger port).
+      const heap = process.execArgv.filter((a) => a.startsWith('--max-old-space-size='));
+      const child = spawn(process.execPath, [...heap, this.o.script, '--socket', address.socket, '--keep-alive-ms', String(this.o.keepAliveMs())], {
         detached: true,
         stdio: ['ignore', out, out],
         env: process.env,
