@@ -229,7 +229,13 @@ export type HostMessage =
   | { type: 'run/events'; runId: string; events: PanelEvent[] }
   | { type: 'runs/updated'; runs: RunListEntry[] }
   | { type: 'evidence/show'; evidence: Evidence }
-  | { type: 'evidence/missing'; runId: string; candidateId: string; why: string };
+  | { type: 'evidence/missing'; runId: string; candidateId: string; why: string }
+  /**
+   * The editor's Evidence command (a suggestion's lens, a decision in the Runs view): select this
+   * run's decision on `candidateId` in the verdict feed and open its evidence. Posted after the
+   * run's `run/snapshot`; the host holds it until the view has said `view/ready`.
+   */
+  | { type: 'focus'; runId: string; candidateId: string };
 
 /** View → host. Cancel and Resume are requests: the host forwards them to the engine. */
 export type ViewMessage =

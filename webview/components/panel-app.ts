@@ -9,7 +9,7 @@ import { TABS } from '../../src/protocol/webview';
 import { custom, el } from '../dom';
 import type { PanelHost } from '../host';
 import { costChartData, costTable } from '../model/costSeries';
-import { feedCounts, feedRows } from '../model/feed';
+import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
 import { foldEvents } from '../model/runState';
@@ -106,6 +106,8 @@ export class PanelApp extends HTMLElement {
   private readonly dirty = new Set<Part>();
   private paintPending = false;
   private painted = false;
+  /** A focused decision the feed scrolls to the next time it paints (its tab may be hidden now). */
+  private revealInFeed: string | undefined;
   private unsubscribe: (() => void) | undefined;
   private clock: ReturnType<typeof setInterval> | undefined;
 
@@ -189,6 +191,10 @@ export class PanelApp extends HTMLElement {
       case 'evidence/missing':
         if (msg.runId === this.ui.runId && msg.candidateId === this.ui.candidateId) this.evidence.showMissing(msg.candidateId, msg.why);
         return;
+      case 'focus':
+        // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.
+        if (this.state?.runId === msg.runId) this.focusDecision(msg.candidateId);
+        return;
       default:
         assertNever(msg, 'host message');
     }
@@ -235,6 +241,14 @@ export class PanelApp extends HTMLElement {
     this.ui.tab = tab;
     this.saveUi();
     this.invalidate([]);
+  }
+
+  /** The editor's Evidence command: the decision selected (and scrolled to) in the feed, its evidence open. */
+  private focusDecision(candidateId: string): void {
+    const row = this.state?.decisions.findLast((d) => d.candidateId === candidateId);
+    if (row && !matchesFilter(row, this.ui.filter)) this.setFilter('all');
+    this.revealInFeed = candidateId;
+    this.openEvidence(candidateId);
   }
 
   private openEvidence(candidateId: string): void {
@@ -298,6 +312,8 @@ export class PanelApp extends HTMLElement {
           break;
         case 'feed':
           this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0);
+          if (this.revealInFeed !== undefined) this.feed.reveal(this.revealInFeed);
+          this.revealInFeed = undefined;
           break;
         case 'chart':
           this.chart.update(wealthChartData(s, this.ui.candidateId));

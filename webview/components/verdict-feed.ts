@@ -29,6 +29,7 @@ export class VerdictFeed extends HTMLElement {
   private readonly empty = el('p', { className: 'empty', text: 'No decisions yet: each gate decision appears here as it is made.' });
   private readonly dropped = el('p', { className: 'note' });
   private selectedId: string | undefined;
+  private rows: readonly DecisionRow[] = [];
 
   connectedCallback(): void {
     if (this.childElementCount > 0) return;
@@ -69,6 +70,7 @@ export class VerdictFeed extends HTMLElement {
   update(rows: readonly DecisionRow[], filter: DecisionFilter, counts: Record<DecisionFilter, number>, selectedId: string | undefined, dropped: number): void {
     this.connectedCallback();
     this.selectedId = selectedId;
+    this.rows = rows;
     for (const f of FILTERS) {
       const radio = this.radios.get(f.value)!;
       radio.checked = f.value === filter;
@@ -79,6 +81,12 @@ export class VerdictFeed extends HTMLElement {
     this.empty.hidden = rows.length > 0;
     this.dropped.hidden = dropped === 0;
     this.dropped.textContent = dropped === 0 ? '' : `${dropped} older decisions are not kept in the panel; the run's journal has them all.`;
+  }
+
+  /** Makes the candidate's latest decision row (rows are newest first) the active one, scrolled into view. */
+  reveal(candidateId: string): void {
+    const index = this.rows.findIndex((r) => r.candidateId === candidateId);
+    if (index >= 0) this.list.setActive(index);
   }
 
   get listElement(): VirtualList<DecisionRow> {

@@ -17,6 +17,14 @@ function target(ctx: CommandContext, args: unknown[]): SuggestionTarget | undefi
   return found;
 }
 
+/** The candidate of `[uri, runId, candidateId]`, or of a Runs view node passed alone. */
+function candidateIdArg(args: unknown[]): string | undefined {
+  const [first, , third] = args;
+  if (typeof third === 'string' && third !== '') return third;
+  if (typeof first === 'object' && first !== null && typeof (first as { candidateId?: unknown }).candidateId === 'string') return (first as { candidateId: string }).candidateId;
+  return undefined;
+}
+
 export function reviewCommands(ctx: CommandContext) {
   return {
     async acceptSuggestion(...args: unknown[]): Promise<void> {
@@ -49,14 +57,16 @@ export function reviewCommands(ctx: CommandContext) {
       });
     },
 
-    /** `[uri, runId, candidateId]` from a lens or the Runs view: the panel on that run. */
+    /** `[uri, runId, candidateId]` from a lens or the Runs view: the panel on that decision, its evidence open. */
     async showEvidence(...args: unknown[]): Promise<void> {
       const runId = runIdArg(args[1]) ?? runIdArg(args[0]);
+      const candidateId = candidateIdArg(args);
       if (runId !== undefined && !ctx.feed.has(runId)) {
         const listed = ctx.runsView.listedRuns().find((r) => r.runId === runId);
         if (listed) await ctx.feed.load(listed.workspace, runId);
       }
-      ctx.panel.show();
+      if (runId !== undefined && candidateId !== undefined) ctx.panel.focus(runId, candidateId);
+      else ctx.panel.show();
     },
   };
 }

@@ -57,6 +57,8 @@ export function lightEvent(e: PanelEvent): PanelEvent {
 export class PanelController {
   private ready = false;
   private selected: string | undefined;
+  /** A focus asked for before the view was ready: posted right after its `view/ready`. */
+  private pendingFocus: { runId: string; candidateId: string } | undefined;
   private queue: PanelEvent[] = [];
   private timer: unknown;
   private readonly unsubscribe: (() => void)[];
@@ -90,10 +92,15 @@ export class PanelController {
 
   receive(msg: ViewMessage): void {
     switch (msg.type) {
-      case 'view/ready':
+      case 'view/ready': {
         this.ready = true;
-        this.select(msg.runId !== undefined && this.store.get(msg.runId) ? msg.runId : this.store.latestRunId());
+        const focus = this.pendingFocus && this.store.get(this.pendingFocus.runId) ? this.pendingFocus : undefined;
+        this.pendingFocus = undefined;
+        // A (re)loaded view holds nothing: it always gets a snapshot first, then the focus.
+        this.select(focus?.runId ?? (msg.runId !== undefined && this.store.get(msg.runId) ? msg.runId : this.store.latestRunId()));
+        if (focus) this.transport.post({ type: 'focus', runId: focus.runId, candidateId: focus.candidateId });
         return;
+      }
       case 'run/select':
         this.select(this.store.get(msg.runId) ? msg.runId : this.selected);
         return;
@@ -127,6 +134,17 @@ export class PanelController {
     }
   }
 
+  /**
+   * Shows the run with `candidateId`'s decision selected and its evidence open. A view that is not
+   * ready (the panel is opening, or hidden and reloading) would drop the message, so the focus
+   * waits for its `view/ready`; the latest one wins. A run the store does not hold is ignored.
+   */
+  focus(runId: string, candidateId: string): void {
+    if (!this.store.get(runId)) return;
+    if (this.ready) this.postFocus(runId, candidateId);
+    else this.pendingFocus = { runId, candidateId };
+  }
+
   /** The webview was disposed or reloaded: nothing is posted until it says `view/ready` again. */
   detach(): void {
     this.ready = false;
@@ -142,6 +160,13 @@ export class PanelController {
     this.dropQueue();
     this.selected = runId;
     this.transport.post({ type: 'run/snapshot', runs: this.store.runs(), run: runId === undefined ? undefined : this.store.snapshot(runId) });
+  }
+
+  private postFocus(runId: string, candidateId: string): void {
+    if (runId === this.selected) this.flush();
+    else this.select(runId);
+    // After the snapshot or the pending events, so the view holds the decision it is asked to show.
+    this.transport.post({ type: 'focus', runId, candidateId });
   }
 
   private onStoreEvent(runId: string, event: PanelEvent, newRun: boolean): void {

@@ -71,6 +71,11 @@ export class RatchetPanel {
     );
   }
 
+  /** Shows `runId` with `candidateId`'s decision selected and its evidence open, once the view is ready. */
+  focus(runId: string, candidateId: string): void {
+    this.controller.focus(runId, candidateId);
+  }
+
   dispose(): void {
     // panel.dispose() fires onDidDispose, which calls back here.
     if (this.disposed) return;

@@ -18,7 +18,13 @@ export interface RegisterPanelDeps {
   log?: vscode.LogOutputChannel;
 }
 
-export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): { show(): RatchetPanel } {
+export interface PanelHandle {
+  show(): RatchetPanel;
+  /** Opens (or reveals) the panel on a run's decision with its evidence open. */
+  focus(runId: string, candidateId: string): RatchetPanel;
+}
+
+export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): PanelHandle {
   const panelDeps: PanelDeps = { store: deps.store, actions: panelActions(deps) };
   context.subscriptions.push(
     vscode.commands.registerCommand(SHOW_PANEL_COMMAND, () => RatchetPanel.createOrShow(context, panelDeps)),
@@ -26,7 +32,15 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
     vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, candidateDocuments(deps.store)),
     { dispose: () => RatchetPanel.instance?.dispose() },
   );
-  return { show: () => RatchetPanel.createOrShow(context, panelDeps) };
+  const show = () => RatchetPanel.createOrShow(context, panelDeps);
+  return {
+    show,
+    focus(runId, candidateId) {
+      const panel = show();
+      panel.focus(runId, candidateId);
+      return panel;
+    },
+  };
 }
 
 export function registerPanelSerializer(context: vscode.ExtensionContext, deps: PanelDeps): vscode.Disposable {

@@ -96,6 +96,35 @@ describe('PanelController', () => {
     expect(posted.at(-1)).toEqual({ type: 'runs/updated', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: expect.any(Number) }] });
   });
 
+  it('holds the Evidence command’s focus until the view is ready, then sends that run and the focus', () => {
+    const { store, posted, controller } = setup();
+    store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
+    controller.focus(RUN, 'c1');
+    expect(posted).toEqual([]);
+    // The view restores the run it showed last; the focus wins.
+    controller.receive({ type: 'view/ready', runId: 'run-2' });
+    expect(posted.map((m) => m.type)).toEqual(['run/snapshot', 'focus']);
+    expect(posted[0]).toMatchObject({ run: { runId: RUN } });
+    expect(posted[1]).toEqual({ type: 'focus', runId: RUN, candidateId: 'c1' });
+    // Once ready, a focus is sent at once: a snapshot first when it names another run.
+    controller.focus('run-2', 'c9');
+    expect(posted.slice(2).map((m) => [m.type, m.type === 'run/snapshot' ? m.run?.runId : undefined])).toEqual([
+      ['run/snapshot', 'run-2'],
+      ['focus', undefined],
+    ]);
+    controller.focus('no-such-run', 'c1');
+    expect(posted).toHaveLength(4);
+  });
+
+  it('sends the selected run’s pending events before a focus on it', () => {
+    const { store, posted, controller } = setup();
+    controller.receive({ type: 'view/ready', runId: RUN });
+    store.append(proposed('c2', 'c1'));
+    store.append(decided('c2', 'commit', { parentId: 'c1' }));
+    controller.focus(RUN, 'c2');
+    expect(posted.map((m) => m.type)).toEqual(['run/snapshot', 'run/events', 'focus']);
+  });
+
   it('stops posting when the view goes away and starts again on view/ready', () => {
     const { store, posted, controller, flush } = setup();
     controller.receive({ type: 'view/ready', runId: RUN });

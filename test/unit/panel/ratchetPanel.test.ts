@@ -113,8 +113,8 @@ function setup() {
   const store = new RunStore();
   store.appendAll([started(), proposed('c0', undefined, 'parent text'), proposed('c1', 'c0', 'child text')]);
   const cancelRun = vi.fn();
-  registerPanel(context, { store, cancelRun });
-  return { subscriptions, store, cancelRun, context };
+  const handle = registerPanel(context, { store, cancelRun });
+  return { subscriptions, store, cancelRun, context, handle };
 }
 
 beforeEach(() => {
@@ -158,6 +158,20 @@ describe('RatchetPanel in VS Code', () => {
     expect(panel.webview.posted[0]).toMatchObject({ type: 'run/snapshot', run: { runId: RUN } });
     panel.webview.receive!({ type: 'run/cancel', runId: RUN });
     expect(cancelRun).toHaveBeenCalledWith(RUN);
+  });
+
+  it('opens the panel on a decision for the Evidence command, sending the focus once the view is ready', () => {
+    const { handle } = setup();
+    handle.focus(RUN, 'c1');
+    const panel = fake.created[0]!.panel as FakePanel;
+    // The webview's script has not run yet: a message now would be lost.
+    expect(panel.webview.posted).toEqual([]);
+    panel.webview.receive!({ type: 'view/ready', runId: undefined });
+    expect(panel.webview.posted.map((m) => m.type)).toEqual(['run/snapshot', 'focus']);
+    expect(panel.webview.posted[1]).toEqual({ type: 'focus', runId: RUN, candidateId: 'c1' });
+    // The panel is open and ready: a second Evidence reveals it and focuses at once.
+    handle.focus(RUN, 'c0');
+    expect([fake.created.length, panel.revealed, panel.webview.posted.at(-1)]).toEqual([1, 1, { type: 'focus', runId: RUN, candidateId: 'c0' }]);
   });
 
   it('revives a panel VS Code restored after a reload, and disposes it cleanly', async () => {

@@ -129,6 +129,22 @@ describe('the panel through an in-memory host', () => {
     expect(app.evidenceElement.textContent).toBe('No evidence for c1: gone.');
   });
 
+  it('shows the decision the Evidence command names: its evidence open, its row selected in the feed', () => {
+    const { host, app } = mount({ v: 1, runId: RUN, tab: 'lineage', filter: 'commit', costMetric: 'calls' });
+    snapshot(host);
+    host.deliver({ type: 'focus', runId: RUN, candidateId: 'c1' });
+    // c1 was rejected: the Commits filter would hide it, so the feed shows all decisions again.
+    expect(app.uiState).toMatchObject({ tab: 'evidence', candidateId: 'c1', filter: 'all' });
+    expect(host.sent.at(-1)).toEqual({ type: 'evidence/request', runId: RUN, candidateId: 'c1' });
+    expect(app.evidenceElement.textContent).toContain('Loading the evidence for c1');
+    app.showTab('verdicts');
+    const selected = app.feedElement.listElement.renderedRows().filter((r) => r.classList.contains('selected'));
+    expect(selected.map((r) => [r.textContent, r.getAttribute('aria-selected')])).toEqual([[' rejectc1c0evidence ×0.4 (needs ×20)9 (7W 1L 1T)futile: could not reach the threshold', 'true']]);
+    // A focus on a run other than the one on screen is stale: nothing changes.
+    host.deliver({ type: 'focus', runId: 'other-run', candidateId: 'c2' });
+    expect(app.uiState).toMatchObject({ tab: 'verdicts', candidateId: 'c1' });
+  });
+
   it('moves through the feed with the keyboard and opens a row with Enter', () => {
     const { host, app } = mount();
     snapshot(host);
