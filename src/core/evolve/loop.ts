@@ -257,7 +257,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         const previous = incumbent;
         incumbent = child;
         const suggestion: Suggestion = { candidateId: child.id, file: opts.prompt.path, baseText: fileText, newText: withBody(opts.prompt, child.text) };
-        const landed = await deliver(suggestion, spec.mode, opts.control, emit, signal);
+        const landed = await deliver(suggestion, spec.mode, opts.control, emit, meter, signal);
         if (landed === 'rejected' || landed === 'stale') {
           incumbent = previous;
           if (landed === 'rejected') memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the user rejected it', by: 'user' });
@@ -435,10 +435,24 @@ function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledg
 
 type Landing = 'applied' | 'dry-run' | 'rejected' | 'stale';
 
-async function deliver(s: Suggestion, mode: RunSpec['mode'], control: RunControl, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal): Promise<Landing> {
+async function deliver(
+  s: Suggestion,
+  mode: RunSpec['mode'],
+  control: RunControl,
+  emit: (e: EventPayload<EngineEvent>) => Promise<void>,
+  meter: Metered,
+  signal: AbortSignal,
+): Promise<Landing> {
   let by: 'autopilot' | 'user' = 'autopilot';
   if (mode === 'suggest') {
     await emit({ type: 'suggestion', ...s });
+    // The iteration's cost/update comes only after the user's answer, which can take minutes or
+    // outlive the window; until then every face (panel, status bar, Runs view, CLI) would show the
+    // cost before this test — 0 calls on the first one. Only the meter knows the calls, tokens and
+    // dollars, so the engine says them now. After `suggestion`, not before it: a resume replays the
+    // journal event by event, and a run journaled before this event existed, interrupted while its
+    // suggestion waited, ends with that `suggestion` — it stays resumable.
+    await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
     const answer = await control.decide(s, signal);
     if (answer === 'reject') {
       await emit({ type: 'edit/rejected', candidateId: s.candidateId, file: s.file, by: 'user' });
