@@ -54,7 +54,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         statusBar.setHealth(status);
         log[status.health === 'ok' ? 'info' : status.health === 'warning' ? 'warn' : 'error'](`Server: ${status.message}`);
         if (status.health === 'error') void errors.show('error', `Ratchet: the language server reported a problem — ${status.message}`);
-        if (status.resumable) void offerResume(status.resumable);
+        if (status.resumable) {
+          // A run just stopped (its process died): the Runs view, status bar and panel say so.
+          void runsView.refresh().catch(() => undefined);
+          void offerResume(status.resumable);
+        }
       },
       onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
       onReady: () => void afterReady(),
@@ -67,7 +71,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     runsView,
     serverHost.onDidChangePhase((phase) => statusBar.setPhase(phase)),
-    runsView.onDidList((runs) => statusBar.setInterrupted(new Set(runs.filter((r) => r.status === 'interrupted').map((r) => r.runId)))),
+    runsView.onDidList((runs) => {
+      const interrupted = runs.filter((r) => r.status === 'interrupted').map((r) => r.runId);
+      statusBar.setInterrupted(new Set(interrupted));
+      // The panel's Resume button follows the server's list (events alone cannot tell an
+      // interrupted run from one still going).
+      store.setInterrupted(interrupted);
+    }),
   );
 
   const panel = registerPanel(context, {

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
-import { CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
+import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { RatchetErrorData, ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';

@@ -48,7 +48,7 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
     return;
   }
   ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
-  ctx.panel.show();
+  ctx.panel.showRun(runId);
 }
 
 /** Picks a run from the server's list (filtered), or undefined when the user backs out or none fits. */
@@ -109,7 +109,7 @@ export function runCommands(ctx: CommandContext) {
       if (run) await ctx.feed.load(run.workspace, runId);
       const { runId: resumed } = await ctx.host.request(ResumeRunRequest, { runId });
       ctx.log.info(`Resumed run ${resumed}.`);
-      ctx.panel.show();
+      ctx.panel.showRun(resumed);
     },
 
     async openJournal(arg?: unknown): Promise<void> {
@@ -118,7 +118,7 @@ export function runCommands(ctx: CommandContext) {
       const run = listed ?? (await pickRun(ctx, 'Open which run in the panel?', () => true, 'Ratchet: no runs yet under .ratchet/runs in this workspace.'));
       if (!run) return;
       await ctx.feed.load(run.workspace, run.runId);
-      ctx.panel.show();
+      ctx.panel.showRun(run.runId);
     },
 
     refreshRuns: () => ctx.runsView.refresh(),

@@ -57,8 +57,11 @@ export function lightEvent(e: PanelEvent): PanelEvent {
 export class PanelController {
   private ready = false;
   private selected: string | undefined;
-  /** A focus asked for before the view was ready: posted right after its `view/ready`. */
-  private pendingFocus: { runId: string; candidateId: string } | undefined;
+  /**
+   * A run (and decision) asked for before the view was ready, or before the store held the run:
+   * shown right after the view's `view/ready`, or when the run's first event arrives.
+   */
+  private pending: { runId: string; candidateId?: string } | undefined;
   private queue: PanelEvent[] = [];
   private timer: unknown;
   private readonly unsubscribe: (() => void)[];
@@ -94,11 +97,11 @@ export class PanelController {
     switch (msg.type) {
       case 'view/ready': {
         this.ready = true;
-        const focus = this.pendingFocus && this.store.get(this.pendingFocus.runId) ? this.pendingFocus : undefined;
-        this.pendingFocus = undefined;
+        const wanted = this.pending && this.store.get(this.pending.runId) ? this.pending : undefined;
+        if (wanted) this.pending = undefined;
         // A (re)loaded view holds nothing: it always gets a snapshot first, then the focus.
-        this.select(focus?.runId ?? (msg.runId !== undefined && this.store.get(msg.runId) ? msg.runId : this.store.latestRunId()));
-        if (focus) this.transport.post({ type: 'focus', runId: focus.runId, candidateId: focus.candidateId });
+        this.select(wanted?.runId ?? (msg.runId !== undefined && this.store.get(msg.runId) ? msg.runId : this.store.latestRunId()));
+        if (wanted?.candidateId !== undefined) this.transport.post({ type: 'focus', runId: wanted.runId, candidateId: wanted.candidateId });
         return;
       }
       case 'run/select':
@@ -142,7 +145,19 @@ export class PanelController {
   focus(runId: string, candidateId: string): void {
     if (!this.store.get(runId)) return;
     if (this.ready) this.postFocus(runId, candidateId);
-    else this.pendingFocus = { runId, candidateId };
+    else this.pending = { runId, candidateId };
+  }
+
+  /**
+   * Shows a run the user just started, resumed or opened, whatever the view remembered or was
+   * following. Like `focus`, it waits for a view that is not ready — and for a run whose first
+   * event has not reached the store yet.
+   */
+  showRun(runId: string): void {
+    if (this.ready && this.store.get(runId)) {
+      this.pending = undefined;
+      if (runId !== this.selected) this.select(runId);
+    } else this.pending = { runId };
   }
 
   /** The webview was disposed or reloaded: nothing is posted until it says `view/ready` again. */
@@ -171,6 +186,13 @@ export class PanelController {
 
   private onStoreEvent(runId: string, event: PanelEvent, newRun: boolean): void {
     if (!this.ready) return;
+    if (newRun && this.pending?.runId === runId) {
+      const { candidateId } = this.pending;
+      this.pending = undefined;
+      if (candidateId === undefined) this.select(runId);
+      else this.postFocus(runId, candidateId);
+      return;
+    }
     if (newRun) {
       // Follow a newly started run unless the user is watching one that is still running.
       const current = this.selected === undefined ? undefined : this.store.get(this.selected)?.state.status;

@@ -72,6 +72,11 @@ export class RatchetPanel {
   }
 
   /** Shows `runId` with `candidateId`'s decision selected and its evidence open, once the view is ready. */
+  /** Shows this run, whatever the panel was showing. */
+  showRun(runId: string): void {
+    this.controller.showRun(runId);
+  }
+
   focus(runId: string, candidateId: string): void {
     this.controller.focus(runId, candidateId);
   }

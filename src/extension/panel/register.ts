@@ -20,6 +20,8 @@ export interface RegisterPanelDeps {
 
 export interface PanelHandle {
   show(): RatchetPanel;
+  /** Opens (or reveals) the panel on a run: one the user just started, resumed or opened. */
+  showRun(runId: string): RatchetPanel;
   /** Opens (or reveals) the panel on a run's decision with its evidence open. */
   focus(runId: string, candidateId: string): RatchetPanel;
 }
@@ -35,6 +37,11 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
   const show = () => RatchetPanel.createOrShow(context, panelDeps);
   return {
     show,
+    showRun(runId) {
+      const panel = show();
+      panel.showRun(runId);
+      return panel;
+    },
     focus(runId, candidateId) {
       const panel = show();
       panel.focus(runId, candidateId);

@@ -66,6 +66,27 @@ describe('PanelController', () => {
     expect(posted.at(-1)).toMatchObject({ type: 'runs/updated' });
   });
 
+  it('shows the run the user just started, even when the view (re)loads remembering another', () => {
+    // The run's first event reached the store while the panel was hidden (its view torn down); the
+    // command then reveals it, and the view comes back asking for the run it showed before.
+    const { store, posted, controller } = setup([started(), ev('run/finished', { commits: 0, candidates: 0, incumbentId: undefined })]);
+    store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
+    controller.showRun('run-2');
+    controller.receive({ type: 'view/ready', runId: RUN });
+    expect(controller.selectedRunId).toBe('run-2');
+    expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-2' } });
+  });
+
+  it('shows a run asked for before its first event, even while the run on screen is still running', () => {
+    const { store, posted, controller } = setup();
+    controller.receive({ type: 'view/ready', runId: RUN });
+    controller.showRun('run-2');
+    expect(controller.selectedRunId).toBe(RUN);
+    store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
+    expect(controller.selectedRunId).toBe('run-2');
+    expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-2' } });
+  });
+
   it('handles every view message', async () => {
     const { posted, calls, controller } = setup();
     const messages: ViewMessage[] = [
