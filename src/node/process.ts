@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { RatchetError } from '../core/errors';
 import type { ProcessResult, ProcessRunner } from '../core/ports';
@@ -194,9 +195,25 @@ export function isOwnerAlive(owner: RunOwner): boolean | undefined {
   if (owner.host !== hostname()) return undefined;
   try {
     process.kill(owner.pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
     return (err as { code?: unknown }).code === 'EPERM';
+  }
+  return !isZombie(owner.pid);
+}
+
+/**
+ * A process that died but was not reaped yet still answers signal 0. A run daemon killed in a
+ * window whose extension host (its parent) is gone can stay so for a moment, and its run must
+ * read as interrupted at once. Linux only (/proc); elsewhere a zombie counts as alive.
+ */
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    // /proc/<pid>/stat: "pid (comm) state …"; comm may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }

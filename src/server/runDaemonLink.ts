@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { connect } from 'node:net';
+import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { CancellationToken } from 'vscode-jsonrpc';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
@@ -18,6 +19,7 @@ import type { EngineEvent } from '../core/run/events';
 import { ensureDaemonDir } from '../daemon/address';
 import type { DaemonAddress } from '../daemon/address';
 import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
+import { isOwnerAlive } from '../node/process';
 import {
   AttachRequest,
   DaemonApplyRequest,
@@ -62,6 +64,7 @@ export class RunDaemonLink {
   private exiting = false;
   /** Runs this server knows the daemon executes (for `lost`). */
   private readonly running = new Set<string>();
+  private daemonPid: number | undefined;
 
   constructor(private readonly o: RunDaemonLinkOptions) {}
 
@@ -127,6 +130,7 @@ export class RunDaemonLink {
     connection.listen();
     const attached = await connection.sendRequest(AttachRequest, this.attachParams());
     this.connection = connection;
+    this.daemonPid = attached.pid;
     this.exiting = false;
     this.o.log(`Attached to the run process ${attached.pid}${attached.runs.length > 0 ? ` (${attached.runs.length} run(s) going on)` : ''}.`);
     for (const run of attached.runs) this.running.add(run.runId);
@@ -182,7 +186,11 @@ export class RunDaemonLink {
       this.connection = undefined;
       const lost = [...this.running];
       this.running.clear();
-      if (lost.length > 0) h.lost(lost, this.exiting ? 'the run process stopped them' : 'the run process stopped unexpectedly');
+      if (lost.length === 0) return;
+      const why = this.exiting ? 'the run process stopped them' : 'the run process stopped unexpectedly';
+      // The socket closes as the daemon dies, a moment before the process is gone: until it is,
+      // its runs would still list as running rather than resumable.
+      void processGone(this.daemonPid, 3_000).then(() => h.lost(lost, why));
     });
   }
 }
@@ -197,6 +205,13 @@ function tryConnect(path: string): Promise<Socket | undefined> {
     });
     socket.once('error', () => resolve(undefined));
   });
+}
+
+async function processGone(pid: number | undefined, timeoutMs: number): Promise<void> {
+  if (pid === undefined) return;
+  const owner = { pid, host: hostname(), since: '' };
+  const until = Date.now() + timeoutMs;
+  while (isOwnerAlive(owner) === true && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
 function signalOf(token: CancellationToken): AbortSignal {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -116,5 +117,18 @@ describe('run owners', () => {
     const done = await runner.run(node, ['-e', 'console.log(process.pid)'], {});
     expect(isOwnerAlive({ ...currentOwner(), pid: Number(done.stdout) })).toBe(false);
     expect(isOwnerAlive({ ...currentOwner(), host: 'some-other-host.invalid' })).toBe(undefined);
+  });
+
+  it.skipIf(process.platform !== 'linux')('counts a dead process nobody reaped yet (a zombie) as not alive', async () => {
+    // `true` exits at once; its parent becomes `sleep` (exec), which never reaps it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number((await new Promise<Buffer>((r) => parent.stdout.once('data', r))).toString().trim());
+      await new Promise((r) => setTimeout(r, 200));
+      expect(() => process.kill(pid, 0)).not.toThrow(); // it still answers signal 0…
+      expect(isOwnerAlive({ ...currentOwner(), pid })).toBe(false); // …but is dead
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
