@@ -85,6 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Through the commands, so the panel's buttons get the same server-down and error handling.
     cancelRun: async (runId) => void (await vscode.commands.executeCommand(commandId('cancelRun'), runId)),
     resumeRun: async (runId) => void (await vscode.commands.executeCommand(commandId('resumeRun'), runId)),
+    loadRun: async (runId) => void (await feed.loadFromFolders((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), runId)),
     log,
   });
   const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, review, runsView, panel };

@@ -17,6 +17,11 @@ export interface PanelActions {
   cancel(runId: string): void | Promise<void>;
   resume(runId: string): void | Promise<void>;
   openCandidate(runId: string, candidateId: string, as: 'text' | 'diff'): void | Promise<void>;
+  /**
+   * Brings a run the store does not hold into it, from its journal: the run a panel restored
+   * after a reload was showing, when it ended while the window was away.
+   */
+  loadRun(runId: string): void | Promise<void>;
   /** A view-side failure or a failed action, for the log. */
   reportError(message: string): void;
 }
@@ -99,6 +104,12 @@ export class PanelController {
         this.ready = true;
         const wanted = this.pending && this.store.get(this.pending.runId) ? this.pending : undefined;
         if (wanted) this.pending = undefined;
+        else if (msg.runId !== undefined && !this.store.get(msg.runId) && this.pending === undefined) {
+          // The view remembers a run the store never held (a reload): show it once its journal is read.
+          this.pending = { runId: msg.runId };
+          const runId = msg.runId;
+          this.run(() => this.actions.loadRun(runId), `Reading run ${runId} from its journal failed`);
+        }
         // A (re)loaded view holds nothing: it always gets a snapshot first, then the focus.
         this.select(wanted?.runId ?? (msg.runId !== undefined && this.store.get(msg.runId) ? msg.runId : this.store.latestRunId()));
         if (wanted?.candidateId !== undefined) this.transport.post({ type: 'focus', runId: wanted.runId, candidateId: wanted.candidateId });

@@ -15,6 +15,8 @@ export interface RegisterPanelDeps {
   /** Forwarded to the engine (the language server); until wired, the user is told it is not. */
   cancelRun?(runId: string): void | Promise<void>;
   resumeRun?(runId: string): void | Promise<void>;
+  /** Fills the store with a run from its journal (see PanelActions.loadRun). */
+  loadRun?(runId: string): void | Promise<void>;
   log?: vscode.LogOutputChannel;
 }
 
@@ -81,6 +83,7 @@ function panelActions(deps: RegisterPanelDeps): PanelActions {
   return {
     cancel: deps.cancelRun ?? notWired('cancelling a run from the panel'),
     resume: deps.resumeRun ?? notWired('resuming a run from the panel'),
+    loadRun: deps.loadRun ?? (() => undefined),
     async openCandidate(runId, candidateId, as) {
       const uri = candidateUri(runId, candidateId);
       if (as === 'text') {

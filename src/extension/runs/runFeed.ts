@@ -41,6 +41,20 @@ export class RunFeed {
     return this.store.get(runId) !== undefined;
   }
 
+  /** Fills the store from the run's journal in the first of `folders` that has it; false when none does. */
+  async loadFromFolders(folders: readonly string[], runId: string): Promise<boolean> {
+    for (const folder of folders) {
+      try {
+        await vscode.workspace.fs.stat(journalUri(folder, runId));
+      } catch {
+        continue;
+      }
+      await this.load(folder, runId);
+      return true;
+    }
+    return false;
+  }
+
   /** Fills the store from the run's journal unless it already holds the run. */
   async load(workspace: string, runId: string): Promise<void> {
     if (this.has(runId) || this.loading.has(runId)) return;

@@ -57,7 +57,8 @@ describe('spec 5: reload the window during a run', () => {
     const panel = workbench.ratchetPanel;
     const runId = await startRun();
     await waitVisible(panel.decisionRows('commit'), 'the first commit in the verdict feed', 90_000);
-    const callsAtReload = fixture.fake.calls.length;
+    // Slower answers from here on, so the rest of the run surely outlasts the reload.
+    fixture.fake.setLatency(150);
 
     await workbench.palette.run('Developer: Reload Window');
     await workbench.waitForReady();
@@ -66,8 +67,13 @@ describe('spec 5: reload the window during a run', () => {
     await waitVisible(panel.tab, 'the Ratchet panel tab after the reload', 60_000);
     await panel.waitForReady('ratchet-panel-app', 60_000);
     await waitVisible(panel.decisionRows('commit'), 'the pre-reload commit in the restored panel', 30_000);
-    // The run never stopped: the model keeps being called, and the panel follows it to the end.
-    await waitUntil(async () => (fixture.fake.calls.length > callsAtReload + 20 ? true : undefined), 'LLM calls continuing after the reload', 60_000);
+    // The run never stopped: it is still going in the reloaded window, the model keeps being
+    // called, and the panel follows it to the end.
+    const journalNow = await journalOf(runId);
+    expect(journalNow.some((e) => /^run\/(finished|failed|cancelled)$/.test(e.type))).toBe(false);
+    const callsAfterReload = fixture.fake.calls.length;
+    await waitUntil(async () => (fixture.fake.calls.length > callsAfterReload + 20 ? true : undefined), 'LLM calls continuing after the reload', 60_000);
+    fixture.fake.setLatency(30);
     const finished = await panel.waitForStatus('finished', 120_000);
     expect(finished).toMatch(/finished/);
     await waitCount(panel.feedRows, CANDIDATES, 'verdict feed rows (one per candidate, before and after the reload)', 15_000);

@@ -17,6 +17,7 @@ function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c
       throw new Error('server is down');
     },
     openCandidate: (id, c, as) => void calls.push(`open ${id} ${c} ${as}`),
+    loadRun: (id) => void calls.push(`load ${id}`),
     reportError: (m) => void calls.push(`error ${m}`),
   };
   const controller = new PanelController(store, { post: (m) => posted.push(structuredClone(m)) }, actions, {
@@ -85,6 +86,17 @@ describe('PanelController', () => {
     store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
     expect(controller.selectedRunId).toBe('run-2');
     expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-2' } });
+  });
+
+  it('a view restored after a reload asks for the run it showed from its journal, and shows it once read', () => {
+    // The run ended while the window reloaded: no server hosts it, so only its journal has it.
+    const { store, posted, calls, controller } = setup([]);
+    controller.receive({ type: 'view/ready', runId: 'run-9' });
+    expect(calls).toEqual(['load run-9']);
+    expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: undefined });
+    store.appendAll([ev('run/started', { runId: 'run-9', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } })]);
+    expect(controller.selectedRunId).toBe('run-9');
+    expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-9' } });
   });
 
   it('handles every view message', async () => {
