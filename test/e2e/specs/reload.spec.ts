@@ -33,6 +33,11 @@ describe('spec 5: reload the window during a run', () => {
   });
 
   const runsDir = () => join(session().folder, '.ratchet', 'runs');
+  /** Whether the panel's Resume button is enabled (only for an interrupted run). */
+  const resumeEnabled = () =>
+    session()
+      .workbench.ratchetPanel.frame.locator('ratchet-run-header vscode-button[data-action="resume"]')
+      .evaluate((b) => !(b as HTMLElement & { disabled: boolean }).disabled);
   const journalOf = async (runId: string) => (await readFile(join(runsDir(), runId, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; runId: string });
 
   /** Starts an evolve run from the code lens and returns its id once it is under way in the panel. */
@@ -81,6 +86,7 @@ describe('spec 5: reload the window during a run', () => {
     expect(labels.filter((l) => l.startsWith('commit c1 '))).toHaveLength(1);
     // Nothing was interrupted, so nothing is offered for resuming.
     expect((await workbench.notifications.messages()).filter((m) => /interrupted/.test(m))).toEqual([]);
+    expect(await resumeEnabled()).toBe(false);
     // One run, one start, written to the end.
     const journal = await journalOf(runId);
     expect(journal.filter((e) => e.type === 'run/started')).toHaveLength(1);
@@ -102,6 +108,8 @@ describe('spec 5: reload the window during a run', () => {
     const { pid } = JSON.parse(await readFile(join(runsDir(), runId, 'lock.json'), 'utf8')) as { pid: number };
     process.kill(pid, 'SIGKILL');
 
+    // The panel's Resume comes on for the interrupted run, and Ratchet offers it in a notification.
+    await waitUntil(async () => ((await resumeEnabled()) ? true : undefined), "the panel's Resume button enabled for the interrupted run", 30_000);
     const offer = await workbench.notifications.clickButtonAnywhere(/1 run was interrupted/, 'Resume…', 60_000);
     expect(offer).toMatch(/^Ratchet: 1 run was interrupted/);
     const pick = s.page.locator('.quick-input-list .monaco-list-row').filter({ hasText: runId });
@@ -117,6 +125,7 @@ describe('spec 5: reload the window during a run', () => {
     const journal = await journalOf(runId);
     expect(journal.filter((e) => e.type === 'run/started').length).toBeGreaterThanOrEqual(1);
     expect(journal.at(-1)).toMatchObject({ type: 'run/finished', runId, candidates: CANDIDATES });
+    expect(await resumeEnabled()).toBe(false);
     await workbench.parkMouse();
     await s.screenshot('resumed-after-crash');
   });
