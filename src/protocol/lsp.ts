@@ -89,7 +89,7 @@ export const StartRunRequest = new RequestType<StartRunParams, StartRunResult, R
 export interface RunRef {
   runId: string;
 }
-/** false when no run of that id is hosted by this server (finished, or another process owns it). */
+/** false when no run of that id is going on for this server (finished, or another process owns it). */
 export interface CancelRunResult {
   cancelled: boolean;
 }
@@ -102,7 +102,7 @@ export const ResumeRunRequest = new RequestType<RunRef, StartRunResult, RatchetE
 export interface RunListEntry extends RunSummary {
   /** The workspace folder (file system path) whose `.ratchet/runs` holds the run. */
   workspace: string;
-  /** This server process is running it now. */
+  /** Going on now for this server: executed by the workspace's run daemon, which this server is attached to. */
   hosted: boolean;
   /** `interrupted` with a dead owner: `ratchet/resumeRun` can take it up. */
   resumable: boolean;
