@@ -52,6 +52,8 @@ export interface EProcess {
   logBest(m: number): number;
   /** True when logBest is exact (fixed, mixture, beta), false for an upper bound (aGRAPA, ONS). */
   readonly exactBest: boolean;
+  /** The largest bet nextBet() can return: the largest λ of a grid, a plug-in's cap c, 1 for the Beta mixture. */
+  readonly maxBet: number;
   /** The bet λ the next observation will use: a function of the past only (A4). */
   nextBet(): number;
   /** Multiply in the factor of one non-tie item, Δ ∈ [−1, 1] \ {0}. */
@@ -111,6 +113,7 @@ function checkBet(lambda: number, maxBet: number, scores: ScoreMode, what: strin
 /** Fixed bet = a one-component mixture; both have an exact best case (4.2). */
 class MixtureProcess implements EProcess {
   readonly exactBest = true;
+  readonly maxBet: number;
   observed = 0;
   private readonly logW: number[];
   private readonly logPi: number[];
@@ -127,6 +130,7 @@ class MixtureProcess implements EProcess {
     this.logPi = weights.map(Math.log);
     this.log1pLambda = lambdas.map(Math.log1p);
     this.logLambda = lambdas.map(Math.log);
+    this.maxBet = Math.max(...lambdas);
   }
 
   logWealth(): number {
@@ -166,6 +170,10 @@ abstract class PlugInProcess implements EProcess {
   protected logE = 0;
 
   constructor(protected readonly cap: number) {}
+
+  get maxBet(): number {
+    return this.cap;
+  }
 
   logWealth(): number {
     return this.logE;
@@ -276,6 +284,8 @@ class OnsProcess extends PlugInProcess {
 class BetaMixtureProcess implements EProcess {
   readonly kind = 'beta';
   readonly exactBest = true;
+  /** The posterior-mean bet of a prior on λ ∈ [0, 1]. */
+  readonly maxBet = 1;
   observed = 0;
   private wins = 0;
   private losses = 0;

@@ -2,6 +2,7 @@
 export * from './record';
 export * from './logMath';
 export * from './eprocess';
+export * from './finite';
 export * from './thresholds';
 export * from './pace';
 export * from './preflight';

@@ -8,15 +8,17 @@
  *
  * The loop may evaluate items concurrently but must call `observe` strictly in the pre-fixed
  * order; the first crossing in that order decides, later results are ignored (4.7). Works for
- * binary outcomes (Δ ∈ {−1, 0, 1}) and continuous scores (Δ ∈ [−1, 1], 4.4).
+ * binary outcomes (Δ ∈ {−1, 0, 1}) and continuous scores (Δ ∈ [−1, 1], 4.4), and for either null:
+ * the population one (default) or this dev set's (`population: 'finite'`, finite.ts).
  */
-import type { Decision, DecisionReason, DecisionRecord, Schedule } from './record';
+import type { Decision, DecisionReason, DecisionRecord, Population, Schedule } from './record';
 import type { EventOf } from '../run/events';
 import type { BettorSpec, EProcess, ScoreMode } from './eprocess';
 import type { RunLedger } from './thresholds';
 import { RatchetError } from '../errors';
 import { sha256Hex } from '../random';
 import { CONTINUOUS_GRID, DEFAULT_GRID, createEProcess } from './eprocess';
+import { createFiniteEProcess } from './finite';
 import { advanceLedger, candidateThreshold, checkAlpha } from './thresholds';
 
 export type PaceGateName = 'pace' | 'pace+' | 'pace-rf';
@@ -32,6 +34,8 @@ export interface PaceConfig {
   readonly schedule: Schedule;
   /** Declared candidate budget T: γ_t = 1/T in run-level schedules (4.5). */
   readonly horizonT?: number;
+  /** The null: E[Δ] ≤ 0 over P ('infinite'), or Σ Δ_i ≤ 0 over the n dev items ('finite', GATES.md 1.2). */
+  readonly population: Population;
 }
 
 /**
@@ -52,8 +56,12 @@ export function paceConfig(gate: PaceGateName, overrides: Partial<Omit<PaceConfi
     futility: overrides.futility ?? gate !== 'pace',
     schedule: overrides.schedule ?? 'per-candidate',
     ...(overrides.horizonT === undefined ? {} : { horizonT: overrides.horizonT }),
+    population: overrides.population ?? 'infinite',
   };
   checkAlpha(cfg.alpha);
+  if (cfg.population !== 'infinite' && cfg.population !== 'finite') {
+    throw new RatchetError('badInput', `The population must be 'infinite' or 'finite', got ${JSON.stringify(cfg.population)}.`);
+  }
   createEProcess(cfg.bettor, cfg.scores); // validates the bets now rather than at the first item
   return cfg;
 }
@@ -121,7 +129,8 @@ export interface PaceTest {
 /**
  * Starts one candidate's test (GATES.md 4.6 `paceTest`, without the I/O): threshold from the
  * ledger, e-process at E = 1, and — with futility on — the infeasibility verdict before item 1 when
- * even n straight wins cannot reach the threshold. `n` is the number of dev items available.
+ * even n straight wins cannot reach the threshold. `n` is the number of dev items available; with
+ * `population: 'finite'` it is also the size of the population the null is about.
  */
 export function startPaceTest(cfg: PaceConfig, ledger: RunLedger, n: number): PaceTest {
   return new PaceTestMachine(cfg, ledger, n);
@@ -137,6 +146,7 @@ class PaceTestMachine implements PaceTest {
   private losses = 0;
   private ties = 0;
   private readonly ep: EProcess;
+  private readonly finite: boolean;
 
   constructor(
     readonly config: PaceConfig,
@@ -146,7 +156,8 @@ class PaceTestMachine implements PaceTest {
     if (!(Number.isInteger(n) && n >= 0)) throw new RatchetError('internal', `Dev-set size must be a non-negative integer, got ${n}.`);
     this.threshold = candidateThreshold(config.schedule, config.alpha, ledgerBefore, config.horizonT);
     this.logThreshold = Math.log(this.threshold);
-    this.ep = createEProcess(config.bettor, config.scores);
+    this.finite = config.population === 'finite';
+    this.ep = this.finite ? createFiniteEProcess(config.bettor, config.scores, n) : createEProcess(config.bettor, config.scores);
     this.initialLogBest = this.ep.logBest(n);
     if (config.futility && this.initialLogBest < this.logThreshold) {
       this.verdict = { decision: 'reject', reason: 'infeasible', stoppedAt: 0 };
@@ -162,13 +173,14 @@ class PaceTestMachine implements PaceTest {
   observe(delta: number): PaceStep {
     if (this.verdict) throw new RatchetError('internal', `This test already decided (${this.verdict.reason}); observe no more items.`);
     checkDelta(delta, this.config.scores);
-    const bet = delta === 0 ? 0 : this.ep.nextBet();
+    // A tie's factor is 1 under the population null, so it is skipped (GATES.md 3); in the finite
+    // population it is a draw of Δ = 0 whose factor is 1 − λ_k m_k, so every item is observed.
+    const observed = delta !== 0 || this.finite;
+    const bet = observed ? this.ep.nextBet() : 0;
+    if (observed) this.ep.observe(delta);
     if (delta === 0) this.ties++;
-    else {
-      this.ep.observe(delta);
-      if (delta > 0) this.wins++;
-      else this.losses++;
-    }
+    else if (delta > 0) this.wins++;
+    else this.losses++;
     const k = ++this.itemsConsumed;
     const logWealth = this.ep.logWealth();
     const logBest = this.ep.logBest(this.n - k);
@@ -264,7 +276,10 @@ export function runPaceOnOutcomes(
   };
 }
 
-/** A stable hash of the gate configuration for DecisionRecord.configHash (4.7). */
+/**
+ * A stable hash of the gate configuration for DecisionRecord.configHash (4.7). The finite
+ * population enters only when chosen, so hashes of population-null configurations are unchanged.
+ */
 export function gateConfigHash(cfg: PaceConfig): string {
   const canonical = {
     gate: cfg.gate,
@@ -274,6 +289,7 @@ export function gateConfigHash(cfg: PaceConfig): string {
     futility: cfg.futility,
     schedule: cfg.schedule,
     horizonT: cfg.horizonT ?? null,
+    ...(cfg.population === 'finite' ? { population: cfg.population } : {}),
   };
   return sha256Hex(JSON.stringify(canonical)).slice(0, 16);
 }
@@ -315,6 +331,7 @@ export function paceDecisionRecord(test: PaceTest, meta: DecisionMeta): Decision
     statistic: { evidence: Math.exp(s.logWealth), initialLogBest: test.initialLogBest },
     scores: test.config.scores,
     bettor: test.config.bettor.kind,
+    population: test.config.population,
     ...(meta.rubricVersion === undefined ? {} : { rubricVersion: meta.rubricVersion }),
   };
 }

@@ -5,18 +5,30 @@
  */
 import type { PaceConfig, PaceGateName } from './pace';
 import type { RunLedger } from './thresholds';
+import type { EProcess } from './eprocess';
+import { RatchetError } from '../errors';
 import { createEProcess } from './eprocess';
+import { createFiniteEProcess } from './finite';
 import { candidateThreshold } from './thresholds';
 
 /**
  * Fewest consecutive wins (Δ = +1 from the first item) that bring the e-process to `threshold`:
  * 8 for paper PACE and 6 for the PACE+ grid at α = 0.05 (GATES.md 3, 4). Infinity if more than
- * `limit` wins would be needed (or the threshold is infinite).
+ * `limit` wins would be needed (or the threshold is infinite). A finite-population gate's wealth
+ * depends on the dev-set size `n` (each win's factor 1 + λ(1 − m_k) grows as the items run out), so
+ * it needs `n` and counts only wins within those n items.
  */
-export function minConsecutiveWins(cfg: PaceConfig, threshold: number = 1 / cfg.alpha, limit = 100_000): number {
+export function minConsecutiveWins(cfg: PaceConfig, threshold: number = 1 / cfg.alpha, limit = 100_000, n?: number): number {
   const logThr = Math.log(threshold);
   if (!Number.isFinite(logThr)) return Infinity;
-  const ep = createEProcess(cfg.bettor, cfg.scores);
+  let ep: EProcess;
+  if (cfg.population === 'finite') {
+    if (n === undefined) throw new RatchetError('internal', 'A finite-population gate needs the dev-set size to count wins.');
+    ep = createFiniteEProcess(cfg.bettor, cfg.scores, n);
+    limit = Math.min(limit, n);
+  } else {
+    ep = createEProcess(cfg.bettor, cfg.scores);
+  }
   for (let k = 1; k <= limit; k++) {
     ep.observe(1);
     if (ep.logWealth() >= logThr) return k;
@@ -38,11 +50,11 @@ export interface Preflight {
 /**
  * The pre-flight verdict for the next candidate of a run (its threshold depends on the ledger in
  * run-level modes). Feasible iff n ≥ the minimum consecutive wins; for the grid and Beta bettors
- * that is exactly B_0(n) ≥ threshold.
+ * that is exactly B_0(n) ≥ threshold (finite population: for the grid).
  */
 export function preflight(cfg: PaceConfig, ledger: RunLedger, n: number): Preflight {
   const threshold = candidateThreshold(cfg.schedule, cfg.alpha, ledger, cfg.horizonT);
-  const minWins = minConsecutiveWins(cfg, threshold);
+  const minWins = minConsecutiveWins(cfg, threshold, undefined, n);
   const feasible = n >= minWins;
   return { feasible, minWins, threshold, n, message: feasible ? undefined : preflightMessage(cfg, minWins, threshold, n) };
 }
@@ -54,6 +66,9 @@ export function preflight(cfg: PaceConfig, ledger: RunLedger, n: number): Prefli
 export function preflightMessage(cfg: PaceConfig, minWins: number, threshold: number, n: number): string {
   const label = GATE_LABEL[cfg.gate];
   const items = `your dev set has ${n} item${n === 1 ? '' : 's'}`;
+  if (cfg.population === 'finite' && !Number.isFinite(minWins) && Number.isFinite(threshold)) {
+    return `${label} (finite population) cannot reach ×${formatThreshold(threshold)} at α = ${cfg.alpha} even if all ${n} item${n === 1 ? '' : 's'} of your dev set are wins`;
+  }
   if (!Number.isFinite(minWins)) {
     return `${label} cannot commit another candidate at α = ${cfg.alpha}: the run's declared budget of ${cfg.horizonT ?? '?'} candidates is spent.`;
   }

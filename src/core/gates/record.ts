@@ -4,6 +4,11 @@
  */
 export type GateName = 'greedy' | 'greedy-re' | 'pace' | 'pace+' | 'pace-rf' | 'pairwise' | 'focus' | 'elo' | 'sign';
 export type Schedule = 'per-candidate' | 'fwer-spend' | 'e-lond';
+/**
+ * The null a sequential gate tests (GATES.md 1.2): 'infinite' = the population null E[Δ] ≤ 0 over
+ * items from P; 'finite' = Σ Δ_i ≤ 0 over this dev set's n items (the finite-population variant).
+ */
+export type Population = 'infinite' | 'finite';
 export type Decision = 'commit' | 'reject';
 export type DecisionReason =
   | 'evidence' // wealth reached the threshold
@@ -41,5 +46,7 @@ export interface DecisionRecord {
   scores?: 'binary' | 'continuous';
   /** The betting strategy of the e-process (GATES.md 4.1); sequential gates only. */
   bettor?: 'fixed' | 'mixture' | 'agrapa' | 'ons' | 'beta';
+  /** Which null was tested (GATES.md 1.2); sequential gates only. */
+  population?: Population;
   rubricVersion?: number;
 }

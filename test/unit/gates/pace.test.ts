@@ -128,9 +128,26 @@ describe('PACE+ (section 4)', () => {
       bettor: { kind: 'agrapa' },
       futility: true,
       schedule: 'per-candidate',
+      population: 'infinite',
     });
-    expect(paceConfig('pace+')).toEqual({ gate: 'pace+', alpha: 0.05, scores: 'binary', bettor: { kind: 'mixture', lambdas: DEFAULT_GRID }, futility: true, schedule: 'per-candidate' });
-    expect(paceConfig('pace')).toEqual({ gate: 'pace', alpha: 0.05, scores: 'binary', bettor: { kind: 'fixed', lambda: 0.5 }, futility: false, schedule: 'per-candidate' });
+    expect(paceConfig('pace+')).toEqual({
+      gate: 'pace+',
+      alpha: 0.05,
+      scores: 'binary',
+      bettor: { kind: 'mixture', lambdas: DEFAULT_GRID },
+      futility: true,
+      schedule: 'per-candidate',
+      population: 'infinite',
+    });
+    expect(paceConfig('pace')).toEqual({
+      gate: 'pace',
+      alpha: 0.05,
+      scores: 'binary',
+      bettor: { kind: 'fixed', lambda: 0.5 },
+      futility: false,
+      schedule: 'per-candidate',
+      population: 'infinite',
+    });
   });
 });
 
@@ -183,6 +200,7 @@ describe('decision record and events (4.7)', () => {
       statistic: { evidence: Math.exp(test.logWealth()), initialLogBest: test.initialLogBest },
       scores: 'binary',
       bettor: 'mixture',
+      population: 'infinite',
     });
     expect(test.logWealth()).toBeCloseTo(gridLogWealth(9, 1), 12);
     expect(gateConfigHash(cfg)).not.toBe(gateConfigHash(paceConfig('pace+', { alpha: 0.1 })));
