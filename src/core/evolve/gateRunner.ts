@@ -98,6 +98,7 @@ function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLed
     scores: name === 'pace-rf' ? 'binary' : ctx.scores,
     schedule: g.schedule,
     horizonT: g.horizon,
+    population: g.population,
     ...(name === 'pace'
       ? { bettor: { kind: 'fixed', lambda: g.lambda } }
       : ctx.scores === 'binary' || name === 'pace-rf'

@@ -312,6 +312,7 @@ function checkFeasible(spec: RunSpec, n: number): void {
     alpha: spec.gate.alpha,
     schedule: spec.gate.schedule,
     horizonT: spec.gate.horizon,
+    population: spec.gate.population,
     ...(name === 'pace' ? { bettor: { kind: 'fixed', lambda: spec.gate.lambda } } : { bettor: { kind: 'mixture', lambdas: spec.gate.lambdas } }),
   });
   const pf = preflight(cfg, EMPTY_LEDGER, n);

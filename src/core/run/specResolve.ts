@@ -167,6 +167,7 @@ function resolveGate(raw: Raw, name: GateName, budget: BudgetSpec, report: Repor
   const usedBy: [string, GateName[]][] = [
     ['lambda', ['pace']],
     ['lambdas', ['pace+', 'pace-rf', 'focus']],
+    ['population', ['pace', 'pace+', 'pace-rf']],
     ['focus', ['focus']],
     ['elo', ['elo']],
   ];
@@ -182,6 +183,7 @@ function resolveGate(raw: Raw, name: GateName, budget: BudgetSpec, report: Repor
     lambdas: (raw.lambdas as number[] | undefined) ?? [...d.lambdas],
     schedule: (raw.schedule as GateSpec['schedule'] | undefined) ?? d.schedule,
     horizon: (raw.horizon as number | undefined) ?? budget.candidates,
+    population: (raw.population as GateSpec['population'] | undefined) ?? d.population,
     focus: { refreshEvery: (focus.refreshEvery as number | undefined) ?? d.focus.refreshEvery },
     elo: {
       k: (elo.k as number | undefined) ?? d.elo.k,

@@ -7,7 +7,7 @@ import type { Location } from '../data/diagnostics';
 import type { LabelCoverage } from '../data/dataset';
 import type { SplitPlan } from '../data/splits';
 import type { ScorerSpec } from '../data/scorers/types';
-import type { GateName, Schedule } from '../gates/record';
+import type { GateName, Population, Schedule } from '../gates/record';
 import type { Role } from '../llm/types';
 import type { RunMode } from './events';
 
@@ -31,6 +31,11 @@ export interface GateSpec {
   schedule: Schedule;
   /** Declared candidate budget T for e-lond / fwer-spend (γ_t = 1/T); `gate.horizon`, else `budget.candidates`. */
   horizon: number;
+  /**
+   * The null of the PACE gates (pace, pace+, pace-rf): 'infinite' = E[Δ] ≤ 0 over items from the
+   * task distribution; 'finite' = Σ Δ_i ≤ 0 over this dev set (GATES.md 1.2, finite-population variant).
+   */
+  population: Population;
   focus: { refreshEvery: number };
   elo: { k: number; matches: number; temperature: number; soft: boolean };
 }
@@ -103,6 +108,7 @@ export const DEFAULTS = {
     lambda: 0.5,
     lambdas: [0.3, 0.5, 0.7, 0.85],
     schedule: 'per-candidate' as Schedule,
+    population: 'infinite' as Population,
     focus: { refreshEvery: 5 },
     elo: { k: 32, matches: 2, temperature: 173.7, soft: true },
   },

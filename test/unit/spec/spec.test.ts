@@ -85,6 +85,30 @@ describe('validateRunSpecText: schema errors at line and column', () => {
     ]);
   });
 
+  it('checks gate.population: a located error for a bad value, a warning where no PACE gate reads it', () => {
+    expect(validateRunSpecText(SIDE, lines('scorer: exact', 'gate:', '  name: pace+', '  population: finit'))).toEqual([
+      {
+        file: SIDE,
+        line: 4,
+        column: 15,
+        endLine: 4,
+        endColumn: 20,
+        severity: 'error',
+        field: 'gate.population',
+        message: 'gate.population must be one of infinite, finite (got "finit"; did you mean "finite"?)',
+      },
+    ]);
+    expect(show(validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: pace+, population: 0 }\n'))).toEqual([
+      `${SIDE}:2:34: gate.population must be one of infinite, finite (got 0)`,
+    ]);
+    expect(validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: greedy, population: finite }\n').map((d) => [d.severity, formatDiagnostic(d)])).toEqual([
+      ['warning', `${SIDE}:2:23: gate.population is used only by gate pace / pace+ / pace-rf; gate greedy ignores it`],
+    ]);
+    for (const name of ['pace', 'pace+', 'pace-rf']) {
+      expect(validateRunSpecText(SIDE, `scorer: exact\ngate: { name: ${name}, population: finite }\n`).filter((d) => d.field === 'gate.population')).toEqual([]);
+    }
+  });
+
   it('checks the shape of the split', () => {
     expect(show(validateRunSpecText(SIDE, 'split: { dev: 0.7, test: 0.5 }\n'))).toEqual([`${SIDE}:1:1: split fractions add up to 1.2, more than 1`]);
     expect(show(validateRunSpecText(SIDE, 'split: { dev: dev.jsonl, test: 10 }\n'))[0]).toContain('split mixes file paths and numbers');
@@ -124,6 +148,7 @@ describe('loadRunSpec', () => {
         lambdas: [0.3, 0.5, 0.7, 0.85],
         schedule: 'per-candidate',
         horizon: 30,
+        population: 'infinite',
         focus: { refreshEvery: 5 },
         elo: { k: 32, matches: 2, temperature: 173.7, soft: true },
       },
@@ -148,6 +173,21 @@ describe('loadRunSpec', () => {
     expect([spec.seed, spec.gate.name, spec.gate.alpha, spec.scorer?.type]).toEqual([7, 'pace', 0.1, 'exact']);
     expect(spec.sources.map((s) => s.kind)).toEqual(['front-matter', 'sidecar']);
     expect(spec.origin['gate.alpha']?.file).toBe('/w/wp.prompt.md');
+  });
+
+  it('resolves gate.population: finite, and remembers where it was written', async () => {
+    const files = memFiles({
+      '/w/wp.prompt.md': PROMPT,
+      '/w/wp.ratchet.yaml': lines('dataset: p.jsonl', 'scorer: exact', 'gate:', '  name: pace+', '  population: finite'),
+      '/w/p.jsonl': DATA,
+    });
+    const spec = await loadRunSpec(files, '/w/wp.prompt.md');
+    expect(spec.gate.population).toBe('finite');
+    expect(spec.origin['gate.population']).toEqual({ file: '/w/wp.ratchet.yaml', line: 5, column: 15, endLine: 5, endColumn: 21 });
+    const bad = memFiles({ '/w/wp.prompt.md': PROMPT, '/w/wp.ratchet.yaml': 'dataset: p.jsonl\nscorer: exact\ngate: { population: all }\n', '/w/p.jsonl': DATA });
+    const err = await loadError(bad, '/w/wp.prompt.md');
+    expect(err.message).toBe('/w/wp.ratchet.yaml:3:21: gate.population must be one of infinite, finite (got "all")');
+    expect(err.details).toMatchObject({ file: '/w/wp.ratchet.yaml', line: 3, column: 21, field: 'gate.population' });
   });
 
   it('rejects a key set in both places, at both places', async () => {
