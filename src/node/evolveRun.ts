@@ -251,7 +251,10 @@ async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrid
 
 function hashInputs(inputs: RunInputs): string {
   const ids = (items: readonly DataItem[]) => items.map((i) => i.id).join(',');
-  return sha256Hex(JSON.stringify({ f: ids(inputs.splits.feedback), d: ids(inputs.splits.dev), t: ids(inputs.splits.test), gate: inputs.spec.gate, seed: inputs.spec.seed })).slice(0, 16);
+  // The default population is left out, so a run journaled before the option existed still resumes.
+  const { population, ...gate } = inputs.spec.gate;
+  const hashedGate = population === 'finite' ? inputs.spec.gate : gate;
+  return sha256Hex(JSON.stringify({ f: ids(inputs.splits.feedback), d: ids(inputs.splits.dev), t: ids(inputs.splits.test), gate: hashedGate, seed: inputs.spec.seed })).slice(0, 16);
 }
 
 /**
