@@ -71,6 +71,32 @@ describe('controlled regime: one of the ten edits raises true accuracy by 0.30',
   }, 300_000);
 });
 
+describe('gate.population: finite (better on this dev set, GATES.md 1.2)', () => {
+  it('runs through the CLI, commits the real edit whenever it is tested, and every decision records the null it tested', async () => {
+    const seeds = SEEDS.slice(0, 10);
+    const runs = await inBatches(seeds.map((s) => () => evolveOnce(s, { gate: 'pace+', gateLines: ['population: finite'] }, { gainAt: 1 + (s % 10) })));
+    let tested = 0;
+    let committed = 0;
+    for (const o of runs) {
+      expect(o.events.at(-1)?.type, o.stderr).toBe('run/finished');
+      const records = o.events.flatMap((e) => (e.type === 'decision' ? [e.record] : []));
+      expect(records.length).toBeGreaterThan(0);
+      expect(records.every((r) => r.population === 'finite')).toBe(true);
+      // A churn edit that happens to be better on these 40 items is a true commit under this null,
+      // and can move the run elsewhere before the real edit is proposed; so count the real edit's
+      // verdict where it was tested.
+      const marker = `<!-- edit:${1 + (o.seed % 10)} -->`;
+      const gain = o.events.find((e) => e.type === 'candidate/proposed' && e.text.includes(marker));
+      const verdict = gain?.type === 'candidate/proposed' ? records.find((r) => r.candidateId === gain.candidateId) : undefined;
+      if (!verdict) continue;
+      tested++;
+      if (verdict.decision === 'commit') committed++;
+    }
+    expect(tested).toBeGreaterThanOrEqual(7);
+    expect(committed / tested).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+});
+
 describe('reward-free gates on an unlabeled dataset', () => {
   it.each(['pace-rf', 'pairwise', 'focus', 'elo'])('%s completes and journals both-order verdicts', async (gate) => {
     const o = await evolveOnce(7, { gate, labels: false, ...(gate === 'focus' ? { gateLines: ['focus: { refreshEvery: 2 }'] } : {}) }, { gainAt: 3 });
