@@ -2,7 +2,8 @@
 // built installed and the repository's own examples/ folder open, so edits made there are real.
 // Builds and packages only when the sources are newer than ratchet.vsix (or with --rebuild), reuses
 // the e2e harness's code-server launcher, prints the URL, and on Ctrl+C / SIGTERM stops
-// code-server's whole process group (extension host and Ratchet's language server included).
+// code-server's whole process group (extension host and Ratchet's language server included) and
+// Ratchet's run daemon (a run in progress is then interrupted, and resumable next time).
 //
 // Usage: node scripts/start.mjs [--port N] [--rebuild] [--workspace-trust]
 import * as esbuild from 'esbuild';

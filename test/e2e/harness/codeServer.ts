@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { codeServerEntry, node24 } from './paths';
-import { stopGroup, trackGroup } from './processGroups';
+import { stopGroup, stopRunDaemons, trackGroup, trackRunDaemons } from './processGroups';
 
 export { shutdownSignal } from './processGroups';
 
@@ -61,7 +61,7 @@ export interface CodeServer {
   readonly healthyAt: number;
   /** Settles when code-server itself exits, with how it ended (start.mjs exits with it). */
   readonly exited: Promise<string>;
-  /** Stops the whole process group (code-server, extension host, language servers, watchers). */
+  /** Stops the whole process group (code-server, extension host, language servers, watchers) and Ratchet's run daemons. */
   stop(): Promise<void>;
 }
 
@@ -217,6 +217,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const spawnedAt = Date.now();
   const child = spawn(node24, args, { cwd: opts.runDir, env: layout.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = trackGroup(child);
+  trackRunDaemons(layout.extensionsDir);
   const output = captureOutput(child, logFile, opts.onOutput);
   let exited: string | undefined;
   const exitedPromise = new Promise<string>((resolve) => {
@@ -226,6 +227,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   const stop = async () => {
     await stopGroup(pgid);
+    await stopRunDaemons(layout.extensionsDir);
     await output.closed;
   };
   const base = `http://127.0.0.1:${port}`;

@@ -67,9 +67,18 @@ export function trackGroup(child: ChildProcess): number {
   return child.pid;
 }
 
-/** Stops every tracked group (used by the signal hooks and by suites' afterAll). */
+/** Extensions folders whose Ratchet run daemons go when everything is stopped (see stopRunDaemons). */
+const daemonHomes = new Set<string>();
+
+/** Stops every tracked group, then the run daemons of their extensions (signal hooks, suites' afterAll). */
 export async function stopAllGroups(): Promise<void> {
   await Promise.all([...liveGroups].map((pgid) => stopGroup(pgid)));
+  await Promise.all([...daemonHomes].map((dir) => stopRunDaemons(dir)));
+}
+
+/** The run daemons started from this extensions folder are stopped with everything else. */
+export function trackRunDaemons(extensionsDir: string): void {
+  daemonHomes.add(extensionsDir);
 }
 
 function installExitHooks(): void {
@@ -95,8 +104,8 @@ function installExitHooks(): void {
 /**
  * Ratchet's run daemon leaves code-server's process group on purpose (it must outlive a window
  * reload), so stopping the group does not stop it. It would end by itself after its keep-alive;
- * a test session stops the daemons its own extension started (their script lies under the
- * session's extensions folder) so nothing outlives the session.
+ * a test session or `npm start` stops the daemons its own extension started (their script lies
+ * under its extensions folder) so nothing outlives it.
  */
 export async function stopRunDaemons(extensionsDir: string): Promise<void> {
   for (const entry of await readdir('/proc').catch(() => [] as string[])) {

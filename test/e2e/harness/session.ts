@@ -11,7 +11,6 @@ import { Workbench } from '../pages/Workbench';
 import { launchBrowser, type BrowserHandle } from './browser';
 import { installExtension, startCodeServer, type CodeServer } from './codeServer';
 import { artifactsDir, examplesDir, vsixPath } from './paths';
-import { stopRunDaemons } from './processGroups';
 
 export interface SessionOptions {
   /** Names the run folder and the artifacts (screenshots, kept logs). */
@@ -87,7 +86,6 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const dispose = async ({ keepLogs = false } = {}) => {
     await browser?.close();
     await server?.stop();
-    if (server) await stopRunDaemons(server.extensionsDir);
     if (keepLogs) {
       const kept = join(artifactsDir, `${name}-logs`);
       await rm(kept, { recursive: true, force: true });
