@@ -47,6 +47,8 @@ const applier = new EditApplier(connection, files);
 let settings: ServerSettings = DEFAULT_SETTINGS;
 let folders: string[] = [];
 let capabilities: ClientCapabilities = {};
+/** A run warning was reported and not cleared yet (see runWentAhead). */
+let warned = false;
 
 const book = new SuggestionBook(docs, applier, {
   changed: (state) => {
@@ -65,10 +67,12 @@ const runs = new RunHost({
   notify: (p) => void connection.sendNotification(RunEventNotification, p),
   warn: (message) => {
     connection.console.warn(message);
+    warned = true;
     reportStatus(connection, { health: 'warning', message });
   },
   lost: (message) => {
     connection.console.warn(message);
+    warned = true;
     void runs.list().then((all) => reportStatus(connection, { health: 'warning', message, resumable: all.filter((r) => r.resumable).length }));
   },
   log: (message) => connection.console.info(message),
@@ -76,6 +80,18 @@ const runs = new RunHost({
   // Next to this bundle: out/server.js and out/runDaemon.js.
   daemonScript: join(__dirname, 'runDaemon.js'),
 });
+
+/**
+ * A warning is about a run (one that failed, or whose process died); the next run that starts or
+ * resumes clears it, or the status bar would keep the warning until the server restarts.
+ */
+function runWentAhead<T>(result: T): T {
+  if (warned) {
+    warned = false;
+    reportStatus(connection, { health: 'ok', message: 'Ready.' });
+  }
+  return result;
+}
 
 function applySettings(raw: unknown): void {
   const read = readSettings(raw);
@@ -170,8 +186,8 @@ function guarded<P, R>(handler: (params: P) => R | Promise<R>): (params: P) => P
   };
 }
 
-connection.onRequest(StartRunRequest, guarded((p) => runs.start(p)));
-connection.onRequest(ResumeRunRequest, guarded((p) => runs.resume(p.runId)));
+connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
+connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));
 connection.onRequest(CancelRunRequest, guarded(async (p) => ({ cancelled: await runs.cancel(p.runId) })));
 connection.onRequest(ListRunsRequest, guarded(async () => ({ runs: await runs.list() })));
 connection.onRequest(AcceptSuggestionRequest, guarded((p) => book.accept(p)));

@@ -132,6 +132,8 @@ describe('a run whose daemon is gone can be resumed', () => {
     const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
     expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
     expect(await client.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
+    // The warning was about that run: once it goes on, the server is reported healthy again.
+    expect(client.statuses.at(-1)).toMatchObject({ health: 'ok', message: 'Ready.' });
     expect((await client.waitFor(() => terminal(client, runId), 'run/finished after resume')).type).toBe('run/finished');
     const events = journal(w.dir, runId);
     // Every event once: the resumed run appended where the killed one stopped.
