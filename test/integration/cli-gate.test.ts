@@ -204,3 +204,21 @@ describe('malformed input exits 2 with the line number and nothing on stdout', (
     expect(gate(['bogus'], '').status).toBe(2);
   });
 });
+
+describe('ratchet gate --population', () => {
+  it('finite: four straight wins out of four items commit (no better on these items is ruled out); the population null needs six', () => {
+    const input = jsonl(wins(undefined, 4));
+    const finite = gate(['pace+', '--population', 'finite', '--json'], input);
+    expect(finite.status, finite.stderr).toBe(0);
+    expect(JSON.parse(finite.stdout)).toMatchObject({ decision: 'commit', reason: 'evidence', stoppedAt: 4 });
+    const infinite = gate(['pace+', '--json'], input);
+    expect(infinite.status).toBe(1);
+    expect(JSON.parse(infinite.stdout)).toMatchObject({ decision: 'reject' });
+  });
+
+  it('is refused for gates without an e-process', () => {
+    const r = gate(['sign', '--population', 'finite'], jsonl(wins(undefined, 4)));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--population finite applies to pace and pace\+, not sign\./);
+  });
+});

@@ -12,6 +12,7 @@ import { Argument, Option } from 'commander';
 import type { Command } from 'commander';
 import type { BettorSpec, ScoreMode } from '../../core/gates/eprocess';
 import type { PaceConfig } from '../../core/gates/pace';
+import type { Population } from '../../core/gates/record';
 import type { Decision, Schedule } from '../../core/gates/record';
 import type { RunLedger } from '../../core/gates/thresholds';
 import { RatchetError } from '../../core/errors';
@@ -33,6 +34,7 @@ interface GateOptions {
   horizon?: string;
   scores: 'auto' | ScoreMode;
   futility: boolean;
+  population: Population;
   json?: boolean;
 }
 
@@ -47,6 +49,11 @@ export function registerGate(program: Command): void {
     .addOption(new Option('--run-level <mode>', 'error control across candidates: e-LOND (FDR) or α-spending (FWER)').choices(['elond', 'spending']))
     .option('--horizon <T>', 'declared number of candidates: γ_t = 1/T (otherwise 6/(π²t²))')
     .addOption(new Option('--scores <mode>', 'outcome type; auto = binary when every outcome is 0 or 1').choices(['auto', 'binary', 'continuous']).default('auto'))
+    .addOption(
+      new Option('--population <null>', "pace, pace+: the null tested — 'infinite': no better on the task's items in general; 'finite': no better on exactly these items, read in a random order (GATES.md 1.2)")
+        .choices(['infinite', 'finite'])
+        .default('infinite'),
+    )
     .option('--no-futility', 'pace+: keep testing until the items run out (decisions are identical, GATES.md 4.2)')
     .option('--json', 'one JSON object per candidate instead of the table')
     .addHelpText(
@@ -185,6 +192,9 @@ export function auditOutcomes(gate: CliGate, opts: GateOptions, text: string): C
   if ((gate === 'sign' || gate === 'greedy') && (opts.lambda !== undefined || opts.bettor !== undefined)) {
     throw new RatchetError('badInput', `--lambda and --bettor apply to pace and pace+, not ${gate}.`);
   }
+  if ((gate === 'sign' || gate === 'greedy') && opts.population === 'finite') {
+    throw new RatchetError('badInput', `--population finite applies to pace and pace+, not ${gate}.`);
+  }
   const lines = parseOutcomes(text, opts.scores);
   const scores: ScoreMode = opts.scores !== 'auto' ? opts.scores : lines.every((l) => isBinary(l.incumbent) && isBinary(l.candidate)) ? 'binary' : 'continuous';
   const candidates = new Map<string | undefined, OutcomeLine[]>();
@@ -242,6 +252,7 @@ function buildPaceConfig(gate: 'pace' | 'pace+', opts: GateOptions, alpha: numbe
     ...(bettor ? { bettor } : {}),
     ...(gate === 'pace+' ? { futility: opts.futility } : {}),
     ...(horizonT === undefined ? {} : { horizonT }),
+    population: opts.population,
   });
 }
 
