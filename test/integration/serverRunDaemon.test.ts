@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
-import { AcceptSuggestionRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
+import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
@@ -95,6 +95,23 @@ describe('a run outlives its language server', () => {
     const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
     expect(new Set(proposed).size).toBe(proposed.length);
     expect(events.at(-1)).toMatchObject({ type: 'run/finished', candidates: 8 });
+  });
+
+  it('the next server can cancel a run it took over, from the request or its progress', async () => {
+    const { w, open } = await setup({ seed: 5, gainAt: 6, latencyMs: 30 });
+    const first = await open();
+    const { runId } = await first.conn.sendRequest(StartRunRequest, { uri: first.uriOf(w.promptPath), kind: 'evolve' });
+    await first.waitFor(() => decisions(first, runId) >= 1, 'a decision');
+    ownerPid(w.dir, runId);
+    await killServer(first);
+
+    const second = await open();
+    const progress = await second.waitFor(() => [...second.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Evolving task.prompt.md'), 'the adopted run’s progress');
+    await second.cancelProgress(progress.token);
+    const end = await second.waitFor(() => terminal(second, runId), 'run/cancelled through the second server');
+    expect(end.type).toBe('run/cancelled');
+    expect(journal(w.dir, runId).at(-1)?.type).toBe('run/cancelled');
+    expect(await second.conn.sendRequest(CancelRunRequest, { runId })).toEqual({ cancelled: false });
   });
 
   it('asks the next server for the Accept a suggestion was waiting for when its server died', async () => {
