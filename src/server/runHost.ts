@@ -118,10 +118,8 @@ export class RunHost {
   }
 
   async start(p: StartRunParams): Promise<StartRunResult> {
+    // One run per prompt file is the daemon's rule (it knows every run, this server only those it heard of).
     const promptPath = await this.promptPathOf(p.uri);
-    const busy = [...this.runs.values()].find((r) => !r.ended && r.uri === pathToUri(promptPath));
-    // Two runs suggesting edits to one file would re-base each other's suggestions forever.
-    if (busy) throw new RatchetError('badInput', `${basename(promptPath)} is already being evolved (run ${busy.runId}); cancel it first.`, { runId: busy.runId });
     const workspace = this.rootFor(promptPath);
     if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
     const overrides = {

@@ -10,6 +10,7 @@ import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
 import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
+import { currentOwner, isOwnerAlive } from '../../src/node/process';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { WorkspaceOptions } from './evolveWorkspace';
@@ -46,14 +47,8 @@ function ownerPid(workspace: string, runId: string): number {
   return pid;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Whether the process runs (a killed one nobody reaped yet counts as gone). */
+const alive = (pid: number): boolean => isOwnerAlive({ ...currentOwner(), pid }) === true;
 
 async function killServer(c: TestClient): Promise<void> {
   c.child.kill('SIGKILL');
