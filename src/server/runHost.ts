@@ -143,6 +143,8 @@ export class RunHost {
     const record = await readRunRecord(this.o.files, runPaths(this.o.files, workspace, runId).runJson);
     const title = `Ratchet: Resuming ${basename(record.target)}`;
     const identity = { runId, promptPath: record.target, workspace, title };
+    // A run this server saw end (its daemon died) is hosted again: its events may come before the answer.
+    this.over.delete(runId);
     const result = await this.daemon.request(DaemonResumeRequest, { ...this.setup(), ...identity });
     this.hosted(identity);
     return result;

@@ -139,13 +139,17 @@ describe('a run whose daemon is gone can be resumed', () => {
     const status = await client.waitFor(() => client.statuses.find((s) => s.health === 'warning' && s.resumable !== undefined), 'the lost-run status');
     expect(status).toMatchObject({ resumable: 1 });
     expect(status.message).toMatch(/1 run stopped \(the run process stopped unexpectedly\)/);
-    fake.setLatency(0);
 
     const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
     expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
     expect(await client.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
     // The warning was about that run: once it goes on, the server is reported healthy again.
     expect(client.statuses.at(-1)).toMatchObject({ health: 'ok', message: 'Ready.' });
+    // The server hosts it again (it had counted the run as over when its daemon died): listed as
+    // its own, with a progress whose Cancel reaches it.
+    expect((await client.conn.sendRequest(ListRunsRequest, {})).runs).toEqual([expect.objectContaining({ runId, hosted: true })]);
+    await client.waitFor(() => [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Resuming task.prompt.md'), 'the resumed run’s progress');
+    fake.setLatency(0);
     expect((await client.waitFor(() => terminal(client, runId), 'run/finished after resume')).type).toBe('run/finished');
     const events = journal(w.dir, runId);
     // Every event once: the resumed run appended where the killed one stopped.
