@@ -3,12 +3,13 @@
  * .vsix installed into a fresh profile, code-server, and a fresh chromium on the workbench. Each spec
  * file (or test) opens its own and always disposes it, pass or fail.
  */
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { Workbench } from '../pages/Workbench';
 import { launchBrowser, type BrowserHandle } from './browser';
+import { printFailureDigest } from './failureDigest';
 import { installExtension, startCodeServer, type CodeServer } from './codeServer';
 import { artifactsDir, examplesDir, vsixPath } from './paths';
 
@@ -44,8 +45,11 @@ export interface Session {
   readonly startToWorkbenchMs: number;
   /** Saves test/e2e/artifacts/<session>-<label>.png and returns its path. */
   screenshot(label: string): Promise<string>;
-  /** Stops the browser and code-server's process group; keeps logs under artifacts/ when asked. */
-  dispose(opts?: { keepLogs?: boolean }): Promise<void>;
+  /**
+   * Stops the browser and code-server's process group; when asked, keeps the logs under
+   * artifacts/ and prints their digest (with `notes`, e.g. what was on screen when a test failed).
+   */
+  dispose(opts?: { keepLogs?: boolean; notes?: string[] }): Promise<void>;
 }
 
 /**
@@ -83,7 +87,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 
   let server: CodeServer | undefined;
   let browser: BrowserHandle | undefined;
-  const dispose = async ({ keepLogs = false } = {}) => {
+  const dispose = async ({ keepLogs = false, notes = [] as string[] } = {}) => {
     await browser?.close();
     await server?.stop();
     if (keepLogs) {
@@ -95,6 +99,14 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       }
       // The journals say why a run failed (the run/failed event carries the engine's error).
       await cp(join(folder, '.ratchet', 'runs'), join(kept, 'runs'), { recursive: true }).catch(() => undefined);
+      // The run daemons' logs (src/daemon/address.ts puts them under TMPDIR/ratchet-<uid>/).
+      const tmp = join(runDir, 'tmp');
+      for (const dir of (await readdir(tmp).catch(() => [])).filter((d) => d.startsWith('ratchet-'))) {
+        for (const log of (await readdir(join(tmp, dir)).catch(() => [])).filter((f) => f.endsWith('.log'))) {
+          await cp(join(tmp, dir, log), join(kept, 'daemons', log.replace(/\.log$/, '.daemon.log'))).catch(() => undefined);
+        }
+      }
+      await printFailureDigest(kept, notes);
     }
     await rm(runDir, { recursive: true, force: true });
   };

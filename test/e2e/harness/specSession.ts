@@ -18,6 +18,8 @@ export function useSession(setup: () => Promise<SpecSessionSetup>): () => Sessio
   let session: Session | undefined;
   let cleanup: (() => Promise<void>) | undefined;
   let failed = false;
+  /** What was on screen as each failed test ended, for the failure digest. */
+  const notes: string[] = [];
 
   beforeAll(async () => {
     const s = await setup();
@@ -35,12 +37,14 @@ export function useSession(setup: () => Promise<SpecSessionSetup>): () => Sessio
     if (ctx.task.result?.state === 'fail') {
       failed = true;
       await session?.screenshot(`failed-${slug(ctx.task.name)}`).catch(() => undefined);
+      const shown = await session?.workbench.notifications.messages().catch((err: unknown) => [`(unreadable: ${String(err)})`]);
+      notes.push(`failed: ${ctx.task.name}\n  notifications shown: ${JSON.stringify(shown ?? [])}`);
     }
   });
 
   afterAll(async () => {
     try {
-      await session?.dispose({ keepLogs: failed });
+      await session?.dispose({ keepLogs: failed, notes });
     } finally {
       await cleanup?.();
     }

@@ -66,7 +66,10 @@ export class CommandPalette {
   /** Runs a command by its palette title and waits for the palette to close. */
   async run(title: string, opts?: { timeoutMs?: number }): Promise<void> {
     const row = await this.show(title, opts);
-    await row.click();
+    // Enter when the command is the focused row (the usual case), as a user would: a click can
+    // land on a row the list is re-rendering on a loaded machine, and then nothing runs.
+    if (await row.evaluate((el) => el.classList.contains('focused'))) await this.input.press('Enter');
+    else await row.click();
     await waitHidden(this.widget, `command palette after running '${title}'`, 10_000);
   }
 }

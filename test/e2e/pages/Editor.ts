@@ -35,13 +35,15 @@ export class Editor {
     const input = this.page.locator('.quick-input-widget input');
     await waitVisible(input, 'Quick Open input', 10_000);
     await input.fill(relativePath);
-    // The result row's label is the file name; its description holds the folder.
+    // The result row's label is the file name; its description holds the folder. The full path
+    // puts it first, focused: Enter takes it. (A click can land on a row the list is re-rendering
+    // as search results settle, on a loaded machine, and then nothing opens.)
     const row = this.page
-      .locator('.quick-input-list .monaco-list-row')
+      .locator('.quick-input-list .monaco-list-row.focused')
       .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(fileName)}$`) }) })
       .first();
-    await waitVisible(row, `Quick Open row '${relativePath}'`, timeoutMs);
-    await row.click();
+    await waitVisible(row, `Quick Open row '${relativePath}', focused`, timeoutMs);
+    await input.press('Enter');
     await waitHidden(this.page.locator('.quick-input-widget'), 'Quick Open', 10_000);
     await waitVisible(this.activeTab().filter({ hasText: fileName }), `active tab '${fileName}'`, timeoutMs);
     await waitVisible(this.active, `editor for '${fileName}'`, timeoutMs);
