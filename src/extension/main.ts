@@ -14,7 +14,7 @@ import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { InlineReview } from './review/inlineReview';
 import { RunFeed } from './runs/runFeed';
-import { runNotice } from './runs/runNotices';
+import { resumeOffer, runNotice } from './runs/runNotices';
 import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
@@ -54,11 +54,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         statusBar.setHealth(status);
         log[status.health === 'ok' ? 'info' : status.health === 'warning' ? 'warn' : 'error'](`Server: ${status.message}`);
         if (status.health === 'error') void errors.show('error', `Ratchet: the language server reported a problem — ${status.message}`);
-        if (status.resumable) {
-          // A run just stopped (its process died): the Runs view, status bar and panel say so.
-          void runsView.refresh().catch(() => undefined);
-          void offerResume(status.resumable);
-        }
+        // A run just stopped (its process died): the Runs view, status bar and panel say so.
+        if (status.resumable) void offerResume(status.resumable);
       },
       onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
       onReady: () => void afterReady(),
@@ -116,12 +113,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 
   async function offerResume(count: number): Promise<void> {
-    const resume = 'Resume…';
-    const choice = await vscode.window.showInformationMessage(
-      `Ratchet: ${count} run${count === 1 ? ' was' : 's were'} interrupted (the process running it stopped mid-run).`,
-      resume,
-    );
-    if (choice === resume) await vscode.commands.executeCommand(commandId('resumeRun'));
+    await runsView.refresh();
+    const offer = resumeOffer(runsView.listedRuns().filter((r) => r.resumable), count);
+    const choice = await vscode.window.showInformationMessage(offer.message, offer.button);
+    if (choice === offer.button) await vscode.commands.executeCommand(commandId('resumeRun'), ...(offer.runId ? [offer.runId] : []));
   }
 
   // Not awaited: activation (and the commands it gates) should not wait on the server's start.

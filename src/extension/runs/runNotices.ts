@@ -3,7 +3,7 @@
  * once, with Open Log), a normal end is a line in the log and the status bar. Pure wording here;
  * main.ts shows it. Only live notifications count: a journal replayed into the panel is history.
  */
-import type { RunEventParams } from '../../protocol/lsp';
+import type { RunEventParams, RunListEntry } from '../../protocol/lsp';
 
 export interface RunNotice {
   level: 'info' | 'error';
@@ -35,4 +35,29 @@ export function runNotice(p: RunEventParams): RunNotice | undefined {
     default:
       return undefined;
   }
+}
+
+export interface ResumeOffer {
+  message: string;
+  button: string;
+  /** The one run the button resumes; absent when several wait and the button opens the picker. */
+  runId?: string;
+}
+
+/**
+ * What Ratchet says when the process running runs died. One run names its file, and its Resume
+ * resumes it at once; several are counted, and Resume… lets the user pick.
+ */
+export function resumeOffer(resumable: readonly RunListEntry[], count: number): ResumeOffer {
+  const [only] = resumable;
+  if (resumable.length === 1 && only) {
+    const name = only.target?.split(/[\\/]/).at(-1) ?? only.runId;
+    return {
+      message: `Ratchet: the run on ${name} (run ${only.runId}) was interrupted: the process running it stopped mid-run. Resume continues it from its journal.`,
+      button: 'Resume',
+      runId: only.runId,
+    };
+  }
+  const n = Math.max(count, resumable.length);
+  return { message: `Ratchet: ${n} run${n === 1 ? ' was' : 's were'} interrupted (the process running ${n === 1 ? 'it' : 'them'} stopped mid-run).`, button: 'Resume…' };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../src/core/run/events';
-import { runNotice } from '../../../src/extension/runs/runNotices';
+import type { RunListEntry } from '../../../src/protocol/lsp';
+import { resumeOffer, runNotice } from '../../../src/extension/runs/runNotices';
 
 type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at'> : never) : never;
 const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', workspace: '/w', event: { runId: 'r1', at: 1, ...event } as EngineEvent });
@@ -24,5 +25,40 @@ describe('runNotice', () => {
     expect(runNotice(at({ type: 'log', level: 'warn', message: 'small dev set' }))?.message).toBe('Run on my task.prompt.md (run r1): small dev set');
     expect(runNotice(at({ type: 'log', level: 'info', message: 'x' }))).toBeUndefined();
     expect(runNotice(at({ type: 'cost/update', cost: {} as never, llmCalls: 1 }))).toBeUndefined();
+  });
+});
+
+describe('resumeOffer', () => {
+  const interrupted = (runId: string, target?: string): RunListEntry => ({
+    runId,
+    kind: 'evolve',
+    target,
+    status: 'interrupted',
+    started: 1,
+    lastEventAt: 2,
+    events: 10,
+    candidates: 2,
+    commits: 1,
+    cost: undefined,
+    gate: 'pace+',
+    alpha: 0.05,
+    tornTail: false,
+    workspace: '/w',
+    hosted: false,
+    resumable: true,
+  });
+
+  it('names the one interrupted run, and its button resumes that run', () => {
+    expect(resumeOffer([interrupted('r1', '/w/arith/task.prompt.md')], 1)).toEqual({
+      message: 'Ratchet: the run on task.prompt.md (run r1) was interrupted: the process running it stopped mid-run. Resume continues it from its journal.',
+      button: 'Resume',
+      runId: 'r1',
+    });
+  });
+
+  it('counts several, and lets the user pick; a listing that lags the count still counts them all', () => {
+    expect(resumeOffer([interrupted('r1'), interrupted('r2')], 2)).toEqual({ message: 'Ratchet: 2 runs were interrupted (the process running them stopped mid-run).', button: 'Resume…' });
+    expect(resumeOffer([], 3)).toMatchObject({ message: expect.stringMatching(/^Ratchet: 3 runs were interrupted/), button: 'Resume…' });
+    expect(resumeOffer([], 3).runId).toBeUndefined();
   });
 });
