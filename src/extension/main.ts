@@ -69,11 +69,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runsView,
     serverHost.onDidChangePhase((phase) => statusBar.setPhase(phase)),
     runsView.onDidList((runs) => {
-      const interrupted = runs.filter((r) => r.status === 'interrupted').map((r) => r.runId);
-      statusBar.setInterrupted(new Set(interrupted));
-      // The panel's Resume button follows the server's list (events alone cannot tell an
-      // interrupted run from one still going).
-      store.setInterrupted(interrupted);
+      // The panel's Resume button and the status bar follow the server's list (events alone
+      // cannot tell an interrupted run from one still going).
+      store.setInterrupted(runs.filter((r) => r.status === 'interrupted').map((r) => r.runId));
     }),
   );
 

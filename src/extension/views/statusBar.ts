@@ -17,15 +17,17 @@ export class StatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private phase: ServerPhase = 'stopped';
   private health: ServerStatusParams | undefined;
-  private interrupted: ReadonlySet<string> = new Set();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly store: RunStore) {
     this.item = vscode.window.createStatusBarItem('ratchet.status', vscode.StatusBarAlignment.Left, 0);
     this.item.name = 'Ratchet';
     this.item.command = commandId('showPanel');
-    const unsubscribe = store.onEvent(() => this.schedule());
-    this.disposables.push(this.item, { dispose: unsubscribe });
+    // The store's run list says which runs are interrupted (the server's listing, until the run's
+    // events go on past it): a run resumed and finished since then is no longer shown so.
+    const offEvent = store.onEvent(() => this.schedule());
+    const offList = store.onListChanged(() => this.schedule());
+    this.disposables.push(this.item, { dispose: offEvent }, { dispose: offList });
     this.paint();
     this.item.show();
   }
@@ -39,12 +41,6 @@ export class StatusBar implements vscode.Disposable {
 
   setHealth(status: ServerStatusParams): void {
     this.health = status;
-    this.paint();
-  }
-
-  /** Runs the server lists as interrupted (after a restart mid-run). */
-  setInterrupted(runIds: ReadonlySet<string>): void {
-    this.interrupted = runIds;
     this.paint();
   }
 
@@ -63,13 +59,14 @@ export class StatusBar implements vscode.Disposable {
   /** The run worth showing: the newest one still running, else the newest. */
   private currentRun() {
     const runs = this.store.runs();
-    const live = runs.find((r) => (r.status === 'running' || r.status === 'pending') && !this.interrupted.has(r.runId)) ?? runs[0];
-    return live ? this.store.get(live.runId)?.state : undefined;
+    const entry = runs.find((r) => (r.status === 'running' || r.status === 'pending') && !r.interrupted) ?? runs[0];
+    const state = entry ? this.store.get(entry.runId)?.state : undefined;
+    return { state, interrupted: entry?.interrupted === true };
   }
 
   private paint(): void {
-    const run = this.currentRun();
-    const view = statusView(run, this.phase, this.health, run !== undefined && this.interrupted.has(run.runId));
+    const { state, interrupted } = this.currentRun();
+    const view = statusView(state, this.phase, this.health, interrupted);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor =

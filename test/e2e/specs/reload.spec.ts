@@ -125,6 +125,13 @@ describe('spec 5: reload the window during a run', () => {
     expect(journal.filter((e) => e.type === 'run/started').length).toBeGreaterThanOrEqual(1);
     expect(journal.at(-1)).toMatchObject({ type: 'run/finished', runId, candidates: CANDIDATES });
     expect(await resumeEnabled()).toBe(false);
+    // The status bar too says how the run ended, not that it was interrupted.
+    const statusItem = workbench.page.locator('.statusbar-item', { hasText: 'task.prompt.md' });
+    const statusText = await waitUntil(async () => {
+      const text = (await statusItem.textContent()) ?? '';
+      return text.includes('finished') ? text : undefined;
+    }, "the Ratchet status bar item saying 'finished'", 15_000);
+    expect(statusText).not.toMatch(/interrupted/);
     await workbench.parkMouse();
     await s.screenshot('resumed-after-crash');
   });
