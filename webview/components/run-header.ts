@@ -4,8 +4,8 @@
  */
 import type { RunListEntry } from '../../src/protocol/webview';
 import { custom, el, icon, setChildren, setText } from '../dom';
+import { runPickerLabel } from '../model/header';
 import type { HeaderModel } from '../model/header';
-import { shortId } from '../model/format';
 
 export interface RunHeaderActions {
   cancel(): void;
@@ -71,7 +71,7 @@ export class RunHeader extends HTMLElement {
   update(model: HeaderModel, runs: readonly RunListEntry[], selectedRunId: string | undefined): void {
     this.connectedCallback();
     setText(this.target, model.target);
-    this.target.title = model.target;
+    this.target.title = model.targetPath;
     this.statusIcon.setAttribute('name', STATUS_ICON[model.status]);
     this.statusIcon.toggleAttribute('spin', model.status === 'running');
     this.status.className = `run-status status-${model.status}`;
@@ -104,7 +104,7 @@ export class RunHeader extends HTMLElement {
   private updateRunPicker(runs: readonly RunListEntry[], selectedRunId: string | undefined): void {
     this.runPicker.hidden = runs.length < 2;
     const ids = runs.map((r) => r.runId);
-    const labels = runs.map((r) => `${r.target ?? shortId(r.runId)} · ${r.interrupted ? 'interrupted' : r.status}`);
+    const labels = runs.map(runPickerLabel);
     // Rebuilt when a label changes too: a run that ends or is interrupted says so in the picker.
     if (ids.join('\n') !== this.runIds.join('\n') || labels.join('\n') !== this.runLabels.join('\n')) {
       this.runIds = ids;

@@ -1,6 +1,6 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
-import type { RunState, RunStatus } from '../../src/protocol/webview';
-import { formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
+import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
+import { fileName, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from './runState';
 
 export interface BudgetMeter {
@@ -12,7 +12,10 @@ export interface BudgetMeter {
 }
 
 export interface HeaderModel {
+  /** The prompt's file name, or the run id before the run says its target. */
   target: string;
+  /** The full path (the title's tooltip). */
+  targetPath: string;
   gate: string;
   alpha: string;
   mode: string;
@@ -38,6 +41,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
   if (!state) {
     return {
       target: 'No run yet',
+      targetPath: '',
       gate: '—',
       alpha: '—',
       mode: '—',
@@ -65,7 +69,8 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
   ];
   const fractions = meters.map((m) => m.fraction).filter((f): f is number => f !== undefined);
   return {
-    target: info?.target ?? state.runId,
+    target: info?.target !== undefined ? fileName(info.target) : state.runId,
+    targetPath: info?.target ?? state.runId,
     gate: info?.gate ?? '—',
     alpha: info ? `α = ${info.alpha}` : '—',
     mode: info?.mode ?? '—',
@@ -123,4 +128,9 @@ function warningOf(s: RunState): string | undefined {
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A run in the header's picker: which file, how it stands, and which run (two runs on one file differ there). */
+export function runPickerLabel(r: RunListEntry): string {
+  return `${r.target !== undefined ? fileName(r.target) : shortId(r.runId)} · ${r.interrupted ? 'interrupted' : r.status} · run ${r.runId}`;
 }

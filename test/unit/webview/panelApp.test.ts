@@ -46,7 +46,9 @@ describe('the panel through an in-memory host', () => {
     const { host, app } = mount({ v: 1, runId: RUN, tab: 'verdicts', filter: 'all', costMetric: 'calls' });
     expect(host.sent).toEqual([{ type: 'view/ready', runId: RUN }]);
     snapshot(host);
-    expect(app.headerElement.querySelector('.run-target')?.textContent).toBe('p/x.prompt.md');
+    // The file's name as the title, its path as the tooltip.
+    expect(app.headerElement.querySelector('.run-target')?.textContent).toBe('x.prompt.md');
+    expect(app.headerElement.querySelector<HTMLElement>('.run-target')?.title).toBe('p/x.prompt.md');
     expect(app.headerElement.querySelector('.run-status')?.textContent).toBe('running');
     expect(rowTexts(app)).toEqual([
       ' commitc2c0evidence ×21.5 (needs ×20)9 (7W 1L 1T)evidence reached ×20',
@@ -227,6 +229,7 @@ describe('the panel through an in-memory host', () => {
     // Two runs: the header offers a picker, and picking asks the host.
     const picker = app.headerElement.querySelector<HTMLSelectElement>('.run-picker')!;
     expect(picker.hidden).toBe(false);
+    expect([...picker.options].map((o) => o.text)).toEqual([`a · running · run ${RUN}`, 'b · finished · run r2']);
     picker.selectedIndex = 1;
     picker.dispatchEvent(new Event('change'));
     expect(host.sent.at(-1)).toEqual({ type: 'run/select', runId: 'r2' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costChartData, costTable } from '../../../webview/model/costSeries';
 import { diffModel } from '../../../webview/model/diffLines';
-import { evidenceText, formatFactor } from '../../../webview/model/format';
+import { evidenceText, fileName, formatFactor } from '../../../webview/model/format';
 import { headerModel } from '../../../webview/model/header';
 import { ratingRows, ratingsChartData } from '../../../webview/model/ratings';
 import { emptyRunState, foldEvents } from '../../../webview/model/runState';
@@ -20,7 +20,13 @@ describe('run header', () => {
       { name: 'time', used: '30s', limit: '1m00s', fraction: 0.5 },
     ]);
     expect(m.progress).toBe(0.5);
-    expect(m).toMatchObject({ target: 'p/x.prompt.md', gate: 'pace+', alpha: 'α = 0.05', mode: 'suggest', canCancel: true, canResume: false });
+    expect(m).toMatchObject({ target: 'x.prompt.md', targetPath: 'p/x.prompt.md', gate: 'pace+', alpha: 'α = 0.05', mode: 'suggest', canCancel: true, canResume: false });
+  });
+
+  it('titles a run by its file name, from a POSIX or a Windows path', () => {
+    expect(fileName('/home/u/w/arith/task.prompt.md')).toBe('task.prompt.md');
+    expect(fileName('C:\\Users\\u\\w\\task.prompt.md')).toBe('task.prompt.md');
+    expect(fileName('task.prompt.md')).toBe('task.prompt.md');
   });
 
   it('offers Resume only for an interrupted run, never for one that ended or is still running', () => {
