@@ -34,8 +34,6 @@ import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
 import type { GateName } from '../core/gates/record';
-import { paceConfig } from '../core/gates/pace';
-import { minConsecutiveWins } from '../core/gates/preflight';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
@@ -221,11 +219,12 @@ function replayingControl(control: RunControl, replayed: readonly EngineEvent[])
 }
 
 async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrides): Promise<RunInputs> {
-  // The small-dev warning names the exact number of straight wins the default gate needs.
-  const inputs = await loadRunInputs(files, promptPath, { minConsecutiveWins: minConsecutiveWins(paceConfig('pace+', { alpha: o.alpha ?? 0.05 })) });
+  // The small-dev warning names the exact number of straight wins the run's gate needs.
+  const gate = { ...(o.gate ? { name: o.gate } : {}), ...(o.alpha !== undefined ? { alpha: o.alpha } : {}) };
+  const inputs = await loadRunInputs(files, promptPath, { gate });
   const spec: RunSpec = {
     ...inputs.spec,
-    gate: { ...inputs.spec.gate, ...(o.gate ? { name: o.gate } : {}), ...(o.alpha !== undefined ? { alpha: o.alpha } : {}) },
+    gate: { ...inputs.spec.gate, ...gate },
     budget: {
       ...inputs.spec.budget,
       ...(o.budgetCalls !== undefined ? { calls: o.budgetCalls } : {}),

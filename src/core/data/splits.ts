@@ -121,7 +121,7 @@ export interface SplitAdviceOptions {
   /** Gate name as shown to the user, e.g. "PACE+". */
   gate: string;
   alpha: number;
-  /** Fewest consecutive wins the gate needs to commit at this α (from the gate; 6 for PACE+ at 0.05). */
+  /** Fewest consecutive wins the gate needs to commit at this α (from the gate; 6 for PACE+ at 0.05); Infinity: never on this dev set. */
   minWins?: number;
   /** Below this many dev items, warn that only large gains are detectable. Default 20. */
   recommendedDev?: number;
@@ -139,7 +139,11 @@ export function splitAdvice(sizes: SplitSizes, opts: SplitAdviceOptions): SplitA
   const recommended = opts.recommendedDev ?? 20;
   const suggestion = suggestSplit(n, recommended);
   const needs =
-    opts.minWins === undefined ? '' : `: ${opts.gate} at α = ${opts.alpha} needs at least ${opts.minWins} consecutive wins to commit`;
+    opts.minWins === undefined
+      ? ''
+      : Number.isFinite(opts.minWins)
+        ? `: ${opts.gate} at α = ${opts.alpha} needs at least ${opts.minWins} consecutive wins to commit`
+        : `: ${opts.gate} at α = ${opts.alpha} cannot reach 1/α even if the candidate wins all ${sizes.dev}`;
   if (sizes.dev === 0) {
     out.push({ split: 'dev', message: `dev split is empty, so the gate has nothing to test on; add items or give dev a share (${suggestion})` });
   } else if (opts.minWins !== undefined && sizes.dev < opts.minWins) {

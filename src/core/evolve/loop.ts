@@ -13,7 +13,7 @@ import { expectedText } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import { RatchetError, isCancellation } from '../errors';
 import { OutcomeCache } from '../gates/incumbentCache';
-import { paceConfig } from '../gates/pace';
+import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
 import { EMPTY_LEDGER } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
@@ -306,15 +306,8 @@ function scoreMode(scorer: Scorer | undefined): ScoreMode {
 
 /** Before any candidate is paid for: can this gate commit anything with this dev set? (GATES.md 4.2) */
 function checkFeasible(spec: RunSpec, n: number): void {
-  const name = spec.gate.name;
-  if (name !== 'pace' && name !== 'pace+' && name !== 'pace-rf') return;
-  const cfg = paceConfig(name, {
-    alpha: spec.gate.alpha,
-    schedule: spec.gate.schedule,
-    horizonT: spec.gate.horizon,
-    population: spec.gate.population,
-    ...(name === 'pace' ? { bettor: { kind: 'fixed', lambda: spec.gate.lambda } } : { bettor: { kind: 'mixture', lambdas: spec.gate.lambdas } }),
-  });
+  const cfg = paceConfigOf(spec.gate);
+  if (!cfg) return;
   const pf = preflight(cfg, EMPTY_LEDGER, n);
   if (!pf.feasible) throw new RatchetError('badInput', `${pf.message}. Add dev items or raise α.`, { field: 'split' });
 }

@@ -20,6 +20,7 @@ import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '
 import type { SplitName, Splits } from '../data/splits';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { RatchetError } from '../errors';
+import { minConsecutiveWins } from '../gates/preflight';
 import { parsePromptFile } from '../prompt/promptFile';
 import type { PromptFile } from '../prompt/promptFile';
 import { templateOf } from '../prompt/template';
@@ -29,7 +30,8 @@ import { resolveRunSpec } from './specResolve';
 import { schemaDiagnostics } from './specSchema';
 import { isSidecarPath, mergeSpecTexts, promptCandidatesFor, readSpecText, sidecarPathFor } from './specSource';
 import type { MergedSpec, SpecText } from './specSource';
-import type { RunSpec } from './specTypes';
+import { paceConfigOf } from './gateConfig';
+import type { GateSpec, RunSpec } from './specTypes';
 
 export { isSidecarPath, sidecarPathFor } from './specSource';
 
@@ -68,8 +70,11 @@ export interface RunInputs {
 }
 
 export interface RunInputsOptions {
-  /** Fewest consecutive wins the chosen gate needs to commit (from the gate module); sharpens the small-dev warning. */
-  minConsecutiveWins?: number;
+  /**
+   * The gate the run will use where it differs from the spec's (`ratchet evolve --gate --alpha`):
+   * the small-dev warning counts the wins that gate needs, at that α.
+   */
+  gate?: Partial<Pick<GateSpec, 'name' | 'alpha'>>;
   /** Below this many dev items, warn (default 20). */
   recommendedDevItems?: number;
 }
@@ -107,15 +112,32 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
 
   if (spec.dataset !== undefined || spec.split.kind === 'files') {
     const sizes = { feedback: splits.feedback.length, dev: splits.dev.length, test: splits.test.length } as Record<SplitName, number>;
+    const gate: GateSpec = { ...spec.gate, ...opts.gate };
+    const minWins = sizes.dev > 0 ? winsToCommit(gate, sizes.dev) : undefined;
     const advice = splitAdvice(sizes, {
-      gate: gateLabel(spec.gate.name),
-      alpha: spec.gate.alpha,
-      ...(opts.minConsecutiveWins === undefined ? {} : { minWins: opts.minConsecutiveWins }),
+      gate: `${gateLabel(gate.name)}${gate.population === 'finite' && minWins !== undefined ? ' (finite population)' : ''}`,
+      alpha: gate.alpha,
+      ...(minWins === undefined ? {} : { minWins }),
       ...(opts.recommendedDevItems === undefined ? {} : { recommendedDev: opts.recommendedDevItems }),
     });
     diagnostics.push(...splitAdviceDiagnostics(advice, splitAt));
   }
   return { spec, prompt, template, splits, warnings: diagnostics.filter((d) => d.severity === 'warning') };
+}
+
+/**
+ * Fewest straight wins the gate needs to commit on a dev set of `n` (Infinity: never, a finite
+ * population too small); undefined for a gate that does not count wins, or a gate section the run
+ * will refuse anyway with its own located error.
+ */
+function winsToCommit(gate: GateSpec, n: number): number | undefined {
+  try {
+    const cfg = paceConfigOf(gate);
+    return cfg && minConsecutiveWins(cfg, undefined, undefined, n);
+  } catch (err) {
+    if (RatchetError.is(err, 'badInput')) return undefined;
+    throw err;
+  }
 }
 
 /** How a gate is named in messages. */

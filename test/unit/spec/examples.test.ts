@@ -38,7 +38,7 @@ describe('examples/', () => {
 
   it.each(prompts)('%s loads: spec, dataset, template and splits, with no warnings', async (prompt) => {
     expect(validateRunSpecText(prompt, readFileSync(path.join(ROOT, prompt), 'utf8'))).toEqual([]);
-    const inputs = await loadRunInputs(files, prompt, { minConsecutiveWins: 6 });
+    const inputs = await loadRunInputs(files, prompt);
     expect(inputs.warnings.map(formatDiagnostic)).toEqual([]);
     expect(inputs.splits.dev.length).toBeGreaterThanOrEqual(20);
     expect(inputs.splits.feedback.length).toBeGreaterThan(0);

@@ -291,7 +291,7 @@ describe('reward-free runs', () => {
 describe('loadRunInputs', () => {
   it('returns the prompt, template and three disjoint splits fixed by the seed', async () => {
     const files = memFiles({ '/w/wp.prompt.md': PROMPT, '/w/wp.ratchet.yaml': 'dataset: p.jsonl\nscorer: numeric\nseed: 3\n', '/w/p.jsonl': DATA });
-    const inputs = await loadRunInputs(files, '/w/wp.prompt.md', { minConsecutiveWins: 6 });
+    const inputs = await loadRunInputs(files, '/w/wp.prompt.md');
     expect([inputs.splits.feedback.length, inputs.splits.dev.length, inputs.splits.test.length]).toEqual([6, 18, 6]);
     expect(inputs.template.variables.map((v) => v.name)).toEqual(['question']);
     expect(inputs.prompt.body).toBe('Solve: {{question}}\n');
@@ -300,6 +300,37 @@ describe('loadRunInputs', () => {
     ]);
     const again = await loadRunInputs(files, '/w/wp.prompt.md');
     expect(again.splits.dev.map((i) => i.id)).toEqual(inputs.splits.dev.map((i) => i.id));
+  });
+
+  describe('the small-dev warning counts the wins the run’s own gate needs', () => {
+    const devWarning = async (gateYaml: string, opts?: Parameters<typeof loadRunInputs>[2]) => {
+      const spec = `dataset: p.jsonl\nscorer: numeric\nsplit: { feedback: 22, dev: 4, test: 4 }\n${gateYaml}`;
+      const inputs = await loadRunInputs(memFiles({ '/w/wp.prompt.md': PROMPT, '/w/wp.ratchet.yaml': spec, '/w/p.jsonl': DATA }), '/w/wp.prompt.md', opts);
+      return inputs.warnings.map((w) => w.message).find((m) => m.startsWith('dev split'));
+    };
+
+    it('PACE+ needs 6 straight wins at α = 0.05: 4 dev items can never commit', async () => {
+      expect(await devWarning('')).toMatch(/^dev split has 4 items: PACE\+ at α = 0\.05 needs at least 6 consecutive wins to commit, so it can never commit;/);
+    });
+
+    it('at the spec’s α, not the default one', async () => {
+      expect(await devWarning('gate: { alpha: 0.01 }')).toMatch(/^dev split has 4 items: PACE\+ at α = 0\.01 needs at least 9 consecutive wins/);
+    });
+
+    it('with a finite population, 4 straight wins over all 4 items are enough at α = 0.05, and no α = 0.01 run can commit', async () => {
+      expect(await devWarning('gate: { population: finite }')).toMatch(
+        /^dev split has 4 items: PACE\+ \(finite population\) at α = 0\.05 needs at least 4 consecutive wins to commit, so only large gains can be detected;/,
+      );
+      expect(await devWarning('gate: { population: finite, alpha: 0.01 }')).toMatch(
+        /^dev split has 4 items: PACE\+ \(finite population\) at α = 0\.01 cannot reach 1\/α even if the candidate wins all 4, so it can never commit;/,
+      );
+    });
+
+    it('for the gate and α the run is started with, when they override the spec’s', async () => {
+      expect(await devWarning('', { gate: { alpha: 0.01 } })).toMatch(/PACE\+ at α = 0\.01 needs at least 9 consecutive wins/);
+      // Greedy counts no wins: the generic warning.
+      expect(await devWarning('', { gate: { name: 'greedy' } })).toMatch(/^dev split has 4 items, too few to detect anything but large gains;/);
+    });
   });
 
   it('checks every item against the template before any LLM call', async () => {
