@@ -38,6 +38,11 @@ export function formatSigned(x: number, digits = 1): string {
   return x > 0 ? `+${t}` : t;
 }
 
+/** "1 commit", "3 commits". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** The last segment of a path (POSIX or Windows); the path itself goes in a tooltip. */
 export function fileName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;

@@ -1,6 +1,6 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
 import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
-import { fileName, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
+import { count, fileName, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from './runState';
 
 export interface BudgetMeter {
@@ -124,10 +124,6 @@ function warningOf(s: RunState): string | undefined {
     if (line.level === 'warn') return line.message;
   }
   return undefined;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** A run in the header's picker: which file, how it stands, and which run (two runs on one file differ there). */

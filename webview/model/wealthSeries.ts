@@ -3,7 +3,7 @@
  * candidate, the 1/α threshold and the futility bound, in uPlot's aligned-columns layout.
  */
 import type { RunState, WealthTrace } from '../../src/protocol/webview';
-import { evidenceText, shortId } from './format';
+import { count, evidenceText, shortId } from './format';
 
 export type Column = (number | null)[];
 
@@ -112,7 +112,7 @@ function summarize(live: WealthTrace | undefined, past: WealthTrace | undefined,
     const futile = last !== undefined && last.logBest < last.logThreshold;
     const outcome = trace.decision ? `; ${trace.decision === 'commit' ? 'committed' : 'rejected'}` : futile ? '; futile' : '';
     parts.push(
-      `${what} ${shortId(trace.candidateId)}: ${evidenceText(logW, thr ?? Number.NaN)} after ${trace.steps.length} discordant pairs and ${trace.ties} ties${outcome}.`,
+      `${what} ${shortId(trace.candidateId)}: ${evidenceText(logW, thr ?? Number.NaN)} after ${count(trace.steps.length, 'discordant pair')} and ${count(trace.ties, 'tie')}${outcome}.`,
     );
   }
   return parts.join(' ');

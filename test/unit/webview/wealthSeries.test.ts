@@ -14,7 +14,7 @@ describe('wealth chart series', () => {
     expect(d.threshold.map((v) => Number(v?.toFixed(6)))).toEqual([20, 20, 20]);
     expect(d.past).toEqual([null, null, null]);
     expect(d.liveId).toBe('c1');
-    expect(d.summary).toBe('Under test c1: evidence ×2.5 (needs ×20) after 2 discordant pairs and 1 ties.');
+    expect(d.summary).toBe('Under test c1: evidence ×2.5 (needs ×20) after 2 discordant pairs and 1 tie.');
   });
 
   it('puts the wealth below the futility bound exactly when the threshold is out of reach', () => {
