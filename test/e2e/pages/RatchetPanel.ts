@@ -31,7 +31,7 @@ export function parseFactor(text: string): number {
 
 export function parseWealthSummary(summary: string): WealthSummary[] {
   const out: WealthSummary[] = [];
-  const re = /(Under test|Selected) (\S+): evidence ×(\S+) \(needs ×(\S+)\) after (\d+) discordant pairs and \d+ ties(?:; (committed|rejected|futile))?\./g;
+  const re = /(Under test|Selected) (\S+): evidence ×(\S+) \(needs ×(\S+)\) after (\d+) discordant pairs? and \d+ ties?(?:; (committed|rejected|futile))?\./g;
   for (const m of summary.matchAll(re)) {
     out.push({
       who: m[1] as WealthSummary['who'],
