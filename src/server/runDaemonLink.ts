@@ -5,7 +5,7 @@
  * the runs still going — their events, their pending suggestions, their progress.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
@@ -140,7 +140,7 @@ export class RunDaemonLink {
 
   private spawnDaemon(address: DaemonAddress): void {
     ensureDaemonDir(address);
-    const out = openSync(address.log, 'w', 0o600);
+    const out = openDaemonLog(address.log);
     try {
       // Detached, in its own process group: closing or reloading the window must not take it down.
       // The runs' memory is the daemon's: it gets the heap limit the server was given (and no debugger port).
@@ -193,6 +193,23 @@ export class RunDaemonLink {
       void processGone(this.daemonPid, 3_000).then(() => h.lost(lost, why));
     });
   }
+}
+
+/** A log past this size is moved aside (one generation, `.old`) when the next daemon starts. */
+const LOG_MAX_BYTES = 1 << 20;
+
+/**
+ * The daemon's log is appended to, not overwritten: the daemon that died (whose log the "went
+ * away" error points at) is followed by the one started to resume its runs, and its last words
+ * must still be there.
+ */
+function openDaemonLog(path: string): number {
+  try {
+    if (statSync(path).size > LOG_MAX_BYTES) renameSync(path, `${path}.old`);
+  } catch {
+    // no log yet
+  }
+  return openSync(path, 'a', 0o600);
 }
 
 function tryConnect(path: string): Promise<Socket | undefined> {

@@ -11,6 +11,8 @@ import { isTerminal } from '../../src/core/run/events';
 import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
+import { daemonAddress } from '../../src/daemon/address';
+import { version } from '../../package.json';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { WorkspaceOptions } from './evolveWorkspace';
@@ -156,6 +158,9 @@ describe('a run whose daemon is gone can be resumed', () => {
     const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
     expect(new Set(proposed).size).toBe(proposed.length);
     expect(events.at(-1)?.type).toBe('run/finished');
+    // The daemon started for the resume appended to the log: the killed one's lines are still there.
+    const log = readFileSync(daemonAddress([w.dir], version).log, 'utf8');
+    expect(log.match(/listening on .* \(pid \d+\)/g)).toHaveLength(2);
   });
 
   it('no window came back within the keep-alive: the daemon stops the run, and the next server offers it', async () => {
