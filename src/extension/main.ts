@@ -14,7 +14,8 @@ import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { InlineReview } from './review/inlineReview';
 import { RunFeed } from './runs/runFeed';
-import { resumeOffer, runNotice } from './runs/runNotices';
+import { ResumeOffers } from './runs/resumeOffers';
+import { runNotice } from './runs/runNotices';
 import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
@@ -54,8 +55,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         statusBar.setHealth(status);
         log[status.health === 'ok' ? 'info' : status.health === 'warning' ? 'warn' : 'error'](`Server: ${status.message}`);
         if (status.health === 'error') void errors.show('error', `Ratchet: the language server reported a problem — ${status.message}`);
-        // A run just stopped (its process died): the Runs view, status bar and panel say so.
-        if (status.resumable) void offerResume(status.resumable);
+        // Interrupted runs: one just stopped (its process died; the server warns), or the window
+        // opened on a workspace that has some. The Runs view, status bar and panel say so too.
+        if (status.resumable) void resumeOffers.offer(status.resumable, status.health === 'warning');
       },
       onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
       onReady: () => void afterReady(),
@@ -65,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(serverHost);
 
   const runsView = new RunsView({ store, host: serverHost, feed, errors });
+  const resumeOffers = new ResumeOffers(runsView, context.workspaceState);
   context.subscriptions.push(
     runsView,
     serverHost.onDidChangePhase((phase) => statusBar.setPhase(phase)),
@@ -108,13 +111,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     } catch (err) {
       log.warn('Catching up with the server after its start:', err instanceof Error ? err : String(err));
     }
-  }
-
-  async function offerResume(count: number): Promise<void> {
-    await runsView.refresh();
-    const offer = resumeOffer(runsView.listedRuns().filter((r) => r.resumable), count);
-    const choice = await vscode.window.showInformationMessage(offer.message, offer.button);
-    if (choice === offer.button) await vscode.commands.executeCommand(commandId('resumeRun'), ...(offer.runId ? [offer.runId] : []));
   }
 
   // Not awaited: activation (and the commands it gates) should not wait on the server's start.

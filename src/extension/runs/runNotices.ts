@@ -61,3 +61,11 @@ export function resumeOffer(resumable: readonly RunListEntry[], count: number): 
   const n = Math.max(count, resumable.length);
   return { message: `Ratchet: ${n} run${n === 1 ? ' was' : 's were'} interrupted (the process running ${n === 1 ? 'it' : 'them'} stopped mid-run).`, button: 'Resume…' };
 }
+
+/**
+ * Which interrupted runs to offer. When a run's process just stopped, all of them; when a window
+ * opens on the workspace, not those the user said not to ask about again.
+ */
+export function runsToOffer(resumable: readonly RunListEntry[], dismissed: ReadonlySet<string>, justStopped: boolean): RunListEntry[] {
+  return justStopped ? [...resumable] : resumable.filter((r) => !dismissed.has(r.runId));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../src/core/run/events';
 import type { RunListEntry } from '../../../src/protocol/lsp';
-import { resumeOffer, runNotice } from '../../../src/extension/runs/runNotices';
+import { resumeOffer, runNotice, runsToOffer } from '../../../src/extension/runs/runNotices';
 
 type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at'> : never) : never;
 const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', workspace: '/w', event: { runId: 'r1', at: 1, ...event } as EngineEvent });
@@ -54,6 +54,13 @@ describe('resumeOffer', () => {
       button: 'Resume',
       runId: 'r1',
     });
+  });
+
+  it('leaves the runs the user dismissed alone when a window opens, not when their process just died', () => {
+    const runs = [interrupted('r1'), interrupted('r2')];
+    expect(runsToOffer(runs, new Set(['r1']), false).map((r) => r.runId)).toEqual(['r2']);
+    expect(runsToOffer(runs, new Set(['r1', 'r2']), false)).toEqual([]);
+    expect(runsToOffer(runs, new Set(['r1', 'r2']), true).map((r) => r.runId)).toEqual(['r1', 'r2']);
   });
 
   it('counts several, and lets the user pick; a listing that lags the count still counts them all', () => {
