@@ -112,6 +112,7 @@ describe('spec 5: reload the window during a run', () => {
     const offer = await workbench.notifications.waitFor(/was interrupted/, 60_000);
     expect(offer).toMatch(new RegExp(`^Ratchet: the run on task\\.prompt\\.md \\(run ${runId}\\) was interrupted`));
     await waitUntil(async () => ((await resumeEnabled()) ? true : undefined), "the panel's Resume button enabled for the interrupted run", 30_000);
+    await s.screenshot('resume-offer');
     fixture.fake.setLatency(0);
     // The notification's Resume resumes that run: no picker, nothing else to choose.
     await workbench.notifications.clickButtonAnywhere(/was interrupted/, 'Resume', 30_000);
