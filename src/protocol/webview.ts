@@ -95,6 +95,8 @@ export interface WealthTrace {
   steps: WealthStep[];
   ties: number;
   decision?: Decision;
+  /** The threshold its decision was taken against (a factor, ×20): known even with no discordant pair. */
+  threshold?: number;
 }
 
 export interface RoleSample {

@@ -11,7 +11,9 @@ export function formatFactor(x: number): string {
 
 /** The UI wording GATES.md 4.7 asks for instead of p-values. */
 export function evidenceText(logWealth: number, threshold: number): string {
-  return `evidence ×${formatFactor(Math.exp(logWealth))} (needs ×${formatFactor(threshold)})`;
+  const evidence = `evidence ×${formatFactor(Math.exp(logWealth))}`;
+  // Unknown (NaN) until the first discordant pair says it; ×∞ is real (an α budget spent).
+  return threshold > 0 ? `${evidence} (needs ×${formatFactor(threshold)})` : evidence;
 }
 
 export function formatCount(n: number): string {

@@ -149,7 +149,10 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
         node.reason = r.reason;
       }
       const trace = s.wealth[r.candidateId];
-      if (trace) trace.decision = r.decision;
+      if (trace) {
+        trace.decision = r.decision;
+        trace.threshold = r.threshold;
+      }
       if (r.decision === 'commit') s.incumbentId = r.candidateId;
       else s.incumbentId ??= r.incumbentId;
       return;

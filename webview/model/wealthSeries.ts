@@ -80,9 +80,11 @@ function wealthColumn(trace: WealthTrace | undefined, n: number): Column {
   return col;
 }
 
+/** The log threshold of the last step; for a candidate decided on ties alone, its decision's. */
 function lastThreshold(trace: WealthTrace | undefined): number | undefined {
   const last = trace?.steps[trace.steps.length - 1];
-  return last?.logThreshold;
+  if (last) return last.logThreshold;
+  return trace?.threshold !== undefined && trace.threshold > 0 ? Math.log(trace.threshold) : undefined;
 }
 
 function yRange(cols: Column[], thr: number | undefined): [number, number] {

@@ -31,13 +31,14 @@ export function parseFactor(text: string): number {
 
 export function parseWealthSummary(summary: string): WealthSummary[] {
   const out: WealthSummary[] = [];
-  const re = /(Under test|Selected) (\S+): evidence ×(\S+) \(needs ×(\S+)\) after (\d+) discordant pairs? and \d+ ties?(?:; (committed|rejected|futile))?\./g;
+  const re = /(Under test|Selected) (\S+): evidence ×(\S+)(?: \(needs ×(\S+)\))? after (\d+) discordant pairs? and \d+ ties?(?:; (committed|rejected|futile))?\./g;
   for (const m of summary.matchAll(re)) {
     out.push({
       who: m[1] as WealthSummary['who'],
       candidate: m[2]!,
       wealth: parseFactor(m[3]!),
-      threshold: parseFactor(m[4]!),
+      // Absent before a candidate's first discordant pair: the threshold is not known yet.
+      threshold: m[4] === undefined ? Number.NaN : parseFactor(m[4]),
       pairs: Number(m[5]),
       outcome: m[6] as WealthSummary['outcome'],
     });

@@ -16,7 +16,7 @@ describe('folding engine events into the run state', () => {
     expect(s.decisions[0]).toMatchObject({ seq: 0, candidateId: 'c1', decision: 'commit', threshold: 20, itemsConsumed: 9 });
     expect(s.incumbentId).toBe('c1');
     // Ties are counted, not kept as steps: the chart's x axis is discordant pairs.
-    expect(s.wealth.c1).toEqual({ candidateId: 'c1', ties: 1, decision: 'commit', steps: [{ k: 1, itemId: 'i1', delta: 1, logWealth: 0.4, logThreshold: Math.log(20), logBest: 10 }] });
+    expect(s.wealth.c1).toEqual({ candidateId: 'c1', ties: 1, decision: 'commit', threshold: 20, steps: [{ k: 1, itemId: 'i1', delta: 1, logWealth: 0.4, logThreshold: Math.log(20), logBest: 10 }] });
     expect(s.activeCandidateId).toBe('c1');
     expect(s.eventCount).toBe(6);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyRunState, foldEvents } from '../../../webview/model/runState';
 import { logSplits, wealthChartData } from '../../../webview/model/wealthSeries';
-import { RUN, decided, started, step } from './events';
+import { RUN, decided, ev, started, step } from './events';
 
 const L20 = Math.log(20);
 
@@ -15,6 +15,16 @@ describe('wealth chart series', () => {
     expect(d.past).toEqual([null, null, null]);
     expect(d.liveId).toBe('c1');
     expect(d.summary).toBe('Under test c1: evidence ×2.5 (needs ×20) after 2 discordant pairs and 1 tie.');
+  });
+
+  it('a candidate with ties only: no threshold claimed while it runs, its decision’s once decided', () => {
+    const tie = (k: number) => ev('wealth/step', { candidateId: 'c1', k, itemId: `i${k}`, delta: 0, logWealth: 0, logThreshold: L20, logBest: 10 });
+    const running = foldEvents(emptyRunState(RUN), [started(), tie(1), tie(2), tie(3)]);
+    expect(wealthChartData(running, undefined).summary).toBe('Under test c1: evidence ×1 after 0 discordant pairs and 3 ties.');
+    const over = foldEvents(emptyRunState(RUN), [started(), tie(1), tie(2), tie(3), decided('c1', 'reject', { threshold: 20, logWealth: 0 })]);
+    const d = wealthChartData(over, undefined);
+    expect(d.summary).toBe('Under test c1: evidence ×1 (needs ×20) after 0 discordant pairs and 3 ties; rejected.');
+    expect(d.threshold.map((v) => Number(v?.toFixed(6)))).toEqual([20]);
   });
 
   it('puts the wealth below the futility bound exactly when the threshold is out of reach', () => {
