@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../protocol/lsp';
 import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
+import { fileName } from '../fileName';
 
 const PROMPT_FILE = /\.(prompt\.md|prompty|ratchet\.yaml|md|txt)$/i;
 
@@ -61,7 +62,7 @@ async function pickRun(ctx: CommandContext, placeHolder: string, filter: (r: Run
   }
   const picked = await vscode.window.showQuickPick(
     candidates.map((r) => ({
-      label: r.target?.split(/[\\/]/).at(-1) ?? r.runId,
+      label: r.target !== undefined ? fileName(r.target) : r.runId,
       description: `${r.status} · ${r.commits}/${r.candidates} committed`,
       detail: r.runId,
       run: r,

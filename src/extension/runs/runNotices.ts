@@ -4,6 +4,7 @@
  * main.ts shows it. Only live notifications count: a journal replayed into the panel is history.
  */
 import type { RunEventParams, RunListEntry } from '../../protocol/lsp';
+import { fileName } from '../fileName';
 
 export interface RunNotice {
   level: 'info' | 'error';
@@ -12,13 +13,13 @@ export interface RunNotice {
   show: boolean;
 }
 
-function fileName(uri: string): string {
-  return decodeURIComponent(uri.split('/').at(-1) ?? uri);
+function uriFileName(uri: string): string {
+  return decodeURIComponent(fileName(uri));
 }
 
 export function runNotice(p: RunEventParams): RunNotice | undefined {
   const e = p.event;
-  const where = `${fileName(p.uri)} (run ${p.runId})`;
+  const where = `${uriFileName(p.uri)} (run ${p.runId})`;
   switch (e.type) {
     case 'run/failed':
       return { level: 'error', message: `Ratchet: the run on ${where} failed — ${e.error.message.replace(/\.$/, '')} [${e.error.code}].`, show: true };
@@ -51,7 +52,7 @@ export interface ResumeOffer {
 export function resumeOffer(resumable: readonly RunListEntry[], count: number): ResumeOffer {
   const [only] = resumable;
   if (resumable.length === 1 && only) {
-    const name = only.target?.split(/[\\/]/).at(-1) ?? only.runId;
+    const name = only.target !== undefined ? fileName(only.target) : only.runId;
     return {
       message: `Ratchet: the run on ${name} (run ${only.runId}) was interrupted: the process running it stopped mid-run. Resume continues it from its journal.`,
       button: 'Resume',

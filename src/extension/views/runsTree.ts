@@ -4,6 +4,7 @@
  */
 import type { RunListEntry } from '../../protocol/lsp';
 import type { DecisionRow, RunState } from '../../protocol/webview';
+import { fileName } from '../fileName';
 
 export interface RunNode {
   kind: 'run';
@@ -43,7 +44,7 @@ export interface DecisionItem {
 export type RunsNode = RunNode | CandidateItem | DecisionItem;
 
 const short = (id: string) => id.slice(0, 8);
-const basename = (p: string | undefined) => p?.split(/[\\/]/).at(-1);
+const basename = (p: string | undefined) => (p === undefined ? undefined : fileName(p));
 
 function when(ms: number | undefined): string {
   if (ms === undefined) return '';

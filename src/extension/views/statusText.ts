@@ -5,6 +5,7 @@
  */
 import type { ServerStatusParams } from '../../protocol/lsp';
 import type { RunState } from '../../protocol/webview';
+import { fileName } from '../fileName';
 
 export type ServerPhase = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -51,7 +52,7 @@ export function activeWealth(run: RunState): { candidateId: string; wealth: numb
 }
 
 function runText(run: RunState, interrupted: boolean): { text: string; tooltip: string[] } {
-  const target = run.info?.target.split(/[\\/]/).at(-1) ?? short(run.runId);
+  const target = run.info ? fileName(run.info.target) : short(run.runId);
   const tooltip = [`Run ${run.runId}${run.info ? ` — ${run.info.kind} ${run.info.target}, gate ${run.info.gate} (α = ${run.info.alpha})` : ''}`];
   const parts = [target];
   const w = activeWealth(run);
