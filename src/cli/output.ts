@@ -139,6 +139,10 @@ export function describeEvent(e: EngineEvent): string {
     }
     case 'log':
       return `${e.level}: ${oneLine(e.message, 120)}`;
+    case 'llm/waiting':
+      return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying'} (${e.role}), waiting ${Math.ceil(e.waitMs / 1000)} s: ${oneLine(e.message, 120)}`;
+    case 'candidate/stopped':
+      return `${e.candidateId} not decided: stopped by budget (${e.budget})`;
     case 'run/finished':
       return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
     case 'run/failed':

@@ -54,6 +54,8 @@ export interface CandidateNode {
   applied?: 'autopilot' | 'user';
   /** The user rejected the suggestion in the editor. */
   userRejected?: boolean;
+  /** A budget ran out while it was under test: no decision was made (which budget). */
+  stoppedBy?: string;
 }
 
 /** Counts of a candidate's pairwise-validator verdicts; a pair is one item judged in both orders. */
@@ -148,6 +150,8 @@ export interface RunState {
   /** The held-out test split, scored once at the end (GATES.md 4.8: report this, not dev gains). */
   testReport: Omit<EventOf<'report/test'>, 'type' | 'runId' | 'at'> | undefined;
   logs: LogLine[];
+  /** The latest LLM wait (rate limit or retry backoff); a face shows it while `until` is ahead. */
+  waiting?: { why: 'rate-limited' | 'retry'; until: number; message: string };
   eventCount: number;
   skippedEvents: number;
 }

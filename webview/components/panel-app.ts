@@ -67,7 +67,10 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'run/cancelled':
     case 'log':
     case 'report/test':
+    case 'llm/waiting':
       return ['header'];
+    case 'candidate/stopped':
+      return ['lineage', 'header'];
     case 'verdict':
     case 'item/evaluated':
     case 'suggestion':

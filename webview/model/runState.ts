@@ -201,6 +201,15 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'rubric/updated':
       s.rubric = e.why === undefined ? { version: e.version, text: e.rubric } : { version: e.version, text: e.rubric, why: e.why };
       return;
+    case 'llm/waiting':
+      s.waiting = { why: e.why, until: e.at + e.waitMs, message: e.message };
+      return;
+    case 'candidate/stopped': {
+      const node = s.candidates[e.candidateId];
+      if (node) node.stoppedBy = e.budget;
+      s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} was not decided: ${e.budget} ran out during its test.` });
+      return;
+    }
     case 'report/test':
       s.testReport = { n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
       return;

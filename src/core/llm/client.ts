@@ -42,6 +42,20 @@ export interface LlmClientOptions {
   /** Backoff jitter. */
   random: Random;
   log?: Log;
+  /** Asked before every attempt is sent; refuses the attempt once a run budget has run out. */
+  admission?: CallAdmission;
+}
+
+/**
+ * The run's budgets as the LLM layer sees them. `admit` is called when an attempt has its
+ * concurrency slot and is about to be sent; it throws RatchetError('budgetExhausted') to refuse it
+ * (the attempt is never sent). `release` follows every admitted attempt once it has settled.
+ */
+export interface CallAdmission {
+  admit(role: Role): void;
+  release(role: Role): void;
+  /** Epoch ms at which the wall-time budget ends, if there is one: no wait runs past it. */
+  deadline(): number | undefined;
 }
 
 /** Called after every change to the accounting (a paid call, a cache hit, a retry). */
@@ -130,7 +144,7 @@ export class LlmLayer implements LlmClient {
 
     const response = await withRetries(
       () =>
-        runAttempt(call, {
+        runAttempt(this.admitted(req.role, call), {
           limit: this.limit,
           clock: this.options.clock,
           timeoutMs: this.options.timeoutMs,
@@ -150,6 +164,20 @@ export class LlmLayer implements LlmClient {
     this.emit();
     if (this.cache && key !== undefined) await this.cache.put(key, keyMaterial, response);
     return response;
+  }
+
+  /** The transport call, sent only if the run's budgets admit it at the moment it has a slot. */
+  private admitted<T>(role: Role, call: (signal: AbortSignal) => Promise<T>): (signal: AbortSignal) => Promise<T> {
+    const admission = this.options.admission;
+    if (!admission) return call;
+    return async (signal) => {
+      admission.admit(role);
+      try {
+        return await call(signal);
+      } finally {
+        admission.release(role);
+      }
+    };
   }
 
   /** Prices are set for the configured model name; an endpoint may answer with a dated alias of it. */

@@ -106,6 +106,30 @@ export type EngineEvent = Base &
         difference: ScoreInterval;
       }
     | { type: 'log'; level: 'info' | 'warn'; message: string }
+    | {
+        /**
+         * An LLM call is waiting before its next attempt: the provider asked for patience (429/503
+         * with Retry-After: 'rate-limited') or a transient failure is being retried ('retry').
+         * Incidental: how often it happens depends on the endpoint, not on the run's seed.
+         */
+        type: 'llm/waiting';
+        role: string;
+        model: string;
+        why: 'rate-limited' | 'retry';
+        waitMs: number;
+        status?: number;
+        message: string;
+      }
+    | {
+        /**
+         * A budget ran out while a candidate was under test: it is neither committed nor rejected
+         * (no decision on partial evidence), and the run ends after this.
+         */
+        type: 'candidate/stopped';
+        candidateId: string;
+        reason: 'budget';
+        budget: string;
+      }
     | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
     | { type: 'run/failed'; error: { code: string; message: string } }
     | { type: 'run/cancelled' }
@@ -113,6 +137,15 @@ export type EngineEvent = Base &
 
 export type EngineEventType = EngineEvent['type'];
 export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;
+
+/**
+ * Events whose number and place depend on the endpoint's behaviour rather than on the run's seed
+ * (rate limits, retries). A resume replays a run event by event; these are left out of that
+ * comparison on both sides, so a run resumed against a flakier endpoint still matches its journal.
+ */
+export function isIncidental(e: EngineEvent): boolean {
+  return e.type === 'llm/waiting';
+}
 
 /** Terminal events: after one of these a run's journal receives nothing more. */
 export function isTerminal(e: EngineEvent): boolean {
