@@ -26,6 +26,12 @@ export interface Files {
   appendDurable(path: string, text: string): Promise<void>;
   exists(path: string): Promise<boolean>;
   mkdirp(path: string): Promise<void>;
+  /**
+   * Creates one directory (its parent must exist) and tells whether this call made it: false when
+   * it was already there. Two processes racing for one name cannot both get true, which is what
+   * keeps two runs out of one folder.
+   */
+  mkdirExclusive(path: string): Promise<boolean>;
   /** Names (not paths) of the entries of a directory; [] when it does not exist. */
   list(path: string): Promise<string[]>;
   join(...parts: string[]): string;
@@ -48,6 +54,15 @@ export interface Random {
   int(n: number): number;
   /** An independent stream derived from this one's seed and a label: same label, same stream. */
   fork(label: string): Random;
+}
+
+/**
+ * Bits no seed reproduces, for names that must differ between runs started alike (run ids). Never
+ * for a run's own draws: those come from the seeded Random, so a run can be replayed.
+ */
+export interface Entropy {
+  /** Uniform integer in [0, n). */
+  int(n: number): number;
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';

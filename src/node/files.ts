@@ -61,6 +61,16 @@ export class NodeFiles implements Files {
     await mkdir(dir, { recursive: true });
   }
 
+  async mkdirExclusive(dir: string): Promise<boolean> {
+    try {
+      await mkdir(dir);
+      return true;
+    } catch (err) {
+      if (isCode(err, 'EEXIST')) return false;
+      throw err;
+    }
+  }
+
   async list(dir: string): Promise<string[]> {
     try {
       return (await readdir(dir)).sort();

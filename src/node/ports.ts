@@ -2,9 +2,10 @@
  * `nodePorts()`: the engine's ports for Node faces (the CLI and the language server). Assembled in
  * one place so both faces get the same durability, redaction and process-group behaviour.
  */
-import type { LlmClient, Ports } from '../core/ports';
+import type { Entropy, LlmClient, Ports } from '../core/ports';
 import { SeededRandom } from '../core/random';
 import { SystemClock } from './clock';
+import { CryptoEntropy } from './entropy';
 import { NodeFiles } from './files';
 import { NodeLog } from './log';
 import type { NodeLogOptions } from './log';
@@ -25,6 +26,8 @@ export interface NodePortsOptions {
 }
 
 export interface NodePorts extends Ports {
+  /** Unseeded bits for run ids (the journal's), kept apart from the engine's seeded draws. */
+  entropy: Entropy;
   /** Flushes and closes what the ports hold open (the log file). */
   close(): Promise<void>;
 }
@@ -36,6 +39,7 @@ export function nodePorts(options: NodePortsOptions): NodePorts {
     files: new NodeFiles(),
     clock: new SystemClock(),
     random: new SeededRandom(options.seed),
+    entropy: new CryptoEntropy(),
     log,
     proc: new NodeProcessRunner(options.proc),
     close: () => log.close(),

@@ -6,9 +6,9 @@
  * Everything written passes through `redact` first: a secret that reached an event stops here.
  */
 import { RatchetError } from '../errors';
-import type { Clock, Files, Random } from '../ports';
+import type { Clock, Entropy, Files } from '../ports';
 import { eventShapeProblem } from './eventShape';
-import { isTerminal } from './events';
+import { isResumableFailure, isTerminal } from './events';
 import type { EngineEvent, RunKind } from './events';
 import { redact } from './redact';
 import { parseJournal } from './replay';
@@ -143,20 +143,24 @@ export class JournalWriter {
 export interface JournalPorts {
   files: Files;
   clock: Clock;
-  random: Random;
+  /**
+   * The id's suffix. Not the run's seeded Random: two runs started in the same millisecond with
+   * the same seed would draw the same id from it (and naming a run must not shift its draws).
+   */
+  entropy: Entropy;
 }
 
 /** Creates `.ratchet/runs/<new id>/` under `root` with its run.json and an empty journal. */
 export async function createJournal(ports: JournalPorts, root: string, run: NewRun, owner?: RunOwner): Promise<JournalWriter> {
   const { files, clock } = ports;
   const now = clock.now();
-  // A stream of its own, so naming the run does not shift the engine's random draws; the time in
-  // the label keeps one seed's runs from all sharing a suffix.
-  const ids = ports.random.fork(`runId:${now}`);
+  await files.mkdirp(runsDir(files, root));
+  // The folder is the claim: made exclusively, so a name another process took between our choice
+  // and our mkdir is never shared; we draw another one instead.
   let runId: string | undefined;
   for (let attempt = 0; attempt < 32 && runId === undefined; attempt++) {
-    const id = newRunId(now, ids);
-    if (!(await files.exists(runPaths(files, root, id).dir))) runId = id;
+    const id = newRunId(now, ports.entropy);
+    if (await files.mkdirExclusive(runPaths(files, root, id).dir)) runId = id;
   }
   if (runId === undefined) {
     throw new RatchetError('internal', `Could not find a free run id under ${runsDir(files, root)} after 32 tries.`);
@@ -172,7 +176,6 @@ export async function createJournal(ports: JournalPorts, root: string, run: NewR
     version: run.version,
     spec: run.spec,
   });
-  await files.mkdirp(paths.dir);
   await files.writeTextAtomic(paths.runJson, `${JSON.stringify(record, null, 2)}\n`);
   // Created now (empty) so a run that dies before its first event still reads as a run, not a stray folder.
   await files.appendDurable(paths.events, '');
@@ -187,7 +190,8 @@ export interface ResumedJournal {
 
 /**
  * Opens an existing run for appending. A torn last line is cut off first, so the next event starts
- * on a line of its own; a run that already ended (finished, failed, cancelled) is refused.
+ * on a line of its own; a run that already ended (finished, cancelled, failed for a reason of its
+ * own) is refused. A run the endpoint failed (down, erroring) goes on from where it stopped.
  */
 export async function resumeJournal(files: Files, root: string, runId: string, owner?: RunOwner): Promise<ResumedJournal> {
   const paths = runPaths(files, root, runId);
@@ -195,7 +199,7 @@ export async function resumeJournal(files: Files, root: string, runId: string, o
   const text = (await files.tryReadText(paths.events)) ?? '';
   const replay = parseJournal(text, paths.events);
   const last = replay.events.at(-1);
-  if (last !== undefined && isTerminal(last)) {
+  if (last !== undefined && isTerminal(last) && !isResumableFailure(last)) {
     throw new RatchetError('badInput', `Run ${runId} already ended with ${last.type}; start a new run instead of resuming it.`, { runId });
   }
   if (replay.tornTail) await files.writeTextAtomic(paths.events, text.slice(0, replay.validLength));

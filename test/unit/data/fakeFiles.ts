@@ -7,6 +7,8 @@ import type { Files } from '../../../src/core/ports';
 export function memFiles(tree: Record<string, string>): Files & { tree: Record<string, string> } {
   const norm = (p: string): string => path.posix.normalize(p);
   const files = new Map(Object.entries(tree).map(([k, v]) => [norm(k), v]));
+  const dirs = new Set<string>();
+  const exists = (p: string): boolean => files.has(norm(p)) || dirs.has(norm(p)) || [...files.keys()].some((k) => k.startsWith(`${norm(p)}/`));
   return {
     tree,
     readText: async (p) => {
@@ -17,8 +19,13 @@ export function memFiles(tree: Record<string, string>): Files & { tree: Record<s
     tryReadText: async (p) => files.get(norm(p)),
     writeTextAtomic: async (p, t) => void files.set(norm(p), t),
     appendDurable: async (p, t) => void files.set(norm(p), (files.get(norm(p)) ?? '') + t),
-    exists: async (p) => files.has(norm(p)) || [...files.keys()].some((k) => k.startsWith(`${norm(p)}/`)),
+    exists: async (p) => exists(p),
     mkdirp: async () => undefined,
+    mkdirExclusive: async (p) => {
+      if (exists(p)) return false;
+      dirs.add(norm(p));
+      return true;
+    },
     list: async (p) => [...new Set([...files.keys()].filter((k) => k.startsWith(`${norm(p)}/`)).map((k) => k.slice(norm(p).length + 1).split('/')[0]!))],
     join: (...parts) => path.posix.join(...parts),
     resolve: (...parts) => path.posix.resolve('/', ...parts),
@@ -48,6 +55,7 @@ export function diskFiles(root: string): Files {
       }
     },
     mkdirp: () => Promise.reject(new Error('read-only')),
+    mkdirExclusive: () => Promise.reject(new Error('read-only')),
     list: async (p) => {
       try {
         return await readdir(abs(p));

@@ -39,6 +39,13 @@ describe('NodeFiles', () => {
     expect(await files.exists(path.join(dir, 'd', 'a', 'under-a-file'))).toBe(false);
   });
 
+  it('makes a directory exclusively: true for the call that made it, false once it exists, an error when its parent is missing', async () => {
+    const d = path.join(dir, 'run');
+    expect(await Promise.all([files.mkdirExclusive(d), files.mkdirExclusive(d)])).toEqual(expect.arrayContaining([true, false]));
+    expect(await files.mkdirExclusive(d)).toBe(false);
+    await expect(files.mkdirExclusive(path.join(dir, 'missing', 'run'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('replaces a file atomically', async () => {
     const f = path.join(dir, 'run.json');
     await files.writeTextAtomic(f, '{"v":1}\n');

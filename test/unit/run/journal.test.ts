@@ -3,11 +3,11 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import type { Files } from '../../../src/core/ports';
-import { SeededRandom } from '../../../src/core/random';
 import type { EngineEvent } from '../../../src/core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../../src/core/run/journal';
 import { readJournal } from '../../../src/core/run/replay';
 import { isRunId } from '../../../src/core/run/runId';
+import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
 import { ManualClock, NEW_RUN, sampleEvents, tempWorkspace } from './journalHelpers';
 
@@ -22,8 +22,14 @@ beforeEach(async () => {
 });
 afterEach(async () => dispose());
 
-function ports(seed = 7) {
-  return { files, clock, random: new SeededRandom(seed) };
+function ports() {
+  return { files, clock, entropy: new CryptoEntropy() };
+}
+
+/** An id source that repeats itself: `draws` in order, then the last one forever. */
+function scripted(...draws: number[]) {
+  let i = 0;
+  return { int: () => draws[Math.min(i++, draws.length - 1)]! };
 }
 
 describe('journal round trip through the real file system', () => {
@@ -68,7 +74,7 @@ describe('journal round trip through the real file system', () => {
         await files.appendDurable(p, t);
       },
     });
-    const writer = await createJournal({ files: slow, clock, random: new SeededRandom(1) }, root, NEW_RUN);
+    const writer = await createJournal({ ...ports(), files: slow }, root, NEW_RUN);
     let resolved = false;
     const pending = writer.append({ runId: writer.runId, at: 1, type: 'run/cancelled' }).then(() => (resolved = true));
     await new Promise((r) => setTimeout(r, 30));
@@ -78,18 +84,58 @@ describe('journal round trip through the real file system', () => {
     expect(await readFile(writer.paths.events, 'utf8')).toBe(`{"runId":"${writer.runId}","at":1,"type":"run/cancelled"}\n`);
   });
 
-  it('gives two runs started in the same second by the same seed different ids', async () => {
-    const a = await createJournal(ports(7), root, NEW_RUN);
-    const b = await createJournal(ports(7), root, NEW_RUN);
+  it('gives two runs started in the same millisecond different ids and folders', async () => {
+    const a = await createJournal(ports(), root, NEW_RUN);
+    const b = await createJournal(ports(), root, NEW_RUN);
     expect(a.runId).not.toBe(b.runId);
     expect((await readdir(path.join(root, '.ratchet', 'runs'))).sort()).toEqual([a.runId, b.runId].sort());
+    expect((await readRunRecord(files, a.paths.runJson)).runId).toBe(a.runId);
+    expect((await readRunRecord(files, b.paths.runJson)).runId).toBe(b.runId);
+  });
+
+  it('never shares a folder, even when both runs draw the same id (as one seed once made them do)', async () => {
+    const a = await createJournal({ ...ports(), entropy: scripted(0xabc) }, root, NEW_RUN);
+    const b = await createJournal({ ...ports(), entropy: scripted(0xabc, 0xdef) }, root, NEW_RUN);
+    expect([a.runId, b.runId]).toEqual(['20261129-223412-000abc', '20261129-223412-000def']);
+    await a.append({ runId: a.runId, at: 1, type: 'log', level: 'info', message: 'a' });
+    await b.append({ runId: b.runId, at: 1, type: 'log', level: 'info', message: 'b' });
+    expect((await readJournal(files, a.paths.events)).events.map((e) => e.type === 'log' && e.message)).toEqual(['a']);
+    expect((await readJournal(files, b.paths.events)).events.map((e) => e.type === 'log' && e.message)).toEqual(['b']);
+  });
+
+  it('leaves a folder another process made between choosing the id and creating it, and takes the next id', async () => {
+    // The other process wins the race for 000abc: its folder appears just before our mkdir.
+    let raced = false;
+    const racing: Files = Object.assign(Object.create(files) as Files, {
+      mkdirExclusive: async (dir: string) => {
+        if (!raced) {
+          raced = true;
+          await files.mkdirExclusive(dir);
+          await writeFile(path.join(dir, 'run.json'), 'the other run\n');
+        }
+        return files.mkdirExclusive(dir);
+      },
+    });
+    const writer = await createJournal({ files: racing, clock, entropy: scripted(0xabc, 0xdef) }, root, NEW_RUN);
+    expect(writer.runId).toBe('20261129-223412-000def');
+    expect(await readFile(path.join(root, '.ratchet', 'runs', '20261129-223412-000abc', 'run.json'), 'utf8')).toBe('the other run\n');
+    expect(await readdir(path.join(root, '.ratchet', 'runs', '20261129-223412-000abc'))).toEqual(['run.json']);
+    expect((await readRunRecord(files, writer.paths.runJson)).runId).toBe(writer.runId);
+  });
+
+  it('gives up with an error after 32 taken ids rather than share a folder', async () => {
+    const first = await createJournal({ ...ports(), entropy: scripted(1) }, root, NEW_RUN);
+    const err = await createJournal({ ...ports(), entropy: scripted(1) }, root, NEW_RUN).catch((e: unknown) => e);
+    expect(RatchetError.is(err, 'internal')).toBe(true);
+    expect((err as Error).message).toBe(`Could not find a free run id under ${path.join(root, '.ratchet', 'runs')} after 32 tries.`);
+    expect(await readdir(path.join(root, '.ratchet', 'runs'))).toEqual([first.runId]);
   });
 
   it('names runs so that string order is start-time order', async () => {
     const ids: string[] = [];
     for (const t of [Date.UTC(2026, 0, 2, 3, 4, 5), Date.UTC(2026, 0, 2, 3, 4, 6), Date.UTC(2026, 9, 1), Date.UTC(2027, 0, 1)]) {
       clock.t = t;
-      ids.push((await createJournal(ports(99), root, NEW_RUN)).runId);
+      ids.push((await createJournal(ports(), root, NEW_RUN)).runId);
     }
     expect([...ids].sort()).toEqual(ids);
     expect(ids[0]!.slice(0, 15)).toBe('20260102-030405');
@@ -119,7 +165,7 @@ describe('writer refusals', () => {
         await files.appendDurable(p, t);
       },
     });
-    const writer = await createJournal({ files: flaky, clock, random: new SeededRandom(1) }, root, NEW_RUN);
+    const writer = await createJournal({ ...ports(), files: flaky }, root, NEW_RUN);
     const log = (i: number): EngineEvent => ({ runId: writer.runId, at: i, type: 'log', level: 'info', message: `m${i}` });
     await writer.append(log(1));
     failNext = true;

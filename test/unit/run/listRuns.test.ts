@@ -1,10 +1,10 @@
 import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SeededRandom } from '../../../src/core/random';
 import { createJournal } from '../../../src/core/run/journal';
 import { listRuns, totalCost } from '../../../src/core/run/listRuns';
 import type { RunSummary } from '../../../src/core/run/listRuns';
+import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
 import { FIXTURE_RUNS, ManualClock, NEW_RUN, fixtureWorkspace, tempWorkspace } from './journalHelpers';
 
@@ -66,7 +66,7 @@ describe('listRuns', () => {
     const ws = await tempWorkspace();
     dispose = ws.dispose;
     const clock = new ManualClock();
-    const owned = await createJournal({ files, clock, random: new SeededRandom(1) }, ws.root, NEW_RUN, { pid: 4242, host: 'box', since: 'now' });
+    const owned = await createJournal({ files, clock, entropy: new CryptoEntropy() }, ws.root, NEW_RUN, { pid: 4242, host: 'box', since: 'now' });
     await owned.append({ runId: owned.runId, at: clock.now(), type: 'log', level: 'info', message: 'working' });
     const statusWith = async (opts: Parameters<typeof listRuns>[2]) => (await listRuns(files, ws.root, opts))[0]!.status;
 
