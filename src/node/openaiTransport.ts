@@ -166,11 +166,18 @@ function readEmbeddings(data: unknown, expected: number, ctx: CallContext): Embe
   };
 }
 
-/** Servers that omit usage are counted as zero tokens rather than failing a good answer. */
-function readUsage(value: unknown): Usage {
+/**
+ * Servers that omit usage are counted as zero tokens rather than failing a good answer. Cached
+ * prompt tokens (`prompt_tokens_details.cached_tokens`, OpenAI's prompt caching) are kept only
+ * when the server reports them, so the meter can bill them at the cached rate.
+ */
+export function readUsage(value: unknown): Usage {
   const u = asRecord(value);
   const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
-  return { promptTokens: n(u?.['prompt_tokens']), completionTokens: n(u?.['completion_tokens']) };
+  const usage: Usage = { promptTokens: n(u?.['prompt_tokens']), completionTokens: n(u?.['completion_tokens']) };
+  const cached = asRecord(u?.['prompt_tokens_details'])?.['cached_tokens'];
+  if (typeof cached === 'number' && cached > 0) usage.cachedPromptTokens = Math.min(n(cached), usage.promptTokens);
+  return usage;
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

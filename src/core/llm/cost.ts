@@ -1,12 +1,13 @@
 /**
  * Token and dollar accounting per role. `calls` counts answers the endpoint was paid for; cache
- * hits and retries are counted apart so a budget in LLM calls means what the provider bills.
+ * hits, retries and rate-limit waits are counted apart so a budget in LLM calls means what the
+ * provider bills.
  */
 import { ROLES } from './types';
 import type { CostReport, PriceTable, Role, RoleCost, Usage } from './types';
 
 export function emptyRoleCost(): RoleCost {
-  return { calls: 0, cachedCalls: 0, retries: 0, promptTokens: 0, completionTokens: 0, dollars: 0 };
+  return { calls: 0, cachedCalls: 0, retries: 0, rateLimited: 0, promptTokens: 0, completionTokens: 0, dollars: 0 };
 }
 
 export function emptyCostReport(): CostReport {
@@ -19,7 +20,10 @@ export function emptyCostReport(): CostReport {
 export function priceOf(prices: PriceTable | undefined, model: string, usage: Usage): number | undefined {
   const price = prices?.[model];
   if (price === undefined) return undefined;
-  return (usage.promptTokens * price.inputPerMTok + usage.completionTokens * price.outputPerMTok) / 1_000_000;
+  // Cached prompt tokens are part of promptTokens, billed at their own rate where the provider has one.
+  const cached = Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
+  const fresh = usage.promptTokens - cached;
+  return (fresh * price.inputPerMTok + cached * (price.cachedInputPerMTok ?? price.inputPerMTok) + usage.completionTokens * price.outputPerMTok) / 1_000_000;
 }
 
 export class CostMeter {
@@ -43,6 +47,12 @@ export class CostMeter {
 
   recordRetry(role: Role): void {
     this.byRole[role].retries += 1;
+  }
+
+  /** A wait the provider asked for (429, or 503 with Retry-After): not a failure, so not a retry. */
+  recordRateLimit(role: Role): void {
+    const r = this.byRole[role];
+    r.rateLimited = (r.rateLimited ?? 0) + 1;
   }
 
   /** A copy: callers (events, the journal) keep snapshots that later calls must not change. */

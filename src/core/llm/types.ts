@@ -41,6 +41,8 @@ export interface TokenLogprob {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Of `promptTokens`, those the endpoint read from its prompt cache (billed at the cached rate); absent when it does not say. */
+  cachedPromptTokens?: number;
 }
 
 export interface ChatResponse {
@@ -71,13 +73,18 @@ export interface EmbedResponse {
 export interface ModelPrice {
   inputPerMTok: number;
   outputPerMTok: number;
+  /** Prompt tokens served from the provider's prompt cache; absent: the input rate. */
+  cachedInputPerMTok?: number;
 }
 export type PriceTable = Record<string, ModelPrice>;
 
 export interface RoleCost {
   calls: number;
   cachedCalls: number;
+  /** Attempts retried after a real failure (5xx, no answer, timeout, unreadable answer). */
   retries: number;
+  /** Waits the provider asked for (429, 503 with Retry-After); absent in journals written before it was counted. */
+  rateLimited?: number;
   promptTokens: number;
   completionTokens: number;
   /** undefined when any call of this role used a model without a known price. */

@@ -7,11 +7,14 @@ describe('CostMeter', () => {
     meter.recordCall('agent', 'big', { promptTokens: 1000, completionTokens: 200 });
     meter.recordCall('agent', 'big', { promptTokens: 3000, completionTokens: 800 });
     meter.recordRetry('agent');
+    meter.recordRateLimit('agent');
+    meter.recordRateLimit('agent');
     meter.recordCacheHit('agent');
     expect(meter.report().agent).toEqual({
       calls: 2,
       cachedCalls: 1,
       retries: 1,
+      rateLimited: 2,
       promptTokens: 4000,
       completionTokens: 1000,
       dollars: (4000 * 2.5 + 1000 * 10) / 1e6,
@@ -28,6 +31,18 @@ describe('CostMeter', () => {
     meter.recordCall('validator', 'big', { promptTokens: 10, completionTokens: 10 });
     expect(meter.report().validator).toMatchObject({ calls: 3, promptTokens: 25, completionTokens: 25, dollars: undefined });
     expect(meter.totalDollars()).toBeUndefined();
+  });
+
+  it('bills prompt tokens the endpoint served from its cache at the cached rate, else at the input rate', () => {
+    const meter = new CostMeter({
+      cached: { inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5 },
+      flat: { inputPerMTok: 2, outputPerMTok: 8 },
+    });
+    meter.recordCall('agent', 'cached', { promptTokens: 1000, completionTokens: 100, cachedPromptTokens: 600 });
+    meter.recordCall('proposer', 'flat', { promptTokens: 1000, completionTokens: 100, cachedPromptTokens: 600 });
+    expect(meter.report().agent.dollars).toBeCloseTo((400 * 2 + 600 * 0.5 + 100 * 8) / 1e6, 15);
+    expect(meter.report().proposer.dollars).toBeCloseTo((1000 * 2 + 100 * 8) / 1e6, 15);
+    expect(meter.report().agent.promptTokens).toBe(1000);
   });
 
   it('hands out snapshots that later calls do not change', () => {
