@@ -88,7 +88,7 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
     scorer,
     rewardFree: scorer === undefined,
     labels: labels ?? 'none',
-    models: resolveModels(v.models),
+    models: resolveModels(v.models, report),
     gate,
     budget,
     seed: typeof v.seed === 'number' ? v.seed : DEFAULTS.seed,
@@ -255,13 +255,36 @@ function toModel(raw: unknown): ModelSpec {
   for (const key of ['model', 'baseURL', 'temperature', 'maxTokens', 'apiKeyEnv'] as const) {
     if (raw[key] !== undefined) (out as Record<string, unknown>)[key] = raw[key];
   }
+  if (isPlainObject(raw.price)) {
+    const p = raw.price as { input: number; output: number; cachedInput?: number };
+    out.price = { inputPerMTok: p.input, outputPerMTok: p.output, ...(p.cachedInput === undefined ? {} : { cachedInputPerMTok: p.cachedInput }) };
+  }
+  if (typeof raw.free === 'boolean') out.free = raw.free;
   return out;
 }
 
-function resolveModels(raw: unknown): Record<Role, ModelSpec> {
+/**
+ * Each role over `default`. A price belongs to a model and `free` to an endpoint, so a role that
+ * names its own model does not inherit the default's price, nor one with its own baseURL its `free`.
+ */
+function resolveModels(raw: unknown, report: Report): Record<Role, ModelSpec> {
   const r = isPlainObject(raw) ? raw : {};
+  for (const key of ['default', ...ROLES]) {
+    const entry = r[key];
+    if (isPlainObject(entry) && entry.free === true && entry.price !== undefined) {
+      report(['models', key, 'free'], `models.${key} sets both a price and free: true; keep one (free: true means its endpoint costs nothing)`);
+    }
+  }
   const base = toModel(r.default);
-  return Object.fromEntries(ROLES.map((role) => [role, { ...base, ...toModel(r[role]) }])) as Record<Role, ModelSpec>;
+  return Object.fromEntries(
+    ROLES.map((role) => {
+      const own = toModel(r[role]);
+      const merged: ModelSpec = { ...base, ...own };
+      if (own.model !== undefined && own.model !== base.model && own.price === undefined) delete merged.price;
+      if (own.baseURL !== undefined && own.baseURL !== base.baseURL && own.free === undefined) delete merged.free;
+      return [role, merged];
+    }),
+  ) as Record<Role, ModelSpec>;
 }
 
 /** Location of every written field, keyed by dotted path. */

@@ -8,7 +8,7 @@ import type { LabelCoverage } from '../data/dataset';
 import type { SplitPlan } from '../data/splits';
 import type { ScorerSpec } from '../data/scorers/types';
 import type { GateName, Population, Schedule } from '../gates/record';
-import type { Role } from '../llm/types';
+import type { ModelPrice, Role } from '../llm/types';
 import type { RunMode } from './events';
 
 export interface ModelSpec {
@@ -19,6 +19,10 @@ export interface ModelSpec {
   maxTokens?: number;
   /** Name of the environment variable holding the key; never the key. */
   apiKeyEnv?: string;
+  /** `price:` in USD per million tokens, above the editor's and the shipped price list. */
+  price?: ModelPrice;
+  /** `free: true`: the endpoint costs nothing (Ollama, vLLM on one's own machine). */
+  free?: boolean;
 }
 
 export interface GateSpec {

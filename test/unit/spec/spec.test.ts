@@ -109,6 +109,20 @@ describe('validateRunSpecText: schema errors at line and column', () => {
     }
   });
 
+  it('checks models.<role>.price and free at the field, and refuses both on one entry', () => {
+    const text = lines('scorer: exact', 'models:', '  agent: { model: local, price: { input: 1 } }', '  proposer:', '    model: x', '    price: { input: -1, output: 2, cachedInpt: 1 }', '  validator: { model: y, free: "yes" }');
+    expect(validateRunSpecText(SIDE, text).map((d) => [d.field, formatDiagnostic(d)])).toEqual([
+      ['models.agent.price', `${SIDE}:3:26: models.agent.price needs "output"`],
+      ['models.proposer.price.input', `${SIDE}:6:21: models.proposer.price.input must be ≥ 0 (got -1)`],
+      ['models.proposer.price.cachedInpt', `${SIDE}:6:36: unknown key "cachedInpt" in models.proposer.price (did you mean "cachedInput"?)`],
+      ['models.validator.free', `${SIDE}:7:32: models.validator.free must be true or false (got "yes")`],
+    ]);
+    expect(show(validateRunSpecText(SIDE, lines('scorer: exact', 'models:', '  default: { model: llama3, free: true, price: { input: 1, output: 1 } }')))).toEqual([
+      `${SIDE}:3:35: models.default sets both a price and free: true; keep one (free: true means its endpoint costs nothing)`,
+    ]);
+    expect(validateRunSpecText(SIDE, lines('scorer: exact', 'models:', '  default: { model: m, price: { input: 0.5, output: 1.5, cachedInput: 0.05 } }', '  agent: { free: true }'))).toEqual([]);
+  });
+
   it('checks the shape of the split', () => {
     expect(show(validateRunSpecText(SIDE, 'split: { dev: 0.7, test: 0.5 }\n'))).toEqual([`${SIDE}:1:1: split fractions add up to 1.2, more than 1`]);
     expect(show(validateRunSpecText(SIDE, 'split: { dev: dev.jsonl, test: 10 }\n'))[0]).toContain('split mixes file paths and numbers');
@@ -161,6 +175,36 @@ describe('loadRunSpec', () => {
       origin: undefined,
     } satisfies Record<keyof RunSpec, unknown>);
     expect(spec.origin['models.proposer']).toEqual({ file: '/w/wp.ratchet.yaml', line: 6, column: 13, endLine: 6, endColumn: 19 });
+  });
+
+  it('resolves prices: a role inherits the default price only with its model, and free only with its endpoint', async () => {
+    const files = memFiles({
+      '/w/wp.prompt.md': PROMPT,
+      '/w/wp.ratchet.yaml': lines(
+        'dataset: data/p.jsonl',
+        'scorer: numeric',
+        'models:',
+        '  default: { model: m, baseURL: "http://localhost:11434/v1", price: { input: 0.5, output: 1.5, cachedInput: 0.05 } }',
+        '  agent: { temperature: 0 }',
+        '  proposer: gpt-4o',
+        '  validator: { baseURL: "https://api.example.com/v1", free: false }',
+        '  meta: { model: m2, free: true }',
+      ),
+      '/w/data/p.jsonl': DATA,
+    });
+    const { models } = await loadRunSpec(files, '/w/wp.prompt.md');
+    const price = { inputPerMTok: 0.5, outputPerMTok: 1.5, cachedInputPerMTok: 0.05 };
+    const local = 'http://localhost:11434/v1';
+    expect(models).toEqual({
+      agent: { model: 'm', baseURL: local, price, temperature: 0 },
+      proposer: { model: 'gpt-4o', baseURL: local },
+      validator: { model: 'm', baseURL: 'https://api.example.com/v1', price, free: false },
+      meta: { model: 'm2', baseURL: local, free: true },
+      challenger: { model: 'm', baseURL: local, price },
+    });
+    const free = memFiles({ ...files.tree, '/w/wp.ratchet.yaml': lines('dataset: data/p.jsonl', 'scorer: numeric', 'models:', '  default: { model: m, baseURL: "http://localhost:11434/v1", free: true }', '  agent: { model: other }', '  proposer: { baseURL: "https://api.openai.com/v1" }') });
+    const m = (await loadRunSpec(free, '/w/wp.prompt.md')).models;
+    expect([m.agent.free, m.proposer.free, m.validator.free]).toEqual([true, undefined, true]);
   });
 
   it('reads a ratchet: block from the front matter, merged with the sidecar', async () => {
