@@ -4,6 +4,7 @@
 //   node scripts/run-ts.mjs bench/llm-throughput.ts [--calls 400] [--concurrency 8] [--latency 200]
 import { parseArgs } from 'node:util';
 import { createLlmClient } from '../src/core/llm/client';
+import { DEFAULT_RETRY } from '../src/core/llm/retry';
 import type { RoleConfig } from '../src/core/llm/roles';
 import { ROLES } from '../src/core/llm/types';
 import { SeededRandom } from '../src/core/random';
@@ -32,7 +33,7 @@ const llm = createLlmClient({
   roles,
   concurrency,
   timeoutMs: 30_000,
-  retry: { maxRetries: 2, baseDelayMs: 100, maxDelayMs: 1000 },
+  retry: { ...DEFAULT_RETRY, maxFailures: 3, baseDelayMs: 100, maxDelayMs: 1000 },
   clock: new SystemClock(),
   random: new SeededRandom(1),
 });

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RatchetError } from '../../src/core/errors';
 import type { ChatRequest } from '../../src/core/llm/types';
+import { DEFAULT_RETRY } from '../../src/core/llm/retry';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import { promptTokens as promptTokensOf, tokenize } from '../fixtures/fakeOpenAI/tokens';
@@ -69,18 +70,18 @@ describe('chat through the real SDK', () => {
 });
 
 describe('retries', () => {
-  it('retries a 429 no sooner than its Retry-After', async () => {
+  it('waits out a 429 no sooner than its Retry-After, counted as a rate limit and not a retry', async () => {
     server.inject({ kind: 'status', status: 429, retryAfter: '1' });
     const llm = layerFor(server.url);
     expect((await llm.chat(ask)).text).toContain('42');
     expect(server.calls.map((c) => c.status)).toEqual([429, 200]);
     expect(server.calls[1]!.at - server.calls[0]!.at).toBeGreaterThanOrEqual(1000);
-    expect(llm.cost().agent).toMatchObject({ calls: 1, retries: 1 });
+    expect(llm.cost().agent).toMatchObject({ calls: 1, retries: 0, rateLimited: 1 });
   });
 
   it('reads a Retry-After given as an HTTP date', async () => {
     server.inject({ kind: 'status', status: 429, retryAfter: new Date(Date.now() + 30_000).toUTCString() });
-    const err = await rejection(layerFor(server.url, { retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).chat(ask));
+    const err = await rejection(layerFor(server.url, { retry: { ...DEFAULT_RETRY, maxRateLimitedMs: 0 } }).chat(ask));
     expect(err.code).toBe('llmHttp');
     expect(err.details['status']).toBe(429);
     expect(err.details['retryAfterMs']).toBeGreaterThan(25_000);
@@ -186,7 +187,7 @@ describe('retries', () => {
     const gone = await startFakeServer();
     const url = gone.url;
     await gone.close();
-    const err = await rejection(layerFor(url, { retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } }).chat(ask));
+    const err = await rejection(layerFor(url, { retry: { ...DEFAULT_RETRY, maxFailures: 1 } }).chat(ask));
     expect(err.code).toBe('llmNetwork');
     expect(err.message).toBe(`Could not reach the endpoint ${url} (ECONNREFUSED): check that the server is running and that the base URL is right.`);
   });
@@ -195,7 +196,7 @@ describe('retries', () => {
 describe('timeouts and cancellation', () => {
   it('aborts a hanging call at the timeout and retries it', async () => {
     server.inject({ kind: 'hang', times: 2 });
-    const llm = layerFor(server.url, { timeoutMs: 300, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    const llm = layerFor(server.url, { timeoutMs: 300, retry: { ...DEFAULT_RETRY, maxFailures: 2, baseDelayMs: 1, maxDelayMs: 1 } });
     const err = await rejection(llm.chat(ask));
     expect(err.code).toBe('llmTimeout');
     expect(err.message).toMatch(/did not answer within 0.3 s/);
@@ -288,6 +289,7 @@ describe('cost', () => {
       calls: 1,
       cachedCalls: 0,
       retries: 0,
+      rateLimited: 0,
       promptTokens,
       completionTokens,
       dollars: (promptTokens * 3 + completionTokens * 15) / 1e6,

@@ -2,6 +2,7 @@
 // against a fake server, for the llm-* integration tests and the throughput bench.
 import { createLlmClient } from '../../src/core/llm/client';
 import type { LlmClientOptions, LlmLayer } from '../../src/core/llm/client';
+import { DEFAULT_RETRY } from '../../src/core/llm/retry';
 import type { RoleConfig } from '../../src/core/llm/roles';
 import { SeededRandom } from '../../src/core/random';
 import { OpenAiTransport } from '../../src/node/openaiTransport';
@@ -29,7 +30,7 @@ export function layerFor(url: string, overrides: Partial<LlmClientOptions> = {})
     roles,
     concurrency: 4,
     timeoutMs: 10_000,
-    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 50 },
+    retry: { ...DEFAULT_RETRY, maxFailures: 3, baseDelayMs: 10, maxDelayMs: 50 },
     clock: new SystemClock(),
     random: new SeededRandom(1),
     ...overrides,

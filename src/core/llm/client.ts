@@ -14,7 +14,7 @@ import { NEVER_ABORTED, cancellationOf, raceAbort } from './abort';
 import { runAttempt } from './attempt';
 import { ResponseCache, cacheKey, chatKeyMaterial, embedKeyMaterial } from './cache';
 import { CostMeter } from './cost';
-import { withRetries } from './retry';
+import { waitMessage, withRetries } from './retry';
 import type { RetryInfo, RetryPolicy } from './retry';
 import { describeRoles, resolveEndpoint, validateRoles } from './roles';
 import type { PublicEndpoint, RoleConfig } from './roles';
@@ -61,6 +61,18 @@ export interface CallAdmission {
 /** Called after every change to the accounting (a paid call, a cache hit, a retry). */
 export type CostListener = (cost: CostReport, totalCalls: number) => void;
 
+/** A call about to wait before its next attempt: the provider's rate limit, or a backoff after a failure. */
+export interface LlmWait {
+  role: Role;
+  model: string;
+  why: 'rate-limited' | 'retry';
+  waitMs: number;
+  /** The HTTP status of the attempt that failed, when it had one. */
+  status?: number;
+  message: string;
+}
+export type WaitListener = (wait: LlmWait) => void;
+
 type Kind = 'chat' | 'embed';
 type Resolved<R> = R & { model: string };
 
@@ -69,6 +81,7 @@ export class LlmLayer implements LlmClient {
   private readonly meter: CostMeter;
   private readonly cache: ResponseCache | undefined;
   private readonly listeners = new Set<CostListener>();
+  private readonly waitListeners = new Set<WaitListener>();
 
   constructor(private readonly options: LlmClientOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -118,6 +131,12 @@ export class LlmLayer implements LlmClient {
     return () => this.listeners.delete(listener);
   }
 
+  /** Every wait before a call's next attempt, as it starts. Returns the unsubscribe function. */
+  onWait(listener: WaitListener): () => void {
+    this.waitListeners.add(listener);
+    return () => this.waitListeners.delete(listener);
+  }
+
   /** Each role's endpoint and model, without keys. */
   endpoints(): Record<Role, PublicEndpoint> {
     return describeRoles(this.options.roles);
@@ -156,6 +175,7 @@ export class LlmLayer implements LlmClient {
         clock: this.options.clock,
         random: this.options.random,
         signal,
+        deadline: () => this.options.admission?.deadline(),
         onRetry: (info) => this.noteRetry(req, info),
       },
     );
@@ -187,16 +207,34 @@ export class LlmLayer implements LlmClient {
   }
 
   private noteRetry(req: { role: Role; model: string }, info: RetryInfo): void {
-    this.meter.recordRetry(req.role);
-    this.options.log?.log('info', `Retrying an LLM call in ${Math.round(info.delayMs)} ms: ${info.error.message}`, {
+    if (info.why === 'rate-limited') this.meter.recordRateLimit(req.role);
+    else this.meter.recordRetry(req.role);
+    const status = info.error.details['status'];
+    const what = info.why === 'rate-limited' ? 'Rate limited; trying an LLM call again' : 'Retrying an LLM call';
+    this.options.log?.log('info', `${what} in ${Math.round(info.delayMs)} ms: ${info.error.message}`, {
       role: req.role,
       model: req.model,
       code: info.error.code,
-      status: info.error.details['status'],
+      status,
       retry: info.retry,
       delayMs: info.delayMs,
     });
     this.emit();
+    const wait: LlmWait = {
+      role: req.role,
+      model: req.model,
+      why: info.why,
+      waitMs: info.delayMs,
+      ...(typeof status === 'number' ? { status } : {}),
+      message: waitMessage(info),
+    };
+    for (const listener of this.waitListeners) {
+      try {
+        listener(wait);
+      } catch (err) {
+        this.options.log?.log('error', 'A wait listener threw.', { error: String(err) });
+      }
+    }
   }
 
   private emit(): void {

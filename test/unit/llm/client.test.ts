@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import { createLlmClient } from '../../../src/core/llm/client';
-import type { LlmClientOptions } from '../../../src/core/llm/client';
+import type { CallAdmission, LlmClientOptions, LlmWait } from '../../../src/core/llm/client';
+import { DEFAULT_RETRY } from '../../../src/core/llm/retry';
 import type { ChatRequest, CostReport } from '../../../src/core/llm/types';
 import { MemoryFiles, MemoryLog, VirtualClock, constantRandom } from '../../fixtures/llmPorts';
 import { FakeTransport, answer, deaf, fail, hang } from './fakeTransport';
@@ -19,7 +20,7 @@ function setup(script: Behaviour[], overrides: Partial<LlmClientOptions> = {}) {
     roles: { default: { baseURL: 'http://fake/v1', model: 'm-default', apiKey: 'sk-test' }, validator: { model: 'm-judge' } },
     concurrency: 4,
     timeoutMs: 10_000,
-    retry: { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 },
+    retry: { ...DEFAULT_RETRY, maxFailures: 4, baseDelayMs: 100, maxDelayMs: 1000 },
     clock,
     random: constantRandom(0.5),
     log,
@@ -57,14 +58,45 @@ describe('LlmLayer: roles', () => {
 });
 
 describe('LlmLayer: retries', () => {
-  it('retries a 429 after at least Retry-After and counts the retry', async () => {
+  it('waits out a 429 as its Retry-After says, counted as a rate limit and not as a retry', async () => {
     const { llm, transport, clock, log } = setup([fail('llmHttp', { status: 429, retryAfterMs: 7000 }), answer('42')]);
+    const waits: LlmWait[] = [];
+    llm.onWait((w) => waits.push(w));
     const res = await llm.chat(ask);
     expect(res.text).toBe('42');
     expect(transport.calls).toBe(2);
     expect(clock.sleeps.filter((ms) => ms !== 10_000)).toEqual([7000]);
-    expect(llm.cost().agent).toMatchObject({ calls: 1, retries: 1 });
+    expect(llm.cost().agent).toMatchObject({ calls: 1, retries: 0, rateLimited: 1 });
     expect(log.entries[0]).toMatchObject({ level: 'info', data: { code: 'llmHttp', status: 429, retry: 1, delayMs: 7000 } });
+    expect(waits).toEqual([{ role: 'agent', model: 'm-default', why: 'rate-limited', waitMs: 7000, status: 429, message: 'scripted llmHttp' }]);
+  });
+
+  it('tells wait listeners of each backoff after a real failure, and says when a Retry-After was cut to the cap', async () => {
+    const { llm } = setup([fail('llmNetwork'), fail('llmHttp', { status: 503, retryAfterMs: 3_600_000 }), answer('ok')]);
+    const waits: LlmWait[] = [];
+    const stop = llm.onWait((w) => waits.push(w));
+    llm.onWait(() => {
+      throw new Error('a broken face');
+    });
+    await llm.chat(ask);
+    stop();
+    expect(waits.map((w) => [w.why, w.waitMs, w.status])).toEqual([
+      ['retry', 50, undefined],
+      ['rate-limited', 60_000, 503],
+    ]);
+    expect(waits[1]!.message).toBe('The endpoint asked to wait 60 min, more than the 60 s Ratchet waits at once; it asks again after that. scripted llmHttp');
+    expect(llm.cost().agent).toMatchObject({ retries: 1, rateLimited: 1 });
+  });
+
+  it('fails a call with budgetExhausted, without waiting, when the wait would end past the run\'s deadline', async () => {
+    const clock = new VirtualClock();
+    const admission: CallAdmission = { admit: () => undefined, release: () => undefined, deadline: () => clock.now() + 5000 };
+    const { llm, transport } = setup([fail('llmHttp', { status: 429, retryAfterMs: 20_000 }), answer('never')], { clock, admission });
+    const err = await rejection(llm.chat(ask));
+    expect(err.code).toBe('budgetExhausted');
+    expect(err.message).toMatch(/wall-time budget ran out while rate limited/);
+    expect(transport.calls).toBe(1);
+    expect(clock.sleeps.filter((ms) => ms !== 10_000)).toEqual([]);
   });
 
   it('retries a 500 with exponential backoff, then surfaces the last error with its code', async () => {
@@ -100,7 +132,7 @@ describe('LlmLayer: timeout and cancellation', () => {
   });
 
   it('gives up with llmTimeout even when the transport ignores its signal', async () => {
-    const { llm, transport } = setup([deaf()], { timeoutMs: 5000, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 }, concurrency: 2 });
+    const { llm, transport } = setup([deaf()], { timeoutMs: 5000, retry: { ...DEFAULT_RETRY, maxFailures: 2, baseDelayMs: 1, maxDelayMs: 1 }, concurrency: 2 });
     const err = await rejection(llm.chat(ask));
     expect(err.code).toBe('llmTimeout');
     expect(err.message).toMatch(/did not answer within 5 s/);
@@ -168,7 +200,7 @@ describe('LlmLayer: cache', () => {
     expect(first.cached).toBeUndefined();
     expect(again).toEqual({ ...first, cached: true });
     expect(transport.calls).toBe(1);
-    expect(llm.cost().agent).toEqual({ calls: 1, cachedCalls: 1, retries: 0, promptTokens: 10, completionTokens: 5, dollars: 20 / 1e6 });
+    expect(llm.cost().agent).toEqual({ calls: 1, cachedCalls: 1, retries: 0, rateLimited: 0, promptTokens: 10, completionTokens: 5, dollars: 20 / 1e6 });
     expect(llm.totalCalls()).toBe(1);
 
     await llm.chat({ ...ask, sampleIndex: 1 });
@@ -197,7 +229,7 @@ describe('LlmLayer: cache', () => {
 
 describe('LlmLayer: cost', () => {
   it('tells listeners after each paid call, cache hit or retry, until they unsubscribe', async () => {
-    const { llm } = setup([fail('llmHttp', { status: 503 }), answer('a')]);
+    const { llm } = setup([fail('llmHttp', { status: 502 }), answer('a')]);
     const seen: [CostReport, number][] = [];
     const stop = llm.onCost((cost, calls) => seen.push([cost, calls]));
     llm.onCost(() => {
