@@ -4,6 +4,7 @@
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { agentVersion } from '../fixtures/fakeOpenAI/agent';
+import { FaultQueue } from '../fixtures/fakeOpenAI/faults';
 import { currentPrompt, responsesOf, truthOf, verdictProbabilities } from '../fixtures/fakeOpenAI/roles';
 import { normalizeScenario } from '../fixtures/fakeOpenAI/scenario';
 import type { ScenarioInput } from '../fixtures/fakeOpenAI/scenario';
@@ -104,6 +105,41 @@ describe('proposer simulation (in-process)', () => {
     expect(currentPrompt([{ role: 'user', content: 'Improve:\n```prompt\nBe kind.\n```\nThanks' }])).toBe('Be kind.');
     expect(currentPrompt([{ role: 'user', content: '<current_prompt>\nBe kind.\n</current_prompt>' }])).toBe('Be kind.');
     expect(currentPrompt([{ role: 'user', content: 'Be kind.' }])).toBe('Be kind.');
+  });
+});
+
+describe('probabilistic faults (in-process)', () => {
+  const bodies = Array.from({ length: N }, (_, i) => JSON.stringify({ model: 'sim-agent', n: i }));
+  const struck = (q: FaultQueue) => bodies.map((b) => q.take('/v1/chat/completions', 'sim-agent', b) !== undefined);
+
+  it('strikes about `rate` of the requests, the same ones on a rerun, and a retried request draws afresh', () => {
+    const queue = () => {
+      const q = new FaultQueue();
+      q.push({ kind: 'status', status: 429, retryAfterMs: 1, rate: 0.5, times: Infinity });
+      return q;
+    };
+    const q = queue();
+    const first = struck(q);
+    // Binomial standard error at p = 0.5, n = 2000 is 0.011; ±0.045 is 4 SE.
+    expect(Math.abs(first.filter(Boolean).length / N - 0.5)).toBeLessThan(BAND);
+    expect(struck(queue())).toEqual(first);
+    const again = struck(q);
+    expect(again).not.toEqual(first);
+    expect(q.size).toBe(1);
+  });
+
+  it('lets requests a rate fault spares fall through to the next fault; counts `times` only on strikes', () => {
+    const q = new FaultQueue();
+    q.push({ kind: 'hang', rate: 0.1, times: 3, seed: 4 });
+    q.push({ kind: 'malformed', times: Infinity });
+    const kinds = bodies.slice(0, 200).map((b) => q.take('/v1/chat/completions', 'sim-agent', b)?.kind);
+    expect(kinds.filter((k) => k === 'hang')).toHaveLength(3);
+    expect(kinds.filter((k) => k === 'malformed')).toHaveLength(197);
+  });
+
+  it('refuses a rate outside (0, 1]', () => {
+    expect(() => new FaultQueue().push({ kind: 'reset', rate: 0 })).toThrow(/\(0, 1\]/);
+    expect(() => new FaultQueue().push({ kind: 'reset', rate: 1.5 })).toThrow(/\(0, 1\]/);
   });
 });
 

@@ -97,6 +97,16 @@ describe('retries', () => {
     expect(llm.cost().agent.retries).toBe(1);
   });
 
+  it('rides out a storm where half the requests get a 429: every call answers, none counted as a retry', async () => {
+    server.inject({ kind: 'status', status: 429, retryAfterMs: 5, rate: 0.5, times: Infinity });
+    const llm = layerFor(server.url, { concurrency: 8 });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => llm.chat({ role: 'agent', messages: [{ role: 'user', content: `What is ${i} + 1?` }] })));
+    expect(answers.every((a) => a.text.includes('The answer is'))).toBe(true);
+    const limited = server.calls.filter((c) => c.status === 429).length;
+    expect(limited).toBeGreaterThan(0);
+    expect(llm.cost().agent).toMatchObject({ calls: 40, retries: 0, rateLimited: limited });
+  });
+
   it('gives up on a persistent 503 with the status in the error', async () => {
     server.inject({ kind: 'status', status: 503, times: 5 });
     const err = await rejection(layerFor(server.url).chat(ask));
