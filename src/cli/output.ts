@@ -141,6 +141,8 @@ export function describeEvent(e: EngineEvent): string {
       return `${e.level}: ${oneLine(e.message, 120)}`;
     case 'llm/waiting':
       return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying'} (${e.role}), waiting ${Math.ceil(e.waitMs / 1000)} s: ${oneLine(e.message, 120)}`;
+    case 'run/resumed':
+      return `after ${formatOffset(e.elapsedMs).slice(1)} of run time`;
     case 'candidate/stopped':
       return `${e.candidateId} not decided: stopped by budget (${e.budget})`;
     case 'run/finished':

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'llmTimeout' // no answer within the per-call timeout
   | 'llmMalformed' // an answer we could not read (bad JSON, truncated body, no choices)
   | 'llmRetriesExhausted'
+  | 'fileChanged' // another program changed the file an autopilot run was about to write
   | 'budgetExhausted' // a run budget (calls, tokens, dollars, wall time) refused the next call
   | 'cancelled'
   | 'journalCorrupt'

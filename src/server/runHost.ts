@@ -19,6 +19,7 @@ import { findPromptForSidecar, isSidecarPath } from '../core/run/spec';
 import { daemonAddress } from '../daemon/address';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
+import { promptPathOfRun } from '../node/storedRun';
 import type { RunEventParams, RunListEntry, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';
 import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup } from '../protocol/runDaemon';
@@ -142,7 +143,8 @@ export class RunHost {
     const workspace = await this.rootOfRun(runId);
     const record = await readRunRecord(this.o.files, runPaths(this.o.files, workspace, runId).runJson);
     const title = `Ratchet: Resuming ${basename(record.target)}`;
-    const identity = { runId, promptPath: record.target, workspace, title };
+    // The prompt file in this workspace folder, not the path the run started with (the folder may have been copied or moved).
+    const identity = { runId, promptPath: promptPathOfRun(record, workspace), workspace, title };
     // A run this server saw end (its daemon died) is hosted again: its events may come before the answer.
     this.over.delete(runId);
     const result = await this.daemon.request(DaemonResumeRequest, { ...this.setup(), ...identity });
@@ -156,14 +158,14 @@ export class RunHost {
     return (await this.daemon.request(DaemonCancelRequest, { runId })).cancelled;
   }
 
-  /** Every run under the workspace folders, newest first; an interrupted evolve run can be resumed. */
+  /** Every run under the workspace folders, newest first; an interrupted evolve run (or one the endpoint failed) can be resumed. */
   async list(): Promise<RunListEntry[]> {
     await this.caughtUp;
     const roots = [...new Set([...this.o.folders(), ...this.extraRoots])];
     const entries: RunListEntry[] = [];
     for (const root of roots) {
       for (const s of await listRuns(this.o.files, root, { isOwnerAlive, now: Date.now() })) {
-        entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.status === 'interrupted' && s.kind === 'evolve' });
+        entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.resumable && s.kind === 'evolve' });
       }
     }
     return entries.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));

@@ -106,6 +106,8 @@ export class SuggestionBook {
 
   private async decide(runId: string, s: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'> {
     const current = await this.docs.current(s.file);
+    // The file already holds the edit's result (accepted before an interruption, or typed): yes.
+    if (current?.text === s.newText) return 'accept';
     const next = current && rebase(s.baseText, s.newText, current.text);
     const base: CurrentText = current ?? { uri: pathToUri(s.file), text: s.baseText, version: null };
     const entry: Entry = {
@@ -145,6 +147,12 @@ export class SuggestionBook {
     }
     if (entry.state.status === 'stale') return this.done(entry, 'stale');
     const current = await this.docs.current(s.file);
+    if (current?.text === entry.state.newText) {
+      // The file already holds the edit's result: this edit, written before an interruption
+      // (autopilot, Accept or the user's own typing) — applied, not stale.
+      this.settle(entry, 'applied');
+      return this.done(entry, 'applied');
+    }
     const next = current && rebase(entry.state.baseText, entry.state.newText, current.text);
     if (!current || next === undefined) {
       this.settle(entry, 'stale', STALE_WHY);

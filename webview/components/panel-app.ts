@@ -68,6 +68,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'log':
     case 'report/test':
     case 'llm/waiting':
+    case 'run/resumed':
       return ['header'];
     case 'candidate/stopped':
       return ['lineage', 'header'];

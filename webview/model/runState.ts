@@ -201,6 +201,9 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'rubric/updated':
       s.rubric = e.why === undefined ? { version: e.version, text: e.rubric } : { version: e.version, text: e.rubric, why: e.why };
       return;
+    case 'run/resumed':
+      s.resumed = true;
+      return;
     case 'llm/waiting':
       s.waiting = { why: e.why, until: e.at + e.waitMs, message: e.message };
       return;

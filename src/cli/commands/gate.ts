@@ -19,8 +19,8 @@ import { RatchetError } from '../../core/errors';
 import { greedyOnOutcomes } from '../../core/gates/greedy';
 import { paceConfig, runPaceOnOutcomes } from '../../core/gates/pace';
 import { preflight } from '../../core/gates/preflight';
-import { signTestOnDeltas } from '../../core/gates/signTest';
-import { EMPTY_LEDGER, advanceLedger, checkAlpha, gammaAt } from '../../core/gates/thresholds';
+import { signTestLevel, signTestOnDeltas } from '../../core/gates/signTest';
+import { EMPTY_LEDGER, advanceLedger, checkAlpha } from '../../core/gates/thresholds';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 
 const GATES = ['pace', 'pace+', 'sign', 'greedy'] as const;
@@ -313,10 +313,10 @@ function fixedNCandidate(
       message: undefined,
     };
   }
-  // α-spending on p-values is Bonferroni: level αγ_t (GATES.md 4.5 B).
-  const level = schedule === 'fwer-spend' ? alpha * gammaAt(ledger.tested + 1, horizonT) : alpha;
+  // The engine's sign gate takes its level and its decision from the same two functions.
+  const level = signTestLevel(schedule, alpha, ledger, horizonT);
   const t = signTestOnDeltas(deltas, level);
-  return { json: { ...base, decision: t.decision, reason: 'p-value', pValue: t.statistic.pValue, level }, message: undefined };
+  return { json: { ...base, decision: t.decision, reason: t.reason, pValue: t.statistic.pValue, level }, message: undefined };
 }
 
 function renderTable(results: CandidateResult[], gate: CliGate, opts: GateOptions): string {

@@ -16,7 +16,8 @@ export type DecisionReason =
   | 'budget' // the dev items ran out
   | 'infeasible' // could not commit before the first item (dev set too small)
   | 'duplicate' // same content as an already-rejected candidate (A5)
-  | 'greedy' // greedy and sign-test decisions: score comparison / p-value
+  | 'greedy' // greedy decisions: score comparison
+  | 'p-value' // fixed-n sign test: p ≤ level or not (GATES.md 6.1)
   | 'validator'; // pairwise / elo verdicts
 
 export interface DecisionRecord {

@@ -4,8 +4,10 @@
  * p ≤ α. Valid only when the n is fixed in advance and nobody stops early; its p-values are not
  * e-values, so it cannot feed e-LOND.
  */
-import type { Decision } from './record';
-import { checkAlpha } from './thresholds';
+import type { Decision, Schedule } from './record';
+import type { RunLedger } from './thresholds';
+import { RatchetError } from '../errors';
+import { checkAlpha, gammaAt } from './thresholds';
 import { logChoose, logSumExp } from './logMath';
 
 const EXACT_MAX_D = 50;
@@ -32,14 +34,29 @@ export function signTestPValue(wins: number, losses: number): number {
 
 export interface SignTestResult {
   decision: Decision;
-  reason: 'greedy';
+  reason: 'p-value';
   statistic: { wins: number; losses: number; ties: number; pValue: number; level: number };
 }
 
 /** Commit iff p ≤ level (α, or a run-level level such as LORD++'s α_t or α-spending's αγ_t). */
 export function signTest(wins: number, losses: number, ties: number, level: number): SignTestResult {
   const pValue = signTestPValue(wins, losses);
-  return { decision: pValue <= level ? 'commit' : 'reject', reason: 'greedy', statistic: { wins, losses, ties, pValue, level } };
+  return { decision: pValue <= level ? 'commit' : 'reject', reason: 'p-value', statistic: { wins, losses, ties, pValue, level } };
+}
+
+/**
+ * The level the next candidate's p-value is compared with, by the run's schedule (GATES.md 4.5):
+ * α per candidate; α-spending on p-values is Bonferroni, αγ_t (0 once a declared horizon is spent:
+ * nothing more can commit). e-LOND is refused: it needs e-values, and a fixed-n p-value is not one
+ * (GATES.md 6.1). The engine's gate and `ratchet gate sign` both take their level from here.
+ */
+export function signTestLevel(schedule: Schedule, alpha: number, ledger: RunLedger, horizonT?: number): number {
+  checkAlpha(alpha);
+  if (schedule === 'per-candidate') return alpha;
+  if (schedule === 'fwer-spend') return alpha * gammaAt(ledger.tested + 1, horizonT);
+  throw new RatchetError('badInput', 'The sign test gives p-values, and e-LOND needs e-values (GATES.md 6.1): use schedule per-candidate or fwer-spend with the sign test, or gate pace+ for e-LOND.', {
+    field: 'gate.schedule',
+  });
 }
 
 /** The sign test on paired differences Δ_i = Y_C − Y_I (the sign of Δ for continuous scores). */

@@ -64,6 +64,16 @@ interface Entry {
   /** The key material, kept so an entry can be audited ("which request was this?"). */
   request: Record<string, unknown>;
   response: ChatResponse | EmbedResponse;
+  /**
+   * The run that paid for this answer. A resumed run replays its own earlier calls from the cache;
+   * they were paid for, so its meter counts them again (once) instead of calling them free.
+   */
+  paidBy?: string;
+}
+
+export interface CacheHit<R> {
+  response: R;
+  paidBy: string | undefined;
 }
 
 export class ResponseCache {
@@ -79,6 +89,11 @@ export class ResponseCache {
 
   /** The stored answer, or undefined on a miss. An unreadable entry is a miss, not a failure. */
   async get<K extends Kind>(kind: K, key: string): Promise<ResponseOf<K> | undefined> {
+    return (await this.lookup(kind, key))?.response;
+  }
+
+  /** The stored answer with the run that paid for it, or undefined on a miss. */
+  async lookup<K extends Kind>(kind: K, key: string): Promise<CacheHit<ResponseOf<K>> | undefined> {
     const path = this.pathOf(key);
     let text: string | undefined;
     try {
@@ -91,7 +106,8 @@ export class ResponseCache {
     try {
       const entry = JSON.parse(text) as Partial<Entry>;
       if (entry.version === ENTRY_VERSION && entry.key === key && isResponse(kind, entry.response)) {
-        return revive(kind, entry.response as ChatResponse | EmbedResponse) as ResponseOf<K>;
+        const response = revive(kind, entry.response as ChatResponse | EmbedResponse) as ResponseOf<K>;
+        return { response, paidBy: typeof entry.paidBy === 'string' ? entry.paidBy : undefined };
       }
     } catch {
       // Falls through to the warning: a torn or hand-edited entry is re-fetched and overwritten.
@@ -101,10 +117,10 @@ export class ResponseCache {
   }
 
   /** Stores a successful answer. A failed write costs a future cache miss, never the current call. */
-  async put(key: string, material: Record<string, unknown>, response: ChatResponse | EmbedResponse): Promise<void> {
+  async put(key: string, material: Record<string, unknown>, response: ChatResponse | EmbedResponse, paidBy?: string): Promise<void> {
     const path = this.pathOf(key);
     const { cached: _cached, ...stored } = response;
-    const entry: Entry = { version: ENTRY_VERSION, key, request: material, response: stored };
+    const entry: Entry = { version: ENTRY_VERSION, key, request: material, response: stored, ...(paidBy === undefined ? {} : { paidBy }) };
     try {
       await this.files.mkdirp(this.files.dirname(path));
       await this.files.writeTextAtomic(path, `${JSON.stringify(entry)}\n`);

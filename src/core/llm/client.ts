@@ -82,6 +82,9 @@ export class LlmLayer implements LlmClient {
   private readonly cache: ResponseCache | undefined;
   private readonly listeners = new Set<CostListener>();
   private readonly waitListeners = new Set<WaitListener>();
+  /** Cache keys this process has counted as paid (by a call, or by replaying the run's own). */
+  private readonly counted = new Set<string>();
+  private payer: string | undefined;
 
   constructor(private readonly options: LlmClientOptions) {
     if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
@@ -125,6 +128,15 @@ export class LlmLayer implements LlmClient {
     return this.meter.totalDollars();
   }
 
+  /**
+   * The run these calls are paid for, written into each cache entry. A hit on an entry this run
+   * paid for (a resume replaying its own calls) is counted as the paid call it was, once, so the
+   * meter and every budget carry across interruptions.
+   */
+  payFor(runId: string): void {
+    this.payer = runId;
+  }
+
   /** Returns the unsubscribe function. */
   onCost(listener: CostListener): () => void {
     this.listeners.add(listener);
@@ -153,11 +165,19 @@ export class LlmLayer implements LlmClient {
     if (signal.aborted) throw cancellationOf(signal);
     const key = this.cache ? cacheKey(keyMaterial) : undefined;
     if (this.cache && key !== undefined) {
-      const hit = await raceAbort(this.cache.get(kind, key), signal, () => cancellationOf(signal));
+      const hit = await raceAbort(this.cache.lookup(kind, key), signal, () => cancellationOf(signal));
       if (hit !== undefined) {
-        this.meter.recordCacheHit(req.role);
+        const response = hit.response as T;
+        const payer = this.payer;
+        if (payer !== undefined && hit.paidBy === payer && !this.counted.has(key)) {
+          // Paid for by this run before it was interrupted: the meter carries across the resume.
+          this.counted.add(key);
+          this.meter.recordCall(req.role, this.priceKey(req.model, response.model), response.usage);
+        } else {
+          this.meter.recordCacheHit(req.role);
+        }
         this.emit();
-        return { ...(hit as T), cached: true };
+        return { ...response, cached: true };
       }
     }
 
@@ -182,7 +202,10 @@ export class LlmLayer implements LlmClient {
 
     this.meter.recordCall(req.role, this.priceKey(req.model, response.model), response.usage);
     this.emit();
-    if (this.cache && key !== undefined) await this.cache.put(key, keyMaterial, response);
+    if (this.cache && key !== undefined) {
+      this.counted.add(key);
+      await this.cache.put(key, keyMaterial, response, this.payer);
+    }
     return response;
   }
 

@@ -18,6 +18,11 @@ export interface RunSummaryInfo {
   seed: number;
   /** The limits the run declared, so a face can show how much of each is used. */
   budget?: { llmCalls?: number; tokens?: number; dollars?: number; wallMs?: number; candidates?: number };
+  /**
+   * What the run expects to spend, upper-ish (run/estimate.ts): dollars when every model it calls
+   * has a price, else the unpriced model ids.
+   */
+  estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
 }
 
 /** A mean score with a 95 % interval. */
@@ -122,6 +127,14 @@ export type EngineEvent = Base &
       }
     | {
         /**
+         * This process took the run up again from its journal. `elapsedMs` is the run's active time
+         * before it (what its wall-time budget has used), summed over earlier processes.
+         */
+        type: 'run/resumed';
+        elapsedMs: number;
+      }
+    | {
+        /**
          * A budget ran out while a candidate was under test: it is neither committed nor rejected
          * (no decision on partial evidence), and the run ends after this.
          */
@@ -144,7 +157,22 @@ export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T 
  * comparison on both sides, so a run resumed against a flakier endpoint still matches its journal.
  */
 export function isIncidental(e: EngineEvent): boolean {
-  return e.type === 'llm/waiting';
+  return e.type === 'llm/waiting' || e.type === 'run/resumed';
+}
+
+/**
+ * Failures of the endpoint, not of the run: the run stopped where it was and can go on from its
+ * journal once the endpoint answers again (`ratchet runs resume`), paying nothing twice.
+ */
+const RESUMABLE_FAILURES: ReadonlySet<string> = new Set(['llmHttp', 'llmNetwork', 'llmTimeout', 'llmMalformed', 'llmRetriesExhausted']);
+
+export function isResumableFailure(e: EngineEvent): boolean {
+  return e.type === 'run/failed' && RESUMABLE_FAILURES.has(e.error.code);
+}
+
+/** The events a resume re-executes and checks one by one: neither incidental nor a resumable failure. */
+export function isReplayed(e: EngineEvent): boolean {
+  return !isIncidental(e) && !isResumableFailure(e);
 }
 
 /** Terminal events: after one of these a run's journal receives nothing more. */

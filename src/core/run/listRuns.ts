@@ -4,6 +4,7 @@
  * user looking for yesterday's good run should not be stopped by last week's damaged one.
  */
 import type { Files } from '../ports';
+import { isResumableFailure, isTerminal } from './events';
 import type { EngineEvent, RunKind } from './events';
 import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
 import type { RunOwner, RunRecord } from './journal';
@@ -36,6 +37,8 @@ export interface RunSummary {
   tornTail: boolean;
   /** Why the run is `corrupt`, or the error a `failed` run ended with. */
   reason?: string;
+  /** It can go on from its journal: interrupted, or failed because the endpoint did. */
+  resumable: boolean;
 }
 
 export interface ListRunsOptions {
@@ -90,6 +93,11 @@ export function summarizeRun(runId: string, record: RunRecord | undefined, repla
   summary.started = replay.events[0]?.at ?? summary.started;
   for (const e of replay.events) {
     summary.lastEventAt = e.at;
+    if (status === 'failed' && !isTerminal(e)) {
+      // Journaled on after a failure: the run was resumed.
+      status = 'interrupted';
+      delete summary.reason;
+    }
     fold(summary, e);
     if (e.type === 'candidate/proposed') proposed++;
     else if (e.type === 'decision' && e.record.decision === 'commit') committed++;
@@ -101,6 +109,7 @@ export function summarizeRun(runId: string, record: RunRecord | undefined, repla
     } else if (e.type === 'run/failed') {
       status = 'failed';
       summary.reason = e.error.message;
+      summary.resumable = isResumableFailure(e);
     } else if (e.type === 'run/cancelled') status = 'cancelled';
   }
   if (status !== 'finished') {
@@ -108,6 +117,7 @@ export function summarizeRun(runId: string, record: RunRecord | undefined, repla
     summary.commits = committed;
   }
   summary.status = status;
+  if (status === 'interrupted') summary.resumable = true;
   return summary;
 }
 
@@ -141,6 +151,13 @@ export function totalCost(cost: Record<string, unknown>, llmCalls: number): RunC
  * while its owner process lives (or, when that cannot be asked, while it journaled recently).
  */
 export async function resolveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<RunStatus> {
+  const status = await liveStatus(files, lockPath, summary, options);
+  // A run that is going on now is not offered for resuming.
+  if (status === 'running') summary.resumable = false;
+  return status;
+}
+
+async function liveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<RunStatus> {
   if (summary.status !== 'interrupted') return summary.status;
   const owner = await readRunOwner(files, lockPath);
   const alive = owner && options.isOwnerAlive ? options.isOwnerAlive(owner) : undefined;
@@ -166,6 +183,7 @@ function emptySummary(runId: string, record: RunRecord | undefined): RunSummary 
     gate: undefined,
     alpha: undefined,
     tornTail: false,
+    resumable: false,
   };
 }
 

@@ -44,7 +44,7 @@ describe('exact sign test (6.1)', () => {
   });
 
   it('five straight wins pass at α = 0.05 (p = 1/32), four do not (1/16)', () => {
-    expect(signTest(5, 0, 35, 0.05)).toEqual({ decision: 'commit', reason: 'greedy', statistic: { wins: 5, losses: 0, ties: 35, pValue: 1 / 32, level: 0.05 } });
+    expect(signTest(5, 0, 35, 0.05)).toEqual({ decision: 'commit', reason: 'p-value', statistic: { wins: 5, losses: 0, ties: 35, pValue: 1 / 32, level: 0.05 } });
     expect(signTest(4, 0, 36, 0.05).decision).toBe('reject');
     expect(signTestOnDeltas([1, 0.2, -0.5, 0, 1], 0.5).statistic).toEqual({ wins: 3, losses: 1, ties: 1, pValue: 5 / 16, level: 0.5 });
   });

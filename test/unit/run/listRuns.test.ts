@@ -30,6 +30,9 @@ describe('listRuns', () => {
     expect(byId[FIXTURE_RUNS.corrupt]!.reason!.endsWith('; the run cannot be replayed past it.')).toBe(true);
     expect(byId[FIXTURE_RUNS.corrupt]).toMatchObject({ kind: 'evolve', target: 'math/word-problems.prompt.md', started: Date.UTC(2026, 10, 3, 11) });
     expect(byId[FIXTURE_RUNS.failed]!.reason).toMatch(/answered 429 five times/);
+    // The endpoint failed, not the run: it goes on from its journal once the endpoint answers.
+    expect(byId[FIXTURE_RUNS.failed]!.resumable).toBe(true);
+    expect(byId[FIXTURE_RUNS.torn]!.resumable).toBe(true);
     expect(byId[FIXTURE_RUNS.torn]).toMatchObject({ tornTail: true, events: 12, candidates: 1, commits: 0, cost: undefined });
     expect(byId[FIXTURE_RUNS.finished]).toEqual({
       runId: FIXTURE_RUNS.finished,
@@ -45,6 +48,7 @@ describe('listRuns', () => {
       gate: 'pace+',
       alpha: 0.05,
       tornTail: false,
+      resumable: false,
     });
   });
 

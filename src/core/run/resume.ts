@@ -1,0 +1,59 @@
+/**
+ * Resume replays, it does not patch: the run is executed again from the start with the same seed,
+ * every LLM call made before the interruption is answered by the response cache, and the events the
+ * engine emits are checked against the journal one by one (same type, same candidate) instead of
+ * being written twice. Only the replayed kinds take part (`isReplayed`): rate-limit waits, resume
+ * markers and an earlier endpoint failure depend on the endpoint, not on the seed.
+ */
+import { RatchetError } from '../errors';
+import { isReplayed, isTerminal } from './events';
+import type { EngineEvent } from './events';
+
+/**
+ * The `emit` a resumed run's engine calls: an event the journal already holds is checked and
+ * dropped; past the journal's end (or when the run ends early, e.g. the endpoint is still down)
+ * events are written through `write`.
+ */
+export function replayingEmitter(runId: string, journaled: readonly EngineEvent[], write: (e: EngineEvent) => Promise<void>): (e: EngineEvent) => Promise<void> {
+  const expected = journaled.filter(isReplayed);
+  let index = 0;
+  return async (e) => {
+    if (index < expected.length && isReplayed(e) && !isTerminal(e)) {
+      const old = expected[index]!;
+      if (old.type !== e.type || candidateOf(old) !== candidateOf(e)) {
+        throw new RatchetError(
+          'journalCorrupt',
+          `Resuming run ${runId} diverged at event ${index + 1} (journal: ${old.type}, now: ${e.type}); the run cannot be resumed.`,
+          { runId },
+        );
+      }
+      index++;
+      return;
+    }
+    await write(e);
+  };
+}
+
+function candidateOf(e: EngineEvent): string | undefined {
+  return 'candidateId' in e ? e.candidateId : e.type === 'decision' ? e.record.candidateId : undefined;
+}
+
+/**
+ * The run's active time in its journal: from each process's first event to its last, summed over
+ * the processes (split at `run/resumed`). The time a run lay interrupted is not counted, so a
+ * wall-time budget means time spent running.
+ */
+export function activeElapsedMs(events: readonly EngineEvent[]): number {
+  let total = 0;
+  let first: number | undefined;
+  let last = 0;
+  for (const e of events) {
+    if (e.type === 'run/resumed') {
+      if (first !== undefined) total += last - first;
+      first = e.at;
+    }
+    first ??= e.at;
+    last = Math.max(last, e.at);
+  }
+  return first === undefined ? 0 : total + (last - first);
+}
