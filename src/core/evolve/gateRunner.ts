@@ -20,6 +20,7 @@ import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepE
 import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
 import { bothOrderVerdict, observeVerdicts } from '../gates/pairwise';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
+import { signTest, signTestLevel, signTestPValue } from '../gates/signTest';
 import { hashSeed, seededPermutation, sha256Hex } from '../random';
 import type { Evaluation, Evaluator } from './evaluator';
 import { itemJudgeMessages, parseJudgeAnswer, promptJudgeMessages } from './judge';
@@ -69,8 +70,9 @@ export async function testCandidate(ctx: GateContext, cand: Version, incumbent: 
       return paceRewardFree(ctx, cand, incumbent, ledger, order, orderSeed);
     case 'greedy':
     case 'greedy-re':
-    case 'sign':
       return greedy(ctx, cand, incumbent, ledger, order, orderSeed);
+    case 'sign':
+      return sign(ctx, cand, incumbent, ledger, order, orderSeed);
     case 'pairwise':
     case 'focus':
     case 'elo':
@@ -282,31 +284,34 @@ async function emitVerdicts(ctx: GateContext, child: Version, parent: Version, i
   });
 }
 
-/** GATES.md 2 (and the fixed-n sign test of 6.1): evaluate on every dev item, compare totals. */
-async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
-  const candidateOutcomes = new Map<string, number>();
-  let incScore = 0;
-  let candScore = 0;
-  let wins = 0;
-  let losses = 0;
-  let ties = 0;
+/** Both versions' outcomes on every item of `order`, a batch at a time, journaled in that order. */
+async function allPairs(ctx: GateContext, cand: Version, inc: Version, order: DataItem[], rescoreIncumbent: boolean) {
+  const pairs: Awaited<ReturnType<typeof scoredPair>>[] = [];
   let incumbentCalls = 0;
   for (let start = 0; start < order.length; start += ctx.batchSize) {
     const batch = order.slice(start, start + ctx.batchSize);
-    const pairs = await Promise.all(batch.map((item) => scoredPair(ctx, cand, inc, item, ctx.gate.name === 'greedy-re')));
-    for (const p of pairs) {
+    const measured = await Promise.all(batch.map((item) => scoredPair(ctx, cand, inc, item, rescoreIncumbent)));
+    for (const p of measured) {
       await emitPair(ctx, cand, inc, p);
       if (p.incEval) incumbentCalls++;
-    }
-    for (const { item, yI, yC } of pairs) {
-      candidateOutcomes.set(item.id, yC);
-      incScore += yI;
-      candScore += yC;
-      if (yC > yI) wins++;
-      else if (yC < yI) losses++;
-      else ties++;
+      pairs.push(p);
     }
   }
+  const candidateOutcomes = new Map(pairs.map((p) => [p.item.id, p.yC] as const));
+  let wins = 0;
+  let losses = 0;
+  for (const { yI, yC } of pairs) {
+    if (yC > yI) wins++;
+    else if (yC < yI) losses++;
+  }
+  return { pairs, candidateOutcomes, incumbentCalls, wins, losses, ties: pairs.length - wins - losses };
+}
+
+/** GATES.md 2: evaluate on every dev item, compare totals. */
+async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
+  const { pairs, candidateOutcomes, incumbentCalls, wins, losses, ties } = await allPairs(ctx, cand, inc, order, ctx.gate.name === 'greedy-re');
+  const incScore = pairs.reduce((s, p) => s + p.yI, 0);
+  const candScore = pairs.reduce((s, p) => s + p.yC, 0);
   const commit = candScore > incScore;
   const decision = commit ? 'commit' : 'reject';
   const record: DecisionRecord = {
@@ -332,6 +337,48 @@ async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: Run
     statistic: { candidateScore: candScore, incumbentScore: incScore },
   };
   return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes, matches: [], rationales: [] };
+}
+
+/**
+ * GATES.md 6.1, the fixed-n paired sign test: the candidate on every dev item (the incumbent's
+ * outcomes from the cache), no early stop — its level holds only for an n fixed in advance — then
+ * one exact p-value, decided by the same functions as `ratchet gate sign`. Level α per candidate,
+ * αγ_t under fwer-spend; e-LOND is refused (p-values are not e-values). A dev set too small for
+ * the p-value ever to reach the level (n straight wins: p = 2^−n) is rejected as infeasible before
+ * anything is paid for, as PACE does.
+ */
+async function sign(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
+  const level = signTestLevel(ctx.gate.schedule, ctx.gate.alpha, ledger, ctx.gate.horizon);
+  const feasible = order.length > 0 && signTestPValue(order.length, 0) <= level;
+  const measured = feasible ? await allPairs(ctx, cand, inc, order, false) : undefined;
+  const wins = measured?.wins ?? 0;
+  const losses = measured?.losses ?? 0;
+  const ties = measured?.ties ?? 0;
+  const t = signTest(wins, losses, ties, level);
+  const decision = feasible ? t.decision : 'reject';
+  const record: DecisionRecord = {
+    candidateId: cand.id,
+    parentId: cand.parentId,
+    incumbentId: inc.id,
+    gate: 'sign',
+    configHash: sha256Hex(JSON.stringify({ gate: 'sign', alpha: ctx.gate.alpha, schedule: ctx.gate.schedule, horizon: ctx.gate.horizon })).slice(0, 16),
+    alpha: ctx.gate.alpha,
+    schedule: ctx.gate.schedule,
+    ledgerBefore: { ...ledger },
+    threshold: 0,
+    orderSeed,
+    itemsConsumed: measured ? order.length : 0,
+    wins,
+    losses,
+    ties,
+    logWealth: 0,
+    decision,
+    reason: feasible ? t.reason : 'infeasible',
+    candidateCalls: measured ? order.length : 0,
+    incumbentCalls: measured?.incumbentCalls ?? 0,
+    statistic: { ...t.statistic },
+  };
+  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: measured?.candidateOutcomes ?? new Map(), matches: [], rationales: [] };
 }
 
 function configHash(gate: GateName, alpha: number): string {
