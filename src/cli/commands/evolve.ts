@@ -18,6 +18,7 @@ import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
 import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { describeEvent, writeErr, writeOut } from '../output';
+import runSpecSchema from '../../../schemas/run-spec.schema.json';
 
 interface EvolveFlags {
   data?: string;
@@ -37,7 +38,8 @@ interface EvolveFlags {
   workspace: string;
 }
 
-const GATES: GateName[] = ['pace+', 'pace', 'pace-rf', 'pairwise', 'focus', 'elo', 'greedy'];
+/** Every gate a run spec accepts: the schema's own list, so `--gate` can never offer fewer. */
+const GATES = runSpecSchema.definitions.gateName.enum as GateName[];
 
 export function registerEvolve(program: Command, version: string): void {
   program
