@@ -88,6 +88,13 @@ export function formatOffset(ms: number): string {
   return `+${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+/** A wait as a user counts it: `250 ms`, `12 s` (rounded up: never promise less than the wait), `2 min 5 s`. */
+export function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.ceil(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 === 0 ? '' : ` ${s % 60} s`}`;
+}
+
 /** `$0.0421` when every call had a price, otherwise the token count (`18.2k tok`). */
 export function formatCost(cost: { dollars: number | undefined; tokens: number } | undefined): string {
   if (cost === undefined) return '—';
@@ -140,7 +147,7 @@ export function describeEvent(e: EngineEvent): string {
     case 'log':
       return `${e.level}: ${oneLine(e.message, 120)}`;
     case 'llm/waiting':
-      return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying'} (${e.role}), waiting ${Math.ceil(e.waitMs / 1000)} s: ${oneLine(e.message, 120)}`;
+      return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying'} (${e.role}), waiting ${formatWait(e.waitMs)}: ${oneLine(e.message, 120)}`;
     case 'run/resumed':
       return `after ${formatOffset(e.elapsedMs).slice(1)} of run time`;
     case 'candidate/stopped':

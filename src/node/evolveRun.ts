@@ -41,6 +41,8 @@ import { OpenAiTransport } from './openaiTransport';
 import { createNodeScorer } from './scorers';
 import { currentOwner } from './process';
 import { SystemClock } from './clock';
+import { locateRun, storeRun, storedRunOf } from './storedRun';
+import type { StoredRun } from './storedRun';
 
 /** What a face may override on top of the run spec (CLI flags, editor settings). */
 export interface EvolveOverrides {
@@ -76,15 +78,6 @@ export interface EvolveRunOptions {
   transport?: LlmTransport;
 }
 
-/** What run.json keeps so a resume rebuilds the very same run. */
-interface StoredRun {
-  promptPath: string;
-  workspace: string;
-  overrides: EvolveOverrides;
-  inputsHash: string;
-  spec: RunSpec;
-}
-
 export interface EvolveRunOutcome extends EvolveResult {
   runId: string;
   /** Warnings found while loading the inputs (small splits, ignored keys). */
@@ -92,17 +85,42 @@ export interface EvolveRunOutcome extends EvolveResult {
 }
 
 export async function startEvolveRun(opts: EvolveRunOptions): Promise<EvolveRunOutcome> {
-  return execute(opts, undefined);
+  // Resolved against the face's working directory now, so run.json can keep it relative to the workspace.
+  const overrides = opts.overrides.dataset === undefined ? opts.overrides : { ...opts.overrides, dataset: resolve(opts.overrides.dataset) };
+  return execute({ ...opts, workspace: resolve(opts.workspace), overrides }, undefined);
 }
 
-export async function resumeEvolveRun(runId: string, workspace: string, opts: Omit<EvolveRunOptions, 'promptPath' | 'workspace' | 'overrides'>): Promise<EvolveRunOutcome> {
+/**
+ * Where a resumed run's calls go, on top of what it started with. Only where, never what: a base
+ * URL is not part of the inputs a resume checks, while a model, gate, seed or concurrency would
+ * change the run's decisions and is not offered.
+ */
+export type ResumeEndpoint = Pick<EvolveOverrides, 'baseURL'>;
+
+/**
+ * Resumes run `runId` of `workspace`, in that workspace: its journal, lock, response cache and prompt
+ * file are the ones there (run.json keeps paths relative to the workspace), whichever folder the run
+ * started in.
+ */
+export async function resumeEvolveRun(
+  runId: string,
+  workspace: string,
+  opts: Omit<EvolveRunOptions, 'promptPath' | 'workspace' | 'overrides'> & { endpoint?: ResumeEndpoint },
+): Promise<EvolveRunOutcome> {
   const files = new NodeFiles();
-  const record = await readRunRecord(files, runPaths(files, workspace, runId).runJson);
-  const stored = record.spec as StoredRun;
-  if (record.kind !== 'evolve' || !stored?.promptPath) {
-    throw new RatchetError('badInput', `Run ${runId} is not an evolve run this version can resume.`, { runId });
+  const root = resolve(workspace);
+  const stored = storedRunOf(await readRunRecord(files, runPaths(files, root, runId).runJson));
+  const { promptPath, overrides } = locateRun(stored, root);
+  if (!(await files.exists(promptPath))) {
+    throw new RatchetError(
+      'badInput',
+      `Cannot resume run ${runId}: its prompt file ${promptPath} does not exist. Put the file back, or resume the run in the workspace folder that has it.`,
+      { runId, file: promptPath },
+    );
   }
-  return execute({ ...opts, promptPath: stored.promptPath, workspace: stored.workspace, overrides: stored.overrides }, { runId, stored });
+  const { endpoint, ...rest } = opts;
+  const where = endpoint?.baseURL !== undefined ? { baseURL: endpoint.baseURL } : {};
+  return execute({ ...rest, promptPath, workspace: root, overrides: { ...overrides, ...where } }, { runId, stored });
 }
 
 async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored: StoredRun } | undefined): Promise<EvolveRunOutcome> {
@@ -151,7 +169,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     writer = r.writer;
     replayed = r.replay.events;
   } else {
-    const stored: StoredRun = { promptPath, workspace: opts.workspace, overrides: opts.overrides, inputsHash, spec };
+    const stored = storeRun({ promptPath, workspace: opts.workspace, overrides: opts.overrides, inputsHash, spec });
     writer = await createJournal(ports, opts.workspace, { kind: 'evolve', target: promptPath, seed: spec.seed, version: opts.version, spec: stored }, currentOwner());
   }
 

@@ -17,8 +17,8 @@ import { NodeFiles } from '../../node/files';
 import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
 import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
+import { resumeEndpoint } from './resumeFlags';
 import { describeEvent, writeErr, writeOut } from '../output';
-import runSpecSchema from '../../../schemas/run-spec.schema.json';
 
 interface EvolveFlags {
   data?: string;
@@ -38,8 +38,7 @@ interface EvolveFlags {
   workspace: string;
 }
 
-/** Every gate a run spec accepts: the schema's own list, so `--gate` can never offer fewer. */
-const GATES = runSpecSchema.definitions.gateName.enum as GateName[];
+const GATES: GateName[] = ['pace+', 'pace', 'pace-rf', 'pairwise', 'focus', 'elo', 'greedy'];
 
 export function registerEvolve(program: Command, version: string): void {
   program
@@ -93,7 +92,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
   let outcome: EvolveRunOutcome;
   try {
     outcome = resumeId
-      ? await resumeEvolveRun(resumeId, workspace, common)
+      ? await resumeEvolveRun(resumeId, workspace, { ...common, endpoint: resumeEndpoint(resumeId, flags) })
       : await startEvolveRun({ ...common, promptPath: promptFile!, workspace, overrides: overrides(flags) });
   } finally {
     process.off('SIGINT', onSignal);
