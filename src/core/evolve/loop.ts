@@ -25,7 +25,7 @@ import { bodyForModel, withBody } from '../prompt/promptFile';
 import type { Template } from '../prompt/template';
 import { templateVariableNames } from '../prompt/template';
 import { agentConfidence } from '../gates/elo';
-import type { EngineEvent } from '../run/events';
+import type { EngineEvent, RunSummaryInfo } from '../run/events';
 import type { RunSpec } from '../run/specTypes';
 import { sha256Hex } from '../random';
 import { Evaluator } from './evaluator';
@@ -78,6 +78,8 @@ export interface EvolveOptions {
   control: RunControl;
   /** The run's starting prompt body, when resuming from a journal (the file may have changed since). */
   startText?: string;
+  /** What the run expects to spend (run/estimate.ts), said in `run/started` before the first call. */
+  estimate?: RunSummaryInfo['estimate'];
 }
 
 export interface EvolveResult {
@@ -87,7 +89,8 @@ export interface EvolveResult {
   status: 'finished' | 'cancelled' | 'failed';
 }
 
-const MINIBATCH = 4;
+/** Feedback items the parent runs on before each proposal (run/estimate.ts counts them too). */
+export const MINIBATCH = 4;
 
 export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent) => Promise<void>, signal: AbortSignal): Promise<EvolveResult> {
   const { spec, ports, meter } = opts;
@@ -117,6 +120,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         ...(spec.budget.dollars === undefined ? {} : { dollars: spec.budget.dollars }),
         ...(spec.budget.wallTimeMinutes === undefined ? {} : { wallMs: spec.budget.wallTimeMinutes * 60_000 }),
       },
+      ...(opts.estimate ? { estimate: opts.estimate } : {}),
     },
   });
   const splitItems = (split: 'feedback' | 'dev' | 'test') => opts.splits[split].map((item) => ({ itemId: item.id, input: itemText(item).text, split }));
