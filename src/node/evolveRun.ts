@@ -23,6 +23,7 @@ import type { EvolveResult, RunControl, Suggestion } from '../core/evolve/loop';
 import type { LlmTransport } from '../core/ports';
 import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
+import { describeRoles } from '../core/llm/roles';
 import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
 import type { EndpointConfig, Role } from '../core/llm/types';
@@ -30,6 +31,9 @@ import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
+import { estimateRun } from '../core/run/estimate';
+import { checkDollarBudget, pricesFor } from '../core/run/pricing';
+import type { FacePrices } from '../core/run/pricing';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
@@ -44,8 +48,8 @@ import { SystemClock } from './clock';
 import { locateRun, storeRun, storedRunOf } from './storedRun';
 import type { StoredRun } from './storedRun';
 
-/** What a face may override on top of the run spec (CLI flags, editor settings). */
-export interface EvolveOverrides {
+/** What a face may override on top of the run spec (CLI flags, editor settings); prices below the spec's. */
+export interface EvolveOverrides extends FacePrices {
   dataset?: string;
   gate?: GateName;
   alpha?: number;
@@ -129,6 +133,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
   const roles = roleConfig(spec, opts.overrides, opts.env);
+  const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
+  checkDollarBudget(spec, prices);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
   const llm = createLlmClient({
     transport: opts.transport ?? new OpenAiTransport({ roles }),
@@ -136,6 +142,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     concurrency: spec.concurrency,
     timeoutMs: 120_000,
     retry: DEFAULT_RETRY,
+    prices: prices.table,
     cache: { files, dir: cacheDir },
     clock: new SystemClock(),
     // Backoff jitter has its own stream so retries never shift the engine's draws.
@@ -203,6 +210,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         ports,
         meter: llm,
         control,
+        estimate: estimateRun(inputs, prices.byRole),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
       },
       emit,
