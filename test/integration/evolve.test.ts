@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { execSync } from 'node:child_process';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { EngineEvent } from '../../src/core/run/events';
-import { CLI, decisions, inBatches, journal, runCli, runIds, startCli } from './evolveCli';
+import { CLI, decisions, evolveThenKill, inBatches, journal, runCli, runIds } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { WorkspaceOptions } from './evolveWorkspace';
 
@@ -150,32 +150,14 @@ describe('kill mid-run, then resume', () => {
     const latencyMs = 30;
     const server = await startFakeServer({ scenario: scenarioFor(w, { seed, gainAt: 6 }), latencyMs });
     try {
-      const { child, done } = startCli(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir]);
-      // Wait until two candidates were decided, then kill without warning.
-      let killAt = 0;
-      await new Promise<void>((res, rej) => {
-        const timer = setInterval(() => {
-          const [id] = runIds(w.dir);
-          if (id && decisions(safeJournal(w.dir, id)).length >= 2) {
-            killAt = Date.now();
-            child.kill('SIGKILL');
-            clearInterval(timer);
-            res();
-          }
-        }, 20);
-        void done.then(() => {
-          clearInterval(timer);
-          if (!killAt) rej(new Error('the run finished before it could be killed'));
-        });
-      });
-      await done;
-      const [id] = runIds(w.dir);
-      const before = journal(w.dir, id!);
+      // Two candidates decided, then killed without warning.
+      const { runId: id, killAt } = await evolveThenKill(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir], w.dir);
+      const before = journal(w.dir, id);
       expect(before.at(-1)?.type).not.toBe('run/finished');
 
-      const resumed = await runCli(['runs', 'resume', id!, '-w', w.dir, '--apply']);
+      const resumed = await runCli(['runs', 'resume', id, '-w', w.dir, '--apply']);
       expect(resumed.stderr).toContain('finished');
-      const after = journal(w.dir, id!);
+      const after = journal(w.dir, id);
       expect(after.at(-1)?.type).toBe('run/finished');
       expect(decisions(after)).toEqual(decisions(reference.events));
       // The journal holds each event once: the resumed part continues where the killed one stopped.
@@ -197,11 +179,3 @@ describe('kill mid-run, then resume', () => {
     }
   });
 });
-
-function safeJournal(dir: string, id: string): EngineEvent[] {
-  try {
-    return journal(dir, id);
-  } catch {
-    return [];
-  }
-}

@@ -43,6 +43,42 @@ export function journal(workspace: string, runId: string): EngineEvent[] {
     .map((l) => JSON.parse(l) as EngineEvent);
 }
 
+/** The journal so far, or [] while it cannot be read yet (not created, or mid-write). */
+export function journalSoFar(workspace: string, runId: string): EngineEvent[] {
+  try {
+    return journal(workspace, runId);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Starts `ratchet <args>` (an evolve run in `workspace`) and kills it without warning once its
+ * journal holds `decided` decisions. Resolves when the process is gone, with the run's id and the
+ * time of the kill; rejects if the run finished first.
+ */
+export async function evolveThenKill(args: string[], workspace: string, decided = 2): Promise<{ runId: string; killAt: number }> {
+  const { child, done } = startCli(args);
+  let killAt = 0;
+  await new Promise<void>((res, rej) => {
+    const timer = setInterval(() => {
+      const [id] = runIds(workspace);
+      if (id && decisions(journalSoFar(workspace, id)).length >= decided) {
+        killAt = Date.now();
+        child.kill('SIGKILL');
+        clearInterval(timer);
+        res();
+      }
+    }, 20);
+    void done.then(() => {
+      clearInterval(timer);
+      if (!killAt) rej(new Error('the run finished before it could be killed'));
+    });
+  });
+  await done;
+  return { runId: runIds(workspace)[0]!, killAt };
+}
+
 export function decisions(events: readonly EngineEvent[]) {
   return events.flatMap((e) => (e.type === 'decision' ? [{ candidate: e.record.candidateId, decision: e.record.decision, reason: e.record.reason }] : []));
 }

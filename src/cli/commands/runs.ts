@@ -1,7 +1,7 @@
 /**
- * `ratchet runs list|show|export|resume`: the journal, read from the command line. Reads only —
- * nothing here writes into `.ratchet/runs` — so it is safe to point at a workspace whose run is
- * still going.
+ * `ratchet runs list|show|export|resume`: the journal, read from the command line. list, show and
+ * export only read — nothing they do writes into `.ratchet/runs` — so they are safe to point at a
+ * workspace whose run is still going; resume continues a run through `ratchet evolve`.
  */
 import { Option } from 'commander';
 import type { Command } from 'commander';
@@ -36,6 +36,14 @@ import type { Column } from '../output';
 
 interface ShowOptions {
   workspace: string;
+  json?: boolean;
+}
+interface ResumeOptions {
+  workspace: string;
+  baseUrl?: string;
+  apply?: boolean;
+  dryRun?: boolean;
+  interactive?: boolean;
   json?: boolean;
 }
 interface ExportOptions {
@@ -79,12 +87,15 @@ export function registerRuns(program: Command, version: string): void {
 
   runs
     .command('resume')
-    .description('Continue an interrupted run from its journal.')
+    .description("Continue an interrupted run from its journal, in the workspace given (its prompt file, journal and response cache there), with the run's own spec, seed and models.")
     .argument('<runId>', 'the run id (or a unique prefix of it)')
     .option('-w, --workspace <dir>', 'the workspace folder', '.')
-    .option('--json', 'print engine events as JSONL')
+    .option('--base-url <url>', "OpenAI-compatible endpoint for every role, instead of the run's (same models; the key from the environment)")
     .option('--apply', 'write committed edits into the file (as `evolve --apply`)')
-    .action(async (runId: string, opts: { workspace: string; json?: boolean; apply?: boolean }) => {
+    .option('--dry-run', 'write nothing to the prompt file (default)')
+    .option('--interactive', 'ask before writing each committed edit')
+    .option('--json', 'print engine events as JSONL')
+    .action(async (runId: string, opts: ResumeOptions) => {
       const files = new NodeFiles();
       const root = workspaceRoot(files, opts.workspace);
       const id = await findRun(files, root, runId);
