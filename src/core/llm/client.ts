@@ -49,7 +49,8 @@ export interface LlmClientOptions {
 /**
  * The run's budgets as the LLM layer sees them. `admit` is called when an attempt has its
  * concurrency slot and is about to be sent; it throws RatchetError('budgetExhausted') to refuse it
- * (the attempt is never sent). `release` follows every admitted attempt once it has settled.
+ * (the attempt is never sent). `release` follows every admitted attempt once it has settled and,
+ * for an answer, once the meter has counted it.
  */
 export interface CallAdmission {
   admit(role: Role): void;
@@ -201,6 +202,7 @@ export class LlmLayer implements LlmClient {
     );
 
     this.meter.recordCall(req.role, this.priceKey(req.model, response.model), response.usage);
+    this.options.admission?.release(req.role);
     this.emit();
     if (this.cache && key !== undefined) {
       this.counted.add(key);
@@ -209,16 +211,24 @@ export class LlmLayer implements LlmClient {
     return response;
   }
 
-  /** The transport call, sent only if the run's budgets admit it at the moment it has a slot. */
+  /**
+   * The transport call, sent only if the run's budgets admit it at the moment it has a slot. An
+   * answer stays counted as in flight until `serve` has metered it (then released there), so no
+   * other call is admitted in between on a count that has neither; a failed or abandoned attempt
+   * is released when it settles.
+   */
   private admitted<T>(role: Role, call: (signal: AbortSignal) => Promise<T>): (signal: AbortSignal) => Promise<T> {
     const admission = this.options.admission;
     if (!admission) return call;
     return async (signal) => {
       admission.admit(role);
+      let handedOver = false;
       try {
-        return await call(signal);
+        const response = await call(signal);
+        handedOver = !signal.aborted;
+        return response;
       } finally {
-        admission.release(role);
+        if (!handedOver) admission.release(role);
       }
     };
   }

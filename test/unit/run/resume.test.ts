@@ -1,0 +1,50 @@
+// A resumed run re-executes and checks the journal event by event; endpoint-dependent events
+// (rate-limit waits, resume markers, an earlier endpoint failure) take no part in that check.
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../../src/core/run/events';
+import { activeElapsedMs, replayingEmitter } from '../../../src/core/run/resume';
+
+const at = (t: number) => ({ runId: 'r', at: t });
+const proposed = (id: string, t: number): EngineEvent => ({ type: 'candidate/proposed', candidateId: id, parentId: undefined, contentHash: id, text: id, ...at(t) });
+const waiting = (t: number): EngineEvent => ({ type: 'llm/waiting', role: 'agent', model: 'm', why: 'rate-limited', waitMs: 1000, message: '429', ...at(t) });
+const failed = (code: string, t: number): EngineEvent => ({ type: 'run/failed', error: { code, message: 'down' }, ...at(t) });
+
+describe('replayingEmitter', () => {
+  it('checks the journaled events and writes only what comes after them, ignoring waits on both sides', async () => {
+    const written: EngineEvent[] = [];
+    const journal = [proposed('v0', 1), waiting(2), proposed('c1', 3), failed('llmNetwork', 4)];
+    const emit = replayingEmitter('r', journal, async (e) => void written.push(e));
+    await emit(proposed('v0', 10));
+    await emit(proposed('c1', 11));
+    await emit(proposed('c2', 12));
+    expect(written.map((e) => (e.type === 'candidate/proposed' ? e.candidateId : e.type))).toEqual(['c2']);
+  });
+
+  it('says where a replay diverged', async () => {
+    const emit = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async () => undefined);
+    await emit(proposed('v0', 10));
+    await expect(emit(proposed('c9', 11))).rejects.toThrow(/diverged at event 2 \(journal: candidate\/proposed, now: candidate\/proposed\)/);
+  });
+
+  it('writes a run that ends before it reaches its journal\'s end (the endpoint still down) instead of calling it diverged', async () => {
+    const written: EngineEvent[] = [];
+    const emit = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async (e) => void written.push(e));
+    await emit(proposed('v0', 10));
+    await emit(failed('llmHttp', 11));
+    expect(written.map((e) => e.type)).toEqual(['run/failed']);
+  });
+});
+
+describe('activeElapsedMs', () => {
+  it('sums each process\'s span and leaves out the time the run lay interrupted', () => {
+    const events: EngineEvent[] = [
+      proposed('v0', 1000),
+      proposed('c1', 5000), // first process: 4 s
+      { type: 'run/resumed', elapsedMs: 4000, ...at(100_000) },
+      proposed('c2', 103_000), // second: 3 s
+      { type: 'run/resumed', elapsedMs: 7000, ...at(500_000) },
+    ];
+    expect(activeElapsedMs(events)).toBe(7000);
+    expect(activeElapsedMs([])).toBe(0);
+  });
+});
