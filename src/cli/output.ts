@@ -5,6 +5,7 @@
  * terminal, where an escape sequence could otherwise rewrite the screen.
  */
 import { assertNever } from '../core/errors';
+import { formatWait } from '../core/llm/retry';
 import type { EngineEvent } from '../core/run/events';
 import { totalCost } from '../core/run/listRuns';
 
@@ -86,13 +87,6 @@ export function formatOffset(ms: number): string {
   if (s < 60) return `+${s.toFixed(1)}s`;
   if (s < 3600) return `+${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, '0')}s`;
   return `+${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
-
-/** A wait as a user counts it: `250 ms`, `12 s` (rounded up: never promise less than the wait), `2 min 5 s`. */
-export function formatWait(ms: number): string {
-  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
-  const s = Math.ceil(ms / 1000);
-  return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 === 0 ? '' : ` ${s % 60} s`}`;
 }
 
 /** `$0.0421` when every call had a price, otherwise the token count (`18.2k tok`). */

@@ -11,6 +11,7 @@
 import { basename, dirname } from 'node:path';
 import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
+import { formatWait } from '../core/llm/retry';
 import type { LlmTransport } from '../core/ports';
 import type { EngineEvent } from '../core/run/events';
 import { readRunRecord, runPaths } from '../core/run/journal';
@@ -57,6 +58,9 @@ export const DEFAULT_KEEP_ALIVE_SECONDS = 120;
 class HostedRun {
   progress: WorkDoneProgressServerReporter | undefined;
   ended = false;
+  /** The progress line a wait covers for a while, and the timer that puts it back. */
+  lastMessage: string | undefined;
+  waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly runId: string,
@@ -189,7 +193,22 @@ export class RunHost {
     const run = this.hosted(identity);
     this.o.notify({ runId: run.runId, uri: run.uri, workspace: run.workspace, event: e });
     const message = progressMessage(run, e);
-    if (message) run.progress?.report(message);
+    if (message === undefined) return;
+    run.progress?.report(message);
+    clearTimeout(run.waitTimer);
+    run.waitTimer = undefined;
+    if (e.type !== 'llm/waiting') {
+      run.lastMessage = message;
+      return;
+    }
+    // The wait's line stays only while the wait lasts, then the run's own line comes back.
+    const back = run.lastMessage;
+    if (back === undefined) return;
+    run.waitTimer = setTimeout(() => {
+      run.waitTimer = undefined;
+      if (!run.ended) run.progress?.report(back);
+    }, e.waitMs);
+    run.waitTimer.unref?.();
   }
 
   private adopt(info: DaemonRunInfo): void {
@@ -229,6 +248,7 @@ export class RunHost {
     this.o.book.endRun(runId, why);
     if (!run) return;
     run.ended = true;
+    clearTimeout(run.waitTimer);
     run.progress?.done();
     this.runs.delete(runId);
   }
@@ -273,6 +293,8 @@ function progressMessage(run: HostedRun, e: EngineEvent): string | undefined {
       return `${e.candidateId} waits for your Accept or Reject`;
     case 'report/test':
       return `test split: ${e.final.mean.toFixed(3)} (n = ${e.n})`;
+    case 'llm/waiting':
+      return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying a failed call'}, waiting ${formatWait(e.waitMs)}`;
     default:
       return undefined;
   }

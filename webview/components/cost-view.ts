@@ -37,7 +37,7 @@ export class CostView extends HTMLElement {
   private readonly empty = el('p', { className: 'empty', text: 'No LLM calls yet.' });
   private readonly body = el('tbody');
   private readonly table = el('table', { className: 'data-table', attrs: { 'aria-label': 'Cost per role' } }, [
-    el('thead', {}, [el('tr', {}, ['role', 'calls', 'cached', 'tokens', 'dollars'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+    el('thead', {}, [el('tr', {}, ['role', 'calls', 'cached', 'retries', 'rate limited', 'tokens', 'dollars'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
     this.body,
   ]);
   private controller: PlotController | undefined;
@@ -72,7 +72,9 @@ export class CostView extends HTMLElement {
     this.chartHost.setAttribute('aria-label', `${metric} per role over time: ${rows.map((r) => `${r.role} ${metric === 'calls' ? r.calls : metric === 'tokens' ? r.tokens : r.dollars}`).join(', ')}`);
     setChildren(
       this.body,
-      rows.map((r) => el('tr', {}, [el('td', { text: r.role }), el('td', { text: r.calls }), el('td', { text: r.cached }), el('td', { text: r.tokens }), el('td', { text: r.dollars })])),
+      rows.map((r) =>
+        el('tr', {}, [r.role, r.calls, r.cached, r.retries, r.rateLimited, r.tokens, r.dollars].map((text) => el('td', { text }))),
+      ),
     );
     if (!has) return;
     if (rolesChanged) this.controller?.rebuild();

@@ -1,6 +1,7 @@
 /**
- * <ratchet-run-header>: what is running (target, gate, α, mode, status), how much of its budget
- * it has used, and Cancel / Resume. The buttons only ask: the host forwards the request.
+ * <ratchet-run-header>: what is running (target, gate, α, mode, status), what it waits for (a rate
+ * limit, a backoff), how much of its budget it has used, and Cancel / Resume. The buttons only ask:
+ * the host forwards the request.
  */
 import type { RunListEntry } from '../../src/protocol/webview';
 import { custom, el, icon, setChildren, setText } from '../dom';
@@ -26,6 +27,9 @@ export class RunHeader extends HTMLElement {
   private readonly target = el('h1', { className: 'run-target' });
   private readonly statusIcon = icon('watch');
   private readonly status = el('span', { className: 'run-status', attrs: { role: 'status', 'aria-live': 'polite' } });
+  // A timer region is not announced on every tick (its aria-live is off): a countdown repainted each
+  // second would otherwise drown a screen reader; the words are there when the user reads the header.
+  private readonly waiting = el('span', { className: 'run-waiting', attrs: { role: 'timer' } });
   private readonly facts = el('div', { className: 'run-facts' });
   private readonly meters = el('div', { className: 'run-meters', attrs: { 'aria-label': 'Budget used' } });
   private readonly progress = custom<HTMLElement & { value?: number; max: number }>('vscode-progress-bar', {
@@ -59,7 +63,7 @@ export class RunHeader extends HTMLElement {
       if (id !== undefined) this.actions?.selectRun(id);
     });
     this.append(
-      el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status]),
+      el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status, this.waiting]),
       el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelButton, this.resumeButton])]),
       el('div', { className: 'run-line' }, [this.meters]),
       this.progress,
@@ -76,6 +80,9 @@ export class RunHeader extends HTMLElement {
     this.statusIcon.toggleAttribute('spin', model.status === 'running');
     this.status.className = `run-status status-${model.status}`;
     setText(this.status, model.statusText);
+    this.waiting.hidden = model.waiting === undefined;
+    this.waiting.title = model.waiting?.detail ?? '';
+    setChildren(this.waiting, model.waiting === undefined ? [] : [icon('watch'), ' ', model.waiting.text]);
     setChildren(this.facts, [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, '')), fact('mode', model.mode)]);
     setChildren(
       this.meters,

@@ -35,6 +35,10 @@ export interface CostTableRow {
   role: Role;
   calls: string;
   cached: string;
+  /** Attempts retried after a real failure. */
+  retries: string;
+  /** Waits the provider asked for (429s); not failures. */
+  rateLimited: string;
   tokens: string;
   dollars: string;
 }
@@ -48,6 +52,9 @@ export function costTable(state: RunState | undefined): CostTableRow[] {
       role,
       calls: formatCount(c.calls),
       cached: formatCount(c.cachedCalls),
+      retries: formatCount(c.retries),
+      // Journals written before waits were counted apart have no such field.
+      rateLimited: formatCount(c.rateLimited ?? 0),
       tokens: formatCount(c.promptTokens + c.completionTokens),
       dollars: formatDollars(c.dollars),
     };

@@ -30,6 +30,26 @@ export interface HeaderModel {
   warning: string | undefined;
   /** The held-out test result, the honest measure of what the run gained. */
   testReport: string | undefined;
+  /** While an LLM call waits out a rate limit or a backoff: what it waits for, counting down. */
+  waiting: WaitNote | undefined;
+}
+
+export interface WaitNote {
+  /** "rate limited, waiting 12 s" */
+  text: string;
+  /** Why, in the endpoint's words. */
+  detail: string;
+}
+
+/**
+ * What a run is waiting for while the latest announced wait is still running, by the clock `now`;
+ * undefined once it is over or the run ended. Shared with the status bar, so both say the same.
+ */
+export function waitNote(s: RunState, now: number): WaitNote | undefined {
+  const w = s.waiting;
+  if (w === undefined || w.until <= now || (s.status !== 'running' && s.status !== 'pending')) return undefined;
+  const seconds = Math.ceil((w.until - now) / 1000);
+  return { text: `${w.why === 'rate-limited' ? 'rate limited' : 'retrying a failed call'}, waiting ${seconds} s`, detail: w.message };
 }
 
 /**
@@ -53,6 +73,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       canResume: false,
       warning: undefined,
       testReport: undefined,
+      waiting: undefined,
     };
   }
   const info = state.info;
@@ -82,6 +103,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     canResume: open && interrupted,
     warning: warningOf(state),
     testReport: testReportText(state),
+    waiting: live ? waitNote(state, now) : undefined,
   };
 }
 

@@ -160,7 +160,7 @@ export async function withRetries<T>(attempt: (index: number) => Promise<T>, ctx
         // Told how long: wait exactly that. Not told (a bare 429): back off as from a failure.
         delayMs = Math.min(policy.maxWaitMs, asked ?? backoffDelayMs(rateLimits, policy, ctx.random));
         rateLimits++;
-        if (rateLimitedMs + delayMs > policy.maxRateLimitedMs) throw exhausted(error, attempts, ` over ${seconds(rateLimitedMs)} of rate limiting`);
+        if (rateLimitedMs + delayMs > policy.maxRateLimitedMs) throw exhausted(error, attempts, ` over ${formatWait(rateLimitedMs)} of rate limiting`);
         rateLimitedMs += delayMs;
       } else {
         failures++;
@@ -184,7 +184,7 @@ export async function withRetries<T>(attempt: (index: number) => Promise<T>, ctx
 /** The sentence a face shows for a wait: the failure, and a note when Retry-After was cut short. */
 export function waitMessage(info: RetryInfo): string {
   if (info.askedMs === undefined) return info.error.message;
-  return `The endpoint asked to wait ${seconds(info.askedMs)}, more than the ${seconds(info.delayMs)} Ratchet waits at once; it asks again after that. ${info.error.message}`;
+  return `The endpoint asked to wait ${formatWait(info.askedMs)}, more than the ${formatWait(info.delayMs)} Ratchet waits at once; it asks again after that. ${info.error.message}`;
 }
 
 function exhausted(last: RatchetError, attempts: number, how = ''): RatchetError {
@@ -197,13 +197,15 @@ function outOfTime(last: RatchetError, why: RetryInfo['why'], delayMs: number, a
   const while_ = why === 'rate-limited' ? 'while rate limited' : 'while retrying a failed call';
   return new RatchetError(
     'budgetExhausted',
-    `The run's wall-time budget ran out ${while_}: the next attempt would start after it ends (in ${seconds(delayMs)}). Last answer: ${last.message}`,
+    `The run's wall-time budget ran out ${while_}: the next attempt would start after it ends (in ${formatWait(delayMs)}). Last answer: ${last.message}`,
     { budget: 'time', attempts, waitMs: delayMs, ...(typeof last.details['status'] === 'number' ? { status: last.details['status'] } : {}) },
     last,
   );
 }
 
-function seconds(ms: number): string {
-  if (ms >= 120_000) return `${Math.round(ms / 60_000)} min`;
-  return `${ms < 10_000 ? Math.round(ms / 100) / 10 : Math.round(ms / 1000)} s`;
+/** A wait as a user counts it: `250 ms`, `12 s` (rounded up: never promise less than the wait), `2 min 5 s`. */
+export function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.ceil(ms / 1000);
+  return s < 120 ? `${s} s` : `${Math.floor(s / 60)} min${s % 60 === 0 ? '' : ` ${s % 60} s`}`;
 }

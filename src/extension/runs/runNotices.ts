@@ -4,6 +4,7 @@
  * main.ts shows it. Only live notifications count: a journal replayed into the panel is history.
  */
 import type { RunEventParams, RunListEntry } from '../../protocol/lsp';
+import { formatWait } from '../../core/llm/retry';
 import { fileName } from '../fileName';
 
 export interface RunNotice {
@@ -33,6 +34,9 @@ export function runNotice(p: RunEventParams): RunNotice | undefined {
       return { level: 'info', message: `Run on ${where} was cancelled.`, show: false };
     case 'log':
       return e.level === 'warn' ? { level: 'info', message: `Run on ${where}: ${e.message}`, show: false } : undefined;
+    case 'llm/waiting':
+      // Logged, never shown: the status bar and the panel say it while it lasts.
+      return { level: 'info', message: `Run on ${where}: ${e.why === 'rate-limited' ? 'rate limited' : 'retrying a failed call'} (${e.role}), waiting ${formatWait(e.waitMs)}: ${e.message}`, show: false };
     default:
       return undefined;
   }

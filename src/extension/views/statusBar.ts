@@ -1,7 +1,8 @@
 /**
- * The status bar item: the current run, the candidate under test, its wealth against 1/α, the
- * cost; the server's health when it is not ok. Click opens the panel. Repaints are throttled: a
- * run emits many events per second and the item needs only a glance's worth of freshness.
+ * The status bar item: the current run, the candidate under test, its wealth against 1/α, what it
+ * waits for, the cost; the server's health when it is not ok. Click opens the panel. Repaints are
+ * throttled: a run emits many events per second and the item needs only a glance's worth of
+ * freshness. A wait counts down once a second, and leaves the item when it ends, with no event.
  */
 import * as vscode from 'vscode';
 import type { ServerStatusParams } from '../../protocol/lsp';
@@ -18,6 +19,7 @@ export class StatusBar implements vscode.Disposable {
   private phase: ServerPhase = 'stopped';
   private health: ServerStatusParams | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private tick: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly store: RunStore) {
     this.item = vscode.window.createStatusBarItem('ratchet.status', vscode.StatusBarAlignment.Left, 0);
@@ -46,6 +48,7 @@ export class StatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.tick !== undefined) clearTimeout(this.tick);
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
   }
 
@@ -66,7 +69,8 @@ export class StatusBar implements vscode.Disposable {
 
   private paint(): void {
     const { state, interrupted } = this.currentRun();
-    const view = statusView(state, this.phase, this.health, interrupted);
+    const now = Date.now();
+    const view = statusView(state, this.phase, this.health, interrupted, now);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor =
@@ -75,5 +79,12 @@ export class StatusBar implements vscode.Disposable {
         : view.severity === 'warning'
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
+    const until = state?.waiting?.until;
+    if (this.tick === undefined && until !== undefined && until > now) {
+      this.tick = setTimeout(() => {
+        this.tick = undefined;
+        this.paint();
+      }, Math.min(1000, until - now));
+    }
   }
 }

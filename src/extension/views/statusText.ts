@@ -1,10 +1,11 @@
 /**
  * The status bar's words, from the folded run state and the server's health: which run, which
- * candidate is being tested, its wealth against the commit threshold 1/α, and the cost so far.
- * No VS Code import, so the wording is unit-tested.
+ * candidate is being tested, its wealth against the commit threshold 1/α, what it waits for (a
+ * rate limit, a backoff), and the cost so far. No VS Code import, so the wording is unit-tested.
  */
 import type { ServerStatusParams } from '../../protocol/lsp';
 import type { RunState } from '../../protocol/webview';
+import { waitNote } from '../../../webview/model/header';
 import { fileName } from '../fileName';
 
 export type ServerPhase = 'starting' | 'running' | 'stopped' | 'failed';
@@ -51,7 +52,7 @@ export function activeWealth(run: RunState): { candidateId: string; wealth: numb
   return { candidateId: id, wealth: Math.exp(last.logWealth), threshold: Math.exp(last.logThreshold) };
 }
 
-function runText(run: RunState, interrupted: boolean): { text: string; tooltip: string[] } {
+function runText(run: RunState, interrupted: boolean, now: number): { text: string; tooltip: string[] } {
   const target = run.info ? fileName(run.info.target) : short(run.runId);
   const tooltip = [`Run ${run.runId}${run.info ? ` — ${run.info.kind} ${run.info.target}, gate ${run.info.gate} (α = ${run.info.alpha})` : ''}`];
   const parts = [target];
@@ -65,6 +66,11 @@ function runText(run: RunState, interrupted: boolean): { text: string; tooltip: 
       tooltip.push(`Testing candidate ${w.candidateId}: wealth ${w.wealth.toPrecision(3)}, commits at ${w.threshold.toPrecision(3)} (1/α).`);
     } else if (run.activeCandidateId) {
       parts.push(short(run.activeCandidateId));
+    }
+    const wait = waitNote(run, now);
+    if (wait) {
+      parts.push(wait.text);
+      tooltip.push(`An LLM call is waiting before it tries again: ${wait.detail}`);
     }
   } else {
     const commits = run.finished?.commits ?? run.decisions.filter((d) => d.decision === 'commit').length;
@@ -80,7 +86,7 @@ function runText(run: RunState, interrupted: boolean): { text: string; tooltip: 
  * `interrupted`: the server no longer hosts this run although its events never said it ended (the
  * server restarted mid-run); the folded state alone would keep saying "running".
  */
-export function statusView(run: RunState | undefined, phase: ServerPhase, health: ServerStatusParams | undefined, interrupted = false): StatusView {
+export function statusView(run: RunState | undefined, phase: ServerPhase, health: ServerStatusParams | undefined, interrupted = false, now = Date.now()): StatusView {
   const click = 'Click to open the Ratchet panel.';
   if (phase === 'failed' || phase === 'stopped') {
     return { text: '$(error) Ratchet', tooltip: `The Ratchet language server is ${phase === 'failed' ? 'down' : 'stopped'}. Run "Ratchet: Restart Server".`, severity: 'error' };
@@ -90,7 +96,7 @@ export function statusView(run: RunState | undefined, phase: ServerPhase, health
   const healthLine = health && health.health !== 'ok' ? [`Server: ${health.message}`] : [];
   if (phase === 'starting') return { text: '$(loading~spin) Ratchet', tooltip: ['Starting the Ratchet language server…', ...healthLine].join('\n'), severity };
   if (run === undefined) return { text: `${healthIcon ?? '$(beaker)'} Ratchet`, tooltip: ['No run yet.', ...healthLine, click].join('\n'), severity };
-  const { text, tooltip } = runText(run, interrupted);
+  const { text, tooltip } = runText(run, interrupted, now);
   const live = !interrupted && (run.status === 'running' || run.status === 'pending');
   const icon = healthIcon ?? (interrupted ? '$(debug-pause)' : live ? '$(sync~spin)' : run.status === 'failed' ? '$(error)' : '$(check)');
   return { text: `${icon} ${text}`, tooltip: [...tooltip, ...healthLine, click].join('\n'), severity };

@@ -25,6 +25,11 @@ describe('runNotice', () => {
     expect(runNotice(at({ type: 'log', level: 'warn', message: 'small dev set' }))?.message).toBe('Run on my task.prompt.md (run r1): small dev set');
     expect(runNotice(at({ type: 'log', level: 'info', message: 'x' }))).toBeUndefined();
     expect(runNotice(at({ type: 'cost/update', cost: {} as never, llmCalls: 1 }))).toBeUndefined();
+    expect(runNotice(at({ type: 'llm/waiting', role: 'agent', model: 'm', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' }))).toEqual({
+      level: 'info',
+      message: 'Run on my task.prompt.md (run r1): rate limited (agent), waiting 12 s: The endpoint answered 429.',
+      show: false,
+    });
   });
 });
 

@@ -36,6 +36,16 @@ describe('statusView', () => {
     expect(statusView(run, 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · 3 calls');
   });
 
+  it('says a run is rate limited while the wait lasts, counting down, then no more', () => {
+    const at = 5_000_000;
+    const run = fold(started(), proposed('c0', undefined), ev('llm/waiting', { at, role: 'agent', model: 'm', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' }));
+    const during = statusView(run, 'running', undefined, false, at + 100);
+    expect(during.text).toBe('$(sync~spin) x.prompt.md · rate limited, waiting 12 s · 0 calls');
+    expect(during.tooltip).toContain('An LLM call is waiting before it tries again: The endpoint answered 429.');
+    expect(during.severity).toBe('normal');
+    expect(statusView(run, 'running', undefined, false, at + 12_000).text).toBe('$(sync~spin) x.prompt.md · 0 calls');
+  });
+
   it('puts the server’s trouble first', () => {
     expect(statusView(running(), 'running', { health: 'error', message: 'uncaught exception' })).toMatchObject({ severity: 'error' });
     expect(statusView(running(), 'running', { health: 'error', message: 'uncaught exception' }).text.startsWith('$(error)')).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
-import { DEFAULT_RETRY, backoffDelayMs, classifyFailure, isRetryable, parseRetryAfter, withRetries } from '../../../src/core/llm/retry';
+import { DEFAULT_RETRY, backoffDelayMs, classifyFailure, formatWait, isRetryable, parseRetryAfter, withRetries } from '../../../src/core/llm/retry';
 import type { RetryContext, RetryInfo } from '../../../src/core/llm/retry';
 import { SeededRandom } from '../../../src/core/random';
 import { VirtualClock, constantRandom } from '../../fixtures/llmPorts';
@@ -65,6 +65,20 @@ describe('classifyFailure', () => {
     [new RatchetError('cancelled', 'x'), 'fatal'],
   ])('%s → %s', (err, expected) => {
     expect(classifyFailure(err)).toBe(expected);
+  });
+});
+
+describe('formatWait', () => {
+  it.each([
+    [5, '5 ms'],
+    [999, '999 ms'],
+    [1000, '1 s'],
+    [11_200, '12 s'],
+    [119_000, '119 s'],
+    [125_000, '2 min 5 s'],
+    [3_600_000, '60 min'],
+  ])('%d ms reads %s', (ms, text) => {
+    expect(formatWait(ms)).toBe(text);
   });
 });
 

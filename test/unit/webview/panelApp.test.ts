@@ -56,6 +56,20 @@ describe('the panel through an in-memory host', () => {
     ]);
   });
 
+  it('shows a rate-limit wait in the header, with the endpoint\'s words as its tooltip, until it is over', () => {
+    const { host, app } = mount();
+    snapshot(host);
+    const waiting = () => app.headerElement.querySelector<HTMLElement>('.run-waiting')!;
+    expect(waiting().hidden).toBe(true);
+    host.deliver({ type: 'run/events', runId: RUN, events: [ev('llm/waiting', { at: 1_995_000, role: 'agent', model: 'm', why: 'rate-limited', waitMs: 17_000, status: 429, message: 'answered 429' })] });
+    expect(waiting().hidden).toBe(false);
+    expect(waiting().textContent).toBe(' rate limited, waiting 12 s');
+    expect(waiting().title).toBe('answered 429');
+    expect(waiting().getAttribute('role')).toBe('timer');
+    host.deliver({ type: 'run/events', runId: RUN, events: [ev('llm/waiting', { at: 1_990_000, role: 'agent', model: 'm', why: 'rate-limited', waitMs: 5000, message: 'over' })] });
+    expect(waiting().hidden).toBe(true);
+  });
+
   it('applies later events: a new decision row on top, then the finished status', () => {
     const { host, app } = mount();
     snapshot(host);

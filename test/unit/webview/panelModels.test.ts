@@ -57,6 +57,19 @@ describe('run header', () => {
     expect(headerModel(s, 0).testReport).toBe('Test split (n = 200): c0 0.610 [0.550, 0.670] → c9 0.700 [0.640, 0.760]; difference +0.090 [+0.030, +0.150] (95% intervals).');
   });
 
+  it('shows a rate-limit wait counting down while it runs, and nothing once it is over or the run ended', () => {
+    const wait = ev('llm/waiting', { at: 1_000_000, role: 'agent', model: 'gpt', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' });
+    const s = foldEvents(emptyRunState(RUN), [started(), wait]);
+    expect(headerModel(s, 1_000_000).waiting).toEqual({ text: 'rate limited, waiting 12 s', detail: 'The endpoint answered 429.' });
+    expect(headerModel(s, 1_010_500).waiting?.text).toBe('rate limited, waiting 2 s');
+    expect(headerModel(s, 1_012_000).waiting).toBeUndefined();
+    expect(headerModel(s, 1_000_000, true).waiting).toBeUndefined();
+    const backoff = foldEvents(emptyRunState(RUN), [started(), ev('llm/waiting', { at: 5, role: 'validator', model: 'm', why: 'retry', waitMs: 900, message: 'no answer' })]);
+    expect(headerModel(backoff, 5).waiting?.text).toBe('retrying a failed call, waiting 1 s');
+    const ended = foldEvents(emptyRunState(RUN), [started(), wait, ev('run/failed', { error: { code: 'llmHttp', message: 'After 10 attempts: 500' } })]);
+    expect(headerModel(ended, 1_000_000).waiting).toBeUndefined();
+  });
+
   it('says what to do when there is no run', () => {
     expect(headerModel(undefined, 0)).toMatchObject({ target: 'No run yet', statusText: 'Start a run with Evolve on a prompt file.', canCancel: false });
   });
@@ -92,7 +105,12 @@ describe('cost per role', () => {
     expect(calls.series).toEqual([[2, 5]]);
     expect(calls.x).toEqual([0.01, 0.02]);
     expect(costChartData(s, 'tokens').series).toEqual([[220, 550]]);
-    expect(costTable(s)).toEqual([{ role: 'agent', calls: '5', cached: '1', tokens: '550', dollars: '$0.0050' }]);
+    expect(costTable(s)).toEqual([{ role: 'agent', calls: '5', cached: '1', retries: '0', rateLimited: '0', tokens: '550', dollars: '$0.0050' }]);
+    // Rate-limit waits counted apart from retries; a journal from before they were counted reads as none.
+    const limited = cost(5);
+    limited.agent = { ...limited.agent, retries: 2, rateLimited: 7 };
+    const later = foldEvents(emptyRunState(RUN), [started(), ev('cost/update', { cost: limited, llmCalls: 5 })]);
+    expect(costTable(later)[0]).toMatchObject({ retries: '2', rateLimited: '7' });
   });
 });
 
