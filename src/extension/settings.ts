@@ -5,6 +5,8 @@
  * unit test; `Config` (config.ts) is the thin VS Code reader over it.
  */
 import type { GateName } from '../core/gates/record';
+import { checkPrice } from '../core/llm/prices';
+import type { PriceInput } from '../core/llm/prices';
 import type { RunMode } from '../core/run/events';
 import type { ModelRole, ServerSettings } from '../protocol/lsp';
 
@@ -22,7 +24,11 @@ interface SettingBase {
 }
 type StringSetting = SettingBase & { type: 'string'; default: string; enum?: readonly string[] };
 type NumberSetting = SettingBase & { type: 'number' | 'integer'; default: number; minimum?: number; maximum?: number };
-export type SettingDef = StringSetting | NumberSetting;
+type BooleanSetting = SettingBase & { type: 'boolean'; default: boolean };
+/** A map of model id → price (`ratchet.models.prices`). */
+type PricesSetting = SettingBase & { type: 'object'; default: Readonly<Record<string, PriceInput>> };
+export type SettingDef = StringSetting | NumberSetting | BooleanSetting | PricesSetting;
+export type SettingValue = string | number | boolean | Record<string, PriceInput>;
 
 export const GATE_NAMES = ['pace+', 'pace', 'pace-rf', 'pairwise', 'focus', 'elo', 'greedy', 'greedy-re', 'sign'] as const satisfies readonly GateName[];
 export const PROVIDERS = ['openai', 'vscode-lm'] as const;
@@ -38,12 +44,15 @@ export const SETTINGS = {
   // Where the API key is sent, so restricted in untrusted workspaces (package.json). Not
   // machine-scoped: a remote window (code-server, SSH) ignores machine settings of the user file.
   'endpoint.baseUrl': { type: 'string', default: '', scope: 'window' },
+  // A claim about the endpoint above: its calls cost $0 (Ollama, vLLM). Off unless the user says so.
+  'endpoint.free': { type: 'boolean', default: false, scope: 'window' },
   'models.default': model(),
   'models.agent': model(),
   'models.proposer': model(),
   'models.validator': model(),
   'models.meta': model(),
   'models.challenger': model(),
+  'models.prices': { type: 'object', default: {}, scope: 'window' },
   'gate.name': { type: 'string', default: 'pace+', enum: GATE_NAMES, scope: 'resource', onlyWhenSet: true },
   'gate.alpha': { type: 'number', default: 0.05, minimum: 0.0001, maximum: 0.5, scope: 'resource', onlyWhenSet: true },
   'run.concurrency': { type: 'integer', default: 4, minimum: 1, maximum: 64, scope: 'window', onlyWhenSet: true },
@@ -64,6 +73,9 @@ export interface RatchetSettings {
   provider: (typeof PROVIDERS)[number];
   baseUrl: string;
   models: Record<ModelRole, string>;
+  /** USD per million tokens by model id, for models the price list lacks or prices differently. */
+  prices: Record<string, PriceInput>;
+  endpointFree: boolean;
   gate: GateName | undefined;
   alpha: number | undefined;
   concurrency: number | undefined;
@@ -82,8 +94,11 @@ export interface SettingLookup {
 }
 
 /** A value of the wrong type or out of range (hand-edited settings.json) reads as the default. */
-export function valid(key: SettingKey, raw: unknown): string | number {
+export function valid(key: SettingKey, raw: unknown): SettingValue {
   const def: SettingDef = SETTINGS[key];
+  if (def.type === 'boolean') return typeof raw === 'boolean' ? raw : def.default;
+  // One bad entry drops that model's price, not the others'.
+  if (def.type === 'object') return validPrices(raw);
   if (def.type === 'string') {
     if (typeof raw !== 'string') return def.default;
     if (def.enum && !def.enum.includes(raw)) return def.default;
@@ -98,15 +113,27 @@ export function valid(key: SettingKey, raw: unknown): string | number {
   return raw;
 }
 
+function validPrices(raw: unknown): Record<string, PriceInput> {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const out: Record<string, PriceInput> = {};
+  for (const [model, price] of Object.entries(raw)) {
+    const p = checkPrice(price);
+    if (model.trim() !== '' && p) out[model.trim()] = p;
+  }
+  return out;
+}
+
 export function readSettings(lookup: SettingLookup): RatchetSettings {
-  const get = <T extends string | number>(key: SettingKey): T => valid(key, lookup.value(key)) as T;
-  const ifSet = <T extends string | number>(key: SettingKey): T | undefined => (lookup.isSet(key) ? get<T>(key) : undefined);
+  const get = <T extends SettingValue>(key: SettingKey): T => valid(key, lookup.value(key)) as T;
+  const ifSet = <T extends SettingValue>(key: SettingKey): T | undefined => (lookup.isSet(key) ? get<T>(key) : undefined);
   const models = Object.fromEntries(MODEL_ROLES.map((role) => [role, get<string>(`models.${role}`).trim()])) as Record<ModelRole, string>;
   const budgetCalls = ifSet<number>('run.budgetCalls');
   return {
     provider: get('endpoint.provider'),
     baseUrl: get('endpoint.baseUrl'),
     models,
+    prices: get('models.prices'),
+    endpointFree: get('endpoint.free'),
     gate: ifSet('gate.name'),
     alpha: ifSet('gate.alpha'),
     concurrency: ifSet('run.concurrency'),
@@ -132,6 +159,9 @@ export function toServerSettings(s: RatchetSettings, facts: SessionFacts): Serve
   if (s.baseUrl !== '' && s.provider === 'openai') out.baseURL = s.baseUrl;
   const models = Object.fromEntries(Object.entries(s.models).filter(([, m]) => m !== '')) as Partial<Record<ModelRole, string>>;
   if (Object.keys(models).length > 0) out.models = models;
+  if (Object.keys(s.prices).length > 0) out.prices = s.prices;
+  // The editor's models are priced by the editor (vscode-lm): the endpoint claim is only about an openai one.
+  if (s.endpointFree && s.provider === 'openai') out.free = true;
   // The key goes only to the endpoint that needs it; vscode-lm calls never leave the editor.
   if (facts.apiKey && s.provider === 'openai') out.apiKey = facts.apiKey;
   if (s.gate !== undefined) out.gate = s.gate;

@@ -10,6 +10,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ChatMessage } from '../core/llm/types';
+import type { PriceInput } from '../core/llm/prices';
 import type { EngineEvent, RunKind, RunMode } from '../core/run/events';
 import type { RunSummary } from '../core/run/listRuns';
 import type { GateName } from '../core/gates/record';
@@ -40,6 +41,10 @@ export interface ServerSettings {
    * is set in the run spec.
    */
   models?: Partial<Record<ModelRole, string>>;
+  /** USD per million tokens by model id (`ratchet.models.prices`): below a run spec's price, above the price list. */
+  prices?: Record<string, PriceInput>;
+  /** The endpoint costs nothing (`ratchet.endpoint.free`): roles calling it count $0. */
+  free?: boolean;
   apiKey?: string;
   gate?: GateName;
   alpha?: number;

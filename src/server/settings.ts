@@ -4,6 +4,7 @@
  * whole object — one typo in settings.json must not stop every run.
  */
 import type { GateName } from '../core/gates/record';
+import { checkPrice, modelPrice } from '../core/llm/prices';
 import type { EvolveOverrides } from '../node/evolveRun';
 import type { ModelRole, ServerSettings } from '../protocol/lsp';
 
@@ -53,6 +54,21 @@ export function readSettings(raw: unknown): { settings: ServerSettings; problems
       s.models = models;
     } else bad('models', 'an object of role → model id');
   }
+  if (v.prices !== undefined) {
+    if (isRecord(v.prices)) {
+      const prices: NonNullable<ServerSettings['prices']> = {};
+      for (const [model, price] of Object.entries(v.prices)) {
+        const p = checkPrice(price);
+        if (p) prices[model] = p;
+        else bad(`prices.${model}`, '{ input, output } in USD per million tokens (numbers ≥ 0)');
+      }
+      s.prices = prices;
+    } else bad('prices', 'an object of model id → { input, output }');
+  }
+  if (v.free !== undefined) {
+    if (typeof v.free === 'boolean') s.free = v.free;
+    else bad('free', 'true or false');
+  }
   if (v.gate !== undefined) {
     if (GATES.includes(v.gate as GateName)) s.gate = v.gate as GateName;
     else bad('gate', `one of ${GATES.join(', ')}`);
@@ -101,6 +117,8 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (s.mode !== undefined) o.mode = s.mode;
   const roleModels = Object.fromEntries(Object.entries(s.models ?? {}).filter(([role]) => role !== 'default'));
   if (Object.keys(roleModels).length > 0) o.roleModels = roleModels;
+  if (s.prices && Object.keys(s.prices).length > 0) o.prices = Object.fromEntries(Object.entries(s.prices).map(([model, p]) => [model, modelPrice(p)]));
+  if (s.free === true) o.free = true;
   // Every call goes to the client, whatever endpoint the spec names.
   if (s.provider === 'vscode-lm') o.baseURL = VSCODE_LM_BASE_URL;
   return o;

@@ -89,6 +89,27 @@ export function listedPrice(model: string): ModelPrice | undefined {
   return undefined;
 }
 
+/** A price as users write it (run spec `price:`, the editor's `ratchet.models.prices`): USD per million tokens. */
+export interface PriceInput {
+  input: number;
+  output: number;
+  cachedInput?: number;
+}
+
+/** A user's price, checked: finite rates ≥ 0, other keys dropped; undefined when it is not one. */
+export function checkPrice(raw: unknown): PriceInput | undefined {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const { input, output, cachedInput } = raw as Record<string, unknown>;
+  const rate = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  if (!rate(input) || !rate(output) || (cachedInput !== undefined && !rate(cachedInput))) return undefined;
+  return cachedInput === undefined ? { input, output } : { input, output, cachedInput };
+}
+
+/** A user's price in the meter's terms. */
+export function modelPrice(p: PriceInput): ModelPrice {
+  return toPrice([p.input, p.output, p.cachedInput]);
+}
+
 function toPrice([input, output, cached]: readonly [number, number, number?]): ModelPrice {
   return cached === undefined ? { inputPerMTok: input, outputPerMTok: output } : { inputPerMTok: input, outputPerMTok: output, cachedInputPerMTok: cached };
 }

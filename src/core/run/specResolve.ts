@@ -22,6 +22,7 @@ import type { SplitName } from '../data/splits';
 import { isPlainObject } from '../data/item';
 import type { YamlPath } from '../data/yamlSource';
 import type { GateName } from '../gates/record';
+import { checkPrice, modelPrice } from '../llm/prices';
 import { ROLES } from '../llm/types';
 import type { Role } from '../llm/types';
 import { fieldName } from './specSchema';
@@ -255,10 +256,8 @@ function toModel(raw: unknown): ModelSpec {
   for (const key of ['model', 'baseURL', 'temperature', 'maxTokens', 'apiKeyEnv'] as const) {
     if (raw[key] !== undefined) (out as Record<string, unknown>)[key] = raw[key];
   }
-  if (isPlainObject(raw.price)) {
-    const p = raw.price as { input: number; output: number; cachedInput?: number };
-    out.price = { inputPerMTok: p.input, outputPerMTok: p.output, ...(p.cachedInput === undefined ? {} : { cachedInputPerMTok: p.cachedInput }) };
-  }
+  const price = checkPrice(raw.price);
+  if (price) out.price = modelPrice(price);
   if (typeof raw.free === 'boolean') out.free = raw.free;
   return out;
 }

@@ -26,7 +26,7 @@ describe('settings ↔ manifest', () => {
     const p = properties[`ratchet.${key}`]!;
     expect({ type: p.type, default: p.default, scope: p.scope }).toEqual({ type: def.type, default: def.default, scope: def.scope });
     if (def.type === 'string') expect(p.enum).toEqual(def.enum);
-    else expect({ minimum: p.minimum, maximum: p.maximum }).toEqual({ minimum: def.minimum, maximum: def.maximum });
+    else if (def.type === 'number' || def.type === 'integer') expect({ minimum: p.minimum, maximum: p.maximum }).toEqual({ minimum: def.minimum, maximum: def.maximum });
     expect(typeof (p.markdownDescription ?? p.description)).toBe('string');
   });
 

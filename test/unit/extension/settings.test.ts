@@ -16,6 +16,8 @@ describe('readSettings', () => {
       provider: 'openai',
       baseUrl: '',
       models: { default: '', agent: '', proposer: '', validator: '', meta: '', challenger: '' },
+      prices: {},
+      endpointFree: false,
       gate: undefined,
       alpha: undefined,
       concurrency: undefined,
@@ -43,6 +45,18 @@ describe('readSettings', () => {
     );
     expect(s).toMatchObject({ provider: 'vscode-lm', baseUrl: 'http://127.0.0.1:11434/v1', gate: 'pace-rf', alpha: 0.1, concurrency: 8, budgetCalls: 200, mode: 'autopilot' });
     expect(s.models.default).toBe('gpt-4o');
+  });
+
+  it('reads prices by model, dropping an entry that is not one, and the free-endpoint claim', () => {
+    const s = readSettings(
+      lookup({
+        'models.prices': { 'my-gpt': { input: 2.5, output: 10, note: 'azure' }, local: { input: 0, output: 0, cachedInput: 0 }, bad: { input: -1, output: 1 }, half: { input: 1 } },
+        'endpoint.free': true,
+      }),
+    );
+    expect(s.prices).toEqual({ 'my-gpt': { input: 2.5, output: 10 }, local: { input: 0, output: 0, cachedInput: 0 } });
+    expect(s.endpointFree).toBe(true);
+    expect(readSettings(lookup({ 'models.prices': [1, 2], 'endpoint.free': 'yes' }))).toMatchObject({ prices: {}, endpointFree: false });
   });
 
   it('reads a budget of 0 calls as "no limit here"', () => {
@@ -92,6 +106,13 @@ describe('toServerSettings', () => {
       mode: 'autopilot',
       keepAliveSeconds: 120,
     });
+  });
+
+  it('sends prices and the free endpoint only when set, and the free claim only for an openai endpoint', () => {
+    const s = readSettings(lookup({ 'models.prices': { m: { input: 1, output: 2 } }, 'endpoint.free': true }));
+    expect(toServerSettings(s, { apiKey: undefined, trusted: true })).toEqual({ provider: 'openai', trusted: true, prices: { m: { input: 1, output: 2 } }, free: true, keepAliveSeconds: 120 });
+    const lm = readSettings(lookup({ 'endpoint.provider': 'vscode-lm', 'endpoint.free': true }));
+    expect(toServerSettings(lm, { apiKey: undefined, trusted: true }).free).toBeUndefined();
   });
 
   it('never sends the key or a base URL when the calls stay in VS Code (vscode-lm)', () => {
