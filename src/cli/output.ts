@@ -6,7 +6,7 @@
  */
 import { assertNever } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
-import type { EngineEvent } from '../core/run/events';
+import type { EngineEvent, RunSummaryInfo } from '../core/run/events';
 import { totalCost } from '../core/run/listRuns';
 
 let stdoutClosed = false;
@@ -97,6 +97,16 @@ export function formatCost(cost: { dollars: number | undefined; tokens: number }
   return cost.tokens < 1e6 ? `${(cost.tokens / 1000).toFixed(1)}k tok` : `${(cost.tokens / 1e6).toFixed(2)}M tok`;
 }
 
+/** `≈ 412 calls, ≈ 1.2M tokens, ≈ $0.38`, or `…, cost unknown (model llama3 unpriced)`: the run's own upper-ish estimate. */
+export function describeEstimate(e: NonNullable<RunSummaryInfo['estimate']>): string {
+  const unpriced = (e.unpriced ?? []).map((m) => oneLine(m));
+  const cost =
+    e.dollars !== undefined
+      ? `≈ ${formatCost({ dollars: e.dollars, tokens: e.tokens })}`
+      : `cost unknown (${unpriced.length === 1 ? 'model' : 'models'} ${unpriced.join(', ')} unpriced)`;
+  return `≈ ${plural(e.calls, 'call')}, ≈ ${formatCost({ dollars: undefined, tokens: e.tokens })}, ${cost}`;
+}
+
 /**
  * One engine event as a short human line (the key fields only), for `runs show` and for any
  * subcommand that prints events live without --json. Exhaustive over the union, so a new event
@@ -105,7 +115,7 @@ export function formatCost(cost: { dollars: number | undefined; tokens: number }
 export function describeEvent(e: EngineEvent): string {
   switch (e.type) {
     case 'run/started':
-      return `${e.info.kind} ${oneLine(e.info.target)} · gate ${e.info.gate} α ${e.info.alpha} · ${e.info.mode} · seed ${e.info.seed}${e.resumed ? ' (resumed)' : ''}`;
+      return `${e.info.kind} ${oneLine(e.info.target)} · gate ${e.info.gate} α ${e.info.alpha} · ${e.info.mode} · seed ${e.info.seed}${e.resumed ? ' (resumed)' : ''}${e.info.estimate ? ` · estimate ${describeEstimate(e.info.estimate)}` : ''}`;
     case 'candidate/proposed':
       return `${e.candidateId} from ${e.parentId ?? 'scratch'} · ${e.contentHash.slice(0, 8)}${e.reasoning ? ` · ${oneLine(e.reasoning, 80)}` : ''}`;
     case 'item/evaluated':

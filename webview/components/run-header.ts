@@ -32,6 +32,7 @@ export class RunHeader extends HTMLElement {
   private readonly waiting = el('span', { className: 'run-waiting', attrs: { role: 'timer' } });
   private readonly facts = el('div', { className: 'run-facts' });
   private readonly meters = el('div', { className: 'run-meters', attrs: { 'aria-label': 'Budget used' } });
+  private readonly estimate = el('span', { className: 'run-estimate', attrs: { title: 'What the run expects to spend at most, said before its first call' } });
   private readonly progress = custom<HTMLElement & { value?: number; max: number }>('vscode-progress-bar', {
     attrs: { 'aria-label': 'Budget used', max: '100' },
   });
@@ -65,7 +66,7 @@ export class RunHeader extends HTMLElement {
     this.append(
       el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status, this.waiting]),
       el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelButton, this.resumeButton])]),
-      el('div', { className: 'run-line' }, [this.meters]),
+      el('div', { className: 'run-line' }, [this.meters, this.estimate]),
       this.progress,
       this.warning,
       this.report,
@@ -103,6 +104,8 @@ export class RunHeader extends HTMLElement {
     setChildren(this.warning, model.warning === undefined ? [] : [icon('warning'), ' ', model.warning]);
     this.report.hidden = model.testReport === undefined;
     setChildren(this.report, model.testReport === undefined ? [] : [icon('beaker'), ' ', model.testReport]);
+    this.estimate.hidden = model.estimate === undefined;
+    setChildren(this.estimate, model.estimate === undefined ? [] : [el('span', { className: 'meter-name', text: 'estimate' }), ` ${model.estimate}`]);
     this.cancelButton.disabled = !model.canCancel;
     this.resumeButton.disabled = !model.canResume;
     this.updateRunPicker(runs, selectedRunId);

@@ -1,4 +1,5 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
+import type { RunSummaryInfo } from '../../src/core/run/events';
 import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
 import { count, fileName, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from './runState';
@@ -30,6 +31,8 @@ export interface HeaderModel {
   warning: string | undefined;
   /** The held-out test result, the honest measure of what the run gained. */
   testReport: string | undefined;
+  /** Until the first decision: what the run expects to spend, "≈ 412 calls, ≈ $0.38" (then the meters say what it did). */
+  estimate: string | undefined;
   /** While an LLM call waits out a rate limit or a backoff: what it waits for, counting down. */
   waiting: WaitNote | undefined;
 }
@@ -73,6 +76,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       canResume: false,
       warning: undefined,
       testReport: undefined,
+      estimate: undefined,
       waiting: undefined,
     };
   }
@@ -103,8 +107,15 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     canResume: open && interrupted,
     warning: warningOf(state),
     testReport: testReportText(state),
+    estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
   };
+}
+
+function estimateText(e: RunSummaryInfo['estimate']): string | undefined {
+  if (!e) return undefined;
+  const cost = e.dollars !== undefined ? `≈ ${formatDollars(e.dollars)}` : `cost unknown (${e.unpriced?.length === 1 ? 'model' : 'models'} ${(e.unpriced ?? []).join(', ')} unpriced)`;
+  return `≈ ${count(e.calls, 'call')}, ${cost}`;
 }
 
 function testReportText(s: RunState): string | undefined {

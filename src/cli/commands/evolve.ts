@@ -18,7 +18,7 @@ import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
 import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
-import { describeEvent, writeErr, writeOut } from '../output';
+import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
 
 interface EvolveFlags {
   data?: string;
@@ -166,6 +166,10 @@ class Progress {
       return;
     }
     switch (e.type) {
+      case 'run/started':
+        // Before the first call, so a run about to cost more than meant can still be stopped.
+        if (e.info.estimate) this.print(`estimate: ${describeEstimate(e.info.estimate)} (an upper estimate)`);
+        return;
       case 'candidate/proposed':
         this.candidate = e.candidateId;
         break;

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { headerModel } from '../../../webview/model/header';
+import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { RUN, cost, decided, ev, started } from './events';
+
+describe('run header: the estimate, then the real dollars', () => {
+  it('says what the run expects to spend until the first decision, then the meters say what it spent', () => {
+    const begun = foldEvents(emptyRunState(RUN), [started({ budget: { dollars: 2 }, estimate: { calls: 412, tokens: 900_000, dollars: 0.38 } })]);
+    const m = headerModel(begun, 0);
+    expect(m.estimate).toBe('≈ 412 calls, ≈ $0.38');
+    expect(m.meters.find((x) => x.name === 'dollars')).toEqual({ name: 'dollars', used: '$0.0000', limit: '$2.00', fraction: 0 });
+    const later = foldEvents(begun, [ev('cost/update', { cost: cost(40), llmCalls: 40 }), decided('c1', 'reject')]);
+    expect(headerModel(later, 0).estimate).toBeUndefined();
+    expect(headerModel(later, 0).meters.find((x) => x.name === 'dollars')).toEqual({ name: 'dollars', used: '$0.0400', limit: '$2.00', fraction: 0.02 });
+  });
+
+  it('names the unpriced models instead of a figure, and says nothing for a run without an estimate', () => {
+    const unpriced = foldEvents(emptyRunState(RUN), [started({ estimate: { calls: 1, tokens: 500, unpriced: ['llama3'] } })]);
+    expect(headerModel(unpriced, 0).estimate).toBe('≈ 1 call, cost unknown (model llama3 unpriced)');
+    expect(headerModel(foldEvents(emptyRunState(RUN), [started()]), 0).estimate).toBeUndefined();
+    expect(headerModel(undefined, 0).estimate).toBeUndefined();
+  });
+});
