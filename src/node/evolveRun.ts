@@ -62,6 +62,8 @@ export interface EvolveOverrides extends FacePrices {
   /** Per-role models (editor settings): below the spec's own `models`, above `model`. */
   roleModels?: Partial<Record<Role, string>>;
   concurrency?: number;
+  /** Real failures in a row after which an LLM call gives up (rate-limit waits never count). */
+  maxFailures?: number;
 }
 
 export interface EvolveRunOptions {
@@ -141,7 +143,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     roles,
     concurrency: spec.concurrency,
     timeoutMs: 120_000,
-    retry: DEFAULT_RETRY,
+    retry: opts.overrides.maxFailures === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, maxFailures: opts.overrides.maxFailures },
     prices: prices.table,
     cache: { files, dir: cacheDir },
     clock: new SystemClock(),
@@ -181,6 +183,15 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   }
 
   const startText = replayed.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'v0');
+  // Incidental events (isIncidental: waits for a rate limit or a backoff) are journaled and shown
+  // as they happen, outside the engine's event order that a resume replays and compares.
+  const emitIncidental = (e: EngineEvent) => {
+    void writer
+      .append(e)
+      .then(() => opts.onEvent(e))
+      .catch(() => undefined); // after the run ended the journal refuses it, and nobody waits any more
+  };
+  const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
   let index = 0;
   const emit = async (e: EngineEvent) => {
     const i = index++;
@@ -218,6 +229,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     );
     return { ...result, runId: writer.runId, warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`) };
   } finally {
+    offWait();
     await writer.flush().catch(() => undefined);
     await ports.close();
   }

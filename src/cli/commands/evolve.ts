@@ -30,6 +30,7 @@ interface EvolveFlags {
   baseUrl?: string;
   model?: string;
   concurrency?: number;
+  maxFailures?: number;
   apply?: boolean;
   dryRun?: boolean;
   interactive?: boolean;
@@ -54,6 +55,7 @@ export function registerEvolve(program: Command, version: string): void {
     .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
     .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
     .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
+    .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row (default 10; rate-limit waits do not count)', positive('--max-failures'))
     .option('--apply', 'write each committed edit into the file (autopilot)')
     .option('--dry-run', 'write nothing to the prompt file (default)')
     .option('--interactive', 'ask before writing each committed edit (suggest mode)')
@@ -121,6 +123,7 @@ function overrides(f: EvolveFlags): EvolveOverrides {
   if (f.baseUrl !== undefined) o.baseURL = f.baseUrl;
   if (f.model !== undefined) o.model = f.model;
   if (f.concurrency !== undefined) o.concurrency = f.concurrency;
+  if (f.maxFailures !== undefined) o.maxFailures = f.maxFailures;
   if (f.apply) o.mode = 'autopilot';
   else if (f.interactive) o.mode = 'suggest';
   return o;
@@ -150,7 +153,7 @@ function cliControl(flags: EvolveFlags, files: NodeFiles): RunControl {
   };
 }
 
-/** One live line on a TTY; a line per decision otherwise; JSONL with --json. */
+/** One live line on a TTY; a line per decision (and per wait for the endpoint) otherwise; JSONL with --json. */
 class Progress {
   private readonly tty = !!process.stderr.isTTY;
   private line = '';
@@ -179,12 +182,13 @@ class Progress {
       case 'cost/update':
         this.cost = describeEvent(e);
         break;
+      case 'llm/waiting':
       case 'decision':
       case 'log':
       case 'report/test':
       case 'edit/applied':
       case 'run/failed':
-        this.print(`${e.type === 'log' ? '' : `${e.type}: `}${describeEvent(e)}`);
+        this.print(`${e.type === 'log' || e.type === 'llm/waiting' ? '' : `${e.type}: `}${describeEvent(e)}`);
         return;
       default:
         break;
@@ -216,6 +220,14 @@ function number(flag: string) {
   return (v: string) => {
     const n = Number(v);
     if (!Number.isFinite(n)) throw new RatchetError('badInput', `${flag} must be a number, got "${v}".`);
+    return n;
+  };
+}
+
+function positive(flag: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new RatchetError('badInput', `${flag} must be a whole number of at least 1, got "${v}".`);
     return n;
   };
 }
