@@ -3,10 +3,10 @@
  * check the inputs, assemble the ports with the LLM layer, open (or resume) the journal, and drive
  * `runEvolve` with every event journaled durably before the engine's next step.
  *
- * Resume replays, it does not patch: the run is executed again from the start with the same seed,
- * and every LLM call made before the interruption is answered by the on-disk response cache, so it
- * costs nothing and yields the same answer. The events already journaled are checked against the
- * re-emitted ones (same type, same candidate) and not written twice; the user's decisions on
+ * Resume replays, it does not patch (src/core/run/resume.ts): the run is executed again from the
+ * start with the same seed, every LLM call made before the interruption is answered by the on-disk
+ * response cache (and counted as the paid call it was, so the meter and the budgets carry over),
+ * and the events already journaled are checked, not written twice; the user's decisions on
  * suggestions are taken from the journal.
  */
 import { resolve } from 'node:path';
@@ -34,6 +34,8 @@ import type { JournalWriter } from '../core/run/journal';
 import { estimateRun } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import type { FacePrices } from '../core/run/pricing';
+import { RunBudget } from '../core/run/budget';
+import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
@@ -62,6 +64,8 @@ export interface EvolveOverrides extends FacePrices {
   /** Per-role models (editor settings): below the spec's own `models`, above `model`. */
   roleModels?: Partial<Record<Role, string>>;
   concurrency?: number;
+  /** Seconds one LLM request may go unanswered (the spec's `callTimeoutSeconds`). */
+  callTimeoutSeconds?: number;
   /** Real failures in a row after which an LLM call gives up (rate-limit waits never count). */
   maxFailures?: number;
 }
@@ -138,18 +142,22 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
+  const clock = new SystemClock();
+  const budget = new RunBudget(spec.budget, clock);
   const llm = createLlmClient({
     transport: opts.transport ?? new OpenAiTransport({ roles }),
     roles,
     concurrency: spec.concurrency,
-    timeoutMs: 120_000,
+    timeoutMs: spec.callTimeoutSeconds * 1000,
     retry: opts.overrides.maxFailures === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, maxFailures: opts.overrides.maxFailures },
     prices: prices.table,
     cache: { files, dir: cacheDir },
-    clock: new SystemClock(),
+    admission: budget,
+    clock,
     // Backoff jitter has its own stream so retries never shift the engine's draws.
     random: new SeededRandom(spec.seed).fork('llm-jitter'),
   });
+  budget.measure(llm);
   const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let scorer: Scorer | undefined;
   if (spec.scorer) {
@@ -192,22 +200,18 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
       .catch(() => undefined); // after the run ended the journal refuses it, and nobody waits any more
   };
   const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
-  let index = 0;
-  const emit = async (e: EngineEvent) => {
-    const i = index++;
-    if (i < replayed.length) {
-      const old = replayed[i]!;
-      if (old.type !== e.type || candidateOf(old) !== candidateOf(e)) {
-        throw new RatchetError(
-          'journalCorrupt',
-          `Resuming run ${writer.runId} diverged at event ${i + 1} (journal: ${old.type}, now: ${e.type}); the run cannot be resumed.`,
-        );
-      }
-      return;
-    }
+  const write = async (e: EngineEvent) => {
     await writer.append(e);
     opts.onEvent(e);
   };
+  // Calls this run pays for are marked so in the cache: a later resume replays them as paid.
+  llm.payFor(writer.runId);
+  if (resuming) {
+    const elapsedMs = activeElapsedMs(replayed);
+    budget.continueFrom(elapsedMs);
+    await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
+  }
+  const emit = replayingEmitter(writer.runId, replayed, write);
   const control = replayingControl(opts.control, replayed);
   try {
     const result = await runEvolve(
@@ -220,6 +224,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         scorer,
         ports,
         meter: llm,
+        budget,
         control,
         estimate: estimateRun(inputs, prices.byRole),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
@@ -233,10 +238,6 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     await writer.flush().catch(() => undefined);
     await ports.close();
   }
-}
-
-function candidateOf(e: EngineEvent): string | undefined {
-  return 'candidateId' in e ? e.candidateId : e.type === 'decision' ? e.record.candidateId : undefined;
 }
 
 /** On resume, the user's earlier answers come from the journal, not from a second prompt. */
@@ -271,6 +272,7 @@ async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrid
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.mode ? { mode: o.mode } : {}),
     ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.callTimeoutSeconds !== undefined ? { callTimeoutSeconds: o.callTimeoutSeconds } : {}),
   };
   if (spec.rewardFree && ['pace+', 'pace', 'greedy', 'greedy-re', 'sign'].includes(spec.gate.name)) {
     throw new RatchetError('badInput', `Gate ${spec.gate.name} needs scored items, and this run has no labels or scorer; use pace-rf, pairwise, focus or elo.`, { field: 'gate' });

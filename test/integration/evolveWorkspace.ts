@@ -18,6 +18,10 @@ export interface WorkspaceOptions {
   gateLines?: string[];
   /** Extra top-level spec lines, e.g. `merge: true`. */
   extraTopLines?: string[];
+  /** Extra lines under `budget:` (two-space indented), e.g. `calls: 40`. */
+  budgetLines?: string[];
+  /** Extra members of every role's model mapping, e.g. `price: { input: 1, output: 2 }`. */
+  modelExtra?: string;
 }
 
 export interface Workspace {
@@ -41,22 +45,24 @@ export function makeWorkspace(o: WorkspaceOptions = {}): Workspace {
   const promptPath = join(dir, 'task.prompt.md');
   writeFileSync(promptPath, `---\ndescription: arithmetic\n---\n${PROMPT_BODY}`);
   const split = o.split ?? { feedback: 10, dev: 40, test: n - 50 };
+  const extra = o.modelExtra ? `, ${o.modelExtra}` : '';
   const spec = [
     'dataset: data/items.jsonl',
     `split: { ${Object.entries(split).map(([k, v]) => `${k}: ${v}`).join(', ')} }`,
     ...(labels ? ['scorer:', '  type: numeric'] : []),
     'models:',
-    '  agent: { model: sim-agent, temperature: 0 }',
-    '  proposer: { model: sim-proposer }',
-    '  validator: { model: sim-validator }',
-    '  meta: { model: sim-meta }',
-    '  challenger: { model: sim-challenger }',
+    `  agent: { model: sim-agent, temperature: 0${extra} }`,
+    `  proposer: { model: sim-proposer${extra} }`,
+    `  validator: { model: sim-validator${extra} }`,
+    `  meta: { model: sim-meta${extra} }`,
+    `  challenger: { model: sim-challenger${extra} }`,
     'gate:',
     `  name: ${o.gate ?? 'pace+'}`,
     '  alpha: 0.05',
     ...(o.gateLines ?? []).map((l) => `  ${l}`),
     'budget:',
     `  candidates: ${o.candidates ?? 10}`,
+    ...(o.budgetLines ?? []).map((l) => `  ${l}`),
     `seed: ${o.seed ?? 1}`,
     `mode: ${o.mode ?? 'autopilot'}`,
     'concurrency: 8',

@@ -102,6 +102,32 @@ describe('resume in a copy of the workspace', () => {
     expect(server.calls.length).toBe(callsAfterKill);
   });
 
+  it('reports an endpoint that refuses as that, not as a divergence, and resumes once it answers', async () => {
+    const copy = copyOfOriginal();
+    const locked = await startFakeServer({ scenario: scenarioFor(original, { seed: SEED, gainAt: 6 }), apiKey: 'the-right-key' });
+    try {
+      const before = journal(copy, runId);
+      const refused = await runCli(['runs', 'resume', runId, '-w', copy, '--base-url', locked.url]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(locked.url);
+      expect(refused.stderr).toContain('401');
+      expect(refused.stderr).not.toContain('diverged');
+      // The endpoint failed, not the run: the journal keeps what it had and says why it stopped.
+      const failed = journal(copy, runId);
+      expect(failed.slice(0, before.length)).toEqual(before);
+      expect(failed.at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'llmHttp' } });
+
+      // The key comes from the environment, like the base URL a "where" and not a "what".
+      const resumed = await runCli(['runs', 'resume', runId, '-w', copy, '--base-url', locked.url], { OPENAI_API_KEY: 'the-right-key' });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const after = journal(copy, runId);
+      expect(after.at(-1)?.type).toBe('run/finished');
+      expect(decisions(after).slice(0, decisions(before).length)).toEqual(decisions(before));
+    } finally {
+      await locked.close();
+    }
+  });
+
   it('refuses flags that would change the run’s decisions, naming them', async () => {
     const copy = copyOfOriginal();
     const copyFiles = snapshot(copy);

@@ -19,6 +19,7 @@ import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
+import runSpecSchema from '../../../schemas/run-spec.schema.json';
 
 interface EvolveFlags {
   data?: string;
@@ -30,6 +31,7 @@ interface EvolveFlags {
   baseUrl?: string;
   model?: string;
   concurrency?: number;
+  callTimeout?: number;
   maxFailures?: number;
   apply?: boolean;
   dryRun?: boolean;
@@ -39,7 +41,8 @@ interface EvolveFlags {
   workspace: string;
 }
 
-const GATES: GateName[] = ['pace+', 'pace', 'pace-rf', 'pairwise', 'focus', 'elo', 'greedy'];
+/** Every gate a run spec accepts: the schema's own list, so `--gate` can never offer fewer. */
+const GATES = runSpecSchema.definitions.gateName.enum as GateName[];
 
 export function registerEvolve(program: Command, version: string): void {
   program
@@ -55,6 +58,7 @@ export function registerEvolve(program: Command, version: string): void {
     .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
     .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
     .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
+    .option('--call-timeout <seconds>', 'abandon (and retry) an LLM request unanswered this long (default: the spec’s callTimeoutSeconds, 120)', seconds('--call-timeout'))
     .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row (default 10; rate-limit waits do not count)', positive('--max-failures'))
     .option('--apply', 'write each committed edit into the file (autopilot)')
     .option('--dry-run', 'write nothing to the prompt file (default)')
@@ -123,6 +127,7 @@ function overrides(f: EvolveFlags): EvolveOverrides {
   if (f.baseUrl !== undefined) o.baseURL = f.baseUrl;
   if (f.model !== undefined) o.model = f.model;
   if (f.concurrency !== undefined) o.concurrency = f.concurrency;
+  if (f.callTimeout !== undefined) o.callTimeoutSeconds = f.callTimeout;
   if (f.maxFailures !== undefined) o.maxFailures = f.maxFailures;
   if (f.apply) o.mode = 'autopilot';
   else if (f.interactive) o.mode = 'suggest';
@@ -146,6 +151,8 @@ function cliControl(flags: EvolveFlags, files: NodeFiles): RunControl {
       if (!flags.apply && !flags.interactive) return 'dry-run';
       // Never over the user's text: write only if the file still holds what the edit was computed on.
       const now = await files.tryReadText(s.file);
+      // A file that already holds the edit's result is this edit, written before an interruption.
+      if (now === s.newText) return 'applied';
       if (now !== s.baseText) return 'stale';
       await files.writeTextAtomic(s.file, s.newText);
       return 'applied';
@@ -228,6 +235,14 @@ function positive(flag: string) {
   return (v: string) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new RatchetError('badInput', `${flag} must be a whole number of at least 1, got "${v}".`);
+    return n;
+  };
+}
+
+function seconds(flag: string) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new RatchetError('badInput', `${flag} must be a number of seconds above 0, got "${v}".`);
     return n;
   };
 }

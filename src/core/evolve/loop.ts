@@ -15,10 +15,10 @@ import { RatchetError, isCancellation } from '../errors';
 import { OutcomeCache } from '../gates/incumbentCache';
 import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
+import { signTestMinWins } from '../gates/signTest';
 import { EMPTY_LEDGER } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import type { ScoreMode } from '../gates/eprocess';
-import type { CostReport } from '../llm/types';
 import type { Ports, Random } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
 import { bodyForModel, withBody } from '../prompt/promptFile';
@@ -27,6 +27,8 @@ import { templateVariableNames } from '../prompt/template';
 import { agentConfidence } from '../gates/elo';
 import type { EngineEvent, RunSummaryInfo } from '../run/events';
 import type { RunSpec } from '../run/specTypes';
+import { RunBudget, budgetOf } from '../run/budget';
+import type { Metered } from '../run/budget';
 import { sha256Hex } from '../random';
 import { Evaluator } from './evaluator';
 import type { Evaluation } from './evaluator';
@@ -59,12 +61,8 @@ export interface RunControl {
   apply(s: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'dry-run' | 'stale'>;
 }
 
-/** The accounting the loop reads to enforce budgets and to emit cost updates. */
-export interface Metered {
-  cost(): CostReport;
-  totalCalls(): number;
-  totalDollars(): number | undefined;
-}
+/** The accounting the loop reads to emit cost updates (and the budget reads to enforce limits). */
+export type { Metered };
 
 export interface EvolveOptions {
   runId: string;
@@ -75,6 +73,8 @@ export interface EvolveOptions {
   scorer: Scorer | undefined;
   ports: Ports;
   meter: Metered;
+  /** The run's budgets; the LLM layer asks it before each call. Default: spec.budget from now. */
+  budget?: RunBudget;
   control: RunControl;
   /** The run's starting prompt body, when resuming from a journal (the file may have changed since). */
   startText?: string;
@@ -95,13 +95,15 @@ export const MINIBATCH = 4;
 export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent) => Promise<void>, signal: AbortSignal): Promise<EvolveResult> {
   const { spec, ports, meter } = opts;
   const emit = (e: EventPayload<EngineEvent>) => emitEvent({ ...e, runId: opts.runId, at: ports.clock.now() } as EngineEvent);
-  const startedAt = ports.clock.now();
+  const budget = opts.budget ?? defaultBudget(spec, ports.clock, meter);
   const random = ports.random;
   const v0 = makeVersion('v0', opts.startText ?? bodyForModel(opts.prompt), undefined);
   let incumbent = v0;
   let fileText = withBody(opts.prompt, v0.text);
   let commits = 0;
   let candidates = 0;
+  /** The candidate whose test is going on: a budget running out now leaves it undecided. */
+  let underTest: string | undefined;
   const finish = async (status: EvolveResult['status']) => ({ commits, candidates, incumbent, status });
 
   await emit({
@@ -167,128 +169,148 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
 
     for (let t = 1; t <= (spec.budget.iterations ?? spec.budget.candidates) && candidates < spec.budget.candidates; t++) {
       signal.throwIfAborted();
-      const over = budgetExceeded(spec, meter, ports.clock.now() - startedAt);
+      const over = budget.exceeded();
       if (over) {
         await emit({ type: 'log', level: 'info', message: `Budget reached (${over}); stopping after ${candidates} candidates.` });
         break;
       }
-      const iterRandom = random.fork(`iteration:${t}`);
-
-      // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores;
-      // with `merge`, every other iteration combines two front members instead (GEPA's merge).
-      const pair = spec.merge && t % 2 === 0 ? await mergePair(committed, opts, evaluator, iterRandom.fork('merge'), signal) : undefined;
-      const parent =
-        pair?.[0] ??
-        (spec.gate.name === 'elo'
-          ? byId.get(ratings.pickParent(iterRandom.fork('parent')))!
-          : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
-
-      // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
-      const batch = pair ? [] : sample(opts.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
-      const evals = await Promise.all(batch.map((item) => evaluator.evaluate(parent.hash, parent.text, item, signal)));
-      if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
-      const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
-      const variables = templateVariableNames(opts.template.text);
-      const answer = await ports.llm.chat(
-        {
-          role: 'proposer',
-          messages: pair
-            ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables })
-            : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables }),
-          temperature: spec.models.proposer.temperature ?? 0.7,
-          sampleIndex: t,
-        },
-        signal,
-      );
-      let proposal;
       try {
-        proposal = parseProposal(answer.text);
-      } catch (err) {
-        if (!RatchetError.is(err, 'llmMalformed')) throw err;
-        await emit({ type: 'log', level: 'warn', message: err.message });
-        continue;
-      }
+        const iterRandom = random.fork(`iteration:${t}`);
 
-      const child = makeVersion(`c${t}`, proposal.text.replace(/\r\n/g, '\n'), parent.id);
-      if (committed.some((v) => v.hash === child.hash)) {
-        await emit({ type: 'log', level: 'info', message: `Iteration ${t}: the proposer returned a version already committed; nothing to test.` });
-        continue;
-      }
-      candidates++;
-      byId.set(child.id, child);
-      const reasoning = pair ? `Merge of ${pair[0].id} and ${pair[1].id}. ${proposal.reasoning}` : proposal.reasoning;
-      await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning });
+        // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores;
+        // with `merge`, every other iteration combines two front members instead (GEPA's merge).
+        const pair = spec.merge && t % 2 === 0 ? await mergePair(committed, opts, evaluator, iterRandom.fork('merge'), signal) : undefined;
+        const parent =
+          pair?.[0] ??
+          (spec.gate.name === 'elo'
+            ? byId.get(ratings.pickParent(iterRandom.fork('parent')))!
+            : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
 
-      const tokens = estimateTokens(child.text);
-      if (tokens > spec.maxPromptTokens) {
-        await emit({ type: 'log', level: 'warn', message: `${child.id} is about ${tokens} tokens, over the run's maxPromptTokens of ${spec.maxPromptTokens}; not tested.` });
-        memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the prompt was over the length budget', by: 'gate' });
-        continue;
-      }
-      const copied = copiedDatasetText(parent.text, child.text, [...opts.splits.feedback, ...opts.splits.dev].map(itemText));
-      if (copied.length > 0) {
-        await emit({
-          type: 'log',
-          level: 'warn',
-          message: `${child.id} copies dataset text into the prompt ("${copied[0]!.excerpt}", item ${copied[0]!.itemId}); that tends to overfit.`,
-        });
-      }
+        // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
+        const batch = pair ? [] : sample(opts.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
+        const evals = await Promise.all(batch.map((item) => evaluator.evaluate(parent.hash, parent.text, item, signal)));
+        if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
+        const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
+        const variables = templateVariableNames(opts.template.text);
+        const answer = await ports.llm.chat(
+          {
+            role: 'proposer',
+            messages: pair
+              ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables })
+              : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables }),
+            temperature: spec.models.proposer.temperature ?? 0.7,
+            sampleIndex: t,
+          },
+          signal,
+        );
+        let proposal;
+        try {
+          proposal = parseProposal(answer.text);
+        } catch (err) {
+          if (!RatchetError.is(err, 'llmMalformed')) throw err;
+          await emit({ type: 'log', level: 'warn', message: err.message });
+          continue;
+        }
 
-      // A5: a re-proposal of a rejected candidate is rejected without a new test.
-      if (rejectedHashes.has(child.hash)) {
-        await emit({ type: 'decision', record: duplicateRecord(child, incumbent, spec, ledger) });
-        memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'it repeats an edit already rejected', by: 'gate' });
-        continue;
-      }
+        const child = makeVersion(`c${t}`, proposal.text.replace(/\r\n/g, '\n'), parent.id);
+        if (committed.some((v) => v.hash === child.hash)) {
+          await emit({ type: 'log', level: 'info', message: `Iteration ${t}: the proposer returned a version already committed; nothing to test.` });
+          continue;
+        }
+        candidates++;
+        byId.set(child.id, child);
+        const reasoning = pair ? `Merge of ${pair[0].id} and ${pair[1].id}. ${proposal.reasoning}` : proposal.reasoning;
+        await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning });
 
-      const result =
-        spec.gate.name === 'elo'
-          ? await testCandidateWithMatches(ctx, child, parent, opponents(ratings, byId, child, parent, spec.gate.elo.matches, iterRandom.fork('opponents')), ledger)
-          : await testCandidate(ctx, child, incumbent, ledger);
-      ledger = result.ledgerAfter;
-      await emit({ type: 'decision', record: result.record });
-      recentDecisions.push({ decision: result.record.decision, ...(result.rationales[0] ? { rationale: result.rationales[0] } : {}) });
+        const tokens = estimateTokens(child.text);
+        if (tokens > spec.maxPromptTokens) {
+          await emit({ type: 'log', level: 'warn', message: `${child.id} is about ${tokens} tokens, over the run's maxPromptTokens of ${spec.maxPromptTokens}; not tested.` });
+          memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the prompt was over the length budget', by: 'gate' });
+          continue;
+        }
+        const copied = copiedDatasetText(parent.text, child.text, [...opts.splits.feedback, ...opts.splits.dev].map(itemText));
+        if (copied.length > 0) {
+          await emit({
+            type: 'log',
+            level: 'warn',
+            message: `${child.id} copies dataset text into the prompt ("${copied[0]!.excerpt}", item ${copied[0]!.itemId}); that tends to overfit.`,
+          });
+        }
 
-      if (spec.gate.name === 'elo') {
-        ratings.add(child.id, parent.id);
-        for (const m of result.matches) ratings.record(child.id, m.opponentId, m.childScore, confidence, `${child.id}:${m.opponentId}`);
-        await emit({ type: 'ratings', ratings: ratings.rows(iterRandom.fork('bootstrap')) });
-      }
+        // A5: a re-proposal of a rejected candidate is rejected without a new test.
+        if (rejectedHashes.has(child.hash)) {
+          await emit({ type: 'decision', record: duplicateRecord(child, incumbent, spec, ledger) });
+          memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'it repeats an edit already rejected', by: 'gate' });
+          continue;
+        }
 
-      if (result.record.decision === 'commit') {
-        commits++;
-        outcomes.adopt(child.hash, result.candidateOutcomes);
-        const previous = incumbent;
-        incumbent = child;
-        const suggestion: Suggestion = { candidateId: child.id, file: opts.prompt.path, baseText: fileText, newText: withBody(opts.prompt, child.text) };
-        const landed = await deliver(suggestion, spec.mode, opts.control, emit, meter, signal);
-        if (landed === 'rejected' || landed === 'stale') {
-          incumbent = previous;
-          if (landed === 'rejected') memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the user rejected it', by: 'user' });
+        underTest = child.id;
+        const result =
+          spec.gate.name === 'elo'
+            ? await testCandidateWithMatches(ctx, child, parent, opponents(ratings, byId, child, parent, spec.gate.elo.matches, iterRandom.fork('opponents')), ledger)
+            : await testCandidate(ctx, child, incumbent, ledger);
+        underTest = undefined;
+        ledger = result.ledgerAfter;
+        await emit({ type: 'decision', record: result.record });
+        recentDecisions.push({ decision: result.record.decision, ...(result.rationales[0] ? { rationale: result.rationales[0] } : {}) });
+
+        if (spec.gate.name === 'elo') {
+          ratings.add(child.id, parent.id);
+          for (const m of result.matches) ratings.record(child.id, m.opponentId, m.childScore, confidence, `${child.id}:${m.opponentId}`);
+          await emit({ type: 'ratings', ratings: ratings.rows(iterRandom.fork('bootstrap')) });
+        }
+
+        if (result.record.decision === 'commit') {
+          commits++;
+          outcomes.adopt(child.hash, result.candidateOutcomes);
+          const previous = incumbent;
+          incumbent = child;
+          const suggestion: Suggestion = { candidateId: child.id, file: opts.prompt.path, baseText: fileText, newText: withBody(opts.prompt, child.text) };
+          const landed = await deliver(suggestion, spec.mode, opts.control, emit, meter, signal);
+          if (landed === 'stale' && spec.mode === 'autopilot') {
+            // Writing on would re-commit this same edit against a file that no longer matches it,
+            // candidate after candidate; the user's (or another program's) text wins and the run stops.
+            throw new RatchetError(
+              'fileChanged',
+              `${opts.prompt.path} changed since ${child.id} was computed, so its edit was not written over it and the run stopped; start a new run on the file as it is now.`,
+              { file: opts.prompt.path, candidateId: child.id },
+            );
+          }
+          if (landed === 'rejected' || landed === 'stale') {
+            incumbent = previous;
+            if (landed === 'rejected') memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the user rejected it', by: 'user' });
+          } else {
+            committed.push(child);
+            if (landed === 'applied') fileText = suggestion.newText;
+            memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: `it became ${child.id}; look for a different improvement`, by: 'gate', outcome: 'accepted' });
+          }
         } else {
-          committed.push(child);
-          if (landed === 'applied') fileText = suggestion.newText;
-          memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: `it became ${child.id}; look for a different improvement`, by: 'gate', outcome: 'accepted' });
+          rejectedHashes.add(child.hash);
+          evaluator.forget(child.hash);
+          memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: rejectionWhy(result.record.reason), by: 'gate' });
         }
-      } else {
-        rejectedHashes.add(child.hash);
-        evaluator.forget(child.hash);
-        memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: rejectionWhy(result.record.reason), by: 'gate' });
-      }
-      await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
+        await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
 
-      if (spec.gate.name === 'focus' && recentDecisions.length % spec.gate.focus.refreshEvery === 0) {
-        // Between tests only (GATES.md 5 caveats): the next test runs entirely under the new rubric.
-        const next = await refreshRubric(ports.llm, rubric.text, recentDecisions.slice(-spec.gate.focus.refreshEvery), spec.models.meta, signal, rubric.version + 1);
-        if (next) {
-          rubric.text = next.rubric;
-          rubric.version += 1;
-          await emit({ type: 'rubric/updated', version: rubric.version, rubric: next.rubric, why: next.why });
+        if (spec.gate.name === 'focus' && recentDecisions.length % spec.gate.focus.refreshEvery === 0) {
+          // Between tests only (GATES.md 5 caveats): the next test runs entirely under the new rubric.
+          const next = await refreshRubric(ports.llm, rubric.text, recentDecisions.slice(-spec.gate.focus.refreshEvery), spec.models.meta, signal, rubric.version + 1);
+          if (next) {
+            rubric.text = next.rubric;
+            rubric.version += 1;
+            await emit({ type: 'rubric/updated', version: rubric.version, rubric: next.rubric, why: next.why });
+          }
         }
+      } catch (err) {
+        if (!RatchetError.is(err, 'budgetExhausted') || signal.aborted) throw err;
+        // A hard limit refused a call mid-iteration: whatever was under test stays undecided.
+        if (underTest !== undefined) await emit({ type: 'candidate/stopped', candidateId: underTest, reason: 'budget', budget: budgetOf(err) });
+        underTest = undefined;
+        await emit({ type: 'log', level: 'info', message: `Budget reached (${budgetOf(err)}); stopping after ${candidates} candidates.` });
+        break;
       }
     }
 
-    if (opts.scorer && opts.splits.test.length > 0) await reportTest(opts, evaluator, v0, incumbent, emit, signal);
+    if (opts.scorer && opts.splits.test.length > 0) await reportTestWithinBudget(opts, evaluator, v0, incumbent, budget, emit, signal);
     await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
     await emit({ type: 'run/finished', commits, candidates, incumbentId: incumbent.id });
     return finish('finished');
@@ -310,22 +332,24 @@ function scoreMode(scorer: Scorer | undefined): ScoreMode {
 
 /** Before any candidate is paid for: can this gate commit anything with this dev set? (GATES.md 4.2) */
 function checkFeasible(spec: RunSpec, n: number): void {
+  if (spec.gate.name === 'sign') {
+    // The fixed-n sign test commits only on p ≤ α; with n items p is at least 2⁻ⁿ.
+    const wins = signTestMinWins(spec.gate.alpha);
+    if (n < wins) {
+      throw new RatchetError('badInput', `The sign test at α = ${spec.gate.alpha} needs at least ${wins} dev items to commit anything, and the dev split has ${n}. Add dev items or raise α.`, { field: 'split' });
+    }
+    return;
+  }
   const cfg = paceConfigOf(spec.gate);
   if (!cfg) return;
   const pf = preflight(cfg, EMPTY_LEDGER, n);
   if (!pf.feasible) throw new RatchetError('badInput', `${pf.message}. Add dev items or raise α.`, { field: 'split' });
 }
 
-function budgetExceeded(spec: RunSpec, meter: Metered, elapsedMs: number): string | undefined {
-  const b = spec.budget;
-  if (b.calls !== undefined && meter.totalCalls() >= b.calls) return `${meter.totalCalls()} of ${b.calls} LLM calls`;
-  const c = meter.cost();
-  const tokens = Object.values(c).reduce((s, r) => s + r.promptTokens + r.completionTokens, 0);
-  if (b.tokens !== undefined && tokens >= b.tokens) return `${tokens} of ${b.tokens} tokens`;
-  const dollars = meter.totalDollars();
-  if (b.dollars !== undefined && dollars !== undefined && dollars >= b.dollars) return `$${dollars.toFixed(2)} of $${b.dollars}`;
-  if (b.wallTimeMinutes !== undefined && elapsedMs >= b.wallTimeMinutes * 60_000) return `${b.wallTimeMinutes} minutes of wall time`;
-  return undefined;
+function defaultBudget(spec: RunSpec, clock: Ports['clock'], meter: Metered): RunBudget {
+  const budget = new RunBudget(spec.budget, clock);
+  budget.measure(meter);
+  return budget;
 }
 
 async function pickParent(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, random: Random, signal: AbortSignal): Promise<Version> {
@@ -462,6 +486,39 @@ async function deliver(
   if (r === 'applied') await emit({ type: 'edit/applied', candidateId: s.candidateId, file: s.file, by });
   else if (r === 'stale') await emit({ type: 'log', level: 'warn', message: `${s.file} changed since ${s.candidateId} was computed; the edit was not written over it.` });
   return r;
+}
+
+/**
+ * The held-out report costs two evaluations per test item (one when nothing was committed). It is
+ * made only when the budget can pay for all of it, since half a report says nothing; otherwise, or
+ * when a budget runs out midway, it is skipped with a notice.
+ */
+async function reportTestWithinBudget(
+  opts: EvolveOptions,
+  evaluator: Evaluator,
+  v0: Version,
+  final: Version,
+  budget: RunBudget,
+  emit: (e: EventPayload<EngineEvent>) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
+  const calls = opts.splits.test.length * (final === v0 ? 1 : 2);
+  const skip = (why: string) => emit({ type: 'log', level: 'info', message: `The test-split report was skipped: ${why}.` });
+  const over = budget.exceeded();
+  if (over !== undefined) return skip(`the budget is spent (${over})`);
+  const callsLeft = budget.callsLeft();
+  if (callsLeft !== undefined && calls > callsLeft) return skip(`it needs up to ${calls} LLM calls and the budget has ${callsLeft} left`);
+  const dollarsLeft = budget.dollarsLeft();
+  const perCall = budget.dollarsPerCall();
+  if (dollarsLeft !== undefined && perCall !== undefined && calls * perCall > dollarsLeft) {
+    return skip(`it would cost about $${(calls * perCall).toFixed(2)} and the budget has $${dollarsLeft.toFixed(2)} left`);
+  }
+  try {
+    await reportTest(opts, evaluator, v0, final, emit, signal);
+  } catch (err) {
+    if (!RatchetError.is(err, 'budgetExhausted') || signal.aborted) throw err;
+    await skip(`the budget ran out during it (${budgetOf(err)})`);
+  }
 }
 
 async function reportTest(opts: EvolveOptions, evaluator: Evaluator, v0: Version, final: Version, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal) {

@@ -97,6 +97,7 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
     maxPromptTokens: typeof v.maxPromptTokens === 'number' ? v.maxPromptTokens : DEFAULTS.maxPromptTokens,
     merge: v.merge === true,
     concurrency: typeof v.concurrency === 'number' ? v.concurrency : DEFAULTS.concurrency,
+    callTimeoutSeconds: typeof v.callTimeoutSeconds === 'number' ? v.callTimeoutSeconds : DEFAULTS.callTimeoutSeconds,
     origin: origins(v, merged),
   };
   return { spec, diagnostics };

@@ -95,6 +95,8 @@ export interface RunSpec {
   /** Merge two Pareto parents every other iteration (GEPA's merge), when the front allows. */
   merge: boolean;
   concurrency: number;
+  /** Seconds one LLM request may go unanswered before it is abandoned (and retried). */
+  callTimeoutSeconds: number;
   /** Where each written field is, by dotted path (`gate.alpha`), for diagnostics raised later. */
   origin: Record<string, Location>;
 }
@@ -122,6 +124,7 @@ export const DEFAULTS = {
   maxPromptTokens: 4000,
   merge: false,
   concurrency: 4,
+  callTimeoutSeconds: 120,
   scorer: {
     exact: { ignoreCase: false, trim: true },
     contains: { ignoreCase: false },

@@ -41,7 +41,7 @@ describe('run-spec schema', () => {
   });
 
   it('states the same defaults as the resolver', () => {
-    expect(defaultsOf(schema)).toEqual({ seed: DEFAULTS.seed, mode: DEFAULTS.mode, maxPromptTokens: DEFAULTS.maxPromptTokens, merge: DEFAULTS.merge, concurrency: DEFAULTS.concurrency });
+    expect(defaultsOf(schema)).toEqual({ seed: DEFAULTS.seed, mode: DEFAULTS.mode, maxPromptTokens: DEFAULTS.maxPromptTokens, merge: DEFAULTS.merge, concurrency: DEFAULTS.concurrency, callTimeoutSeconds: DEFAULTS.callTimeoutSeconds });
     const { name: _name, rewardFreeName: _rf, ...gateDefaults } = DEFAULTS.gate;
     expect({ ...defaultsOf(gateObject), focus: defaultsOf(gateObject.properties!.focus!), elo: defaultsOf(gateObject.properties!.elo!) }).toEqual(gateDefaults);
     expect(defaultsOf(defs.budget!)).toEqual(DEFAULTS.budget);

@@ -172,6 +172,7 @@ describe('loadRunSpec', () => {
       maxPromptTokens: 4000,
       merge: false,
       concurrency: 4,
+      callTimeoutSeconds: 120,
       origin: undefined,
     } satisfies Record<keyof RunSpec, unknown>);
     expect(spec.origin['models.proposer']).toEqual({ file: '/w/wp.ratchet.yaml', line: 6, column: 13, endLine: 6, endColumn: 19 });
