@@ -56,6 +56,7 @@ export const SETTINGS = {
   'gate.name': { type: 'string', default: 'pace+', enum: GATE_NAMES, scope: 'resource', onlyWhenSet: true },
   'gate.alpha': { type: 'number', default: 0.05, minimum: 0.0001, maximum: 0.5, scope: 'resource', onlyWhenSet: true },
   'run.concurrency': { type: 'integer', default: 4, minimum: 1, maximum: 64, scope: 'window', onlyWhenSet: true },
+  'run.callTimeoutSeconds': { type: 'number', default: 120, minimum: 1, maximum: 3600, scope: 'window', onlyWhenSet: true },
   'run.budgetCalls': { type: 'integer', default: 0, minimum: 0, scope: 'resource', onlyWhenSet: true },
   'run.budgetCandidates': { type: 'integer', default: 30, minimum: 1, scope: 'resource', onlyWhenSet: true },
   'run.mode': { type: 'string', default: 'suggest', enum: RUN_MODES, scope: 'resource', onlyWhenSet: true },
@@ -79,6 +80,7 @@ export interface RatchetSettings {
   gate: GateName | undefined;
   alpha: number | undefined;
   concurrency: number | undefined;
+  callTimeoutSeconds: number | undefined;
   budgetCalls: number | undefined;
   budgetCandidates: number | undefined;
   mode: RunMode | undefined;
@@ -137,6 +139,7 @@ export function readSettings(lookup: SettingLookup): RatchetSettings {
     gate: ifSet('gate.name'),
     alpha: ifSet('gate.alpha'),
     concurrency: ifSet('run.concurrency'),
+    callTimeoutSeconds: ifSet('run.callTimeoutSeconds'),
     // 0 means "no limit beyond the run spec's", which is what leaving it out says.
     budgetCalls: budgetCalls === 0 ? undefined : budgetCalls,
     budgetCandidates: ifSet('run.budgetCandidates'),
@@ -167,6 +170,7 @@ export function toServerSettings(s: RatchetSettings, facts: SessionFacts): Serve
   if (s.gate !== undefined) out.gate = s.gate;
   if (s.alpha !== undefined) out.alpha = s.alpha;
   if (s.concurrency !== undefined) out.concurrency = s.concurrency;
+  if (s.callTimeoutSeconds !== undefined) out.callTimeoutSeconds = s.callTimeoutSeconds;
   if (s.budgetCalls !== undefined || s.budgetCandidates !== undefined) {
     out.budget = {};
     if (s.budgetCalls !== undefined) out.budget.calls = s.budgetCalls;

@@ -49,6 +49,8 @@ export interface ServerSettings {
   gate?: GateName;
   alpha?: number;
   concurrency?: number;
+  /** Seconds one LLM request may go unanswered (`ratchet.run.callTimeoutSeconds`): over every run spec's. */
+  callTimeoutSeconds?: number;
   budget?: { calls?: number; candidates?: number };
   mode?: RunMode;
   /**

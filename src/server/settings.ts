@@ -81,6 +81,10 @@ export function readSettings(raw: unknown): { settings: ServerSettings; problems
     if (isCount(v.concurrency) && v.concurrency > 0) s.concurrency = v.concurrency;
     else bad('concurrency', 'a whole number above 0');
   }
+  if (v.callTimeoutSeconds !== undefined) {
+    if (typeof v.callTimeoutSeconds === 'number' && Number.isFinite(v.callTimeoutSeconds) && v.callTimeoutSeconds > 0) s.callTimeoutSeconds = v.callTimeoutSeconds;
+    else bad('callTimeoutSeconds', 'a number of seconds above 0');
+  }
   if (v.budget !== undefined) {
     if (isRecord(v.budget)) {
       const budget: NonNullable<ServerSettings['budget']> = {};
@@ -112,6 +116,7 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (s.gate !== undefined) o.gate = s.gate;
   if (s.alpha !== undefined) o.alpha = s.alpha;
   if (s.concurrency !== undefined) o.concurrency = s.concurrency;
+  if (s.callTimeoutSeconds !== undefined) o.callTimeoutSeconds = s.callTimeoutSeconds;
   if (s.budget?.calls !== undefined) o.budgetCalls = s.budget.calls;
   if (s.budget?.candidates !== undefined) o.candidates = s.budget.candidates;
   if (s.mode !== undefined) o.mode = s.mode;

@@ -38,6 +38,7 @@ describe('settings ↔ manifest', () => {
     expect(SETTINGS['gate.name'].default).toBe(DEFAULTS.gate.name);
     expect(SETTINGS['gate.alpha'].default).toBe(DEFAULTS.gate.alpha);
     expect(SETTINGS['run.concurrency'].default).toBe(DEFAULTS.concurrency);
+    expect(SETTINGS['run.callTimeoutSeconds'].default).toBe(DEFAULTS.callTimeoutSeconds);
     expect(SETTINGS['run.mode'].default).toBe(DEFAULTS.mode);
     expect(SETTINGS['run.budgetCandidates'].default).toBe(DEFAULTS.budget.candidates);
   });

@@ -21,6 +21,7 @@ describe('readSettings', () => {
       gate: undefined,
       alpha: undefined,
       concurrency: undefined,
+      callTimeoutSeconds: undefined,
       budgetCalls: undefined,
       budgetCandidates: undefined,
       mode: undefined,
@@ -39,11 +40,14 @@ describe('readSettings', () => {
         'gate.name': 'pace-rf',
         'gate.alpha': 0.1,
         'run.concurrency': 8,
+        'run.callTimeoutSeconds': 600,
         'run.budgetCalls': 200,
         'run.mode': 'autopilot',
       }),
     );
-    expect(s).toMatchObject({ provider: 'vscode-lm', baseUrl: 'http://127.0.0.1:11434/v1', gate: 'pace-rf', alpha: 0.1, concurrency: 8, budgetCalls: 200, mode: 'autopilot' });
+    expect(s).toMatchObject({ provider: 'vscode-lm', baseUrl: 'http://127.0.0.1:11434/v1', gate: 'pace-rf', alpha: 0.1, concurrency: 8, callTimeoutSeconds: 600, budgetCalls: 200, mode: 'autopilot' });
+    // A slow local model's timeout reaches the runs, over every run spec's.
+    expect(toServerSettings(s, { apiKey: undefined, trusted: true }).callTimeoutSeconds).toBe(600);
     expect(s.models.default).toBe('gpt-4o');
   });
 
