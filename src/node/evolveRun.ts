@@ -101,11 +101,11 @@ export async function startEvolveRun(opts: EvolveRunOptions): Promise<EvolveRunO
 }
 
 /**
- * Where a resumed run's calls go, on top of what it started with. Only where, never what: a base
- * URL is not part of the inputs a resume checks, while a model, gate, seed or concurrency would
- * change the run's decisions and is not offered.
+ * Where and how patiently a resumed run's calls go, on top of what it started with. Never what:
+ * a base URL, a per-call timeout and the failures a call may take are not inputs a resume checks,
+ * while a model, gate, seed or concurrency would change the run's decisions and is not offered.
  */
-export type ResumeEndpoint = Pick<EvolveOverrides, 'baseURL'>;
+export type ResumeEndpoint = Pick<EvolveOverrides, 'baseURL' | 'callTimeoutSeconds' | 'maxFailures'>;
 
 /**
  * Resumes run `runId` of `workspace`, in that workspace: its journal, lock, response cache and prompt
@@ -129,8 +129,8 @@ export async function resumeEvolveRun(
     );
   }
   const { endpoint, ...rest } = opts;
-  const where = endpoint?.baseURL !== undefined ? { baseURL: endpoint.baseURL } : {};
-  return execute({ ...rest, promptPath, workspace: root, overrides: { ...overrides, ...where } }, { runId, stored });
+  const how = Object.fromEntries(Object.entries(endpoint ?? {}).filter(([, v]) => v !== undefined)) as ResumeEndpoint;
+  return execute({ ...rest, promptPath, workspace: root, overrides: { ...overrides, ...how } }, { runId, stored });
 }
 
 async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored: StoredRun } | undefined): Promise<EvolveRunOutcome> {

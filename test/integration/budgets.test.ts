@@ -222,6 +222,12 @@ describe('a dead endpoint', () => {
       const list = await runCli(['runs', 'list', ws.dir, '--json']);
       expect(JSON.parse(list.stdout.trim().split('\n')[0]!)).toMatchObject({ runId: id, status: 'failed', resumable: true });
 
+      // Resumed while the endpoint is still down, giving up at the first failure: failed again, still resumable.
+      const again = await runCli(['runs', 'resume', id, '-w', ws.dir, '--max-failures', '1', '--call-timeout', '30']);
+      expect(again.code).toBe(2);
+      expect(again.stderr).not.toMatch(/After \d+ attempts/);
+      expect(journal(ws.dir, id).at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'llmHttp' } });
+
       server.clearFaults();
       const resumed = await runCli(['runs', 'resume', id, '-w', ws.dir]);
       expect(resumed.stderr).toContain('finished');

@@ -134,7 +134,7 @@ describe('resume in a copy of the workspace', () => {
     const r = await runCli(['evolve', '--resume', runId, '-w', copy, '--model', 'another-model', '--seed', '9']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `ratchet: --seed, --model cannot change when resuming run ${runId}: they change the splits and draws, the answers, so the resumed run would not reproduce the journaled one. Resume without them (--base-url may change), or start a new run.\n`,
+      `ratchet: --seed, --model cannot change when resuming run ${runId}: they change the splits and draws, the answers, so the resumed run would not reproduce the journaled one. Resume without them (--base-url, --call-timeout and --max-failures may change), or start a new run.\n`,
     );
     const unknown = await runCli(['runs', 'resume', runId, '-w', copy, '--model', 'another-model']);
     expect(unknown.code).toBe(2);

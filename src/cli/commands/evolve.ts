@@ -19,6 +19,7 @@ import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
+import { integer, number, positive, seconds } from '../flags';
 import runSpecSchema from '../../../schemas/run-spec.schema.json';
 
 interface EvolveFlags {
@@ -222,37 +223,3 @@ class Progress {
 function fmt(x: number): string {
   return String(Number(x.toPrecision(3)));
 }
-
-function number(flag: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isFinite(n)) throw new RatchetError('badInput', `${flag} must be a number, got "${v}".`);
-    return n;
-  };
-}
-
-function positive(flag: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) throw new RatchetError('badInput', `${flag} must be a whole number of at least 1, got "${v}".`);
-    return n;
-  };
-}
-
-function seconds(flag: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new RatchetError('badInput', `${flag} must be a number of seconds above 0, got "${v}".`);
-    return n;
-  };
-}
-
-function integer(flag: string) {
-  return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new RatchetError('badInput', `${flag} must be a whole number, got "${v}".`);
-    return n;
-  };
-}
-
-

@@ -19,6 +19,7 @@ import { NodeFiles } from '../../node/files';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
 import { evolveCommand } from './evolve';
+import { positive, seconds } from '../flags';
 import {
   describeEvent,
   formatCost,
@@ -41,6 +42,8 @@ interface ShowOptions {
 interface ResumeOptions {
   workspace: string;
   baseUrl?: string;
+  callTimeout?: number;
+  maxFailures?: number;
   apply?: boolean;
   dryRun?: boolean;
   interactive?: boolean;
@@ -91,6 +94,8 @@ export function registerRuns(program: Command, version: string): void {
     .argument('<runId>', 'the run id (or a unique prefix of it)')
     .option('-w, --workspace <dir>', 'the workspace folder', '.')
     .option('--base-url <url>', "OpenAI-compatible endpoint for every role, instead of the run's (same models; the key from the environment)")
+    .option('--call-timeout <seconds>', 'abandon (and retry) an LLM request unanswered this long', seconds('--call-timeout'))
+    .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row (rate-limit waits do not count)', positive('--max-failures'))
     .option('--apply', 'write committed edits into the file (as `evolve --apply`)')
     .option('--dry-run', 'write nothing to the prompt file (default)')
     .option('--interactive', 'ask before writing each committed edit')
