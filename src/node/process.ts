@@ -210,10 +210,17 @@ export function isOwnerAlive(owner: RunOwner): boolean | undefined {
 function isZombie(pid: number): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    // /proc/<pid>/stat: "pid (comm) state …"; comm may hold spaces and parentheses, so read after the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    return procState(readFileSync(`/proc/${pid}/stat`, 'utf8')) === 'Z';
   } catch {
     return false;
   }
+}
+
+/**
+ * The state letter of a /proc/<pid>/stat line, "pid (comm) state …" ('R', 'S', 'Z', …). The
+ * command name may hold spaces and parentheses, so it is read after the last ')'.
+ */
+export function procState(stat: string): string {
+  const close = stat.lastIndexOf(')');
+  return close < 0 ? '' : stat.slice(close + 2, close + 3);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RatchetError, cancelledError } from '../../../src/core/errors';
-import { NodeProcessRunner, currentOwner, isOwnerAlive } from '../../../src/node/process';
+import { NodeProcessRunner, currentOwner, isOwnerAlive, procState } from '../../../src/node/process';
 
 const node = process.execPath;
 const runner = new NodeProcessRunner({ killGraceMs: 300 });
@@ -119,12 +119,30 @@ describe('run owners', () => {
     expect(isOwnerAlive({ ...currentOwner(), host: 'some-other-host.invalid' })).toBe(undefined);
   });
 
-  it.skipIf(process.platform !== 'linux')('counts a dead process nobody reaped yet (a zombie) as not alive', async () => {
-    // `true` exits at once; its parent becomes `sleep` (exec), which never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  it('reads the state letter of a /proc stat line, whatever the command name holds', () => {
+    // Recorded from Linux: a zombie whose name has a space and a parenthesis, and a sleeping process.
+    expect(procState('48213 (run (daemon) x) Z 48200 48213 48200 0 -1 4227084 120 0 0 0 0 0 0 0 20 0 1 0')).toBe('Z');
+    expect(procState('812 (node) S 1 812 812 0 -1 4194560 53251 0 0 0 311 57 0 0 20 0 11 0')).toBe('S');
+    expect(procState('garbage')).toBe('');
+  });
+
+  it.skipIf(process.platform !== 'linux')('counts a dead process nobody reaped yet (a zombie) as not alive', async ({ skip }) => {
+    // The zombie is made so that it holds on any machine: a python parent forks a child that exits
+    // at once and never waits for it, so nothing but that parent could reap it. (A shell's
+    // background job is not that: some shells reap it before they exec.)
+    const parent = spawn('python3', ['-c', 'import os, sys, time\npid = os.fork()\nif pid == 0: os._exit(0)\nprint(pid, flush=True)\ntime.sleep(30)'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const started = await new Promise<Buffer | Error>((r) => {
+      parent.stdout.once('data', r);
+      parent.once('error', r);
+    });
+    if (started instanceof Error) skip(`no python3 to make a zombie with (${started.message})`);
     try {
-      const pid = Number((await new Promise<Buffer>((r) => parent.stdout.once('data', r))).toString().trim());
-      await new Promise((r) => setTimeout(r, 200));
+      const pid = Number(started.toString().trim());
+      // The child exits right after the fork; wait for the kernel to say so (bounded, no fixed sleep).
+      for (let i = 0; i < 500 && procState(await readFile(`/proc/${pid}/stat`, 'utf8')) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(procState(await readFile(`/proc/${pid}/stat`, 'utf8'))).toBe('Z');
       expect(() => process.kill(pid, 0)).not.toThrow(); // it still answers signal 0…
       expect(isOwnerAlive({ ...currentOwner(), pid })).toBe(false); // …but is dead
     } finally {
