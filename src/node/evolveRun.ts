@@ -206,12 +206,13 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   };
   // Calls this run pays for are marked so in the cache: a later resume replays them as paid.
   llm.payFor(writer.runId);
+  const replay = replayingEmitter(writer.runId, replayed, write);
   if (resuming) {
     const elapsedMs = activeElapsedMs(replayed);
-    budget.continueFrom(elapsedMs);
+    budget.continueFrom(elapsedMs, replay.replaying);
     await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
   }
-  const emit = replayingEmitter(writer.runId, replayed, write);
+  const emit = replay.emit;
   const control = replayingControl(opts.control, replayed);
   try {
     const result = await runEvolve(

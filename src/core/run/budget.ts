@@ -26,6 +26,8 @@ export class RunBudget implements CallAdmission {
   private readonly startedAt: number;
   /** Active time of the run before this process took it up (a resume); 0 for a new run. */
   private elapsedBefore = 0;
+  /** While true, the wall-time budget cannot run out (a resume re-executing its journal). */
+  private replaying: () => boolean = () => false;
 
   constructor(
     private readonly spec: BudgetSpec,
@@ -34,9 +36,15 @@ export class RunBudget implements CallAdmission {
     this.startedAt = clock.now();
   }
 
-  /** A resumed run: the wall-time budget goes on from the active time its journal records. */
-  continueFrom(elapsedMs: number): void {
+  /**
+   * A resumed run: the wall-time budget goes on from the active time its journal records, and it
+   * cannot run out while `replaying` says the run is still re-executing what its journal holds —
+   * the original run went past those points within its budget, and stopping there now would make
+   * the replay differ from the journal.
+   */
+  continueFrom(elapsedMs: number, replaying: () => boolean = () => false): void {
     this.elapsedBefore = Math.max(0, elapsedMs);
+    this.replaying = replaying;
   }
 
   /** The meter to read; the LLM layer that owns it is built with this budget as its admission. */
@@ -102,7 +110,7 @@ export class RunBudget implements CallAdmission {
     if (b.tokens !== undefined && tokens >= b.tokens) return `${tokens} of ${b.tokens} tokens`;
     const dollars = this.meter?.totalDollars();
     if (b.dollars !== undefined && dollars !== undefined && dollars >= b.dollars) return `$${dollars.toFixed(2)} of $${b.dollars}`;
-    if (b.wallTimeMinutes !== undefined && this.elapsedMs() >= b.wallTimeMinutes * 60_000) return `${b.wallTimeMinutes} minutes of wall time`;
+    if (b.wallTimeMinutes !== undefined && this.elapsedMs() >= b.wallTimeMinutes * 60_000 && !this.replaying()) return `${b.wallTimeMinutes} minutes of wall time`;
     return undefined;
   }
 }

@@ -9,15 +9,22 @@ import { RatchetError } from '../errors';
 import { isReplayed, isTerminal } from './events';
 import type { EngineEvent } from './events';
 
+export interface Replaying {
+  /** The `emit` the resumed run's engine calls. */
+  emit(e: EngineEvent): Promise<void>;
+  /** Whether the engine is still inside the part of the run its journal already holds. */
+  replaying(): boolean;
+}
+
 /**
  * The `emit` a resumed run's engine calls: an event the journal already holds is checked and
  * dropped; past the journal's end (or when the run ends early, e.g. the endpoint is still down)
  * events are written through `write`.
  */
-export function replayingEmitter(runId: string, journaled: readonly EngineEvent[], write: (e: EngineEvent) => Promise<void>): (e: EngineEvent) => Promise<void> {
+export function replayingEmitter(runId: string, journaled: readonly EngineEvent[], write: (e: EngineEvent) => Promise<void>): Replaying {
   const expected = journaled.filter(isReplayed);
   let index = 0;
-  return async (e) => {
+  const emit = async (e: EngineEvent) => {
     if (index < expected.length && isReplayed(e) && !isTerminal(e)) {
       const old = expected[index]!;
       if (old.type !== e.type || candidateOf(old) !== candidateOf(e)) {
@@ -32,6 +39,7 @@ export function replayingEmitter(runId: string, journaled: readonly EngineEvent[
     }
     await write(e);
   };
+  return { emit, replaying: () => index < expected.length };
 }
 
 function candidateOf(e: EngineEvent): string | undefined {

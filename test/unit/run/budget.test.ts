@@ -83,6 +83,19 @@ describe('RunBudget as the LLM layer\'s admission', () => {
     expect(transport.calls).toBe(1);
   });
 
+  it('cannot run out of wall time while a resume re-executes what its journal holds', async () => {
+    const { llm, clock, run, transport } = setup({ wallTimeMinutes: 1 });
+    let replaying = true;
+    run.continueFrom(70_000, () => replaying);
+    expect(run.exceeded()).toBeUndefined();
+    expect(await settle(llm.chat(ask(1)))).toBe('ok');
+    replaying = false;
+    await clock.advance(1);
+    expect(run.exceeded()).toBe('1 minutes of wall time');
+    expect(await settle(llm.chat(ask(2)))).toBe('budgetExhausted');
+    expect(transport.calls).toBe(1);
+  });
+
   it('says how many calls are left, counting those in flight', async () => {
     const { run } = setup({ calls: 3 });
     expect(run.callsLeft()).toBe(3);

@@ -13,22 +13,24 @@ describe('replayingEmitter', () => {
   it('checks the journaled events and writes only what comes after them, ignoring waits on both sides', async () => {
     const written: EngineEvent[] = [];
     const journal = [proposed('v0', 1), waiting(2), proposed('c1', 3), failed('llmNetwork', 4)];
-    const emit = replayingEmitter('r', journal, async (e) => void written.push(e));
+    const { emit, replaying } = replayingEmitter('r', journal, async (e) => void written.push(e));
+    expect(replaying()).toBe(true);
     await emit(proposed('v0', 10));
     await emit(proposed('c1', 11));
+    expect(replaying()).toBe(false);
     await emit(proposed('c2', 12));
     expect(written.map((e) => (e.type === 'candidate/proposed' ? e.candidateId : e.type))).toEqual(['c2']);
   });
 
   it('says where a replay diverged', async () => {
-    const emit = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async () => undefined);
+    const { emit } = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async () => undefined);
     await emit(proposed('v0', 10));
     await expect(emit(proposed('c9', 11))).rejects.toThrow(/diverged at event 2 \(journal: candidate\/proposed, now: candidate\/proposed\)/);
   });
 
   it('writes a run that ends before it reaches its journal\'s end (the endpoint still down) instead of calling it diverged', async () => {
     const written: EngineEvent[] = [];
-    const emit = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async (e) => void written.push(e));
+    const { emit } = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async (e) => void written.push(e));
     await emit(proposed('v0', 10));
     await emit(failed('llmHttp', 11));
     expect(written.map((e) => e.type)).toEqual(['run/failed']);
