@@ -46,7 +46,7 @@ describe('spec 5: reload the window during a run', () => {
     const before = new Set(await readdir(runsDir()).catch(() => []));
     await workbench.editor.openFile(fixture.promptRelative);
     await workbench.editor.clickCodeLens(/Evolve/, 60_000);
-    await workbench.ratchetPanel.waitForReady('ratchet-panel-app');
+    await workbench.ratchetPanel.waitForReady('ratchet-panel-app', 60_000);
     await workbench.ratchetPanel.waitForStatus('running', 60_000);
     const runIds = await waitUntil(async () => {
       const ids = (await readdir(runsDir()).catch(() => [])).filter((id) => !before.has(id));
@@ -60,10 +60,13 @@ describe('spec 5: reload the window during a run', () => {
     const s = session();
     const { workbench } = s;
     const panel = workbench.ratchetPanel;
+    // The run's second proposal (after c1 is decided and committed) is held by the fake endpoint
+    // until the spec lets it go, so the run is surely mid-way when the reload lands, however
+    // loaded the machine.
+    fixture.fake.inject({ kind: 'park', model: 'sim-proposer', skip: 1, times: Infinity });
     const runId = await startRun();
+    await fixture.fake.untilParked(1);
     await waitVisible(panel.decisionRows('commit'), 'the first commit in the verdict feed', 90_000);
-    // Slower answers from here on, so the rest of the run surely outlasts the reload.
-    fixture.fake.setLatency(150);
 
     await workbench.palette.run('Developer: Reload Window');
     await workbench.waitForReady();
@@ -77,8 +80,9 @@ describe('spec 5: reload the window during a run', () => {
     const journalNow = await journalOf(runId);
     expect(journalNow.some((e) => /^run\/(finished|failed|cancelled)$/.test(e.type))).toBe(false);
     const callsAfterReload = fixture.fake.calls.length;
+    fixture.fake.clearFaults();
+    fixture.fake.releaseParked();
     await waitUntil(async () => (fixture.fake.calls.length > callsAfterReload + 20 ? true : undefined), 'LLM calls continuing after the reload', 60_000);
-    fixture.fake.setLatency(30);
     const finished = await panel.waitForStatus('finished', 120_000);
     expect(finished).toMatch(/finished/);
     await waitCount(panel.feedRows, CANDIDATES, 'verdict feed rows (one per candidate, before and after the reload)', 15_000);
@@ -99,9 +103,13 @@ describe('spec 5: reload the window during a run', () => {
     const s = session();
     const { workbench } = s;
     const panel = workbench.ratchetPanel;
-    // Slower answers, so the run is surely mid-way when its process is killed.
-    fixture.fake.setLatency(150);
+    // Nothing held over from the spec before; the new run's second proposal is held, so the run
+    // is surely mid-way when its process is killed.
+    fixture.fake.clearFaults();
+    fixture.fake.releaseParked();
+    fixture.fake.inject({ kind: 'park', model: 'sim-proposer', skip: 1, times: Infinity });
     const runId = await startRun();
+    await fixture.fake.untilParked(1);
     await waitVisible(panel.feedRows.first(), 'a first verdict of the new run', 90_000);
     const callsAtCrash = fixture.fake.calls.length;
     // The run daemon (the run's owner in lock.json) dies the hard way.
@@ -113,6 +121,8 @@ describe('spec 5: reload the window during a run', () => {
     expect(offer).toMatch(new RegExp(`^Ratchet: the run on task\\.prompt\\.md \\(run ${runId}\\) was interrupted`));
     await waitUntil(async () => ((await resumeEnabled()) ? true : undefined), "the panel's Resume button enabled for the interrupted run", 30_000);
     await s.screenshot('resume-offer');
+    fixture.fake.clearFaults();
+    fixture.fake.releaseParked();
     fixture.fake.setLatency(0);
     // The notification's Resume resumes that run: no picker, nothing else to choose.
     await workbench.notifications.clickButtonAnywhere(/was interrupted/, 'Resume', 30_000);
