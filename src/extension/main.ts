@@ -75,7 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runsView.onDidList((runs) => {
       // The panel's Resume button and the status bar follow the server's list (events alone
       // cannot tell an interrupted run from one still going).
-      store.setInterrupted(runs.filter((r) => r.status === 'interrupted').map((r) => r.runId));
+      store.setInterrupted(runs.filter((r) => r.status === 'interrupted'));
     }),
   );
 

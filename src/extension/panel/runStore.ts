@@ -65,7 +65,7 @@ export class RunStore {
   private readonly listListeners = new Set<() => void>();
   /** Numbered events that came before the ones they follow, by run, then by seq. */
   private readonly early = new Map<string, Map<number, PanelEvent>>();
-  /** Runs the server listed as interrupted, with when it listed them (see `setInterrupted`). */
+  /** Runs the server listed as interrupted, with how many events their journals held then (see `setInterrupted`). */
   private interrupted = new Map<string, number>();
 
   /** Runs beyond `maxRuns` are forgotten oldest first (their journals keep them). */
@@ -150,10 +150,10 @@ export class RunStore {
       return;
     }
     keepDetail(run.detail, event);
-    // An event newer than the listing means the run was resumed: it is live again. (Events read
-    // from its journal are older than the listing that found it interrupted.)
-    const listedAt = this.interrupted.get(event.runId);
-    const resumed = listedAt !== undefined && event.at > listedAt;
+    // An event past those the listing counted means the run was resumed: it is live again.
+    // (Events read from its journal are among those counted.)
+    const listedEvents = this.interrupted.get(event.runId);
+    const resumed = listedEvents !== undefined && event.seq !== undefined && event.seq > listedEvents;
     if (resumed) this.interrupted.delete(event.runId);
     for (const listener of [...this.listeners]) listener(event.runId, event, newRun);
     if (resumed) this.listChanged();
@@ -167,12 +167,12 @@ export class RunStore {
   /**
    * The runs the server lists as interrupted (no terminal event, no process running them). The
    * events alone cannot tell such a run from one still running elsewhere, so whoever lists runs
-   * says which ones, and when (`listedAt`, ms since the epoch); the panel offers Resume for these
-   * only, until the run's events go on past the listing.
+   * says which ones, each with the number of events its journal held (the seq it stopped at); the
+   * panel offers Resume for these only, until an event past that seq arrives.
    */
-  setInterrupted(runIds: Iterable<string>, listedAt = Date.now()): void {
+  setInterrupted(runs: Iterable<{ runId: string; events: number }>): void {
     const before = this.runs();
-    this.interrupted = new Map([...runIds].map((id) => [id, listedAt]));
+    this.interrupted = new Map([...runs].map((r) => [r.runId, r.events]));
     if (JSON.stringify(this.runs()) !== JSON.stringify(before)) this.listChanged();
   }
 

@@ -105,22 +105,26 @@ describe('events in seq order', () => {
 
 describe('interrupted runs', () => {
   it('lists a run the server called interrupted as such until its events go on, and never one that ended', () => {
-    const s = store([started(), ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'greedy', alpha: 0.1, mode: 'autopilot', seed: 2 } }), ev('run/cancelled', { runId: 'run-2' })]);
+    const s = store([{ ...started(), seq: 1 }, ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'greedy', alpha: 0.1, mode: 'autopilot', seed: 2 } }), ev('run/cancelled', { runId: 'run-2' })]);
     let changes = 0;
     s.onListChanged(() => (changes += 1));
-    const listedAt = 50_000;
-    s.setInterrupted(new Set([RUN, 'run-2']), listedAt);
+    // The listing found two events in the run's journal; the store holds one of them so far.
+    const listed = [
+      { runId: RUN, events: 2 },
+      { runId: 'run-2', events: 2 },
+    ];
+    s.setInterrupted(listed);
     expect(s.runs().map((r) => [r.runId, r.status, r.interrupted])).toEqual([
       ['run-2', 'cancelled', undefined],
       [RUN, 'running', true],
     ]);
     expect(changes).toBe(1);
-    // The same listing again changes nothing; the journal's older events keep it interrupted.
-    s.setInterrupted([RUN, 'run-2'], listedAt);
-    s.append(proposed('c1', undefined));
+    // The same listing again changes nothing; the journal's events the listing counted keep it interrupted.
+    s.setInterrupted(listed);
+    s.append({ ...proposed('c1', undefined), seq: 2 });
     expect([changes, s.runs()[1]!.interrupted]).toEqual([1, true]);
     // Resumed: an event past the listing.
-    s.append(ev('log', { level: 'info', message: 'resumed', at: listedAt + 1 }));
+    s.append({ ...ev('run/resumed', { elapsedMs: 5 }), seq: 3 });
     expect([changes, s.runs()[1]!.interrupted]).toEqual([2, undefined]);
   });
 });
