@@ -11,7 +11,7 @@
 import { basename } from 'node:path';
 import { isCancellation, RatchetError } from '../core/errors';
 import type { RunControl } from '../core/evolve/loop';
-import type { EngineEvent } from '../core/run/events';
+import type { JournaledEvent } from '../core/run/events';
 import { readRunOwner, runPaths } from '../core/run/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
 import type { EvolveRunOptions, EvolveRunOutcome } from '../node/evolveRun';
@@ -138,7 +138,7 @@ export class DaemonRuns {
     });
   }
 
-  private onEvent(run: DaemonRun, e: EngineEvent): void {
+  private onEvent(run: DaemonRun, e: JournaledEvent): void {
     if (!run.runId) {
       this.starting--;
       this.register(run, e.runId);

@@ -13,6 +13,7 @@ import { EditorErrors } from './errors';
 import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { InlineReview } from './review/inlineReview';
+import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
 import { ResumeOffers } from './runs/resumeOffers';
 import { runNotice } from './runs/runNotices';
@@ -30,7 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const config = new Config();
   const apiKeys = new ApiKeyStore(context.secrets);
   const store = new RunStore();
-  const feed = new RunFeed(store, log);
+  const feed = new RunFeed(store, editorJournals, log);
   const review = new InlineReview();
   context.subscriptions.push(log, traceChannel, review);
 
@@ -74,7 +75,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runsView.onDidList((runs) => {
       // The panel's Resume button and the status bar follow the server's list (events alone
       // cannot tell an interrupted run from one still going).
-      store.setInterrupted(runs.filter((r) => r.status === 'interrupted').map((r) => r.runId));
+      store.setInterrupted(runs.filter((r) => r.status === 'interrupted'));
     }),
   );
 

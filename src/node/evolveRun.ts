@@ -28,7 +28,7 @@ import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
 import type { EndpointConfig, Role } from '../core/llm/types';
 import { SeededRandom, sha256Hex } from '../core/random';
-import type { EngineEvent } from '../core/run/events';
+import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
 import { estimateRun } from '../core/run/estimate';
@@ -76,8 +76,8 @@ export interface EvolveRunOptions {
   workspace: string;
   overrides: EvolveOverrides;
   control: RunControl;
-  /** Each new event, after it is durable in the journal. */
-  onEvent: (e: EngineEvent) => void;
+  /** Each new event, after it is durable in the journal, with the `seq` it has there. */
+  onEvent: (e: JournaledEvent) => void;
   signal: AbortSignal;
   /** The environment to read endpoint settings and keys from. */
   env: Record<string, string | undefined>;
@@ -196,13 +196,12 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const emitIncidental = (e: EngineEvent) => {
     void writer
       .append(e)
-      .then(() => opts.onEvent(e))
+      .then((journaled) => opts.onEvent(journaled))
       .catch(() => undefined); // after the run ended the journal refuses it, and nobody waits any more
   };
   const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
   const write = async (e: EngineEvent) => {
-    await writer.append(e);
-    opts.onEvent(e);
+    opts.onEvent(await writer.append(e));
   };
   // Calls this run pays for are marked so in the cache: a later resume replays them as paid.
   llm.payFor(writer.runId);

@@ -11,7 +11,7 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ChatMessage } from '../core/llm/types';
 import type { PriceInput } from '../core/llm/prices';
-import type { EngineEvent, RunKind, RunMode } from '../core/run/events';
+import type { JournaledEvent, RunKind, RunMode } from '../core/run/events';
 import type { RunSummary } from '../core/run/listRuns';
 import type { GateName } from '../core/gates/record';
 import type { EvolveOverrides } from '../node/evolveRun';
@@ -120,14 +120,18 @@ export interface ListRunsResult {
 /** client → server: every run under the workspace folders' `.ratchet/runs`, newest first. */
 export const ListRunsRequest = new RequestType<Record<string, never>, ListRunsResult, void>('ratchet/listRuns');
 
-/** server → client: each engine event of a hosted run, after it is durable in the journal. */
+/**
+ * server → client: each engine event of a hosted run, after it is durable in the journal, with its
+ * `seq` there. A client that missed some (it joined late, or a notification was lost) reads the
+ * journal's events after the last seq it holds.
+ */
 export interface RunEventParams {
   runId: string;
   /** The prompt file the run evolves. */
   uri: string;
   /** The workspace folder (file system path) whose `.ratchet/runs` holds the run's journal. */
   workspace: string;
-  event: EngineEvent;
+  event: JournaledEvent;
 }
 export const RunEventNotification = new NotificationType<RunEventParams>('ratchet/runEvent');
 

@@ -13,11 +13,11 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
-import type { EngineEvent } from '../core/run/events';
+import type { JournaledEvent } from '../core/run/events';
 import type { EvolveOverrides } from '../node/evolveRun';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
-export const RUN_DAEMON_PROTOCOL = 1;
+export const RUN_DAEMON_PROTOCOL = 2;
 
 /** Which run, for whom: enough for a client that has never heard of it to show it. */
 export interface DaemonRunIdentity {
@@ -82,8 +82,8 @@ export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelle
 // ---------------------------------------------------------------------------------------------
 // daemon → server
 
-/** Each engine event, once durable in the journal. */
-export const DaemonRunEventNotification = new NotificationType<{ run: DaemonRunIdentity; event: EngineEvent }>('daemon/runEvent');
+/** Each engine event, once durable in the journal, with its `seq` there. */
+export const DaemonRunEventNotification = new NotificationType<{ run: DaemonRunIdentity; event: JournaledEvent }>('daemon/runEvent');
 /** The run is over; `error` when it stopped on an error after it had started. */
 export const DaemonRunEndedNotification = new NotificationType<{ runId: string; error?: string }>('daemon/runEnded');
 /** The user's answer to a gated suggestion (suggest mode). Cancelled when the run stops. */

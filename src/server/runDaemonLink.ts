@@ -15,7 +15,7 @@ import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { RatchetError } from '../core/errors';
 import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
-import type { EngineEvent } from '../core/run/events';
+import type { JournaledEvent } from '../core/run/events';
 import { ensureDaemonDir } from '../daemon/address';
 import type { DaemonAddress } from '../daemon/address';
 import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
@@ -33,7 +33,7 @@ import {
 import type { DaemonRunIdentity, DaemonRunInfo } from '../protocol/runDaemon';
 
 export interface DaemonHandlers {
-  event(run: DaemonRunIdentity, event: EngineEvent): void;
+  event(run: DaemonRunIdentity, event: JournaledEvent): void;
   ended(runId: string, error: string | undefined): void;
   decide(runId: string, suggestion: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'>;
   apply(runId: string, suggestion: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'stale'>;

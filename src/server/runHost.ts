@@ -13,7 +13,7 @@ import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node'
 import { RatchetError } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
 import type { LlmTransport } from '../core/ports';
-import type { EngineEvent } from '../core/run/events';
+import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { readRunRecord, runPaths } from '../core/run/journal';
 import { listRuns } from '../core/run/listRuns';
 import { findPromptForSidecar, isSidecarPath } from '../core/run/spec';
@@ -189,7 +189,7 @@ export class RunHost {
     };
   }
 
-  private onEvent(identity: DaemonRunIdentity, e: EngineEvent): void {
+  private onEvent(identity: DaemonRunIdentity, e: JournaledEvent): void {
     const run = this.hosted(identity);
     this.o.notify({ runId: run.runId, uri: run.uri, workspace: run.workspace, event: e });
     const message = progressMessage(run, e);

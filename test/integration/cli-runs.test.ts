@@ -2,7 +2,7 @@
 // exit codes, stdout and stderr kept apart.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,35 @@ describe('ratchet runs show', () => {
     expect(events.every(isEngineEvent)).toBe(true);
   });
 
+  it('--json --after S prints exactly the journal lines of the events after seq S, numbered or not', async () => {
+    // The finished fixture as an older version wrote it (no seq), and as this one writes it.
+    const numbered = await tempWorkspace();
+    cleanup.push(numbered.dispose);
+    const id = FIXTURE_RUNS.finished;
+    const dir = path.join(numbered.root, '.ratchet', 'runs', id);
+    await cp(path.join(runsDir(), id), dir, { recursive: true });
+    const old = (await readFile(eventsOf(id), 'utf8')).trimEnd().split('\n');
+    const lines = old.map((l, i) => JSON.stringify({ ...(JSON.parse(l) as object), seq: i + 1 }));
+    await writeFile(path.join(dir, 'events.jsonl'), lines.map((l) => `${l}\n`).join(''));
+    for (const [workspace, journal] of [
+      [ws, old],
+      [numbered.root, lines],
+    ] as const) {
+      for (const after of [0, 1, 5, journal.length - 1, journal.length, journal.length + 3]) {
+        const r = ratchet('runs', 'show', id, '-w', workspace, '--json', '--after', String(after));
+        expect(r).toEqual({ code: 0, stdout: journal.slice(after).map((l) => `${l}\n`).join(''), stderr: '' });
+      }
+    }
+    expect(ratchet('runs', 'show', id, '-w', ws, '--json', '--after', 'x')).toEqual({ code: 2, stdout: '', stderr: 'ratchet: --after must be a whole number, got "x".\n' });
+  });
+
+  it('--after S lists the events after seq S under the whole run\'s header, timed from its start', () => {
+    const whole = ratchet('runs', 'show', FIXTURE_RUNS.finished, '--workspace', ws).stdout.trimEnd().split('\n');
+    const tail = ratchet('runs', 'show', FIXTURE_RUNS.finished, '--workspace', ws, '--after', '4').stdout.trimEnd().split('\n');
+    expect(tail).toEqual([...whole.slice(0, 3), ...whole.slice(3 + 4)]);
+    expect(ratchet('runs', 'show', FIXTURE_RUNS.finished, '--workspace', ws, '--after', '1000').stdout).toMatch(/\n\n\(no events after seq 1000\)\n$/);
+  });
+
   it('notes a torn tail in the readable timeline', () => {
     const { code, stdout } = ratchet('runs', 'show', FIXTURE_RUNS.torn, '-w', ws);
     expect(code).toBe(0);
@@ -160,7 +189,8 @@ describe('ratchet runs export', () => {
     const doc = JSON.parse(stdout) as { run: unknown; events: unknown[] };
     expect(doc.run).toEqual(JSON.parse(await readFile(path.join(runsDir(), FIXTURE_RUNS.finished, 'run.json'), 'utf8')));
     const journal = await readFile(eventsOf(FIXTURE_RUNS.finished), 'utf8');
-    expect(doc.events).toEqual(journal.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown));
+    // The fixture predates seq: the reader numbers its events by their place.
+    expect(doc.events).toEqual(journal.trimEnd().split('\n').map((l, i) => ({ ...(JSON.parse(l) as object), seq: i + 1 })));
   });
 
   it('--out writes JSONL (run first, then events) to a file and reports it on stderr', async () => {

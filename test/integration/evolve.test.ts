@@ -160,8 +160,10 @@ describe('kill mid-run, then resume', () => {
       const after = journal(w.dir, id);
       expect(after.at(-1)?.type).toBe('run/finished');
       expect(decisions(after)).toEqual(decisions(reference.events));
-      // The journal holds each event once: the resumed part continues where the killed one stopped.
+      // The journal holds each event once: the resumed part continues where the killed one stopped,
+      // numbering on from its last seq.
       expect(after.slice(0, before.length)).toEqual(before);
+      expect(after.map((e) => e.seq)).toEqual(after.map((_, i) => i + 1));
 
       // Every call the server finished before the kill was answered from the cache on resume.
       const seen = new Map<string, number>();

@@ -8,6 +8,11 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
+import { readJournal } from '../../src/core/run/replay';
+import { runPaths } from '../../src/core/run/journal';
+import { RunStore } from '../../src/extension/panel/runStore';
+import { RunFeed } from '../../src/extension/runs/runFeed';
+import { NodeFiles } from '../../src/node/files';
 import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
@@ -92,6 +97,27 @@ describe('a run outlives its language server', () => {
     const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
     expect(new Set(proposed).size).toBe(proposed.length);
     expect(events.at(-1)).toMatchObject({ type: 'run/finished', candidates: 8 });
+
+    // Numbered 1…N without a gap, and each server passed the numbers on as journaled: the first
+    // from the start, the second from wherever the run was when it attached.
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual(events.map((_, i) => i + 1));
+    const firstSeqs = first.runEvents(runId).map((e) => e.seq);
+    const secondSeqs = second.runEvents(runId).map((e) => e.seq);
+    expect(firstSeqs).toEqual(seqs.slice(0, firstSeqs.length));
+    expect(secondSeqs).toEqual(seqs.slice(-secondSeqs.length));
+    expect(secondSeqs[0]).toBeGreaterThan(firstSeqs.at(-1)! + 1);
+    // The editor's side: a feed that heard both servers fills what neither notified (the run went
+    // on with no server) from the journal, and folds the run the journal holds.
+    const files = new NodeFiles();
+    const store = new RunStore();
+    const warnings: string[] = [];
+    const feed = new RunFeed(store, { exists: () => Promise.resolve(true), read: (ws, id) => readJournal(files, runPaths(files, ws, id).events) }, { warn: (m) => warnings.push(m) });
+    for (const p of [...first.events, ...second.events]) if (p.runId === runId) feed.onRunEvent(p);
+    await second.waitFor(() => store.lastSeq(runId) === events.length || undefined, 'the feed to fill the gap');
+    const whole = new RunStore();
+    whole.appendAll((await readJournal(files, runPaths(files, w.dir, runId).events)).events);
+    expect([store.snapshot(runId), store.hasGap(runId), warnings]).toEqual([whole.snapshot(runId), false, []]);
   });
 
   it('the next server can cancel a run it took over, from the request or its progress', async () => {
@@ -158,6 +184,12 @@ describe('a run whose daemon is gone can be resumed', () => {
     const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
     expect(new Set(proposed).size).toBe(proposed.length);
     expect(events.at(-1)?.type).toBe('run/finished');
+    // Numbered 1…N across the kill, and every event the client heard is the journal's at its seq.
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const heard = client.runEvents(runId);
+    expect(heard).toEqual(heard.map((e) => events[e.seq - 1]));
+    expect(heard.map((e) => e.seq)).toEqual([...new Set(heard.map((e) => e.seq))].sort((a, b) => a - b));
+    expect(heard.find((e) => e.type === 'run/resumed')).toBeDefined();
     // The daemon started for the resume appended to the log: the killed one's lines are still there.
     const log = readFileSync(daemonAddress([w.dir], version).log, 'utf8');
     expect(log.match(/listening on .* \(pid \d+\)/g)).toHaveLength(2);

@@ -7,7 +7,7 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
 import type { Files } from '../../core/ports';
-import type { EngineEvent } from '../../core/run/events';
+import type { JournaledEvent } from '../../core/run/events';
 import { readRunRecord, runPaths, runsDir } from '../../core/run/journal';
 import type { RunRecord } from '../../core/run/journal';
 import { listRuns, resolveStatus, summarizeRun } from '../../core/run/listRuns';
@@ -19,7 +19,7 @@ import { NodeFiles } from '../../node/files';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
 import { evolveCommand } from './evolve';
-import { positive, seconds } from '../flags';
+import { integer, positive, seconds } from '../flags';
 import {
   describeEvent,
   formatCost,
@@ -38,6 +38,7 @@ import type { Column } from '../output';
 interface ShowOptions {
   workspace: string;
   json?: boolean;
+  after?: number;
 }
 interface ResumeOptions {
   workspace: string;
@@ -73,6 +74,7 @@ export function registerRuns(program: Command, version: string): void {
     .argument('<runId>', 'the run id (or a unique prefix of it)')
     .option('-w, --workspace <dir>', 'the workspace folder', '.')
     .option('--json', 'print the raw events as JSONL, exactly as journaled')
+    .option('--after <seq>', 'only the events after this seq (what a reader that holds 1…seq is missing)', integer('--after'))
     .action(async (runId: string, opts: ShowOptions) => {
       await showCommand(runId, opts);
     });
@@ -155,17 +157,25 @@ async function showCommand(runIdArg: string, opts: ShowOptions): Promise<void> {
     // The journal's own lines, byte for byte, so piping them into another tool loses nothing.
     const { text, replay } = await readJournalText(files, paths.events);
     const lines = text.slice(0, replay.validLength).split('\n').filter((l) => l.trim() !== '');
-    writeOut(lines.map((l) => `${l}\n`).join(''));
+    // Line i is event i (the reader skips the same blank lines), whose seq says whether it is wanted.
+    const after = opts.after ?? 0;
+    writeOut(
+      lines
+        .filter((_, i) => replay.events[i]!.seq > after)
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
     return;
   }
   const { record, replay } = await readRun(files, paths.runJson, paths.events);
   const summary = summarizeRun(runId, record, replay);
   summary.status = await resolveStatus(files, paths.lock, summary, livenessOptions());
-  writeOut(formatTimeline(summary, record, replay.events));
+  writeOut(formatTimeline(summary, record, replay.events, opts.after ?? 0));
   if (replay.tornTail) writeOut("\n(The journal's last line was torn by a crash mid-write and is left out.)\n");
 }
 
-function formatTimeline(summary: RunSummary, record: RunRecord, events: readonly EngineEvent[]): string {
+/** The header sums up the whole run; the timeline lists the events after seq `after`, timed from the run's start. */
+function formatTimeline(summary: RunSummary, record: RunRecord, all: readonly JournaledEvent[], after: number): string {
   const head = [
     `Run ${summary.runId} · ${record.kind} · ${oneLine(record.target)} · ${summary.status}`,
     [
@@ -179,12 +189,13 @@ function formatTimeline(summary: RunSummary, record: RunRecord, events: readonly
       .join(' · '),
   ];
   if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
-  if (events.length === 0) return `${head.join('\n')}\n\n(no events yet)\n`;
-  const t0 = events[0]!.at;
-  const typeWidth = Math.max(...events.map((e) => e.type.length));
-  const offsets = events.map((e) => formatOffset(e.at - t0));
-  const offsetWidth = Math.max(...offsets.map((o) => o.length));
-  const body = events.map((e, i) => `  ${offsets[i]!.padStart(offsetWidth)}  ${e.type.padEnd(typeWidth)}  ${describeEvent(e)}`.trimEnd());
+  const events = all.filter((e) => e.seq > after);
+  if (events.length === 0) return `${head.join('\n')}\n\n(no events ${after > 0 ? `after seq ${after}` : 'yet'})\n`;
+  const t0 = all[0]!.at;
+  // Columns as wide as the whole run's, so a tail lines up with the timeline it continues.
+  const typeWidth = Math.max(...all.map((e) => e.type.length));
+  const offsetWidth = Math.max(...all.map((e) => formatOffset(e.at - t0).length));
+  const body = events.map((e) => `  ${formatOffset(e.at - t0).padStart(offsetWidth)}  ${e.type.padEnd(typeWidth)}  ${describeEvent(e)}`.trimEnd());
   return `${head.join('\n')}\n\n${body.join('\n')}\n`;
 }
 

@@ -2,6 +2,7 @@
  * A structural check that a parsed JSON value is an EngineEvent. The journal writer runs it before
  * writing and the reader after parsing, so whatever one accepts the other can read back: an event
  * with a NaN score fails at append time, where the bug is, not at replay time, weeks later.
+ * `seq` is optional here; the reader numbers events that lack it (replay.ts).
  */
 import type { EngineEvent, EngineEventType } from './events';
 
@@ -51,6 +52,8 @@ export function eventShapeProblem(value: unknown): string | undefined {
   if (!Object.hasOwn(REQUIRED, v.type)) return `unknown event type "${v.type}"`;
   if (typeof v.runId !== 'string') return `${v.type} has no string "runId"`;
   if (!isFiniteNumber(v.at)) return `${v.type} has no numeric "at"`;
+  // Optional: the engine emits events without it, and journals written before it lack it.
+  if (v.seq !== undefined && !(Number.isInteger(v.seq) && (v.seq as number) >= 1)) return `${v.type} field "seq" should be a whole number of at least 1, got ${JSON.stringify(v.seq)}`;
   for (const [name, kind] of Object.entries(REQUIRED[v.type as EngineEventType])) {
     if (!matches(v[name], kind)) return `${v.type} field "${name}" should be ${describe(kind)}, got ${JSON.stringify(v[name]) ?? 'nothing'}`;
   }

@@ -36,6 +36,12 @@ interface Base {
   runId: string;
   /** Milliseconds since the epoch, from the Clock port. */
   at: number;
+  /**
+   * The event's place in its run's journal: 1, 2, … without gaps, across resumes. The journal
+   * writer sets it (the engine emits events without it); a journal written before it existed is
+   * numbered when read, so every event a face receives carries one (`JournaledEvent`).
+   */
+  seq?: number;
 }
 
 export type EngineEvent = Base &
@@ -149,6 +155,9 @@ export type EngineEvent = Base &
   );
 
 export type EngineEventType = EngineEvent['type'];
+
+/** An event as the journal holds it and every face receives it: numbered. */
+export type JournaledEvent = EngineEvent & { seq: number };
 export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The run journal: `.ratchet/runs/<runId>/` holds `run.json` (the spec and who/when/what, written
- * once, atomically) and `events.jsonl` (append-only, one EngineEvent per line). An append resolves
+ * once, atomically) and `events.jsonl` (append-only, one EngineEvent per line, numbered by `seq`
+ * 1, 2, … in the order appended, a resumed run going on from its last). An append resolves
  * only once the line is on disk, and the engine awaits it before its next step, so after a crash
  * the journal holds every step the engine took and at most one torn line (see replay.ts).
  * Everything written passes through `redact` first: a secret that reached an event stops here.
@@ -9,7 +10,7 @@ import { RatchetError } from '../errors';
 import type { Clock, Entropy, Files } from '../ports';
 import { eventShapeProblem } from './eventShape';
 import { isResumableFailure, isTerminal } from './events';
-import type { EngineEvent, RunKind } from './events';
+import type { EngineEvent, JournaledEvent, RunKind } from './events';
 import { redact } from './redact';
 import { parseJournal } from './replay';
 import type { Replay } from './replay';
@@ -67,6 +68,8 @@ export class JournalWriter {
   private failure: unknown;
   private endedWith: string | undefined;
   private written: number;
+  /** The seq the last event handed to `append` got (written or still on its way to disk). */
+  private lastSeq: number;
 
   constructor(
     private readonly files: Files,
@@ -76,6 +79,7 @@ export class JournalWriter {
     existingEvents = 0,
   ) {
     this.written = existingEvents;
+    this.lastSeq = existingEvents;
   }
 
   get runId(): string {
@@ -88,18 +92,22 @@ export class JournalWriter {
   }
 
   /**
-   * Redacts, checks and appends one event; resolves once it is on disk. Calls made without waiting
-   * still land in call order. After a failed write every later append fails too: a journal with a
-   * hole in it would replay into a run that never happened.
+   * Numbers, redacts, checks and appends one event; resolves once it is on disk, with the event as
+   * faces receive it (the caller's, unredacted, with its `seq`). Calls made without waiting still
+   * land, and are numbered, in call order. After a failed write every later append fails too: a
+   * journal with a hole in it would replay into a run that never happened.
    */
-  append(event: EngineEvent): Promise<void> {
+  append(event: EngineEvent): Promise<JournaledEvent> {
+    const numbered: JournaledEvent = { ...event, seq: this.lastSeq + 1 };
     let line: string;
     try {
       // Serialized now, so a caller mutating the event after this call cannot change what is written.
-      line = this.serialize(event);
+      line = this.serialize(numbered);
     } catch (err) {
       return Promise.reject(err);
     }
+    // Taken only by an event that will be written: a refused one leaves no hole in the numbering.
+    this.lastSeq = numbered.seq;
     if (isTerminal(event)) this.endedWith = event.type;
     const done = this.tail.then(async () => {
       if (this.failure !== undefined) {
@@ -115,7 +123,7 @@ export class JournalWriter {
       this.written++;
     });
     this.tail = done.catch(() => undefined);
-    return done;
+    return done.then(() => numbered);
   }
 
   /** Resolves when every append made so far has settled. */
@@ -123,7 +131,7 @@ export class JournalWriter {
     await this.tail;
   }
 
-  private serialize(event: EngineEvent): string {
+  private serialize(event: JournaledEvent): string {
     if (this.endedWith !== undefined) {
       throw new RatchetError('internal', `Run ${this.runId} already ended with ${this.endedWith}; nothing more can be journaled.`);
     }

@@ -4,14 +4,19 @@
  * unparsable *last* line is a torn write, dropped and reported as `tornTail`. Damage anywhere else
  * means someone or something else touched the file, and replaying past it would rebuild a run
  * that never happened — that is a `journalCorrupt` error naming the line.
+ *
+ * Every event read back carries its `seq`, its place among the journal's events: the one the
+ * writer gave it, or, in a journal written before events were numbered, the same number assigned
+ * here. A line whose seq disagrees with its place is corruption too.
  */
 import { RatchetError } from '../errors';
 import type { Files } from '../ports';
 import { eventShapeProblem } from './eventShape';
-import type { EngineEvent } from './events';
+import type { EngineEvent, JournaledEvent } from './events';
 
 export interface Replay {
-  events: EngineEvent[];
+  /** Numbered 1, 2, …: each keeps the `seq` it was written with; one written before seqs existed gets its place. */
+  events: JournaledEvent[];
   /** True when the last line was torn by a crash mid-write and has been left out. */
   tornTail: boolean;
   /**
@@ -25,7 +30,7 @@ export interface Replay {
 export function parseJournal(text: string, file: string): Replay {
   const lines = splitLines(text);
   const lastContent = lines.findLastIndex((l) => l.text.trim() !== '');
-  const events: EngineEvent[] = [];
+  const events: JournaledEvent[] = [];
   for (let i = 0; i <= lastContent; i++) {
     const line = lines[i]!;
     if (line.text.trim() === '') continue;
@@ -39,7 +44,11 @@ export function parseJournal(text: string, file: string): Replay {
     }
     const problem = eventShapeProblem(parsed.value);
     if (problem !== undefined) throw corrupt(file, i + 1, `is not an engine event (${problem})`);
-    events.push(parsed.value as EngineEvent);
+    const event = parsed.value as EngineEvent;
+    const seq = events.length + 1;
+    // The writer numbers lines as it appends them; any other number means lines were lost or copied.
+    if (event.seq !== undefined && event.seq !== seq) throw corrupt(file, i + 1, `has seq ${event.seq} where ${seq} was expected`);
+    events.push(event.seq === undefined ? { ...event, seq } : (event as JournaledEvent));
   }
   return { events, tornTail: false, validLength: text.length };
 }

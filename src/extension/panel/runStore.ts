@@ -3,6 +3,11 @@
  * the view paints from (with the view's own fold, so both ends agree), while the heavy texts a
  * decision's evidence needs (candidate texts, outputs, rationales, inputs) stay here and travel
  * only on request. No VS Code import: the store is fed by whoever receives engine events.
+ *
+ * Events are folded in `seq` order, once each; this is the one place that rule lives (the view
+ * folds what the store passes on). A numbered event the store already holds is dropped; one
+ * that leaves a gap waits until whoever feeds the store reads the missing ones from the journal
+ * (`append` says `gap`, `lastSeq` says after what). Events without a seq fold as they come.
  */
 import type { DecisionRecord } from '../../core/gates/record';
 import type { JudgeView, PanelEvent, RunListEntry, RunState } from '../../protocol/webview';
@@ -26,9 +31,17 @@ export interface RunDetail {
 export interface StoredRun {
   state: RunState;
   detail: RunDetail;
+  /** The seq of the last numbered event folded; 0 before the first. */
+  lastSeq: number;
 }
 
 export type StoreListener = (runId: string, event: PanelEvent, newRun: boolean) => void;
+
+/**
+ * What `append` did with an event: folded it (with any waiting events it let through), dropped it
+ * as one the store holds already, or keeps it until the events between `lastSeq` and it arrive.
+ */
+export type Arrival = 'folded' | 'duplicate' | 'gap';
 
 export const itemKey = (versionId: string, itemId: string): string => `${versionId}\n${itemId}`;
 
@@ -50,20 +63,85 @@ export class RunStore {
   private readonly runsById = new Map<string, StoredRun>();
   private readonly listeners = new Set<StoreListener>();
   private readonly listListeners = new Set<() => void>();
-  /** Runs the server listed as interrupted, with when it listed them (see `setInterrupted`). */
+  /** Numbered events that came before the ones they follow, by run, then by seq. */
+  private readonly early = new Map<string, Map<number, PanelEvent>>();
+  /** Runs the server listed as interrupted, with how many events their journals held then (see `setInterrupted`). */
   private interrupted = new Map<string, number>();
 
   /** Runs beyond `maxRuns` are forgotten oldest first (their journals keep them). */
   constructor(private readonly maxRuns = 20) {}
 
-  append(event: PanelEvent): void {
+  /** Folds an event in its run's seq order (see the file's comment). */
+  append(event: PanelEvent): Arrival {
+    if (event.seq === undefined) {
+      this.fold(event);
+      return 'folded';
+    }
+    const last = this.lastSeq(event.runId);
+    if (event.seq <= last) return 'duplicate';
+    if (event.seq > last + 1) {
+      let waiting = this.early.get(event.runId);
+      if (!waiting) this.early.set(event.runId, (waiting = new Map()));
+      waiting.set(event.seq, event);
+      return 'gap';
+    }
+    this.fold(event);
+    this.release(event.runId);
+    return 'folded';
+  }
+
+  appendAll(events: Iterable<PanelEvent>): void {
+    for (const e of events) this.append(e);
+  }
+
+  /** The seq of the last event of the run folded in order; 0 for a run the store does not hold. */
+  lastSeq(runId: string): number {
+    return this.runsById.get(runId)?.lastSeq ?? 0;
+  }
+
+  /** Whether events of the run wait for earlier ones. */
+  hasGap(runId: string): boolean {
+    return this.early.has(runId);
+  }
+
+  /**
+   * Folds the run's waiting events in seq order over the gap before them, for when the journal
+   * turned out not to hold the missing ones: a run shown with a hole beats one that stops.
+   */
+  skipGap(runId: string): void {
+    const waiting = this.early.get(runId);
+    if (!waiting) return;
+    this.early.delete(runId);
+    for (const seq of [...waiting.keys()].sort((a, b) => a - b)) {
+      const e = waiting.get(seq)!;
+      if (seq > this.lastSeq(runId)) this.fold(e);
+    }
+  }
+
+  /** Folds the waiting events that now follow on, and forgets those the store came to hold meanwhile. */
+  private release(runId: string): void {
+    const waiting = this.early.get(runId);
+    if (!waiting) return;
+    for (;;) {
+      const last = this.lastSeq(runId);
+      for (const seq of waiting.keys()) if (seq <= last) waiting.delete(seq);
+      const next = waiting.get(last + 1);
+      if (!next) break;
+      waiting.delete(last + 1);
+      this.fold(next);
+    }
+    if (waiting.size === 0) this.early.delete(runId);
+  }
+
+  private fold(event: PanelEvent): void {
     let run = this.runsById.get(event.runId);
     const newRun = run === undefined;
     if (!run) {
-      run = { state: emptyRunState(event.runId), detail: emptyDetail() };
+      run = { state: emptyRunState(event.runId), detail: emptyDetail(), lastSeq: 0 };
       this.runsById.set(event.runId, run);
       this.evict();
     }
+    if (event.seq !== undefined) run.lastSeq = event.seq;
     try {
       applyEvent(run.state, event);
     } catch {
@@ -72,17 +150,13 @@ export class RunStore {
       return;
     }
     keepDetail(run.detail, event);
-    // An event newer than the listing means the run was resumed: it is live again. (Events read
-    // from its journal are older than the listing that found it interrupted.)
-    const listedAt = this.interrupted.get(event.runId);
-    const resumed = listedAt !== undefined && event.at > listedAt;
+    // An event past those the listing counted means the run was resumed: it is live again.
+    // (Events read from its journal are among those counted.)
+    const listedEvents = this.interrupted.get(event.runId);
+    const resumed = listedEvents !== undefined && event.seq !== undefined && event.seq > listedEvents;
     if (resumed) this.interrupted.delete(event.runId);
     for (const listener of [...this.listeners]) listener(event.runId, event, newRun);
     if (resumed) this.listChanged();
-  }
-
-  appendAll(events: Iterable<PanelEvent>): void {
-    for (const e of events) this.append(e);
   }
 
   onEvent(listener: StoreListener): () => void {
@@ -93,12 +167,12 @@ export class RunStore {
   /**
    * The runs the server lists as interrupted (no terminal event, no process running them). The
    * events alone cannot tell such a run from one still running elsewhere, so whoever lists runs
-   * says which ones, and when (`listedAt`, ms since the epoch); the panel offers Resume for these
-   * only, until the run's events go on past the listing.
+   * says which ones, each with the number of events its journal held (the seq it stopped at); the
+   * panel offers Resume for these only, until an event past that seq arrives.
    */
-  setInterrupted(runIds: Iterable<string>, listedAt = Date.now()): void {
+  setInterrupted(runs: Iterable<{ runId: string; events: number }>): void {
     const before = this.runs();
-    this.interrupted = new Map([...runIds].map((id) => [id, listedAt]));
+    this.interrupted = new Map([...runs].map((r) => [r.runId, r.events]));
     if (JSON.stringify(this.runs()) !== JSON.stringify(before)) this.listChanged();
   }
 
@@ -145,6 +219,7 @@ export class RunStore {
       const oldest = this.runsById.keys().next().value;
       if (oldest === undefined) return;
       this.runsById.delete(oldest);
+      this.early.delete(oldest);
     }
   }
 }

@@ -1,40 +1,48 @@
 /**
- * Feeds the RunStore: every `ratchet/runEvent` is appended as it comes, and a run the store does
- * not know yet (a reload mid-run, a run picked in the Runs view or the journal picker) is first
- * filled from its journal, with the notifications that raced the read merged in without repeats.
+ * Feeds the RunStore from two sources that overlap: each `ratchet/runEvent` as it comes, and the
+ * run's journal when the store lacks events — a run heard of mid-way (a reload mid-run), a
+ * notification lost, a run picked in the Runs view or the journal picker. Every event carries its
+ * journal `seq`, so the store drops what it holds and keeps back what comes early (runStore.ts);
+ * the feed only reads the journal after the store's last seq when the store reports a gap.
  */
-import * as vscode from 'vscode';
-import type { EngineEvent } from '../../core/run/events';
-import { parseJournal } from '../../core/run/replay';
+import type { Replay } from '../../core/run/replay';
 import type { RunEventParams } from '../../protocol/lsp';
-import type { RunStore } from '../panel';
-import { mergeReplay } from './replayMerge';
+import type { RunStore } from '../panel/runStore';
 
-export function journalUri(workspace: string, runId: string): vscode.Uri {
-  return vscode.Uri.joinPath(vscode.Uri.file(workspace), '.ratchet', 'runs', runId, 'events.jsonl');
+/** Where the feed reads journals (the editor's file system; a fake in tests). */
+export interface RunJournals {
+  exists(workspace: string, runId: string): Promise<boolean>;
+  /** The run's journal in `workspace`; rejects when it cannot be read. */
+  read(workspace: string, runId: string): Promise<Replay>;
+}
+
+export interface FeedLog {
+  warn(message: string): void;
+}
+
+interface Reading {
+  done: Promise<void>;
+  /** A gap opened while the journal was being read: read it again, it holds more now. */
+  again: boolean;
 }
 
 export class RunFeed {
-  /** Runs whose journal is being read: their notifications wait here. */
-  private readonly loading = new Map<string, EngineEvent[]>();
+  private readonly reading = new Map<string, Reading>();
 
   constructor(
     private readonly store: RunStore,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly journals: RunJournals,
+    private readonly log: FeedLog,
   ) {}
 
   /**
-   * A `ratchet/runEvent`. The first event heard of a run the store does not hold, when it is not
-   * the run's start (a run that went on while the window reloaded), fills the store from the
-   * journal first, so the panel shows the whole run and not its tail.
+   * A `ratchet/runEvent`. An event that follows the last one the store holds is folded now; one
+   * that leaves a gap (the first heard of a run that went on while the window reloaded, say) waits
+   * while the journal fills the gap in order, so the panel shows the whole run and not its tail.
    */
   onRunEvent(p: RunEventParams): void {
-    if (!this.has(p.runId) && !this.loading.has(p.runId) && p.event.type !== 'run/started') {
-      void this.load(p.workspace, p.runId).catch((err: unknown) => this.log.warn(`Run ${p.runId}: reading its journal failed:`, err instanceof Error ? err : String(err)));
-    }
-    const waiting = this.loading.get(p.runId);
-    if (waiting) waiting.push(p.event);
-    else this.store.append(p.event);
+    if (this.store.append(p.event) !== 'gap') return;
+    this.catchUp(p.workspace, p.runId).catch((err: unknown) => this.log.warn(`Run ${p.runId}: reading its journal failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   has(runId: string): boolean {
@@ -44,11 +52,7 @@ export class RunFeed {
   /** Fills the store from the run's journal in the first of `folders` that has it; false when none does. */
   async loadFromFolders(folders: readonly string[], runId: string): Promise<boolean> {
     for (const folder of folders) {
-      try {
-        await vscode.workspace.fs.stat(journalUri(folder, runId));
-      } catch {
-        continue;
-      }
+      if (!(await this.journals.exists(folder, runId))) continue;
       await this.load(folder, runId);
       return true;
     }
@@ -57,19 +61,39 @@ export class RunFeed {
 
   /** Fills the store from the run's journal unless it already holds the run. */
   async load(workspace: string, runId: string): Promise<void> {
-    if (this.has(runId) || this.loading.has(runId)) return;
-    this.loading.set(runId, []);
-    let journal: EngineEvent[] = [];
+    if (this.has(runId)) return;
+    await this.catchUp(workspace, runId);
+  }
+
+  /** Reads the journal's events after the store's last seq; one read per run at a time. */
+  private catchUp(workspace: string, runId: string): Promise<void> {
+    const inFlight = this.reading.get(runId);
+    if (inFlight) {
+      inFlight.again = true;
+      return inFlight.done;
+    }
+    const reading: Reading = { done: Promise.resolve(), again: false };
+    reading.done = this.readUntilWhole(workspace, runId, reading).finally(() => this.reading.delete(runId));
+    this.reading.set(runId, reading);
+    return reading.done;
+  }
+
+  private async readUntilWhole(workspace: string, runId: string, reading: Reading): Promise<void> {
     try {
-      const uri = journalUri(workspace, runId);
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-      const replay = parseJournal(text, uri.fsPath);
-      if (replay.tornTail) this.log.warn(`Run ${runId}: the journal's last line was torn by a crash and is left out.`);
-      journal = replay.events;
+      do {
+        reading.again = false;
+        const replay = await this.journals.read(workspace, runId);
+        if (replay.tornTail) this.log.warn(`Run ${runId}: the journal's last line was torn by a crash and is left out.`);
+        const after = this.store.lastSeq(runId);
+        this.store.appendAll(replay.events.filter((e) => e.seq > after));
+        // An event is journaled before it is notified, so a read begun after the latest gap opened
+        // holds what that gap lacks; one begun before it may not.
+      } while (reading.again && this.store.hasGap(runId));
     } finally {
-      const buffered = this.loading.get(runId) ?? [];
-      this.loading.delete(runId);
-      this.store.appendAll(mergeReplay(journal, buffered));
+      if (this.store.hasGap(runId)) {
+        this.log.warn(`Run ${runId}: its journal lacks events after seq ${this.store.lastSeq(runId)}; the run is shown without them.`);
+        this.store.skipGap(runId);
+      }
     }
   }
 }

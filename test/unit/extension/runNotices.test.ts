@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent, JournaledEvent } from '../../../src/core/run/events';
 import type { RunListEntry } from '../../../src/protocol/lsp';
 import { resumeOffer, runNotice, runsToOffer } from '../../../src/extension/runs/runNotices';
 
-type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at'> : never) : never;
-const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', workspace: '/w', event: { runId: 'r1', at: 1, ...event } as EngineEvent });
+type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at' | 'seq'> : never) : never;
+const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', workspace: '/w', event: { runId: 'r1', at: 1, seq: 1, ...event } as JournaledEvent });
 
 describe('runNotice', () => {
   it('shows a failure once, with what failed and its code', () => {

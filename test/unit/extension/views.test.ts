@@ -1,10 +1,8 @@
 // The status bar's words and the Runs tree's nodes, from runs folded by the panel's RunStore.
 import { describe, expect, it } from 'vitest';
 import { RunStore } from '../../../src/extension/panel/runStore';
-import { mergeReplay } from '../../../src/extension/runs/replayMerge';
 import { candidateNodes, decisionNodes, runNodes } from '../../../src/extension/views/runsTree';
 import { compact, statusView } from '../../../src/extension/views/statusText';
-import type { EngineEvent } from '../../../src/core/run/events';
 import type { RunListEntry } from '../../../src/protocol/lsp';
 import type { RunState } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started, step } from '../webview/events';
@@ -115,16 +113,6 @@ describe('runsTree', () => {
         tooltip: 'Decision #0 by pace+ (α = 0.05): 7 wins, 1 losses, 1 ties over 9 items.\nOpen the evidence in the panel.',
       },
     ]);
-  });
-});
-
-describe('mergeReplay', () => {
-  it('keeps notifications that raced the journal read only when the journal lacks them', () => {
-    const a = started() as EngineEvent;
-    const b = proposed('c1', undefined) as EngineEvent;
-    const c = proposed('c2', 'c1') as EngineEvent;
-    expect(mergeReplay([a, b], [b, c])).toEqual([a, b, c]);
-    expect(mergeReplay([], [a])).toEqual([a]);
   });
 });
 

@@ -121,11 +121,11 @@ describe('PanelController', () => {
 
   it('tells the view when the selected run is interrupted, so it can offer Resume', () => {
     const { store, posted, controller } = setup();
-    store.setInterrupted([RUN], 10_000);
+    store.setInterrupted([{ runId: RUN, events: 1 }]);
     expect(posted).toEqual([]);
     controller.receive({ type: 'view/ready', runId: RUN });
     expect((posted[0] as Extract<HostMessage, { type: 'run/snapshot' }>).runs).toEqual([expect.objectContaining({ runId: RUN, interrupted: true })]);
-    store.setInterrupted([], 20_000);
+    store.setInterrupted([]);
     expect(posted.at(-1)).toEqual({ type: 'runs/updated', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: expect.any(Number) }] });
   });
 

@@ -52,24 +52,79 @@ describe('RunStore', () => {
   });
 });
 
+describe('events in seq order', () => {
+  // Numbered as the journal numbers them: the nth event of the run has seq n.
+  const numbered = (events: PanelEvent[]) => events.map((e, i) => ({ ...e, seq: i + 1 }));
+  const run = () => numbered([started(), proposed('c0', undefined), proposed('c1', 'c0'), step('c1', 1, 1, Math.log(1.5)), decided('c1', 'commit'), ev('run/finished', { commits: 1, candidates: 2, incumbentId: 'c1' })]);
+  const folded = (events: PanelEvent[]) => store(events).snapshot(RUN);
+
+  it('drops an event it already holds, and tells listeners only of the first', () => {
+    const [a, b, c] = run();
+    const s = new RunStore();
+    const seen: number[] = [];
+    s.onEvent((_runId, e) => seen.push(e.seq!));
+    expect([s.append(a!), s.append(b!), s.append(b!), s.append(a!), s.append(c!)]).toEqual(['folded', 'folded', 'duplicate', 'duplicate', 'folded']);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(s.lastSeq(RUN)).toBe(3);
+    expect(s.snapshot(RUN)).toEqual(folded([a!, b!, c!]));
+  });
+
+  it('keeps an early event back until the gap before it is filled, then folds all in order', () => {
+    const events = run();
+    const s = new RunStore();
+    const seen: number[] = [];
+    s.onEvent((_runId, e) => seen.push(e.seq!));
+    s.append(events[0]!);
+    expect([s.append(events[4]!), s.append(events[3]!)]).toEqual(['gap', 'gap']);
+    expect([s.lastSeq(RUN), s.hasGap(RUN), seen]).toEqual([1, true, [1]]);
+    // The journal's events after seq 1 (as the feed reads them), overlapping what waits.
+    s.appendAll(events.slice(1));
+    expect([s.lastSeq(RUN), s.hasGap(RUN), seen]).toEqual([6, false, [1, 2, 3, 4, 5, 6]]);
+    expect(s.snapshot(RUN)).toEqual(folded(events));
+  });
+
+  it('holds a run first heard of mid-way only once its start is in', () => {
+    const events = run();
+    const s = new RunStore();
+    expect(s.append(events[3]!)).toBe('gap');
+    expect([s.get(RUN), s.runs()]).toEqual([undefined, []]);
+    s.appendAll(events.slice(0, 3));
+    expect(s.snapshot(RUN)).toEqual(folded(events.slice(0, 4)));
+  });
+
+  it('folds what waits over a gap nobody can fill, in order', () => {
+    const events = run();
+    const s = new RunStore();
+    s.appendAll([events[0]!, events[5]!, events[3]!]);
+    s.skipGap(RUN);
+    expect([s.lastSeq(RUN), s.hasGap(RUN)]).toEqual([6, false]);
+    expect(s.snapshot(RUN)!.eventCount).toBe(3);
+    expect(s.append(events[4]!)).toBe('duplicate');
+  });
+});
+
 describe('interrupted runs', () => {
   it('lists a run the server called interrupted as such until its events go on, and never one that ended', () => {
-    const s = store([started(), ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'greedy', alpha: 0.1, mode: 'autopilot', seed: 2 } }), ev('run/cancelled', { runId: 'run-2' })]);
+    const s = store([{ ...started(), seq: 1 }, ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'greedy', alpha: 0.1, mode: 'autopilot', seed: 2 } }), ev('run/cancelled', { runId: 'run-2' })]);
     let changes = 0;
     s.onListChanged(() => (changes += 1));
-    const listedAt = 50_000;
-    s.setInterrupted(new Set([RUN, 'run-2']), listedAt);
+    // The listing found two events in the run's journal; the store holds one of them so far.
+    const listed = [
+      { runId: RUN, events: 2 },
+      { runId: 'run-2', events: 2 },
+    ];
+    s.setInterrupted(listed);
     expect(s.runs().map((r) => [r.runId, r.status, r.interrupted])).toEqual([
       ['run-2', 'cancelled', undefined],
       [RUN, 'running', true],
     ]);
     expect(changes).toBe(1);
-    // The same listing again changes nothing; the journal's older events keep it interrupted.
-    s.setInterrupted([RUN, 'run-2'], listedAt);
-    s.append(proposed('c1', undefined));
+    // The same listing again changes nothing; the journal's events the listing counted keep it interrupted.
+    s.setInterrupted(listed);
+    s.append({ ...proposed('c1', undefined), seq: 2 });
     expect([changes, s.runs()[1]!.interrupted]).toEqual([1, true]);
     // Resumed: an event past the listing.
-    s.append(ev('log', { level: 'info', message: 'resumed', at: listedAt + 1 }));
+    s.append({ ...ev('run/resumed', { elapsedMs: 5 }), seq: 3 });
     expect([changes, s.runs()[1]!.interrupted]).toEqual([2, undefined]);
   });
 });

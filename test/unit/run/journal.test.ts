@@ -6,10 +6,11 @@ import type { Files } from '../../../src/core/ports';
 import type { EngineEvent } from '../../../src/core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../../src/core/run/journal';
 import { readJournal } from '../../../src/core/run/replay';
+import { replayingEmitter } from '../../../src/core/run/resume';
 import { isRunId } from '../../../src/core/run/runId';
 import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
-import { ManualClock, NEW_RUN, sampleEvents, tempWorkspace } from './journalHelpers';
+import { ManualClock, NEW_RUN, numbered, sampleEvents, tempWorkspace } from './journalHelpers';
 
 const files = new NodeFiles();
 let root: string;
@@ -36,13 +37,15 @@ describe('journal round trip through the real file system', () => {
   it('reads back exactly the events written, with run.json holding the spec and metadata', async () => {
     const writer = await createJournal(ports(), root, NEW_RUN);
     const events = sampleEvents(writer.runId, clock.now());
-    for (const e of events) await writer.append(e);
+    const appended = [];
+    for (const e of events) appended.push(await writer.append(e));
 
+    expect(appended).toEqual(numbered(events));
     expect(isRunId(writer.runId)).toBe(true);
     expect(writer.runId.startsWith('20261129-223412-')).toBe(true);
     const paths = runPaths(files, root, writer.runId);
     expect(paths.dir).toBe(path.join(root, '.ratchet', 'runs', writer.runId));
-    expect(await readJournal(files, paths.events)).toEqual({ events, tornTail: false, validLength: expect.any(Number) });
+    expect(await readJournal(files, paths.events)).toEqual({ events: numbered(events), tornTail: false, validLength: expect.any(Number) });
     expect(JSON.parse(await readFile(paths.runJson, 'utf8'))).toEqual({
       format: 1,
       runId: writer.runId,
@@ -60,9 +63,11 @@ describe('journal round trip through the real file system', () => {
   it('writes one line per event, in call order, even when appends are not awaited one by one', async () => {
     const writer = await createJournal(ports(), root, NEW_RUN);
     const events = Array.from({ length: 60 }, (_, i): EngineEvent => ({ runId: writer.runId, at: i, type: 'log', level: 'info', message: `step ${i}` }));
-    await Promise.all(events.map((e) => writer.append(e)));
+    const appended = await Promise.all(events.map((e) => writer.append(e)));
     const text = await readFile(writer.paths.events, 'utf8');
-    expect(text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(events.map((_, i) => `step ${i}`));
+    const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { message: string; seq: number });
+    expect(lines.map((l) => [l.seq, l.message])).toEqual(events.map((_, i) => [i + 1, `step ${i}`]));
+    expect(appended.map((e) => e.seq)).toEqual(lines.map((l) => l.seq));
   });
 
   it('resolves an append only after the durable write has completed', async () => {
@@ -81,7 +86,7 @@ describe('journal round trip through the real file system', () => {
     expect(resolved).toBe(false);
     release();
     await pending;
-    expect(await readFile(writer.paths.events, 'utf8')).toBe(`{"runId":"${writer.runId}","at":1,"type":"run/cancelled"}\n`);
+    expect(await readFile(writer.paths.events, 'utf8')).toBe(`{"runId":"${writer.runId}","at":1,"type":"run/cancelled","seq":1}\n`);
   });
 
   it('gives two runs started in the same millisecond different ids and folders', async () => {
@@ -142,6 +147,41 @@ describe('journal round trip through the real file system', () => {
   });
 });
 
+describe('seq', () => {
+  it('numbers a run 1…N without gaps across a resume that replays it, its waits and its resume marker included', async () => {
+    const first = await createJournal(ports(), root, NEW_RUN);
+    const runId = first.runId;
+    const proposed = (id: string, at: number): EngineEvent => ({ runId, at, type: 'candidate/proposed', candidateId: id, parentId: undefined, contentHash: id, text: id });
+    const waiting = (at: number): EngineEvent => ({ runId, at, type: 'llm/waiting', role: 'agent', model: 'm', why: 'rate-limited', waitMs: 1000, message: '429' });
+    const before = [proposed('v0', 1), waiting(2), proposed('c1', 3), { runId, at: 4, type: 'run/failed', error: { code: 'llmNetwork', message: 'down' } } as EngineEvent];
+    for (const e of before) await first.append(e);
+
+    // The second process: its engine runs from the start; what the journal holds is checked, not written.
+    const { writer, replay } = await resumeJournal(files, root, runId);
+    const written: number[] = [];
+    const write = async (e: EngineEvent) => void written.push((await writer.append(e)).seq);
+    await write({ runId, at: 10, type: 'run/resumed', elapsedMs: 3 });
+    const emit = replayingEmitter(runId, replay.events, write);
+    const after = [proposed('v0', 11), proposed('c1', 12), waiting(13), proposed('c2', 14), { runId, at: 15, type: 'run/cancelled' } as EngineEvent];
+    for (const e of after) await emit(e);
+
+    expect(written).toEqual([5, 6, 7, 8]);
+    const text = await readFile(writer.paths.events, 'utf8');
+    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { seq: number; type: string });
+    expect(lines.map((l) => [l.seq, l.type])).toEqual([
+      [1, 'candidate/proposed'],
+      [2, 'llm/waiting'],
+      [3, 'candidate/proposed'],
+      [4, 'run/failed'],
+      [5, 'run/resumed'],
+      [6, 'llm/waiting'],
+      [7, 'candidate/proposed'],
+      [8, 'run/cancelled'],
+    ]);
+    expect((await readJournal(files, writer.paths.events)).events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
 describe('writer refusals', () => {
   it('refuses an event after a terminal one, an event of another run, and a malformed event, writing nothing', async () => {
     const writer = await createJournal(ports(), root, NEW_RUN);
@@ -151,7 +191,8 @@ describe('writer refusals', () => {
     ).rejects.toThrow('Refusing to journal a malformed event: item/evaluated field "score" should be a number, got null.');
     await writer.append({ runId: writer.runId, at: 2, type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
     await expect(writer.append({ runId: writer.runId, at: 3, type: 'run/cancelled' })).rejects.toThrow(/already ended with run\/finished/);
-    expect((await readJournal(files, writer.paths.events)).events.map((e) => e.type)).toEqual(['run/finished']);
+    // A refused event takes no seq: the one written is the first.
+    expect((await readJournal(files, writer.paths.events)).events.map((e) => [e.seq, e.type])).toEqual([[1, 'run/finished']]);
   });
 
   it('fails every later append once a write failed, so the journal never has a hole', async () => {
@@ -173,7 +214,7 @@ describe('writer refusals', () => {
     const err = await writer.append(log(3)).catch((e: unknown) => e);
     expect(RatchetError.is(err, 'internal')).toBe(true);
     expect((err as Error).message).toContain('stopped accepting events after a failed write');
-    expect((await readJournal(files, writer.paths.events)).events).toEqual([log(1)]);
+    expect((await readJournal(files, writer.paths.events)).events).toEqual(numbered([log(1)]));
   });
 });
 
@@ -187,17 +228,18 @@ describe('torn last line', () => {
     await appendFile(writer.paths.events, `{"runId":"${writer.runId}","at":99,"type":"wealth/st`);
 
     const replay = await readJournal(files, writer.paths.events);
-    expect(replay).toEqual({ events, tornTail: true, validLength: intact.length });
+    expect(replay).toEqual({ events: numbered(events), tornTail: true, validLength: intact.length });
 
     const resumed = await resumeJournal(files, root, writer.runId);
-    expect(resumed.replay.events).toEqual(events);
+    expect(resumed.replay.events).toEqual(numbered(events));
     expect(resumed.writer.eventCount).toBe(5);
     expect(await readFile(writer.paths.events, 'utf8')).toBe(intact);
 
+    // The resumed writer numbers on from the last whole line; the torn one never had a number.
     const next: EngineEvent = { runId: writer.runId, at: 100, type: 'log', level: 'info', message: 'resumed after a crash' };
-    await resumed.writer.append(next);
-    expect(await readJournal(files, writer.paths.events)).toEqual({ events: [...events, next], tornTail: false, validLength: expect.any(Number) });
-    expect(await readFile(writer.paths.events, 'utf8')).toBe(`${intact}${JSON.stringify(next)}\n`);
+    expect(await resumed.writer.append(next)).toEqual({ ...next, seq: 6 });
+    expect(await readJournal(files, writer.paths.events)).toEqual({ events: numbered([...events, next]), tornTail: false, validLength: expect.any(Number) });
+    expect(await readFile(writer.paths.events, 'utf8')).toBe(`${intact}${JSON.stringify({ ...next, seq: 6 })}\n`);
   });
 
   it('counts an unparsable last line as torn even when a newline follows it', async () => {
@@ -285,7 +327,7 @@ describe('secrets', () => {
       headers: { Authorization: '[redacted]' },
     });
     const { events } = await readJournal(files, writer.paths.events);
-    expect(events[0]).toEqual({ runId: writer.runId, at: 1, type: 'log', level: 'warn', message: '401 from the endpoint with key [redacted]' });
+    expect(events[0]).toEqual({ runId: writer.runId, at: 1, type: 'log', level: 'warn', message: '401 from the endpoint with key [redacted]', seq: 1 });
   });
 });
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../../src/core/ports';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent, JournaledEvent } from '../../../src/core/run/events';
 import type { NewRun } from '../../../src/core/run/journal';
 import type { DecisionRecord } from '../../../src/core/gates/record';
 import type { CostReport } from '../../../src/core/llm/types';
@@ -28,6 +28,11 @@ export const FIXTURE_RUNS = {
   corrupt: '20261103-110000-a38496',
   failed: '20261104-120000-16fed1',
 } as const;
+
+/** The events as the journal numbers them: `seq` from `first` on, in order. */
+export function numbered(events: readonly EngineEvent[], first = 1): JournaledEvent[] {
+  return events.map((e, i) => ({ ...e, seq: first + i }));
+}
 
 export class ManualClock implements Clock {
   constructor(public t = Date.UTC(2026, 10, 29, 22, 34, 12)) {}
