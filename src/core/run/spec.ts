@@ -20,6 +20,7 @@ import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '
 import type { SplitName, Splits } from '../data/splits';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { RatchetError } from '../errors';
+import { gateRow, isGateName } from '../gates/gateTable';
 import { minConsecutiveWins } from '../gates/preflight';
 import { parsePromptFile } from '../prompt/promptFile';
 import type { PromptFile } from '../prompt/promptFile';
@@ -142,8 +143,7 @@ function winsToCommit(gate: GateSpec, n: number): number | undefined {
 
 /** How a gate is named in messages. */
 export function gateLabel(name: string): string {
-  const labels: Record<string, string> = { 'pace+': 'PACE+', pace: 'PACE', 'pace-rf': 'reward-free PACE', greedy: 'greedy', 'greedy-re': 'greedy', sign: 'the sign test' };
-  return labels[name] ?? name;
+  return isGateName(name) ? gateRow(name).title : name;
 }
 
 /** A run's inputs as read, with every problem found; callers throw on errors. */
