@@ -9,6 +9,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import { CreateFile, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
 import { REWARD_FREE_GATES } from '../core/gates/gateTable';
+import { RUN_SPEC_EXTENSION } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { parsePromptFile, bodyForModel } from '../core/prompt/promptFile';
 import { templateVariableNames } from '../core/prompt/template';
@@ -18,7 +19,7 @@ import { pathToUri } from './uris';
 
 export function runSpecTemplate(promptPath: string, promptText: string): string {
   const name = basename(promptPath);
-  const stem = basename(sidecarPathFor(promptPath)).replace(/\.ratchet\.yaml$/, '');
+  const stem = basename(sidecarPathFor(promptPath)).slice(0, -RUN_SPEC_EXTENSION.length);
   let variables: string[] = [];
   try {
     variables = templateVariableNames(bodyForModel(parsePromptFile(promptPath, promptText)));

@@ -1,14 +1,17 @@
 // Lists are written once (issue #12): the gates in src/core/gates/gateTable.ts, the file kinds in
 // src/core/files/fileKinds.ts. This test reads the source, the schema and the manifest and fails
-// where a list of gate names is spelled by hand again. A single name where one gate's own code
-// runs (`case 'sign':`) is code, not a list; two names side by side in an array, a set or a type
-// union are a list, and so is a gate name anywhere in the JSON files outside the generated spots.
+// where such a list is spelled by hand again. A single name where one gate's own code runs
+// (`case 'sign':`) is code, not a list; two names side by side in an array, a set or a type union
+// are a list, and so is a gate name anywhere in the JSON files outside the generated spots. For
+// files: any pattern or literal of a file ending outside the table (the manifest's copies are
+// pinned by test/unit/extension/manifest.test.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_NAMES } from '../../src/core/gates/gateTable';
 
 const TABLE = 'src/core/gates/gateTable.ts';
+const FILE_TABLE = 'src/core/files/fileKinds.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -60,5 +63,33 @@ describe('gate names are listed only in the gate table', () => {
     };
     visit(JSON.parse(readFileSync(file, 'utf8')), '');
     expect(found).toEqual([]);
+  });
+});
+
+describe('file endings are listed only in the file-kind table', () => {
+  // The panel's candidate documents are virtual (`ratchet-candidate:/run/c1.md`), not a file kind.
+  const elsewhere = new Set([FILE_TABLE, 'src/extension/panel/register.ts']);
+  const files = ['src', 'webview'].flatMap(sources).filter((f) => !elsewhere.has(f));
+  const code = (file: string): [number, string][] =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, i): [number, string] => [i + 1, line])
+      .filter(([, line]) => !/^\s*(\*|\/\/|\/\*)/.test(line));
+  /** A regex over endings (`/\.(prompt\.md|…)$/`), a bare ending (`'.txt'`), or two endings in one string. */
+  const PATTERN = /\\\.\(?(?:prompt|prompty|md|markdown|txt|ratchet)\b/;
+  const BARE = /['"`](?:\*\*\/)?\*?\.(?:prompt\.md|prompty|md|markdown|txt|ratchet\.ya?ml)['"`]/;
+  const ENDING = /\.(?:prompt\.md|prompty|markdown|ratchet\.ya?ml|md|txt)\b/g;
+  const offends = (line: string): boolean => PATTERN.test(line) || BARE.test(line) || new Set(line.match(ENDING)).size >= 2;
+
+  it('finds no hand-written file pattern in src/ or webview/', () => {
+    const found = files.flatMap((file) => code(file).flatMap(([n, line]) => (offends(line) ? [`${file}:${n}: ${line.trim()}`] : [])));
+    expect(found).toEqual([]);
+  });
+
+  it('the probe bites: it finds the patterns this issue removed', () => {
+    expect(offends("const PROMPT_FILE = /\\.(prompt\\.md|prompty|md|markdown|txt)$/i;")).toBe(true);
+    expect(offends("const PROMPT_EXTENSIONS = ['.prompt.md', '.prompty', '.md', '.txt'];")).toBe(true);
+    expect(offends("{ scheme: 'file', pattern: '**/*.prompty' },")).toBe(true);
+    expect(offends("'Name the prompt file to evolve, e.g. `ratchet evolve prompts/x.prompt.md`.'")).toBe(false);
   });
 });

@@ -21,6 +21,7 @@ import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
 import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
+import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
 
 interface EvolveFlags {
   data?: string;
@@ -47,7 +48,7 @@ export function registerEvolve(program: Command, version: string): void {
   program
     .command('evolve')
     .description('Evolve a prompt file; an edit is committed only when the gate finds evidence it is better.')
-    .argument('[prompt-file]', 'the prompt file (.prompt.md, .prompty, .md, .txt); its run spec is the front matter or <name>.ratchet.yaml')
+    .argument('[prompt-file]', `the prompt file (${promptExtensionsText()}); its run spec is the front matter or <name>${RUN_SPEC_EXTENSION}`)
     .option('--data <file>', 'dataset to use instead of the spec’s (JSONL, CSV or YAML tests:)')
     .addOption(new Option('--gate <gate>', 'acceptance gate').choices(GATE_NAMES))
     .option('--alpha <a>', 'false-commit rate per candidate', number('--alpha'))

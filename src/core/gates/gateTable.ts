@@ -3,7 +3,7 @@
  * type, the scored / reward-free split, the run-spec schema's enum (scripts/genTables.ts writes
  * it), the CLI's choices, the editor setting's enum and descriptions (package.json, pinned by
  * test/unit/gates/gateTable.test.ts), the server's settings check and the README's gates table.
- * A test (test/unit/tables/literalLists.test.ts) fails when a list of gate names is spelled
+ * A test (test/unit/literalLists.test.ts) fails when a list of gate names is spelled
  * anywhere else.
  *
  * The gate runner still switches on the name: a new gate needs its test written there, and the

@@ -54,7 +54,7 @@ export async function loadRunSpec(files: Files, promptPath: string): Promise<Run
   return run.spec;
 }
 
-/** The prompt file a sidecar belongs to (`x.ratchet.yaml` → `x.prompt.md`, `x.prompty`, `x.md`, `x.txt`). */
+/** The prompt file a sidecar belongs to (`x.ratchet.yaml` → the first of `x.prompt.md`, `x.prompty`, `x.md`, … that exists). */
 export async function findPromptForSidecar(files: Files, sidecarPath: string): Promise<string | undefined> {
   for (const candidate of promptCandidatesFor(sidecarPath)) if (await files.exists(candidate)) return candidate;
   return undefined;
