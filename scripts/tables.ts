@@ -1,6 +1,7 @@
 /**
  * What the gate table (src/core/gates/gateTable.ts) writes into checked-in files that cannot
- * import it: the run-spec schema (JSON, read by editors without running any code) and the README.
+ * import it: the run-spec schema (JSON, read by editors without running any code), the manifest's
+ * `ratchet.gate.name` setting and the README.
  * Pure text → text, so test/unit/gates/gateTable.test.ts can say whether the files are current;
  * scripts/genTables.ts applies them.
  */
@@ -10,6 +11,7 @@ import { DEFAULTS } from '../src/core/run/specTypes';
 
 export const SCHEMA_PATH = 'schemas/run-spec.schema.json';
 export const README_PATH = 'README.md';
+export const MANIFEST_PATH = 'package.json';
 
 const list = (names: readonly string[]): string => names.join(', ');
 const GATE_LIST = /\((?:[a-z+-]+, )+[a-z+-]+\)/;
@@ -64,8 +66,29 @@ export function renderReadme(text: string): string {
   return text.slice(0, start) + block + text.slice(end + README_END.length);
 }
 
+/** A JSON string as the manifest writes it: non-ASCII as \\u escapes. */
+const manifestString = (s: string): string => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The manifest with the gate setting's `enum` and `enumDescriptions` rewritten in place. Only
+ * those two arrays: a whole re-serialisation would rewrite the file's escapes and number forms.
+ */
+export function renderManifest(text: string): string {
+  const key = text.indexOf('"ratchet.gate.name": {');
+  if (key < 0) throw new Error(`${MANIFEST_PATH}: no ratchet.gate.name setting`);
+  const array = (name: string, values: readonly string[]) => (whole: string, indent: string) =>
+    `${indent}"${name}": [\n${values.map((v) => `${indent}  ${manifestString(v)}`).join(',\n')}\n${indent}]`;
+  const head = text.slice(0, key);
+  const rest = text
+    .slice(key)
+    .replace(/^( *)"enum": \[[^\]]*\]/m, array('enum', GATE_NAMES))
+    .replace(/^( *)"enumDescriptions": \[[^\]]*\]/m, array('enumDescriptions', GATE_TABLE.map((g) => g.description)));
+  return head + rest;
+}
+
 /** Every file the table writes, with its renderer. */
 export const GENERATED: readonly { path: string; render: (text: string) => string }[] = [
   { path: SCHEMA_PATH, render: renderSchema },
+  { path: MANIFEST_PATH, render: renderManifest },
   { path: README_PATH, render: renderReadme },
 ];

@@ -1,8 +1,8 @@
 /**
  * The gates, once. Every list of gate names elsewhere derives from this table: the `GateName`
- * type, the scored / reward-free split, the run-spec schema's enum (scripts/genTables.ts writes
- * it), the CLI's choices, the editor setting's enum and descriptions (package.json, pinned by
- * test/unit/gates/gateTable.test.ts), the server's settings check and the README's gates table.
+ * type, the scored / reward-free split, the CLI's choices, the server's settings check, the panel;
+ * and, written by `npm run gen:tables` (scripts/tables.ts), the run-spec schema's enums, the
+ * editor setting's enum and descriptions (package.json) and the README's gates table.
  * A test (test/unit/literalLists.test.ts) fails when a list of gate names is spelled
  * anywhere else.
  *
