@@ -21,6 +21,7 @@ import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
 import { StatusBar } from './views/statusBar';
+import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 
 let host: ServerHost | undefined;
 
@@ -118,10 +119,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   void serverHost.start();
 }
 
-const PROMPT_FILE = /\.(prompt\.md|prompty)$/i;
-
+/** The walkthrough's "open a prompt file" step: a file that is a prompt by its name alone. */
 function setPromptFileOpen(editor: vscode.TextEditor | undefined): void {
-  void vscode.commands.executeCommand('setContext', 'ratchet.promptFileOpen', editor !== undefined && PROMPT_FILE.test(editor.document.uri.path));
+  const path = editor?.document.uri.path;
+  void vscode.commands.executeCommand('setContext', 'ratchet.promptFileOpen', path !== undefined && isPromptPath(path) && isClaimedByName(path));
 }
 
 export async function deactivate(): Promise<void> {

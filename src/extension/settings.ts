@@ -4,6 +4,7 @@
  * import, so the manifest (package.json `contributes.configuration`) is pinned to this table by a
  * unit test; `Config` (config.ts) is the thin VS Code reader over it.
  */
+import { GATE_NAMES } from '../core/gates/gateTable';
 import type { GateName } from '../core/gates/record';
 import { checkPrice } from '../core/llm/prices';
 import type { PriceInput } from '../core/llm/prices';
@@ -30,7 +31,6 @@ type PricesSetting = SettingBase & { type: 'object'; default: Readonly<Record<st
 export type SettingDef = StringSetting | NumberSetting | BooleanSetting | PricesSetting;
 export type SettingValue = string | number | boolean | Record<string, PriceInput>;
 
-export const GATE_NAMES = ['pace+', 'pace', 'pace-rf', 'pairwise', 'focus', 'elo', 'greedy', 'greedy-re', 'sign'] as const satisfies readonly GateName[];
 export const PROVIDERS = ['openai', 'vscode-lm'] as const;
 export const RUN_MODES = ['suggest', 'autopilot'] as const satisfies readonly RunMode[];
 export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;

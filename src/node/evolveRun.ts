@@ -18,6 +18,7 @@ import { checkItemsAgainstTemplate } from '../core/data/templateCheck';
 import { badInputError, errorsOf } from '../core/data/diagnostics';
 import type { Scorer } from '../core/data/scorers/types';
 import { RatchetError } from '../core/errors';
+import { REWARD_FREE_GATES, SCORED_GATES } from '../core/gates/gateTable';
 import { runEvolve } from '../core/evolve/loop';
 import type { EvolveResult, RunControl, Suggestion } from '../core/evolve/loop';
 import type { LlmTransport } from '../core/ports';
@@ -274,8 +275,9 @@ async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrid
     ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
     ...(o.callTimeoutSeconds !== undefined ? { callTimeoutSeconds: o.callTimeoutSeconds } : {}),
   };
-  if (spec.rewardFree && ['pace+', 'pace', 'greedy', 'greedy-re', 'sign'].includes(spec.gate.name)) {
-    throw new RatchetError('badInput', `Gate ${spec.gate.name} needs scored items, and this run has no labels or scorer; use pace-rf, pairwise, focus or elo.`, { field: 'gate' });
+  if (spec.rewardFree && SCORED_GATES.includes(spec.gate.name)) {
+    const others = REWARD_FREE_GATES.slice(0, -1).join(', ');
+    throw new RatchetError('badInput', `Gate ${spec.gate.name} needs scored items, and this run has no labels or scorer; use ${others} or ${REWARD_FREE_GATES.at(-1)}.`, { field: 'gate' });
   }
   let splits = inputs.splits;
   const reSplit = o.dataset !== undefined || o.seed !== undefined;

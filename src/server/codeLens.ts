@@ -5,15 +5,13 @@
  */
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { codeMarker, isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { isSidecarPath, sidecarPathFor } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
 
-const PROMPT_BY_NAME = /\.(prompt\.md|prompty)$/i;
-const MAYBE_PROMPT = /\.(md|markdown|txt)$/i;
-const EVOLVE_BLOCK = /EVOLVE-BLOCK-START/;
 
 export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[]): Promise<CodeLens[]> {
   const lenses: CodeLens[] = pending.flatMap(suggestionLenses);
@@ -24,10 +22,11 @@ export async function codeLenses(doc: TextDocument, path: string, files: Files, 
 
   if (isSidecarPath(path)) return [...lenses, ...run()];
   const configured = readSpecText(path, text).spec !== undefined || (await files.exists(sidecarPathFor(path)));
-  if (PROMPT_BY_NAME.test(path) || (MAYBE_PROMPT.test(path) && configured)) {
+  if (isPromptPath(path) && (isClaimedByName(path) || configured)) {
     return [...lenses, ...(configured ? run() : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];
   }
-  const marker = EVOLVE_BLOCK.exec(text);
+  // A plain .md that no spec names may still be code with markers.
+  const marker = codeMarker(text);
   if (marker) {
     const line = doc.positionAt(marker.index).line;
     const at = { start: { line, character: 0 }, end: { line, character: 0 } };

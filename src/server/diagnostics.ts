@@ -12,15 +12,12 @@ import { DiagnosticSeverity } from 'vscode-languageserver/node';
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import type { Diagnostic } from '../core/data/diagnostics';
 import { diagnosticsOf } from '../core/data/diagnostics';
+import { isPromptPath, mayHoldRunSpec } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { findPromptForSidecar, isSidecarPath, loadRunInputs, sidecarPathFor, validateRunSpecText } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import type { OpenDocuments } from './documents';
 import { pathToUri } from './uris';
-
-/** Files whose text can hold a run spec (a sidecar, or a prompt file's `ratchet:` front matter). */
-const SPEC_BEARING = /\.(ratchet\.ya?ml|prompt\.md|prompty)$/i;
-const PROMPT = /\.(prompt\.md|prompty|md|markdown|txt)$/i;
 
 interface InputCheck {
   /** Problems by the file they are in. */
@@ -42,7 +39,7 @@ export class DiagnosticsPublisher {
   /** On open and on every change: the spec layer from the editor's text; stale input problems in this file go. */
   textChanged(path: string, text: string, edited: boolean): void {
     if (edited) for (const check of this.inputs.values()) check.byFile.delete(path);
-    if (SPEC_BEARING.test(path)) this.spec.set(path, validateRunSpecText(path, text));
+    if (mayHoldRunSpec(path)) this.spec.set(path, validateRunSpecText(path, text));
     this.publish(path);
   }
 
@@ -57,7 +54,7 @@ export class DiagnosticsPublisher {
     if (isSidecarPath(path)) {
       const prompt = await findPromptForSidecar(this.files, path);
       if (prompt) prompts.add(prompt);
-    } else if (PROMPT.test(path) && (await this.hasSpec(path, text))) {
+    } else if (isPromptPath(path) && (await this.hasSpec(path, text))) {
       prompts.add(path);
     }
     for (const [prompt, check] of this.inputs) if (check.watched.has(path)) prompts.add(prompt);

@@ -17,6 +17,8 @@ import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { readRunRecord, runPaths } from '../core/run/journal';
 import { listRuns } from '../core/run/listRuns';
 import { findPromptForSidecar, isSidecarPath } from '../core/run/spec';
+import { promptCandidatesFor } from '../core/run/specSource';
+import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
 import { daemonAddress } from '../daemon/address';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
@@ -47,9 +49,6 @@ export interface RunHostOptions {
   /** The run daemon's script. */
   daemonScript: string;
 }
-
-/** Files the engine evolves; anything else with EVOLVE-BLOCK markers waits for code search. */
-const PROMPT_FILE = /\.(prompt\.md|prompty|md|markdown|txt)$/i;
 
 /** How long runs keep going with no window attached, when the settings do not say. */
 export const DEFAULT_KEEP_ALIVE_SECONDS = 120;
@@ -258,11 +257,15 @@ export class RunHost {
     if (!path) throw new RatchetError('badInput', `Ratchet runs on files saved on disk; ${uri} is not one. Save it first.`, { uri });
     if (isSidecarPath(path)) {
       const prompt = await findPromptForSidecar(this.o.files, path);
-      if (!prompt) throw new RatchetError('badInput', `${basename(path)} has no prompt file next to it (${basename(path).replace(/\.ratchet\.ya?ml$/i, '')}.prompt.md, .prompty, .md or .txt).`, { file: path });
+      if (!prompt) {
+        const names = promptCandidatesFor(path).map((p) => basename(p));
+        throw new RatchetError('badInput', `${basename(path)} has no prompt file next to it (${names.slice(0, -1).join(', ')} or ${names.at(-1)}).`, { file: path });
+      }
       return prompt;
     }
-    if (!PROMPT_FILE.test(path)) {
-      throw new RatchetError('badInput', `${basename(path)}: this version evolves prompt files (.prompt.md, .prompty, .md, .txt); code search over EVOLVE-BLOCK regions is not available yet.`, { file: path });
+    // Anything else (code with EVOLVE-BLOCK markers) waits for code search.
+    if (!isPromptPath(path)) {
+      throw new RatchetError('badInput', `${basename(path)}: this version evolves prompt files (${promptExtensionsText()}); code search over EVOLVE-BLOCK regions is not available yet.`, { file: path });
     }
     return path;
   }

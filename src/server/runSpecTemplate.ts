@@ -8,6 +8,8 @@ import { basename } from 'node:path';
 import type { Connection } from 'vscode-languageserver/node';
 import { CreateFile, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
+import { REWARD_FREE_GATES } from '../core/gates/gateTable';
+import { RUN_SPEC_EXTENSION } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { parsePromptFile, bodyForModel } from '../core/prompt/promptFile';
 import { templateVariableNames } from '../core/prompt/template';
@@ -17,7 +19,7 @@ import { pathToUri } from './uris';
 
 export function runSpecTemplate(promptPath: string, promptText: string): string {
   const name = basename(promptPath);
-  const stem = basename(sidecarPathFor(promptPath)).replace(/\.ratchet\.yaml$/, '');
+  const stem = basename(sidecarPathFor(promptPath)).slice(0, -RUN_SPEC_EXTENSION.length);
   let variables: string[] = [];
   try {
     variables = templateVariableNames(bodyForModel(parsePromptFile(promptPath, promptText)));
@@ -31,7 +33,7 @@ export function runSpecTemplate(promptPath: string, promptText: string): string 
     `dataset: data/${stem}.jsonl`,
     'split: { feedback: 0.2, dev: 0.6, test: 0.2 }',
     '# exact, contains, regex, numeric, json-schema, llm-rubric, module, command — or no scorer',
-    '# and no `expected` labels for reward-free gates (pace-rf, pairwise, focus, elo).',
+    `# and no \`expected\` labels for reward-free gates (${REWARD_FREE_GATES.join(', ')}).`,
     'scorer:',
     '  type: exact',
     'models:',

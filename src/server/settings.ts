@@ -3,7 +3,7 @@
  * each field is checked; a bad field is dropped with a problem message rather than failing the
  * whole object — one typo in settings.json must not stop every run.
  */
-import type { GateName } from '../core/gates/record';
+import { GATE_NAMES, isGateName } from '../core/gates/gateTable';
 import { checkPrice, modelPrice } from '../core/llm/prices';
 import type { EvolveOverrides } from '../node/evolveRun';
 import type { ModelRole, ServerSettings } from '../protocol/lsp';
@@ -11,7 +11,6 @@ import type { ModelRole, ServerSettings } from '../protocol/lsp';
 /** Untrusted until the client says otherwise: command scorers stay off by default. */
 export const DEFAULT_SETTINGS: ServerSettings = { provider: 'openai', trusted: false };
 
-const GATES: readonly GateName[] = ['greedy', 'greedy-re', 'pace', 'pace+', 'pace-rf', 'pairwise', 'focus', 'elo', 'sign'];
 const ROLES: readonly ModelRole[] = ['default', 'agent', 'proposer', 'validator', 'meta', 'challenger'];
 
 /**
@@ -70,8 +69,8 @@ export function readSettings(raw: unknown): { settings: ServerSettings; problems
     else bad('free', 'true or false');
   }
   if (v.gate !== undefined) {
-    if (GATES.includes(v.gate as GateName)) s.gate = v.gate as GateName;
-    else bad('gate', `one of ${GATES.join(', ')}`);
+    if (isGateName(v.gate)) s.gate = v.gate;
+    else bad('gate', `one of ${GATE_NAMES.join(', ')}`);
   }
   if (v.alpha !== undefined) {
     if (typeof v.alpha === 'number' && v.alpha > 0 && v.alpha < 1) s.alpha = v.alpha;

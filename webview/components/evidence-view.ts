@@ -7,6 +7,7 @@
 import type { Evidence, EvidenceItem, JudgeView } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren } from '../dom';
 import { evidenceText, shortId } from '../model/format';
+import { gateRow } from '../../src/core/gates/gateTable';
 import type { DiffView } from './diff-view';
 import './diff-view';
 
@@ -52,7 +53,7 @@ export class EvidenceView extends HTMLElement {
     this.shown = 0;
     const r = ev.record;
     const decision = r ? `${r.decision} (${r.reason})` : 'undecided';
-    const statistic = r ? (r.logWealth !== 0 || r.gate.startsWith('pace') ? evidenceText(r.logWealth, r.threshold) : `W ${r.wins} · L ${r.losses} · T ${r.ties}`) : 'test still running';
+    const statistic = r ? (r.logWealth !== 0 || gateRow(r.gate).pace ? evidenceText(r.logWealth, r.threshold) : `W ${r.wins} · L ${r.losses} · T ${r.ties}`) : 'test still running';
     const diff = custom<DiffView>('ratchet-diff-view');
     diff.show(ev.parentText, ev.candidateText);
     this.itemsHost = el('div', { className: 'evidence-items' });

@@ -2,7 +2,7 @@
  * The verdict feed's rows: one per gate decision, newest first, with the statistic a user reads
  * to understand it (evidence for e-process gates, Elo change, validator verdicts, p-value…).
  */
-import type { GateName } from '../../src/core/gates/record';
+import { gateRow } from '../../src/core/gates/gateTable';
 import type { DecisionFilter, DecisionRow, RunState } from '../../src/protocol/webview';
 import { evidenceText, formatSigned, shortId } from './format';
 
@@ -19,20 +19,18 @@ export interface FeedRow {
   label: string;
 }
 
-/** Gates whose decision is an e-process crossing (or failing to cross) 1/α. */
-const EPROCESS_GATES: ReadonlySet<GateName> = new Set<GateName>(['pace', 'pace+', 'pace-rf', 'focus']);
-const VALIDATOR_GATES: ReadonlySet<GateName> = new Set<GateName>(['pairwise', 'focus', 'pace-rf']);
-
 export function statisticText(row: DecisionRow): string {
   const parts: string[] = [];
-  if (EPROCESS_GATES.has(row.gate) || (row.logWealth !== 0 && row.gate !== 'elo')) {
+  const gate = gateRow(row.gate);
+  if (gate.eprocess || (row.logWealth !== 0 && gate.kind !== 'rating')) {
     parts.push(evidenceText(row.logWealth, row.threshold));
   }
-  if (row.gate === 'elo') {
+  if (gate.kind === 'rating') {
     const change = row.statistic?.eloChange ?? row.statistic?.elo;
     parts.push(change === undefined ? 'Elo —' : `Elo ${formatSigned(change)}`);
   }
-  if (VALIDATOR_GATES.has(row.gate) || row.gate === 'elo') {
+  // Every gate that needs no scorer decides from the validator's verdicts.
+  if (gate.kind !== 'scored') {
     const v = row.verdicts;
     if (v) {
       const pairs = v.agreed + v.disagreed;

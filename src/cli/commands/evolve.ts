@@ -20,7 +20,8 @@ import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
 import { integer, number, positive, seconds } from '../flags';
-import runSpecSchema from '../../../schemas/run-spec.schema.json';
+import { GATE_NAMES } from '../../core/gates/gateTable';
+import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
 
 interface EvolveFlags {
   data?: string;
@@ -42,16 +43,14 @@ interface EvolveFlags {
   workspace: string;
 }
 
-/** Every gate a run spec accepts: the schema's own list, so `--gate` can never offer fewer. */
-const GATES = runSpecSchema.definitions.gateName.enum as GateName[];
 
 export function registerEvolve(program: Command, version: string): void {
   program
     .command('evolve')
     .description('Evolve a prompt file; an edit is committed only when the gate finds evidence it is better.')
-    .argument('[prompt-file]', 'the prompt file (.prompt.md, .prompty, .md, .txt); its run spec is the front matter or <name>.ratchet.yaml')
+    .argument('[prompt-file]', `the prompt file (${promptExtensionsText()}); its run spec is the front matter or <name>${RUN_SPEC_EXTENSION}`)
     .option('--data <file>', 'dataset to use instead of the spec’s (JSONL, CSV or YAML tests:)')
-    .addOption(new Option('--gate <gate>', 'acceptance gate').choices(GATES))
+    .addOption(new Option('--gate <gate>', 'acceptance gate').choices(GATE_NAMES))
     .option('--alpha <a>', 'false-commit rate per candidate', number('--alpha'))
     .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
     .option('--candidates <n>', 'number of candidates to test', integer('--candidates'))

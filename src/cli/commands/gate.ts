@@ -16,6 +16,8 @@ import type { Population } from '../../core/gates/record';
 import type { Decision, Schedule } from '../../core/gates/record';
 import type { RunLedger } from '../../core/gates/thresholds';
 import { RatchetError } from '../../core/errors';
+import { AUDIT_GATES, isPaceGate } from '../../core/gates/gateTable';
+import type { AuditGateName, PaceGateName } from '../../core/gates/gateTable';
 import { greedyOnOutcomes } from '../../core/gates/greedy';
 import { paceConfig, runPaceOnOutcomes } from '../../core/gates/pace';
 import { preflight } from '../../core/gates/preflight';
@@ -23,8 +25,6 @@ import { signTestLevel, signTestOnDeltas } from '../../core/gates/signTest';
 import { EMPTY_LEDGER, advanceLedger, checkAlpha } from '../../core/gates/thresholds';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 
-const GATES = ['pace', 'pace+', 'sign', 'greedy'] as const;
-type CliGate = (typeof GATES)[number];
 
 interface GateOptions {
   alpha: string;
@@ -42,7 +42,7 @@ export function registerGate(program: Command): void {
   program
     .command('gate')
     .description('Audit gate decisions from recorded paired outcomes (JSONL on stdin, one item per line, in the recorded order).')
-    .addArgument(new Argument('<gate>', 'the gate to run').choices(GATES))
+    .addArgument(new Argument('<gate>', 'the gate to run').choices(AUDIT_GATES))
     .option('--alpha <A>', 'per-candidate false-commit level α', '0.05')
     .option('--lambda <L>', 'pace: the fixed bet λ (default 0.5); pace+: comma-separated λ grid (default 0.3,0.5,0.7,0.85)')
     .addOption(new Option('--bettor <kind>', 'pace+: betting strategy (GATES.md 4.1)').choices(['mixture', 'fixed', 'agrapa', 'ons', 'beta']))
@@ -60,7 +60,7 @@ export function registerGate(program: Command): void {
       'after',
       '\nInput line: {"candidateId": "c1", "id": "item-7", "incumbent": 0, "candidate": 1}\nExit status: 0 if at least one candidate committed, 1 if none did, 2 on bad input.',
     )
-    .action(async (gate: CliGate, opts: GateOptions) => {
+    .action(async (gate: AuditGateName, opts: GateOptions) => {
       if (process.stdin.isTTY) throw new RatchetError('badInput', 'ratchet gate reads outcomes from stdin: pipe a JSONL file, e.g. `ratchet gate pace+ < outcomes.jsonl`.');
       const text = await readStdin();
       const results = auditOutcomes(gate, opts, text);
@@ -152,7 +152,7 @@ function outcome(obj: Record<string, unknown>, field: string, scores: 'auto' | S
 
 export interface CandidateJson {
   candidateId: string | null;
-  gate: CliGate;
+  gate: AuditGateName;
   decision: Decision;
   reason: string;
   /** 1-based position among this candidate's items where the test stopped; 0 = before the first. */
@@ -181,7 +181,7 @@ export interface CandidateResult {
 }
 
 /** Runs the gate over every candidate of the parsed file, threading the run ledger. */
-export function auditOutcomes(gate: CliGate, opts: GateOptions, text: string): CandidateResult[] {
+export function auditOutcomes(gate: AuditGateName, opts: GateOptions, text: string): CandidateResult[] {
   const alpha = parseNumber(opts.alpha, '--alpha');
   checkAlpha(alpha);
   const schedule: Schedule = opts.runLevel === 'elond' ? 'e-lond' : opts.runLevel === 'spending' ? 'fwer-spend' : 'per-candidate';
@@ -203,7 +203,7 @@ export function auditOutcomes(gate: CliGate, opts: GateOptions, text: string): C
     if (list) list.push(l);
     else candidates.set(l.candidateId, [l]);
   }
-  const cfg = gate === 'pace' || gate === 'pace+' ? buildPaceConfig(gate, opts, alpha, scores, schedule, horizonT) : undefined;
+  const cfg = isPaceGate(gate) ? buildPaceConfig(gate, opts, alpha, scores, schedule, horizonT) : undefined;
   let ledger: RunLedger = EMPTY_LEDGER;
   const results: CandidateResult[] = [];
   for (const [candidateId, items] of candidates) {
@@ -231,7 +231,7 @@ function parseHorizon(text: string): number {
   return v;
 }
 
-function buildPaceConfig(gate: 'pace' | 'pace+', opts: GateOptions, alpha: number, scores: ScoreMode, schedule: Schedule, horizonT: number | undefined): PaceConfig {
+function buildPaceConfig(gate: Extract<AuditGateName, PaceGateName>, opts: GateOptions, alpha: number, scores: ScoreMode, schedule: Schedule, horizonT: number | undefined): PaceConfig {
   const lambdas = opts.lambda?.split(',').map((s) => parseNumber(s, '--lambda'));
   let bettor: BettorSpec | undefined;
   if (gate === 'pace') {
@@ -283,7 +283,7 @@ function paceCandidate(cfg: PaceConfig, ledger: RunLedger, items: OutcomeLine[])
 }
 
 function fixedNCandidate(
-  gate: 'sign' | 'greedy',
+  gate: Exclude<AuditGateName, PaceGateName>,
   alpha: number,
   schedule: Schedule,
   horizonT: number | undefined,
@@ -319,7 +319,7 @@ function fixedNCandidate(
   return { json: { ...base, decision: t.decision, reason: t.reason, pValue: t.statistic.pValue, level }, message: undefined };
 }
 
-function renderTable(results: CandidateResult[], gate: CliGate, opts: GateOptions): string {
+function renderTable(results: CandidateResult[], gate: AuditGateName, opts: GateOptions): string {
   const rows = results.map((r) => {
     const j = r.json;
     const where = j.stoppedAt === 0 ? `before item 1 of ${j.items}` : `at item ${j.stoppedAt} of ${j.items} (${j.stoppedAtItem})`;

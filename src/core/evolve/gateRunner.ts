@@ -16,6 +16,7 @@ import type { RunLedger } from '../gates/thresholds';
 import type { JudgeVerdict } from '../gates/pairwise';
 import type { ScoreMode } from '../gates/eprocess';
 import type { OutcomeCache } from '../gates/incumbentCache';
+import type { ScoredGateName } from '../gates/gateTable';
 import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepEvent } from '../gates/pace';
 import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
 import { bothOrderVerdict, observeVerdicts } from '../gates/pairwise';
@@ -165,7 +166,7 @@ async function sequentialTest<M>(
 
 async function paceScored(
   ctx: GateContext,
-  name: 'pace' | 'pace+',
+  name: Extract<PaceGateName, ScoredGateName>,
   cand: Version,
   inc: Version,
   ledger: RunLedger,

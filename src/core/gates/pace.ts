@@ -14,6 +14,7 @@
 import type { Decision, DecisionReason, DecisionRecord, Population, Schedule } from './record';
 import type { EventOf } from '../run/events';
 import type { BettorSpec, EProcess, ScoreMode } from './eprocess';
+import type { PaceGateName } from './gateTable';
 import type { RunLedger } from './thresholds';
 import { RatchetError } from '../errors';
 import { sha256Hex } from '../random';
@@ -21,7 +22,7 @@ import { CONTINUOUS_GRID, DEFAULT_GRID, createEProcess } from './eprocess';
 import { createFiniteEProcess } from './finite';
 import { advanceLedger, candidateThreshold, checkAlpha } from './thresholds';
 
-export type PaceGateName = 'pace' | 'pace+' | 'pace-rf';
+export type { PaceGateName };
 
 export interface PaceConfig {
   /** 'pace' = the paper (section 3); 'pace+' = section 4; 'pace-rf' = reward-free PACE+ (section 5). */

@@ -3,12 +3,13 @@
  * dev set? If even n straight wins cannot reach the threshold, every candidate would be rejected as
  * infeasible; the UI and the CLI say so up front with the minimum number of consecutive wins.
  */
-import type { PaceConfig, PaceGateName } from './pace';
+import type { PaceConfig } from './pace';
 import type { RunLedger } from './thresholds';
 import type { EProcess } from './eprocess';
 import { RatchetError } from '../errors';
 import { createEProcess } from './eprocess';
 import { createFiniteEProcess } from './finite';
+import { gateRow } from './gateTable';
 import { candidateThreshold } from './thresholds';
 
 /**
@@ -36,8 +37,6 @@ export function minConsecutiveWins(cfg: PaceConfig, threshold: number = 1 / cfg.
   return Infinity;
 }
 
-const GATE_LABEL: Record<PaceGateName, string> = { pace: 'PACE', 'pace+': 'PACE+', 'pace-rf': 'Reward-free PACE+' };
-
 export interface Preflight {
   feasible: boolean;
   minWins: number;
@@ -64,7 +63,9 @@ export function preflight(cfg: PaceConfig, ledger: RunLedger, n: number): Prefli
  * run-level threshold named when it is not 1/α.
  */
 export function preflightMessage(cfg: PaceConfig, minWins: number, threshold: number, n: number): string {
-  const label = GATE_LABEL[cfg.gate];
+  // A sentence starts with it.
+  const title = gateRow(cfg.gate).title;
+  const label = title.charAt(0).toUpperCase() + title.slice(1);
   const items = `your dev set has ${n} item${n === 1 ? '' : 's'}`;
   if (cfg.population === 'finite' && !Number.isFinite(minWins) && Number.isFinite(threshold)) {
     return `${label} (finite population) cannot reach ×${formatThreshold(threshold)} at α = ${cfg.alpha} even if all ${n} item${n === 1 ? '' : 's'} of your dev set are wins`;

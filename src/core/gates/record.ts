@@ -2,7 +2,9 @@
  * The decision record every gate returns and the journal keeps (GATES.md 4.7): enough to audit a
  * decision later without re-running anything.
  */
-export type GateName = 'greedy' | 'greedy-re' | 'pace' | 'pace+' | 'pace-rf' | 'pairwise' | 'focus' | 'elo' | 'sign';
+import type { GateName } from './gateTable';
+
+export type { GateName };
 export type Schedule = 'per-candidate' | 'fwer-spend' | 'e-lond';
 /**
  * The null a sequential gate tests (GATES.md 1.2): 'infinite' = the population null E[Δ] ≤ 0 over

@@ -3,15 +3,18 @@
  * the `ratchet:` run spec) belongs to the user and must come back byte for byte, including odd
  * spacing, comments and CRLF line endings. So the file is split on raw text, never re-serialised.
  *
- * Kinds: `*.prompt.md` (VS Code prompt files) and `*.prompty` carry optional YAML front matter
- * between `---` lines; plain `.md`, `.txt` and anything else are all body.
+ * Which files carry front matter is the file-kind table's to say (src/core/files/fileKinds.ts):
+ * `*.prompt.md` (VS Code prompt files) and `*.prompty` do; in the others the whole text is body.
  */
 import { badInputError, diagnostic } from '../data/diagnostics';
 import type { Diagnostic } from '../data/diagnostics';
 import { parseYamlSource } from '../data/yamlSource';
+import { hasFrontMatterConvention, promptKindOf } from '../files/fileKinds';
+import type { PromptKind } from '../files/fileKinds';
 import type { YamlSource } from '../data/yamlSource';
 
-export type PromptKind = 'prompt-md' | 'prompty' | 'markdown' | 'text';
+export type { PromptKind };
+export { promptKindOf };
 export type LineEnding = '\n' | '\r\n';
 
 export interface PromptFile {
@@ -34,18 +37,6 @@ export interface PromptFile {
   bodyLine: number;
   /** The file's line ending (its first one; `\n` when it has none). */
   eol: LineEnding;
-}
-
-export function promptKindOf(path: string): PromptKind {
-  const name = path.toLowerCase();
-  if (name.endsWith('.prompt.md')) return 'prompt-md';
-  if (name.endsWith('.prompty')) return 'prompty';
-  if (name.endsWith('.md') || name.endsWith('.markdown')) return 'markdown';
-  return 'text';
-}
-
-export function hasFrontMatterConvention(kind: PromptKind): boolean {
-  return kind === 'prompt-md' || kind === 'prompty';
 }
 
 export interface FrontMatterSplit {

@@ -12,6 +12,7 @@ import type { DataItem } from '../data/item';
 import { DIRECT_MINIBATCH } from '../evolve/gateRunner';
 import { MINIBATCH } from '../evolve/loop';
 import { estimateTokens } from '../evolve/overfit';
+import { gateRow } from '../gates/gateTable';
 import { ROLES } from '../llm/types';
 import type { ModelPrice, Role } from '../llm/types';
 import type { RunSummaryInfo } from './events';
@@ -46,11 +47,9 @@ export const ASSUMED = {
   metaOut: 300,
 } as const;
 
-const ITEM_GATES = ['pace+', 'pace', 'pace-rf', 'greedy', 'greedy-re', 'sign'];
-
 /** The roles a run calls: the pre-flight needs a price for these and only these. */
 export function rolesCalled(spec: RunSpec): Role[] {
-  const validator = !ITEM_GATES.includes(spec.gate.name) || spec.gate.name === 'pace-rf' || spec.scorer?.type === 'llm-rubric';
+  const validator = gateRow(spec.gate.name).kind !== 'scored' || spec.scorer?.type === 'llm-rubric';
   return ROLES.filter((r) => r === 'agent' || r === 'proposer' || (r === 'validator' && validator) || (r === 'meta' && spec.gate.name === 'focus'));
 }
 
@@ -87,7 +86,10 @@ export function estimateRun({ spec, template, splits }: EstimateInput, prices: R
 
   // The gate: each candidate's dev outputs, the incumbent's once, and the judge's calls.
   const gate = spec.gate;
-  if (ITEM_GATES.includes(gate.name)) {
+  const row = gateRow(gate.name);
+  // Scored gates and PACE on verdicts go through the dev items one by one; the Direct pairwise
+  // gates show the judge one minibatch.
+  if (row.kind === 'scored' || row.pace) {
     agent((candidates + 1) * dev.length, dev);
     if (gate.name === 'pace-rf') add('validator', 2 * candidates * dev.length, ASSUMED.judgeFrame + meanTokens(dev) + 2 * answer, ASSUMED.verdict);
   } else {

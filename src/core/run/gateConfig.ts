@@ -5,12 +5,13 @@
  * about the best case, all wins, where binary and continuous scores agree.
  */
 import type { PaceConfig } from '../gates/pace';
+import { isPaceGate } from '../gates/gateTable';
 import { paceConfig } from '../gates/pace';
 import type { GateSpec } from './specTypes';
 
 export function paceConfigOf(gate: GateSpec): PaceConfig | undefined {
   const name = gate.name;
-  if (name !== 'pace' && name !== 'pace+' && name !== 'pace-rf') return undefined;
+  if (!isPaceGate(name)) return undefined;
   return paceConfig(name, {
     alpha: gate.alpha,
     schedule: gate.schedule,

@@ -20,6 +20,7 @@ import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '
 import type { SplitName, Splits } from '../data/splits';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { RatchetError } from '../errors';
+import { gateRow, isGateName } from '../gates/gateTable';
 import { minConsecutiveWins } from '../gates/preflight';
 import { parsePromptFile } from '../prompt/promptFile';
 import type { PromptFile } from '../prompt/promptFile';
@@ -53,7 +54,7 @@ export async function loadRunSpec(files: Files, promptPath: string): Promise<Run
   return run.spec;
 }
 
-/** The prompt file a sidecar belongs to (`x.ratchet.yaml` → `x.prompt.md`, `x.prompty`, `x.md`, `x.txt`). */
+/** The prompt file a sidecar belongs to (`x.ratchet.yaml` → the first of `x.prompt.md`, `x.prompty`, `x.md`, … that exists). */
 export async function findPromptForSidecar(files: Files, sidecarPath: string): Promise<string | undefined> {
   for (const candidate of promptCandidatesFor(sidecarPath)) if (await files.exists(candidate)) return candidate;
   return undefined;
@@ -142,8 +143,7 @@ function winsToCommit(gate: GateSpec, n: number): number | undefined {
 
 /** How a gate is named in messages. */
 export function gateLabel(name: string): string {
-  const labels: Record<string, string> = { 'pace+': 'PACE+', pace: 'PACE', 'pace-rf': 'reward-free PACE', greedy: 'greedy', 'greedy-re': 'greedy', sign: 'the sign test' };
-  return labels[name] ?? name;
+  return isGateName(name) ? gateRow(name).title : name;
 }
 
 /** A run's inputs as read, with every problem found; callers throw on errors. */

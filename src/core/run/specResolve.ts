@@ -21,6 +21,7 @@ import { DEFAULT_SPLIT_FRACTIONS, SPLIT_NAMES } from '../data/splits';
 import type { SplitName } from '../data/splits';
 import { isPlainObject } from '../data/item';
 import type { YamlPath } from '../data/yamlSource';
+import { GATE_PARAMS, gatesReading } from '../gates/gateTable';
 import type { GateName } from '../gates/record';
 import { checkPrice, modelPrice } from '../llm/prices';
 import { ROLES } from '../llm/types';
@@ -166,14 +167,8 @@ function resolveGate(raw: Raw, name: GateName, budget: BudgetSpec, report: Repor
   const focus = isPlainObject(raw.focus) ? raw.focus : {};
   const elo = isPlainObject(raw.elo) ? raw.elo : {};
   // Parameters of another gate are harmless but usually a sign the user expects them to matter.
-  const usedBy: [string, GateName[]][] = [
-    ['lambda', ['pace']],
-    ['lambdas', ['pace+', 'pace-rf', 'focus']],
-    ['population', ['pace', 'pace+', 'pace-rf']],
-    ['focus', ['focus']],
-    ['elo', ['elo']],
-  ];
-  for (const [key, gates] of usedBy) {
+  for (const key of GATE_PARAMS) {
+    const gates = gatesReading(key);
     if (raw[key] !== undefined && !gates.includes(name)) {
       report(['gate', key], `gate.${key} is used only by gate ${gates.join(' / ')}; gate ${name} ignores it`, 'warning', 'key');
     }

@@ -9,6 +9,7 @@ import type { Diagnostic, Location } from '../data/diagnostics';
 import { isPlainObject } from '../data/item';
 import { locatePath, parseYamlSource } from '../data/yamlSource';
 import type { YamlPath, YamlSource } from '../data/yamlSource';
+import { PROMPT_EXTENSIONS, RUN_SPEC_EXTENSION, RUN_SPEC_EXTENSIONS, isRunSpecPath } from '../files/fileKinds';
 import { frontMatterSource, promptFileDiagnostics } from '../prompt/promptFile';
 import type { SpecLocate } from './specSchema';
 import type { SpecSource } from './specTypes';
@@ -18,24 +19,21 @@ export interface SpecText extends SpecSource {
   locate: SpecLocate;
 }
 
-const SIDECAR = /\.ratchet\.ya?ml$/i;
-const PROMPT_EXTENSIONS = ['.prompt.md', '.prompty', '.md', '.txt'];
-
-export function isSidecarPath(path: string): boolean {
-  return SIDECAR.test(path);
-}
+/** A sidecar is the run-spec kind of file. */
+export const isSidecarPath = isRunSpecPath;
 
 /** `word-problems.prompt.md` → `word-problems.ratchet.yaml` (same directory). */
 export function sidecarPathFor(promptPath: string): string {
   const lower = promptPath.toLowerCase();
   const ext = PROMPT_EXTENSIONS.find((e) => lower.endsWith(e));
   const stem = ext ? promptPath.slice(0, -ext.length) : promptPath.replace(/\.[^./\\]*$/, '');
-  return `${stem}.ratchet.yaml`;
+  return `${stem}${RUN_SPEC_EXTENSION}`;
 }
 
 /** The prompt files a sidecar may belong to, most specific first. */
 export function promptCandidatesFor(sidecarPath: string): string[] {
-  const stem = sidecarPath.replace(SIDECAR, '');
+  const ext = RUN_SPEC_EXTENSIONS.find((e) => sidecarPath.toLowerCase().endsWith(e)) ?? '';
+  const stem = sidecarPath.slice(0, sidecarPath.length - ext.length);
   return PROMPT_EXTENSIONS.map((e) => stem + e);
 }
 

@@ -101,10 +101,7 @@ export interface RunSpec {
   origin: Record<string, Location>;
 }
 
-/** Gates that compare scores and so need a scorer. */
-export const SCORED_GATES: readonly GateName[] = ['pace+', 'pace', 'greedy', 'greedy-re', 'sign'];
-/** Gates that can run on the pairwise validator alone. */
-export const REWARD_FREE_GATES: readonly GateName[] = ['pace-rf', 'pairwise', 'focus', 'elo'];
+export { REWARD_FREE_GATES, SCORED_GATES } from '../gates/gateTable';
 
 export const DEFAULTS = {
   gate: {

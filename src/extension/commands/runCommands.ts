@@ -8,8 +8,7 @@ import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunReque
 import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
 import { fileName } from '../fileName';
-
-const PROMPT_FILE = /\.(prompt\.md|prompty|ratchet\.yaml|md|txt)$/i;
+import { RUN_SPEC_EXTENSION, isPromptPath, isRunSpecPath, promptExtensionsText } from '../../core/files/fileKinds';
 
 /** The file a run command is about: its argument, else the active editor's file. */
 export function fileArg(arg: unknown): vscode.Uri | undefined {
@@ -28,8 +27,8 @@ export function runIdArg(arg: unknown): string | undefined {
 
 async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): Promise<void> {
   const uri = fileArg(arg);
-  if (!uri || !PROMPT_FILE.test(uri.path)) {
-    void vscode.window.showWarningMessage(`Ratchet: open a prompt file (*.prompt.md, *.prompty, .md or .txt) or its *.ratchet.yaml, then run ${kind === 'evolve' ? 'Evolve' : 'Evaluate'} again.`);
+  if (!uri || !(isPromptPath(uri.path) || isRunSpecPath(uri.path))) {
+    void vscode.window.showWarningMessage(`Ratchet: open a prompt file (${promptExtensionsText()}) or its *${RUN_SPEC_EXTENSION}, then run ${kind === 'evolve' ? 'Evolve' : 'Evaluate'} again.`);
     return;
   }
   // Runs read the file from disk; unsaved edits would be silently left out of the baseline.

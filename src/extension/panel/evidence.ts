@@ -3,7 +3,7 @@
  * outputs (and, for pairwise gates, both verdicts and whether they agreed), the proposer's
  * reasoning, the rubric in force and both texts for the diff. Pure.
  */
-import type { GateName } from '../../core/gates/record';
+import { gateRow } from '../../core/gates/gateTable';
 import type { Evidence, EvidenceItem } from '../../protocol/webview';
 import type { StoredRun } from './runStore';
 import { itemKey } from './runStore';
@@ -11,8 +11,6 @@ import { itemKey } from './runStore';
 /** Items per message; a test on a big dev set can have hundreds of discordant items. */
 export const MAX_EVIDENCE_ITEMS = 200;
 
-/** Gates that compare the child with its parent through the validator rather than with the incumbent. */
-const PAIRWISE: ReadonlySet<GateName> = new Set<GateName>(['pairwise', 'focus', 'elo', 'pace-rf']);
 
 export function buildEvidence(run: StoredRun, candidateId: string): Evidence | undefined {
   const { state, detail } = run;
@@ -21,7 +19,8 @@ export function buildEvidence(run: StoredRun, candidateId: string): Evidence | u
   const candidateText = detail.texts.get(candidateId);
   if (!node && !record) return undefined;
   const parentId = record?.parentId ?? node?.parentId;
-  const pairwise = record ? PAIRWISE.has(record.gate) : hasVerdicts(run, candidateId);
+  // Reward-free gates compare the child with its parent through the validator, not with the incumbent.
+  const pairwise = record ? gateRow(record.gate).kind !== 'scored' : hasVerdicts(run, candidateId);
   const incumbentId = record?.incumbentId ?? parentId;
   const opponent = pairwise ? parentId : incumbentId;
 

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BY_NAME_GLOBS, RUN_SPEC_EXTENSIONS, byNameWhenRegex } from '../../../src/core/files/fileKinds';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
 import { CATEGORY, COMMANDS, COMMAND_NAMES, LENS_COMMAND_IDS, commandId } from '../../../src/extension/commandTable';
 import { SETTINGS, SETTING_KEYS } from '../../../src/extension/settings';
@@ -101,14 +102,24 @@ describe('commands ↔ manifest', () => {
 });
 
 describe('activation and packaging', () => {
-  it('activates on its files, its panel and its commands, never on *', () => {
+  it('activates on its files (those of the file-kind table that are Ratchet\'s by name), its panel and its commands, never on *', () => {
     expect(pkg.activationEvents).not.toContain('*');
-    expect(pkg.activationEvents).toEqual(expect.arrayContaining(['workspaceContains:**/*.prompt.md', 'workspaceContains:**/*.ratchet.yaml', 'onWebviewPanel:ratchet.panel']));
+    const byName = (pkg.activationEvents as string[]).filter((e) => e.startsWith('workspaceContains:'));
+    expect(byName).toEqual(BY_NAME_GLOBS.map((glob) => `workspaceContains:${glob}`));
+    expect(pkg.activationEvents).toContain('onWebviewPanel:ratchet.panel');
     for (const e of pkg.activationEvents as string[]) expect(e).not.toMatch(/^onStartupFinished$|^\*$/);
   });
 
-  it('validates *.ratchet.yaml against the shipped schema', () => {
-    expect(contributes.yamlValidation).toEqual([{ fileMatch: '*.ratchet.yaml', url: './schemas/run-spec.schema.json' }]);
+  it('offers its file actions on the files the table claims by name', () => {
+    const whens = Object.values(contributes.menus as Record<string, { when?: string }[]>)
+      .flat()
+      .flatMap((m) => (m.when?.match(/resourceFilename =~ (\/\S+\/)/) ?? []).slice(1));
+    expect(whens.length).toBeGreaterThan(0);
+    for (const w of whens) expect(w).toBe(byNameWhenRegex());
+  });
+
+  it('validates every run-spec ending against the shipped schema', () => {
+    expect(contributes.yamlValidation).toEqual(RUN_SPEC_EXTENSIONS.map((e) => ({ fileMatch: `*${e}`, url: './schemas/run-spec.schema.json' })));
     expect(existsSync(join(root, 'schemas/run-spec.schema.json'))).toBe(true);
   });
 

@@ -102,7 +102,7 @@ describe('validateRunSpecText: schema errors at line and column', () => {
       `${SIDE}:2:34: gate.population must be one of infinite, finite (got 0)`,
     ]);
     expect(validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: greedy, population: finite }\n').map((d) => [d.severity, formatDiagnostic(d)])).toEqual([
-      ['warning', `${SIDE}:2:23: gate.population is used only by gate pace / pace+ / pace-rf; gate greedy ignores it`],
+      ['warning', `${SIDE}:2:23: gate.population is used only by gate pace+ / pace / pace-rf; gate greedy ignores it`],
     ]);
     for (const name of ['pace', 'pace+', 'pace-rf']) {
       expect(validateRunSpecText(SIDE, `scorer: exact\ngate: { name: ${name}, population: finite }\n`).filter((d) => d.field === 'gate.population')).toEqual([]);

@@ -1,0 +1,94 @@
+/**
+ * What the gate table (src/core/gates/gateTable.ts) writes into checked-in files that cannot
+ * import it: the run-spec schema (JSON, read by editors without running any code), the manifest's
+ * `ratchet.gate.name` setting and the README.
+ * Pure text → text, so test/unit/gates/gateTable.test.ts can say whether the files are current;
+ * scripts/genTables.ts applies them.
+ */
+import { GATE_NAMES, GATE_PARAMS, GATE_TABLE, gatesReading, isGateName } from '../src/core/gates/gateTable';
+import type { GateKind } from '../src/core/gates/gateTable';
+import { DEFAULTS } from '../src/core/run/specTypes';
+
+export const SCHEMA_PATH = 'schemas/run-spec.schema.json';
+export const README_PATH = 'README.md';
+export const MANIFEST_PATH = 'package.json';
+
+const list = (names: readonly string[]): string => names.join(', ');
+const GATE_LIST = /\((?:[a-z+-]+, )+[a-z+-]+\)/;
+const isGateList = (group: string): boolean => group.slice(1, -1).split(', ').every(isGateName);
+
+interface SchemaNode {
+  [key: string]: unknown;
+  definitions: Record<string, Record<string, unknown> & { anyOf?: Record<string, unknown>[] }>;
+}
+
+/** The schema with every gate list and gate sentence rewritten from the table; the rest as it was. */
+export function renderSchema(text: string): string {
+  const schema = JSON.parse(text) as SchemaNode;
+  const defs = schema.definitions;
+  defs.gateName = {
+    description: GATE_TABLE.map((g) => `${g.name}: ${g.description}`).join('\n'),
+    enum: [...GATE_NAMES],
+  };
+  const gate = defs.gate!;
+  gate['x-expected'] = `a gate name (${list(GATE_NAMES)}) or a mapping with a \`name\``;
+  gate.description = `The acceptance gate. Default ${DEFAULTS.gate.name} (${DEFAULTS.gate.rewardFreeName} when the run is reward-free).`;
+  // The bare-name branch repeats the enum rather than a $ref, so its error reads like the mapping's.
+  gate.anyOf![0] = { enum: [...GATE_NAMES] };
+  // A parameter's description names the gates that read it, in parentheses.
+  const params = (gate.anyOf![1] as { properties: Record<string, { description?: string }> }).properties;
+  for (const key of GATE_PARAMS) {
+    const p = params[key];
+    if (p?.description) p.description = p.description.replace(GATE_LIST, (group) => (isGateList(group) ? `(${list(gatesReading(key))})` : group));
+  }
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+const KIND_TEXT: Record<GateKind, string> = {
+  scored: 'scores (a scorer, labels)',
+  'reward-free': "the validator's verdicts",
+  rating: "the validator's verdicts; ratings pick parents",
+};
+
+const README_START = '<!-- gates:start: generated from src/core/gates/gateTable.ts by `npm run gen:tables` -->';
+const README_END = '<!-- gates:end -->';
+
+/** The README's gates table, between its markers. */
+export function renderReadme(text: string): string {
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start < 0 || end < start) throw new Error(`${README_PATH}: the markers ${README_START} … ${README_END} are missing`);
+  const rows = GATE_TABLE.map((g) => {
+    const name = `\`${g.name}\`${g.name === DEFAULTS.gate.name ? ' (default)' : g.name === DEFAULTS.gate.rewardFreeName ? ' (default, reward-free)' : ''}`;
+    return `| ${name} | ${KIND_TEXT[g.kind]} | ${g.description} | ${g.controls} |`;
+  });
+  const block = [README_START, '| Gate | Decides from | What it is | What a commit controls |', '| --- | --- | --- | --- |', ...rows, README_END].join('\n');
+  return text.slice(0, start) + block + text.slice(end + README_END.length);
+}
+
+/** A JSON string as the manifest writes it: non-ASCII as \\u escapes. */
+const manifestString = (s: string): string => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The manifest with the gate setting's `enum` and `enumDescriptions` rewritten in place. Only
+ * those two arrays: a whole re-serialisation would rewrite the file's escapes and number forms.
+ */
+export function renderManifest(text: string): string {
+  const key = text.indexOf('"ratchet.gate.name": {');
+  if (key < 0) throw new Error(`${MANIFEST_PATH}: no ratchet.gate.name setting`);
+  const array = (name: string, values: readonly string[]) => (whole: string, indent: string) =>
+    `${indent}"${name}": [\n${values.map((v) => `${indent}  ${manifestString(v)}`).join(',\n')}\n${indent}]`;
+  const head = text.slice(0, key);
+  const rest = text
+    .slice(key)
+    .replace(/^( *)"enum": \[[^\]]*\]/m, array('enum', GATE_NAMES))
+    .replace(/^( *)"enumDescriptions": \[[^\]]*\]/m, array('enumDescriptions', GATE_TABLE.map((g) => g.description)));
+  return head + rest;
+}
+
+/** Every file the table writes, with its renderer. */
+export const GENERATED: readonly { path: string; render: (text: string) => string }[] = [
+  { path: SCHEMA_PATH, render: renderSchema },
+  { path: MANIFEST_PATH, render: renderManifest },
+  { path: README_PATH, render: renderReadme },
+];
