@@ -161,7 +161,7 @@ describe('seq', () => {
     const written: number[] = [];
     const write = async (e: EngineEvent) => void written.push((await writer.append(e)).seq);
     await write({ runId, at: 10, type: 'run/resumed', elapsedMs: 3 });
-    const emit = replayingEmitter(runId, replay.events, write);
+    const { emit } = replayingEmitter(runId, replay.events, write);
     const after = [proposed('v0', 11), proposed('c1', 12), waiting(13), proposed('c2', 14), { runId, at: 15, type: 'run/cancelled' } as EngineEvent];
     for (const e of after) await emit(e);
 
