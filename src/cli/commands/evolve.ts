@@ -23,7 +23,7 @@ import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
 
-interface EvolveFlags {
+export interface EvolveFlags {
   data?: string;
   gate?: GateName;
   alpha?: number;

@@ -19,6 +19,7 @@ import { NodeFiles } from '../../node/files';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
 import { evolveCommand } from './evolve';
+import type { EvolveFlags } from './evolve';
 import { integer, positive, seconds } from '../flags';
 import {
   describeEvent,
@@ -40,16 +41,8 @@ interface ShowOptions {
   json?: boolean;
   after?: number;
 }
-interface ResumeOptions {
-  workspace: string;
-  baseUrl?: string;
-  callTimeout?: number;
-  maxFailures?: number;
-  apply?: boolean;
-  dryRun?: boolean;
-  interactive?: boolean;
-  json?: boolean;
-}
+/** `runs resume` takes the evolve flags that change neither the run's inputs nor its decisions. */
+type ResumeOptions = Pick<EvolveFlags, 'workspace' | 'baseUrl' | 'callTimeout' | 'maxFailures' | 'apply' | 'dryRun' | 'interactive' | 'json'>;
 interface ExportOptions {
   workspace: string;
   out?: string;
