@@ -75,14 +75,23 @@ export class RunDaemonLink {
 
   /** Sends a request to the daemon, starting it first when none runs. */
   async request<P, R, E>(type: RequestType<P, R, E>, params: P): Promise<R> {
+    const wentAway = () => new RatchetError('internal', `The Ratchet run process went away (${type.method}); see ${this.o.address().log}.`);
     for (let attempt = 0; ; attempt++) {
-      const connection = (await this.open(true))!;
+      let connection: MessageConnection;
+      try {
+        connection = (await this.open(true))!;
+      } catch (err) {
+        // Lost while attaching (a daemon dying as we reached it): the request was never sent, so
+        // it goes to a fresh daemon once; the raw wire error never reaches the user.
+        if (attempt === 0 && isConnectionLoss(err)) continue;
+        throw isConnectionLoss(err) ? wentAway() : err;
+      }
       try {
         return await connection.sendRequest<R>(type.method, params);
       } catch (err) {
         // A daemon that was exiting (no runs) did not take the request: a new one will.
         if (attempt === 0 && this.exiting && isConnectionLoss(err)) continue;
-        throw isConnectionLoss(err) ? new RatchetError('internal', `The Ratchet run process went away (${type.method}); see ${this.o.address().log}.`) : fromWireError(err);
+        throw isConnectionLoss(err) ? wentAway() : fromWireError(err);
       }
     }
   }
