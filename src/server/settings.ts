@@ -1,18 +1,19 @@
 /**
- * The editor's settings as the server uses them. They arrive from the client untyped (JSON), so
- * each field is checked; a bad field is dropped with a problem message rather than failing the
- * whole object — one typo in settings.json must not stop every run.
+ * The editor's settings as the server uses them. They arrive from the client untyped (JSON) and
+ * are checked against the shared schema (src/protocol/serverSettings.ts); a bad field is dropped
+ * with a problem message rather than failing the whole object — one typo in settings.json must not
+ * stop every run.
  */
-import type { GateName } from '../core/gates/record';
-import { checkPrice, modelPrice } from '../core/llm/prices';
+import Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { modelPrice } from '../core/llm/prices';
 import type { EvolveOverrides } from '../node/evolveRun';
-import type { ModelRole, ServerSettings } from '../protocol/lsp';
+import type { ServerSettings } from '../protocol/lsp';
+import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
+import type { SettingSchema } from '../protocol/serverSettings';
 
 /** Untrusted until the client says otherwise: command scorers stay off by default. */
 export const DEFAULT_SETTINGS: ServerSettings = { provider: 'openai', trusted: false };
-
-const GATES: readonly GateName[] = ['greedy', 'greedy-re', 'pace', 'pace+', 'pace-rf', 'pairwise', 'focus', 'elo', 'sign'];
-const ROLES: readonly ModelRole[] = ['default', 'agent', 'proposer', 'validator', 'meta', 'challenger'];
 
 /**
  * The base URL of every role when the provider is VS Code's language models. Nothing is sent to
@@ -21,93 +22,62 @@ const ROLES: readonly ModelRole[] = ['default', 'agent', 'proposer', 'validator'
  */
 export const VSCODE_LM_BASE_URL = 'https://vscode-lm.invalid/v1';
 
-export function readSettings(raw: unknown): { settings: ServerSettings; problems: string[] } {
-  const problems: string[] = [];
-  const v = isRecord(raw) ? raw : {};
-  if (!isRecord(raw) && raw !== undefined && raw !== null) problems.push('settings: expected an object');
-  const s: ServerSettings = { ...DEFAULT_SETTINGS };
-  const bad = (field: string, want: string) => problems.push(`ratchet settings: ${field} must be ${want}; ignored`);
+let compiled: ValidateFunction | undefined;
 
-  if (v.provider !== undefined) {
-    if (v.provider === 'openai' || v.provider === 'vscode-lm') s.provider = v.provider;
-    else bad('provider', "'openai' or 'vscode-lm'");
+function validator(): ValidateFunction {
+  if (!compiled) {
+    // removeAdditional: unknown keys (where the schema says additionalProperties: false) go silently.
+    const ajv = new Ajv({ allErrors: true, strict: true, removeAdditional: true });
+    ajv.addVocabulary(['x-expected']);
+    compiled = ajv.compile(SERVER_SETTINGS_SCHEMA);
   }
-  if (v.trusted !== undefined) {
-    if (typeof v.trusted === 'boolean') s.trusted = v.trusted;
-    else bad('trusted', 'true or false');
+  return compiled;
+}
+
+export function readSettings(raw: unknown): { settings: ServerSettings; problems: string[] } {
+  if (raw === undefined || raw === null) return { settings: { ...DEFAULT_SETTINGS }, problems: [] };
+  if (!isRecord(raw)) return { settings: { ...DEFAULT_SETTINGS }, problems: ['settings: expected an object'] };
+  const value = structuredClone(raw);
+  const validate = validator();
+  const problems: string[] = [];
+  if (!validate(value)) {
+    // A field (or one entry of a map: a role's model, a model's price) with any error is dropped whole.
+    const bad = new Map<string, string[]>();
+    for (const e of validate.errors ?? []) {
+      const path = fieldPath(e);
+      bad.set(path.join('.'), path);
+    }
+    for (const [field, path] of bad) {
+      if ([...bad.values()].some((p) => p.length < path.length && path.slice(0, p.length).join('.') === p.join('.'))) continue;
+      problems.push(`ratchet settings: ${field} must be ${expectedAt(path)}; ignored`);
+      drop(value, path);
+    }
   }
-  if (v.baseURL !== undefined) {
-    if (typeof v.baseURL === 'string' && /^https?:\/\//.test(v.baseURL)) s.baseURL = v.baseURL;
-    else bad('baseURL', 'an http(s) URL');
+  return { settings: { ...DEFAULT_SETTINGS, ...(value as Partial<ServerSettings>) }, problems };
+}
+
+/** The field an error is about: the top-level setting, or the entry of a map or of `budget`. */
+function fieldPath(e: ErrorObject): string[] {
+  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // A bad key of a map (an unknown role) is reported at the map; the key is the entry to drop.
+  const key = e.propertyName ?? (e.keyword === 'propertyNames' ? String((e.params as { propertyName: unknown }).propertyName) : undefined);
+  if (key !== undefined) path.push(key);
+  return path.slice(0, 2);
+}
+
+function expectedAt(path: readonly string[]): string {
+  let node: SettingSchema = SERVER_SETTINGS_SCHEMA;
+  for (const key of path) {
+    const next: SettingSchema | undefined = node.properties?.[key] ?? (node.additionalProperties || undefined);
+    if (!next) break;
+    node = next;
   }
-  if (v.apiKey !== undefined) {
-    if (typeof v.apiKey === 'string') s.apiKey = v.apiKey;
-    else bad('apiKey', 'a string');
-  }
-  if (v.models !== undefined) {
-    if (isRecord(v.models)) {
-      const models: Partial<Record<ModelRole, string>> = {};
-      for (const [role, model] of Object.entries(v.models)) {
-        if (ROLES.includes(role as ModelRole) && typeof model === 'string' && model !== '') models[role as ModelRole] = model;
-        else bad(`models.${role}`, `a model id for one of ${ROLES.join(', ')}`);
-      }
-      s.models = models;
-    } else bad('models', 'an object of role → model id');
-  }
-  if (v.prices !== undefined) {
-    if (isRecord(v.prices)) {
-      const prices: NonNullable<ServerSettings['prices']> = {};
-      for (const [model, price] of Object.entries(v.prices)) {
-        const p = checkPrice(price);
-        if (p) prices[model] = p;
-        else bad(`prices.${model}`, '{ input, output } in USD per million tokens (numbers ≥ 0)');
-      }
-      s.prices = prices;
-    } else bad('prices', 'an object of model id → { input, output }');
-  }
-  if (v.free !== undefined) {
-    if (typeof v.free === 'boolean') s.free = v.free;
-    else bad('free', 'true or false');
-  }
-  if (v.gate !== undefined) {
-    if (GATES.includes(v.gate as GateName)) s.gate = v.gate as GateName;
-    else bad('gate', `one of ${GATES.join(', ')}`);
-  }
-  if (v.alpha !== undefined) {
-    if (typeof v.alpha === 'number' && v.alpha > 0 && v.alpha < 1) s.alpha = v.alpha;
-    else bad('alpha', 'a number between 0 and 1');
-  }
-  if (v.concurrency !== undefined) {
-    if (isCount(v.concurrency) && v.concurrency > 0) s.concurrency = v.concurrency;
-    else bad('concurrency', 'a whole number above 0');
-  }
-  if (v.callTimeoutSeconds !== undefined) {
-    if (typeof v.callTimeoutSeconds === 'number' && Number.isFinite(v.callTimeoutSeconds) && v.callTimeoutSeconds > 0) s.callTimeoutSeconds = v.callTimeoutSeconds;
-    else bad('callTimeoutSeconds', 'a number of seconds above 0');
-  }
-  if (v.budget !== undefined) {
-    if (isRecord(v.budget)) {
-      const budget: NonNullable<ServerSettings['budget']> = {};
-      if (v.budget.calls !== undefined) {
-        if (isCount(v.budget.calls)) budget.calls = v.budget.calls;
-        else bad('budget.calls', 'a whole number');
-      }
-      if (v.budget.candidates !== undefined) {
-        if (isCount(v.budget.candidates)) budget.candidates = v.budget.candidates;
-        else bad('budget.candidates', 'a whole number');
-      }
-      s.budget = budget;
-    } else bad('budget', 'an object');
-  }
-  if (v.keepAliveSeconds !== undefined) {
-    if (isCount(v.keepAliveSeconds)) s.keepAliveSeconds = v.keepAliveSeconds;
-    else bad('keepAliveSeconds', 'a whole number of seconds');
-  }
-  if (v.mode !== undefined) {
-    if (v.mode === 'suggest' || v.mode === 'autopilot') s.mode = v.mode;
-    else bad('mode', "'suggest' or 'autopilot'");
-  }
-  return { settings: s, problems };
+  return node['x-expected'];
+}
+
+function drop(value: Record<string, unknown>, path: readonly string[]): void {
+  const parent = path.slice(0, -1).reduce<unknown>((v, key) => (isRecord(v) ? v[key] : undefined), value);
+  if (isRecord(parent)) delete parent[path[path.length - 1]!];
 }
 
 /** What the settings override in every run spec (the editor's equivalent of the CLI's flags). */
@@ -145,8 +115,4 @@ export function settingsEnv(s: ServerSettings, base: Record<string, string | und
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isCount(x: unknown): x is number {
-  return typeof x === 'number' && Number.isInteger(x) && x >= 0;
 }
