@@ -39,6 +39,7 @@ import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { GateName } from '../core/gates/record';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
@@ -79,8 +80,8 @@ export interface EvolveRunOptions {
   /** Each new event, after it is durable in the journal. */
   onEvent: (e: EngineEvent) => void;
   signal: AbortSignal;
-  /** The environment to read endpoint settings and keys from. */
-  env: Record<string, string | undefined>;
+  /** Where roles without an endpoint of their own go, and the keys (secret: never journaled). */
+  endpointDefaults: EndpointDefaults;
   version: string;
   /** Refuse runs whose scorer executes workspace code (an untrusted workspace). */
   untrusted?: boolean;
@@ -138,7 +139,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const promptPath = resolve(opts.promptPath);
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
-  const roles = roleConfig(spec, opts.overrides, opts.env);
+  const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
@@ -298,22 +299,23 @@ function hashInputs(inputs: RunInputs): string {
 
 /**
  * Endpoints per role. Precedence: the face's override (--base-url / --model), then the run spec's
- * `models`, then OPENAI_BASE_URL / RATCHET_MODEL from the environment, then OpenAI itself. Keys: the role's
- * `apiKeyEnv`, else OPENAI_API_KEY; never written anywhere.
+ * `models`, then the face's defaults (the CLI's OPENAI_BASE_URL / RATCHET_MODEL, the editor's
+ * settings), then OpenAI itself. Keys: the one the role's `apiKeyEnv` names, else the default key;
+ * never written anywhere. This is where "not set" gets its meaning.
  */
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export function roleConfig(spec: RunSpec, o: EvolveOverrides, env: Record<string, string | undefined>): RoleConfig {
+export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: EndpointDefaults): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
-    const baseURL = o.baseURL ?? m.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_BASE_URL;
-    const model = m.model ?? o.roleModels?.[role] ?? o.model ?? env.RATCHET_MODEL;
+    const baseURL = o.baseURL ?? m.baseURL ?? defaults.baseURL ?? OPENAI_BASE_URL;
+    const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
         field: `models.${role}.model`,
       });
     }
-    const apiKey = (m.apiKeyEnv ? env[m.apiKeyEnv] : undefined) ?? env.OPENAI_API_KEY;
+    const apiKey = (m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined) ?? defaults.apiKey;
     return { baseURL, model, ...(apiKey ? { apiKey } : {}) };
   };
   const config: RoleConfig = { default: endpointFor('agent') };

@@ -148,7 +148,7 @@ export class RunDaemonLink {
       const child = spawn(process.execPath, [...heap, this.o.script, '--socket', address.socket, '--keep-alive-ms', String(this.o.keepAliveMs())], {
         detached: true,
         stdio: ['ignore', out, out],
-        env: process.env,
+        env: daemonEnv(process.env),
         windowsHide: true,
       });
       child.unref();
@@ -193,6 +193,54 @@ export class RunDaemonLink {
       void processGone(this.daemonPid, 3_000).then(() => h.lost(lost, why));
     });
   }
+}
+
+/**
+ * What the daemon and every process it starts (evaluators, command scorers) may see of the
+ * server's environment: where programs and temporary files are, the locale, the proxy and
+ * certificate settings a network call needs — never a key. A run's keys travel in its request
+ * (`DaemonRunSetup.endpoint`); a scorer that needs a variable names it in the run spec's `env`.
+ * Names compare upper-cased: Windows spells `Path` and `SystemRoot` its own way.
+ */
+const DAEMON_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'XDG_RUNTIME_DIR',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'NODE_USE_ENV_PROXY',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  // Windows: programs, profiles and the shell cannot start without these.
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'PROGRAMFILES(X86)',
+]);
+
+export function daemonEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && DAEMON_ENV.has(e[0].toUpperCase())));
 }
 
 /** A log past this size is moved aside (one generation, `.old`) when the next daemon starts. */

@@ -7,6 +7,7 @@
 import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { modelPrice } from '../core/llm/prices';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { EvolveOverrides } from '../node/evolveRun';
 import type { ServerSettings } from '../protocol/lsp';
 import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
@@ -99,18 +100,32 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   return o;
 }
 
+/** The model of every role the settings and the spec leave unset, with VS Code's language models: the client then takes any chat model it has. */
+const ANY_EDITOR_MODEL = 'copilot';
+
 /**
- * The environment a run reads endpoints and keys from: the server's own, with the settings where
- * the CLI would read OPENAI_BASE_URL, RATCHET_MODEL and OPENAI_API_KEY. A new record each time;
- * process.env is never written, so a key never leaks into an evaluator command's environment.
+ * What a run falls back to where its spec names no endpoint, and its keys — the one place the
+ * editor's "not set" gets a meaning: the settings, else the server's own environment read as the
+ * CLI reads the shell's (an editor started from a shell with OPENAI_API_KEY works as the CLI does).
+ * `keyNames` are the variables the run spec's roles name with `apiKeyEnv`; only those, and
+ * nothing else of the environment, reach the run. With VS Code's language models no key goes at all.
  */
-export function settingsEnv(s: ServerSettings, base: Record<string, string | undefined>): Record<string, string | undefined> {
-  const env = { ...base };
-  if (s.baseURL !== undefined) env.OPENAI_BASE_URL = s.baseURL;
-  const model = s.models?.default ?? (s.provider === 'vscode-lm' ? 'copilot' : undefined);
-  if (model !== undefined) env.RATCHET_MODEL = model;
-  if (s.apiKey !== undefined) env.OPENAI_API_KEY = s.apiKey;
-  return env;
+export function endpointDefaults(s: ServerSettings, env: Readonly<Record<string, string | undefined>>, keyNames: readonly string[] = []): EndpointDefaults {
+  const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  if (s.provider === 'vscode-lm') return { model: s.models?.default ?? ANY_EDITOR_MODEL };
+  const out: EndpointDefaults = {};
+  const baseURL = s.baseURL ?? set('OPENAI_BASE_URL');
+  if (baseURL !== undefined) out.baseURL = baseURL;
+  const model = s.models?.default ?? set('RATCHET_MODEL');
+  if (model !== undefined) out.model = model;
+  const apiKey = s.apiKey ?? set('OPENAI_API_KEY');
+  if (apiKey !== undefined) out.apiKey = apiKey;
+  const named = keyNames.flatMap((name) => {
+    const value = set(name);
+    return value === undefined ? [] : [[name, value] as const];
+  });
+  if (named.length > 0) out.apiKeys = Object.fromEntries(named);
+  return out;
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

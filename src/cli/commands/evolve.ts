@@ -13,6 +13,7 @@ import { RatchetError } from '../../core/errors';
 import type { RunControl, Suggestion } from '../../core/evolve/loop';
 import type { GateName } from '../../core/gates/record';
 import type { EngineEvent } from '../../core/run/events';
+import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { NodeFiles } from '../../node/files';
 import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
 import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
@@ -93,7 +94,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
     control,
     onEvent: (e: EngineEvent) => progress.show(e),
     signal: controller.signal,
-    env: process.env,
+    endpointDefaults: endpointDefaultsFromEnv(process.env),
     version,
   };
   let outcome: EvolveRunOutcome;
