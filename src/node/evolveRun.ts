@@ -139,7 +139,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const promptPath = resolve(opts.promptPath);
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
-  const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults);
+  const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
@@ -302,14 +302,26 @@ function hashInputs(inputs: RunInputs): string {
  * `models`, then the face's defaults (the CLI's OPENAI_BASE_URL / RATCHET_MODEL, the editor's
  * settings), then OpenAI itself. Keys: the one the role's `apiKeyEnv` names, else the default key;
  * never written anywhere. This is where "not set" gets its meaning.
+ *
+ * With the editor's language models (`editorModels`: the face passed its own transport) every
+ * call goes to the editor, whatever endpoint the spec names; no key is needed.
  */
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: EndpointDefaults): RoleConfig {
+/**
+ * The editor's language models, where an endpoint is expected: the base URL labels their calls in
+ * the response cache and run.json (nothing is sent to it, and the reserved `.invalid` name could
+ * reach no host), and a role without a model asks for this family, which no editor model has, so
+ * the editor answers with any chat model it offers.
+ */
+export const EDITOR_MODELS = { baseURL: 'https://vscode-lm.invalid/v1', anyModel: 'copilot' } as const;
+
+export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
-    const baseURL = o.baseURL ?? m.baseURL ?? defaults.baseURL ?? OPENAI_BASE_URL;
     const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;
+    if (editorModels) return { baseURL: EDITOR_MODELS.baseURL, model: model ?? EDITOR_MODELS.anyModel };
+    const baseURL = o.baseURL ?? m.baseURL ?? defaults.baseURL ?? OPENAI_BASE_URL;
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
         field: `models.${role}.model`,

@@ -16,13 +16,6 @@ import type { SettingSchema } from '../protocol/serverSettings';
 /** Untrusted until the client says otherwise: command scorers stay off by default. */
 export const DEFAULT_SETTINGS: ServerSettings = { provider: 'openai', trusted: false };
 
-/**
- * The base URL of every role when the provider is VS Code's language models. Nothing is sent to
- * it (the transport is the client); it only has to pass the LLM layer's URL check, and the
- * reserved `.invalid` name makes sure no request could ever reach a real host.
- */
-export const VSCODE_LM_BASE_URL = 'https://vscode-lm.invalid/v1';
-
 let compiled: ValidateFunction | undefined;
 
 function validator(): ValidateFunction {
@@ -95,13 +88,8 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (Object.keys(roleModels).length > 0) o.roleModels = roleModels;
   if (s.prices && Object.keys(s.prices).length > 0) o.prices = Object.fromEntries(Object.entries(s.prices).map(([model, p]) => [model, modelPrice(p)]));
   if (s.free === true) o.free = true;
-  // Every call goes to the client, whatever endpoint the spec names.
-  if (s.provider === 'vscode-lm') o.baseURL = VSCODE_LM_BASE_URL;
   return o;
 }
-
-/** The model of every role the settings and the spec leave unset, with VS Code's language models: the client then takes any chat model it has. */
-const ANY_EDITOR_MODEL = 'copilot';
 
 /**
  * What a run falls back to where its spec names no endpoint, and its keys — the one place the
@@ -112,7 +100,8 @@ const ANY_EDITOR_MODEL = 'copilot';
  */
 export function endpointDefaults(s: ServerSettings, env: Readonly<Record<string, string | undefined>>, keyNames: readonly string[] = []): EndpointDefaults {
   const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
-  if (s.provider === 'vscode-lm') return { model: s.models?.default ?? ANY_EDITOR_MODEL };
+  // Every call goes to the editor (DaemonRunSetup.languageModels); roleConfig says what an unset model means there.
+  if (s.provider === 'vscode-lm') return s.models?.default === undefined ? {} : { model: s.models.default };
   const out: EndpointDefaults = {};
   const baseURL = s.baseURL ?? set('OPENAI_BASE_URL');
   if (baseURL !== undefined) out.baseURL = baseURL;

@@ -2,7 +2,7 @@
 // the face's defaults (the CLI's environment, the editor's settings), then OpenAI — and the key
 // comes only from the face's defaults: the one a role's apiKeyEnv names, else the default key.
 import { describe, expect, it } from 'vitest';
-import { roleConfig } from '../../../src/node/evolveRun';
+import { EDITOR_MODELS, roleConfig } from '../../../src/node/evolveRun';
 import { endpointDefaultsFromEnv } from '../../../src/core/run/endpointDefaults';
 import type { RunSpec } from '../../../src/core/run/specTypes';
 
@@ -39,5 +39,14 @@ describe('roleConfig', () => {
       apiKey: 'sk-x',
       apiKeys: { OPENAI_BASE_URL: 'http://local/v1', OPENAI_API_KEY: 'sk-x', JUDGE_KEY: 'sk-j' },
     });
+  });
+
+  it('sends every role to the editor’s language models when they answer, with no key, and lets the editor pick an unset model', () => {
+    const roles = roleConfig(spec({ agent: { model: 'from-spec', baseURL: 'http://spec/v1' } }), { roleModels: { validator: 'judge' } }, { apiKey: 'sk-x' }, true);
+    expect([roles.agent, roles.validator, roles.meta]).toEqual([
+      { baseURL: EDITOR_MODELS.baseURL, model: 'from-spec' },
+      { baseURL: EDITOR_MODELS.baseURL, model: 'judge' },
+      { baseURL: EDITOR_MODELS.baseURL, model: EDITOR_MODELS.anyModel },
+    ]);
   });
 });
