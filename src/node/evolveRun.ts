@@ -26,21 +26,20 @@ import { DEFAULT_RETRY } from '../core/llm/retry';
 import { describeRoles } from '../core/llm/roles';
 import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
-import type { EndpointConfig, Role } from '../core/llm/types';
+import type { EndpointConfig } from '../core/llm/types';
 import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
 import { estimateRun } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
-import type { FacePrices } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
+import type { EvolveOverrides } from '../core/run/overrides';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
-import type { GateName } from '../core/gates/record';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
@@ -50,26 +49,6 @@ import { currentOwner } from './process';
 import { SystemClock } from './clock';
 import { locateRun, storeRun, storedRunOf } from './storedRun';
 import type { StoredRun } from './storedRun';
-
-/** What a face may override on top of the run spec (CLI flags, editor settings); prices below the spec's. */
-export interface EvolveOverrides extends FacePrices {
-  dataset?: string;
-  gate?: GateName;
-  alpha?: number;
-  budgetCalls?: number;
-  candidates?: number;
-  seed?: number;
-  mode?: RunSpec['mode'];
-  baseURL?: string;
-  model?: string;
-  /** Per-role models (editor settings): below the spec's own `models`, above `model`. */
-  roleModels?: Partial<Record<Role, string>>;
-  concurrency?: number;
-  /** Seconds one LLM request may go unanswered (the spec's `callTimeoutSeconds`). */
-  callTimeoutSeconds?: number;
-  /** Real failures in a row after which an LLM call gives up (rate-limit waits never count). */
-  maxFailures?: number;
-}
 
 export interface EvolveRunOptions {
   promptPath: string;

@@ -17,7 +17,7 @@ import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { EngineEvent } from '../core/run/events';
-import type { EvolveOverrides } from '../node/evolveRun';
+import type { EvolveOverrides } from '../core/run/overrides';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
 export const RUN_DAEMON_PROTOCOL = 1;

@@ -8,7 +8,7 @@ import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { modelPrice } from '../core/llm/prices';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
-import type { EvolveOverrides } from '../node/evolveRun';
+import type { EvolveOverrides } from '../core/run/overrides';
 import type { ServerSettings } from '../protocol/lsp';
 import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
 import type { SettingSchema } from '../protocol/serverSettings';
