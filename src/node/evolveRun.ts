@@ -1,5 +1,5 @@
 /**
- * One evolve run as a Node face starts it (the CLI today, the language server next): load and
+ * One evolve run as a Node face starts it (the CLI, and the run daemon for the editor): load and
  * check the inputs, assemble the ports with the LLM layer, open (or resume) the journal, and drive
  * `runEvolve` with every event journaled durably before the engine's next step.
  *
