@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../protocol/lsp';
 import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
-import { fileName } from '../fileName';
+import { fileName } from '../../core/fileName';
 
 const PROMPT_FILE = /\.(prompt\.md|prompty|ratchet\.yaml|md|txt)$/i;
 
