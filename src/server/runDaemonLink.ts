@@ -9,7 +9,6 @@ import { closeSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import type { CancellationToken } from 'vscode-jsonrpc';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { RatchetError } from '../core/errors';
@@ -19,6 +18,7 @@ import type { EngineEvent } from '../core/run/events';
 import { ensureDaemonDir } from '../daemon/address';
 import type { DaemonAddress } from '../daemon/address';
 import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
+import { signalOf } from '../node/cancellation';
 import { isOwnerAlive } from '../node/process';
 import {
   AttachRequest,
@@ -279,9 +279,3 @@ async function processGone(pid: number | undefined, timeoutMs: number): Promise<
   while (isOwnerAlive(owner) === true && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
-function signalOf(token: CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
-}
