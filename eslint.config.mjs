@@ -24,6 +24,34 @@ export const boundaryRule = {
   ],
 };
 
+/**
+ * The wire contracts (src/protocol) are imported by every end, so they depend on the engine's
+ * types and vscode-jsonrpc's transport-free core only: no VS Code, no LSP end, no Node, and none
+ * of the ends that import them.
+ */
+export const protocolBoundaryRule = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          group: ['/vscode', '/vscode/*', '/vscode-languageclient', '/vscode-languageclient/*', '/vscode-languageserver*', '/vscode-languageserver*/*', '/vscode-jsonrpc/*'],
+          message: 'src/protocol must not import VS Code, an LSP end or a transport; vscode-jsonrpc itself is transport-free.',
+        },
+        { group: ['node:*'], message: 'src/protocol must not import Node built-ins.' },
+        {
+          group: ['fs', 'fs/*', 'path', 'child_process', 'http', 'https', 'net', 'os', 'crypto', 'stream', 'worker_threads'],
+          message: 'src/protocol must not import Node built-ins.',
+        },
+        {
+          regex: '^\\.\\./(node|server|daemon|extension|cli)(/|$)|webview/',
+          message: 'src/protocol depends on src/core only: move the type into src/core.',
+        },
+      ],
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', '.tools/**', 'coverage/**', 'test/e2e/artifacts/**', 'test/e2e/node_modules/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -41,4 +69,5 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['src/core/**/*.ts', 'webview/**/*.ts'], rules: boundaryRule },
+  { files: ['src/protocol/**/*.ts'], rules: protocolBoundaryRule },
 );

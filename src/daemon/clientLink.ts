@@ -6,8 +6,8 @@
  * call whose client went away before answering is asked again of the next one. Each call gives
  * up only when its run's signal aborts.
  */
-import { CancellationTokenSource } from 'vscode-jsonrpc';
 import type { MessageConnection, NotificationType, RequestType } from 'vscode-jsonrpc';
+import { tokenOf } from '../node/cancellation';
 import { abortReason } from '../node/clock';
 import { isConnectionLoss } from './wireErrors';
 
@@ -48,18 +48,15 @@ export class ClientLink {
   async call<P, R, E>(type: RequestType<P, R, E>, params: P, signal: AbortSignal): Promise<R> {
     for (;;) {
       const connection = await this.client(signal);
-      const source = new CancellationTokenSource();
-      const onAbort = () => source.cancel();
-      signal.addEventListener('abort', onAbort, { once: true });
+      const cancel = tokenOf(signal);
       try {
-        return await connection.sendRequest<R>(type.method, params, source.token);
+        return await connection.sendRequest<R>(type.method, params, cancel.token);
       } catch (err) {
         if (signal.aborted) throw abortReason(signal);
         if (!(this.gone.has(connection) || isConnectionLoss(err))) throw err;
         // The client went away before it answered: ask the next one.
       } finally {
-        signal.removeEventListener('abort', onAbort);
-        source.dispose();
+        cancel.dispose();
       }
     }
   }

@@ -45,7 +45,7 @@ class DaemonRun {
   }
 }
 
-type Common = Pick<EvolveRunOptions, 'control' | 'onEvent' | 'signal' | 'env' | 'version' | 'untrusted' | 'transport'>;
+type Common = Pick<EvolveRunOptions, 'control' | 'onEvent' | 'signal' | 'endpointDefaults' | 'version' | 'untrusted' | 'transport'>;
 
 export class DaemonRuns {
   private readonly runs = new Map<string, DaemonRun>();
@@ -106,7 +106,7 @@ export class DaemonRuns {
       control,
       onEvent: (e) => this.onEvent(run, e),
       signal: run.controller.signal,
-      env: setup.env,
+      endpointDefaults: setup.endpoint,
       version: setup.version,
       untrusted: setup.untrusted,
       ...(setup.languageModels ? { transport: new ClientLanguageModels(this.link) } : {}),

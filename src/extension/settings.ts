@@ -2,14 +2,16 @@
  * Ratchet's settings as data: every `ratchet.*` key with its type, default and scope, which ones
  * need a server restart, and how they become the `ServerSettings` the server receives. No VS Code
  * import, so the manifest (package.json `contributes.configuration`) is pinned to this table by a
- * unit test; `Config` (config.ts) is the thin VS Code reader over it.
+ * unit test; `Config` (config.ts) is the thin VS Code reader over it. The value lists (gates,
+ * providers, modes, roles) are the server schema's (src/protocol/serverSettings.ts), so what the
+ * editor offers is what the server accepts.
  */
-import { GATE_NAMES } from '../core/gates/gateTable';
 import type { GateName } from '../core/gates/record';
 import { checkPrice } from '../core/llm/prices';
 import type { PriceInput } from '../core/llm/prices';
 import type { RunMode } from '../core/run/events';
 import type { ModelRole, ServerSettings } from '../protocol/lsp';
+import { GATE_NAMES, MODEL_ROLES, PROVIDERS, RUN_MODES } from '../protocol/serverSettings';
 
 export type SettingScope = 'application' | 'machine' | 'machine-overridable' | 'window' | 'resource';
 
@@ -31,10 +33,7 @@ type PricesSetting = SettingBase & { type: 'object'; default: Readonly<Record<st
 export type SettingDef = StringSetting | NumberSetting | BooleanSetting | PricesSetting;
 export type SettingValue = string | number | boolean | Record<string, PriceInput>;
 
-export const PROVIDERS = ['openai', 'vscode-lm'] as const;
-export const RUN_MODES = ['suggest', 'autopilot'] as const satisfies readonly RunMode[];
 export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;
-export const MODEL_ROLES = ['default', 'agent', 'proposer', 'validator', 'meta', 'challenger'] as const satisfies readonly ModelRole[];
 
 const model = (): StringSetting => ({ type: 'string', default: '', scope: 'window' });
 

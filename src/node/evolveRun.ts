@@ -1,5 +1,5 @@
 /**
- * One evolve run as a Node face starts it (the CLI today, the language server next): load and
+ * One evolve run as a Node face starts it (the CLI, and the run daemon for the editor): load and
  * check the inputs, assemble the ports with the LLM layer, open (or resume) the journal, and drive
  * `runEvolve` with every event journaled durably before the engine's next step.
  *
@@ -27,20 +27,20 @@ import { DEFAULT_RETRY } from '../core/llm/retry';
 import { describeRoles } from '../core/llm/roles';
 import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
-import type { EndpointConfig, Role } from '../core/llm/types';
+import type { EndpointConfig } from '../core/llm/types';
 import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
 import { estimateRun } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
-import type { FacePrices } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
-import type { GateName } from '../core/gates/record';
+import type { EvolveOverrides } from '../core/run/overrides';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
@@ -51,26 +51,6 @@ import { SystemClock } from './clock';
 import { locateRun, storeRun, storedRunOf } from './storedRun';
 import type { StoredRun } from './storedRun';
 
-/** What a face may override on top of the run spec (CLI flags, editor settings); prices below the spec's. */
-export interface EvolveOverrides extends FacePrices {
-  dataset?: string;
-  gate?: GateName;
-  alpha?: number;
-  budgetCalls?: number;
-  candidates?: number;
-  seed?: number;
-  mode?: RunSpec['mode'];
-  baseURL?: string;
-  model?: string;
-  /** Per-role models (editor settings): below the spec's own `models`, above `model`. */
-  roleModels?: Partial<Record<Role, string>>;
-  concurrency?: number;
-  /** Seconds one LLM request may go unanswered (the spec's `callTimeoutSeconds`). */
-  callTimeoutSeconds?: number;
-  /** Real failures in a row after which an LLM call gives up (rate-limit waits never count). */
-  maxFailures?: number;
-}
-
 export interface EvolveRunOptions {
   promptPath: string;
   /** Where `.ratchet/` lives (runs, cache). */
@@ -80,8 +60,8 @@ export interface EvolveRunOptions {
   /** Each new event, after it is durable in the journal, with the `seq` it has there. */
   onEvent: (e: JournaledEvent) => void;
   signal: AbortSignal;
-  /** The environment to read endpoint settings and keys from. */
-  env: Record<string, string | undefined>;
+  /** Where roles without an endpoint of their own go, and the keys (secret: never journaled). */
+  endpointDefaults: EndpointDefaults;
   version: string;
   /** Refuse runs whose scorer executes workspace code (an untrusted workspace). */
   untrusted?: boolean;
@@ -139,7 +119,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const promptPath = resolve(opts.promptPath);
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
-  const roles = roleConfig(spec, opts.overrides, opts.env);
+  const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
@@ -300,22 +280,35 @@ function hashInputs(inputs: RunInputs): string {
 
 /**
  * Endpoints per role. Precedence: the face's override (--base-url / --model), then the run spec's
- * `models`, then OPENAI_BASE_URL / RATCHET_MODEL from the environment, then OpenAI itself. Keys: the role's
- * `apiKeyEnv`, else OPENAI_API_KEY; never written anywhere.
+ * `models`, then the face's defaults (the CLI's OPENAI_BASE_URL / RATCHET_MODEL, the editor's
+ * settings), then OpenAI itself. Keys: the one the role's `apiKeyEnv` names, else the default key;
+ * never written anywhere. This is where "not set" gets its meaning.
+ *
+ * With the editor's language models (`editorModels`: the face passed its own transport) every
+ * call goes to the editor, whatever endpoint the spec names; no key is needed.
  */
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export function roleConfig(spec: RunSpec, o: EvolveOverrides, env: Record<string, string | undefined>): RoleConfig {
+/**
+ * The editor's language models, where an endpoint is expected: the base URL labels their calls in
+ * the response cache and run.json (nothing is sent to it, and the reserved `.invalid` name could
+ * reach no host), and a role without a model asks for this family, which no editor model has, so
+ * the editor answers with any chat model it offers.
+ */
+export const EDITOR_MODELS = { baseURL: 'https://vscode-lm.invalid/v1', anyModel: 'copilot' } as const;
+
+export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
-    const baseURL = o.baseURL ?? m.baseURL ?? env.OPENAI_BASE_URL ?? OPENAI_BASE_URL;
-    const model = m.model ?? o.roleModels?.[role] ?? o.model ?? env.RATCHET_MODEL;
+    const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;
+    if (editorModels) return { baseURL: EDITOR_MODELS.baseURL, model: model ?? EDITOR_MODELS.anyModel };
+    const baseURL = o.baseURL ?? m.baseURL ?? defaults.baseURL ?? OPENAI_BASE_URL;
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
         field: `models.${role}.model`,
       });
     }
-    const apiKey = (m.apiKeyEnv ? env[m.apiKeyEnv] : undefined) ?? env.OPENAI_API_KEY;
+    const apiKey = (m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined) ?? defaults.apiKey;
     return { baseURL, model, ...(apiKey ? { apiKey } : {}) };
   };
   const config: RoleConfig = { default: endpointFor('agent') };

@@ -14,9 +14,8 @@ import type { NodeProcessRunnerOptions } from './process';
 
 export interface NodePortsOptions {
   /**
-   * The LLM client the engine calls.
-   * TODO(integration): build it here with `createLlmClient(options)` (src/core/llm/client.ts) over
-   * `OpenAiTransport` (src/node/openaiTransport.ts) once those land, and make this field optional.
+   * The LLM client the engine calls. The face builds it (`createLlmClient` over its transport, with
+   * the run's budget and cache: evolveRun.ts), since only the face knows the endpoints and keys.
    */
   llm: LlmClient;
   /** The run's seed: every random draw of the engine derives from it. */

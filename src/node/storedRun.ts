@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { RatchetError } from '../core/errors';
 import type { RunRecord } from '../core/run/journal';
 import type { RunSpec } from '../core/run/specTypes';
-import type { EvolveOverrides } from './evolveRun';
+import type { EvolveOverrides } from '../core/run/overrides';
 
 export interface StoredRun {
   /**

@@ -14,7 +14,7 @@ import type { PriceInput } from '../core/llm/prices';
 import type { JournaledEvent, RunKind, RunMode } from '../core/run/events';
 import type { RunSummary } from '../core/run/listRuns';
 import type { GateName } from '../core/gates/record';
-import type { EvolveOverrides } from '../node/evolveRun';
+import type { EvolveOverrides } from '../core/run/overrides';
 
 // ---------------------------------------------------------------------------------------------
 // Settings: client → server, in `initializationOptions` and `workspace/didChangeConfiguration`.

@@ -8,13 +8,16 @@
  * wait, and are asked again of the next client that attaches.
  *
  * JSON-RPC over a Unix socket (a named pipe on Windows) in a per-user directory only its owner
- * can open: the run settings it carries include the API key.
+ * can open: the run settings it carries include the API key. The key travels only there, as the
+ * request's `endpoint` field: the daemon's environment is not the server's (runDaemonLink.ts), so no
+ * key sits in it, nor in any process the daemon starts.
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/run/events';
-import type { EvolveOverrides } from '../node/evolveRun';
+import type { EvolveOverrides } from '../core/run/overrides';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
 export const RUN_DAEMON_PROTOCOL = 2;
@@ -53,8 +56,8 @@ export const AttachRequest = new RequestType<AttachParams, AttachResult, void>('
 
 /** How a run reaches the world, decided by the editor's settings when it starts. */
 export interface DaemonRunSetup {
-  /** Endpoint settings and keys, as the CLI would read them from its environment. */
-  env: Record<string, string | undefined>;
+  /** Where roles without an endpoint of their own go, and the keys: secret, never journaled or logged. */
+  endpoint: EndpointDefaults;
   /** Refuse scorers that execute workspace code. */
   untrusted: boolean;
   /** Send LLM calls to the client (`daemon/languageModel`) instead of an endpoint. */

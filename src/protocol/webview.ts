@@ -13,29 +13,15 @@ import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
 
 // ---------------------------------------------------------------------------------------------
-// Events the panel understands beyond today's EngineEvent. Each is optional data the engine will
-// fill; until EngineEvent carries them, nothing sends them and the matching view stays empty.
+// What the panel folds: the engine's events.
 
 /** One candidate's ratings (GATES.md 7), as the engine's `ratings` event carries them: online Elo,
  * the Bradley–Terry refit on the Elo scale with its 95 % interval (lo, hi), and the probability
  * that parent selection picks it next (selectP). */
 export type CandidateRating = EventOf<'ratings'>['ratings'][number];
 
-/** The items' inputs as text, sent once per run (and on resume). */
-export type DatasetLoadedEvent = Omit<EventOf<'dataset/loaded'>, 'runId' | 'at'>;
-
-/** Budget limits the run declared; `run/started`'s info may carry them as `budget`. */
-export interface BudgetLimits {
-  llmCalls?: number;
-  tokens?: number;
-  dollars?: number;
-  wallMs?: number;
-}
-export type PanelRunInfo = RunSummaryInfo & { budget?: BudgetLimits };
-
 /** Everything the panel folds: the engine's events. */
 export type PanelEvent = EngineEvent;
-export type PanelEventType = PanelEvent['type'];
 
 // ---------------------------------------------------------------------------------------------
 // The folded run state (the snapshot). Only light data: texts from an LLM or a file (candidate
@@ -121,7 +107,7 @@ export interface LogLine {
 
 export interface RunState {
   runId: string;
-  info: PanelRunInfo | undefined;
+  info: RunSummaryInfo | undefined;
   status: RunStatus;
   resumed: boolean;
   startedAt: number | undefined;

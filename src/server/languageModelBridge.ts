@@ -4,12 +4,13 @@
  * needs no endpoint and no key. The engine's LLM layer wraps it like any transport (retries,
  * concurrency, cache, cost), so only one round trip lives here.
  */
-import { CancellationTokenSource, ResponseError } from 'vscode-languageserver/node';
+import { ResponseError } from 'vscode-languageserver/node';
 import type { Connection } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
 import { cancellationOf } from '../core/llm/abort';
 import type { ChatRequest, ChatResponse, EmbedResponse } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
+import { tokenOf } from '../node/cancellation';
 import { LanguageModelRequest } from '../protocol/lsp';
 import type { LanguageModelErrorData } from '../protocol/lsp';
 
@@ -18,9 +19,7 @@ export class LanguageModelBridge implements LlmTransport {
 
   async chat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
     signal.throwIfAborted();
-    const source = new CancellationTokenSource();
-    const onAbort = () => source.cancel();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const cancel = tokenOf(signal);
     try {
       const result = await this.connection.sendRequest(
         LanguageModelRequest,
@@ -34,7 +33,7 @@ export class LanguageModelBridge implements LlmTransport {
           },
           justification: `Ratchet evolves a prompt with your chat model (${req.role} role).`,
         },
-        source.token,
+        cancel.token,
       );
       return {
         text: result.text,
@@ -47,8 +46,7 @@ export class LanguageModelBridge implements LlmTransport {
       if (signal.aborted) throw cancellationOf(signal);
       throw toRatchetError(err);
     } finally {
-      signal.removeEventListener('abort', onAbort);
-      source.dispose();
+      cancel.dispose();
     }
   }
 

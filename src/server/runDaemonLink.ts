@@ -9,7 +9,6 @@ import { closeSync, openSync, renameSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import type { CancellationToken } from 'vscode-jsonrpc';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { RatchetError } from '../core/errors';
@@ -19,6 +18,7 @@ import type { JournaledEvent } from '../core/run/events';
 import { ensureDaemonDir } from '../daemon/address';
 import type { DaemonAddress } from '../daemon/address';
 import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
+import { signalOf } from '../node/cancellation';
 import { isOwnerAlive } from '../node/process';
 import {
   AttachRequest,
@@ -157,7 +157,7 @@ export class RunDaemonLink {
       const child = spawn(process.execPath, [...heap, this.o.script, '--socket', address.socket, '--keep-alive-ms', String(this.o.keepAliveMs())], {
         detached: true,
         stdio: ['ignore', out, out],
-        env: process.env,
+        env: daemonEnv(process.env),
         windowsHide: true,
       });
       child.unref();
@@ -204,6 +204,54 @@ export class RunDaemonLink {
   }
 }
 
+/**
+ * What the daemon and every process it starts (evaluators, command scorers) may see of the
+ * server's environment: where programs and temporary files are, the locale, the proxy and
+ * certificate settings a network call needs — never a key. A run's keys travel in its request
+ * (`DaemonRunSetup.endpoint`); a scorer that needs a variable names it in the run spec's `env`.
+ * Names compare upper-cased: Windows spells `Path` and `SystemRoot` its own way.
+ */
+const DAEMON_ENV = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_MESSAGES',
+  'TZ',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'XDG_RUNTIME_DIR',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'NODE_USE_ENV_PROXY',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  // Windows: programs, profiles and the shell cannot start without these.
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'PROGRAMFILES(X86)',
+]);
+
+export function daemonEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && DAEMON_ENV.has(e[0].toUpperCase())));
+}
+
 /** A log past this size is moved aside (one generation, `.old`) when the next daemon starts. */
 const LOG_MAX_BYTES = 1 << 20;
 
@@ -240,9 +288,3 @@ async function processGone(pid: number | undefined, timeoutMs: number): Promise<
   while (isOwnerAlive(owner) === true && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
 
-function signalOf(token: CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
-}

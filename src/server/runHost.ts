@@ -12,11 +12,12 @@ import { basename, dirname } from 'node:path';
 import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
+import { ROLES } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { readRunRecord, runPaths } from '../core/run/journal';
 import { listRuns } from '../core/run/listRuns';
-import { findPromptForSidecar, isSidecarPath } from '../core/run/spec';
+import { findPromptForSidecar, isSidecarPath, loadRunSpec } from '../core/run/spec';
 import { promptCandidatesFor } from '../core/run/specSource';
 import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
 import { daemonAddress } from '../daemon/address';
@@ -27,7 +28,7 @@ import type { RunEventParams, RunListEntry, ServerSettings, StartRunParams, Star
 import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup } from '../protocol/runDaemon';
 import { RunDaemonLink } from './runDaemonLink';
-import { settingsEnv, settingsOverrides } from './settings';
+import { endpointDefaults, settingsOverrides } from './settings';
 import type { SuggestionBook } from './suggestions';
 import { isUnder, pathToUri, uriToPath } from './uris';
 
@@ -136,7 +137,7 @@ export class RunHost {
     };
     const verb = p.kind === 'evaluate' ? 'Evaluating' : 'Evolving';
     const title = `Ratchet: ${verb} ${basename(promptPath)}`;
-    const { runId } = await this.daemon.request(DaemonStartRequest, { ...this.setup(), promptPath, workspace, overrides, title });
+    const { runId } = await this.daemon.request(DaemonStartRequest, { ...(await this.setup(promptPath)), promptPath, workspace, overrides, title });
     this.hosted({ runId, promptPath, workspace, title });
     return { runId };
   }
@@ -150,7 +151,7 @@ export class RunHost {
     const identity = { runId, promptPath: promptPathOfRun(record, workspace), workspace, title };
     // A run this server saw end (its daemon died) is hosted again: its events may come before the answer.
     this.over.delete(runId);
-    const result = await this.daemon.request(DaemonResumeRequest, { ...this.setup(), ...identity });
+    const result = await this.daemon.request(DaemonResumeRequest, { ...(await this.setup(identity.promptPath)), ...identity });
     this.hosted(identity);
     return result;
   }
@@ -178,14 +179,22 @@ export class RunHost {
     this.daemon.dispose();
   }
 
-  private setup(): DaemonRunSetup {
+  /** How the run reaches its endpoints. The keys go in the request; the daemon's environment has none. */
+  private async setup(promptPath: string): Promise<DaemonRunSetup> {
     const settings = this.o.settings();
     return {
-      env: settingsEnv(settings, process.env),
+      endpoint: endpointDefaults(settings, process.env, await this.keyNames(promptPath)),
       untrusted: !settings.trusted,
       languageModels: settings.provider === 'vscode-lm',
       version: this.o.version,
     };
+  }
+
+  /** The variables the run spec's roles take their keys from (`apiKeyEnv`); none when the spec does not load (the daemon says why). */
+  private async keyNames(promptPath: string): Promise<string[]> {
+    const spec = await loadRunSpec(this.o.files, promptPath).catch(() => undefined);
+    const names = ROLES.map((role) => spec?.models[role].apiKeyEnv).filter((name): name is string => name !== undefined);
+    return [...new Set(names)];
   }
 
   private onEvent(identity: DaemonRunIdentity, e: JournaledEvent): void {

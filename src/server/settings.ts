@@ -1,112 +1,77 @@
 /**
- * The editor's settings as the server uses them. They arrive from the client untyped (JSON), so
- * each field is checked; a bad field is dropped with a problem message rather than failing the
- * whole object — one typo in settings.json must not stop every run.
+ * The editor's settings as the server uses them. They arrive from the client untyped (JSON) and
+ * are checked against the shared schema (src/protocol/serverSettings.ts); a bad field is dropped
+ * with a problem message rather than failing the whole object — one typo in settings.json must not
+ * stop every run.
  */
-import { GATE_NAMES, isGateName } from '../core/gates/gateTable';
-import { checkPrice, modelPrice } from '../core/llm/prices';
-import type { EvolveOverrides } from '../node/evolveRun';
-import type { ModelRole, ServerSettings } from '../protocol/lsp';
+import Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { modelPrice } from '../core/llm/prices';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
+import type { EvolveOverrides } from '../core/run/overrides';
+import type { ServerSettings } from '../protocol/lsp';
+import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
+import type { SettingSchema } from '../protocol/serverSettings';
 
 /** Untrusted until the client says otherwise: command scorers stay off by default. */
 export const DEFAULT_SETTINGS: ServerSettings = { provider: 'openai', trusted: false };
 
-const ROLES: readonly ModelRole[] = ['default', 'agent', 'proposer', 'validator', 'meta', 'challenger'];
+let compiled: ValidateFunction | undefined;
 
-/**
- * The base URL of every role when the provider is VS Code's language models. Nothing is sent to
- * it (the transport is the client); it only has to pass the LLM layer's URL check, and the
- * reserved `.invalid` name makes sure no request could ever reach a real host.
- */
-export const VSCODE_LM_BASE_URL = 'https://vscode-lm.invalid/v1';
+function validator(): ValidateFunction {
+  if (!compiled) {
+    // removeAdditional: unknown keys (where the schema says additionalProperties: false) go silently.
+    const ajv = new Ajv({ allErrors: true, strict: true, removeAdditional: true });
+    ajv.addVocabulary(['x-expected']);
+    compiled = ajv.compile(SERVER_SETTINGS_SCHEMA);
+  }
+  return compiled;
+}
 
 export function readSettings(raw: unknown): { settings: ServerSettings; problems: string[] } {
+  if (raw === undefined || raw === null) return { settings: { ...DEFAULT_SETTINGS }, problems: [] };
+  if (!isRecord(raw)) return { settings: { ...DEFAULT_SETTINGS }, problems: ['settings: expected an object'] };
+  const value = structuredClone(raw);
+  const validate = validator();
   const problems: string[] = [];
-  const v = isRecord(raw) ? raw : {};
-  if (!isRecord(raw) && raw !== undefined && raw !== null) problems.push('settings: expected an object');
-  const s: ServerSettings = { ...DEFAULT_SETTINGS };
-  const bad = (field: string, want: string) => problems.push(`ratchet settings: ${field} must be ${want}; ignored`);
+  if (!validate(value)) {
+    // A field (or one entry of a map: a role's model, a model's price) with any error is dropped whole.
+    const bad = new Map<string, string[]>();
+    for (const e of validate.errors ?? []) {
+      const path = fieldPath(e);
+      bad.set(path.join('.'), path);
+    }
+    for (const [field, path] of bad) {
+      if ([...bad.values()].some((p) => p.length < path.length && path.slice(0, p.length).join('.') === p.join('.'))) continue;
+      problems.push(`ratchet settings: ${field} must be ${expectedAt(path)}; ignored`);
+      drop(value, path);
+    }
+  }
+  return { settings: { ...DEFAULT_SETTINGS, ...(value as Partial<ServerSettings>) }, problems };
+}
 
-  if (v.provider !== undefined) {
-    if (v.provider === 'openai' || v.provider === 'vscode-lm') s.provider = v.provider;
-    else bad('provider', "'openai' or 'vscode-lm'");
+/** The field an error is about: the top-level setting, or the entry of a map or of `budget`. */
+function fieldPath(e: ErrorObject): string[] {
+  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // A bad key of a map (an unknown role) is reported at the map; the key is the entry to drop.
+  const key = e.propertyName ?? (e.keyword === 'propertyNames' ? String((e.params as { propertyName: unknown }).propertyName) : undefined);
+  if (key !== undefined) path.push(key);
+  return path.slice(0, 2);
+}
+
+function expectedAt(path: readonly string[]): string {
+  let node: SettingSchema = SERVER_SETTINGS_SCHEMA;
+  for (const key of path) {
+    const next: SettingSchema | undefined = node.properties?.[key] ?? (node.additionalProperties || undefined);
+    if (!next) break;
+    node = next;
   }
-  if (v.trusted !== undefined) {
-    if (typeof v.trusted === 'boolean') s.trusted = v.trusted;
-    else bad('trusted', 'true or false');
-  }
-  if (v.baseURL !== undefined) {
-    if (typeof v.baseURL === 'string' && /^https?:\/\//.test(v.baseURL)) s.baseURL = v.baseURL;
-    else bad('baseURL', 'an http(s) URL');
-  }
-  if (v.apiKey !== undefined) {
-    if (typeof v.apiKey === 'string') s.apiKey = v.apiKey;
-    else bad('apiKey', 'a string');
-  }
-  if (v.models !== undefined) {
-    if (isRecord(v.models)) {
-      const models: Partial<Record<ModelRole, string>> = {};
-      for (const [role, model] of Object.entries(v.models)) {
-        if (ROLES.includes(role as ModelRole) && typeof model === 'string' && model !== '') models[role as ModelRole] = model;
-        else bad(`models.${role}`, `a model id for one of ${ROLES.join(', ')}`);
-      }
-      s.models = models;
-    } else bad('models', 'an object of role → model id');
-  }
-  if (v.prices !== undefined) {
-    if (isRecord(v.prices)) {
-      const prices: NonNullable<ServerSettings['prices']> = {};
-      for (const [model, price] of Object.entries(v.prices)) {
-        const p = checkPrice(price);
-        if (p) prices[model] = p;
-        else bad(`prices.${model}`, '{ input, output } in USD per million tokens (numbers ≥ 0)');
-      }
-      s.prices = prices;
-    } else bad('prices', 'an object of model id → { input, output }');
-  }
-  if (v.free !== undefined) {
-    if (typeof v.free === 'boolean') s.free = v.free;
-    else bad('free', 'true or false');
-  }
-  if (v.gate !== undefined) {
-    if (isGateName(v.gate)) s.gate = v.gate;
-    else bad('gate', `one of ${GATE_NAMES.join(', ')}`);
-  }
-  if (v.alpha !== undefined) {
-    if (typeof v.alpha === 'number' && v.alpha > 0 && v.alpha < 1) s.alpha = v.alpha;
-    else bad('alpha', 'a number between 0 and 1');
-  }
-  if (v.concurrency !== undefined) {
-    if (isCount(v.concurrency) && v.concurrency > 0) s.concurrency = v.concurrency;
-    else bad('concurrency', 'a whole number above 0');
-  }
-  if (v.callTimeoutSeconds !== undefined) {
-    if (typeof v.callTimeoutSeconds === 'number' && Number.isFinite(v.callTimeoutSeconds) && v.callTimeoutSeconds > 0) s.callTimeoutSeconds = v.callTimeoutSeconds;
-    else bad('callTimeoutSeconds', 'a number of seconds above 0');
-  }
-  if (v.budget !== undefined) {
-    if (isRecord(v.budget)) {
-      const budget: NonNullable<ServerSettings['budget']> = {};
-      if (v.budget.calls !== undefined) {
-        if (isCount(v.budget.calls)) budget.calls = v.budget.calls;
-        else bad('budget.calls', 'a whole number');
-      }
-      if (v.budget.candidates !== undefined) {
-        if (isCount(v.budget.candidates)) budget.candidates = v.budget.candidates;
-        else bad('budget.candidates', 'a whole number');
-      }
-      s.budget = budget;
-    } else bad('budget', 'an object');
-  }
-  if (v.keepAliveSeconds !== undefined) {
-    if (isCount(v.keepAliveSeconds)) s.keepAliveSeconds = v.keepAliveSeconds;
-    else bad('keepAliveSeconds', 'a whole number of seconds');
-  }
-  if (v.mode !== undefined) {
-    if (v.mode === 'suggest' || v.mode === 'autopilot') s.mode = v.mode;
-    else bad('mode', "'suggest' or 'autopilot'");
-  }
-  return { settings: s, problems };
+  return node['x-expected'];
+}
+
+function drop(value: Record<string, unknown>, path: readonly string[]): void {
+  const parent = path.slice(0, -1).reduce<unknown>((v, key) => (isRecord(v) ? v[key] : undefined), value);
+  if (isRecord(parent)) delete parent[path[path.length - 1]!];
 }
 
 /** What the settings override in every run spec (the editor's equivalent of the CLI's flags). */
@@ -123,29 +88,35 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (Object.keys(roleModels).length > 0) o.roleModels = roleModels;
   if (s.prices && Object.keys(s.prices).length > 0) o.prices = Object.fromEntries(Object.entries(s.prices).map(([model, p]) => [model, modelPrice(p)]));
   if (s.free === true) o.free = true;
-  // Every call goes to the client, whatever endpoint the spec names.
-  if (s.provider === 'vscode-lm') o.baseURL = VSCODE_LM_BASE_URL;
   return o;
 }
 
 /**
- * The environment a run reads endpoints and keys from: the server's own, with the settings where
- * the CLI would read OPENAI_BASE_URL, RATCHET_MODEL and OPENAI_API_KEY. A new record each time;
- * process.env is never written, so a key never leaks into an evaluator command's environment.
+ * What a run falls back to where its spec names no endpoint, and its keys — the one place the
+ * editor's "not set" gets a meaning: the settings, else the server's own environment read as the
+ * CLI reads the shell's (an editor started from a shell with OPENAI_API_KEY works as the CLI does).
+ * `keyNames` are the variables the run spec's roles name with `apiKeyEnv`; only those, and
+ * nothing else of the environment, reach the run. With VS Code's language models no key goes at all.
  */
-export function settingsEnv(s: ServerSettings, base: Record<string, string | undefined>): Record<string, string | undefined> {
-  const env = { ...base };
-  if (s.baseURL !== undefined) env.OPENAI_BASE_URL = s.baseURL;
-  const model = s.models?.default ?? (s.provider === 'vscode-lm' ? 'copilot' : undefined);
-  if (model !== undefined) env.RATCHET_MODEL = model;
-  if (s.apiKey !== undefined) env.OPENAI_API_KEY = s.apiKey;
-  return env;
+export function endpointDefaults(s: ServerSettings, env: Readonly<Record<string, string | undefined>>, keyNames: readonly string[] = []): EndpointDefaults {
+  const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  // Every call goes to the editor (DaemonRunSetup.languageModels); roleConfig says what an unset model means there.
+  if (s.provider === 'vscode-lm') return s.models?.default === undefined ? {} : { model: s.models.default };
+  const out: EndpointDefaults = {};
+  const baseURL = s.baseURL ?? set('OPENAI_BASE_URL');
+  if (baseURL !== undefined) out.baseURL = baseURL;
+  const model = s.models?.default ?? set('RATCHET_MODEL');
+  if (model !== undefined) out.model = model;
+  const apiKey = s.apiKey ?? set('OPENAI_API_KEY');
+  if (apiKey !== undefined) out.apiKey = apiKey;
+  const named = keyNames.flatMap((name) => {
+    const value = set(name);
+    return value === undefined ? [] : [[name, value] as const];
+  });
+  if (named.length > 0) out.apiKeys = Object.fromEntries(named);
+  return out;
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isCount(x: unknown): x is number {
-  return typeof x === 'number' && Number.isInteger(x) && x >= 0;
 }

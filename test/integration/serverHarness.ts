@@ -20,6 +20,7 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  LogMessageNotification,
   PublishDiagnosticsNotification,
   ShutdownRequest,
   TextDocumentEdit,
@@ -50,6 +51,8 @@ export class TestClient {
   readonly events: RunEventParams[] = [];
   readonly suggestions: SuggestionState[] = [];
   readonly statuses: ServerStatusParams[] = [];
+  /** The server's log (`window/logMessage`), one line each. */
+  readonly logs: string[] = [];
   readonly diagnostics = new Map<string, Diagnostic[]>();
   readonly edits: ApplyWorkspaceEditParams[] = [];
   readonly progress = new Map<string, ProgressRecord>();
@@ -104,6 +107,7 @@ export class TestClient {
     conn.onNotification(RunEventNotification, record(this.events));
     conn.onNotification(SuggestionChangedNotification, record(this.suggestions));
     conn.onNotification(ServerStatusNotification, record(this.statuses));
+    conn.onNotification(LogMessageNotification.method, (p: { message: string }) => void this.logs.push(p.message));
     conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
       this.diagnostics.set(p.uri, p.diagnostics);
       this.wake();

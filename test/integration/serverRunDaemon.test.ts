@@ -3,7 +3,7 @@
 // events, their pending suggestions. A daemon that dies leaves its runs resumable, and so does one
 // whose runs waited longer than the keep-alive for a window to come back.
 import { execSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
@@ -207,5 +207,43 @@ describe('a run whose daemon is gone can be resumed', () => {
     const second = await open();
     expect(await second.waitFor(() => second.statuses.find((s) => s.resumable !== undefined), 'serverStatus')).toMatchObject({ health: 'ok', resumable: 1 });
     expect(journal(w.dir, runId).some(isTerminal)).toBe(false);
+  });
+});
+
+describe('the API key reaches the run daemon in the run request only', () => {
+  // Not shaped like an `sk-` key, so a leak would show as itself rather than be caught by redaction.
+  const KEY = 'opaque-secret-7f3a9c2e51';
+
+  /** Every file under `dir`, with its text. */
+  const filesUnder = (dir: string): [string, string][] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => join(d.parentPath, d.name))
+      .map((path) => [path, readFileSync(path, 'utf8')]);
+
+  it('calls the endpoint with the key, which is in no environment, journal or log', async () => {
+    const w = makeWorkspace({ seed: 5, candidates: 3 });
+    const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: 5 }), latencyMs: 5, apiKey: KEY });
+    cleanups.push(() => fake.close());
+    // The server itself was started with OPENAI_API_KEY in its environment (serverHarness): the settings' key wins, and neither reaches the daemon's environment.
+    const client = await TestClient.start({ folders: [w.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, apiKey: KEY } });
+    cleanups.push(() => client.stop());
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { uri: client.uriOf(w.promptPath), kind: 'evolve' });
+    await client.waitFor(() => decisions(client, runId) >= 1, 'a decision');
+    const daemon = ownerPid(w.dir, runId);
+    if (process.platform === 'linux') {
+      const environ = readFileSync(`/proc/${daemon}/environ`, 'utf8').split('\0');
+      expect(environ.filter((v) => v.startsWith('OPENAI_API_KEY='))).toEqual([]);
+      expect(environ.filter((v) => v.includes(KEY) || v.includes('test-key'))).toEqual([]);
+      expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
+    }
+    expect((await client.waitFor(() => terminal(client, runId), 'the run’s end')).type).toBe('run/finished');
+    // Every call was authorized: a missing key would have been a 401.
+    expect(fake.calls.length).toBeGreaterThan(0);
+    expect(fake.calls.every((c) => c.status === 200)).toBe(true);
+
+    const written: [string, string][] = [...filesUnder(join(w.dir, '.ratchet')), ['daemon log', readFileSync(daemonAddress([w.dir], version).log, 'utf8')], ['server log', client.logs.join('\n')], ['server stderr', client.serverStderr]];
+    expect(written.length).toBeGreaterThan(3);
+    expect(written.filter(([, text]) => text.includes(KEY)).map(([path]) => path)).toEqual([]);
   });
 });

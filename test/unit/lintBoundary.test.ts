@@ -36,4 +36,22 @@ describe('core boundary lint rule', () => {
   it('allows pure imports in src/core', async () => {
     expect(await restrictedImportErrors("import { parse } from 'yaml';\nexport const x = parse;\n", 'src/core/boundaryProbe.ts')).toEqual([]);
   });
+
+  it.each([
+    ["import type { EvolveRunOptions } from '../node/evolveRun';", 'src/core only'],
+    ["import type { RunHost } from '../server/runHost';", 'src/core only'],
+    ["import * as vscode from 'vscode';", 'VS Code'],
+    ["import { createConnection } from 'vscode-languageserver/node';", 'VS Code'],
+    ["import { SocketMessageReader } from 'vscode-jsonrpc/node';", 'transport'],
+    ["import { readFile } from 'node:fs';", 'Node built-ins'],
+  ])('rejects %s in src/protocol', async (code, why) => {
+    const errors = await restrictedImportErrors(`${code}\nexport const x = 1;\n`, 'src/protocol/boundaryProbe.ts');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(why);
+  });
+
+  it('allows the engine and vscode-jsonrpc in src/protocol', async () => {
+    const code = "import { RequestType } from 'vscode-jsonrpc';\nimport type { EngineEvent } from '../core/run/events';\nexport const x = RequestType;\nexport type E = EngineEvent;\n";
+    expect(await restrictedImportErrors(code, 'src/protocol/boundaryProbe.ts')).toEqual([]);
+  });
 });

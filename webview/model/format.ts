@@ -45,11 +45,6 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/** The last segment of a path (POSIX or Windows); the path itself goes in a tooltip. */
-export function fileName(path: string): string {
-  return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
-}
-
 /** Candidate ids are hashes; eight characters tell them apart in a list. */
 export function shortId(id: string | undefined): string {
   if (id === undefined) return '—';

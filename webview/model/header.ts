@@ -1,7 +1,8 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
 import type { RunSummaryInfo } from '../../src/core/run/events';
 import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
-import { count, fileName, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
+import { fileName } from '../../src/core/fileName';
+import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from './runState';
 
 export interface BudgetMeter {

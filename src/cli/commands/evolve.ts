@@ -13,9 +13,11 @@ import { RatchetError } from '../../core/errors';
 import type { RunControl, Suggestion } from '../../core/evolve/loop';
 import type { GateName } from '../../core/gates/record';
 import type { EngineEvent } from '../../core/run/events';
+import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { NodeFiles } from '../../node/files';
 import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
-import type { EvolveOverrides, EvolveRunOutcome } from '../../node/evolveRun';
+import type { EvolveOverrides } from '../../core/run/overrides';
+import type { EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
@@ -92,7 +94,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
     control,
     onEvent: (e: EngineEvent) => progress.show(e),
     signal: controller.signal,
-    env: process.env,
+    endpointDefaults: endpointDefaultsFromEnv(process.env),
     version,
   };
   let outcome: EvolveRunOutcome;

@@ -14,6 +14,7 @@ export const REDACTED = '[redacted]';
  */
 const SECRET_KEYS = new Set([
   'apikey',
+  'apikeys',
   'xapikey',
   'authorization',
   'proxyauthorization',

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../protocol/lsp';
 import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
-import { fileName } from '../fileName';
+import { fileName } from '../../core/fileName';
 import { RUN_SPEC_EXTENSION, isPromptPath, isRunSpecPath, promptExtensionsText } from '../../core/files/fileKinds';
 
 /** The file a run command is about: its argument, else the active editor's file. */

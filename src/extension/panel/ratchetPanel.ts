@@ -71,12 +71,12 @@ export class RatchetPanel {
     );
   }
 
-  /** Shows `runId` with `candidateId`'s decision selected and its evidence open, once the view is ready. */
   /** Shows this run, whatever the panel was showing. */
   showRun(runId: string): void {
     this.controller.showRun(runId);
   }
 
+  /** Shows `runId` with `candidateId`'s decision selected and its evidence open, once the view is ready. */
   focus(runId: string, candidateId: string): void {
     this.controller.focus(runId, candidateId);
   }

@@ -12,11 +12,11 @@ export const CANDIDATE_SCHEME = 'ratchet-candidate';
 
 export interface RegisterPanelDeps {
   store: RunStore;
-  /** Forwarded to the engine (the language server); until wired, the user is told it is not. */
-  cancelRun?(runId: string): void | Promise<void>;
-  resumeRun?(runId: string): void | Promise<void>;
+  /** The panel's Cancel and Resume buttons (main.ts routes them through the commands). */
+  cancelRun(runId: string): void | Promise<void>;
+  resumeRun(runId: string): void | Promise<void>;
   /** Fills the store with a run from its journal (see PanelActions.loadRun). */
-  loadRun?(runId: string): void | Promise<void>;
+  loadRun(runId: string): void | Promise<void>;
   log?: vscode.LogOutputChannel;
 }
 
@@ -77,13 +77,10 @@ function candidateDocuments(store: RunStore): vscode.TextDocumentContentProvider
 }
 
 function panelActions(deps: RegisterPanelDeps): PanelActions {
-  const notWired = (what: string) => () => {
-    void vscode.window.showWarningMessage(`Ratchet: ${what} is not available yet in this build.`);
-  };
   return {
-    cancel: deps.cancelRun ?? notWired('cancelling a run from the panel'),
-    resume: deps.resumeRun ?? notWired('resuming a run from the panel'),
-    loadRun: deps.loadRun ?? (() => undefined),
+    cancel: deps.cancelRun,
+    resume: deps.resumeRun,
+    loadRun: deps.loadRun,
     async openCandidate(runId, candidateId, as) {
       const uri = candidateUri(runId, candidateId);
       if (as === 'text') {

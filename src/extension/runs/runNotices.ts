@@ -5,7 +5,7 @@
  */
 import type { RunEventParams, RunListEntry } from '../../protocol/lsp';
 import { formatWait } from '../../core/llm/retry';
-import { fileName } from '../fileName';
+import { fileName } from '../../core/fileName';
 
 export interface RunNotice {
   level: 'info' | 'error';

@@ -4,7 +4,7 @@
  */
 import type { RunListEntry } from '../../protocol/lsp';
 import type { DecisionRow, RunState } from '../../protocol/webview';
-import { fileName } from '../fileName';
+import { fileName } from '../../core/fileName';
 
 export interface RunNode {
   kind: 'run';

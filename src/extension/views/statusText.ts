@@ -6,7 +6,7 @@
 import type { ServerStatusParams } from '../../protocol/lsp';
 import type { RunState } from '../../protocol/webview';
 import { waitNote } from '../../../webview/model/header';
-import { fileName } from '../fileName';
+import { fileName } from '../../core/fileName';
 
 export type ServerPhase = 'starting' | 'running' | 'stopped' | 'failed';
 

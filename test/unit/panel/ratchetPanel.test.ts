@@ -113,7 +113,7 @@ function setup() {
   const store = new RunStore();
   store.appendAll([started(), proposed('c0', undefined, 'parent text'), proposed('c1', 'c0', 'child text')]);
   const cancelRun = vi.fn();
-  const handle = registerPanel(context, { store, cancelRun });
+  const handle = registerPanel(context, { store, cancelRun, resumeRun: vi.fn(), loadRun: vi.fn() });
   return { subscriptions, store, cancelRun, context, handle };
 }
 

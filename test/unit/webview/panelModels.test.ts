@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { costChartData, costTable } from '../../../webview/model/costSeries';
 import { diffModel } from '../../../webview/model/diffLines';
-import { evidenceText, fileName, formatFactor } from '../../../webview/model/format';
+import { fileName } from '../../../src/core/fileName';
+import { evidenceText, formatFactor } from '../../../webview/model/format';
 import { headerModel } from '../../../webview/model/header';
 import { ratingRows, ratingsChartData } from '../../../webview/model/ratings';
 import { emptyRunState, foldEvents } from '../../../webview/model/runState';
