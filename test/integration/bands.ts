@@ -57,3 +57,10 @@ export function paceCommitProbability(n: number, pWin: number, pLoss: number, al
   }
   return committed;
 }
+
+/** P(Bin(n, p) ≥ k). */
+export function binomialAtLeast(n: number, p: number, k: number): number {
+  let s = 0;
+  for (let i = k; i <= n; i++) s += binomialPmf(n, p, i);
+  return Math.min(1, s);
+}
