@@ -171,7 +171,7 @@ describe('ratchet evolve --gate sign (GATES.md 6.1)', () => {
     expect(decisions(cli.events)).toEqual(decisions(inProcess.events));
     expect(tested(cli).every((r) => r.gate === 'sign')).toBe(true);
     expect(cli.code).toBe(tested(cli).some((x) => x.decision === 'commit') ? 0 : 1);
-  });
+  }, 120_000);
 
   it('commits a real +0.30 edit wherever it is tested', async () => {
     const seeds = [1, 2, 3, 4, 5, 6];

@@ -83,7 +83,7 @@ describe('null regime: the edits only reshuffle which items the agent gets right
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('controlled regime: one of the edits raises true accuracy by 0.30', () => {
@@ -134,7 +134,7 @@ describe('controlled regime: one of the edits raises true accuracy by 0.30', () 
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
 });
 
 describe('gate.population: finite (better on this dev set, GATES.md 1.2)', () => {
@@ -244,5 +244,5 @@ describe('kill mid-run, then resume', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 120_000);
 });
