@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PanelController, lightEvent, type PanelActions } from '../../../src/extension/panel/controller';
 import { RunStore } from '../../../src/extension/panel/runStore';
 import type { HostMessage, ViewMessage } from '../../../src/protocol/webview';
-import { RUN, decided, ev, proposed, started } from '../webview/events';
+import { RUN, decided, ev, eventClock, proposed, started } from '../webview/events';
 
 function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c0', 'long text', 'why'), decided('c1', 'commit', { parentId: 'c0' })]) {
   const store = new RunStore();
@@ -121,11 +121,11 @@ describe('PanelController', () => {
 
   it('tells the view when the selected run is interrupted, so it can offer Resume', () => {
     const { store, posted, controller } = setup();
-    store.setInterrupted([RUN], 10_000);
+    store.setInterrupted([RUN], eventClock() + 10_000);
     expect(posted).toEqual([]);
     controller.receive({ type: 'view/ready', runId: RUN });
     expect((posted[0] as Extract<HostMessage, { type: 'run/snapshot' }>).runs).toEqual([expect.objectContaining({ runId: RUN, interrupted: true })]);
-    store.setInterrupted([], 20_000);
+    store.setInterrupted([], eventClock() + 20_000);
     expect(posted.at(-1)).toEqual({ type: 'runs/updated', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: expect.any(Number) }] });
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEvidence, MAX_EVIDENCE_ITEMS } from '../../../src/extension/panel/evidence';
 import { RunStore } from '../../../src/extension/panel/runStore';
 import type { PanelEvent } from '../../../src/protocol/webview';
-import { RUN, decided, ev, proposed, started, step } from '../webview/events';
+import { RUN, decided, ev, eventClock, proposed, started, step } from '../webview/events';
 
 const evaluated = (candidateId: string, itemId: string, score: number, output?: string) => ev('item/evaluated', { candidateId, itemId, score, cached: false, ...(output ? { output } : {}) });
 const verdict = (itemId: string, order: 'child-first' | 'parent-first', winner: 'child' | 'parent' | 'tie', rationale?: string) =>
@@ -57,7 +57,8 @@ describe('interrupted runs', () => {
     const s = store([started(), ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'greedy', alpha: 0.1, mode: 'autopilot', seed: 2 } }), ev('run/cancelled', { runId: 'run-2' })]);
     let changes = 0;
     s.onListChanged(() => (changes += 1));
-    const listedAt = 50_000;
+    // Later than the events so far and the few this test adds before it says the run went on.
+    const listedAt = eventClock() + 50_000;
     s.setInterrupted(new Set([RUN, 'run-2']), listedAt);
     expect(s.runs().map((r) => [r.runId, r.status, r.interrupted])).toEqual([
       ['run-2', 'cancelled', undefined],
