@@ -1,9 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that must have a fresh module registry: they mock modules (`vi.mock('vscode')`) or run in
+ * another environment (happy-dom). Every other file shares its worker's modules with the files run
+ * before it (`isolate: false`), which spares a worker start and a module graph load per file.
+ */
+const ISOLATED = [
+  'test/unit/extension/evidenceCommand.test.ts',
+  'test/unit/panel/ratchetPanel.test.ts',
+  'test/unit/webview/panelApp.test.ts',
+  'test/unit/webview/virtualList.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'], exclude: ISOLATED, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED },
+      },
+    ],
   },
 });

@@ -49,7 +49,8 @@ const chatCalls = (s: FakeServer) => s.calls.filter((c) => c.path === '/v1/chat/
 
 describe('budgets are hard limits, counted at the endpoint', () => {
   it('a budget of N calls sends at most N requests; the candidate it cuts off stays undecided', async () => {
-    for (const n of [0, 1, 37]) {
+    // Three independent runs, each with its own workspace and server: at once.
+    await Promise.all([0, 1, 37].map(async (n) => {
       const ws = makeWorkspace({ seed: 2 });
       await withServer(ws, 2, 1, async (server) => {
         const r = await runCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir, '--budget-calls', String(n)]);
@@ -65,7 +66,7 @@ describe('budgets are hard limits, counted at the endpoint', () => {
           expect(lastCost(events)?.calls).toBeLessThanOrEqual(n);
         }
       });
-    }
+    }));
   }, 120_000);
 
   it('the test-split report runs only when the budget can pay for all of it, and says so when it cannot', async () => {
@@ -125,11 +126,10 @@ describe('resume keeps the meter, the file and the decisions', () => {
     const seed = 5;
     const opts: WorkspaceOptions = { seed, modelExtra: PRICED };
     const reference = makeWorkspace(opts);
-    await withServer(reference, seed, 3, async (server) => {
+    // The uninterrupted run goes on beside the interrupted one: they share nothing.
+    const uninterrupted = withServer(reference, seed, 3, async (server) => {
       await runCli(['evolve', reference.promptPath, '--base-url', server.url, '-w', reference.dir, '--apply']);
     });
-    const ref = onlyRun(reference);
-    expect(decisions(ref.events).filter((d) => d.decision === 'commit')).toHaveLength(1);
 
     const ws = makeWorkspace(opts);
     await withServer(
@@ -145,6 +145,7 @@ describe('resume keeps the meter, the file and the decisions', () => {
         // 3: killed once the commit's edit is written; the journal is cut back to before its
         // `edit/applied` line, which is exactly what a crash between the write and the line leaves.
         await killWhen(resume(), ws, (events) => events.some((e) => e.type === 'edit/applied'));
+        await uninterrupted;
         const id = runIds(ws.dir)[0]!;
         const path = `${ws.dir}/.ratchet/runs/${id}/events.jsonl`;
         const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
@@ -157,6 +158,8 @@ describe('resume keeps the meter, the file and the decisions', () => {
       },
       10,
     );
+    const ref = onlyRun(reference);
+    expect(decisions(ref.events).filter((d) => d.decision === 'commit')).toHaveLength(1);
     const run = onlyRun(ws);
     const refEnd = ref.events.at(-1);
     expect(refEnd?.type).toBe('run/finished');
@@ -206,7 +209,8 @@ describe('a dead endpoint', () => {
   it('stops the run with the reason, resumable; once the endpoint is back the resume ends as an uninterrupted run did', async () => {
     const seed = 7;
     const reference = makeWorkspace({ seed });
-    await withServer(reference, seed, 2, async (server) => {
+    // The uninterrupted run goes on beside the failing one: they share nothing.
+    const uninterrupted = withServer(reference, seed, 2, async (server) => {
       await runCli(['evolve', reference.promptPath, '--base-url', server.url, '-w', reference.dir]);
     });
     const ws = makeWorkspace({ seed });
@@ -231,6 +235,7 @@ describe('a dead endpoint', () => {
       server.clearFaults();
       const resumed = await runCli(['runs', 'resume', id, '-w', ws.dir]);
       expect(resumed.stderr).toContain('finished');
+      await uninterrupted;
       expect(decisions(journal(ws.dir, id))).toEqual(decisions(onlyRun(reference).events));
     }, 10);
   }, 120_000);

@@ -1,6 +1,6 @@
 // A throwaway workspace for evolve runs against the fake server: a prompt file, its sidecar spec
 // and a dataset of arithmetic items the simulated agent answers, plus the matching scenario.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioInput, ScriptedEdit } from '../fixtures/fakeOpenAI/scenario';
@@ -30,10 +30,24 @@ export interface Workspace {
   items: { id: string; question: string; answer: number }[];
 }
 
+/**
+ * Where throwaway workspaces go: a RAM file system when the machine has one. A run fsyncs every
+ * journal line and every response-cache file (that is the product's durability); on a disk those
+ * syncs are most of a test run's time, on tmpfs they cost nothing and the code path is the same.
+ */
+export const SCRATCH = ((): string => {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+})();
+
 export const PROMPT_BODY = 'You solve arithmetic problems.\n\nQuestion: {{question}}\n\nEnd with "The answer is N".\n';
 
 export function makeWorkspace(o: WorkspaceOptions = {}): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'ratchet-evolve-'));
+  const dir = mkdtempSync(join(SCRATCH, 'ratchet-evolve-'));
   const n = o.items ?? 90;
   const items = Array.from({ length: n }, (_, i) => ({ id: `q${i + 1}`, question: `What is ${100 + i} plus ${7 * i + 3}?`, answer: 100 + i + 7 * i + 3 }));
   mkdirSync(join(dir, 'data'));

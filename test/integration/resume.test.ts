@@ -4,13 +4,12 @@
 // second server with the same scenario gives the same answers as the first.
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import { CLI, decisions, evolveThenKill, journal, runCli, runIds, startCli } from './evolveCli';
-import { makeWorkspace, scenarioFor } from './evolveWorkspace';
+import { SCRATCH, makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { Workspace } from './evolveWorkspace';
 
 const SEED = 5;
@@ -40,7 +39,7 @@ afterAll(async () => {
 
 /** A copy of the original workspace, as it was when the run was killed. */
 function copyOfOriginal(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'ratchet-copy-')), 'ws');
+  const dir = join(mkdtempSync(join(SCRATCH, 'ratchet-copy-')), 'ws');
   dirs.push(dir);
   cpSync(original.dir, dir, { recursive: true });
   return dir;

@@ -22,8 +22,21 @@ function channel(): { daemonEnd: MessageConnection; clientEnd: MessageConnection
   return { daemonEnd, clientEnd, cut: () => (toDaemon.end(), toClient.end()) };
 }
 
-function linkWith(changes: boolean[] = []) {
-  const link = new ClientLink((attached) => changes.push(attached));
+/** Lets every pending I/O callback and promise run once: enough for anything already possible to happen. */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
+/** Resolves the first time `test` holds for a value `watch` is given. */
+function when<T>(test: (v: T) => boolean): { watch: (v: T) => void; seen: Promise<void> } {
+  let seen!: () => void;
+  const p = new Promise<void>((r) => (seen = r));
+  return { watch: (v) => test(v) && seen(), seen: p };
+}
+
+function linkWith(changes: boolean[] = [], onChange: (attached: boolean) => void = () => undefined) {
+  const link = new ClientLink((attached) => {
+    changes.push(attached);
+    onChange(attached);
+  });
   const attach = (answer: (q: string) => Promise<string> | string) => {
     const c = channel();
     c.clientEnd.onRequest(Ask, async (p) => ({ a: await answer(p.q) }));
@@ -41,7 +54,8 @@ describe('ClientLink', () => {
     const answer = link.call(Ask, { q: 'accept c1?' }, new AbortController().signal);
     let settled = false;
     void answer.then(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 30));
+    // Nobody is attached, so nothing can answer it: a turn of the event loop would show otherwise.
+    await turn();
     expect(settled).toBe(false);
     attach((q) => `yes to ${q}`);
     await expect(answer).resolves.toEqual({ a: 'yes to accept c1?' });
@@ -49,16 +63,19 @@ describe('ClientLink', () => {
 
   it('a client that goes away before answering: the same question goes to the next client', async () => {
     const changes: boolean[] = [];
-    const { link, attach } = linkWith(changes);
+    const detached = when<boolean>((attached) => !attached);
+    const { link, attach } = linkWith(changes, detached.watch);
     const asked: string[] = [];
+    const firstAsked = when<string>(() => true);
     const first = attach((q) => {
       asked.push(`first: ${q}`);
+      firstAsked.watch(q);
       return new Promise<string>(() => undefined); // the window reloads before the user answers
     });
     const answer = link.call(Ask, { q: 'accept c2?' }, new AbortController().signal);
-    await new Promise((r) => setTimeout(r, 30));
+    await firstAsked.seen;
     first.cut();
-    await new Promise((r) => setTimeout(r, 30));
+    await detached.seen;
     expect(link.attached).toBe(false);
     attach((q) => {
       asked.push(`second: ${q}`);
@@ -71,9 +88,13 @@ describe('ClientLink', () => {
 
   it('a newer client takes over from one still attached, and gets the questions left unanswered', async () => {
     const { link, attach } = linkWith();
-    attach(() => new Promise<string>(() => undefined));
+    const firstAsked = when<string>(() => true);
+    attach((q) => {
+      firstAsked.watch(q);
+      return new Promise<string>(() => undefined);
+    });
     const answer = link.call(Ask, { q: 'q' }, new AbortController().signal);
-    await new Promise((r) => setTimeout(r, 30));
+    await firstAsked.seen;
     attach(() => 'from the new window');
     await expect(answer).resolves.toEqual({ a: 'from the new window' });
   });

@@ -73,16 +73,23 @@ describe('journal round trip through the real file system', () => {
   it('resolves an append only after the durable write has completed', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
+    let entered: () => void = () => undefined;
+    const writing = new Promise<void>((r) => (entered = r));
     const slow: Files = Object.assign(Object.create(files) as Files, {
       appendDurable: async (p: string, t: string) => {
-        if (t !== '') await gate;
+        if (t !== '') {
+          entered();
+          await gate;
+        }
         await files.appendDurable(p, t);
       },
     });
     const writer = await createJournal({ ...ports(), files: slow }, root, NEW_RUN);
     let resolved = false;
     const pending = writer.append({ runId: writer.runId, at: 1, type: 'run/cancelled' }).then(() => (resolved = true));
-    await new Promise((r) => setTimeout(r, 30));
+    // The write has started and is held; a turn of the event loop lets anything that could settle the append run.
+    await writing;
+    await new Promise<void>((r) => setImmediate(r));
     expect(resolved).toBe(false);
     release();
     await pending;

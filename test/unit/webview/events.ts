@@ -6,6 +6,14 @@ import type { PanelEvent } from '../../../src/protocol/webview';
 export const RUN = 'run-1';
 let clock = 1_000;
 
+/**
+ * The `at` of the latest event built. Test files that share a worker share this module and its
+ * clock, so a test that needs a time after its events asks for it instead of writing a number.
+ */
+export function eventClock(): number {
+  return clock;
+}
+
 export function ev<T extends PanelEvent['type']>(type: T, fields: Omit<Extract<PanelEvent, { type: T }>, 'type' | 'runId' | 'at'> & { at?: number; runId?: string }): PanelEvent {
   clock += 10;
   return { runId: RUN, at: clock, ...fields, type } as unknown as PanelEvent;
