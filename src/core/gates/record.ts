@@ -20,7 +20,8 @@ export type DecisionReason =
   | 'duplicate' // same content as an already-rejected candidate (A5)
   | 'greedy' // greedy decisions: score comparison
   | 'p-value' // fixed-n sign test: p ≤ level or not (GATES.md 6.1)
-  | 'validator'; // pairwise / elo verdicts
+  | 'validator' // pairwise / elo verdicts
+  | 'incorrect'; // code search: the evaluator found the child program incorrect
 
 export interface DecisionRecord {
   candidateId: string;

@@ -1,0 +1,302 @@
+/**
+ * The code-search gate: whether a child program beats its parent, decided by a paired,
+ * anytime-valid test on the evaluator's instances rather than by one evaluation and a strict `>`
+ * (what ShinkaEvolve and OpenEvolve do, and why a lucky child becomes their elite for good).
+ *
+ * - `pace+` / `pace` (GATES.md 3, 4.4): the instances in an order fixed before the first
+ *   evaluation (orderSeed = hashSeed(runSeed, child hash), as for prompt candidates), continuous
+ *   paired differences Δ = (S_child − S_parent) / (hi − lo) ∈ [−1, 1] over the declared score
+ *   range, the e-process updated strictly in that order, commit at the threshold, futility stop.
+ *   The parent's per-instance scores come from the cache when it has them (4.3).
+ * - `greedy`: the baseline every peer uses — the child's mean over all instances strictly above
+ *   the parent's. Also the rule for a declared deterministic single-score evaluator, where one
+ *   evaluation is the truth and no statistics are needed.
+ *
+ * Shards, so evidence can stop early: the order is cut into shards of `shardSize` instances,
+ * evaluated up to `parallelShards` at a time, and consumed in order as they finish; the verdict
+ * aborts the shards still running. An evaluator that cannot run a subset has one shard (all).
+ * A child that any shard reports incorrect is rejected on the spot (reason `incorrect`).
+ */
+import { RatchetError } from '../errors';
+import { gateConfigHash, paceConfig, startPaceTest } from '../gates/pace';
+import type { PaceStep, PaceTest } from '../gates/pace';
+import type { DecisionRecord, Population, Schedule } from '../gates/record';
+import { advanceLedger, candidateThreshold } from '../gates/thresholds';
+import type { RunLedger } from '../gates/thresholds';
+import { hashSeed, seededPermutation } from '../random';
+
+export type CodeGateName = 'pace+' | 'pace' | 'greedy';
+
+export interface ProgramRef {
+  id: string;
+  /** Content hash: seeds the child's instance order and keys the score cache. */
+  hash: string;
+}
+
+/** One evaluator call on some instances: every requested instance scored, or the program is incorrect. */
+export type ShardOutcome = { correct: true; scores: Readonly<Record<string, number>> } | { correct: false; error: string };
+
+export type ShardEvaluator = (program: ProgramRef, instanceIds: readonly string[], signal: AbortSignal) => Promise<ShardOutcome>;
+
+export interface CodeGateSpec {
+  name: CodeGateName;
+  alpha: number;
+  schedule: Schedule;
+  horizon?: number;
+  population: Population;
+}
+
+export interface CodeGateContext {
+  gate: CodeGateSpec;
+  runSeed: number;
+  /** The evaluator's instance ids (for a single noisy score: its repeated seeds). */
+  instances: readonly string[];
+  /** The range every instance score lies in, declared by the run spec; Δ is scaled by it. */
+  range: { lo: number; hi: number };
+  /** Instances per evaluator call; `instances.length` when the evaluator runs whole. */
+  shardSize: number;
+  /** Evaluator calls of one test running at once. */
+  parallelShards: number;
+  evaluate: ShardEvaluator;
+  /** Per-instance scores already known, by program hash (the parent's, from earlier tests). */
+  cache: ScoreCache;
+  /** Each e-process step as it happens (the journal's `wealth/step`). */
+  onStep?: (instanceId: string, step: PaceStep) => Promise<void>;
+  signal: AbortSignal;
+}
+
+export interface ScoreCache {
+  get(hash: string, instanceId: string): number | undefined;
+  set(hash: string, instanceId: string, score: number): void;
+}
+
+export interface CodeGateResult {
+  record: DecisionRecord;
+  ledgerAfter: RunLedger;
+  /** The child's scores measured in this test, by instance. */
+  childScores: Map<string, number>;
+  /** Why the child is incorrect, when a shard said so. */
+  incorrect?: string;
+  /** Instances the evaluator ran, child and parent (cached parent scores not counted). */
+  evaluations: { child: number; parent: number };
+}
+
+export function scoreCache(): ScoreCache {
+  const m = new Map<string, number>();
+  const key = (hash: string, id: string) => `${hash}\n${id}`;
+  return { get: (h, id) => m.get(key(h, id)), set: (h, id, s) => void m.set(key(h, id), s) };
+}
+
+export async function testChild(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ledger: RunLedger): Promise<CodeGateResult> {
+  const { lo, hi } = ctx.range;
+  if (!(Number.isFinite(lo) && Number.isFinite(hi) && hi > lo)) {
+    throw new RatchetError('badInput', `The evaluator's score range must be two finite numbers lo < hi, got [${lo}, ${hi}].`, { field: 'evaluator.scoreRange' });
+  }
+  const orderSeed = hashSeed(ctx.runSeed, child.hash);
+  const order = seededPermutation(ctx.instances.length, orderSeed).map((i) => ctx.instances[i]!);
+  return ctx.gate.name === 'greedy' ? greedy(ctx, child, parent, ledger, order, orderSeed) : pace(ctx, ctx.gate.name, child, parent, ledger, order, orderSeed);
+}
+
+/** Scores of one shard, child and parent, the parent from the cache where it can be. */
+interface ShardScores {
+  ids: readonly string[];
+  child: ShardOutcome;
+  parent: Map<string, number>;
+  ran: { child: number; parent: number };
+}
+
+/**
+ * Runs the shards of `order` at most `parallel` at a time and hands them to `consume` strictly in
+ * order; `consume` returning true (a verdict) aborts what is still running and ends the walk.
+ */
+async function walkShards(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, order: readonly string[], consume: (s: ShardScores) => Promise<boolean>): Promise<void> {
+  const size = Math.max(1, Math.min(ctx.shardSize, order.length));
+  const shards: string[][] = [];
+  for (let i = 0; i < order.length; i += size) shards.push(order.slice(i, i + size));
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const started: Promise<ShardScores>[] = [];
+  const start = (i: number) => {
+    const p = evaluateShard(ctx, child, parent, shards[i]!, stop.signal);
+    p.catch(() => undefined); // consumed (or deliberately abandoned) below
+    started.push(p);
+  };
+  try {
+    for (let i = 0; i < Math.min(Math.max(1, ctx.parallelShards), shards.length); i++) start(i);
+    for (let i = 0; i < shards.length; i++) {
+      const scores = await started[i]!;
+      if (await consume(scores)) return;
+      if (started.length < shards.length) start(started.length);
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    // The shards still running are past the verdict: their evidence is not needed.
+    stop.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
+  }
+}
+
+async function evaluateShard(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ids: readonly string[], signal: AbortSignal): Promise<ShardScores> {
+  const missing = ids.filter((id) => ctx.cache.get(parent.hash, id) === undefined);
+  const [childOutcome, parentOutcome] = await Promise.all([
+    ctx.evaluate(child, ids, signal),
+    missing.length > 0 ? ctx.evaluate(parent, missing, signal) : Promise.resolve<ShardOutcome>({ correct: true, scores: {} }),
+  ]);
+  if (!parentOutcome.correct) {
+    // A parent is a program the evaluator passed before: failing now means the evaluator is not
+    // repeatable (or the machine misbehaves), which no test can paper over.
+    throw new RatchetError('badInput', `The parent ${parent.id} passed the evaluator before and failed it now: ${parentOutcome.error}`, { programId: parent.id });
+  }
+  for (const id of missing) {
+    const s = parentOutcome.scores[id];
+    if (s === undefined) throw new RatchetError('badInput', `The evaluator returned no score for instance ${id} of ${parent.id}.`, { instanceId: id });
+    ctx.cache.set(parent.hash, id, checkScore(ctx, s, id));
+  }
+  return { ids, child: childOutcome, parent: new Map(ids.map((id) => [id, ctx.cache.get(parent.hash, id)!])), ran: { child: ids.length, parent: missing.length } };
+}
+
+function checkScore(ctx: CodeGateContext, s: number, id: string): number {
+  const { lo, hi } = ctx.range;
+  if (!(Number.isFinite(s) && s >= lo && s <= hi)) {
+    throw new RatchetError('badInput', `Instance ${id} scored ${s}, outside the evaluator's declared score range [${lo}, ${hi}].`, { field: 'evaluator.scoreRange', instanceId: id });
+  }
+  return s;
+}
+
+function childScoresOf(ctx: CodeGateContext, s: ShardScores, child: ProgramRef, into: Map<string, number>): void {
+  if (!s.child.correct) return;
+  for (const id of s.ids) {
+    const y = s.child.scores[id];
+    if (y === undefined) throw new RatchetError('badInput', `The evaluator returned no score for instance ${id} of ${child.id}.`, { instanceId: id });
+    into.set(id, checkScore(ctx, y, id));
+  }
+}
+
+async function pace(
+  ctx: CodeGateContext,
+  name: 'pace' | 'pace+',
+  child: ProgramRef,
+  parent: ProgramRef,
+  ledger: RunLedger,
+  order: readonly string[],
+  orderSeed: number,
+): Promise<CodeGateResult> {
+  const g = ctx.gate;
+  const cfg = paceConfig(name, {
+    alpha: g.alpha,
+    scores: 'continuous',
+    schedule: g.schedule,
+    population: g.population,
+    ...(g.horizon === undefined ? {} : { horizonT: g.horizon }),
+  });
+  const test = startPaceTest(cfg, ledger, order.length);
+  const childScores = new Map<string, number>();
+  const ran = { child: 0, parent: 0 };
+  let incorrect: string | undefined;
+  if (!test.verdict) {
+    await walkShards(ctx, child, parent, order, async (s) => {
+      ran.child += s.ran.child;
+      ran.parent += s.ran.parent;
+      if (!s.child.correct) {
+        incorrect = s.child.error;
+        return true;
+      }
+      childScoresOf(ctx, s, child, childScores);
+      for (const id of s.ids) {
+        const step = test.observe((childScores.get(id)! - s.parent.get(id)!) / (ctx.range.hi - ctx.range.lo));
+        await ctx.onStep?.(id, step);
+        if (test.verdict) return true;
+      }
+      return false;
+    });
+  }
+  return finish(test, child, parent, ledger, orderSeed, childScores, ran, incorrect);
+}
+
+function finish(
+  test: PaceTest,
+  child: ProgramRef,
+  parent: ProgramRef,
+  ledger: RunLedger,
+  orderSeed: number,
+  childScores: Map<string, number>,
+  ran: { child: number; parent: number },
+  incorrect: string | undefined,
+): CodeGateResult {
+  const s = test.summary();
+  const verdict = incorrect !== undefined ? { decision: 'reject' as const, reason: 'incorrect' as const } : (s.verdict ?? { decision: 'reject' as const, reason: 'budget' as const });
+  const record: DecisionRecord = {
+    candidateId: child.id,
+    parentId: parent.id,
+    incumbentId: parent.id,
+    gate: test.config.gate,
+    configHash: gateConfigHash(test.config),
+    alpha: s.alpha,
+    schedule: s.schedule,
+    ledgerBefore: { tested: ledger.tested, commits: ledger.commits },
+    threshold: s.threshold,
+    orderSeed,
+    itemsConsumed: s.itemsConsumed,
+    wins: s.wins,
+    losses: s.losses,
+    ties: s.ties,
+    logWealth: s.logWealth,
+    decision: verdict.decision,
+    reason: verdict.reason,
+    candidateCalls: ran.child,
+    incumbentCalls: ran.parent,
+    statistic: { evidence: Math.exp(s.logWealth), initialLogBest: test.initialLogBest },
+    scores: 'continuous',
+    bettor: test.config.bettor.kind,
+    population: test.config.population,
+  };
+  return { record, ledgerAfter: advanceLedger(ledger, verdict.decision), childScores, ...(incorrect === undefined ? {} : { incorrect }), evaluations: ran };
+}
+
+async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, order: readonly string[], orderSeed: number): Promise<CodeGateResult> {
+  const childScores = new Map<string, number>();
+  const parentScores = new Map<string, number>();
+  const ran = { child: 0, parent: 0 };
+  let incorrect: string | undefined;
+  await walkShards(ctx, child, parent, order, async (s) => {
+    ran.child += s.ran.child;
+    ran.parent += s.ran.parent;
+    if (!s.child.correct) {
+      incorrect = s.child.error;
+      return true;
+    }
+    childScoresOf(ctx, s, child, childScores);
+    for (const [id, y] of s.parent) parentScores.set(id, y);
+    return false;
+  });
+  const mean = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0) / Math.max(1, m.size);
+  const childMean = mean(childScores);
+  const parentMean = mean(parentScores);
+  const commit = incorrect === undefined && childMean > parentMean;
+  const wins = [...childScores].filter(([id, y]) => y > parentScores.get(id)!).length;
+  const losses = [...childScores].filter(([id, y]) => y < parentScores.get(id)!).length;
+  const decision = commit ? ('commit' as const) : ('reject' as const);
+  const record: DecisionRecord = {
+    candidateId: child.id,
+    parentId: parent.id,
+    incumbentId: parent.id,
+    gate: 'greedy',
+    configHash: 'greedy',
+    alpha: ctx.gate.alpha,
+    schedule: 'per-candidate',
+    ledgerBefore: { tested: ledger.tested, commits: ledger.commits },
+    threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
+    orderSeed,
+    itemsConsumed: childScores.size,
+    wins,
+    losses,
+    ties: childScores.size - wins - losses,
+    logWealth: 0,
+    decision,
+    reason: incorrect === undefined ? 'greedy' : 'incorrect',
+    candidateCalls: ran.child,
+    incumbentCalls: ran.parent,
+    statistic: { childMean, parentMean, difference: childMean - parentMean },
+  };
+  return { record, ledgerAfter: advanceLedger(ledger, decision), childScores, ...(incorrect === undefined ? {} : { incorrect }), evaluations: ran };
+}
