@@ -18,6 +18,7 @@
  * A child that any shard reports incorrect is rejected on the spot (reason `incorrect`).
  */
 import { RatchetError } from '../errors';
+import type { CodeGateName } from '../gates/gateTable';
 import { gateConfigHash, paceConfig, startPaceTest } from '../gates/pace';
 import type { PaceStep, PaceTest } from '../gates/pace';
 import type { DecisionRecord, Population, Schedule } from '../gates/record';
@@ -25,7 +26,7 @@ import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import { hashSeed, seededPermutation } from '../random';
 
-export type CodeGateName = 'pace+' | 'pace' | 'greedy';
+export type { CodeGateName };
 
 export interface ProgramRef {
   id: string;
@@ -174,7 +175,7 @@ function childScoresOf(ctx: CodeGateContext, s: ShardScores, child: ProgramRef, 
 
 async function pace(
   ctx: CodeGateContext,
-  name: 'pace' | 'pace+',
+  name: Exclude<CodeGateName, 'greedy'>,
   child: ProgramRef,
   parent: ProgramRef,
   ledger: RunLedger,

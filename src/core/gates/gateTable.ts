@@ -37,6 +37,8 @@ export interface GateRow {
   readonly params: readonly GateParam[];
   /** `ratchet gate` can replay it from recorded paired outcomes (scores, no verdicts). */
   readonly audit: boolean;
+  /** Code search decides with it, on the evaluator's per-instance scores (src/core/code/gate.ts). */
+  readonly code: boolean;
 }
 
 /** In the order users see them: recommended first, baselines last. */
@@ -51,6 +53,7 @@ export const GATE_TABLE = [
     eprocess: true,
     params: ['lambdas', 'population'],
     audit: true,
+    code: true,
   },
   {
     name: 'pace',
@@ -62,6 +65,7 @@ export const GATE_TABLE = [
     eprocess: true,
     params: ['lambda', 'population'],
     audit: true,
+    code: true,
   },
   {
     name: 'pace-rf',
@@ -73,6 +77,7 @@ export const GATE_TABLE = [
     eprocess: true,
     params: ['lambdas', 'population'],
     audit: false,
+    code: false,
   },
   {
     name: 'pairwise',
@@ -84,6 +89,7 @@ export const GATE_TABLE = [
     eprocess: false,
     params: [],
     audit: false,
+    code: false,
   },
   {
     name: 'focus',
@@ -95,6 +101,7 @@ export const GATE_TABLE = [
     eprocess: true,
     params: ['lambdas', 'focus'],
     audit: false,
+    code: false,
   },
   {
     name: 'elo',
@@ -106,6 +113,7 @@ export const GATE_TABLE = [
     eprocess: false,
     params: ['elo'],
     audit: false,
+    code: false,
   },
   {
     name: 'greedy',
@@ -117,6 +125,7 @@ export const GATE_TABLE = [
     eprocess: false,
     params: [],
     audit: true,
+    code: true,
   },
   {
     name: 'greedy-re',
@@ -128,6 +137,7 @@ export const GATE_TABLE = [
     eprocess: false,
     params: [],
     audit: false,
+    code: false,
   },
   {
     name: 'sign',
@@ -139,6 +149,7 @@ export const GATE_TABLE = [
     eprocess: false,
     params: [],
     audit: true,
+    code: false,
   },
 ] as const satisfies readonly GateRow[];
 
@@ -149,6 +160,8 @@ export type PaceGateName = Extract<Row, { pace: true }>['name'];
 export type ScoredGateName = Extract<Row, { kind: 'scored' }>['name'];
 /** The gates `ratchet gate` replays from recorded outcomes. */
 export type AuditGateName = Extract<Row, { audit: true }>['name'];
+/** The gates a code search run can use. */
+export type CodeGateName = Extract<Row, { code: true }>['name'];
 
 const names = <N extends GateName>(keep: (row: GateRow) => boolean): readonly N[] => GATE_TABLE.filter(keep).map((g) => g.name as N);
 
@@ -158,6 +171,7 @@ export const SCORED_GATES: readonly GateName[] = names((g) => g.kind === 'scored
 /** Gates that can run on the pairwise validator alone. */
 export const REWARD_FREE_GATES: readonly GateName[] = names((g) => g.kind !== 'scored');
 export const AUDIT_GATES: readonly AuditGateName[] = names<AuditGateName>((g) => g.audit);
+export const CODE_GATES: readonly CodeGateName[] = names<CodeGateName>((g) => g.code);
 
 export function isGateName(name: unknown): name is GateName {
   return typeof name === 'string' && (GATE_NAMES as readonly string[]).includes(name);
