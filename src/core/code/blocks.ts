@@ -209,8 +209,13 @@ export interface EditError {
 
 /** `lines 4–20 and 31–40`: where a proposer may write. */
 export function describeSpans(spans: readonly Span[]): string {
-  const parts = spans.map((s) => (s.lastLine < s.firstLine ? `an empty block after line ${s.firstLine - 1}` : s.firstLine === s.lastLine ? `line ${s.firstLine}` : `lines ${s.firstLine}–${s.lastLine}`));
-  return parts.length <= 1 ? (parts[0] ?? 'none') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  const and = (xs: string[]): string => (xs.length <= 1 ? (xs[0] ?? 'none') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+  const range = (s: Span): string => (s.firstLine === s.lastLine ? `${s.firstLine}` : `${s.firstLine}–${s.lastLine}`);
+  if (spans.some((s) => s.lastLine < s.firstLine)) {
+    return and(spans.map((s) => (s.lastLine < s.firstLine ? `an empty block after line ${s.firstLine - 1}` : `line${s.firstLine === s.lastLine ? '' : 's'} ${range(s)}`)));
+  }
+  const one = spans.length === 1 && spans[0]!.firstLine === spans[0]!.lastLine;
+  return `line${one ? '' : 's'} ${and(spans.map(range))}`;
 }
 
 function describeBlocks(b: Blocks): string {
@@ -238,10 +243,10 @@ export function spliceFrozen(parentText: string, childText: string, path?: strin
   }
   let child: Blocks;
   try {
-    child = parseBlocks(child0, 'your rewrite');
+    child = parseBlocks(child0);
   } catch (err) {
     if (!RatchetError.is(err, 'badInput')) throw err;
-    return blocksError(`${err.message}. Keep the EVOLVE-BLOCK-START and EVOLVE-BLOCK-END lines of the current program as they are.`);
+    return blocksError(`Your rewrite, ${err.message}. Keep the EVOLVE-BLOCK-START and EVOLVE-BLOCK-END lines of the current program as they are.`);
   }
   const frozen = frozenSegments(parentText, parent);
   if (child.wholeFile) return spliceUnmarked(parentText, parent, child0, eol);

@@ -185,7 +185,7 @@ describe('spliceFrozen', () => {
 
   it('refuses a child whose markers do not pair, locating the line in the rewrite', () => {
     const r = spliceFrozen(parent, 'def f():\n    return 3\n# EVOLVE-BLOCK-END\n');
-    expect(r).toEqual({ ok: false, error: { kind: 'blocks', message: expect.stringContaining('your rewrite:3: EVOLVE-BLOCK-END without a START') } });
+    expect(r).toEqual({ ok: false, error: { kind: 'blocks', message: expect.stringContaining('Your rewrite, line 3: EVOLVE-BLOCK-END without a START') } });
   });
 
   it('reads a marker-less rewrite that repeats the frozen text around the one block (ShinkaEvolve)', () => {
