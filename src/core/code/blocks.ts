@@ -84,9 +84,9 @@ export function classifyLine(line: string): LineClass {
   const closer = BLOCK_CLOSERS[opener.startsWith('/*') ? '/*' : opener];
   if (closer === undefined) return { kind };
   const at = rest.indexOf(closer);
-  const word_ = `EVOLVE-BLOCK-${m[2]}`;
-  if (at < 0) return { malformed: `the ${opener} comment holding ${word_} is not closed on its line (write \`${opener} ${word_} ${closer}\`)` };
-  if (rest.slice(at + closer.length).trim() !== '') return { malformed: `nothing may follow the ${word_} comment on its line (write \`${opener} ${word_} ${closer}\` alone)` };
+  const marker = `EVOLVE-BLOCK-${m[2]}`;
+  if (at < 0) return { malformed: `the ${opener} comment holding ${marker} is not closed on its line (write \`${opener} ${marker} ${closer}\`)` };
+  if (rest.slice(at + closer.length).trim() !== '') return { malformed: `nothing may follow the ${marker} comment on its line (write \`${opener} ${marker} ${closer}\` alone)` };
   return { kind };
 }
 
@@ -237,16 +237,19 @@ export function spliceFrozen(parentText: string, childText: string, path?: strin
   const parent = parseBlocks(parentText, path);
   const eol = eolOf(parentText);
   const child0 = withEol(childText, eol);
-  if (parent.wholeFile) {
-    const wantsFinal = /\n$/.test(parentText);
-    return { ok: true, text: wantsFinal && !/\n$/.test(child0) && child0 !== '' ? child0 + eol : child0 };
-  }
   let child: Blocks;
   try {
     child = parseBlocks(child0);
   } catch (err) {
     if (!RatchetError.is(err, 'badInput')) throw err;
-    return blocksError(`Your rewrite, ${err.message}. Keep the EVOLVE-BLOCK-START and EVOLVE-BLOCK-END lines of the current program as they are.`);
+    const keep = parent.wholeFile ? 'The current program has no EVOLVE-BLOCK markers: leave them out.' : 'Keep the EVOLVE-BLOCK-START and EVOLVE-BLOCK-END lines of the current program as they are.';
+    return blocksError(`Your rewrite, ${err.message}. ${keep}`);
+  }
+  if (parent.wholeFile) {
+    // Markers would freeze part of a file its owner left wholly mutable.
+    if (!child.wholeFile) return blocksError(`Your rewrite adds ${describeBlocks(child)}, but the current program has no EVOLVE-BLOCK markers: leave them out.`);
+    const wantsFinal = parentText.endsWith('\n');
+    return { ok: true, text: wantsFinal && !child0.endsWith('\n') && child0 !== '' ? child0 + eol : child0 };
   }
   const frozen = frozenSegments(parentText, parent);
   if (child.wholeFile) return spliceUnmarked(parentText, parent, child0, eol);

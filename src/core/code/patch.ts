@@ -143,12 +143,12 @@ function tolerantMatches(text: string, search: readonly string[]): Match[] {
   const want = dedent(search);
   const lines = lineOffsets(text);
   const content = lines.map(({ start, end }) => text.slice(start, end).replace(/\r?\n$/, ''));
-  const first = want.find((l) => l !== '')!.trim();
+  // `search` has no blank edge lines, so a window can only match where its first line does.
+  const first = search[0]!.trim();
   const out: Match[] = [];
   for (let i = 0; i + want.length <= content.length; i++) {
-    const window = content.slice(i, i + want.length);
-    if (!window.some((l) => l.trim() === first)) continue;
-    const got = dedent(window);
+    if (content[i]!.trim() !== first) continue;
+    const got = dedent(content.slice(i, i + want.length));
     if (got.every((l, j) => l === want[j])) {
       const last = lines[i + want.length - 1]!;
       out.push({ start: lines[i]!.start, end: last.start + content[i + want.length - 1]!.length });

@@ -201,3 +201,16 @@ describe('spliceFrozen', () => {
     expect(spliceFrozen('a = 1\n', 'a = 2')).toEqual({ ok: true, text: 'a = 2\n' });
   });
 });
+
+describe('spliceFrozen on a file without markers', () => {
+  it('refuses a rewrite that adds markers, or malformed ones', () => {
+    expect(spliceFrozen('a = 1\n', '# EVOLVE-BLOCK-START\na = 2\n# EVOLVE-BLOCK-END\n')).toEqual({
+      ok: false,
+      error: { kind: 'blocks', message: 'Your rewrite adds 1 block (lines 1–3), but the current program has no EVOLVE-BLOCK markers: leave them out.' },
+    });
+    expect(spliceFrozen('a = 1\n', 'a = 2\n# EVOLVE-BLOCK-END\n')).toEqual({
+      ok: false,
+      error: { kind: 'blocks', message: 'Your rewrite, line 2: EVOLVE-BLOCK-END without a START. The current program has no EVOLVE-BLOCK markers: leave them out.' },
+    });
+  });
+});

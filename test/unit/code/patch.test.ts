@@ -1,6 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchReplace } from '../../../src/core/code/answers';
+import { frozenSegments, parseBlocks } from '../../../src/core/code/blocks';
 import { applyDiff, applyFull, duplicateKey, normaliseForDuplicate } from '../../../src/core/code/patch';
+import { SeededRandom } from '../../../src/core/random';
 
 const edit = (search: string, replace: string, line = 1): SearchReplace => ({ search, replace, line });
 
@@ -97,5 +101,28 @@ describe('duplicates', () => {
     expect(normaliseForDuplicate(a)).toBe('def f():\n    return 1');
     expect(duplicateKey('def f():\r\n\r\n    return 1   \r\n')).toBe(duplicateKey(a));
     expect(duplicateKey('def f():\nreturn 1\n')).not.toBe(duplicateKey(a));
+  });
+});
+
+describe('random edits of the fixture parents', () => {
+  const dir = path.resolve(__dirname, '../../fixtures/code/parents');
+  const REPLACEMENTS = ['', 'x = 1', '    y = f(x)\n    return y', '# EVOLVE-BLOCK-END', '  /* EVOLVE-BLOCK-START', 'z'];
+
+  it.each(readdirSync(dir))('never changes the frozen text of %s, and never throws', (name) => {
+    const parent = readFileSync(path.join(dir, name), 'utf8');
+    const frozen = frozenSegments(parent, parseBlocks(parent));
+    const lines = parent.split(/\r?\n/);
+    const rng = new SeededRandom(7).fork(name);
+    let applied = 0;
+    for (let t = 0; t < 300; t++) {
+      const a = rng.int(lines.length);
+      let search = lines.slice(a, a + 1 + rng.int(4));
+      if (rng.next() < 0.3) search = search.map((l) => l.trimStart());
+      const r = applyDiff(parent, [edit(search.join('\n'), REPLACEMENTS[rng.int(REPLACEMENTS.length)]!)]);
+      if (!r.ok) continue;
+      applied++;
+      expect(frozenSegments(r.text, parseBlocks(r.text))).toEqual(frozen);
+    }
+    expect(applied).toBeGreaterThan(0);
   });
 });
