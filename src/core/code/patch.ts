@@ -274,7 +274,9 @@ function mostSimilar(content: readonly string[], spans: readonly Span[], search:
   return best;
 }
 
-function bigrams(s: string): Map<string, number> {
+/** Character pairs of ` s `: the padding gives one-character lines (`}`) pairs to compare too. */
+function bigrams(text: string): Map<string, number> {
+  const s = ` ${text} `;
   const m = new Map<string, number>();
   for (let i = 0; i + 1 < s.length; i++) {
     const g = s.slice(i, i + 2);
@@ -293,7 +295,6 @@ function dice(a: Map<string, number>, b: string): number {
     total += n;
     shared += Math.min(n, a.get(g) ?? 0);
   }
-  if (total === 0) return a.size === 0 && b.length <= 1 ? 1 : 0;
   return (2 * shared) / total;
 }
 
