@@ -17,8 +17,10 @@ import { ELO_INITIAL } from '../gates/elo';
 import { POWER_LAW_ALPHA, WEIGHTED_LAMBDA, drawIndex, powerLawProbabilities, ratingProbabilities, weightedProbabilities } from './parents';
 
 /**
- * How a program was made. `'migrant'` is a copy the run places on another island itself (as
- * Shinka seeds a new island); `migrate()` moves records and leaves their kind alone.
+ * How a program was made. `'migrant'` is a copy of a program from another island that the run
+ * adds itself; it waits for the gate against its new island's incumbent like any child, since a
+ * score earned elsewhere is no evidence here (ShinkaEvolve#119). `migrate()` moves records and
+ * leaves their kind alone.
  */
 export type ProgramKind = 'seed' | 'diff' | 'full' | 'cross' | 'migrant';
 
@@ -133,13 +135,13 @@ export class ProgramDatabase {
    * against) and becomes its island's incumbent; a correct child waits for `recordDecision`; an
    * incorrect program is kept, with its output, and never waits for a gate.
    */
-  add(program: NewProgram): ProgramRecord {
+  add(program: NewProgram): Readonly<ProgramRecord> {
     if (this.index.has(program.id)) throw new RatchetError('internal', `Program ${program.id} is already in the database.`);
     if (!(Number.isInteger(program.island) && program.island >= 0 && program.island < this.config.islands)) {
       throw new RatchetError('internal', `Program ${program.id} names island ${program.island}; the run has ${this.config.islands}.`);
     }
     if (program.correct && !Number.isFinite(program.score)) throw new RatchetError('internal', `Correct program ${program.id} needs a finite score.`);
-    const parent = program.parentId === undefined ? undefined : this.get(program.parentId);
+    const parent = program.parentId === undefined ? undefined : this.find(program.parentId);
     if (program.parentId !== undefined && !parent) throw new RatchetError('internal', `Program ${program.id} names an unknown parent ${program.parentId}.`);
     const record: ProgramRecord = { ...program, committed: false, children: 0 };
     this.index.set(record.id, this.records.length);
@@ -172,27 +174,26 @@ export class ProgramDatabase {
     record.score = score;
   }
 
-  get(id: string): ProgramRecord | undefined {
-    const i = this.index.get(id);
-    return i === undefined ? undefined : this.records[i];
+  get(id: string): Readonly<ProgramRecord> | undefined {
+    return this.find(id);
   }
 
   /** Programs in insertion order, all or one island's. */
-  programs(island?: number): readonly ProgramRecord[] {
+  programs(island?: number): readonly Readonly<ProgramRecord>[] {
     return island === undefined ? this.records : this.records.filter((p) => p.island === island);
   }
 
   /** The first program whose text is the same after whitespace normalisation: never evaluate it again. */
-  findByTextHash(textHash: string): ProgramRecord | undefined {
+  findByTextHash(textHash: string): Readonly<ProgramRecord> | undefined {
     return this.records.find((p) => p.textHash === textHash);
   }
 
-  incumbent(island: number): ProgramRecord | undefined {
+  incumbent(island: number): Readonly<ProgramRecord> | undefined {
     const id = this.incumbents[island];
     return id ? this.get(id) : undefined;
   }
 
-  archiveMembers(): readonly ProgramRecord[] {
+  archiveMembers(): readonly Readonly<ProgramRecord>[] {
     return this.archive.map((id) => this.require(id));
   }
 
@@ -201,7 +202,7 @@ export class ProgramDatabase {
    * earliest. Only incumbents qualify — a program its island has moved past lost to a descendant
    * through the gate, even where its own (noisier, shorter) mean happens to be higher.
    */
-  best(): ProgramRecord | undefined {
+  best(): Readonly<ProgramRecord> | undefined {
     const heads = this.incumbents.flatMap((id) => (id ? [this.require(id)] : []));
     return heads.sort((a, b) => this.compare(a, b))[0];
   }
@@ -212,7 +213,7 @@ export class ProgramDatabase {
   }
 
   /** A uniformly drawn incorrect program of the island to repair in fix mode; undefined if none. */
-  fixCandidate(island: number, random: Random): ProgramRecord | undefined {
+  fixCandidate(island: number, random: Random): Readonly<ProgramRecord> | undefined {
     const broken = this.programs(island).filter((p) => !p.correct);
     return broken.length === 0 ? undefined : broken[random.int(broken.length)];
   }
@@ -222,13 +223,14 @@ export class ProgramDatabase {
    * incumbent (which the archive may have evicted, but which stays the hill being climbed).
    * Shinka's pool is the island's correct archive members; ours admits only gated programs.
    */
-  pool(island: number): ProgramRecord[] {
+  pool(island: number): Readonly<ProgramRecord>[] {
     const inc = this.incumbents[island];
-    return this.records.filter((p) => p.island === island && p.correct && (p.id === inc || this.archive.includes(p.id)));
+    const archived = new Set(this.archive);
+    return this.records.filter((p) => p.island === island && p.correct && (p.id === inc || archived.has(p.id)));
   }
 
   /** Selection probabilities of the island's pool under a rule, in pool order. */
-  parentProbabilities(island: number, rule: ParentRule): { program: ProgramRecord; p: number }[] {
+  parentProbabilities(island: number, rule: ParentRule): { program: Readonly<ProgramRecord>; p: number }[] {
     const pool = this.pool(island);
     if (pool.length === 0) throw new RatchetError('internal', `Island ${island} has no correct committed program to select: use fix mode.`);
     switch (rule.rule) {
@@ -253,7 +255,7 @@ export class ProgramDatabase {
   }
 
   /** One parent for the island, drawn with `parentProbabilities` (one uniform per draw). */
-  selectParent(island: number, random: Random, rule: ParentRule = { rule: 'weighted' }): ProgramRecord {
+  selectParent(island: number, random: Random, rule: ParentRule = { rule: 'weighted' }): Readonly<ProgramRecord> {
     const probs = this.parentProbabilities(island, rule);
     return probs[drawIndex(probs.map((x) => x.p), random)]!.program;
   }
@@ -266,14 +268,14 @@ export class ProgramDatabase {
    * excluded parent; returned worst first, so the best sits last, nearest the request (Shinka's
    * "ascending" order, chosen for the models' recency bias).
    */
-  inspirations(island: number, random: Random, opts: { archive?: number; topK?: number; eliteRatio?: number; exclude?: string } = {}): ProgramRecord[] {
+  inspirations(island: number, random: Random, opts: { archive?: number; topK?: number; eliteRatio?: number; exclude?: string } = {}): Readonly<ProgramRecord>[] {
     const nArchive = opts.archive ?? INSPIRATION_DEFAULTS.archive;
     const nTop = opts.topK ?? INSPIRATION_DEFAULTS.topK;
     const ranked = this.pool(island)
       .filter((p) => p.id !== opts.exclude)
       .sort((a, b) => this.compare(a, b));
-    const chosen: ProgramRecord[] = [];
-    const take = (p: ProgramRecord | undefined): void => {
+    const chosen: Readonly<ProgramRecord>[] = [];
+    const take = (p: Readonly<ProgramRecord> | undefined): void => {
       if (p && !chosen.includes(p)) chosen.push(p);
     };
     const best = this.best();
@@ -355,7 +357,7 @@ export class ProgramDatabase {
     }
     const members = this.archiveMembers();
     const similarity = this.deps.similarity;
-    let victim: ProgramRecord;
+    let victim: Readonly<ProgramRecord>;
     if (this.config.archivePolicy === 'crowding' && similarity) {
       victim = members.reduce((a, b) => (similarity(record.id, b.id) > similarity(record.id, a.id) ? b : a));
     } else {
@@ -365,19 +367,24 @@ export class ProgramDatabase {
   }
 
   /** Ranking for selection only: higher recorded mean first, then earlier insertion. */
-  private compare(a: ProgramRecord, b: ProgramRecord): number {
+  private compare(a: Readonly<ProgramRecord>, b: Readonly<ProgramRecord>): number {
     return scoreOf(b) - scoreOf(a) || this.index.get(a.id)! - this.index.get(b.id)!;
   }
 
+  private find(id: string): ProgramRecord | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.records[i];
+  }
+
   private require(id: string): ProgramRecord {
-    const r = this.get(id);
+    const r = this.find(id);
     if (!r) throw new RatchetError('internal', `Unknown program ${id}.`);
     return r;
   }
 }
 
 /** Only correct programs are ranked, and they always carry a finite score (checked in `add`). */
-function scoreOf(p: ProgramRecord): number {
+function scoreOf(p: Readonly<ProgramRecord>): number {
   return p.score ?? -Infinity;
 }
 
