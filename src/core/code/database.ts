@@ -143,7 +143,7 @@ export class ProgramDatabase {
     if (program.correct && !Number.isFinite(program.score)) throw new RatchetError('internal', `Correct program ${program.id} needs a finite score.`);
     const parent = program.parentId === undefined ? undefined : this.find(program.parentId);
     if (program.parentId !== undefined && !parent) throw new RatchetError('internal', `Program ${program.id} names an unknown parent ${program.parentId}.`);
-    const record: ProgramRecord = { ...program, committed: false, children: 0 };
+    const record = cloneRecord({ ...program, committed: false, children: 0 });
     this.index.set(record.id, this.records.length);
     this.records.push(record);
     if (parent) parent.children++;

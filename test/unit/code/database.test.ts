@@ -388,3 +388,13 @@ describe('JSON state', () => {
     expect(db.get('i0-0')?.score).toBe(1);
   });
 });
+
+describe('ownership', () => {
+  it('add copies its input: the caller changing its metrics object later does not reach the database', () => {
+    const db = new ProgramDatabase();
+    const metrics = { loc: 10 };
+    db.add(prog('s', { generation: 0, kind: 'seed', score: 1, publicMetrics: metrics }));
+    metrics.loc = 99;
+    expect(db.get('s')?.publicMetrics).toEqual({ loc: 10 });
+  });
+});
