@@ -12,7 +12,6 @@
  * file are fixed. An empty SEARCH inserts the REPLACE text at the end of the last editable region
  * (Shinka's insertion). A failing block fails the whole answer.
  */
-import { sha256Hex } from '../random';
 import type { Answer, SearchReplace } from './answers';
 import { RatchetError } from '../errors';
 import { classifyLine, describeSpans, eolOf, frozenSegments, lineOffsets, parseBlocks, spliceFrozen } from './blocks';
@@ -305,25 +304,4 @@ function assertFrozenKept(parentText: string, childText: string, path?: string):
   if (before.length !== after.length || before.some((s, i) => s !== after[i])) {
     throw new RatchetError('internal', `A candidate of ${path ?? 'the file'} changed its frozen text.`, { ...(path === undefined ? {} : { file: path }) });
   }
-}
-
-/**
- * The text two candidates share when they differ only in white space: line breaks unified, blank
- * lines dropped, trailing white space removed and runs of spaces inside a line collapsed. Leading
- * indentation is kept, since it carries meaning in Python and YAML.
- */
-export function normaliseForDuplicate(text: string): string {
-  return text
-    .split(/\r\n|\r|\n/)
-    .filter((l) => l.trim() !== '')
-    .map((l) => {
-      const indent = /^[ \t]*/.exec(l)![0];
-      return indent + l.slice(indent.length).trim().replace(/[ \t]+/g, ' ');
-    })
-    .join('\n');
-}
-
-/** The never-evaluate-twice key of a candidate. */
-export function duplicateKey(text: string): string {
-  return sha256Hex(normaliseForDuplicate(text));
 }

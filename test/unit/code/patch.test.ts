@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchReplace } from '../../../src/core/code/answers';
 import { frozenSegments, parseBlocks } from '../../../src/core/code/blocks';
-import { applyDiff, applyFull, duplicateKey, normaliseForDuplicate } from '../../../src/core/code/patch';
+import { applyDiff, applyFull } from '../../../src/core/code/patch';
 import { SeededRandom } from '../../../src/core/random';
 
 const edit = (search: string, replace: string, line = 1): SearchReplace => ({ search, replace, line });
@@ -92,15 +92,6 @@ describe('applyFull', () => {
   it('splices the frozen text back into a rewrite', () => {
     const child = 'import sys\n# EVOLVE-BLOCK-START\ndef f(x):\n    return x\n# EVOLVE-BLOCK-END\n';
     expect(applyFull(PROGRAM, child)).toEqual({ ok: true, text: PROGRAM.replace('    if x:\n        return 1\n    return 0\n', '    return x\n') });
-  });
-});
-
-describe('duplicates', () => {
-  it('ignores blank lines, trailing and inner runs of white space and line breaks, not indentation', () => {
-    const a = 'def f():\n    return  1\n';
-    expect(normaliseForDuplicate(a)).toBe('def f():\n    return 1');
-    expect(duplicateKey('def f():\r\n\r\n    return 1   \r\n')).toBe(duplicateKey(a));
-    expect(duplicateKey('def f():\nreturn 1\n')).not.toBe(duplicateKey(a));
   });
 });
 
