@@ -27,6 +27,7 @@ import type { PromptFile } from '../prompt/promptFile';
 import { templateOf } from '../prompt/template';
 import type { Template } from '../prompt/template';
 import type { YamlPath } from '../data/yamlSource';
+import { isCodeSpecValue, resolveCodeSpec } from '../code/spec';
 import { resolveRunSpec } from './specResolve';
 import { schemaDiagnostics } from './specSchema';
 import { isSidecarPath, mergeSpecTexts, promptCandidatesFor, readSpecText, sidecarPathFor } from './specSource';
@@ -43,6 +44,11 @@ export function validateRunSpecText(file: string, text: string): Diagnostic[] {
   const schema = schemaDiagnostics(spec.value, spec.locate);
   if (errorsOf(schema).length > 0) return [...diagnostics, ...schema];
   const { merged } = mergeSpecTexts([spec], file);
+  if (isCodeSpecValue(spec.value)) {
+    // The editor cannot tell here whether evaluate.py sits beside the program; the loader can.
+    const { diagnostics: resolved } = resolveCodeSpec(merged, { programPath: file, baseDir: '', resolvePath: (p) => p, shinkaTask: true });
+    return [...diagnostics, ...resolved];
+  }
   const { diagnostics: resolved } = resolveRunSpec(merged, { promptPath: file, baseDir: '', resolvePath: (p) => p, labels: undefined });
   return [...diagnostics, ...resolved];
 }

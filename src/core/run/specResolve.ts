@@ -42,6 +42,9 @@ export interface ResolveContext {
 
 type Raw = Record<string, unknown>;
 
+/** Keys of the spec family that only a code search (`kind: code`, src/core/code/spec.ts) reads. */
+const CODE_ONLY_KEYS = ['evaluator', 'islands', 'search'] as const;
+
 export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec: RunSpec; diagnostics: Diagnostic[] } {
   const v = merged.value;
   const diagnostics: Diagnostic[] = [];
@@ -49,6 +52,12 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
     diagnostics.push(diagnostic(merged.locate(path, part), message, { field: fieldName(path), severity }));
   };
 
+  for (const key of CODE_ONLY_KEYS) {
+    if (v[key] !== undefined) report([key], `${key} is for code search; set kind: code to evolve a code file against an evaluator`, 'error', 'key');
+  }
+  for (const key of ['proposals', 'evaluations'] as const) {
+    if (isPlainObject(v.budget) && v.budget[key] !== undefined) report(['budget', key], `budget.${key} counts a code search (kind: code); a prompt run counts budget.candidates`, 'error', 'key');
+  }
   const scorer = resolveScorer(v.scorer, report);
   const budget: BudgetSpec = { ...(isPlainObject(v.budget) ? (v.budget as Partial<BudgetSpec>) : {}), candidates: DEFAULTS.budget.candidates };
   if (isPlainObject(v.budget) && typeof v.budget.candidates === 'number') budget.candidates = v.budget.candidates;
@@ -104,7 +113,7 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
   return { spec, diagnostics };
 }
 
-type Report = (path: YamlPath, message: string, severity?: 'error' | 'warning', part?: 'key' | 'value') => void;
+export type Report = (path: YamlPath, message: string, severity?: 'error' | 'warning', part?: 'key' | 'value') => void;
 
 function resolveScorer(raw: unknown, report: Report): ScorerSpec | undefined {
   if (raw === undefined) return undefined;
@@ -162,7 +171,7 @@ function resolveScorer(raw: unknown, report: Report): ScorerSpec | undefined {
   return spec;
 }
 
-function resolveGate(raw: Raw, name: GateName, budget: BudgetSpec, report: Report): GateSpec {
+export function resolveGate(raw: Raw, name: GateName, budget: BudgetSpec, report: Report): GateSpec {
   const d = DEFAULTS.gate;
   const focus = isPlainObject(raw.focus) ? raw.focus : {};
   const elo = isPlainObject(raw.elo) ? raw.elo : {};
@@ -262,7 +271,7 @@ function toModel(raw: unknown): ModelSpec {
  * Each role over `default`. A price belongs to a model and `free` to an endpoint, so a role that
  * names its own model does not inherit the default's price, nor one with its own baseURL its `free`.
  */
-function resolveModels(raw: unknown, report: Report): Record<Role, ModelSpec> {
+export function resolveModels(raw: unknown, report: Report): Record<Role, ModelSpec> {
   const r = isPlainObject(raw) ? raw : {};
   for (const key of ['default', ...ROLES]) {
     const entry = r[key];
@@ -283,7 +292,7 @@ function resolveModels(raw: unknown, report: Report): Record<Role, ModelSpec> {
 }
 
 /** Location of every written field, keyed by dotted path. */
-function origins(value: unknown, merged: MergedSpec): Record<string, Location> {
+export function origins(value: unknown, merged: MergedSpec): Record<string, Location> {
   const out: Record<string, Location> = {};
   const visit = (v: unknown, path: (string | number)[]): void => {
     if (path.length > 0) out[fieldName(path)] = merged.locate(path);

@@ -3,6 +3,7 @@
 import Ajv from 'ajv';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { CODE_DEFAULTS } from '../../../src/core/code/spec';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
 import { RUN_SPEC_SCHEMA } from '../../../src/core/run/specSchema';
 import { SCORER_TYPES } from '../../../src/core/data/scorers/types';
@@ -41,11 +42,20 @@ describe('run-spec schema', () => {
   });
 
   it('states the same defaults as the resolver', () => {
-    expect(defaultsOf(schema)).toEqual({ seed: DEFAULTS.seed, mode: DEFAULTS.mode, maxPromptTokens: DEFAULTS.maxPromptTokens, merge: DEFAULTS.merge, concurrency: DEFAULTS.concurrency, callTimeoutSeconds: DEFAULTS.callTimeoutSeconds });
+    expect(defaultsOf(schema)).toEqual({ kind: 'prompt', islands: CODE_DEFAULTS.islands, seed: DEFAULTS.seed, mode: DEFAULTS.mode, maxPromptTokens: DEFAULTS.maxPromptTokens, merge: DEFAULTS.merge, concurrency: DEFAULTS.concurrency, callTimeoutSeconds: DEFAULTS.callTimeoutSeconds });
     const { name: _name, rewardFreeName: _rf, ...gateDefaults } = DEFAULTS.gate;
     expect({ ...defaultsOf(gateObject), focus: defaultsOf(gateObject.properties!.focus!), elo: defaultsOf(gateObject.properties!.elo!) }).toEqual(gateDefaults);
     expect(defaultsOf(defs.budget!)).toEqual(DEFAULTS.budget);
     for (const [type, d] of Object.entries(DEFAULTS.scorer)) expect(defaultsOf(branch(type)), type).toEqual(d);
+  });
+
+  it('states the same code-search defaults as the code resolver', () => {
+    const { limits, scoreRange, ...evaluator } = CODE_DEFAULTS.evaluator;
+    expect(defaultsOf(defs.evaluator!)).toEqual({ ...evaluator, scoreRange: [...scoreRange] });
+    expect(defaultsOf(defs.evaluator!.properties!.limits!)).toEqual(limits);
+    const { mix, ...search } = CODE_DEFAULTS.search;
+    expect(defaultsOf(defs.search!)).toEqual(search);
+    expect(defaultsOf(defs.search!.properties!.mix!)).toEqual(mix);
   });
 
   it('knows every scorer type and role the engine knows', () => {

@@ -1,0 +1,219 @@
+/**
+ * The run spec of a code search (`kind: code`), resolved: the same schema family as prompt runs
+ * (schemas/run-spec.schema.json validates both, and gate, models, budget and seed mean the same),
+ * plus the evaluator, islands and search settings. A sidecar `<program file>.ratchet.yaml` holds
+ * it; a ShinkaEvolve task folder (`evaluate.py` beside the program) needs none.
+ *
+ * The checks a schema cannot express, each located at its field: the gate is one code search
+ * decides with; prompt-only keys (dataset, scorer, split, …) are refused rather than ignored; a
+ * score range is lo < hi; shards and repeats do not mix.
+ */
+import { diagnostic } from '../data/diagnostics';
+import type { Diagnostic, Location } from '../data/diagnostics';
+import { isPlainObject } from '../data/item';
+import type { YamlPath } from '../data/yamlSource';
+import { CODE_GATES } from '../gates/gateTable';
+import type { CodeGateName, GateName } from '../gates/gateTable';
+import type { Role } from '../llm/types';
+import { fieldName } from '../run/specSchema';
+import { origins, resolveGate, resolveModels } from '../run/specResolve';
+import type { Report } from '../run/specResolve';
+import type { MergedSpec } from '../run/specSource';
+import { DEFAULTS } from '../run/specTypes';
+import type { GateSpec, ModelSpec, SpecSource } from '../run/specTypes';
+
+export interface EvaluatorSpec {
+  /** Ratchet's form: a command with {program}, {results}, {instances}. Absent: ShinkaEvolve's `evaluate.py`. */
+  command?: string;
+  /** Resolved paths, copied beside the program in the sandbox. */
+  supportFiles: string[];
+  timeoutSeconds: number;
+  deterministic: boolean;
+  shards: boolean;
+  shardSize: number;
+  /** A single noisy score evaluated on this many seeds, which become the gate's instances. */
+  repeats?: number;
+  scoreRange: { lo: number; hi: number };
+  env: string[];
+  network: 'off' | 'on';
+  limits: { memoryMb: number; cpuSeconds?: number; fileSizeMb: number; openFiles: number; processes: number };
+}
+
+export type ParentSelection = 'weighted' | 'power-law' | 'beam' | 'bt';
+
+export interface SearchSpec {
+  mix: { diff: number; full: number; cross: number };
+  parentSelection: ParentSelection;
+  archiveSize: number;
+  migrationInterval: number;
+  migrationRate: number;
+  metaEvery: number;
+  noveltyThreshold: number;
+}
+
+export interface CodeBudgetSpec {
+  proposals: number;
+  evaluations?: number;
+  calls?: number;
+  tokens?: number;
+  dollars?: number;
+  wallTimeMinutes?: number;
+}
+
+export interface CodeRunSpec {
+  kind: 'code';
+  /** The file whose EVOLVE-BLOCK regions are evolved. */
+  programPath: string;
+  sources: SpecSource[];
+  baseDir: string;
+  evaluator: EvaluatorSpec;
+  gate: GateSpec & { name: CodeGateName };
+  budget: CodeBudgetSpec;
+  models: Record<Role, ModelSpec>;
+  islands: number;
+  search: SearchSpec;
+  seed: number;
+  /** Evaluator slots: evaluations running at once. */
+  concurrency: number;
+  callTimeoutSeconds: number;
+  origin: Record<string, Location>;
+}
+
+/** Defaults of the code-only keys; pinned to the schema's `default` annotations by a test. */
+export const CODE_DEFAULTS = {
+  gate: 'pace+' as CodeGateName,
+  budget: { proposals: 100 },
+  islands: 2,
+  evaluator: {
+    timeoutSeconds: 600,
+    deterministic: false,
+    shards: false,
+    shardSize: 10,
+    scoreRange: [0, 1] as const,
+    network: 'off' as const,
+    limits: { memoryMb: 4096, fileSizeMb: 256, openFiles: 256, processes: 64 },
+  },
+  search: { mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10, noveltyThreshold: 0.95 },
+  /** ShinkaEvolve's task folder: the evaluator beside the program, called with --program_path/--results_dir. */
+  shinkaEvaluator: 'evaluate.py',
+} as const;
+
+/** Keys of the prompt family that mean nothing to a code search. */
+const PROMPT_ONLY = ['dataset', 'split', 'scorer', 'mode', 'merge', 'maxPromptTokens'] as const;
+
+export interface CodeResolveContext {
+  programPath: string;
+  baseDir: string;
+  resolvePath: (relative: string) => string;
+  /** The program's folder holds ShinkaEvolve's `evaluate.py` (then no evaluator command is needed). */
+  shinkaTask: boolean;
+}
+
+type Raw = Record<string, unknown>;
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+export function resolveCodeSpec(merged: MergedSpec, ctx: CodeResolveContext): { spec: CodeRunSpec; diagnostics: Diagnostic[] } {
+  const v = merged.value;
+  const diagnostics: Diagnostic[] = [];
+  const report: Report = (path: YamlPath, message: string, severity: 'error' | 'warning' = 'error', part: 'key' | 'value' = 'value') => {
+    diagnostics.push(diagnostic(merged.locate(path, part), message, { field: fieldName(path), severity }));
+  };
+  for (const key of PROMPT_ONLY) {
+    if (v[key] !== undefined) report([key], `${key} is for prompt runs; a code search (kind: code) is scored by its evaluator`, 'error', 'key');
+  }
+
+  const rawBudget = isPlainObject(v.budget) ? v.budget : {};
+  if (rawBudget.candidates !== undefined || rawBudget.iterations !== undefined) {
+    report(['budget', rawBudget.candidates !== undefined ? 'candidates' : 'iterations'], 'a code search counts budget.proposals and budget.evaluations, not candidates or iterations', 'error', 'key');
+  }
+  const budget: CodeBudgetSpec = { proposals: num(rawBudget.proposals) ?? CODE_DEFAULTS.budget.proposals };
+  for (const key of ['evaluations', 'calls', 'tokens', 'dollars', 'wallTimeMinutes'] as const) {
+    const n = num(rawBudget[key]);
+    if (n !== undefined) budget[key] = n;
+  }
+
+  const gateRaw: Raw = typeof v.gate === 'string' ? { name: v.gate } : isPlainObject(v.gate) ? v.gate : {};
+  const name = (gateRaw.name as GateName | undefined) ?? CODE_DEFAULTS.gate;
+  if (!(CODE_GATES as readonly string[]).includes(name)) {
+    report(typeof v.gate === 'string' ? ['gate'] : ['gate', 'name'], `gate ${name} cannot decide a code search; use ${CODE_GATES.join(', ')}`);
+  }
+  const gate = { ...resolveGate(gateRaw, name, { candidates: budget.proposals }, report), name: name as CodeGateName };
+
+  const spec: CodeRunSpec = {
+    kind: 'code',
+    programPath: ctx.programPath,
+    sources: merged.sources,
+    baseDir: ctx.baseDir,
+    evaluator: resolveEvaluator(v.evaluator, ctx, report),
+    gate,
+    budget,
+    models: resolveModels(v.models, report),
+    islands: num(v.islands) ?? CODE_DEFAULTS.islands,
+    search: resolveSearch(v.search, report),
+    seed: num(v.seed) ?? DEFAULTS.seed,
+    concurrency: num(v.concurrency) ?? DEFAULTS.concurrency,
+    callTimeoutSeconds: num(v.callTimeoutSeconds) ?? DEFAULTS.callTimeoutSeconds,
+    origin: origins(v, merged),
+  };
+  // Checked key by key above; a reader expects them in file order.
+  return { spec, diagnostics: diagnostics.sort((a, b) => a.line - b.line || a.column - b.column) };
+}
+
+function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report): EvaluatorSpec {
+  const r: Raw = isPlainObject(raw) ? raw : {};
+  const d = CODE_DEFAULTS.evaluator;
+  const command = typeof r.command === 'string' ? r.command : undefined;
+  if (command === undefined && !ctx.shinkaTask) {
+    report(raw === undefined ? [] : ['evaluator'], 'a code search needs evaluator: { command: "… {program} {results}" }, or ShinkaEvolve\'s evaluate.py beside the program', 'error', raw === undefined ? 'value' : 'key');
+  }
+  const shards = r.shards === true;
+  if (command !== undefined && shards && !command.includes('{instances}')) {
+    report(['evaluator', 'shards'], 'shards: true needs {instances} in evaluator.command (the file listing the instance ids a shard runs)');
+  }
+  const range = Array.isArray(r.scoreRange) ? (r.scoreRange as number[]) : [...d.scoreRange];
+  const [lo, hi] = [range[0] ?? 0, range[1] ?? 1];
+  if (!(lo < hi)) report(['evaluator', 'scoreRange'], `evaluator.scoreRange must be [lo, hi] with lo < hi (got [${lo}, ${hi}])`);
+  const repeats = num(r.repeats);
+  if (repeats !== undefined && shards) report(['evaluator', 'repeats'], 'evaluator.repeats evaluates one score several times; it does not mix with shards (instances of its own)');
+  const limits: Raw = isPlainObject(r.limits) ? r.limits : {};
+  const cpuSeconds = num(limits.cpuSeconds);
+  return {
+    ...(command === undefined ? {} : { command }),
+    supportFiles: Array.isArray(r.supportFiles) ? (r.supportFiles as string[]).map(ctx.resolvePath) : [],
+    timeoutSeconds: num(r.timeoutSeconds) ?? d.timeoutSeconds,
+    deterministic: r.deterministic === true,
+    shards,
+    shardSize: num(r.shardSize) ?? d.shardSize,
+    ...(repeats === undefined ? {} : { repeats }),
+    scoreRange: { lo, hi },
+    env: Array.isArray(r.env) ? (r.env as string[]) : [],
+    network: r.network === 'on' ? 'on' : d.network,
+    limits: {
+      memoryMb: num(limits.memoryMb) ?? d.limits.memoryMb,
+      ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
+      fileSizeMb: num(limits.fileSizeMb) ?? d.limits.fileSizeMb,
+      openFiles: num(limits.openFiles) ?? d.limits.openFiles,
+      processes: num(limits.processes) ?? d.limits.processes,
+    },
+  };
+}
+
+function resolveSearch(raw: unknown, report: Report): SearchSpec {
+  const r: Raw = isPlainObject(raw) ? raw : {};
+  const d = CODE_DEFAULTS.search;
+  const mixRaw: Raw = isPlainObject(r.mix) ? r.mix : {};
+  const mix = { diff: num(mixRaw.diff) ?? d.mix.diff, full: num(mixRaw.full) ?? d.mix.full, cross: num(mixRaw.cross) ?? d.mix.cross };
+  if (mix.diff + mix.full + mix.cross <= 0) report(['search', 'mix'], 'search.mix needs at least one proposal kind with a share above 0');
+  return {
+    mix,
+    parentSelection: (r.parentSelection as ParentSelection | undefined) ?? d.parentSelection,
+    archiveSize: num(r.archiveSize) ?? d.archiveSize,
+    migrationInterval: num(r.migrationInterval) ?? d.migrationInterval,
+    migrationRate: num(r.migrationRate) ?? d.migrationRate,
+    metaEvery: num(r.metaEvery) ?? d.metaEvery,
+    noveltyThreshold: num(r.noveltyThreshold) ?? d.noveltyThreshold,
+  };
+}
+
+/** A spec value asks for a code search. */
+export const isCodeSpecValue = (value: Record<string, unknown>): boolean => value.kind === 'code';
