@@ -13,7 +13,7 @@
 // score, `combined_score` is their mean) and writes it to <results>/metrics.json when a results
 // directory is given. An incorrect program is reported with `correct: false` and exit code 0;
 // exit code 2 means the evaluator itself was called wrongly.
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -25,15 +25,23 @@ const SEEDS = 5;
 const PROBLEM = { dim: 3, lower: -5.12, upper: 5.12, budget: 2000 };
 const TIME_LIMIT_MS = 20_000;
 
-// Runs in the worker. Each seed gets a fresh copy of the program module (the `?seed=` query), so
-// nothing a run leaves in module state reaches the next one, and its own seeded Math.random.
+// Runs in a worker of its own for each seed, so nothing one run leaves behind (module state,
+// globals) reaches the next, and a program's score on a seed depends on that seed alone.
+// Everything the scoring relies on is taken before the program loads, so a program that replaces
+// Math.cos or postMessage changes nothing: the result goes out with a nonce the program never sees.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const post = parentPort.postMessage.bind(parentPort);
+const { cos, PI } = Math;
+const isFiniteNumber = Number.isFinite;
+const nonce = workerData.nonce;
+delete workerData.nonce;
 const { dim, lower, upper, budget } = workerData.problem;
+const seed = workerData.seed;
 const BUDGET_SPENT = new Error('the evaluation budget of ' + budget + ' calls to f is spent');
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
+function mulberry32(s) {
+  let a = s >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -43,51 +51,47 @@ function mulberry32(seed) {
   };
 }
 
-function rastrigin(x) {
-  let s = 10 * x.length;
-  for (const v of x) s += v * v - 10 * Math.cos(2 * Math.PI * v);
-  return s;
-}
-
-function problemWithF(state) {
-  const f = (x) => {
-    if (state.calls >= budget) throw BUDGET_SPENT;
-    if (!Array.isArray(x) || x.length !== dim) throw new TypeError('f expects an array of ' + dim + ' numbers, got ' + (Array.isArray(x) ? 'an array of ' + x.length : typeof x));
-    for (let i = 0; i < dim; i++) {
-      if (typeof x[i] !== 'number' || !Number.isFinite(x[i])) throw new TypeError('f got x[' + i + '] = ' + x[i] + ', not a finite number');
-      if (x[i] < lower || x[i] > upper) throw new RangeError('f got x[' + i + '] = ' + x[i] + ', outside [' + lower + ', ' + upper + ']');
-    }
-    state.calls++;
-    const y = rastrigin(x);
-    if (y < state.best) state.best = y;
-    return y;
-  };
-  return f;
-}
+let calls = 0;
+let best = Infinity;
+const point = new Float64Array(dim);
+const f = (x) => {
+  if (calls >= budget) throw BUDGET_SPENT;
+  if (x === null || typeof x !== 'object' || x.length !== dim) {
+    throw new TypeError('f expects an array of ' + dim + ' numbers, got ' + (x && typeof x === 'object' ? 'one of length ' + x.length : String(x)));
+  }
+  // Read each coordinate once, so what is checked is what is scored.
+  for (let i = 0; i < dim; i++) {
+    const v = x[i];
+    if (typeof v !== 'number' || !isFiniteNumber(v)) throw new TypeError('f got x[' + i + '] = ' + String(v) + ', not a finite number');
+    if (v < lower || v > upper) throw new RangeError('f got x[' + i + '] = ' + v + ', outside [' + lower + ', ' + upper + ']');
+    point[i] = v;
+  }
+  calls++;
+  let y = 10 * dim;
+  for (let i = 0; i < dim; i++) y += point[i] * point[i] - 10 * cos(2 * PI * point[i]);
+  if (y < best) best = y;
+  return y;
+};
 
 (async () => {
-  const results = [];
-  for (const seed of workerData.seeds) {
-    Math.random = mulberry32(seed);
-    const mod = await import(workerData.url + '?seed=' + seed);
-    if (typeof mod.run !== 'function') throw new Error('the program does not export a function run()');
-    const state = { calls: 0, best: Infinity };
-    try {
-      await mod.run(problemWithF(state), { ...workerData.problem });
-    } catch (e) {
-      if (e !== BUDGET_SPENT) throw new Error('run() failed with seed ' + seed + ': ' + (e && e.stack ? e.stack : e));
-    }
-    results.push({ seed, calls: state.calls, best: state.best });
+  Math.random = mulberry32(seed);
+  const mod = await import(workerData.url);
+  if (typeof mod.run !== 'function') throw new Error('the program does not export a function run()');
+  try {
+    await mod.run(f, { dim, lower, upper, budget });
+  } catch (e) {
+    if (e !== BUDGET_SPENT) throw new Error('run() failed with seed ' + seed + ': ' + (e && e.stack ? e.stack : e));
   }
-  parentPort.postMessage({ ok: true, value: results });
-})().catch((e) => parentPort.postMessage({ ok: false, error: e && e.message ? String(e.message) : String(e) }));
+  post({ nonce, ok: true, calls, best });
+})().catch((e) => post({ nonce, ok: false, error: e && e.message ? String(e.message) : String(e) }));
 `;
 
-function runProgram(programPath, seeds) {
+function runSeed(programPath, seed, timeLimitMs) {
   return new Promise((resolve) => {
+    const nonce = randomUUID();
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { url: pathToFileURL(programPath).href, seeds, problem: PROBLEM },
+      workerData: { url: pathToFileURL(programPath).href, seed, problem: PROBLEM, nonce },
       stdout: true,
       stderr: true,
       resourceLimits: { maxOldGenerationSizeMb: 512 },
@@ -105,13 +109,29 @@ function runProgram(programPath, seeds) {
       settled = true;
       clearTimeout(timer);
       void worker.terminate();
-      resolve({ ...result, output });
+      resolve({ ...result, seed, output });
     };
-    const timer = setTimeout(() => finish({ ok: false, error: `run() did not finish ${seeds.length} seeds within ${TIME_LIMIT_MS / 1000} s` }), TIME_LIMIT_MS);
-    worker.on('message', finish);
+    const timer = setTimeout(() => finish({ ok: false, error: `run() did not finish within ${TIME_LIMIT_MS / 1000} s for all the seeds (seed ${seed} was running)` }), timeLimitMs);
+    worker.on('message', (msg) => {
+      if (msg && msg.nonce === nonce) finish(msg);
+    });
     worker.on('error', (e) => finish({ ok: false, error: String(e && e.stack ? e.stack : e) }));
-    worker.on('exit', (code) => finish({ ok: false, error: `the program exited (code ${code}) before run() returned` }));
+    worker.on('exit', (code) => finish({ ok: false, error: `the program exited (code ${code}) before run() returned (seed ${seed})` }));
   });
+}
+
+/** Runs the seeds one after the other, each in its own worker, within one overall time limit. */
+async function runProgram(programPath, seeds) {
+  const deadline = Date.now() + TIME_LIMIT_MS;
+  const results = [];
+  let output = '';
+  for (const seed of seeds) {
+    const r = await runSeed(programPath, seed, Math.max(1, deadline - Date.now()));
+    output += r.output;
+    if (!r.ok) return { ok: false, error: r.error, output };
+    results.push({ seed, calls: r.calls, best: r.best });
+  }
+  return { ok: true, value: results, output };
 }
 
 /** An error's message and the program's own frames; Node's internals and this harness are noise to a proposer. */

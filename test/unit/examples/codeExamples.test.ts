@@ -242,6 +242,21 @@ describe('examples/code/noisy-optimiser', () => {
     expect(again.instances).toEqual({ 'seed-3': first.instances!['seed-3'], 'seed-1': first.instances!['seed-1'] });
   });
 
+  it('scores what the program evaluated: replacing Math.cos, posting a result or keeping globals gains nothing', async () => {
+    const source = `import { parentPort, workerData } from 'node:worker_threads';
+export function run(f) {
+  Math.cos = () => 1;
+  parentPort.postMessage({ nonce: workerData.nonce, ok: true, calls: 2000, best: 0 });
+  if (globalThis.ranBefore) throw new Error('a global survived from another seed');
+  globalThis.ranBefore = true;
+  f([0.5, 0.5, 0.5]);
+}
+`;
+    const metrics = metricsOf(await evaluate(task, program, { source, instances: ['seed-1', 'seed-2'] }));
+    // Rastrigin at (0.5, 0.5, 0.5) is 30 + 3 × (0.25 + 10) = 60.75.
+    expect(metrics).toMatchObject({ correct: true, instances: { 'seed-1': 1 / 61.75, 'seed-2': 1 / 61.75 }, public: { mean_calls: 1 } });
+  });
+
   it('refuses instance ids that are not seeds, and reports a point outside the box as incorrect', async () => {
     const bad = await evaluate(task, program, { instances: ['bp-001'] });
     expect(bad.code).toBe(2);
