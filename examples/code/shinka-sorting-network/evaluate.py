@@ -2,7 +2,7 @@
 
     python3 evaluate.py --program_path initial.py --results_dir results
 
-Imports the program, calls run_network(), checks that the comparators sort every input of N
+Calls the program's run_network() in a child process, checks that the comparators sort every input of N
 zeros and ones, and writes:
 
 - results/correct.json  {"correct": bool, "error": str | null}
@@ -14,13 +14,12 @@ passes some) are ignored.
 """
 
 import argparse
-import importlib.util
 import json
 import math
 import os
-import signal
+import subprocess
 import sys
-import traceback
+import tempfile
 
 N = 10
 OPTIMAL_SIZE = 29  # proved optimal for 10 inputs
@@ -29,34 +28,56 @@ MAX_COMPARATORS = 1000
 TIME_LIMIT_S = 10
 
 
-class TimeLimit(Exception):
-    pass
-
-
-def load_program(path):
-    spec = importlib.util.spec_from_file_location("program", path)
+# Runs in a child process: imports the program, calls run_network() and writes its answer as JSON
+# (or the error, with the program's own traceback lines) to the file named by argv[2]. The network
+# is checked back here, in a process the program never ran in, so nothing it does (replacing a
+# function of this evaluator, say) can change the verdict.
+CHILD = r"""
+import importlib.util, json, os, sys, traceback
+program_path, answer_path = sys.argv[1], sys.argv[2]
+try:
+    spec = importlib.util.spec_from_file_location("program", program_path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path} as a Python module")
+        raise ImportError("cannot load " + program_path + " as a Python module")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module
-
-
-def call_with_limit(fn, seconds):
-    """Runs fn() with a wall-clock limit where the platform has SIGALRM (not on Windows)."""
-    if not hasattr(signal, "SIGALRM"):
-        return fn()
-
-    def on_alarm(_signum, _frame):
-        raise TimeLimit(f"run_network() did not return within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(seconds)
+    if not callable(getattr(module, "run_network", None)):
+        raise ValueError("the program does not define a function run_network()")
+    network = module.run_network()
     try:
-        return fn()
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        text = json.dumps({"network": network})
+    except (TypeError, ValueError) as exc:
+        raise ValueError("run_network() must return a list of (i, j) pairs of integers; " + str(exc))
+except Exception as exc:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(program_path)]
+    where = "".join(traceback.format_list(frames))
+    text = json.dumps({"error": type(exc).__name__ + ": " + str(exc) + ("\n" + where if where else "")})
+with open(answer_path, "w") as f:
+    f.write(text)
+"""
+
+
+def run_program(program_path):
+    """Calls the program's run_network() in a child process with a time limit; returns the network or raises ValueError."""
+    with tempfile.TemporaryDirectory() as tmp:
+        answer_path = os.path.join(tmp, "answer.json")
+        try:
+            child = subprocess.run(
+                [sys.executable, "-c", CHILD, os.path.abspath(program_path), answer_path],
+                capture_output=True,
+                text=True,
+                timeout=TIME_LIMIT_S,
+            )
+        except subprocess.TimeoutExpired:
+            raise ValueError(f"run_network() did not return within {TIME_LIMIT_S} s") from None
+        if not os.path.exists(answer_path):
+            tail = (child.stderr or child.stdout).strip()[-2000:]
+            raise ValueError(f"the program exited (code {child.returncode}) before run_network() returned" + (f"\n{tail}" if tail else ""))
+        with open(answer_path) as f:
+            answer = json.load(f)
+    if "error" in answer:
+        raise ValueError(answer["error"])
+    return answer["network"]
 
 
 def check_shape(network):
@@ -101,15 +122,9 @@ def depth(pairs):
 def evaluate(program_path):
     """Returns (correct, error, metrics)."""
     try:
-        module = load_program(program_path)
-        if not callable(getattr(module, "run_network", None)):
-            raise ValueError("the program does not define a function run_network()")
-        pairs = check_shape(call_with_limit(module.run_network, TIME_LIMIT_S))
-    except Exception as exc:  # the program's failure, reported to the proposer
-        frames = traceback.extract_tb(exc.__traceback__)
-        own = [f for f in frames if os.path.abspath(f.filename) == os.path.abspath(program_path)]
-        where = "".join(traceback.format_list(own))
-        error = f"{type(exc).__name__}: {exc}" + (f"\n{where}" if where else "")
+        pairs = check_shape(run_program(program_path))
+    except ValueError as exc:  # the program's failure, reported to the proposer
+        error = str(exc)
         return False, error, {"combined_score": 0.0, "public": {}, "private": {}, "text_feedback": error}
 
     unsorted = first_unsorted_input(pairs)

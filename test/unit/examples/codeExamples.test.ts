@@ -305,6 +305,13 @@ describe.skipIf(!hasPython)(`examples/code/shinka-sorting-network${hasPython ? '
     expect(metrics.public).toEqual({ comparators: 45, depth: 17 });
   });
 
+  it("judges the network in a process the program never ran in: replacing the evaluator's check gains nothing", async () => {
+    const source = 'import __main__\n\ndef run_network():\n    __main__.first_unsorted_input = lambda pairs: None\n    return []\n';
+    const { correct } = await shinka(source);
+    expect(correct.correct).toBe(false);
+    expect(correct.error).toMatch(/^the network does not sort: .* \(wire 0 first; 0 comparators\)$/);
+  });
+
   it('reports a network that does not sort with an input it leaves unsorted, and a crash with its traceback', async () => {
     const unsorted = await shinka(withPyBlock('def build_network(n):\n    return [(i, i + 1) for i in range(n - 1)]'));
     expect(unsorted.correct.correct).toBe(false);
