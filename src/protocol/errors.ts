@@ -48,9 +48,17 @@ function jsonRpcCode(code: ErrorCode): number {
   return code === 'internal' ? ErrorCodes.InternalError : REQUEST_FAILED;
 }
 
+/** A RatchetError as a JSON-RPC error: for an end whose ResponseError class is another copy's (the editor's). */
+export function wireErrorOf(err: RatchetError): { code: number; message: string; data: RatchetErrorData } {
+  return { code: jsonRpcCode(err.code), message: err.message, data: { code: err.code, details: err.details } };
+}
+
 /** The error a request handler answers with. Anything that is not a RatchetError is a bug: `internal`. */
 export function toWireError(err: unknown): ResponseError<unknown> {
-  if (RatchetError.is(err)) return new ResponseError<RatchetErrorData>(jsonRpcCode(err.code), err.message, { code: err.code, details: err.details });
+  if (RatchetError.is(err)) {
+    const { code, message, data } = wireErrorOf(err);
+    return new ResponseError(code, message, data);
+  }
   if (wireShaped(err)) {
     // Passed on from another wire: ours is rebuilt (a copy's class may not be this one); a
     // library's own (InvalidRequest, MethodNotFound) keeps its code.

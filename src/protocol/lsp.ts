@@ -230,11 +230,11 @@ export interface LanguageModelResult {
   /** Token counts when the client can count them (`LanguageModelChat.countTokens`). */
   usage?: { promptTokens: number; completionTokens: number };
 }
-/** Error data the client returns when no model is available or the user refused consent. */
-export interface LanguageModelErrorData {
-  code: 'noModel' | 'noPermission' | 'blocked' | 'failed';
-}
-export const LanguageModelRequest = new RequestType<LanguageModelParams, LanguageModelResult, LanguageModelErrorData>('ratchet/languageModel');
+/**
+ * Fails with a RatchetErrorData error the engine uses as it is: `badInput` when no model is
+ * available or the user refused consent, `llmHttp` (status 500, transient) when the model failed.
+ */
+export const LanguageModelRequest = new RequestType<LanguageModelParams, LanguageModelResult, RatchetErrorData>('ratchet/languageModel');
 
 // ---------------------------------------------------------------------------------------------
 // Server health: server → client.
