@@ -52,6 +52,52 @@ export const protocolBoundaryRule = {
   ],
 };
 
+/**
+ * The language server and the run daemon are two processes that meet only on the daemon's socket:
+ * what both need (the socket's contract, its address, the engine) lives in src/protocol, src/node
+ * or src/core, so neither can come to depend on the other's state or lifetime.
+ */
+const processBoundary = (self, other) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: `^(\\.\\./)+${other}(/|$)`,
+          message: `src/${self} must not import src/${other}: share through src/protocol, src/node or src/core.`,
+        },
+      ],
+    },
+  ],
+});
+
+/**
+ * The extension reaches the language server through the typed contract only (src/protocol/lsp.ts,
+ * via src/extension/server/typedClient.ts): a method spelled as a string, or taken off a type with
+ * `.method`, would compile against a handler of any parameter type, or a method no end serves.
+ */
+export const extensionWireRule = {
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: 'Literal[value=/^(ratchet|daemon)\\u002F/]',
+      message: 'No method strings in src/extension: send and register through the constants of src/protocol/lsp.ts with typedClient.ts.',
+    },
+    {
+      selector: 'TemplateElement[value.raw=/^(ratchet|daemon)\\u002F/]',
+      message: 'No method strings in src/extension: send and register through the constants of src/protocol/lsp.ts with typedClient.ts.',
+    },
+    {
+      selector: 'NewExpression[callee.name=/^(Request|Notification)Type[0-9]?$/]',
+      message: 'Wire contracts are written once, in src/protocol; import the constant from there.',
+    },
+    {
+      selector: "MemberExpression[property.name='method']",
+      message: 'Only src/extension/server/typedClient.ts takes a method name off a protocol type: use its typed helpers.',
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', '.tools/**', 'coverage/**', 'test/e2e/artifacts/**', 'test/e2e/node_modules/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -70,4 +116,7 @@ export default tseslint.config(
   },
   { files: ['src/core/**/*.ts', 'webview/**/*.ts'], rules: boundaryRule },
   { files: ['src/protocol/**/*.ts'], rules: protocolBoundaryRule },
+  { files: ['src/server/**/*.ts'], rules: processBoundary('server', 'daemon') },
+  { files: ['src/daemon/**/*.ts'], rules: processBoundary('daemon', 'server') },
+  { files: ['src/extension/**/*.ts'], ignores: ['src/extension/server/typedClient.ts'], rules: extensionWireRule },
 );

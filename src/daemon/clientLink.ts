@@ -9,7 +9,7 @@
 import type { MessageConnection, NotificationType, RequestType } from 'vscode-jsonrpc';
 import { tokenOf } from '../node/cancellation';
 import { abortReason } from '../node/clock';
-import { isConnectionLoss } from './wireErrors';
+import { isConnectionLoss } from '../protocol/errors';
 
 export class ClientLink {
   private current: MessageConnection | undefined;

@@ -9,7 +9,7 @@ import type { ChatRequest, ChatResponse, EmbedResponse } from '../core/llm/types
 import type { LlmTransport } from '../core/ports';
 import { DaemonLanguageModelRequest } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
-import { fromWireError } from './wireErrors';
+import { fromWireError } from '../protocol/errors';
 
 export class ClientLanguageModels implements LlmTransport {
   constructor(private readonly link: ClientLink) {}

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { ResponseError, ErrorCodes } from 'vscode-jsonrpc';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import { NodeFiles } from '../node/files';
+import { guarded } from '../protocol/errors';
 import {
   AttachRequest,
   DaemonCancelRequest,
@@ -26,7 +27,6 @@ import {
 } from '../protocol/runDaemon';
 import { ClientLink } from './clientLink';
 import { DaemonRuns } from './runs';
-import { toWireError } from './wireErrors';
 
 /** With no run left, the daemon lingers this long for the next one, then exits. */
 const IDLE_EXIT_MS = 30_000;
@@ -65,17 +65,6 @@ function exit(reason: string): void {
   server.close();
   // Journals are durable event by event: what a run wrote is kept, and it reads as interrupted.
   setTimeout(() => process.exit(0), 100);
-}
-
-/** Errors leave with the engine's reason code, so the language server can answer the editor with it. */
-function guarded<P, R>(handler: (params: P) => R | Promise<R>): (params: P) => Promise<R> {
-  return async (params) => {
-    try {
-      return await handler(params);
-    } catch (err) {
-      throw toWireError(err);
-    }
-  };
 }
 
 const server = createServer((socket) => {

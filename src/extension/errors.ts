@@ -1,23 +1,27 @@
 /**
  * Errors at the editor edge: each is logged in full to the Ratchet log and shown once, in one
  * sentence, with an **Open Log** action. Server errors arrive as JSON-RPC ResponseErrors whose
- * `data` is the engine's RatchetErrorData (a code and, for bad input, located diagnostics).
+ * `data` is the engine's RatchetErrorData (src/protocol/errors.ts): a code and, for bad input,
+ * located diagnostics.
  */
 import * as vscode from 'vscode';
-import type { RatchetErrorData } from '../protocol/lsp';
+import { formatDiagnostic } from '../core/data/diagnostics';
+import type { Diagnostic } from '../core/data/diagnostics';
+import { fromWireError } from '../protocol/errors';
 
 export const OPEN_LOG = 'Open Log';
 
-function isErrorData(x: unknown): x is RatchetErrorData {
-  return typeof x === 'object' && x !== null && typeof (x as { code?: unknown }).code === 'string';
+/** The located problems a server error carries (bad input), none for any other error. */
+function diagnosticsOf(err: unknown): Diagnostic[] {
+  const diagnostics = fromWireError(err).details.diagnostics;
+  return Array.isArray(diagnostics) ? (diagnostics as Diagnostic[]) : [];
 }
 
 /** One sentence for the user, from whatever was thrown. */
 export function userMessage(what: string, err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  const data = (err as { data?: unknown } | undefined)?.data;
-  const where = isErrorData(data) && data.diagnostics && data.diagnostics.length > 0 ? data.diagnostics[0] : undefined;
-  const location = where ? ` (${where.file}:${where.line}:${where.column}: ${where.message})` : '';
+  const where = diagnosticsOf(err)[0];
+  const location = where ? ` (${formatDiagnostic(where)})` : '';
   return `Ratchet: ${what} failed — ${message.replace(/\.$/, '')}${location}.`;
 }
 
@@ -27,8 +31,7 @@ export class EditorErrors {
   /** Logs the whole error and shows one message with Open Log; resolves when the message is closed. */
   async report(what: string, err: unknown, extraActions: string[] = []): Promise<string | undefined> {
     this.log.error(`${what} failed:`, err instanceof Error ? err : String(err));
-    const data = (err as { data?: unknown } | undefined)?.data;
-    if (isErrorData(data)) for (const d of data.diagnostics ?? []) this.log.error(`  ${d.file}:${d.line}:${d.column}: ${d.message}`);
+    for (const d of diagnosticsOf(err)) this.log.error(`  ${formatDiagnostic(d)}`);
     return this.show('error', userMessage(what, err), extraActions);
   }
 

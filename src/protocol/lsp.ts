@@ -15,6 +15,7 @@ import type { JournaledEvent, RunKind, RunMode } from '../core/run/events';
 import type { RunSummary } from '../core/run/listRuns';
 import type { GateName } from '../core/gates/record';
 import type { EvolveOverrides } from '../core/run/overrides';
+import type { RatchetErrorData } from './errors';
 
 // ---------------------------------------------------------------------------------------------
 // Settings: client → server, in `initializationOptions` and `workspace/didChangeConfiguration`.
@@ -86,7 +87,7 @@ export interface StartRunParams {
   /** Overrides the run spec's and the settings' mode. */
   mode?: RunMode;
 }
-/** Answered once the run's journal exists (its first event is out); input errors answer with a `RatchetErrorData` error. */
+/** Answered once the run's journal exists (its first event is out); input errors answer with a `RatchetErrorData` error (src/protocol/errors.ts). */
 export interface StartRunResult {
   runId: string;
 }
@@ -229,11 +230,11 @@ export interface LanguageModelResult {
   /** Token counts when the client can count them (`LanguageModelChat.countTokens`). */
   usage?: { promptTokens: number; completionTokens: number };
 }
-/** Error data the client returns when no model is available or the user refused consent. */
-export interface LanguageModelErrorData {
-  code: 'noModel' | 'noPermission' | 'blocked' | 'failed';
-}
-export const LanguageModelRequest = new RequestType<LanguageModelParams, LanguageModelResult, LanguageModelErrorData>('ratchet/languageModel');
+/**
+ * Fails with a RatchetErrorData error the engine uses as it is: `badInput` when no model is
+ * available or the user refused consent, `llmHttp` (status 500, transient) when the model failed.
+ */
+export const LanguageModelRequest = new RequestType<LanguageModelParams, LanguageModelResult, RatchetErrorData>('ratchet/languageModel');
 
 // ---------------------------------------------------------------------------------------------
 // Server health: server → client.
@@ -251,13 +252,7 @@ export interface ServerStatusParams {
 export const ServerStatusNotification = new NotificationType<ServerStatusParams>('ratchet/serverStatus');
 
 // ---------------------------------------------------------------------------------------------
-// Errors and commands.
-
-/** `data` of a ResponseError from a ratchet request: the engine's RatchetError code and, for bad input, where. */
-export interface RatchetErrorData {
-  code: string;
-  diagnostics?: { file: string; line: number; column: number; message: string }[];
-}
+// Commands.
 
 /**
  * Command ids the server puts on code lenses; the client registers them (calling the requests

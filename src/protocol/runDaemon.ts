@@ -18,6 +18,7 @@ import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/run/events';
 import type { EvolveOverrides } from '../core/run/overrides';
+import type { RatchetErrorData } from './errors';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
 export const RUN_DAEMON_PROTOCOL = 2;
@@ -77,9 +78,9 @@ export interface DaemonResumeParams extends DaemonRunSetup {
   workspace: string;
   title: string;
 }
-/** Answered once the run's journal exists (as `ratchet/startRun`); input errors carry `DaemonErrorData`. */
-export const DaemonStartRequest = new RequestType<DaemonStartParams, { runId: string }, DaemonErrorData>('daemon/startRun');
-export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, DaemonErrorData>('daemon/resumeRun');
+/** Answered once the run's journal exists (as `ratchet/startRun`); input errors carry `RatchetErrorData`. */
+export const DaemonStartRequest = new RequestType<DaemonStartParams, { runId: string }, RatchetErrorData>('daemon/startRun');
+export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, RatchetErrorData>('daemon/resumeRun');
 export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelled: boolean }, void>('daemon/cancelRun');
 
 // ---------------------------------------------------------------------------------------------
@@ -96,12 +97,6 @@ export const DaemonApplyRequest = new RequestType<{ runId: string; suggestion: S
   'daemon/apply',
 );
 /** One chat completion through VS Code's language models. */
-export const DaemonLanguageModelRequest = new RequestType<ChatRequest, ChatResponse, DaemonErrorData>('daemon/languageModel');
+export const DaemonLanguageModelRequest = new RequestType<ChatRequest, ChatResponse, RatchetErrorData>('daemon/languageModel');
 /** The daemon has no runs left and is going away; start the next run in a new one. */
 export const DaemonExitingNotification = new NotificationType<{ reason: string }>('daemon/exiting');
-
-/** A RatchetError across the socket: its code and the details that say where (never a secret). */
-export interface DaemonErrorData {
-  code: string;
-  details: Record<string, unknown>;
-}

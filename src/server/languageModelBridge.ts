@@ -11,8 +11,8 @@ import { cancellationOf } from '../core/llm/abort';
 import type { ChatRequest, ChatResponse, EmbedResponse } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
 import { tokenOf } from '../node/cancellation';
+import { fromWireError } from '../protocol/errors';
 import { LanguageModelRequest } from '../protocol/lsp';
-import type { LanguageModelErrorData } from '../protocol/lsp';
 
 export class LanguageModelBridge implements LlmTransport {
   constructor(private readonly connection: Connection) {}
@@ -65,15 +65,9 @@ function toRatchetError(err: unknown): RatchetError {
     // The connection itself failed (the client went away): transient, worth a retry.
     return new RatchetError('llmNetwork', `The editor did not answer a language model request: ${err instanceof Error ? err.message : String(err)}.`, {}, err);
   }
-  const data = err.data as Partial<LanguageModelErrorData> | undefined;
-  switch (data?.code) {
-    case 'noModel':
-      return new RatchetError('badInput', `No VS Code chat model is available (${err.message}); install one (e.g. GitHub Copilot Chat) or set provider to openai.`, {}, err);
-    case 'noPermission':
-    case 'blocked':
-      return new RatchetError('badInput', `VS Code refused the language model request (${err.message}); allow Ratchet to use the model, or set provider to openai.`, {}, err);
-    default:
-      // Status 500 marks it transient for the LLM layer's retry policy.
-      return new RatchetError('llmHttp', `The VS Code language model failed: ${err.message}.`, { status: 500 }, err);
-  }
+  // The editor says what failed, in the engine's terms (src/extension/lm/chat.ts).
+  const said = fromWireError(err);
+  if (!RatchetError.is(said, 'internal')) return said;
+  // Status 500 marks it transient for the LLM layer's retry policy.
+  return new RatchetError('llmHttp', `The VS Code language model failed: ${err.message}.`, { status: 500 }, err);
 }

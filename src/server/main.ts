@@ -11,6 +11,7 @@ import type { ClientCapabilities } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { RatchetError } from '../core/errors';
 import { NodeFiles } from '../node/files';
+import { guarded } from '../protocol/errors';
 import {
   AcceptSuggestionRequest,
   CancelRunRequest,
@@ -29,7 +30,7 @@ import { EditApplier } from './applyEdit';
 import { codeLenses } from './codeLens';
 import { DiagnosticsPublisher } from './diagnostics';
 import { OpenDocuments } from './documents';
-import { reportStatus, toResponseError, watchProcess } from './health';
+import { reportStatus, watchProcess } from './health';
 import { LanguageModelBridge } from './languageModelBridge';
 import { RunHost } from './runHost';
 import { createRunSpec } from './runSpecTemplate';
@@ -173,18 +174,7 @@ connection.onCodeLens(async (params) => {
   return doc && path ? codeLenses(doc, path, files, book.pending(path)) : [];
 });
 
-// ---- ratchet/* requests -----------------------------------------------------------------------
-
-/** Errors leave as ResponseErrors carrying the engine's reason code (RatchetErrorData). */
-function guarded<P, R>(handler: (params: P) => R | Promise<R>): (params: P) => Promise<R> {
-  return async (params) => {
-    try {
-      return await handler(params);
-    } catch (err) {
-      throw toResponseError(err);
-    }
-  };
-}
+// ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------
 
 connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
 connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));

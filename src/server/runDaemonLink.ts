@@ -15,9 +15,9 @@ import { RatchetError } from '../core/errors';
 import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { JournaledEvent } from '../core/run/events';
-import { ensureDaemonDir } from '../daemon/address';
-import type { DaemonAddress } from '../daemon/address';
-import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
+import { ensureDaemonDir } from '../node/daemonAddress';
+import type { DaemonAddress } from '../node/daemonAddress';
+import { fromWireError, guarded, isConnectionLoss } from '../protocol/errors';
 import { signalOf } from '../node/cancellation';
 import { isOwnerAlive } from '../node/process';
 import {
@@ -182,13 +182,7 @@ export class RunDaemonLink {
     });
     connection.onRequest(DaemonDecideRequest, async (p, token) => ({ answer: await h.decide(p.runId, p.suggestion, signalOf(token)) }));
     connection.onRequest(DaemonApplyRequest, async (p) => ({ outcome: await h.apply(p.runId, p.suggestion, p.by) }));
-    connection.onRequest(DaemonLanguageModelRequest, async (req, token) => {
-      try {
-        return await h.chat(req, signalOf(token));
-      } catch (err) {
-        throw toWireError(err);
-      }
-    });
+    connection.onRequest(DaemonLanguageModelRequest, guarded((req, token) => h.chat(req, signalOf(token))));
     connection.onClose(() => {
       connection.dispose();
       if (this.connection !== connection) return;

@@ -20,7 +20,7 @@ import { listRuns } from '../core/run/listRuns';
 import { findPromptForSidecar, isSidecarPath, loadRunSpec } from '../core/run/spec';
 import { promptCandidatesFor } from '../core/run/specSource';
 import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
-import { daemonAddress } from '../daemon/address';
+import { daemonAddress } from '../node/daemonAddress';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/storedRun';

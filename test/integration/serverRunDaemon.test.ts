@@ -16,7 +16,7 @@ import { NodeFiles } from '../../src/node/files';
 import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
-import { daemonAddress } from '../../src/daemon/address';
+import { daemonAddress } from '../../src/node/daemonAddress';
 import { version } from '../../package.json';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';

@@ -10,7 +10,8 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
 import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
-import type { RatchetErrorData, ServerSettings } from '../../src/protocol/lsp';
+import type { RatchetErrorData } from '../../src/protocol/errors';
+import type { ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 import { SERVER, TestClient } from './serverHarness';
@@ -113,7 +114,7 @@ describe('runs over LSP', () => {
     expect(err).toBeInstanceOf(ResponseError);
     const data = (err as ResponseError<RatchetErrorData>).data;
     expect(data?.code).toBe('badInput');
-    expect(data?.diagnostics?.[0]).toMatchObject({ file: join(w.dir, 'task.ratchet.yaml'), line: 1 });
+    expect((data?.details.diagnostics as unknown[] | undefined)?.[0]).toMatchObject({ file: join(w.dir, 'task.ratchet.yaml'), line: 1 });
     expect((err as Error).message).toContain('missing.jsonl');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The pure half of the `vscode-lm` provider: which chat model answers a request, how the engine's
- * messages map onto VS Code's two chat roles, and which LanguageModelError means what on the wire.
+ * messages map onto VS Code's two chat roles, and which LanguageModelError means which engine error.
  */
+import { RatchetError } from '../../core/errors';
 import type { ChatMessage } from '../../core/llm/types';
-import type { LanguageModelErrorData, LanguageModelParams } from '../../protocol/lsp';
+import type { LanguageModelParams } from '../../protocol/lsp';
 
 export interface ModelInfo {
   id: string;
@@ -61,16 +62,24 @@ export function modelOptions(options: LanguageModelParams['options']): Record<st
   return out;
 }
 
-/** A `vscode.LanguageModelError` code as the server's error data. */
-export function errorCode(code: string | undefined): LanguageModelErrorData['code'] {
+/** No chat model to answer: the user's to fix. */
+export function noModelError(): RatchetError {
+  return new RatchetError('badInput', 'No VS Code chat model is available: install one (e.g. GitHub Copilot Chat), or set ratchet.endpoint.provider to "openai".');
+}
+
+/**
+ * A failed language model call (`vscode.LanguageModelError` code, and what the model said) as the
+ * engine's error: a refusal is the user's to fix (badInput: no retry helps); anything else is
+ * status 500, which the LLM layer's retry policy treats as transient.
+ */
+export function languageModelError(code: string | undefined, what: string): RatchetError {
   switch (code) {
     case 'NoPermissions':
-      return 'noPermission';
     case 'Blocked':
-      return 'blocked';
+      return new RatchetError('badInput', `VS Code refused the language model request (${what}); allow Ratchet to use the model, or set ratchet.endpoint.provider to "openai".`);
     case 'NotFound':
-      return 'noModel';
+      return new RatchetError('badInput', `No VS Code chat model is available (${what}); install one (e.g. GitHub Copilot Chat), or set ratchet.endpoint.provider to "openai".`);
     default:
-      return 'failed';
+      return new RatchetError('llmHttp', `The VS Code language model failed: ${what}.`, { status: 500 });
   }
 }

@@ -6,14 +6,15 @@
 import * as vscode from 'vscode';
 import { loadClientModule } from '../server/lazyClient';
 import type { CancellationToken } from 'vscode-languageclient/node';
-import type { LanguageModelErrorData, LanguageModelParams, LanguageModelResult } from '../../protocol/lsp';
-import { errorCode, modelOptions, pickModel, toChatTurns } from './chat';
+import type { RatchetError } from '../../core/errors';
+import { wireErrorOf } from '../../protocol/errors';
+import type { LanguageModelParams, LanguageModelResult } from '../../protocol/lsp';
+import { languageModelError, modelOptions, noModelError, pickModel, toChatTurns } from './chat';
 
-/** JSON-RPC error code for a failed language model call (server-defined range). */
-const LM_ERROR = -32001;
-
-function fail(code: LanguageModelErrorData['code'], message: string): Error {
-  return new (loadClientModule().ResponseError)(LM_ERROR, message, { code });
+/** The engine's error as the client's own ResponseError: its connection sends no other class as it is. */
+function fail(err: RatchetError): Error {
+  const { code, message, data } = wireErrorOf(err);
+  return new (loadClientModule().ResponseError)(code, message, data);
 }
 
 async function countTokens(model: vscode.LanguageModelChat, texts: string[], token: CancellationToken): Promise<number | undefined> {
@@ -28,7 +29,7 @@ async function countTokens(model: vscode.LanguageModelChat, texts: string[], tok
 export async function answerLanguageModel(params: LanguageModelParams, token: CancellationToken, log: vscode.LogOutputChannel): Promise<LanguageModelResult> {
   const model = pickModel(await vscode.lm.selectChatModels(), params.model);
   if (!model) {
-    throw fail('noModel', 'No VS Code language model is available. Install a chat model provider, or set ratchet.endpoint.provider to "openai".');
+    throw fail(noModelError());
   }
   const turns = toChatTurns(params.messages);
   const messages = turns.map((t) => (t.role === 'user' ? vscode.LanguageModelChatMessage.User(t.content) : vscode.LanguageModelChatMessage.Assistant(t.content)));
@@ -50,10 +51,10 @@ export async function answerLanguageModel(params: LanguageModelParams, token: Ca
   } catch (err) {
     if (err instanceof vscode.LanguageModelError) {
       log.warn(`Language model ${model.id} refused a request: ${err.code} ${err.message}`);
-      throw fail(errorCode(err.code), `${model.name}: ${err.message}`);
+      throw fail(languageModelError(err.code, `${model.name}: ${err.message}`));
     }
     if (token.isCancellationRequested) throw err;
     log.warn(`Language model ${model.id} failed:`, err instanceof Error ? err : String(err));
-    throw fail('failed', `${model.name}: ${err instanceof Error ? err.message : String(err)}`);
+    throw fail(languageModelError(undefined, `${model.name}: ${err instanceof Error ? err.message : String(err)}`));
   }
 }

@@ -4,7 +4,8 @@
  * `notify`, which fail with `ServerDownError` (a message, not a silent no-op) while it is down.
  */
 import * as vscode from 'vscode';
-import type { CancellationToken, LanguageClient, RequestParam, RequestType } from 'vscode-languageclient/node';
+import type { RequestType } from 'vscode-jsonrpc';
+import type { CancellationToken, LanguageClient } from 'vscode-languageclient/node';
 import { LanguageModelRequest, RunEventNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
 import type {
   LanguageModelParams,
@@ -23,6 +24,7 @@ import type { ServerPhase } from '../views/statusText';
 import { loadClientModule } from './lazyClient';
 import { redactingChannel } from './redact';
 import { RestartPolicy } from './restartPolicy';
+import { onNotification, onRequest, sendRequest } from './typedClient';
 
 /** What the server pushes to the client; main.ts routes each to its owner. */
 export interface ServerHandlers {
@@ -113,12 +115,10 @@ export class ServerHost implements vscode.Disposable {
     this.client = client;
     const h = this.deps.handlers;
     this.clientSubscriptions = [
-      // By method name: the contract's type objects come from this bundle's copy of vscode-jsonrpc,
-      // and the lazily loaded client's copy would not recognise their parameter structure.
-      client.onNotification(RunEventNotification.method, (p: RunEventParams) => h.onRunEvent(p)),
-      client.onNotification(SuggestionChangedNotification.method, (s: SuggestionState) => h.onSuggestionChanged(s)),
-      client.onNotification(ServerStatusNotification.method, (s: ServerStatusParams) => h.onServerStatus(s)),
-      client.onRequest(LanguageModelRequest.method, (p: LanguageModelParams, token: CancellationToken) => h.onLanguageModel(p, token)),
+      onNotification(client, RunEventNotification, (p) => h.onRunEvent(p)),
+      onNotification(client, SuggestionChangedNotification, (s) => h.onSuggestionChanged(s)),
+      onNotification(client, ServerStatusNotification, (s) => h.onServerStatus(s)),
+      onRequest(client, LanguageModelRequest, (p, token) => h.onLanguageModel(p, token)),
       client.onDidChangeState((e) => {
         if (client !== this.client) return;
         if (e.newState === State.Running) {
@@ -171,10 +171,10 @@ export class ServerHost implements vscode.Disposable {
     await this.client.sendNotification(loadClientModule().DidChangeConfigurationNotification.type, change);
   }
 
-  async request<P, R, E>(type: RequestType<P, R, E>, params: RequestParam<P>, token?: vscode.CancellationToken): Promise<R> {
+  async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
     const client = this.client;
     if (!client || !this.running) throw new ServerDownError(this.currentPhase);
-    return client.sendRequest<R>(type.method, params, token);
+    return sendRequest(client, type, params, token);
   }
 
   dispose(): void {

@@ -99,7 +99,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       }
       // The journals say why a run failed (the run/failed event carries the engine's error).
       await cp(join(folder, '.ratchet', 'runs'), join(kept, 'runs'), { recursive: true }).catch(() => undefined);
-      // The run daemons' logs (src/daemon/address.ts puts them under TMPDIR/ratchet-<uid>/).
+      // The run daemons' logs (src/node/daemonAddress.ts puts them under TMPDIR/ratchet-<uid>/).
       const tmp = join(runDir, 'tmp');
       for (const dir of (await readdir(tmp).catch(() => [])).filter((d) => d.startsWith('ratchet-'))) {
         for (const log of (await readdir(join(tmp, dir)).catch(() => [])).filter((f) => f.endsWith('.log'))) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCode, modelOptions, pickModel, toChatTurns } from '../../../src/extension/lm/chat';
+import { languageModelError, modelOptions, pickModel, toChatTurns } from '../../../src/extension/lm/chat';
 
 const models = [
   { id: 'copilot-gpt-4o', family: 'gpt-4o', vendor: 'copilot', name: 'GPT-4o' },
@@ -39,12 +39,20 @@ describe('toChatTurns', () => {
   });
 });
 
-describe('modelOptions and errorCode', () => {
+describe('modelOptions and languageModelError', () => {
   it('passes only the options that are set, in OpenAI names', () => {
     expect(modelOptions({ temperature: 0, maxTokens: 100, stop: [] })).toEqual({ temperature: 0, max_tokens: 100 });
   });
 
-  it('maps LanguageModelError codes onto the wire codes', () => {
-    expect(['NoPermissions', 'Blocked', 'NotFound', 'Other', undefined].map(errorCode)).toEqual(['noPermission', 'blocked', 'noModel', 'failed', 'failed']);
+  it('maps LanguageModelError codes onto engine errors: a refusal is bad input, anything else transient', () => {
+    const errors = ['NoPermissions', 'Blocked', 'NotFound', 'Other', undefined].map((code) => languageModelError(code, 'Copilot: no'));
+    expect(errors.map((e) => [e.code, e.details])).toEqual([
+      ['badInput', {}],
+      ['badInput', {}],
+      ['badInput', {}],
+      ['llmHttp', { status: 500 }],
+      ['llmHttp', { status: 500 }],
+    ]);
+    expect(errors.every((e) => e.message.includes('Copilot: no'))).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { chmodSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { daemonAddress, ensureDaemonDir } from '../../../src/daemon/address';
+import { daemonAddress, ensureDaemonDir } from '../../../src/node/daemonAddress';
 
 const saved = process.env.TMPDIR;
 afterEach(() => {
