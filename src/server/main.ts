@@ -20,6 +20,7 @@ import {
   RejectSuggestionRequest,
   ResumeRunRequest,
   RunEventNotification,
+  RunStatusNotification,
   StartRunRequest,
   SuggestionChangedNotification,
 } from '../protocol/lsp';
@@ -65,6 +66,7 @@ const runs = new RunHost({
   languageModels: new LanguageModelBridge(connection),
   progress: () => connection.window.createWorkDoneProgress(),
   notify: (p) => void connection.sendNotification(RunEventNotification, p),
+  notifyStatus: (p) => void connection.sendNotification(RunStatusNotification, p),
   warn: (message) => {
     connection.console.warn(message);
     warned = true;
