@@ -19,7 +19,7 @@ import type { RunControl } from '../core/evolve/loop';
 import type { JournaledEvent } from '../core/run/events';
 import { readJournal } from '../core/run/replay';
 import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/run/runStatus';
-import type { RunStatus } from '../core/run/runStatus';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import type { Clock } from '../core/ports';
 import { readRunOwner, runPaths } from '../core/run/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
@@ -163,10 +163,10 @@ export class DaemonRuns {
     run.ready(e.runId);
   }
 
-  private register(run: DaemonRun, runId: string, status: RunStatus = startingStatus(runId)): void {
+  private register(run: DaemonRun, runId: string, status: LiveRunStatus = startingStatus(runId)): void {
     run.runId = runId;
     this.runs.set(runId, run);
-    const push = (next: RunStatus) => this.link.notify(DaemonRunStatusNotification, { run: run.identity(), status: next });
+    const push = (next: LiveRunStatus) => this.link.notify(DaemonRunStatusNotification, { run: run.identity(), status: next });
     run.status = new StatusFeed(status, push, this.clock);
     // The first status begins the run for the client, before the start or resume is answered.
     push(status);

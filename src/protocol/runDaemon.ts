@@ -17,7 +17,7 @@ import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/run/events';
-import type { RunStatus } from '../core/run/runStatus';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import type { EvolveOverrides } from '../core/run/overrides';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
@@ -36,7 +36,7 @@ export interface DaemonRunIdentity {
 
 /** A run the daemon is executing, as a newly attached client needs it to catch up. */
 export interface DaemonRunInfo extends DaemonRunIdentity {
-  status: RunStatus;
+  status: LiveRunStatus;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -93,7 +93,7 @@ export const DaemonRunEventNotification = new NotificationType<{ run: DaemonRunI
  * a client shows it and keeps no copy. The run's end is a status too: once it is over (finished,
  * failed with its error, cancelled, interrupted) nothing more comes for the run.
  */
-export const DaemonRunStatusNotification = new NotificationType<{ run: DaemonRunIdentity; status: RunStatus }>('daemon/runStatus');
+export const DaemonRunStatusNotification = new NotificationType<{ run: DaemonRunIdentity; status: LiveRunStatus }>('daemon/runStatus');
 /** The user's answer to a gated suggestion (suggest mode). Cancelled when the run stops. */
 export const DaemonDecideRequest = new RequestType<{ runId: string; suggestion: Suggestion }, { answer: 'accept' | 'reject' }, void>('daemon/decide');
 /** Write an accepted edit through the editor (versioned, undoable). */

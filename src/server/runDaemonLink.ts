@@ -16,7 +16,7 @@ import { RatchetError } from '../core/errors';
 import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { JournaledEvent } from '../core/run/events';
-import type { RunStatus } from '../core/run/runStatus';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import { ensureDaemonDir } from '../daemon/address';
 import type { DaemonAddress } from '../daemon/address';
 import { fromWireError, isConnectionLoss, toWireError } from '../daemon/wireErrors';
@@ -37,7 +37,7 @@ import type { DaemonRunIdentity, DaemonRunInfo } from '../protocol/runDaemon';
 export interface DaemonHandlers {
   event(run: DaemonRunIdentity, event: JournaledEvent): void;
   /** The run's status changed (its end included: a status that is over). */
-  status(run: DaemonRunIdentity, status: RunStatus): void;
+  status(run: DaemonRunIdentity, status: LiveRunStatus): void;
   decide(runId: string, suggestion: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'>;
   apply(runId: string, suggestion: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'stale'>;
   chat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse>;

@@ -15,7 +15,7 @@ import { RatchetError } from '../core/errors';
 import { ROLES } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
 import { isOver } from '../core/run/runStatus';
-import type { RunStatus } from '../core/run/runStatus';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import { readRunRecord, runPaths } from '../core/run/journal';
 import { listRuns } from '../core/run/listRuns';
 import { findPromptForSidecar, isSidecarPath, loadRunSpec } from '../core/run/spec';
@@ -184,7 +184,7 @@ export class RunHost {
    * Relays a status the daemon pushed: to the client as it is, and as the run's work-done progress
    * (begun by its first status, ended by one that is over).
    */
-  private onStatus(identity: DaemonRunIdentity, status: RunStatus): void {
+  private onStatus(identity: DaemonRunIdentity, status: LiveRunStatus): void {
     this.o.notifyStatus({ uri: pathToUri(identity.promptPath), workspace: identity.workspace, status });
     const shown = this.runs.get(status.runId);
     if (isOver(status)) {

@@ -11,7 +11,7 @@ import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
 import type { EngineEvent } from '../../src/core/run/events';
 import { foldStatus, startingStatus } from '../../src/core/run/runStatus';
-import type { RunStatus } from '../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../src/core/run/runStatus';
 import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { RatchetErrorData, ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
@@ -48,7 +48,7 @@ async function start(folder: string, settings: ServerSettings) {
 const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
 
 /** Every status a fold of these events goes through, the first one included. */
-function statusChanges(runId: string, events: readonly EngineEvent[]): RunStatus[] {
+function statusChanges(runId: string, events: readonly EngineEvent[]): LiveRunStatus[] {
   const changes = [startingStatus(runId)];
   for (const e of events) {
     const next = foldStatus(changes.at(-1)!, e);

@@ -15,11 +15,11 @@ import type { EngineEvent } from './events';
  * `waiting-for-you`: a gated suggestion waits for Accept or Reject. `interrupted`: the run stopped
  * with no terminal event (it can be resumed from its journal).
  */
-export type RunStatusState = 'running' | 'waiting-for-you' | 'finished' | 'failed' | 'cancelled' | 'interrupted';
+export type LiveRunState = 'running' | 'waiting-for-you' | 'finished' | 'failed' | 'cancelled' | 'interrupted';
 
-export interface RunStatus {
+export interface LiveRunStatus {
   runId: string;
-  state: RunStatusState;
+  state: LiveRunState;
   /** Candidates decided by the gate, and how many of them it committed. */
   tested: number;
   commits: number;
@@ -31,24 +31,24 @@ export interface RunStatus {
   error?: string;
 }
 
-const TERMINAL: ReadonlySet<RunStatusState> = new Set(['finished', 'failed', 'cancelled', 'interrupted']);
+const TERMINAL: ReadonlySet<LiveRunState> = new Set(['finished', 'failed', 'cancelled', 'interrupted']);
 
-export function isOver(status: RunStatus): boolean {
+export function isOver(status: LiveRunStatus): boolean {
   return TERMINAL.has(status.state);
 }
 
 /** A run whose first event has not been folded yet. */
-export function startingStatus(runId: string): RunStatus {
+export function startingStatus(runId: string): LiveRunStatus {
   return { runId, state: 'running', tested: 0, commits: 0, line: 'starting' };
 }
 
-const countsLine = (s: RunStatus): string => `${s.tested} tested · ${s.commits} committed`;
+const countsLine = (s: LiveRunStatus): string => `${s.tested} tested · ${s.commits} committed`;
 
 /**
  * The status after one event. Returns the same object when the event changes nothing the status
  * shows (most events: verdicts, items, costs), so a caller can push only changes.
  */
-export function foldStatus(s: RunStatus, e: EngineEvent): RunStatus {
+export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
   switch (e.type) {
     case 'candidate/proposed':
       return shown(s, { state: 'running' }, e.candidateId === 'v0' ? 'scoring the starting prompt' : `testing ${e.candidateId}`);
@@ -83,16 +83,16 @@ export function foldStatus(s: RunStatus, e: EngineEvent): RunStatus {
 }
 
 /** A run taken up again from its journal: its counts so far, going on (whatever stopped it). */
-export function resumingStatus(runId: string, journaled: readonly EngineEvent[]): RunStatus {
+export function resumingStatus(runId: string, journaled: readonly EngineEvent[]): LiveRunStatus {
   return resumed(journaled.reduce(foldStatus, startingStatus(runId)));
 }
 
-function resumed(s: RunStatus): RunStatus {
+function resumed(s: LiveRunStatus): LiveRunStatus {
   return { runId: s.runId, state: 'running', tested: s.tested, commits: s.commits, line: s.tested > 0 ? countsLine(s) : 'starting' };
 }
 
 /** The wait is over: the run's own line comes back. */
-export function endWait(s: RunStatus): RunStatus {
+export function endWait(s: LiveRunStatus): LiveRunStatus {
   if (!s.wait) return s;
   const { wait, ...rest } = s;
   return { ...rest, line: wait.then };
@@ -102,13 +102,13 @@ export function endWait(s: RunStatus): RunStatus {
  * The run stopped (its work settled): a status that is not over yet becomes `failed` with the
  * error, or `interrupted` when it stopped with none (cancelled before its journal said so).
  */
-export function endStatus(s: RunStatus, error?: string): RunStatus {
+export function endStatus(s: LiveRunStatus, error?: string): LiveRunStatus {
   if (isOver(s)) return s;
   const ended = endWait(s);
   return error === undefined ? { ...ended, state: 'interrupted' } : { ...ended, state: 'failed', error };
 }
 
-function shown(s: RunStatus, change: Partial<RunStatus>, line: string): RunStatus {
+function shown(s: LiveRunStatus, change: Partial<LiveRunStatus>, line: string): LiveRunStatus {
   const { wait: _wait, ...rest } = s;
   return { ...rest, ...change, line };
 }
@@ -121,12 +121,12 @@ export class StatusFeed {
   private waitOver: AbortController | undefined;
 
   constructor(
-    private status: RunStatus,
-    private readonly push: (status: RunStatus) => void,
+    private status: LiveRunStatus,
+    private readonly push: (status: LiveRunStatus) => void,
     private readonly clock: Clock,
   ) {}
 
-  get current(): RunStatus {
+  get current(): LiveRunStatus {
     return this.status;
   }
 
@@ -144,7 +144,7 @@ export class StatusFeed {
     this.status = { ...this.status, runId };
   }
 
-  private set(next: RunStatus): void {
+  private set(next: LiveRunStatus): void {
     if (next === this.status) return;
     this.waitOver?.abort();
     this.waitOver = undefined;

@@ -11,7 +11,7 @@
  */
 import type { DecisionRecord } from '../../core/gates/record';
 import type { JudgeView, PanelEvent, RunListEntry, RunState } from '../../protocol/webview';
-import { applyEvent, emptyRunState } from '../../../webview/model/runState';
+import { applyEvent, emptyRunState } from '../../protocol/runState';
 
 export interface RunDetail {
   texts: Map<string, string>;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../src/core/run/events';
 import { endStatus, endWait, foldStatus, isOver, resumingStatus, startingStatus, StatusFeed } from '../../../src/core/run/runStatus';
-import type { RunStatus } from '../../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../../src/core/run/runStatus';
 import { VirtualClock } from '../../fixtures/llmPorts';
 import { decisionRecord } from './journalHelpers';
 
@@ -15,14 +15,14 @@ const ev = (body: Body): EngineEvent => ({ runId, at: 0, ...body }) as EngineEve
 const proposed = (candidateId: string) => ev({ type: 'candidate/proposed', candidateId, parentId: 'v0', contentHash: 'h', text: 't' });
 const decided = (candidateId: string, decision: 'commit' | 'reject') => ev({ type: 'decision', record: decisionRecord({ candidateId, decision }) });
 const waiting = (why: 'rate-limited' | 'retry', waitMs: number) => ev({ type: 'llm/waiting', role: 'agent', model: 'm', why, waitMs, message: '429' });
-const fold = (events: EngineEvent[], from: RunStatus = startingStatus(runId)) => events.reduce(foldStatus, from);
+const fold = (events: EngineEvent[], from: LiveRunStatus = startingStatus(runId)) => events.reduce(foldStatus, from);
 
 describe('foldStatus', () => {
   it('starts running, with no counts', () => {
     expect(startingStatus(runId)).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'starting' });
   });
 
-  it.each<[string, EngineEvent[], Partial<RunStatus>]>([
+  it.each<[string, EngineEvent[], Partial<LiveRunStatus>]>([
     ['the starting prompt', [proposed('v0')], { line: 'scoring the starting prompt' }],
     ['a candidate under test', [proposed('v3')], { line: 'testing v3' }],
     ['the counts after each decision', [decided('v1', 'reject'), decided('v2', 'commit'), decided('v3', 'reject')], { tested: 3, commits: 1, line: '3 tested · 1 committed' }],
@@ -91,10 +91,10 @@ describe('foldStatus', () => {
 describe('StatusFeed', () => {
   function feed() {
     const clock = new VirtualClock({ auto: false });
-    const pushed: RunStatus[] = [];
+    const pushed: LiveRunStatus[] = [];
     return { clock, pushed, feed: new StatusFeed(startingStatus(runId), (s) => pushed.push(s), clock) };
   }
-  const lines = (pushed: RunStatus[]) => pushed.map((s) => s.line);
+  const lines = (pushed: LiveRunStatus[]) => pushed.map((s) => s.line);
 
   it('pushes each change, in order, and nothing for events that change nothing', () => {
     const { pushed, feed: f } = feed();
