@@ -2,8 +2,8 @@
  * The wire contract between the language server and the run daemon (src/daemon). The daemon is a
  * detached process per workspace that owns the runs, so a run outlives the extension host — a
  * Reload Window restarts the extension host and with it the language server, but not the daemon.
- * The language server is the daemon's one attached client at a time: it forwards events to the
- * editor, and answers what only the editor can (the user's Accept/Reject, a versioned
+ * The language server is the daemon's one attached client at a time: it forwards events and
+ * run statuses (the daemon owns those) to the editor, and answers what only the editor can (the user's Accept/Reject, a versioned
  * `workspace/applyEdit`, VS Code's language models). While no client is attached those calls
  * wait, and are asked again of the next client that attaches.
  *
