@@ -179,13 +179,19 @@ describe('a run whose daemon is gone can be resumed', () => {
 
     const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
     expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
+    const statusesBefore = client.statusesOf(runId).length;
+    const decidedBefore = journaledDecisions(w.dir, runId);
     expect(await client.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
+    // The resumed run's status goes on from the journal's counts, and its progress begins with it.
+    const resumed = client.statusesOf(runId)[statusesBefore];
+    expect(resumed).toEqual({ runId, state: 'running', tested: decidedBefore, commits: expect.any(Number), line: `${decidedBefore} tested · ${resumed?.commits} committed` });
     // The warning was about that run: once it goes on, the server is reported healthy again.
     expect(client.statuses.at(-1)).toMatchObject({ health: 'ok', message: 'Ready.' });
     // The server hosts it again (it had counted the run as over when its daemon died): listed as
     // its own, with a progress whose Cancel reaches it.
     expect((await client.conn.sendRequest(ListRunsRequest, {})).runs).toEqual([expect.objectContaining({ runId, hosted: true })]);
-    await client.waitFor(() => [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Resuming task.prompt.md'), 'the resumed run’s progress');
+    const resumedProgress = await client.waitFor(() => [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Resuming task.prompt.md'), 'the resumed run’s progress');
+    expect(resumedProgress.values[0]?.message).toBe(resumed?.line);
     fake.setLatency(0);
     expect((await client.waitFor(() => terminal(client, runId), 'run/finished after resume')).type).toBe('run/finished');
     const events = journal(w.dir, runId);
