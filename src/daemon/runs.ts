@@ -97,6 +97,7 @@ export class DaemonRuns {
     const run = new DaemonRun(p.promptPath, p.workspace, p.title);
     // Its counts go on from the journal's; an unreadable journal fails the resume itself, with its reason.
     const journal = await readJournal(this.files, runPaths(this.files, p.workspace, p.runId).events).catch(() => undefined);
+    if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
     this.register(run, p.runId, resumingStatus(p.runId, journal?.events ?? []));
     return this.launch(run, p, (common) => resumeEvolveRun(p.runId, p.workspace, common));
   }

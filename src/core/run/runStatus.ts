@@ -139,11 +139,6 @@ export class StatusFeed {
     this.set(endStatus(this.status, error));
   }
 
-  /** A run that got its id (a start's first event): the same status under that id. */
-  rename(runId: string): void {
-    this.status = { ...this.status, runId };
-  }
-
   private set(next: LiveRunStatus): void {
     if (next === this.status) return;
     this.waitOver?.abort();
