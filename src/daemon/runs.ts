@@ -4,6 +4,11 @@
  * journal; the user's decisions, editor writes and VS Code language model calls go through the
  * client link, which waits for a client when none is attached.
  *
+ * The daemon is the one owner of each run's status (src/core/run/runStatus.ts): it folds the
+ * run's events into it and pushes every change (`daemon/runStatus`), the run's end included, so
+ * no client counts or times anything of its own; an attaching client gets the statuses of the
+ * runs going on.
+ *
  * A start or resume is answered (`{ runId }`) as soon as the run's journal exists — its first
  * event, or for a resume its first new event or question to the user — so a request never waits
  * for a run to finish, and input errors (bad spec, missing dataset) still come back as its error.
@@ -12,12 +17,17 @@ import { basename } from 'node:path';
 import { isCancellation, RatchetError } from '../core/errors';
 import type { RunControl } from '../core/evolve/loop';
 import type { JournaledEvent } from '../core/run/events';
+import { readJournal } from '../core/run/replay';
+import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/run/runStatus';
+import type { LiveRunStatus } from '../core/run/runStatus';
+import type { Clock } from '../core/ports';
 import { readRunOwner, runPaths } from '../core/run/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
 import type { EvolveRunOptions, EvolveRunOutcome } from '../node/evolveRun';
+import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
-import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEndedNotification, DaemonRunEventNotification } from '../protocol/runDaemon';
+import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEventNotification, DaemonRunStatusNotification } from '../protocol/runDaemon';
 import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartParams } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
 import { ClientLanguageModels } from './languageModels';
@@ -25,8 +35,8 @@ import { ClientLanguageModels } from './languageModels';
 class DaemonRun {
   runId: string | undefined;
   readonly controller = new AbortController();
-  tested = 0;
-  commits = 0;
+  /** Set when the run is registered (its id known): a status is pushed only for a run a client can name. */
+  status: StatusFeed | undefined;
   /** Answers the start/resume request; called once. */
   ready: (runId: string) => void = () => undefined;
 
@@ -40,8 +50,8 @@ class DaemonRun {
     return { runId: this.runId ?? '', promptPath: this.promptPath, workspace: this.workspace, title: this.title };
   }
 
-  info(): DaemonRunInfo {
-    return { ...this.identity(), tested: this.tested, commits: this.commits };
+  info(): DaemonRunInfo | undefined {
+    return this.status && !isOver(this.status.current) ? { ...this.identity(), status: this.status.current } : undefined;
   }
 }
 
@@ -57,14 +67,17 @@ export class DaemonRuns {
     private readonly link: ClientLink,
     /** A run began or ended: the daemon's lifetime depends on how many are left. */
     private readonly onCountChange: () => void,
+    /** Times how long a wait's progress line stays. */
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   get count(): number {
     return this.runs.size + this.starting;
   }
 
+  /** The runs going on, each with its status (a run whose journal already says it is over is left out). */
   list(): DaemonRunInfo[] {
-    return [...this.runs.values()].map((r) => r.info());
+    return [...this.runs.values()].flatMap((r) => r.info() ?? []);
   }
 
   start(p: DaemonStartParams): Promise<{ runId: string }> {
@@ -82,7 +95,10 @@ export class DaemonRuns {
       throw new RatchetError('badInput', `Run ${p.runId} is still held by process ${owner.pid} on ${owner.host}; stop it there first.`, { runId: p.runId });
     }
     const run = new DaemonRun(p.promptPath, p.workspace, p.title);
-    this.register(run, p.runId);
+    // Its counts go on from the journal's; an unreadable journal fails the resume itself, with its reason.
+    const journal = await readJournal(this.files, runPaths(this.files, p.workspace, p.runId).events).catch(() => undefined);
+    if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
+    this.register(run, p.runId, resumingStatus(p.runId, journal?.events ?? []));
     return this.launch(run, p, (common) => resumeEvolveRun(p.runId, p.workspace, common));
   }
 
@@ -143,24 +159,26 @@ export class DaemonRuns {
       this.starting--;
       this.register(run, e.runId);
     }
-    if (e.type === 'decision') {
-      run.tested++;
-      if (e.record.decision === 'commit') run.commits++;
-    }
     this.link.notify(DaemonRunEventNotification, { run: run.identity(), event: e });
+    run.status?.event(e);
     run.ready(e.runId);
   }
 
-  private register(run: DaemonRun, runId: string): void {
+  private register(run: DaemonRun, runId: string, status: LiveRunStatus = startingStatus(runId)): void {
     run.runId = runId;
     this.runs.set(runId, run);
+    const push = (next: LiveRunStatus) => this.link.notify(DaemonRunStatusNotification, { run: run.identity(), status: next });
+    run.status = new StatusFeed(status, push, this.clock);
+    // The first status begins the run for the client, before the start or resume is answered.
+    push(status);
   }
 
   private ended(run: DaemonRun, err?: unknown): void {
     if (run.runId) {
       this.runs.delete(run.runId);
       const error = err === undefined || isCancellation(err) ? undefined : err instanceof Error ? err.message : String(err);
-      this.link.notify(DaemonRunEndedNotification, { runId: run.runId, ...(error === undefined ? {} : { error }) });
+      // A run whose journal said how it ended keeps that status; otherwise it ends here.
+      run.status?.end(error);
     } else {
       this.starting--;
     }

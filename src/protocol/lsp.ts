@@ -13,6 +13,7 @@ import type { ChatMessage } from '../core/llm/types';
 import type { PriceInput } from '../core/llm/prices';
 import type { JournaledEvent, RunKind, RunMode } from '../core/run/events';
 import type { RunSummary } from '../core/run/listRuns';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import type { GateName } from '../core/gates/record';
 import type { EvolveOverrides } from '../core/run/overrides';
 import type { RatchetErrorData } from './errors';
@@ -135,6 +136,21 @@ export interface RunEventParams {
   event: JournaledEvent;
 }
 export const RunEventNotification = new NotificationType<RunEventParams>('ratchet/runEvent');
+
+/**
+ * server → client: a hosted run's status each time it changes, as the run daemon pushes it (the
+ * daemon owns it; the server keeps no copy). It is also the run's work-done progress. Once the
+ * status is over (finished, failed, cancelled, interrupted) nothing more comes for the run. A run
+ * whose daemon died gets no last status: `ratchet/serverStatus` says it stopped and can be resumed.
+ */
+export interface RunStatusParams {
+  /** The prompt file the run evolves. */
+  uri: string;
+  /** The workspace folder (file system path) whose `.ratchet/runs` holds the run's journal. */
+  workspace: string;
+  status: LiveRunStatus;
+}
+export const RunStatusNotification = new NotificationType<RunStatusParams>('ratchet/runStatus');
 
 // ---------------------------------------------------------------------------------------------
 // Suggestions (suggest mode): the engine waits for the user's answer.

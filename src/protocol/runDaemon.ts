@@ -2,8 +2,8 @@
  * The wire contract between the language server and the run daemon (src/daemon). The daemon is a
  * detached process per workspace that owns the runs, so a run outlives the extension host — a
  * Reload Window restarts the extension host and with it the language server, but not the daemon.
- * The language server is the daemon's one attached client at a time: it forwards events to the
- * editor, and answers what only the editor can (the user's Accept/Reject, a versioned
+ * The language server is the daemon's one attached client at a time: it forwards events and
+ * run statuses (the daemon owns those) to the editor, and answers what only the editor can (the user's Accept/Reject, a versioned
  * `workspace/applyEdit`, VS Code's language models). While no client is attached those calls
  * wait, and are asked again of the next client that attaches.
  *
@@ -17,11 +17,12 @@ import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/run/events';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import type { EvolveOverrides } from '../core/run/overrides';
 import type { RatchetErrorData } from './errors';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
-export const RUN_DAEMON_PROTOCOL = 2;
+export const RUN_DAEMON_PROTOCOL = 3;
 
 /** Which run, for whom: enough for a client that has never heard of it to show it. */
 export interface DaemonRunIdentity {
@@ -36,8 +37,7 @@ export interface DaemonRunIdentity {
 
 /** A run the daemon is executing, as a newly attached client needs it to catch up. */
 export interface DaemonRunInfo extends DaemonRunIdentity {
-  tested: number;
-  commits: number;
+  status: LiveRunStatus;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -50,6 +50,7 @@ export interface AttachParams {
 }
 export interface AttachResult {
   pid: number;
+  /** The runs going on, with their statuses now. */
   runs: DaemonRunInfo[];
 }
 /** Makes this connection the daemon's client (a previous one is let go). */
@@ -88,8 +89,12 @@ export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelle
 
 /** Each engine event, once durable in the journal, with its `seq` there. */
 export const DaemonRunEventNotification = new NotificationType<{ run: DaemonRunIdentity; event: JournaledEvent }>('daemon/runEvent');
-/** The run is over; `error` when it stopped on an error after it had started. */
-export const DaemonRunEndedNotification = new NotificationType<{ runId: string; error?: string }>('daemon/runEnded');
+/**
+ * The run's status, each time it changes (src/core/run/runStatus.ts). The daemon is its one owner:
+ * a client shows it and keeps no copy. The run's end is a status too: once it is over (finished,
+ * failed with its error, cancelled, interrupted) nothing more comes for the run.
+ */
+export const DaemonRunStatusNotification = new NotificationType<{ run: DaemonRunIdentity; status: LiveRunStatus }>('daemon/runStatus');
 /** The user's answer to a gated suggestion (suggest mode). Cancelled when the run stops. */
 export const DaemonDecideRequest = new RequestType<{ runId: string; suggestion: Suggestion }, { answer: 'accept' | 'reject' }, void>('daemon/decide');
 /** Write an accepted edit through the editor (versioned, undoable). */

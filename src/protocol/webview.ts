@@ -6,7 +6,7 @@
  *
  * Flow: the view posts `view/ready` once its script runs; the host answers with a full
  * `run/snapshot`; later changes arrive as `run/events` batches, which the view folds with the
- * same code the host used to build the snapshot (webview/model/runState.ts).
+ * same code the host used to build the snapshot (src/protocol/runState.ts).
  */
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';

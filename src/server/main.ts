@@ -21,6 +21,7 @@ import {
   RejectSuggestionRequest,
   ResumeRunRequest,
   RunEventNotification,
+  RunStatusNotification,
   StartRunRequest,
   SuggestionChangedNotification,
 } from '../protocol/lsp';
@@ -66,6 +67,7 @@ const runs = new RunHost({
   languageModels: new LanguageModelBridge(connection),
   progress: () => connection.window.createWorkDoneProgress(),
   notify: (p) => void connection.sendNotification(RunEventNotification, p),
+  notifyStatus: (p) => void connection.sendNotification(RunStatusNotification, p),
   warn: (message) => {
     connection.console.warn(message);
     warned = true;

@@ -2,7 +2,8 @@
  * The language server's side of the run daemon (src/daemon): finds the workspace's daemon or
  * starts one, attaches to it, sends it runs, and answers what it asks of the editor. The daemon
  * outlives this process, so after a Reload Window the new server attaches again and takes over
- * the runs still going — their events, their pending suggestions, their progress.
+ * the runs still going — their events, their statuses, their pending suggestions. It keeps no
+ * record of the runs: the daemon owns their status, and runHost.ts what it shows of them.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, renameSync, statSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { RatchetError } from '../core/errors';
 import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { JournaledEvent } from '../core/run/events';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import { ensureDaemonDir } from '../node/daemonAddress';
 import type { DaemonAddress } from '../node/daemonAddress';
 import { fromWireError, guarded, isConnectionLoss } from '../protocol/errors';
@@ -26,22 +28,26 @@ import {
   DaemonDecideRequest,
   DaemonExitingNotification,
   DaemonLanguageModelRequest,
-  DaemonRunEndedNotification,
   DaemonRunEventNotification,
+  DaemonRunStatusNotification,
   RUN_DAEMON_PROTOCOL,
 } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunInfo } from '../protocol/runDaemon';
 
 export interface DaemonHandlers {
   event(run: DaemonRunIdentity, event: JournaledEvent): void;
-  ended(runId: string, error: string | undefined): void;
+  /** The run's status changed (its end included: a status that is over). */
+  status(run: DaemonRunIdentity, status: LiveRunStatus): void;
   decide(runId: string, suggestion: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'>;
   apply(runId: string, suggestion: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'stale'>;
   chat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse>;
   /** Runs already going when this server attached (after a reload): take them over. */
   adopted(runs: DaemonRunInfo[]): void;
-  /** The daemon went away while it ran these (killed, crashed): they can be resumed. */
-  lost(runIds: string[], why: string): void;
+  /**
+   * The daemon went away (killed, crashed, or exiting with runs left): the runs it was executing
+   * for this server stopped and can be resumed. `gone` settles once its process is gone too.
+   */
+  lost(why: string, gone: Promise<void>): void;
 }
 
 export interface RunDaemonLinkOptions {
@@ -62,8 +68,6 @@ export class RunDaemonLink {
   private connecting: Promise<MessageConnection | undefined> | undefined;
   /** The daemon said it is going away (no runs left): a request it drops is sent to a new one. */
   private exiting = false;
-  /** Runs this server knows the daemon executes (for `lost`). */
-  private readonly running = new Set<string>();
   private daemonPid: number | undefined;
 
   constructor(private readonly o: RunDaemonLinkOptions) {}
@@ -99,11 +103,6 @@ export class RunDaemonLink {
   /** A keep-alive change reaches the daemon now; a later attach would carry it anyway. */
   async settingsChanged(): Promise<void> {
     if (this.connection) await this.connection.sendRequest(AttachRequest, this.attachParams()).catch(() => undefined);
-  }
-
-  track(runId: string, running: boolean): void {
-    if (running) this.running.add(runId);
-    else this.running.delete(runId);
   }
 
   dispose(): void {
@@ -142,7 +141,6 @@ export class RunDaemonLink {
     this.daemonPid = attached.pid;
     this.exiting = false;
     this.o.log(`Attached to the run process ${attached.pid}${attached.runs.length > 0 ? ` (${attached.runs.length} run(s) going on)` : ''}.`);
-    for (const run of attached.runs) this.running.add(run.runId);
     if (attached.runs.length > 0) this.o.handlers.adopted(attached.runs);
     return connection;
   }
@@ -169,14 +167,8 @@ export class RunDaemonLink {
 
   private wire(connection: MessageConnection): void {
     const h = this.o.handlers;
-    connection.onNotification(DaemonRunEventNotification, (p) => {
-      this.running.add(p.run.runId);
-      h.event(p.run, p.event);
-    });
-    connection.onNotification(DaemonRunEndedNotification, (p) => {
-      this.running.delete(p.runId);
-      h.ended(p.runId, p.error);
-    });
+    connection.onNotification(DaemonRunEventNotification, (p) => h.event(p.run, p.event));
+    connection.onNotification(DaemonRunStatusNotification, (p) => h.status(p.run, p.status));
     connection.onNotification(DaemonExitingNotification.method, () => {
       this.exiting = true;
     });
@@ -187,13 +179,10 @@ export class RunDaemonLink {
       connection.dispose();
       if (this.connection !== connection) return;
       this.connection = undefined;
-      const lost = [...this.running];
-      this.running.clear();
-      if (lost.length === 0) return;
       const why = this.exiting ? 'the run process stopped them' : 'the run process stopped unexpectedly';
       // The socket closes as the daemon dies, a moment before the process is gone: until it is,
       // its runs would still list as running rather than resumable.
-      void processGone(this.daemonPid, 3_000).then(() => h.lost(lost, why));
+      h.lost(why, processGone(this.daemonPid, 3_000));
     });
   }
 }

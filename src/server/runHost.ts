@@ -1,9 +1,10 @@
 /**
  * The editor's runs, as the language server sees them: it checks and resolves what the user asked
  * (which prompt, which workspace folder, which settings), hands the run to the run daemon that
- * executes it (runDaemonLink.ts), and turns the daemon's traffic into the editor's: each engine
- * event as `ratchet/runEvent`, a work-done progress per run whose Cancel cancels it, suggestions
- * into the SuggestionBook, language model calls to the client.
+ * executes it (runDaemonLink.ts), and relays the daemon's traffic to the editor: each engine
+ * event as `ratchet/runEvent`, each run status as `ratchet/runStatus` and as the run's work-done
+ * progress (whose Cancel cancels the run), suggestions into the SuggestionBook, language model
+ * calls to the client. The daemon owns the runs' statuses; this server counts and times nothing.
  *
  * Runs live in the daemon, not here, so they outlive this process: after a Reload Window the new
  * server attaches to the daemon and takes over the runs still going (`adopt`).
@@ -11,10 +12,10 @@
 import { basename, dirname } from 'node:path';
 import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
-import { formatWait } from '../core/llm/retry';
 import { ROLES } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
-import type { EngineEvent, JournaledEvent } from '../core/run/events';
+import { isOver } from '../core/run/runStatus';
+import type { LiveRunStatus } from '../core/run/runStatus';
 import { readRunRecord, runPaths } from '../core/run/journal';
 import { listRuns } from '../core/run/listRuns';
 import { findPromptForSidecar, isSidecarPath, loadRunSpec } from '../core/run/spec';
@@ -24,9 +25,9 @@ import { daemonAddress } from '../node/daemonAddress';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/storedRun';
-import type { RunEventParams, RunListEntry, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';
+import type { RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';
 import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest } from '../protocol/runDaemon';
-import type { DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup } from '../protocol/runDaemon';
+import type { DaemonRunIdentity, DaemonRunSetup } from '../protocol/runDaemon';
 import { RunDaemonLink } from './runDaemonLink';
 import { endpointDefaults, settingsOverrides } from './settings';
 import type { SuggestionBook } from './suggestions';
@@ -42,6 +43,7 @@ export interface RunHostOptions {
   languageModels: LlmTransport;
   progress: () => Promise<WorkDoneProgressServerReporter>;
   notify: (p: RunEventParams) => void;
+  notifyStatus: (p: RunStatusParams) => void;
   warn: (message: string) => void;
   /** The run daemon stopped with runs going: they can be resumed. */
   lost: (message: string) => void;
@@ -54,28 +56,15 @@ export interface RunHostOptions {
 /** How long runs keep going with no window attached, when the settings do not say. */
 export const DEFAULT_KEEP_ALIVE_SECONDS = 120;
 
-/** A run the daemon executes, as this server shows it. */
-class HostedRun {
-  progress: WorkDoneProgressServerReporter | undefined;
-  ended = false;
-  /** The progress line a wait covers for a while, and the timer that puts it back. */
-  lastMessage: string | undefined;
-  waitTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(
-    readonly runId: string,
-    readonly uri: string,
-    readonly workspace: string,
-    readonly title: string,
-    public tested = 0,
-    public commits = 0,
-  ) {}
-}
+/**
+ * A run the daemon executes, as this server shows it: its work-done progress, nothing else (the
+ * daemon owns its status). `undefined` when the client has no progress UI; the run goes on.
+ */
+type Shown = Promise<WorkDoneProgressServerReporter | undefined>;
 
 export class RunHost {
-  private readonly runs = new Map<string, HostedRun>();
-  /** Runs that ended: a late start answer or event must not bring one back. */
-  private readonly over = new Set<string>();
+  /** The runs going on for this server (a status not over yet came for each), with their progress. */
+  private readonly runs = new Map<string, Shown>();
   /** Roots of runs started here that are not workspace folders (a prompt outside every folder). */
   private readonly extraRoots = new Set<string>();
   private readonly daemon: RunDaemonLink;
@@ -89,11 +78,8 @@ export class RunHost {
       keepAliveMs: () => (this.o.settings().keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS) * 1000,
       log: o.log,
       handlers: {
-        event: (run, e) => this.onEvent(run, e),
-        ended: (runId, error) => {
-          if (error) this.o.warn(`Run ${runId} stopped: ${error}`);
-          this.ended(runId, 'The run ended before you answered.');
-        },
+        event: (run, e) => this.o.notify({ runId: run.runId, uri: pathToUri(run.promptPath), workspace: run.workspace, event: e }),
+        status: (run, status) => this.onStatus(run, status),
         decide: (runId, s, signal) => this.o.book.controlFor(() => runId).decide(s, signal),
         apply: async (runId, s, by) => {
           const outcome = await this.o.book.controlFor(() => runId).apply(s, by);
@@ -101,11 +87,14 @@ export class RunHost {
         },
         chat: (req, signal) => this.o.languageModels.chat(req, signal),
         adopted: (runs) => {
-          for (const info of runs) this.adopt(info);
+          for (const info of runs) this.onStatus(info, info.status);
         },
-        lost: (runIds, why) => {
+        lost: (why, gone) => {
+          const runIds = [...this.runs.keys()];
+          if (runIds.length === 0) return;
           for (const runId of runIds) this.ended(runId, `The run stopped before you answered: ${why}.`);
-          this.o.lost(`${runIds.length} run${runIds.length > 1 ? 's' : ''} stopped (${why}); resume from the Runs view.`);
+          // Until the daemon's process is gone its runs would still list as running, not resumable.
+          void gone.then(() => this.o.lost(`${runIds.length} run${runIds.length > 1 ? 's' : ''} stopped (${why}); resume from the Runs view.`));
         },
       },
     });
@@ -137,9 +126,8 @@ export class RunHost {
     };
     const verb = p.kind === 'evaluate' ? 'Evaluating' : 'Evolving';
     const title = `Ratchet: ${verb} ${basename(promptPath)}`;
-    const { runId } = await this.daemon.request(DaemonStartRequest, { ...(await this.setup(promptPath)), promptPath, workspace, overrides, title });
-    this.hosted({ runId, promptPath, workspace, title });
-    return { runId };
+    // The run's first status comes before this answer (one socket, in order) and shows it.
+    return await this.daemon.request(DaemonStartRequest, { ...(await this.setup(promptPath)), promptPath, workspace, overrides, title });
   }
 
   async resume(runId: string): Promise<StartRunResult> {
@@ -149,16 +137,11 @@ export class RunHost {
     const title = `Ratchet: Resuming ${basename(record.target)}`;
     // The prompt file in this workspace folder, not the path the run started with (the folder may have been copied or moved).
     const identity = { runId, promptPath: promptPathOfRun(record, workspace), workspace, title };
-    // A run this server saw end (its daemon died) is hosted again: its events may come before the answer.
-    this.over.delete(runId);
-    const result = await this.daemon.request(DaemonResumeRequest, { ...(await this.setup(identity.promptPath)), ...identity });
-    this.hosted(identity);
-    return result;
+    return await this.daemon.request(DaemonResumeRequest, { ...(await this.setup(identity.promptPath)), ...identity });
   }
 
   async cancel(runId: string): Promise<boolean> {
-    const run = this.runs.get(runId);
-    if (!run || run.ended) return false;
+    if (!this.runs.has(runId)) return false;
     return (await this.daemon.request(DaemonCancelRequest, { runId })).cancelled;
   }
 
@@ -197,68 +180,43 @@ export class RunHost {
     return [...new Set(names)];
   }
 
-  private onEvent(identity: DaemonRunIdentity, e: JournaledEvent): void {
-    const run = this.hosted(identity);
-    this.o.notify({ runId: run.runId, uri: run.uri, workspace: run.workspace, event: e });
-    const message = progressMessage(run, e);
-    if (message === undefined) return;
-    run.progress?.report(message);
-    clearTimeout(run.waitTimer);
-    run.waitTimer = undefined;
-    if (e.type !== 'llm/waiting') {
-      run.lastMessage = message;
-      return;
+  /**
+   * Relays a status the daemon pushed: to the client as it is, and as the run's work-done progress
+   * (begun by its first status, ended by one that is over).
+   */
+  private onStatus(identity: DaemonRunIdentity, status: LiveRunStatus): void {
+    this.o.notifyStatus({ uri: pathToUri(identity.promptPath), workspace: identity.workspace, status });
+    const shown = this.runs.get(status.runId);
+    if (isOver(status)) {
+      if (status.state === 'failed' && status.error !== undefined) this.o.warn(`Run ${status.runId} stopped: ${status.error}`);
+      this.ended(status.runId, 'The run ended before you answered.');
+    } else if (shown) {
+      void shown.then((progress) => progress?.report(status.line));
+    } else {
+      this.show(identity, status.line);
     }
-    // The wait's line stays only while the wait lasts, then the run's own line comes back.
-    const back = run.lastMessage;
-    if (back === undefined) return;
-    run.waitTimer = setTimeout(() => {
-      run.waitTimer = undefined;
-      if (!run.ended) run.progress?.report(back);
-    }, e.waitMs);
-    run.waitTimer.unref?.();
   }
 
-  private adopt(info: DaemonRunInfo): void {
-    const run = this.hosted(info);
-    run.tested = info.tested;
-    run.commits = info.commits;
-  }
-
-  /** The run's record here, made (with its progress) the first time the run is heard of. */
-  private hosted(identity: DaemonRunIdentity): HostedRun {
-    const known = this.runs.get(identity.runId);
-    if (known) return known;
-    const run = new HostedRun(identity.runId, pathToUri(identity.promptPath), identity.workspace, identity.title);
-    if (this.over.has(run.runId)) {
-      run.ended = true;
-      return run;
-    }
-    this.runs.set(run.runId, run);
-    this.daemon.track(run.runId, true);
+  /** The run's progress, begun the first time the run is heard of; its Cancel cancels the run. */
+  private show(identity: DaemonRunIdentity, line: string): void {
+    const { runId } = identity;
     if (!this.o.folders().includes(identity.workspace)) this.extraRoots.add(identity.workspace);
-    this.o.progress().then(
+    const shown: Shown = this.o.progress().then(
       (progress) => {
-        if (run.ended) return progress.done();
-        run.progress = progress;
-        progress.begin(run.title, undefined, run.tested > 0 ? `${run.tested} tested · ${run.commits} committed` : 'starting', true);
-        progress.token.onCancellationRequested(() => void this.cancel(run.runId).catch(() => undefined));
+        progress.begin(identity.title, undefined, line, true);
+        progress.token.onCancellationRequested(() => void this.cancel(runId).catch(() => undefined));
+        return progress;
       },
       () => undefined, // no progress UI; the run goes on
     );
-    return run;
+    this.runs.set(runId, shown);
   }
 
   private ended(runId: string, why: string): void {
-    const run = this.runs.get(runId);
-    this.over.add(runId);
-    this.daemon.track(runId, false);
     this.o.book.endRun(runId, why);
-    if (!run) return;
-    run.ended = true;
-    clearTimeout(run.waitTimer);
-    run.progress?.done();
+    const shown = this.runs.get(runId);
     this.runs.delete(runId);
+    void shown?.then((progress) => progress?.done());
   }
 
   private async promptPathOf(uri: string): Promise<string> {
@@ -290,24 +248,5 @@ export class RunHost {
       if (await this.o.files.exists(runPaths(this.o.files, root, runId).runJson)) return root;
     }
     throw new RatchetError('notFound', `No run ${runId} under the workspace folders' .ratchet/runs.`, { runId });
-  }
-}
-
-function progressMessage(run: HostedRun, e: EngineEvent): string | undefined {
-  switch (e.type) {
-    case 'candidate/proposed':
-      return e.candidateId === 'v0' ? 'scoring the starting prompt' : `testing ${e.candidateId}`;
-    case 'decision':
-      run.tested++;
-      if (e.record.decision === 'commit') run.commits++;
-      return `${run.tested} tested · ${run.commits} committed`;
-    case 'suggestion':
-      return `${e.candidateId} waits for your Accept or Reject`;
-    case 'report/test':
-      return `test split: ${e.final.mean.toFixed(3)} (n = ${e.n})`;
-    case 'llm/waiting':
-      return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying a failed call'}, waiting ${formatWait(e.waitMs)}`;
-    default:
-      return undefined;
   }
 }

@@ -29,8 +29,8 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, CodeLens, Diagnostic, ProgressToken, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LanguageModelRequest, RunEventNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../src/protocol/lsp';
-import type { LanguageModelParams, LanguageModelResult, RunEventParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../src/protocol/lsp';
+import { LanguageModelRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../src/protocol/lsp';
+import type { LanguageModelParams, LanguageModelResult, RunEventParams, RunStatusParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../src/protocol/lsp';
 
 export const SERVER = resolve(__dirname, '../../out/server.js');
 
@@ -49,6 +49,8 @@ interface ProgressRecord {
 
 export class TestClient {
   readonly events: RunEventParams[] = [];
+  /** `ratchet/runStatus`, in the order they came. */
+  readonly runStatuses: RunStatusParams[] = [];
   readonly suggestions: SuggestionState[] = [];
   readonly statuses: ServerStatusParams[] = [];
   /** The server's log (`window/logMessage`), one line each. */
@@ -105,6 +107,7 @@ export class TestClient {
       this.wake();
     };
     conn.onNotification(RunEventNotification, record(this.events));
+    conn.onNotification(RunStatusNotification, record(this.runStatuses));
     conn.onNotification(SuggestionChangedNotification, record(this.suggestions));
     conn.onNotification(ServerStatusNotification, record(this.statuses));
     conn.onNotification(LogMessageNotification.method, (p: { message: string }) => void this.logs.push(p.message));
@@ -195,6 +198,10 @@ export class TestClient {
 
   async cancelProgress(token: ProgressToken): Promise<void> {
     await this.conn.sendNotification(WorkDoneProgressCancelNotification.type, { token });
+  }
+
+  statusesOf(runId: string) {
+    return this.runStatuses.filter((p) => p.status.runId === runId).map((p) => p.status);
   }
 
   runEvents(runId: string) {

@@ -63,6 +63,8 @@ async function killServer(c: TestClient): Promise<void> {
 }
 
 const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
+/** The decisions the run's journal holds. */
+const journaledDecisions = (workspace: string, runId: string) => journal(workspace, runId).filter((e) => e.type === 'decision').length;
 const decisions = (c: TestClient, runId: string) => c.runEvents(runId).filter((e) => e.type === 'decision').length;
 
 describe('a run outlives its language server', () => {
@@ -86,10 +88,17 @@ describe('a run outlives its language server', () => {
     const end = await second.waitFor(() => terminal(second, runId), 'run/finished through the second server', 60_000);
     expect(end.type).toBe('run/finished');
     expect(second.runEvents(runId).some((e) => e.type === 'run/started')).toBe(false);
-    // Its progress was taken over, and ended.
+    // Its status was taken over from the attach answer, counts included, and each change relayed
+    // as it came: as the status, and as the progress (begun with the status it attached to).
+    const statuses = await second.waitFor(() => second.statusesOf(runId).at(-1)?.state === 'finished' && second.statusesOf(runId), 'the finished status');
+    expect(statuses[0]).toMatchObject({ runId, state: 'running' });
+    expect(statuses[0]!.tested).toBeGreaterThanOrEqual(2);
+    expect(statuses.at(-1)).toMatchObject({ state: 'finished', line: `${statuses.at(-1)!.tested} tested · ${statuses.at(-1)!.commits} committed` });
+    expect(statuses.at(-1)!.tested).toBe(journaledDecisions(w.dir, runId));
     const progress = [...second.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Evolving task.prompt.md');
-    expect(progress?.values[0]?.message).toMatch(/^\d+ tested · \d+ committed$/);
+    expect(progress?.values[0]?.message).toBe(statuses[0]!.line);
     await second.waitFor(() => progress?.values.at(-1)?.kind === 'end', 'the progress to end');
+    expect(progress!.values.slice(1, -1).map((v) => v.message)).toEqual(statuses.slice(1, -1).map((s) => s.line));
 
     // One uninterrupted run in the journal: one start, every candidate once, and its end.
     const events = journal(w.dir, runId);
@@ -170,13 +179,19 @@ describe('a run whose daemon is gone can be resumed', () => {
 
     const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
     expect(runs).toEqual([expect.objectContaining({ runId, status: 'interrupted', resumable: true, hosted: false, workspace: w.dir })]);
+    const statusesBefore = client.statusesOf(runId).length;
+    const decidedBefore = journaledDecisions(w.dir, runId);
     expect(await client.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
+    // The resumed run's status goes on from the journal's counts, and its progress begins with it.
+    const resumed = client.statusesOf(runId)[statusesBefore];
+    expect(resumed).toEqual({ runId, state: 'running', tested: decidedBefore, commits: expect.any(Number), line: `${decidedBefore} tested · ${resumed?.commits} committed` });
     // The warning was about that run: once it goes on, the server is reported healthy again.
     expect(client.statuses.at(-1)).toMatchObject({ health: 'ok', message: 'Ready.' });
     // The server hosts it again (it had counted the run as over when its daemon died): listed as
     // its own, with a progress whose Cancel reaches it.
     expect((await client.conn.sendRequest(ListRunsRequest, {})).runs).toEqual([expect.objectContaining({ runId, hosted: true })]);
-    await client.waitFor(() => [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Resuming task.prompt.md'), 'the resumed run’s progress');
+    const resumedProgress = await client.waitFor(() => [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Resuming task.prompt.md'), 'the resumed run’s progress');
+    expect(resumedProgress.values[0]?.message).toBe(resumed?.line);
     fake.setLatency(0);
     expect((await client.waitFor(() => terminal(client, runId), 'run/finished after resume')).type).toBe('run/finished');
     const events = journal(w.dir, runId);

@@ -9,6 +9,9 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/run/events';
+import { foldStatus, startingStatus } from '../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../src/core/run/runStatus';
 import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { RatchetErrorData } from '../../src/protocol/errors';
 import type { ServerSettings } from '../../src/protocol/lsp';
@@ -45,6 +48,16 @@ async function start(folder: string, settings: ServerSettings) {
 
 const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
 
+/** Every status a fold of these events goes through, the first one included. */
+function statusChanges(runId: string, events: readonly EngineEvent[]): LiveRunStatus[] {
+  const changes = [startingStatus(runId)];
+  for (const e of events) {
+    const next = foldStatus(changes.at(-1)!, e);
+    if (next !== changes.at(-1)) changes.push(next);
+  }
+  return changes;
+}
+
 describe('runs over LSP', () => {
   it('a started run streams every journaled event as ratchet/runEvent, ending with run/finished', async () => {
     // The endpoint refuses calls without this key: the one from the settings (SecretStorage) reaches it.
@@ -70,6 +83,13 @@ describe('runs over LSP', () => {
     expect(kinds().filter((k) => k === 'report').length).toBeGreaterThan(0);
     const begin = [...client.progress.values()][0]!.values[0]!;
     expect(begin).toMatchObject({ title: 'Ratchet: Evolving task.prompt.md', cancellable: true });
+    // The daemon's statuses, relayed in order: each change of the journal's fold, ending finished;
+    // the progress shows each line, from the first status to the last one before the end.
+    const statuses = await client.waitFor(() => client.statusesOf(runId).at(-1)?.state === 'finished' && client.statusesOf(runId), 'the finished status');
+    expect(statuses).toEqual(statusChanges(runId, journal(w.dir, runId)));
+    expect(client.runStatuses.every((p) => p.uri === uri && p.workspace === w.dir)).toBe(true);
+    const lines = [...client.progress.values()][0]!.values.map((v) => v.message);
+    expect(lines).toEqual([...statuses.slice(0, -1).map((s) => s.line), undefined]);
   });
 
   it('cancelRun stops a run promptly with run/cancelled', async () => {

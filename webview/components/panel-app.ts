@@ -12,7 +12,7 @@ import { costChartData, costTable } from '../model/costSeries';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
-import { foldEvents } from '../model/runState';
+import { foldEvents } from '../../src/protocol/runState';
 import { wealthChartData } from '../model/wealthSeries';
 import type { CostView } from './cost-view';
 import type { EvidenceView } from './evidence-view';

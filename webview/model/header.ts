@@ -3,7 +3,7 @@ import type { RunSummaryInfo } from '../../src/core/run/events';
 import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
 import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
-import { costTotals } from './runState';
+import { ROLES } from '../../src/core/llm/types';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';
@@ -163,4 +163,19 @@ function warningOf(s: RunState): string | undefined {
 /** A run in the header's picker: which file, how it stands, and which run (two runs on one file differ there). */
 export function runPickerLabel(r: RunListEntry): string {
   return `${r.target !== undefined ? fileName(r.target) : shortId(r.runId)} · ${r.interrupted ? 'interrupted' : r.status} · run ${r.runId}`;
+}
+
+/** Totals across roles, for the header's budget meters. */
+export function costTotals(s: RunState): { calls: number; tokens: number; dollars: number | undefined } {
+  let tokens = 0;
+  let dollars: number | undefined = 0;
+  if (s.cost) {
+    for (const role of ROLES) {
+      const c = s.cost[role];
+      if (!c) continue;
+      tokens += c.promptTokens + c.completionTokens;
+      if (c.calls > 0) dollars = c.dollars === undefined || dollars === undefined ? undefined : dollars + c.dollars;
+    }
+  }
+  return { calls: s.llmCalls, tokens, dollars };
 }

@@ -1,8 +1,9 @@
 /**
  * The host's copy of every run the panel can show. Events are folded into the light `RunState`
- * the view paints from (with the view's own fold, so both ends agree), while the heavy texts a
- * decision's evidence needs (candidate texts, outputs, rationales, inputs) stay here and travel
- * only on request. No VS Code import: the store is fed by whoever receives engine events.
+ * the view paints from (with the fold the view uses too, src/protocol/runState.ts, so both ends
+ * agree), while the heavy texts a decision's evidence needs (candidate texts, outputs, rationales,
+ * inputs) stay here and travel only on request. No VS Code import: the store is fed by whoever
+ * receives engine events.
  *
  * Events are folded in `seq` order, once each; this is the one place that rule lives (the view
  * folds what the store passes on). A numbered event the store already holds is dropped; one
@@ -11,7 +12,7 @@
  */
 import type { DecisionRecord } from '../../core/gates/record';
 import type { JudgeView, PanelEvent, RunListEntry, RunState } from '../../protocol/webview';
-import { applyEvent, emptyRunState } from '../../../webview/model/runState';
+import { applyEvent, emptyRunState } from '../../protocol/runState';
 
 export interface RunDetail {
   texts: Map<string, string>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { feedCounts, feedRows, reasonText, statisticText, toFeedRow } from '../../../webview/model/feed';
-import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
 import type { DecisionRow } from '../../../src/protocol/webview';
 import { RUN, decided, ev, started } from './events';
 

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { PanelApp } from '../../../webview/components/panel-app';
 import { mountPanel, partsFor } from '../../../webview/components/panel-app';
 import { memoryHost, type MemoryHost } from '../../../webview/memoryHost';
-import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
 import type { Evidence, HostMessage, PanelEvent, RunState, UiState } from '../../../src/protocol/webview';
 import { RUN, decided, ev, proposed, record, started, step } from './events';
 import { syntheticRun } from './syntheticRun';

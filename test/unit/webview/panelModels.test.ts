@@ -5,7 +5,7 @@ import { fileName } from '../../../src/core/fileName';
 import { evidenceText, formatFactor } from '../../../webview/model/format';
 import { headerModel } from '../../../webview/model/header';
 import { ratingRows, ratingsChartData } from '../../../webview/model/ratings';
-import { emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
 import type { PanelEvent } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started } from './events';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, applyEvent, costTotals, emptyRunState, foldEvents } from '../../../webview/model/runState';
+import { LIMITS, applyEvent, emptyRunState, foldEvents } from '../../../src/protocol/runState';
+import { costTotals } from '../../../webview/model/header';
 import type { PanelEvent } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started, step } from './events';
 

@@ -1,13 +1,15 @@
 /**
- * Folds engine events into the run state the panel paints from. The host builds its snapshot
- * with this code and the view applies later events with it, so both ends agree by construction.
- * Pure data: no DOM, no VS Code. `applyEvent` mutates the state it is given because a run can
+ * Folds engine events into the run state the panel paints from. The host's store
+ * (src/extension/panel/runStore.ts) builds its snapshot with this code and the view
+ * (webview/components/panel-app.ts) applies later events with it, so both ends agree by
+ * construction; it lives here, outside webview/, because both import it. Pure data: no DOM, no
+ * VS Code, no Node (it compiles under webview/tsconfig.json and the protocol lint boundary). `applyEvent` mutates the state it is given because a run can
  * hold tens of thousands of events and copying per event would be quadratic.
  */
-import type { CostReport, Role } from '../../src/core/llm/types';
-import { ROLES } from '../../src/core/llm/types';
-import { assertNever } from '../../src/core/errors';
-import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally } from '../../src/protocol/webview';
+import type { CostReport, Role } from '../core/llm/types';
+import { ROLES } from '../core/llm/types';
+import { assertNever } from '../core/errors';
+import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally } from './webview';
 
 /** Caps that keep a long run's memory bounded on both ends. */
 export const LIMITS = {
@@ -270,19 +272,4 @@ function pushCostSample(s: RunState, at: number, cost: CostReport): void {
     s.costSamples = s.costSamples.filter((_, i) => i % 2 === 0);
     if (last && s.costSamples[s.costSamples.length - 1] !== last) s.costSamples.push(last);
   }
-}
-
-/** Totals across roles, for the header's budget meters. */
-export function costTotals(s: RunState): { calls: number; tokens: number; dollars: number | undefined } {
-  let tokens = 0;
-  let dollars: number | undefined = 0;
-  if (s.cost) {
-    for (const role of ROLES) {
-      const c = s.cost[role];
-      if (!c) continue;
-      tokens += c.promptTokens + c.completionTokens;
-      if (c.calls > 0) dollars = c.dollars === undefined || dollars === undefined ? undefined : dollars + c.dollars;
-    }
-  }
-  return { calls: s.llmCalls, tokens, dollars };
 }

@@ -1,0 +1,138 @@
+// A run's status is one fold of its events, owned by the daemon: each progress line, the counts,
+// the states, and a wait's line that gives way to the run's own line when the wait is over
+// (virtual time: the test moves the clock, nothing sleeps).
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../../src/core/run/events';
+import { endStatus, endWait, foldStatus, isOver, resumingStatus, startingStatus, StatusFeed } from '../../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../../src/core/run/runStatus';
+import { VirtualClock } from '../../fixtures/llmPorts';
+import { decisionRecord } from './journalHelpers';
+
+const runId = 'r1';
+type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at'> : never) : never;
+const ev = (body: Body): EngineEvent => ({ runId, at: 0, ...body }) as EngineEvent;
+
+const proposed = (candidateId: string) => ev({ type: 'candidate/proposed', candidateId, parentId: 'v0', contentHash: 'h', text: 't' });
+const decided = (candidateId: string, decision: 'commit' | 'reject') => ev({ type: 'decision', record: decisionRecord({ candidateId, decision }) });
+const waiting = (why: 'rate-limited' | 'retry', waitMs: number) => ev({ type: 'llm/waiting', role: 'agent', model: 'm', why, waitMs, message: '429' });
+const fold = (events: EngineEvent[], from: LiveRunStatus = startingStatus(runId)) => events.reduce(foldStatus, from);
+
+describe('foldStatus', () => {
+  it('starts running, with no counts', () => {
+    expect(startingStatus(runId)).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'starting' });
+  });
+
+  it.each<[string, EngineEvent[], Partial<LiveRunStatus>]>([
+    ['the starting prompt', [proposed('v0')], { line: 'scoring the starting prompt' }],
+    ['a candidate under test', [proposed('v3')], { line: 'testing v3' }],
+    ['the counts after each decision', [decided('v1', 'reject'), decided('v2', 'commit'), decided('v3', 'reject')], { tested: 3, commits: 1, line: '3 tested · 1 committed' }],
+    [
+      'a suggestion waiting for the user',
+      [decided('v4', 'commit'), ev({ type: 'suggestion', candidateId: 'v4', file: 'a.prompt.md', baseText: 'a', newText: 'b' })],
+      { state: 'waiting-for-you', tested: 1, commits: 1, line: 'v4 waits for your Accept or Reject' },
+    ],
+    [
+      'the user answered: the run goes on from its counts',
+      [decided('v4', 'commit'), ev({ type: 'suggestion', candidateId: 'v4', file: 'a.prompt.md', baseText: 'a', newText: 'b' }), ev({ type: 'edit/rejected', candidateId: 'v4', file: 'a.prompt.md', by: 'user' })],
+      { state: 'running', tested: 1, commits: 1, line: '1 tested · 1 committed' },
+    ],
+    [
+      'the test split report',
+      [ev({ type: 'report/test', n: 40, baseline: { candidateId: 'v0', mean: 0.5, lo: 0.4, hi: 0.6 }, final: { candidateId: 'v2', mean: 0.625, lo: 0.5, hi: 0.7 }, difference: { mean: 0.125, lo: 0, hi: 0.2 } })],
+      { line: 'test split: 0.625 (n = 40)' },
+    ],
+    ['a rate limit', [proposed('v2'), waiting('rate-limited', 12_000)], { line: 'rate limited, waiting 12 s', wait: { ms: 12_000, then: 'testing v2' } }],
+    ['a retried call', [proposed('v2'), waiting('retry', 1_500)], { line: 'retrying a failed call, waiting 2 s', wait: { ms: 1_500, then: 'testing v2' } }],
+    ['the end', [decided('v1', 'commit'), ev({ type: 'run/finished', commits: 1, candidates: 1, incumbentId: 'v1' })], { state: 'finished', tested: 1, commits: 1, line: '1 tested · 1 committed' }],
+    [
+      'a failure, with its error; a wait is over with it',
+      [proposed('v2'), waiting('retry', 1_000), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })],
+      { state: 'failed', line: 'testing v2', error: 'HTTP 500' },
+    ],
+    ['a cancel', [proposed('v2'), ev({ type: 'run/cancelled' })], { state: 'cancelled', line: 'testing v2' }],
+  ])('%s', (_, events, expected) => {
+    expect(fold(events)).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'starting', ...expected });
+  });
+
+  it('a wait during a wait gives way to the run’s own line', () => {
+    const s = fold([proposed('v2'), waiting('rate-limited', 5_000), waiting('rate-limited', 7_000)]);
+    expect(s.wait).toEqual({ ms: 7_000, then: 'testing v2' });
+    expect(endWait(s)).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'testing v2' });
+  });
+
+  it('a line of its own ends the wait', () => {
+    expect(fold([proposed('v2'), waiting('retry', 5_000), proposed('v3')])).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'testing v3' });
+  });
+
+  it('returns the same status for events it does not show', () => {
+    const s = fold([proposed('v2')]);
+    for (const e of [ev({ type: 'log', level: 'info', message: 'x' }), ev({ type: 'verdict', candidateId: 'v2', parentId: 'v0', itemId: 'i1', order: 'child-first', winner: 'child' })]) {
+      expect(foldStatus(s, e)).toBe(s);
+    }
+  });
+
+  it('a resumed run goes on from the journal’s counts, whatever stopped it', () => {
+    const journal = [decided('v1', 'commit'), decided('v2', 'reject'), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })];
+    expect(resumingStatus(runId, journal)).toEqual({ runId, state: 'running', tested: 2, commits: 1, line: '2 tested · 1 committed' });
+    expect(fold([...journal, ev({ type: 'run/resumed', elapsedMs: 10 })])).toEqual(resumingStatus(runId, journal));
+    expect(resumingStatus(runId, [])).toEqual(startingStatus(runId));
+  });
+
+  it('a run that stops without a terminal event ends failed with the error, or interrupted', () => {
+    const s = fold([proposed('v2'), waiting('retry', 1_000)]);
+    expect(endStatus(s, 'boom')).toEqual({ runId, state: 'failed', tested: 0, commits: 0, line: 'testing v2', error: 'boom' });
+    expect(endStatus(s)).toEqual({ runId, state: 'interrupted', tested: 0, commits: 0, line: 'testing v2' });
+    const finished = fold([ev({ type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined })]);
+    expect(endStatus(finished, 'late')).toBe(finished);
+    expect([isOver(s), isOver(finished)]).toEqual([false, true]);
+  });
+});
+
+describe('StatusFeed', () => {
+  function feed() {
+    const clock = new VirtualClock({ auto: false });
+    const pushed: LiveRunStatus[] = [];
+    return { clock, pushed, feed: new StatusFeed(startingStatus(runId), (s) => pushed.push(s), clock) };
+  }
+  const lines = (pushed: LiveRunStatus[]) => pushed.map((s) => s.line);
+
+  it('pushes each change, in order, and nothing for events that change nothing', () => {
+    const { pushed, feed: f } = feed();
+    f.event(proposed('v1'));
+    f.event(ev({ type: 'log', level: 'info', message: 'x' }));
+    f.event(decided('v1', 'commit'));
+    f.event(ev({ type: 'run/finished', commits: 1, candidates: 1, incumbentId: 'v1' }));
+    f.end();
+    expect(lines(pushed)).toEqual(['testing v1', '1 tested · 1 committed', '1 tested · 1 committed']);
+    expect(pushed.map((s) => s.state)).toEqual(['running', 'running', 'finished']);
+  });
+
+  it('puts the run’s own line back when the wait is over', async () => {
+    const { clock, pushed, feed: f } = feed();
+    f.event(proposed('v2'));
+    f.event(waiting('rate-limited', 12_000));
+    await clock.untilPending();
+    await clock.advance(11_999);
+    expect(lines(pushed)).toEqual(['testing v2', 'rate limited, waiting 12 s']);
+    await clock.advance(1);
+    expect(lines(pushed)).toEqual(['testing v2', 'rate limited, waiting 12 s', 'testing v2']);
+    expect(f.current).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'testing v2' });
+  });
+
+  it('a status that moved on before the wait was over is left as it is', async () => {
+    const { clock, pushed, feed: f } = feed();
+    f.event(proposed('v2'));
+    f.event(waiting('retry', 5_000));
+    f.event(proposed('v3'));
+    expect(clock.pending()).toBe(0);
+    await clock.advance(10_000);
+    expect(lines(pushed)).toEqual(['testing v2', 'retrying a failed call, waiting 5 s', 'testing v3']);
+  });
+
+  it('ends a run that stopped on its own error', () => {
+    const { pushed, feed: f } = feed();
+    f.event(proposed('v2'));
+    f.end('The dataset is gone.');
+    expect(pushed.at(-1)).toEqual({ runId, state: 'failed', tested: 0, commits: 0, line: 'testing v2', error: 'The dataset is gone.' });
+  });
+});
