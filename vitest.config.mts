@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -14,6 +15,10 @@ const ISOLATED = [
 
 export default defineConfig({
   test: {
+    // Most of the suite's wall time is spent waiting on child processes (the built CLI, the
+    // server, the daemon, the fake endpoint), not on this process's CPU: a file per core plus one
+    // keeps both cores busy where vitest's default (cores − 1: one file at a time on 2 cores) idles one.
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
