@@ -33,7 +33,7 @@ interface SettingBase {
 }
 type StringSetting = SettingBase & {
   type: 'string';
-  /** '' reads as "not set" (readSettings): VS Code shows an empty box for it. */
+  /** '' is "not set" (readSettings makes it undefined): the Settings editor shows an empty box. */
   default: string;
   enum?: readonly string[];
   /** One per `enum` value, in its order. */
@@ -206,10 +206,11 @@ export type SettingKey = keyof typeof SETTINGS;
 export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
 export const SECTION = 'ratchet';
 
+/** What the user chose; undefined (or a role left out of `models`): not set, the server falls back. */
 export interface RatchetSettings {
   provider: (typeof PROVIDERS)[number];
-  baseUrl: string;
-  models: Record<ModelRole, string>;
+  baseUrl: string | undefined;
+  models: Partial<Record<ModelRole, string>>;
   /** USD per million tokens by model id, for models the price list lacks or prices differently. */
   prices: Record<string, PriceInput>;
   endpointFree: boolean;
@@ -264,11 +265,17 @@ function validPrices(raw: unknown): Record<string, PriceInput> {
 export function readSettings(lookup: SettingLookup): RatchetSettings {
   const get = <T extends SettingValue>(key: SettingKey): T => valid(key, lookup.value(key)) as T;
   const ifSet = <T extends SettingValue>(key: SettingKey): T | undefined => (lookup.isSet(key) ? get<T>(key) : undefined);
-  const models = Object.fromEntries(MODEL_ROLES.map((role) => [role, get<string>(`models.${role}`).trim()])) as Record<ModelRole, string>;
+  // An empty box in the Settings editor is how VS Code shows "not set" for a text setting.
+  const text = (key: SettingKey): string | undefined => get<string>(key).trim() || undefined;
+  const models: Partial<Record<ModelRole, string>> = {};
+  for (const role of MODEL_ROLES) {
+    const m = text(`models.${role}`);
+    if (m !== undefined) models[role] = m;
+  }
   const budgetCalls = ifSet<number>('run.budgetCalls');
   return {
     provider: get('endpoint.provider'),
-    baseUrl: get('endpoint.baseUrl'),
+    baseUrl: text('endpoint.baseUrl'),
     models,
     prices: get('models.prices'),
     endpointFree: get('endpoint.free'),
@@ -292,12 +299,11 @@ export interface SessionFacts {
   trusted: boolean;
 }
 
-/** What the server receives; empty strings and unset values are left out so the server falls back. */
+/** What the server receives; unset values are left out so the server falls back. */
 export function toServerSettings(s: RatchetSettings, facts: SessionFacts): ServerSettings {
   const out: ServerSettings = { provider: s.provider, trusted: facts.trusted };
-  if (s.baseUrl !== '' && s.provider === 'openai') out.baseURL = s.baseUrl;
-  const models = Object.fromEntries(Object.entries(s.models).filter(([, m]) => m !== '')) as Partial<Record<ModelRole, string>>;
-  if (Object.keys(models).length > 0) out.models = models;
+  if (s.baseUrl !== undefined && s.provider === 'openai') out.baseURL = s.baseUrl;
+  if (Object.keys(s.models).length > 0) out.models = { ...s.models };
   if (Object.keys(s.prices).length > 0) out.prices = s.prices;
   // The editor's models are priced by the editor (vscode-lm): the endpoint claim is only about an openai one.
   if (s.endpointFree && s.provider === 'openai') out.free = true;
