@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * before it (`isolate: false`), which spares a worker start and a module graph load per file.
  */
 const ISOLATED = [
+  'test/unit/extension/commandHandlers.test.ts',
   'test/unit/extension/evidenceCommand.test.ts',
   'test/unit/panel/ratchetPanel.test.ts',
   'test/unit/webview/panelApp.test.ts',

@@ -1,17 +1,17 @@
 /**
- * What the gate table (src/core/gates/gateTable.ts) writes into checked-in files that cannot
- * import it: the run-spec schema (JSON, read by editors without running any code), the manifest's
- * `ratchet.gate.name` setting and the README.
- * Pure text → text, so test/unit/gates/gateTable.test.ts can say whether the files are current;
- * scripts/genTables.ts applies them.
+ * Every checked-in file written from the tables, with its renderer: the run-spec schema (JSON,
+ * read by editors without running any code) and the README's gates table from the gate table
+ * (src/core/gates/gateTable.ts), and the manifest from the command, menu, settings and file-kind
+ * tables (scripts/contributes.ts). Renderers are pure text → text, so a test can say whether the
+ * files are current; `npm run manifest` (scripts/generate.ts) applies them or, with `--check`,
+ * says which are stale.
  */
 import { GATE_NAMES, GATE_PARAMS, GATE_TABLE, gatesReading, isGateName } from '../src/core/gates/gateTable';
 import type { GateKind } from '../src/core/gates/gateTable';
 import { DEFAULTS } from '../src/core/run/specTypes';
+import { MANIFEST_PATH, SCHEMA_PATH, renderManifest } from './contributes';
 
-export const SCHEMA_PATH = 'schemas/run-spec.schema.json';
 export const README_PATH = 'README.md';
-export const MANIFEST_PATH = 'package.json';
 
 const list = (names: readonly string[]): string => names.join(', ');
 const GATE_LIST = /\((?:[a-z+-]+, )+[a-z+-]+\)/;
@@ -50,7 +50,7 @@ const KIND_TEXT: Record<GateKind, string> = {
   rating: "the validator's verdicts; ratings pick parents",
 };
 
-const README_START = '<!-- gates:start: generated from src/core/gates/gateTable.ts by `npm run gen:tables` -->';
+const README_START = '<!-- gates:start: generated from src/core/gates/gateTable.ts by `npm run manifest` -->';
 const README_END = '<!-- gates:end -->';
 
 /** The README's gates table, between its markers. */
@@ -66,27 +66,7 @@ export function renderReadme(text: string): string {
   return text.slice(0, start) + block + text.slice(end + README_END.length);
 }
 
-/** A JSON string as the manifest writes it: non-ASCII as \\u escapes. */
-const manifestString = (s: string): string => JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-/**
- * The manifest with the gate setting's `enum` and `enumDescriptions` rewritten in place. Only
- * those two arrays: a whole re-serialisation would rewrite the file's escapes and number forms.
- */
-export function renderManifest(text: string): string {
-  const key = text.indexOf('"ratchet.gate.name": {');
-  if (key < 0) throw new Error(`${MANIFEST_PATH}: no ratchet.gate.name setting`);
-  const array = (name: string, values: readonly string[]) => (whole: string, indent: string) =>
-    `${indent}"${name}": [\n${values.map((v) => `${indent}  ${manifestString(v)}`).join(',\n')}\n${indent}]`;
-  const head = text.slice(0, key);
-  const rest = text
-    .slice(key)
-    .replace(/^( *)"enum": \[[^\]]*\]/m, array('enum', GATE_NAMES))
-    .replace(/^( *)"enumDescriptions": \[[^\]]*\]/m, array('enumDescriptions', GATE_TABLE.map((g) => g.description)));
-  return head + rest;
-}
-
-/** Every file the table writes, with its renderer. */
+/** Every generated file, with its renderer. */
 export const GENERATED: readonly { path: string; render: (text: string) => string }[] = [
   { path: SCHEMA_PATH, render: renderSchema },
   { path: MANIFEST_PATH, render: renderManifest },

@@ -1,8 +1,8 @@
 /**
- * Every Ratchet command as data: its name (the id is `ratchet.<name>`), its title, and whether it
- * needs the language server. No VS Code import, so the manifest is pinned to this table by a unit
- * test, and commands.ts must give each name a handler (a `Record<CommandName, …>` does not compile
- * with one missing).
+ * Every Ratchet command as data: its name (the id is `ratchet.<name>`), its title, icon, and whether
+ * it needs the language server. No VS Code import, so `npm run manifest` writes the manifest's
+ * `contributes.commands` from it (scripts/contributes.ts), and commands/index.ts must give each
+ * name a handler (a `Record<CommandName, …>` does not compile with one missing).
  */
 import { RatchetCommands } from '../protocol/lsp';
 
@@ -18,26 +18,28 @@ export interface CommandSpec {
   needsServer: boolean;
   /** Not implemented in this build: it says so plainly. Names the issue that will deliver it. */
   notYet?: string;
+  /** A codicon name, shown where a menu puts the command in a title bar or inline. */
+  icon?: string;
 }
 
 export const COMMANDS = {
-  evolve: { title: 'Evolve Prompt', needsServer: true },
+  evolve: { title: 'Evolve Prompt', icon: 'play', needsServer: true },
   startCodeSearch: { title: 'Start Code Search', needsServer: false, notYet: 'gated code search (EVOLVE-BLOCK regions with an evaluator command)' },
-  evaluate: { title: 'Evaluate Prompt', needsServer: true },
+  evaluate: { title: 'Evaluate Prompt', icon: 'beaker', needsServer: true },
   generateDevSet: { title: 'Generate Dev Set', needsServer: false, notYet: 'zero-data dev set generation (the Challenger role)' },
-  acceptSuggestion: { title: 'Accept Suggestion', needsServer: true },
-  rejectSuggestion: { title: 'Reject Suggestion', needsServer: true },
-  showDiff: { title: 'Show Suggestion Diff', needsServer: false },
-  showEvidence: { title: 'Show Evidence', needsServer: false },
-  showPanel: { title: 'Show Panel', needsServer: false },
-  cancelRun: { title: 'Cancel Run', needsServer: true },
-  resumeRun: { title: 'Resume Run', needsServer: true },
-  setApiKey: { title: 'Set API Key', needsServer: false },
-  selectModel: { title: 'Select Model', needsServer: false },
-  openJournal: { title: 'Open Run Journal', needsServer: true },
-  restartServer: { title: 'Restart Server', needsServer: false },
-  configure: { title: 'Configure Run', needsServer: true },
-  refreshRuns: { title: 'Refresh Runs', needsServer: true },
+  acceptSuggestion: { title: 'Accept Suggestion', icon: 'check', needsServer: true },
+  rejectSuggestion: { title: 'Reject Suggestion', icon: 'close', needsServer: true },
+  showDiff: { title: 'Show Suggestion Diff', icon: 'diff', needsServer: false },
+  showEvidence: { title: 'Show Evidence', icon: 'law', needsServer: false },
+  showPanel: { title: 'Show Panel', icon: 'graph-line', needsServer: false },
+  cancelRun: { title: 'Cancel Run', icon: 'debug-stop', needsServer: true },
+  resumeRun: { title: 'Resume Run', icon: 'debug-continue', needsServer: true },
+  setApiKey: { title: 'Set API Key', icon: 'key', needsServer: false },
+  selectModel: { title: 'Select Model', icon: 'sparkle', needsServer: false },
+  openJournal: { title: 'Open Run Journal', icon: 'history', needsServer: true },
+  restartServer: { title: 'Restart Server', icon: 'debug-restart', needsServer: false },
+  configure: { title: 'Configure Run', icon: 'gear', needsServer: true },
+  refreshRuns: { title: 'Refresh Runs', icon: 'refresh', needsServer: true },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -9,6 +9,7 @@ import type { CommandContext } from './commands/context';
 import { registerCommands } from './commands';
 import { commandId } from './commandTable';
 import { Config } from './config';
+import { CONTEXT_KEYS } from './menuTable';
 import { EditorErrors } from './errors';
 import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
@@ -122,7 +123,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 /** The walkthrough's "open a prompt file" step: a file that is a prompt by its name alone. */
 function setPromptFileOpen(editor: vscode.TextEditor | undefined): void {
   const path = editor?.document.uri.path;
-  void vscode.commands.executeCommand('setContext', 'ratchet.promptFileOpen', path !== undefined && isPromptPath(path) && isClaimedByName(path));
+  void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.promptFileOpen, path !== undefined && isPromptPath(path) && isClaimedByName(path));
 }
 
 export async function deactivate(): Promise<void> {

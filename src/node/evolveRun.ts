@@ -285,23 +285,16 @@ function hashInputs(inputs: RunInputs): string {
  * never written anywhere. This is where "not set" gets its meaning.
  *
  * With the editor's language models (`editorModels`: the face passed its own transport) every
- * call goes to the editor, whatever endpoint the spec names; no key is needed.
+ * call goes to the editor, whatever endpoint the spec names: no base URL, no key, and a role
+ * without a model leaves it undefined, for the editor to pick (EndpointConfig, llm/types.ts).
  */
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-
-/**
- * The editor's language models, where an endpoint is expected: the base URL labels their calls in
- * the response cache and run.json (nothing is sent to it, and the reserved `.invalid` name could
- * reach no host), and a role without a model asks for this family, which no editor model has, so
- * the editor answers with any chat model it offers.
- */
-export const EDITOR_MODELS = { baseURL: 'https://vscode-lm.invalid/v1', anyModel: 'copilot' } as const;
 
 export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
     const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;
-    if (editorModels) return { baseURL: EDITOR_MODELS.baseURL, model: model ?? EDITOR_MODELS.anyModel };
+    if (editorModels) return model === undefined ? {} : { model };
     const baseURL = o.baseURL ?? m.baseURL ?? defaults.baseURL ?? OPENAI_BASE_URL;
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
@@ -311,7 +304,9 @@ export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: Endpoint
     const apiKey = (m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined) ?? defaults.apiKey;
     return { baseURL, model, ...(apiKey ? { apiKey } : {}) };
   };
-  const config: RoleConfig = { default: endpointFor('agent') };
+  // Every role is spelled out; the editor's default has no model, so a role without one does not
+  // inherit another role's through it.
+  const config: RoleConfig = { default: editorModels ? {} : endpointFor('agent') };
   for (const role of ROLES) config[role] = endpointFor(role);
   return config;
 }

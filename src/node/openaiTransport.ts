@@ -11,6 +11,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { LlmTransport } from '../core/ports';
+import { RatchetError } from '../core/errors';
 import { resolveEndpoint } from '../core/llm/roles';
 import type { RoleConfig } from '../core/llm/roles';
 import type {
@@ -58,7 +59,7 @@ export class OpenAiTransport implements LlmTransport {
     }
     let data: unknown;
     try {
-      data = await this.clientFor(endpoint).chat.completions.create(params, { signal });
+      data = await this.clientFor(ctx).chat.completions.create(params, { signal });
     } catch (err) {
       throw toRatchetError(err, ctx, signal);
     }
@@ -71,7 +72,7 @@ export class OpenAiTransport implements LlmTransport {
     let data: unknown;
     try {
       // Floats, not the SDK's default base64: several local servers only speak floats.
-      data = await this.clientFor(endpoint).embeddings.create(
+      data = await this.clientFor(ctx).embeddings.create(
         { model: ctx.model, input: req.input, encoding_format: 'float' },
         { signal },
       );
@@ -81,12 +82,12 @@ export class OpenAiTransport implements LlmTransport {
     return readEmbeddings(data, req.input.length, ctx);
   }
 
-  private clientFor(endpoint: EndpointConfig): OpenAI {
-    const apiKey = endpoint.apiKey ?? PLACEHOLDER_KEY;
-    const id = `${endpoint.baseURL}\u0000${apiKey}`;
+  private clientFor(ctx: CallContext): OpenAI {
+    const apiKey = ctx.apiKey ?? PLACEHOLDER_KEY;
+    const id = `${ctx.baseURL}\u0000${apiKey}`;
     let client = this.clients.get(id);
     if (!client) {
-      const options: ClientOptions = { baseURL: endpoint.baseURL, apiKey, maxRetries: 0, timeout: SDK_TIMEOUT_MS };
+      const options: ClientOptions = { baseURL: ctx.baseURL, apiKey, maxRetries: 0, timeout: SDK_TIMEOUT_MS };
       if (this.options.fetch) options.fetch = this.options.fetch;
       client = new OpenAI(options);
       this.clients.set(id, client);
@@ -96,7 +97,16 @@ export class OpenAiTransport implements LlmTransport {
 }
 
 function contextOf(endpoint: EndpointConfig, req: { role: ChatRequest['role']; model?: string }): CallContext {
-  return { baseURL: endpoint.baseURL, model: req.model ?? endpoint.model, role: req.role, apiKey: endpoint.apiKey };
+  const model = req.model ?? endpoint.model;
+  // roleConfig gives every role of an HTTP run a base URL, and validateRoles a model: only a
+  // configuration meant for the editor's models (EndpointConfig) lacks them.
+  if (endpoint.baseURL === undefined || model === undefined) {
+    throw new RatchetError('badInput', `The ${req.role} role has no ${endpoint.baseURL === undefined ? 'base URL' : 'model'} for an OpenAI-compatible endpoint: set one.`, {
+      role: req.role,
+      field: endpoint.baseURL === undefined ? 'baseURL' : 'model',
+    });
+  }
+  return { baseURL: endpoint.baseURL, model, role: req.role, apiKey: endpoint.apiKey };
 }
 
 // The SDK types the answer, but nothing checks it at runtime: a proxy's HTML error page or a

@@ -31,17 +31,25 @@ export interface SettingSchema {
   /** false: unknown keys are dropped silently; a schema: a map whose every value is checked. */
   additionalProperties?: false | SettingSchema;
   propertyNames?: SettingSchema;
+  /** What the value means; the editor's Settings editor shows it (the manifest is written from it). */
+  description?: string;
   /** What a problem message says the value must be. */
   'x-expected': string;
 }
 
-const price: SettingSchema = {
+/** One model's price; also the shape of each value of the editor's `ratchet.models.prices` setting. */
+export const PRICE_SCHEMA: SettingSchema = {
   type: 'object',
   required: ['input', 'output'],
   properties: {
-    input: { type: 'number', minimum: 0, 'x-expected': 'a number ≥ 0' },
-    output: { type: 'number', minimum: 0, 'x-expected': 'a number ≥ 0' },
-    cachedInput: { type: 'number', minimum: 0, 'x-expected': 'a number ≥ 0' },
+    input: { type: 'number', minimum: 0, description: 'USD per million prompt tokens.', 'x-expected': 'a number ≥ 0' },
+    output: { type: 'number', minimum: 0, description: 'USD per million completion tokens.', 'x-expected': 'a number ≥ 0' },
+    cachedInput: {
+      type: 'number',
+      minimum: 0,
+      description: "USD per million prompt tokens served from the provider's prompt cache (default: the input price).",
+      'x-expected': 'a number ≥ 0',
+    },
   },
   additionalProperties: false,
   'x-expected': '{ input, output } in USD per million tokens (numbers ≥ 0)',
@@ -60,7 +68,7 @@ const properties: { readonly [K in keyof ServerSettings]-?: SettingSchema } = {
     additionalProperties: { type: 'string', minLength: 1, 'x-expected': `a model id for one of ${MODEL_ROLES.join(', ')}` },
     'x-expected': 'an object of role → model id',
   },
-  prices: { type: 'object', additionalProperties: price, 'x-expected': 'an object of model id → { input, output }' },
+  prices: { type: 'object', additionalProperties: PRICE_SCHEMA, 'x-expected': 'an object of model id → { input, output }' },
   free: { type: 'boolean', 'x-expected': 'true or false' },
   apiKey: { type: 'string', 'x-expected': 'a string' },
   gate: { type: 'string', enum: GATE_NAMES, 'x-expected': `one of ${GATE_NAMES.join(', ')}` },

@@ -1,7 +1,7 @@
 /**
  * The files Ratchet works on, once. The server (lenses, diagnostics, runs), the client (document
- * selector, Evolve's enablement), the manifest (activation, menus, schema association; pinned by
- * test/unit/extension/manifest.test.ts), the CLI and the prompt parser all ask `fileKind`.
+ * selector, Evolve's enablement), the manifest (activation, menus, schema association; written
+ * from it by `npm run manifest`), the CLI and the prompt parser all ask `fileKind`.
  *
  * Decisions (issue #12): a prompt is `.prompt.md` or `.prompty` (by name: front matter may hold a
  * `ratchet:` run spec) or `.md`, `.markdown`, `.txt` (plain body; a prompt once a run spec names

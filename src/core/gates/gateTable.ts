@@ -1,7 +1,7 @@
 /**
  * The gates, once. Every list of gate names elsewhere derives from this table: the `GateName`
  * type, the scored / reward-free split, the CLI's choices, the server's settings check, the panel;
- * and, written by `npm run gen:tables` (scripts/tables.ts), the run-spec schema's enums, the
+ * and, written by `npm run manifest` (scripts/tables.ts), the run-spec schema's enums, the
  * editor setting's enum and descriptions (package.json) and the README's gates table.
  * A test (test/unit/literalLists.test.ts) fails when a list of gate names is spelled
  * anywhere else.

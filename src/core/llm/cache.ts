@@ -30,11 +30,14 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** What identifies a chat answer. `model` must already be resolved from the role's configuration. */
-export function chatKeyMaterial(baseURL: string, req: ChatRequest & { model: string }): Record<string, unknown> {
+/**
+ * What identifies a chat answer. `model` must already be resolved from the role's configuration;
+ * an undefined base URL or model (the editor's models, EndpointConfig) is left out of the key.
+ */
+export function chatKeyMaterial(baseURL: string | undefined, req: ChatRequest): Record<string, unknown> {
   return {
     kind: 'chat',
-    baseURL: normalizeBaseURL(baseURL),
+    baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL),
     model: req.model,
     messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
     temperature: req.temperature,
@@ -47,8 +50,8 @@ export function chatKeyMaterial(baseURL: string, req: ChatRequest & { model: str
   };
 }
 
-export function embedKeyMaterial(baseURL: string, req: EmbedRequest & { model: string }): Record<string, unknown> {
-  return { kind: 'embed', baseURL: normalizeBaseURL(baseURL), model: req.model, input: req.input };
+export function embedKeyMaterial(baseURL: string | undefined, req: EmbedRequest): Record<string, unknown> {
+  return { kind: 'embed', baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL), model: req.model, input: req.input };
 }
 
 export function cacheKey(material: Record<string, unknown>): string {

@@ -24,6 +24,7 @@ import type {
   CostReport,
   EmbedRequest,
   EmbedResponse,
+  EndpointConfig,
   PriceTable,
   Role,
 } from './types';
@@ -65,7 +66,8 @@ export type CostListener = (cost: CostReport, totalCalls: number) => void;
 /** A call about to wait before its next attempt: the provider's rate limit, or a backoff after a failure. */
 export interface LlmWait {
   role: Role;
-  model: string;
+  /** Absent: no model was named, the transport picks one (EndpointConfig). */
+  model?: string;
   why: 'rate-limited' | 'retry';
   waitMs: number;
   /** The HTTP status of the attempt that failed, when it had one. */
@@ -75,7 +77,6 @@ export interface LlmWait {
 export type WaitListener = (wait: LlmWait) => void;
 
 type Kind = 'chat' | 'embed';
-type Resolved<R> = R & { model: string };
 
 export class LlmLayer implements LlmClient {
   private readonly limit: LimitFunction;
@@ -101,7 +102,7 @@ export class LlmLayer implements LlmClient {
 
   chat(req: ChatRequest, signal: AbortSignal = NEVER_ABORTED): Promise<ChatResponse> {
     const endpoint = resolveEndpoint(this.options.roles, req.role);
-    const full: Resolved<ChatRequest> = { ...req, model: req.model ?? endpoint.model };
+    const full = withModel(req, endpoint);
     return this.serve('chat', full, endpoint.baseURL, chatKeyMaterial(endpoint.baseURL, full), signal, (s) =>
       this.options.transport.chat(full, s),
     );
@@ -109,7 +110,7 @@ export class LlmLayer implements LlmClient {
 
   embed(req: EmbedRequest, signal: AbortSignal = NEVER_ABORTED): Promise<EmbedResponse> {
     const endpoint = resolveEndpoint(this.options.roles, req.role);
-    const full: Resolved<EmbedRequest> = { ...req, model: req.model ?? endpoint.model };
+    const full = withModel(req, endpoint);
     return this.serve('embed', full, endpoint.baseURL, embedKeyMaterial(endpoint.baseURL, full), signal, (s) =>
       this.options.transport.embed(full, s),
     );
@@ -155,10 +156,10 @@ export class LlmLayer implements LlmClient {
     return describeRoles(this.options.roles);
   }
 
-  private async serve<R extends { role: Role; model: string }, T extends ChatResponse | EmbedResponse>(
+  private async serve<R extends { role: Role; model?: string }, T extends ChatResponse | EmbedResponse>(
     kind: Kind,
     req: R,
-    baseURL: string,
+    baseURL: string | undefined,
     keyMaterial: Record<string, unknown>,
     signal: AbortSignal,
     call: (signal: AbortSignal) => Promise<T>,
@@ -233,13 +234,17 @@ export class LlmLayer implements LlmClient {
     };
   }
 
-  /** Prices are set for the configured model name; an endpoint may answer with a dated alias of it. */
-  private priceKey(requested: string, answered: string): string {
+  /**
+   * Prices are set for the configured model name; an endpoint may answer with a dated alias of it.
+   * With no model named, the one that answered is the only name there is.
+   */
+  private priceKey(requested: string | undefined, answered: string): string {
     const prices = this.options.prices;
+    if (requested === undefined) return answered;
     return prices?.[requested] === undefined && prices?.[answered] !== undefined ? answered : requested;
   }
 
-  private noteRetry(req: { role: Role; model: string }, info: RetryInfo): void {
+  private noteRetry(req: { role: Role; model?: string }, info: RetryInfo): void {
     if (info.why === 'rate-limited') this.meter.recordRateLimit(req.role);
     else this.meter.recordRetry(req.role);
     const status = info.error.details['status'];
@@ -255,7 +260,7 @@ export class LlmLayer implements LlmClient {
     this.emit();
     const wait: LlmWait = {
       role: req.role,
-      model: req.model,
+      ...(req.model !== undefined ? { model: req.model } : {}),
       why: info.why,
       waitMs: info.delayMs,
       ...(typeof status === 'number' ? { status } : {}),
@@ -289,11 +294,20 @@ export function createLlmClient(options: LlmClientOptions): LlmLayer {
   return new LlmLayer(options);
 }
 
-function timeoutError(baseURL: string, req: { role: Role; model: string }, timeoutMs: number): RatchetError {
+/** The request with the role's model filled in, when the role names one (EndpointConfig). */
+function withModel<R extends { model?: string }>(req: R, endpoint: EndpointConfig): R {
+  const model = req.model ?? endpoint.model;
+  return model === undefined ? req : { ...req, model };
+}
+
+function timeoutError(baseURL: string | undefined, req: { role: Role; model?: string }, timeoutMs: number): RatchetError {
   const seconds = Math.round(timeoutMs / 100) / 10;
+  // No base URL: the face's own transport (the editor's language models), no endpoint to name.
+  const who = baseURL === undefined ? `The language model of the ${req.role} role` : `The endpoint ${baseURL}`;
+  const model = req.model === undefined ? '' : ` (model ${req.model})`;
   return new RatchetError(
     'llmTimeout',
-    `The endpoint ${baseURL} did not answer within ${seconds} s (model ${req.model}): it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.`,
-    { baseURL, model: req.model, role: req.role, timeoutMs },
+    `${who} did not answer within ${seconds} s${model}: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.`,
+    { ...(baseURL !== undefined ? { baseURL } : {}), ...(req.model !== undefined ? { model: req.model } : {}), role: req.role, timeoutMs },
   );
 }

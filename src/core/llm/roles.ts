@@ -9,10 +9,7 @@ import type { EndpointConfig, Role } from './types';
 export type RoleConfig = { default: EndpointConfig } & Partial<Record<Role, Partial<EndpointConfig>>>;
 
 /** What may be shown, logged or journaled about an endpoint: everything but the key. */
-export interface PublicEndpoint {
-  baseURL: string;
-  model: string;
-}
+export type PublicEndpoint = Omit<EndpointConfig, 'apiKey'>;
 
 /**
  * The endpoint a role's calls go to. A role that overrides `baseURL` without its own `apiKey` gets
@@ -22,10 +19,14 @@ export interface PublicEndpoint {
 export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
   const base = roles.default;
   const override = roles[role] ?? {};
-  const baseURL = normalizeBaseURL(override.baseURL ?? base.baseURL);
-  const sameHost = baseURL === normalizeBaseURL(base.baseURL);
+  const url = override.baseURL ?? base.baseURL;
+  const baseURL = url === undefined ? undefined : normalizeBaseURL(url);
+  const sameHost = baseURL === (base.baseURL === undefined ? undefined : normalizeBaseURL(base.baseURL));
   const apiKey = override.apiKey ?? (sameHost ? base.apiKey : undefined);
-  const endpoint: EndpointConfig = { baseURL, model: override.model ?? base.model };
+  const model = override.model ?? base.model;
+  const endpoint: EndpointConfig = {};
+  if (baseURL !== undefined) endpoint.baseURL = baseURL;
+  if (model !== undefined) endpoint.model = model;
   if (apiKey !== undefined && apiKey !== '') endpoint.apiKey = apiKey;
   return endpoint;
 }
@@ -34,8 +35,8 @@ export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
 export function describeRoles(roles: RoleConfig): Record<Role, PublicEndpoint> {
   const out = {} as Record<Role, PublicEndpoint>;
   for (const role of ROLES) {
-    const { baseURL, model } = resolveEndpoint(roles, role);
-    out[role] = { baseURL, model };
+    const { apiKey: _, ...shown } = resolveEndpoint(roles, role);
+    out[role] = shown;
   }
   return out;
 }
@@ -44,6 +45,8 @@ export function describeRoles(roles: RoleConfig): Record<Role, PublicEndpoint> {
 export function validateRoles(roles: RoleConfig): void {
   for (const role of ROLES) {
     const { baseURL, model } = resolveEndpoint(roles, role);
+    // No base URL: the face's own transport, which picks a model when none is named (types.ts).
+    if (baseURL === undefined) continue;
     if (!/^https?:\/\/[^/\s]+/.test(baseURL)) {
       throw new RatchetError(
         'badInput',
@@ -51,7 +54,7 @@ export function validateRoles(roles: RoleConfig): void {
         { role, field: 'baseURL' },
       );
     }
-    if (model.trim() === '') {
+    if (model === undefined || model.trim() === '') {
       throw new RatchetError('badInput', `No model is set for the ${role} role: set a default model or one for this role.`, {
         role,
         field: 'model',

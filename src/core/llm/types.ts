@@ -8,10 +8,17 @@ export interface ChatMessage {
   content: string;
 }
 
-/** Where a role's calls go. Any field left out falls back to the default endpoint. */
+/**
+ * Where a role's calls go. Any field left out falls back to the default endpoint (roles.ts).
+ * Once resolved, undefined means "not set", and this is what happens then:
+ * - no `baseURL`: the calls go to the face's own transport, not over HTTP (the editor's language
+ *   models, provider `vscode-lm`); an HTTP endpoint always has one (roleConfig falls back to OpenAI);
+ * - no `model`: that transport picks one (the editor answers with the first chat model it offers:
+ *   pickModel, src/extension/lm/chat.ts). An HTTP endpoint needs a model (validateRoles says so).
+ */
 export interface EndpointConfig {
-  baseURL: string;
-  model: string;
+  baseURL?: string;
+  model?: string;
   /** Never journaled or logged; resolved from the environment or SecretStorage by the face. */
   apiKey?: string;
 }

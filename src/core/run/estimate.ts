@@ -20,8 +20,8 @@ import type { RunSpec } from './specTypes';
 
 export type RunEstimate = NonNullable<RunSummaryInfo['estimate']>;
 
-/** Each role's model and its price (undefined: unpriced). */
-export type RolePrices = Record<Role, { model: string; price: ModelPrice | undefined }>;
+/** Each role's model (undefined: not named, the editor picks) and its price (undefined: unpriced). */
+export type RolePrices = Record<Role, { model: string | undefined; price: ModelPrice | undefined }>;
 
 /** What the estimate reads of a run's inputs (run/spec.ts RunInputs): the template is the prompt body. */
 export interface EstimateInput {
@@ -108,12 +108,15 @@ export function estimateRun({ spec, template, splits }: EstimateInput, prices: R
   return summarize(spec, tally, prices);
 }
 
+/** How an unpriced model that no one named is listed. */
+const UNNAMED_MODEL = "the editor's choice";
+
 /** Totals, dollars where every called model is priced, all capped by the run's own budgets. */
 function summarize(spec: RunSpec, tally: Record<Role, Tally>, prices: RolePrices): RunEstimate {
   const called = ROLES.filter((r) => tally[r].calls > 0);
   const calls = called.reduce((n, r) => n + tally[r].calls, 0);
   const tokens = called.reduce((n, r) => n + tally[r].input + tally[r].output, 0);
-  const unpriced = [...new Set(called.filter((r) => prices[r].price === undefined).map((r) => prices[r].model))];
+  const unpriced = [...new Set(called.filter((r) => prices[r].price === undefined).map((r) => prices[r].model ?? UNNAMED_MODEL))];
   const dollars =
     unpriced.length > 0
       ? undefined

@@ -36,7 +36,7 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   ratings: { ratings: 'array' },
   'report/test': { n: 'number', baseline: 'object', final: 'object', difference: 'object' },
   log: { level: 'string', message: 'string' },
-  'llm/waiting': { role: 'string', model: 'string', why: 'string', waitMs: 'number', message: 'string' },
+  'llm/waiting': { role: 'string', model: 'string?', why: 'string', waitMs: 'number', message: 'string' },
   'run/resumed': { elapsedMs: 'number' },
   'candidate/stopped': { candidateId: 'string', reason: 'string', budget: 'string' },
   'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?' },

@@ -125,7 +125,8 @@ export type EngineEvent = Base &
          */
         type: 'llm/waiting';
         role: string;
-        model: string;
+        /** Absent: the role names no model, the editor's models pick one. */
+        model?: string;
         why: 'rate-limited' | 'retry';
         waitMs: number;
         status?: number;

@@ -12,6 +12,7 @@ import { badInputError, diagnostic } from '../data/diagnostics';
 import { RatchetError } from '../errors';
 import { listedPrice } from '../llm/prices';
 import { normalizeBaseURL } from '../llm/roles';
+import type { PublicEndpoint } from '../llm/roles';
 import { ROLES } from '../llm/types';
 import type { ModelPrice, PriceTable, Role } from '../llm/types';
 import { rolesCalled } from './estimate';
@@ -35,16 +36,19 @@ export interface RunPrices {
 const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
 
 /** `endpoints`: each role's model and base URL as the face resolved them (spec, flags, settings). */
-export function pricesFor(spec: RunSpec, endpoints: Record<Role, { model: string; baseURL: string }>, face: FacePrices = {}): RunPrices {
+export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}): RunPrices {
   const priceOf = (role: Role): ModelPrice | undefined => {
     const m = spec.models[role];
     const { model, baseURL } = endpoints[role];
+    // The meter prices each answer by the name of the model asked for; with none named (the
+    // editor's models pick one) there is no name to price, so its dollars cannot be counted.
+    if (model === undefined) return undefined;
     if (m.free === true) return FREE;
     if (m.price) return m.price;
     const set = face.prices && Object.hasOwn(face.prices, model) ? face.prices[model] : undefined;
     if (set) return set;
     // The editor's endpoint is the one a role calls unless the spec names another (and no flag overrode it).
-    if (face.free === true && (m.baseURL === undefined || normalizeBaseURL(m.baseURL) !== normalizeBaseURL(baseURL))) return FREE;
+    if (face.free === true && baseURL !== undefined && (m.baseURL === undefined || normalizeBaseURL(m.baseURL) !== normalizeBaseURL(baseURL))) return FREE;
     return listedPrice(model);
   };
   const byRole = Object.fromEntries(ROLES.map((role) => [role, { model: endpoints[role].model, price: priceOf(role) }])) as RolePrices;
@@ -54,7 +58,7 @@ export function pricesFor(spec: RunSpec, endpoints: Record<Role, { model: string
   const owner: Record<string, Role> = {};
   for (const role of rolesCalled(spec)) {
     const { model, price } = byRole[role];
-    if (price === undefined) continue;
+    if (price === undefined || model === undefined) continue;
     const first = owner[model];
     if (first !== undefined && !samePrice(table[model]!, price)) {
       throw new RatchetError(
@@ -76,26 +80,36 @@ export function pricesFor(spec: RunSpec, endpoints: Record<Role, { model: string
 export function checkDollarBudget(spec: RunSpec, prices: RunPrices): void {
   const limit = spec.budget.dollars;
   if (limit === undefined) return;
-  const missing = new Map<string, { entry: string; model: string; roles: Role[] }>();
+  const missing = new Map<string, { entry: string; model: string | undefined; roles: Role[] }>();
   for (const role of rolesCalled(spec)) {
     const { model, price } = prices.byRole[role];
     if (price !== undefined) continue;
     // The entry the user would edit: the role's own, else `default` when the role inherits it.
     const entry = spec.origin[`models.${role}`] === undefined && spec.origin['models.default'] !== undefined ? 'default' : role;
-    const key = `${entry}\u0000${model}`;
+    const key = `${entry}\u0000${model ?? ''}`;
     const m = missing.get(key) ?? { entry, model, roles: [] };
     m.roles.push(role);
     missing.set(key, m);
   }
   if (missing.size === 0) return;
-  const problems = [...missing.values()].map(({ entry, model, roles }) => ({
-    at: spec.origin[`models.${entry}`] ?? spec.origin['budget.dollars'],
-    field: `models.${entry}.price`,
-    message:
-      `budget.dollars is $${limit}, but the ${roles.join(' and ')} role${roles.length > 1 ? 's\'' : '\'s'} model ${model} has no known price, so its dollars could not be counted; ` +
-      `add models.${entry}.price: { input: …, output: … } (USD per million tokens), or models.${entry}.free: true if its endpoint costs nothing (Ollama, vLLM), ` +
-      `or set its price in the editor setting ratchet.models.prices`,
-  }));
+  const problems = [...missing.values()].map(({ entry, model, roles }) => {
+    const whose = `the ${roles.join(' and ')} role${roles.length > 1 ? 's\'' : '\'s'}`;
+    if (model === undefined) {
+      return {
+        at: spec.origin[`models.${entry}`] ?? spec.origin['budget.dollars'],
+        field: `models.${entry}.model`,
+        message: `budget.dollars is $${limit}, but ${whose} model is not named (the editor picks one), so its dollars could not be counted; name it in models.${entry}.model and price it`,
+      };
+    }
+    return {
+      at: spec.origin[`models.${entry}`] ?? spec.origin['budget.dollars'],
+      field: `models.${entry}.price`,
+      message:
+        `budget.dollars is $${limit}, but ${whose} model ${model} has no known price, so its dollars could not be counted; ` +
+        `add models.${entry}.price: { input: …, output: … } (USD per million tokens), or models.${entry}.free: true if its endpoint costs nothing (Ollama, vLLM), ` +
+        `or set its price in the editor setting ratchet.models.prices`,
+    };
+  });
   const located = problems.flatMap((p) => (p.at ? [diagnostic(p.at, p.message, { field: p.field })] : []));
   if (located.length === problems.length) throw badInputError(located);
   throw new RatchetError('badInput', `${problems[0]!.message}.`, { field: problems[0]!.field });

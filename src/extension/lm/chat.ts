@@ -13,7 +13,10 @@ export interface ModelInfo {
   name: string;
 }
 
-/** Family first, then id, then any model: a spec written for one machine still runs on another. */
+/**
+ * Family first, then id, then any model: a spec written for one machine still runs on another.
+ * No model named (`{}`: the run left it undefined, EndpointConfig) is the editor's first one.
+ */
 export function pickModel<M extends ModelInfo>(models: readonly M[], want: LanguageModelParams['model']): M | undefined {
   if (want.family) {
     const byFamily = models.find((m) => m.family === want.family);

@@ -3,11 +3,12 @@
  * the panel back after a reload, and read-only documents for candidate texts and diffs.
  */
 import * as vscode from 'vscode';
+import { commandId } from '../commandTable';
 import type { PanelActions } from './controller';
 import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
 import type { RunStore } from './runStore';
 
-export const SHOW_PANEL_COMMAND = 'ratchet.showPanel';
+export const SHOW_PANEL_COMMAND = commandId('showPanel');
 export const CANDIDATE_SCHEME = 'ratchet-candidate';
 
 export interface RegisterPanelDeps {

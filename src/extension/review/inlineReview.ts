@@ -10,10 +10,9 @@ import type { SuggestionState } from '../../protocol/lsp';
 import { SuggestionBook, reviewAction } from './decide';
 import type { DocView, ReviewAction } from './decide';
 import { hunkSummary, inlineHunks } from './hunks';
+import { CONTEXT_KEYS } from '../menuTable';
 import { SUGGESTION_SCHEME, parseSuggestionPath, suggestionPath } from './target';
 
-/** Set while the active editor shows a drawn suggestion: enables the editor-title Accept / Reject. */
-export const PENDING_CONTEXT_KEY = 'ratchet.suggestionShown';
 const GHOST_MAX = 80;
 
 export class InlineReview implements vscode.Disposable {
@@ -174,6 +173,6 @@ export class InlineReview implements vscode.Disposable {
         shown = this.action(uri.toString())?.action.kind === 'show';
       }
     }
-    void vscode.commands.executeCommand('setContext', PENDING_CONTEXT_KEY, shown);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.suggestionShown, shown);
   }
 }

@@ -8,13 +8,13 @@ import { ListRunsRequest } from '../../protocol/lsp';
 import type { RunListEntry } from '../../protocol/lsp';
 import type { RunStore } from '../panel';
 import { commandId } from '../commandTable';
+import { RUNS_VIEW_ID } from '../menuTable';
 import type { EditorErrors } from '../errors';
 import type { RunFeed } from '../runs/runFeed';
 import type { ServerHost } from '../server/serverHost';
 import { candidateNodes, decisionNodes, runNodes } from './runsTree';
 import type { RunNode, RunsNode } from './runsTree';
 
-export const RUNS_VIEW_ID = 'ratchet.runs';
 const REFRESH_MS = 500;
 
 const RUN_ICONS: Record<RunNode['icon'], vscode.ThemeIcon> = {

@@ -12,6 +12,7 @@ describe('pickModel', () => {
     expect(pickModel(models, { id: 'copilot-claude' })?.id).toBe('copilot-claude');
     expect(pickModel(models, { id: 'gpt-4o' })?.id).toBe('copilot-gpt-4o');
     expect(pickModel(models, { family: 'nope', id: 'nope' })?.id).toBe('copilot-gpt-4o');
+    expect(pickModel(models, {})?.id).toBe('copilot-gpt-4o');
     expect(pickModel([], {})).toBeUndefined();
   });
 });

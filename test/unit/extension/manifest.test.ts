@@ -1,41 +1,157 @@
-// The manifest (package.json `contributes`) and the code agree: every `ratchet.*` setting is read by
-// the settings table and vice versa, with the same type, default, scope and enum; every command of
-// the table is contributed with category "Ratchet" and the same title, and vice versa; menus,
-// views, walkthrough media and the JSON schema point at things that exist.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BY_NAME_GLOBS, RUN_SPEC_EXTENSIONS, byNameWhenRegex } from '../../../src/core/files/fileKinds';
+// The manifest's generated parts are what the tables render (`npm run manifest -- --check`, run
+// here on temporary copies), and the parts written by hand point only at things that exist: the
+// commands the walkthrough and the welcome view link to, the settings their events and
+// descriptions name, the context keys the menus test, the files they show.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manifestCommand } from '../../../scripts/generate';
+import { GENERATED } from '../../../scripts/tables';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
-import { CATEGORY, COMMANDS, COMMAND_NAMES, LENS_COMMAND_IDS, commandId } from '../../../src/extension/commandTable';
-import { SETTINGS, SETTING_KEYS } from '../../../src/extension/settings';
-import type { SettingDef } from '../../../src/extension/settings';
+import { COMMAND_NAMES, LENS_COMMAND_IDS, commandId } from '../../../src/extension/commandTable';
+import { CONTEXT_KEYS } from '../../../src/extension/menuTable';
+import { SETTINGS, SETTING_KEYS, readSettings as readClientSettings, toServerSettings } from '../../../src/extension/settings';
+import type { SettingDef, SettingKey } from '../../../src/extension/settings';
+import { readSettings as readServerSettings } from '../../../src/server/settings';
 
 const root = join(__dirname, '../../..');
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const pkgText = readFileSync(join(root, 'package.json'), 'utf8');
+const pkg = JSON.parse(pkgText);
 const contributes = pkg.contributes;
-const properties: Record<string, Record<string, unknown>> = contributes.configuration.properties;
-const commands: { command: string; title: string; category?: string }[] = contributes.commands;
 
-describe('settings ↔ manifest', () => {
-  it('contributes exactly the settings the table reads', () => {
-    expect(Object.keys(properties).sort()).toEqual(SETTING_KEYS.map((k) => `ratchet.${k}`).sort());
+/** Runs `npm run manifest` with these arguments in `dir`, collecting what it prints. */
+function manifest(argv: string[], dir: string) {
+  const lines: string[] = [];
+  const code = manifestCommand(argv, dir, { log: (l) => lines.push(l), error: (l) => lines.push(l) });
+  return { code, lines };
+}
+
+describe('npm run manifest', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A folder holding copies of every generated file as checked in. */
+  function copy(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-manifest-'));
+    dirs.push(dir);
+    for (const { path } of GENERATED) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      copyFileSync(join(root, path), join(dir, path));
+    }
+    return dir;
+  }
+
+  it('--check passes on the checked-in files: they are what the tables render', () => {
+    expect(manifest(['--check'], root)).toEqual({ code: 0, lines: [] });
   });
 
-  it.each(SETTING_KEYS)('ratchet.%s has the table type, default, scope, enum and bounds', (key) => {
-    const def: SettingDef = SETTINGS[key];
-    const p = properties[`ratchet.${key}`]!;
-    expect({ type: p.type, default: p.default, scope: p.scope }).toEqual({ type: def.type, default: def.default, scope: def.scope });
-    if (def.type === 'string') expect(p.enum).toEqual(def.enum);
-    else if (def.type === 'number' || def.type === 'integer') expect({ minimum: p.minimum, maximum: p.maximum }).toEqual({ minimum: def.minimum, maximum: def.maximum });
-    expect(typeof (p.markdownDescription ?? p.description)).toBe('string');
+  it('--check fails on a stale package.json, names it and the first differing key, and writes nothing', () => {
+    const dir = copy();
+    const stale = pkgText.replace('"title": "Evolve Prompt"', '"title": "Evolve It"');
+    writeFileSync(join(dir, 'package.json'), stale);
+    expect(manifest(['--check'], dir)).toEqual({
+      code: 1,
+      lines: ['package.json is stale (first at /contributes/commands/0/title): run npm run manifest and commit what it writes'],
+    });
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(stale);
   });
 
-  it('names settings ratchet.<group>.<name>', () => {
-    for (const key of Object.keys(properties)) expect(key).toMatch(/^ratchet\.[a-z]+\.[a-zA-Z]+$/);
+  it('names every stale file, the README by line', () => {
+    const dir = copy();
+    const pkgPath = join(dir, 'package.json');
+    writeFileSync(pkgPath, pkgText.replace('"ratchet.endpoint.baseUrl"\n', '"ratchet.endpoint.somewhereElse"\n'));
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    writeFileSync(join(dir, 'README.md'), readme.replace('| `pace+` (default) |', '| `pace+` |'));
+    const { code, lines } = manifest(['--check'], dir);
+    expect(code).toBe(1);
+    expect(lines).toEqual([
+      'package.json is stale (first at /capabilities/untrustedWorkspaces/restrictedConfigurations/0): run npm run manifest and commit what it writes',
+      expect.stringMatching(/^README\.md is stale \(first at line \d+\): /),
+    ]);
   });
 
-  it("defaults equal the engine's, so the manifest does not document a default the engine does not use", () => {
+  it('rewrites a stale file to what --check accepts, and a second run writes nothing', () => {
+    const dir = copy();
+    writeFileSync(join(dir, 'package.json'), pkgText.replace('"icon": "$(play)"', '"icon": "$(rocket)"'));
+    expect(manifest([], dir)).toEqual({ code: 0, lines: ['wrote package.json'] });
+    expect(readFileSync(join(dir, 'package.json'), 'utf8')).toBe(pkgText);
+    expect(manifest([], dir)).toEqual({ code: 0, lines: [] });
+  });
+
+  it('refuses an argument it does not know, writing nothing', () => {
+    expect(manifest(['--chek'], copy())).toEqual({ code: 2, lines: ['unknown argument --chek; usage: npm run manifest [-- --check]'] });
+  });
+});
+
+/** Every `command:ratchet.x` link and `onCommand:` event in the hand-written parts. */
+function linkedCommands(): string[] {
+  const text = JSON.stringify({ viewsWelcome: contributes.viewsWelcome, walkthroughs: contributes.walkthroughs });
+  return [...text.matchAll(/(?:command:|onCommand:)(ratchet\.[A-Za-z]+)/g)].map((m) => m[1]!);
+}
+
+describe('what the manifest points at exists', () => {
+  const ids = COMMAND_NAMES.map(commandId);
+
+  it('links only to commands of the table, from the welcome view and the walkthrough', () => {
+    const linked = linkedCommands();
+    expect(linked.length).toBeGreaterThan(5);
+    for (const id of linked) expect(ids, id).toContain(id);
+  });
+
+  it('registers every command the server puts on a code lens', () => {
+    for (const id of LENS_COMMAND_IDS) expect(ids).toContain(id);
+  });
+
+  it('names only settings of the table, in walkthrough events and in `#ratchet.x#` links of descriptions', () => {
+    const keys = SETTING_KEYS.map((k) => `ratchet.${k}`);
+    const text = JSON.stringify(contributes);
+    const named = [...text.matchAll(/onSettingChanged:(ratchet\.[\w.]+)|#(ratchet\.[\w.]+)#/g)].map((m) => m[1] ?? m[2]!);
+    expect(named.length).toBeGreaterThan(0);
+    for (const key of named) expect(keys, key).toContain(key);
+  });
+
+  it('tests only context keys the extension sets, and the extension sets each of them', () => {
+    const whens = Object.values(contributes.menus as Record<string, { when?: string }[]>)
+      .flat()
+      .map((e) => e.when ?? '')
+      // `view == ratchet.runs` names a view, not a context key.
+      .join(' ')
+      .replace(/\bview == \S+/g, '');
+    const events = (contributes.walkthroughs as { steps: { completionEvents: string[] }[] }[]).flatMap((w) => w.steps.flatMap((s) => s.completionEvents));
+    const used = new Set([...[...whens.matchAll(/\bratchet\.[A-Za-z]+/g)].map((m) => m[0]), ...events.filter((e) => e.startsWith('onContext:')).map((e) => e.slice('onContext:'.length))]);
+    expect([...used].sort()).toEqual(Object.values(CONTEXT_KEYS).sort());
+    const sources = ['src/extension/main.ts', 'src/extension/review/inlineReview.ts'].map((f) => readFileSync(join(root, f), 'utf8')).join('\n');
+    for (const name of Object.keys(CONTEXT_KEYS)) expect(sources, name).toMatch(new RegExp(`'setContext', CONTEXT_KEYS\\.${name}\\b`));
+  });
+
+  it('ships every file the manifest points at', () => {
+    const media = [
+      contributes.viewsContainers.activitybar[0].icon,
+      ...contributes.yamlValidation.map((v: { url: string }) => v.url),
+      ...contributes.walkthroughs.flatMap((w: { steps: { media: { markdown?: string } }[] }) => w.steps.map((s) => s.media.markdown)),
+    ];
+    for (const file of media) expect(existsSync(join(root, file)), file).toBe(true);
+    const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n');
+    expect(ignore).toEqual(expect.arrayContaining(['!media/**', '!schemas/**', '!out/codicons/**', '!out/extension.js', '!out/server.js']));
+  });
+
+  it('activates on its files and its panel, never on startup', () => {
+    expect(pkg.activationEvents).toContain('onWebviewPanel:ratchet.panel');
+    expect(pkg.activationEvents.some((e: string) => e.startsWith('workspaceContains:'))).toBe(true);
+    for (const e of pkg.activationEvents as string[]) expect(e).not.toMatch(/^onStartupFinished$|^\*$/);
+  });
+
+  it('walks through model → example → evolve → accept, each step completable', () => {
+    const [walkthrough] = contributes.walkthroughs;
+    expect(walkthrough.steps.map((s: { id: string }) => s.id)).toEqual(['model', 'example', 'evolve', 'accept']);
+    for (const step of walkthrough.steps) expect(step.completionEvents.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the settings table agrees with the engine and the server', () => {
+  it("documents the engine's defaults, so the Settings editor shows what a run uses when unset", () => {
     expect(SETTINGS['gate.name'].default).toBe(DEFAULTS.gate.name);
     expect(SETTINGS['gate.alpha'].default).toBe(DEFAULTS.gate.alpha);
     expect(SETTINGS['run.concurrency'].default).toBe(DEFAULTS.concurrency);
@@ -44,98 +160,21 @@ describe('settings ↔ manifest', () => {
     expect(SETTINGS['run.budgetCandidates'].default).toBe(DEFAULTS.budget.candidates);
   });
 
-  it('keeps the key-receiving base URL out of untrusted workspaces', () => {
-    expect(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual(['ratchet.endpoint.baseUrl']);
-    expect(pkg.capabilities.untrustedWorkspaces.supported).toBe('limited');
-    expect(pkg.capabilities.untrustedWorkspaces.description.length).toBeGreaterThan(40);
-  });
-});
-
-describe('commands ↔ manifest', () => {
-  it('contributes exactly the commands of the table', () => {
-    expect(commands.map((c) => c.command).sort()).toEqual(COMMAND_NAMES.map(commandId).sort());
-  });
-
-  it.each(COMMAND_NAMES)('ratchet.%s has the table title and category "Ratchet"', (name) => {
-    const c = commands.find((x) => x.command === commandId(name));
-    expect({ title: c?.title, category: c?.category }).toEqual({ title: COMMANDS[name].title, category: CATEGORY });
-  });
-
-  it('registers every command the server puts on a code lens', () => {
-    for (const id of LENS_COMMAND_IDS) expect(COMMAND_NAMES.map(commandId)).toContain(id);
-  });
-
-  it('has the issue #5 ids', () => {
-    expect(COMMAND_NAMES.map(commandId)).toEqual(
-      expect.arrayContaining([
-        'ratchet.evolve',
-        'ratchet.startCodeSearch',
-        'ratchet.evaluate',
-        'ratchet.generateDevSet',
-        'ratchet.acceptSuggestion',
-        'ratchet.rejectSuggestion',
-        'ratchet.showDiff',
-        'ratchet.showEvidence',
-        'ratchet.showPanel',
-        'ratchet.cancelRun',
-        'ratchet.resumeRun',
-        'ratchet.setApiKey',
-        'ratchet.selectModel',
-        'ratchet.openJournal',
-        'ratchet.restartServer',
-        'ratchet.configure',
-      ]),
-    );
-  });
-
-  it('menus name only contributed commands and the contributed view', () => {
-    const ids = new Set(commands.map((c) => c.command));
-    for (const [menu, entries] of Object.entries(contributes.menus as Record<string, { command: string; when?: string }[]>)) {
-      for (const e of entries) {
-        expect(ids.has(e.command), `${menu}: ${e.command}`).toBe(true);
-        if (menu.startsWith('view/')) expect(e.when).toContain('view == ratchet.runs');
-      }
+  /** The client settings with every ranged one at its bound `end` (or its default past 0), all set. */
+  function atBounds(end: 'minimum' | 'maximum'): Partial<Record<SettingKey, unknown>> {
+    const set: Partial<Record<SettingKey, unknown>> = {};
+    for (const key of SETTING_KEYS) {
+      const def: SettingDef = SETTINGS[key];
+      if (def.type === 'number' || def.type === 'integer') set[key] = def[end] ?? def.default;
+      else if (def.type === 'string' && def.enum) set[key] = end === 'minimum' ? def.enum[0] : def.enum.at(-1);
     }
-    expect(contributes.views.ratchet.map((v: { id: string }) => v.id)).toEqual(['ratchet.runs']);
-    expect(contributes.viewsContainers.activitybar[0].id).toBe('ratchet');
-  });
-});
+    return set;
+  }
 
-describe('activation and packaging', () => {
-  it('activates on its files (those of the file-kind table that are Ratchet\'s by name), its panel and its commands, never on *', () => {
-    expect(pkg.activationEvents).not.toContain('*');
-    const byName = (pkg.activationEvents as string[]).filter((e) => e.startsWith('workspaceContains:'));
-    expect(byName).toEqual(BY_NAME_GLOBS.map((glob) => `workspaceContains:${glob}`));
-    expect(pkg.activationEvents).toContain('onWebviewPanel:ratchet.panel');
-    for (const e of pkg.activationEvents as string[]) expect(e).not.toMatch(/^onStartupFinished$|^\*$/);
-  });
-
-  it('offers its file actions on the files the table claims by name', () => {
-    const whens = Object.values(contributes.menus as Record<string, { when?: string }[]>)
-      .flat()
-      .flatMap((m) => (m.when?.match(/resourceFilename =~ (\/\S+\/)/) ?? []).slice(1));
-    expect(whens.length).toBeGreaterThan(0);
-    for (const w of whens) expect(w).toBe(byNameWhenRegex());
-  });
-
-  it('validates every run-spec ending against the shipped schema', () => {
-    expect(contributes.yamlValidation).toEqual(RUN_SPEC_EXTENSIONS.map((e) => ({ fileMatch: `*${e}`, url: './schemas/run-spec.schema.json' })));
-    expect(existsSync(join(root, 'schemas/run-spec.schema.json'))).toBe(true);
-  });
-
-  it('ships every file the manifest points at', () => {
-    const media = [
-      contributes.viewsContainers.activitybar[0].icon,
-      ...contributes.walkthroughs.flatMap((w: { steps: { media: { markdown?: string } }[] }) => w.steps.map((s) => s.media.markdown)),
-    ];
-    for (const file of media) expect(existsSync(join(root, file)), file).toBe(true);
-    const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8').split('\n');
-    expect(ignore).toEqual(expect.arrayContaining(['!media/**', '!schemas/**', '!out/codicons/**', '!out/extension.js', '!out/server.js']));
-  });
-
-  it('walks through model → example → evolve → accept, each step completable', () => {
-    const [walkthrough] = contributes.walkthroughs;
-    expect(walkthrough.steps.map((s: { id: string }) => s.id)).toEqual(['model', 'example', 'evolve', 'accept']);
-    for (const step of walkthrough.steps) expect(step.completionEvents.length).toBeGreaterThan(0);
+  it.each(['minimum', 'maximum'] as const)('every value the editor accepts at its %s, the server accepts', (end) => {
+    const set = atBounds(end);
+    const client = readClientSettings({ value: (key) => (key in set ? set[key] : SETTINGS[key].default), isSet: (key) => key in set });
+    const sent = toServerSettings(client, { apiKey: 'sk-test', trusted: true });
+    expect(readServerSettings(sent)).toEqual({ settings: expect.objectContaining(sent), problems: [] });
   });
 });

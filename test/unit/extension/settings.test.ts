@@ -14,8 +14,8 @@ describe('readSettings', () => {
   it('reads the defaults, and leaves the run-spec settings unset when the user set nothing', () => {
     expect(readSettings(lookup({}))).toEqual({
       provider: 'openai',
-      baseUrl: '',
-      models: { default: '', agent: '', proposer: '', validator: '', meta: '', challenger: '' },
+      baseUrl: undefined,
+      models: {},
       prices: {},
       endpointFree: false,
       gate: undefined,
@@ -61,6 +61,13 @@ describe('readSettings', () => {
     expect(s.prices).toEqual({ 'my-gpt': { input: 2.5, output: 10 }, local: { input: 0, output: 0, cachedInput: 0 } });
     expect(s.endpointFree).toBe(true);
     expect(readSettings(lookup({ 'models.prices': [1, 2], 'endpoint.free': 'yes' }))).toMatchObject({ prices: {}, endpointFree: false });
+  });
+
+  it('reads an empty or blank text box as not set (undefined), not as a value', () => {
+    expect(readSettings(lookup({ 'endpoint.baseUrl': '  ', 'models.default': '', 'models.agent': ' ', 'models.validator': ' judge ' }))).toMatchObject({
+      baseUrl: undefined,
+      models: { validator: 'judge' },
+    });
   });
 
   it('reads a budget of 0 calls as "no limit here"', () => {

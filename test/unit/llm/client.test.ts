@@ -52,6 +52,22 @@ describe('LlmLayer: roles', () => {
     expect(llm.endpoints().validator).toEqual({ baseURL: 'http://fake/v1', model: 'm-judge' });
   });
 
+  it('leaves the model to the transport where no role names one (the editor picks), pricing the answer by the model that gave it', async () => {
+    const { llm, transport } = setup([answer('ok')], {
+      roles: { default: {}, validator: { model: 'm-judge' } },
+      prices: { '?': { inputPerMTok: 1, outputPerMTok: 1 } },
+    });
+    await llm.chat(ask);
+    await llm.chat({ ...ask, role: 'validator' });
+    expect(transport.requests.map((r) => [r.role, r.model])).toEqual([
+      ['agent', undefined],
+      ['validator', 'm-judge'],
+    ]);
+    expect('model' in transport.requests[0]!).toBe(false);
+    expect(llm.cost().agent.dollars).toBe(15 / 1e6);
+    expect(llm.endpoints().agent).toEqual({});
+  });
+
   it('refuses a concurrency below 1', () => {
     expect(() => setup([answer('ok')], { concurrency: 0 })).toThrow(/at least 1/);
   });
@@ -137,6 +153,15 @@ describe('LlmLayer: timeout and cancellation', () => {
     expect(err.code).toBe('llmTimeout');
     expect(err.message).toMatch(/did not answer within 5 s/);
     expect(transport.calls).toBe(2);
+  });
+
+  it('names the role, not an endpoint, when the editor\'s model does not answer', async () => {
+    const { llm } = setup([deaf()], { roles: { default: {} }, timeoutMs: 5000, retry: { ...DEFAULT_RETRY, maxFailures: 1 } });
+    const err = await rejection(llm.chat(ask));
+    expect(err.message).toBe(
+      'The language model of the agent role did not answer within 5 s: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.',
+    );
+    expect(err.details).toEqual({ role: 'agent', timeoutMs: 5000 });
   });
 
   it('rejects promptly with cancelled when aborted mid-call', async () => {

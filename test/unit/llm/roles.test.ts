@@ -31,6 +31,19 @@ describe('describeRoles', () => {
   });
 });
 
+describe('roles without a base URL (the editor\'s language models)', () => {
+  it('resolve to no base URL, and no model where none is named', () => {
+    const editor: RoleConfig = { default: {}, validator: { model: 'judge' } };
+    expect(resolveEndpoint(editor, 'agent')).toEqual({});
+    expect(resolveEndpoint(editor, 'validator')).toEqual({ model: 'judge' });
+  });
+
+  it('pass validation: the transport picks a model; an HTTP endpoint still needs one', () => {
+    expect(() => validateRoles({ default: {} })).not.toThrow();
+    expect(() => validateRoles({ default: { baseURL: 'http://h/v1' } })).toThrow(/No model is set for the agent role/);
+  });
+});
+
 describe('validateRoles', () => {
   it('names the role and field of a bad base URL or a missing model', () => {
     const bad = () => validateRoles({ default: { baseURL: 'localhost:8080', model: 'm' } });

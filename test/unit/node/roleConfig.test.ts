@@ -2,7 +2,8 @@
 // the face's defaults (the CLI's environment, the editor's settings), then OpenAI — and the key
 // comes only from the face's defaults: the one a role's apiKeyEnv names, else the default key.
 import { describe, expect, it } from 'vitest';
-import { EDITOR_MODELS, roleConfig } from '../../../src/node/evolveRun';
+import { describeRoles } from '../../../src/core/llm/roles';
+import { roleConfig } from '../../../src/node/evolveRun';
 import { endpointDefaultsFromEnv } from '../../../src/core/run/endpointDefaults';
 import type { RunSpec } from '../../../src/core/run/specTypes';
 
@@ -41,12 +42,9 @@ describe('roleConfig', () => {
     });
   });
 
-  it('sends every role to the editor’s language models when they answer, with no key, and lets the editor pick an unset model', () => {
+  it('sends every role to the editor’s language models when they answer, with no base URL and no key, leaving an unset model to the editor', () => {
     const roles = roleConfig(spec({ agent: { model: 'from-spec', baseURL: 'http://spec/v1' } }), { roleModels: { validator: 'judge' } }, { apiKey: 'sk-x' }, true);
-    expect([roles.agent, roles.validator, roles.meta]).toEqual([
-      { baseURL: EDITOR_MODELS.baseURL, model: 'from-spec' },
-      { baseURL: EDITOR_MODELS.baseURL, model: 'judge' },
-      { baseURL: EDITOR_MODELS.baseURL, model: EDITOR_MODELS.anyModel },
-    ]);
+    // The meta role names no model: it stays undefined rather than taking the agent's.
+    expect(describeRoles(roles)).toEqual({ agent: { model: 'from-spec' }, proposer: {}, validator: { model: 'judge' }, meta: {}, challenger: {} });
   });
 });

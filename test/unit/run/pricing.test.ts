@@ -110,6 +110,27 @@ describe('checkDollarBudget: before the first call', () => {
     ]);
   });
 
+  it("asks for a model name where the editor's models would pick one: an answer is priced by its model's name", async () => {
+    const spec = await specOf('budget: { dollars: 2 }', 'models:', '  default: { free: true }');
+    const editor = Object.fromEntries(ROLES.map((r) => [r, {}])) as Record<Role, Record<string, never>>;
+    const prices = pricesFor(spec, editor);
+    expect(prices.byRole.agent).toEqual({ model: undefined, price: undefined });
+    expect(prices.table).toEqual({});
+    const [d] = (() => {
+      try {
+        checkDollarBudget(spec, prices);
+      } catch (e) {
+        if (RatchetError.is(e, 'badInput')) return e.details.diagnostics as Diagnostic[];
+        throw e;
+      }
+      throw new Error('expected a badInput error');
+    })();
+    expect([d!.field, d!.message]).toEqual([
+      'models.default.model',
+      "budget.dollars is $2, but the agent and proposer roles' model is not named (the editor picks one), so its dollars could not be counted; name it in models.default.model and price it",
+    ]);
+  });
+
   it('groups roles that inherit models.default, and falls back to budget.dollars when no models entry was written', async () => {
     const inherited = await specOf('gate: pace-rf', 'budget:', '  dollars: 0.5', 'models:', '  default: { model: sim }');
     const [d] = failure(inherited, 'sim').details.diagnostics as Diagnostic[];
