@@ -141,6 +141,62 @@ function stderrTail(stderr: string | undefined): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Shards
+
+/**
+ * Splits instance ids into at most `count` shards of near-equal size, keeping their order (a shard
+ * is a contiguous run, so a resumed run asks for the same shards).
+ */
+export function splitShards(ids: readonly string[], count: number): string[][] {
+  const n = Math.max(1, Math.min(Math.floor(count), ids.length));
+  const shards: string[][] = [];
+  for (let k = 0; k < n; k++) shards.push(ids.slice(Math.floor((k * ids.length) / n), Math.floor(((k + 1) * ids.length) / n)));
+  return shards.filter((s) => s.length > 0);
+}
+
+/**
+ * One evaluation from the evaluations of its shards. The program is correct only when every shard
+ * is, and each shard scored exactly the instances it was given: a shard that drops or invents an
+ * instance would bias the paired gates, which compare parent and child instance by instance. The
+ * score is the mean of all instance scores (a shard's own combined_score cannot be combined
+ * without knowing how it was made); text feedback is joined; public and private metrics are kept
+ * only for a single shard, since no merge of arbitrary metrics is right in general.
+ */
+export function mergeShards(shards: readonly { instances: readonly string[]; evaluation: Evaluation }[]): Evaluation {
+  if (shards.length === 1) return shards[0]!.evaluation;
+  const instances: Record<string, number> = {};
+  const feedback: string[] = [];
+  const errors: string[] = [];
+  shards.forEach(({ instances: asked, evaluation }, k) => {
+    const label = `shard ${k + 1} of ${shards.length}`;
+    if (evaluation.feedback !== undefined) feedback.push(evaluation.feedback);
+    if (!evaluation.correct) {
+      errors.push(`${label}: ${evaluation.error ?? 'incorrect'}`);
+      return;
+    }
+    const got = evaluation.instances ?? {};
+    const missing = asked.filter((id) => !(id in got));
+    const extra = Object.keys(got).filter((id) => !asked.includes(id));
+    if (missing.length > 0) errors.push(`${label} scored no ${listIds(missing)}`);
+    if (extra.length > 0) errors.push(`${label} scored ${listIds(extra)}, which it was not given`);
+    for (const [id, v] of Object.entries(got)) {
+      if (id in instances) errors.push(`instance "${id}" was scored by two shards`);
+      instances[id] = v;
+    }
+  });
+  const joined = feedback.join('\n');
+  if (errors.length > 0) return { correct: false, error: errors.join('; '), ...(joined ? { feedback: joined } : {}) };
+  const values = Object.values(instances);
+  if (values.length === 0) return { correct: false, error: 'no shard scored any instance' };
+  return { correct: true, score: values.reduce((a, b) => a + b, 0) / values.length, instances, ...(joined ? { feedback: joined } : {}) };
+}
+
+function listIds(ids: string[]): string {
+  const shown = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  return `instance${ids.length === 1 ? '' : 's'} ${shown}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Fields
 
 interface Verdict {

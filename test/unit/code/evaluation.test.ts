@@ -4,8 +4,10 @@ import {
   expandCommand,
   fromRatchetOutput,
   fromShinkaResults,
+  mergeShards,
   parseJsonLenient,
   splitCommand,
+  splitShards,
   withProcessOutcome,
 } from '../../../src/core/code/evaluation';
 import { RatchetError } from '../../../src/core/errors';
@@ -203,5 +205,35 @@ describe('splitCommand', () => {
     }
     expect(RatchetError.is(err, 'badInput')).toBe(true);
     expect(() => splitCommand('say "hi')).toThrow(/unclosed double quote/);
+  });
+});
+
+describe('shards', () => {
+  it('splits ids into contiguous shards of near-equal size', () => {
+    expect(splitShards(['a', 'b', 'c', 'd', 'e'], 2)).toEqual([['a', 'b'], ['c', 'd', 'e']]);
+    expect(splitShards(['a', 'b'], 5)).toEqual([['a'], ['b']]);
+    expect(splitShards(['a', 'b'], 0)).toEqual([['a', 'b']]);
+    expect(splitShards([], 3)).toEqual([]);
+  });
+
+  it('merges correct shards: the union of instances, their mean as the score, feedback joined', () => {
+    const merged = mergeShards([
+      { instances: ['a', 'b'], evaluation: { correct: true, score: 9, instances: { a: 1, b: 0 }, feedback: 'first', public: { t: 1 } } },
+      { instances: ['c'], evaluation: { correct: true, score: 9, instances: { c: 0.5 }, feedback: 'second' } },
+    ]);
+    expect(merged).toEqual({ correct: true, score: 0.5, instances: { a: 1, b: 0, c: 0.5 }, feedback: 'first\nsecond' });
+  });
+
+  it('keeps a single shard as it is', () => {
+    const only = { correct: true, score: 3, instances: { a: 3 }, public: { t: 1 } };
+    expect(mergeShards([{ instances: ['a'], evaluation: only }])).toBe(only);
+  });
+
+  it.each([
+    ['an incorrect shard', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1 } } }, { instances: ['b'], evaluation: { correct: false, error: 'timeout' } }], 'shard 2 of 2: timeout'],
+    ['a dropped instance', [{ instances: ['a', 'b'], evaluation: { correct: true, instances: { a: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored no instance "b"'],
+    ['an invented instance', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1, z: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored instance "z", which it was not given'],
+  ])('is incorrect with %s', (_what, shards, error) => {
+    expect(mergeShards(shards)).toEqual({ correct: false, error });
   });
 });
