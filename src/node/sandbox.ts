@@ -142,7 +142,8 @@ export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationR
     for (const f of req.supportFiles ?? []) {
       const to = path.join(work, f.to);
       await mkdir(path.dirname(to), { recursive: true });
-      await cp(f.from, to, { recursive: true }).catch((err: unknown) => {
+      // Dereferenced: a symlink in a support folder must become a file of the sandbox, not a door back to the workspace.
+      await cp(f.from, to, { recursive: true, dereference: true }).catch((err: unknown) => {
         throw new RatchetError('badInput', `Could not copy the support file ${f.from}: ${(err as Error).message}.`, { from: f.from }, err);
       });
     }
@@ -204,7 +205,8 @@ export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationR
     return { ...ran, result, sandbox: report };
   } finally {
     if (cgroup) await cgroup.destroy();
-    await rm(root, { recursive: true, force: true, maxRetries: 3 });
+    // A temp directory the evaluator made hard to remove is left to the OS; it must not hide the result.
+    await rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   }
 }
 
@@ -355,10 +357,14 @@ function spawnSandboxed(
       killAll('SIGTERM');
       graceTimer = setTimeout(() => killAll('SIGKILL'), graceMs);
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, req.timeoutMs);
+    // setTimeout fires at once for delays past 2^31 - 1 ms; clamp so "no practical limit" stays so.
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop();
+      },
+      Math.min(req.timeoutMs, 2 ** 31 - 1),
+    );
     const onAbort = (): void => {
       cancelled = true;
       stop();
@@ -447,20 +453,30 @@ async function readEvaluation(req: EvaluationRequest, results: string, stdout: s
   return fromRatchetOutput(stdout, metrics);
 }
 
-/** The file's text, undefined when it was not written, or an incorrect evaluation when it is too large to trust. */
+/**
+ * The file's text, undefined when it was not written, or an incorrect evaluation when it cannot be
+ * trusted. Only a regular file is read, and only up to its size: the candidate could have left a
+ * FIFO (open would block forever) or a symlink to /dev/zero (a read that never ends) in its place.
+ */
 async function readResultFile(file: string): Promise<string | undefined | Evaluation> {
+  const name = path.basename(file);
   let handle;
   try {
-    handle = await open(file, 'r');
-  } catch {
-    return undefined;
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ENOENT') return undefined;
+    return { correct: false, error: `${name} could not be opened (${String(code)}); write a plain file` };
   }
   try {
-    const { size } = await handle.stat();
-    if (size > RESULT_FILE_CAP_BYTES) return { correct: false, error: `${path.basename(file)} is ${size} bytes, more than the ${RESULT_FILE_CAP_BYTES} read` };
-    return await handle.readFile('utf8');
+    const info = await handle.stat();
+    if (!info.isFile()) return { correct: false, error: `${name} is not a regular file; write a plain file` };
+    if (info.size > RESULT_FILE_CAP_BYTES) return { correct: false, error: `${name} is ${info.size} bytes, more than the ${RESULT_FILE_CAP_BYTES} read` };
+    const buffer = Buffer.alloc(info.size);
+    const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
   } catch (err) {
-    return { correct: false, error: `${path.basename(file)} could not be read: ${(err as Error).message}` };
+    return { correct: false, error: `${name} could not be read: ${(err as Error).message}` };
   } finally {
     await handle.close();
   }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,13 @@ describe.skipIf(!linux)('runEvaluation: results', () => {
     const run = await evaluate(command);
     expect(run.result.correct).toBe(false);
     expect(run.result.error).toEqual(error);
+  });
+
+  it('never blocks on a result file the candidate replaced with a FIFO or a symlink to /dev/zero', async () => {
+    const fifo = await evaluate(`sh -c 'mkfifo "$RATCHET_RESULTS/metrics.json"'`);
+    expect(fifo.result).toEqual({ correct: false, error: 'metrics.json is not a regular file; write a plain file' });
+    const link = await evaluate(`sh -c 'ln -s /dev/zero "$RATCHET_RESULTS/metrics.json"'`);
+    expect(link.result).toEqual({ correct: false, error: 'metrics.json could not be opened (ELOOP); write a plain file' });
   });
 
   it('refuses a request that can never run, before running anything', async () => {
@@ -301,7 +308,6 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
 
   it("never touches the user's file: the evaluator overwrites its copy, and cannot reach the original", async () => {
     const workspace = path.join(dir, 'workspace');
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(workspace, { recursive: true });
     const userFile = path.join(workspace, 'main.py');
     const userData = path.join(workspace, 'data.csv');
@@ -309,6 +315,10 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     await writeFile(userData, 'a,b\n1,2\n');
     const hash = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
     const before = [hash(userFile), hash(userData)];
+    // A support folder holding a symlink to the user's file: the sandbox copies the file, not the link.
+    const supportDir = path.join(dir, 'support');
+    await mkdir(supportDir, { recursive: true });
+    await symlink(userFile, path.join(supportDir, 'link.py'));
     // Every path the evaluator could guess for "the original": the copy, its neighbours, the
     // folders above, the support file's copy. It knows no more than its own environment.
     const script = [
@@ -317,12 +327,16 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
       'echo pwned > ../main.py',
       'echo pwned > "$HOME/../main.py"',
       'echo pwned > data.csv',
+      'echo pwned > support/link.py',
       'echo "{\\"combined_score\\": $(grep -c pwned "$RATCHET_PROGRAM")}"',
     ].join('; ');
     const run = await runEvaluation({
       programText: readFileSync(userFile, 'utf8'),
       programName: 'main.py',
-      supportFiles: [{ from: userData, to: 'data.csv' }],
+      supportFiles: [
+        { from: userData, to: 'data.csv' },
+        { from: supportDir, to: 'support' },
+      ],
       command: `sh -c '${script}'`,
       timeoutMs: 30_000,
     });
