@@ -229,7 +229,8 @@ describe('shards', () => {
     expect(mergeShards([{ instances: ['a'], evaluation: only }])).toBe(only);
   });
 
-  it.each([
+  type Shards = Parameters<typeof mergeShards>[0];
+  it.each<[string, Shards, string]>([
     ['an incorrect shard', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1 } } }, { instances: ['b'], evaluation: { correct: false, error: 'timeout' } }], 'shard 2 of 2: timeout'],
     ['a dropped instance', [{ instances: ['a', 'b'], evaluation: { correct: true, instances: { a: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored no instance "b"'],
     ['an invented instance', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1, z: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored instance "z", which it was not given'],
