@@ -7,10 +7,7 @@
  *   whole — SIGTERM, then SIGKILL after a grace period — on timeout, on cancel, and when the
  *   evaluator exits, so no grandchild outlives the evaluation (OpenEvolve#79: timeouts that left
  *   the work running; ShinkaEvolve kills only the direct child);
- * - an environment built from an allow-list — PATH, LANG/LC_*, TZ, a temporary HOME and TMPDIR,
- *   and the names the spec allows — so no provider key reaches it (OpenEvolve#481, Shinka's
- *   `os.environ.copy()`); a name that looks like a secret, or a value equal to a known secret, is
- *   refused outright rather than passed;
+ * - an environment built from an allow-list (sandboxEnv.ts), so no provider key reaches it;
  * - resource limits through prlimit (address space, CPU seconds, file size, open files) and a
  *   process cap (see sandboxCaps.ts for why a cgroup and not RLIMIT_NPROC alone);
  * - stdout and stderr kept up to a cap each, the rest read and dropped so the evaluator never
@@ -27,105 +24,28 @@ import * as path from 'node:path';
 import { RatchetError } from '../core/errors';
 import { expandCommand, fromRatchetOutput, fromShinkaResults, withProcessOutcome } from '../core/code/evaluation';
 import type { Evaluation } from '../core/code/evaluation';
+import { DEFAULT_GRACE_MS, DEFAULT_LIMITS, DEFAULT_OUTPUT_CAP_BYTES } from '../core/code/evaluatorPort';
+import type { EvaluationRequest, EvaluationRun, EvaluationSandbox, Preflight, SandboxReport } from '../core/code/evaluatorPort';
 import { PidsCgroup, countUserProcesses, sandboxCaps } from './sandboxCaps';
 import type { SandboxCaps } from './sandboxCaps';
+import { evaluatorEnv } from './sandboxEnv';
 
-export interface SandboxLimits {
-  /** RLIMIT_AS. Node needs about 2 GiB of address space just to start (V8 reserves its heap cage). */
-  addressSpaceBytes: number;
-  /** RLIMIT_CPU: SIGXCPU at the limit, SIGKILL a second later. */
-  cpuSeconds: number;
-  /** RLIMIT_FSIZE: the largest file the evaluator may write (SIGXFSZ past it). */
-  fileSizeBytes: number;
-  /** RLIMIT_NOFILE. */
-  openFiles: number;
-  /** Processes and threads of the evaluation (pids.max), or RLIMIT_NPROC headroom when no cgroup. */
-  processes: number;
-}
-
-export const DEFAULT_LIMITS: SandboxLimits = {
-  addressSpaceBytes: 4 * 1024 ** 3,
-  cpuSeconds: 600,
-  fileSizeBytes: 256 * 1024 ** 2,
-  openFiles: 1024,
-  processes: 256,
-};
-
-export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
-export const DEFAULT_GRACE_MS = 2000;
-/** The most of a result file (metrics.json, correct.json) that is read. */
-const RESULT_FILE_CAP_BYTES = 16 * 1024 * 1024;
-
-export interface SupportFile {
-  /** Absolute path of a file or directory in the workspace. */
-  from: string;
-  /** Relative path inside the sandbox. */
-  to: string;
-}
-
-interface EvaluationRequestBase {
-  programText: string;
-  /** The candidate's file name in the sandbox, e.g. `main.py`; a relative path without `..`. */
-  programName: string;
-  supportFiles?: SupportFile[];
-  /** Instance ids for a sharded run: written one per line to the file `{instances}` names. */
-  instances?: string[];
-  timeoutMs: number;
-  /** SIGTERM → SIGKILL delay. Default 2 s. */
-  graceMs?: number;
-  limits?: Partial<SandboxLimits>;
-  /** Bytes kept of each of stdout and stderr. Default 1 MiB. */
-  outputCapBytes?: number;
-  /** Names of variables of Ratchet's environment the spec lets through. */
-  env?: string[];
-  /** Default 'off' (when the platform allows). */
-  network?: 'off' | 'on';
-  /** Cancels the evaluation: the group is killed and the result says `cancelled`. */
-  signal?: AbortSignal;
-  /** Values that must never reach the evaluator (the API key from SecretStorage, the roles' keys). */
-  secrets?: string[];
+/** The request as the Node sandbox takes it: the port's, plus two knobs of the host. */
+export type NodeEvaluationRequest = EvaluationRequest & {
   /** Where allowed variables are read from. Default process.env. */
   baseEnv?: Record<string, string | undefined>;
   /** Use a pids cgroup when one is writable. Default true; false leaves only the process-group kill (tests). */
   pidsCgroup?: boolean;
-}
+};
 
-export type EvaluationRequest = EvaluationRequestBase &
-  (
-    | { /** Ratchet's form: a command line with {program} {results} {instances}. */ command: string; shinka?: undefined }
-    | { /** ShinkaEvolve's form: `python3 <taskDir>/evaluate.py --program_path P --results_dir R`. */ shinka: { taskDir: string; python?: string }; command?: undefined }
-  );
+/** The most of a result file (metrics.json, correct.json) that is read. */
+const RESULT_FILE_CAP_BYTES = 16 * 1024 * 1024;
 
-export interface EvaluationRun {
-  result: Evaluation;
-  stdout: string;
-  stderr: string;
-  truncated: { stdout: boolean; stderr: boolean };
-  /** Bytes read and not kept, per stream. */
-  droppedBytes: { stdout: number; stderr: number };
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  wallMs: number;
-  sandbox: SandboxReport;
-}
-
-export interface SandboxReport {
-  /** 'off', 'on', or 'on (unshare unavailable: …)'. */
-  network: string;
-  /** 'prlimit' or 'none (…)'. */
-  limits: string;
-  /** How the process count is capped: 'cgroup pids.max=N', 'rlimit nproc=N (…)' or 'none (…)'. */
-  processes: string;
-  /** A fork was refused for the process cap (cgroup only). */
-  processLimitHit: boolean;
-  /** Processes of the evaluation still alive after every kill; 0 unless something is very wrong. */
-  leftoverProcesses: number;
-}
+/** The EvaluationSandbox port on this machine. */
+export const nodeEvaluationSandbox: EvaluationSandbox = { run: (req) => runEvaluation(req), preflight: () => preflight() };
 
 /** Evaluates one candidate. Rejects only for a request that can never run (badInput); a failing program is `result.correct === false`. */
-export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationRun> {
+export async function runEvaluation(req: NodeEvaluationRequest): Promise<EvaluationRun> {
   const caps = await sandboxCaps();
   const limits = { ...DEFAULT_LIMITS, ...req.limits };
   checkRelative(req.programName, 'programName');
@@ -157,7 +77,7 @@ export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationR
       await writeFile(instancesFile, req.instances.map((id) => `${id}\n`).join(''));
     }
 
-    const env = evaluatorEnv(req, { work, home, tmp, program, results, instancesFile });
+    const env = evaluatorEnv(req.baseEnv ?? process.env, req.env ?? [], req.secrets ?? [], { work, home, tmp, program, results, instancesFile });
     const argv = req.shinka
       ? [req.shinka.python ?? 'python3', path.join(req.shinka.taskDir, 'evaluate.py'), '--program_path', program, '--results_dir', results]
       : expandCommand(req.command, { program, results, ...(instancesFile ? { instances: instancesFile } : {}) });
@@ -210,16 +130,6 @@ export async function runEvaluation(req: EvaluationRequest): Promise<EvaluationR
   }
 }
 
-/** What the sandbox can do here, in words a pre-flight check shows. */
-export interface Preflight {
-  limits: string;
-  processes: string;
-  network: string;
-  python3: string;
-  /** Honest caveats: what the sandbox does not guarantee on this machine. */
-  caveats: string[];
-}
-
 export async function preflight(): Promise<Preflight> {
   const caps = await sandboxCaps();
   const caveats = ['The evaluator runs as your user and can read and write what you can; its working directory is a temporary copy, not a jail.'];
@@ -241,59 +151,6 @@ function noProcessCap(caps: SandboxCaps, notUsed: boolean): string {
   if (caps.root) return `none (running as root, where RLIMIT_NPROC does not apply; ${why})`;
   if (caps.prlimit.ok) return `rlimit nproc, counted over all of the user's processes (${why})`;
   return `none (${why}; ${caps.prlimit.ok ? '' : caps.prlimit.reason})`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Environment
-
-/** Names that hold credentials by convention; never passed, even when a spec names them. */
-const SECRET_NAME = /(^|_)(API_?KEY|ACCESS_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_?KEY)S?(_|$)|^(OPENAI|ANTHROPIC|AZURE_OPENAI|GEMINI|GOOGLE_API|MISTRAL|GROQ|OPENROUTER|HF|HUGGING_?FACE|COHERE|DEEPSEEK|XAI)_/i;
-const PASSED = /^(PATH|LANG|LANGUAGE|TZ|LC_[A-Z_]+)$/;
-/** Set by the sandbox; a spec cannot override them. */
-const OWN = new Set(['PWD', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'RATCHET_PROGRAM', 'RATCHET_RESULTS', 'RATCHET_INSTANCES', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING']);
-
-/** Whether a variable name may be allowed through to an evaluator (exported for spec validation). */
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
-
-function evaluatorEnv(
-  req: EvaluationRequest,
-  dirs: { work: string; home: string; tmp: string; program: string; results: string; instancesFile: string | undefined },
-): Record<string, string> {
-  const base = req.baseEnv ?? process.env;
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) if (value !== undefined && PASSED.test(name)) env[name] = value;
-  for (const name of req.env ?? []) {
-    if (isSecretName(name)) {
-      throw new RatchetError('badInput', `The evaluator's environment may not include ${name}: provider keys and other secrets never reach evaluated code. Remove it from the spec's env list.`, { name });
-    }
-    const value = base[name];
-    if (value !== undefined && !OWN.has(name)) env[name] = value;
-  }
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-  Object.assign(env, {
-    // sh (the cgroup wrapper, or an evaluator's own) exports PWD anyway; set it to the same value.
-    PWD: dirs.work,
-    HOME: dirs.home,
-    TMPDIR: dirs.tmp,
-    TMP: dirs.tmp,
-    TEMP: dirs.tmp,
-    RATCHET_PROGRAM: dirs.program,
-    RATCHET_RESULTS: dirs.results,
-    // A Python evaluator must not leave __pycache__ in the user's task folder.
-    PYTHONDONTWRITEBYTECODE: '1',
-    PYTHONUNBUFFERED: '1',
-    PYTHONIOENCODING: 'utf-8',
-  });
-  if (dirs.instancesFile !== undefined) env.RATCHET_INSTANCES = dirs.instancesFile;
-  const secrets = (req.secrets ?? []).filter((s) => s.length >= 8);
-  for (const [name, value] of Object.entries(env)) {
-    if (secrets.some((s) => value.includes(s))) {
-      throw new RatchetError('badInput', `The evaluator's environment variable ${name} holds a secret (an API key Ratchet knows); it is not passed to evaluated code. Remove ${name} from the spec's env list.`, { name });
-    }
-  }
-  return env;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,7 +176,7 @@ process.once('exit', () => {
 
 function spawnSandboxed(
   argv: string[],
-  o: { cwd: string; env: Record<string, string>; req: EvaluationRequest; cgroup: PidsCgroup | undefined },
+  o: { cwd: string; env: Record<string, string>; req: NodeEvaluationRequest; cgroup: PidsCgroup | undefined },
 ): Promise<Ran> {
   const { req, cgroup } = o;
   const started = performance.now();
@@ -442,7 +299,7 @@ class CappedBytes {
 // ---------------------------------------------------------------------------------------------
 // Files
 
-async function readEvaluation(req: EvaluationRequest, results: string, stdout: string): Promise<Evaluation> {
+async function readEvaluation(req: NodeEvaluationRequest, results: string, stdout: string): Promise<Evaluation> {
   const metrics = await readResultFile(path.join(results, 'metrics.json'));
   if (typeof metrics === 'object') return metrics;
   if (req.shinka) {

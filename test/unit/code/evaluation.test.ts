@@ -10,6 +10,7 @@ import {
   splitShards,
   withProcessOutcome,
 } from '../../../src/core/code/evaluation';
+import { isSecretName } from '../../../src/core/code/evaluatorPort';
 import { RatchetError } from '../../../src/core/errors';
 
 const ok = { exitCode: 0, signal: null, timedOut: false, cancelled: false };
@@ -236,5 +237,15 @@ describe('shards', () => {
     ['an invented instance', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1, z: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored instance "z", which it was not given'],
   ])('is incorrect with %s', (_what, shards, error) => {
     expect(mergeShards(shards)).toEqual({ correct: false, error });
+  });
+});
+
+describe('isSecretName', () => {
+  it.each(['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'MY_APIKEY', 'DB_PASSWORD', 'HF_TOKEN', 'api_key'])('refuses %s', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+
+  it.each(['PATH', 'SEED', 'TOKENIZERS_PARALLELISM', 'CUDA_VISIBLE_DEVICES', 'OMP_NUM_THREADS', 'PYTHONPATH', 'KEYBOARD', 'HF_HOME'])('lets %s through', (name) => {
+    expect(isSecretName(name)).toBe(false);
   });
 });

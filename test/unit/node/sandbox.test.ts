@@ -11,8 +11,10 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import { procState } from '../../../src/node/process';
-import { DEFAULT_LIMITS, preflight, runEvaluation } from '../../../src/node/sandbox';
-import type { EvaluationRequest, EvaluationRun } from '../../../src/node/sandbox';
+import { DEFAULT_LIMITS } from '../../../src/core/code/evaluatorPort';
+import { preflight, runEvaluation } from '../../../src/node/sandbox';
+import type { EvaluationRun } from '../../../src/core/code/evaluatorPort';
+import type { NodeEvaluationRequest } from '../../../src/node/sandbox';
 import { sandboxCaps } from '../../../src/node/sandboxCaps';
 import type { SandboxCaps } from '../../../src/node/sandboxCaps';
 
@@ -27,10 +29,10 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-function evaluate(command: string, more: Partial<EvaluationRequestBaseish> = {}): Promise<EvaluationRun> {
-  return runEvaluation({ programText: 'print(1)\n', programName: 'main.py', timeoutMs: 30_000, graceMs: 300, command, ...more } as EvaluationRequest);
+/** A Ratchet-form evaluation of a one-line candidate; `more` overrides any field but the evaluator. */
+function evaluate(command: string, more: Partial<Omit<NodeEvaluationRequest, 'command' | 'shinka'>> = {}): Promise<EvaluationRun> {
+  return runEvaluation({ programText: 'print(1)\n', programName: 'main.py', timeoutMs: 30_000, graceMs: 300, ...more, command });
 }
-type EvaluationRequestBaseish = Omit<EvaluationRequest, 'command' | 'shinka'>;
 
 /** Alive and not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
