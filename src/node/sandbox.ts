@@ -14,7 +14,9 @@
  *   stalls on a full pipe and Ratchet never buffers without bound;
  * - no network where `unshare` allows (a new, empty network namespace; loopback is down too).
  * What it does not do: hide the file system. The evaluator runs as Ratchet's user and can read or
- * write whatever that user can; the temp directory is its working directory, not a jail.
+ * write whatever that user can; the temp directory is its working directory, not a jail. Run as
+ * root, the confinement holds against accidents (runaway loops, fork bombs, hogs), not against a
+ * program that sets out to undo it; preflight() says so.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
@@ -133,7 +135,11 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
 export async function preflight(): Promise<Preflight> {
   const caps = await sandboxCaps();
   const caveats = ['The evaluator runs as your user and can read and write what you can; its working directory is a temporary copy, not a jail.'];
-  if (caps.root) caveats.push('Ratchet runs as root: RLIMIT_NPROC does not apply, and the evaluator has root powers over the file system.');
+  if (caps.root) {
+    caveats.push(
+      'Ratchet runs as root, and so does the evaluator: the limits, the cgroup and the network namespace stop runaway or careless code, but a program that sets out to undo them can (root may raise its own limits, leave its cgroup, enter the host network namespace).',
+    );
+  }
   if (!caps.pidsCgroup.ok) caveats.push('Without a pids cgroup, a grandchild that calls setsid() leaves the process group and is not killed with it.');
   if (caps.networkOff.ok) caveats.push('With network off, loopback is down too: an evaluator cannot serve on 127.0.0.1.');
   return {
@@ -150,7 +156,7 @@ function noProcessCap(caps: SandboxCaps, notUsed: boolean): string {
   const why = notUsed ? 'the pids cgroup was turned off for this run' : caps.pidsCgroup.ok ? 'no cgroup' : caps.pidsCgroup.reason;
   if (caps.root) return `none (running as root, where RLIMIT_NPROC does not apply; ${why})`;
   if (caps.prlimit.ok) return `rlimit nproc, counted over all of the user's processes (${why})`;
-  return `none (${why}; ${caps.prlimit.ok ? '' : caps.prlimit.reason})`;
+  return `none (${why}; ${caps.prlimit.reason})`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +192,7 @@ function spawnSandboxed(
     return Promise.resolve({ stdout: '', stderr: '', truncated: { stdout: false, stderr: false }, droppedBytes: { stdout: 0, stderr: 0 }, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0 });
   }
   return new Promise<Ran>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
     const stdout = new CappedBytes(cap);
@@ -240,6 +246,9 @@ function spawnSandboxed(
       reject(new RatchetError('badInput', `Could not start the evaluator ${argv[0]}: ${err.message}.`, { argv }, err));
     });
     child.once('exit', () => {
+      // A timeout or cancel from now on would describe a run that already ended.
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
       // The evaluation is over when its leader exits: whatever it left behind is a runaway.
       killAll('SIGKILL');
       // A process outside group and cgroup (possible only without a cgroup) may hold the pipes open.
