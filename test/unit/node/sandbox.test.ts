@@ -144,23 +144,21 @@ describe.skipIf(!linux)('runEvaluation: the ShinkaEvolve form, unchanged', () =>
   const shinka = (programText: string): Promise<EvaluationRun> =>
     runEvaluation({ programText, programName: 'main.py', shinka: { taskDir }, timeoutMs: 60_000, graceMs: 300 });
 
-  it.skipIf(!existsSync('/usr/bin/python3') && !process.env.PATH?.split(':').some((d) => existsSync(path.join(d, 'python3'))))(
-    'runs evaluate.py --program_path P --results_dir R and reads correct.json, metrics.json and private.instances (skipped without python3)',
-    async () => {
-      const good = await shinka(readFileSync(path.join(taskDir, 'initial.py'), 'utf8'));
-      expect(good.result).toEqual({ correct: true, score: 1, instances: { x1: 0.5, x2: 1, x3: 1.5 }, public: { mean: 1 }, private: { instances: { x1: 0.5, x2: 1, x3: 1.5 } }, feedback: 'ran' });
-      expect(good.stdout).toBe('scored 3 instances\n');
+  it('runs evaluate.py --program_path P --results_dir R and reads correct.json, metrics.json and private.instances (skipped without python3)', async (ctx) => {
+    if (!caps.python3.ok) ctx.skip();
+    const good = await shinka(readFileSync(path.join(taskDir, 'initial.py'), 'utf8'));
+    expect(good.result).toEqual({ correct: true, score: 1, instances: { x1: 0.5, x2: 1, x3: 1.5 }, public: { mean: 1 }, private: { instances: { x1: 0.5, x2: 1, x3: 1.5 } }, feedback: 'ran' });
+    expect(good.stdout).toBe('scored 3 instances\n');
 
-      const raising = await shinka('def run(x):\n    raise ValueError("no")\n');
-      expect(raising.result).toEqual({ correct: false, error: 'ValueError: no', score: 0 });
+    const raising = await shinka('def run(x):\n    raise ValueError("no")\n');
+    expect(raising.result).toEqual({ correct: false, error: 'ValueError: no', score: 0 });
 
-      const nan = await shinka('def run(x):\n    return float("nan")\n');
-      expect(nan.result.correct).toBe(false);
-      expect(nan.result.error).toMatch(/"combined_score" is NaN/);
-      // The task folder is left as it was: no __pycache__, no results.
-      expect(readdirSync(taskDir).sort()).toEqual(['evaluate.py', 'initial.py']);
-    },
-  );
+    const nan = await shinka('def run(x):\n    return float("nan")\n');
+    expect(nan.result.correct).toBe(false);
+    expect(nan.result.error).toMatch(/"combined_score" is NaN/);
+    // The task folder is left as it was: no __pycache__, no results.
+    expect(readdirSync(taskDir).sort()).toEqual(['evaluate.py', 'initial.py']);
+  });
 });
 
 describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
