@@ -213,8 +213,8 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
 
   it('passes only allow-listed variables: never OPENAI_API_KEY or a key from SecretStorage', async () => {
     const secretStorageKey = 'sk-from-secret-storage-0123456789';
-    const baseEnv = {
-      ...process.env,
+    // Set in this very process, as a developer's shell would: the evaluator must still not see them.
+    const planted = {
       OPENAI_API_KEY: 'sk-openai-env-0123456789',
       ANTHROPIC_API_KEY: 'sk-ant-0123456789',
       EVAL_CONFIG: secretStorageKey,
@@ -223,7 +223,18 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
       LANG: 'C.UTF-8',
       SEED_FOR_EVAL: '7',
     };
-    const run = await evaluate('cat /proc/self/environ', { env: ['SEED_FOR_EVAL'], baseEnv, secrets: [secretStorageKey] });
+    const saved = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, planted);
+    let run: EvaluationRun;
+    try {
+      run = await evaluate('cat /proc/self/environ', { env: ['SEED_FOR_EVAL'], secrets: [secretStorageKey] });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    const baseEnv = { ...process.env, ...planted };
     const vars = Object.fromEntries(
       run.stdout
         .split('\0')
