@@ -31,6 +31,7 @@ import type { EvaluationRequest, EvaluationRun, EvaluationSandbox, Preflight, Sa
 import { PidsCgroup, countUserProcesses, sandboxCaps } from './sandboxCaps';
 import type { SandboxCaps } from './sandboxCaps';
 import { evaluatorEnv } from './sandboxEnv';
+import { GroupWatchdog, WATCHDOG_INTERVAL_MS } from './sandboxWatchdog';
 
 /** The request as the Node sandbox takes it: the port's, plus two knobs of the host. */
 export type NodeEvaluationRequest = EvaluationRequest & {
@@ -105,7 +106,11 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       wrap.push('--');
       report.limits = 'prlimit';
     } else report.limits = `none (${caps.prlimit.reason})`;
-    if (report.processes === '') report.processes = noProcessCap(caps, req.pidsCgroup === false);
+    let watchdogMax: number | undefined;
+    if (report.processes === '') {
+      report.processes = noProcessCap(caps, req.pidsCgroup === false, limits.processes);
+      if (usesWatchdog(caps)) watchdogMax = limits.processes;
+    }
     if ((req.network ?? 'off') === 'off') {
       if (caps.networkOff.ok) {
         wrap.push(...caps.networkOff.argv);
@@ -113,7 +118,8 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       } else report.network = `on (${caps.networkOff.reason})`;
     }
 
-    const ran = await spawnSandboxed([...wrap, ...argv], { cwd: work, env, req, cgroup });
+    const { watchdogHit, ...ran } = await spawnSandboxed([...wrap, ...argv], { cwd: work, env, req, cgroup, watchdogMax });
+    report.processLimitHit = watchdogHit;
     if (cgroup) {
       report.processLimitHit = await cgroup.limitHit();
       report.leftoverProcesses = await cgroup.destroy();
@@ -151,9 +157,17 @@ export async function preflight(): Promise<Preflight> {
   };
 }
 
+/** Root without a pids cgroup: neither the cgroup nor RLIMIT_NPROC can cap the count. */
+function usesWatchdog(caps: SandboxCaps): boolean {
+  return caps.root && process.platform === 'linux';
+}
+
 /** Why there is no cgroup cap, and what stands in for it. */
-function noProcessCap(caps: SandboxCaps, notUsed: boolean): string {
+function noProcessCap(caps: SandboxCaps, notUsed: boolean, max?: number): string {
   const why = notUsed ? 'the pids cgroup was turned off for this run' : caps.pidsCgroup.ok ? 'no cgroup' : caps.pidsCgroup.reason;
+  if (usesWatchdog(caps)) {
+    return `watchdog: the process group is counted every ${WATCHDOG_INTERVAL_MS} ms and killed past ${max ?? 'the limit'} (best effort: as root RLIMIT_NPROC does not apply, and ${why})`;
+  }
   if (caps.root) return `none (running as root, where RLIMIT_NPROC does not apply; ${why})`;
   if (caps.prlimit.ok) return `rlimit nproc, counted over all of the user's processes (${why})`;
   return `none (${why}; ${caps.prlimit.reason})`;
@@ -172,6 +186,8 @@ interface Ran {
   timedOut: boolean;
   cancelled: boolean;
   wallMs: number;
+  /** The fallback watchdog killed the group for having too many processes. */
+  watchdogHit: boolean;
 }
 
 /** Evaluation groups still running, killed if Ratchet itself exits first (they are detached from ours). */
@@ -182,14 +198,14 @@ process.once('exit', () => {
 
 function spawnSandboxed(
   argv: string[],
-  o: { cwd: string; env: Record<string, string>; req: NodeEvaluationRequest; cgroup: PidsCgroup | undefined },
+  o: { cwd: string; env: Record<string, string>; req: NodeEvaluationRequest; cgroup: PidsCgroup | undefined; watchdogMax: number | undefined },
 ): Promise<Ran> {
   const { req, cgroup } = o;
   const started = performance.now();
   const cap = req.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const graceMs = req.graceMs ?? DEFAULT_GRACE_MS;
   if (req.signal?.aborted) {
-    return Promise.resolve({ stdout: '', stderr: '', truncated: { stdout: false, stderr: false }, droppedBytes: { stdout: 0, stderr: 0 }, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0 });
+    return Promise.resolve({ stdout: '', stderr: '', truncated: { stdout: false, stderr: false }, droppedBytes: { stdout: 0, stderr: 0 }, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0, watchdogHit: false });
   }
   return new Promise<Ran>((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
@@ -214,6 +230,8 @@ function spawnSandboxed(
       }
       void cgroup?.signalAll(sig);
     };
+    // A fork bomb gets no grace period: SIGKILL at once.
+    const watchdog = o.watchdogMax !== undefined && pid !== undefined ? new GroupWatchdog(pid, o.watchdogMax, () => killAll('SIGKILL')) : undefined;
     const stop = (): void => {
       if (killing) return;
       killing = true;
@@ -234,6 +252,7 @@ function spawnSandboxed(
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (): void => {
+      watchdog?.stop();
       clearTimeout(timer);
       clearTimeout(graceTimer);
       clearTimeout(drainTimer);
@@ -248,6 +267,7 @@ function spawnSandboxed(
     child.once('exit', () => {
       // A timeout or cancel from now on would describe a run that already ended.
       clearTimeout(timer);
+      watchdog?.stop();
       req.signal?.removeEventListener('abort', onAbort);
       // The evaluation is over when its leader exits: whatever it left behind is a runaway.
       killAll('SIGKILL');
@@ -269,6 +289,7 @@ function spawnSandboxed(
         timedOut,
         cancelled,
         wallMs: Math.round(performance.now() - started),
+        watchdogHit: watchdog?.hit ?? false,
       });
     });
   });

@@ -88,9 +88,9 @@ export interface SandboxReport {
   network: string;
   /** 'prlimit' or 'none (…)'. */
   limits: string;
-  /** How the process count is capped: 'cgroup pids.max=N', 'rlimit nproc=N (…)' or 'none (…)'. */
+  /** How the process count is capped: 'cgroup pids.max=N', 'rlimit nproc=N (…)', 'watchdog: … (best effort …)' or 'none (…)'. */
   processes: string;
-  /** A fork was refused for the process cap (cgroup only). */
+  /** The process cap refused a fork (cgroup) or killed the group (watchdog); unknown, so false, under RLIMIT_NPROC. */
   processLimitHit: boolean;
   /** Processes of the evaluation still alive after every kill; 0 unless something is very wrong. */
   leftoverProcesses: number;

@@ -262,16 +262,26 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     expect(run.result.correct).toBe(false);
   });
 
-  it('stops a fork bomb with the process cap, and leaves no process behind', async (ctx) => {
-    // Without a pids cgroup as root nothing caps the count: do not set a bomb off on a shared machine.
-    if (!caps.pidsCgroup.ok && caps.root) ctx.skip();
+  it.for([
+    ['the pids cgroup', true],
+    ['the fallback (watchdog as root, RLIMIT_NPROC otherwise)', false],
+  ] as const)('stops a fork bomb with %s, and leaves no process behind', async ([, pidsCgroup], ctx) => {
+    // Without any cap nothing would stop it: do not set a bomb off on a shared machine.
+    if (pidsCgroup && !caps.pidsCgroup.ok) ctx.skip();
     const name = `bomb-${process.pid}-${Date.now()}.sh`;
-    const run = await evaluate(`sh ${name}`, { supportFiles: [{ from: path.join(FIXTURES, 'forkbomb.sh'), to: name }], limits: { processes: 32 }, timeoutMs: 1500 });
-    // How it ends depends on the shell: dash gives up a subshell whose fork failed, so the bomb
-    // collapses (and the group kill takes its sleeping leaves); a shell that retries hangs until
-    // the timeout. Either way the program is incorrect, and the cap is what refused the forks.
+    const run = await evaluate(`sh ${name}`, {
+      supportFiles: [{ from: path.join(FIXTURES, 'forkbomb.sh'), to: name }],
+      limits: { processes: 32 },
+      timeoutMs: 1500,
+      pidsCgroup,
+    });
+    // How it ends depends on the shell and the cap: dash gives up a subshell whose fork failed, so
+    // the bomb collapses (and the group kill takes its sleeping leaves); the watchdog kills the
+    // group; a shell that retries hangs until the timeout. Always an incorrect program.
     expect(run.result.correct).toBe(false);
-    if (caps.pidsCgroup.ok) expect(run.sandbox).toMatchObject({ processLimitHit: true, leftoverProcesses: 0 });
+    if (pidsCgroup) expect(run.sandbox).toMatchObject({ processes: 'cgroup pids.max=32', processLimitHit: true, leftoverProcesses: 0 });
+    else if (caps.root) expect(run.sandbox).toMatchObject({ processes: expect.stringMatching(/^watchdog: /), processLimitHit: true });
+    else expect(run.sandbox.processes).toMatch(/^rlimit nproc=/);
     await waitFor('every shell of the bomb to be gone', () => processesMentioning(name).length === 0);
   });
 
