@@ -10,7 +10,7 @@
  * cgroup caps the evaluation's own process tree whoever runs it, and lists every process in it,
  * so the sandbox can also kill a grandchild that left the process group with setsid(). It needs a
  * writable pids hierarchy (root, or a delegated cgroup); without one, a non-root user gets
- * RLIMIT_NPROC and root gets nothing, and preflight() says so.
+ * RLIMIT_NPROC and root a polling watchdog (sandboxWatchdog.ts), and preflight() says so.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, readdir, rmdir, stat, writeFile } from 'node:fs/promises';
