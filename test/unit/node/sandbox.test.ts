@@ -1,0 +1,368 @@
+/**
+ * The evaluation sandbox against real processes (issue #13, "Must show"). No assertion depends on
+ * how long anything took: a timeout test runs a program that would run forever and checks the
+ * outcome and that no process of it is left; waits poll a state with a generous deadline.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RatchetError } from '../../../src/core/errors';
+import { procState } from '../../../src/node/process';
+import { DEFAULT_LIMITS } from '../../../src/core/code/evaluatorPort';
+import { preflight, runEvaluation } from '../../../src/node/sandbox';
+import type { EvaluationRun } from '../../../src/core/code/evaluatorPort';
+import type { NodeEvaluationRequest } from '../../../src/node/sandbox';
+import { sandboxCaps } from '../../../src/node/sandboxCaps';
+import type { SandboxCaps } from '../../../src/node/sandboxCaps';
+
+const FIXTURES = path.resolve(__dirname, '../../fixtures/evaluators');
+const linux = process.platform === 'linux';
+
+let caps: SandboxCaps;
+let dir: string;
+beforeAll(async () => {
+  caps = await sandboxCaps();
+  dir = await mkdtemp(path.join(tmpdir(), 'ratchet-sandbox-test-'));
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+/** A Ratchet-form evaluation of a one-line candidate; `more` overrides any field but the evaluator. */
+function evaluate(command: string, more: Partial<Omit<NodeEvaluationRequest, 'command' | 'shinka'>> = {}): Promise<EvaluationRun> {
+  return runEvaluation({ programText: 'print(1)\n', programName: 'main.py', timeoutMs: 30_000, graceMs: 300, ...more, command });
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return procState(readFileSync(`/proc/${pid}/stat`, 'utf8')) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Pids of live processes whose command line mentions `marker`. */
+function processesMentioning(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker) && alive(Number(name))) out.push(Number(name));
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  return out;
+}
+
+const pidsIn = (text: string): number[] => [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
+
+describe.skipIf(!linux)('runEvaluation: results', () => {
+  it('reads a Ratchet evaluator that prints logs and then one JSON object on stdout', async () => {
+    const run = await evaluate(`sh -c 'echo "warming up"; echo "{\\"correct\\": true, \\"combined_score\\": 2.61, \\"instances\\": {\\"i1\\": 0.9, \\"i2\\": 1}, \\"text_feedback\\": \\"fine\\"}"'`);
+    expect(run.result).toEqual({ correct: true, score: 2.61, instances: { i1: 0.9, i2: 1 }, feedback: 'fine' });
+    expect(run).toMatchObject({ exitCode: 0, signal: null, timedOut: false, cancelled: false, truncated: { stdout: false, stderr: false } });
+    expect(run.stdout).toContain('warming up');
+  });
+
+  it('fills {program} and {results} as single arguments and reads {results}/metrics.json', async () => {
+    const script = 'cat "$1" > "$2/seen.txt"; echo "{\\"combined_score\\": $(wc -c < "$1")}" > "$2/metrics.json"; echo "$1 $RATCHET_PROGRAM $2 $RATCHET_RESULTS"';
+    const run = await evaluate(`sh -c '${script}' sh {program} {results}`, { programText: 'x = 42\n', programName: 'pkg/main.py' });
+    expect(run.result).toEqual({ correct: true, score: 7 });
+    const [program, programEnv, results, resultsEnv] = run.stdout.trim().split(' ');
+    expect(program).toBe(programEnv);
+    expect(results).toBe(resultsEnv);
+    expect(program).toMatch(/ratchet-eval-[^/]+\/work\/pkg\/main\.py$/);
+    // The sandbox is gone once the evaluation is over; its outputs were kept in memory.
+    expect(existsSync(program!)).toBe(false);
+  });
+
+  it('copies support files next to the candidate', async () => {
+    const data = path.join(dir, 'data.txt');
+    await writeFile(data, 'support\n');
+    const run = await evaluate(`sh -c 'echo "{\\"combined_score\\": $(wc -c < fixtures/data.txt)}"'`, { supportFiles: [{ from: data, to: 'fixtures/data.txt' }] });
+    expect(run.result).toEqual({ correct: true, score: 8 });
+  });
+
+  it('writes the instance list for a sharded run and names it with {instances}', async () => {
+    const run = await evaluate(`sh -c 'n=$(wc -l < "$1"); echo "{\\"combined_score\\": $n}"; cat "$RATCHET_INSTANCES" >&2' sh {instances}`, { instances: ['a', 'b', 'c'] });
+    expect(run.result).toEqual({ correct: true, score: 3 });
+    expect(run.stderr).toBe('a\nb\nc\n');
+  });
+
+  it.each([
+    ['a non-zero exit, whatever stdout says', `sh -c 'echo "{\\"correct\\": true, \\"combined_score\\": 1}"; echo boom >&2; exit 1'`, 'the evaluator exited with code 1: boom'],
+    ['correct: false', `sh -c 'echo "{\\"correct\\": false, \\"error\\": \\"wrong answer\\", \\"combined_score\\": 1}"'`, 'wrong answer'],
+    ['a NaN score (as Python writes it)', `sh -c 'echo "{\\"correct\\": true, \\"combined_score\\": NaN}"'`, 'stdout: "combined_score" is NaN'],
+    ['no output at all', 'true', 'the evaluator printed no JSON object on stdout and wrote no {results}/metrics.json'],
+    ['unparsable output', `sh -c 'echo "{\\"combined_score\\": 1,"'`, expect.stringMatching(/^stdout is not JSON: /)],
+  ])('an incorrect program: %s', async (_what, command, error) => {
+    const run = await evaluate(command);
+    expect(run.result.correct).toBe(false);
+    expect(run.result.error).toEqual(error);
+  });
+
+  it('never blocks on a result file the candidate replaced with a FIFO or a symlink to /dev/zero', async () => {
+    const fifo = await evaluate(`sh -c 'mkfifo "$RATCHET_RESULTS/metrics.json"'`);
+    expect(fifo.result).toEqual({ correct: false, error: 'metrics.json is not a regular file; write a plain file' });
+    const link = await evaluate(`sh -c 'ln -s /dev/zero "$RATCHET_RESULTS/metrics.json"'`);
+    expect(link.result).toEqual({ correct: false, error: 'metrics.json could not be opened (ELOOP); write a plain file' });
+  });
+
+  it('refuses a request that can never run, before running anything', async () => {
+    await expect(evaluate('no-such-evaluator-xyz {program}')).rejects.toThrow(/no such program on PATH/);
+    await expect(evaluate('cat {program} | head')).rejects.toThrow(/without a shell/);
+    await expect(evaluate('true', { programName: '../main.py' })).rejects.toThrow(RatchetError);
+    await expect(evaluate('true', { programName: 'results/main.py' })).rejects.toThrow(/relative path inside the sandbox/);
+  });
+
+  it('reports what the sandbox can do here', async () => {
+    const p = await preflight();
+    expect(p.limits).toMatch(caps.prlimit.ok ? /^prlimit/ : /^none \(/);
+    expect(p.network).toMatch(caps.networkOff.ok ? /^off/ : /^on \(/);
+    expect(p.caveats.length).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(!linux)('runEvaluation: the ShinkaEvolve form, unchanged', () => {
+  const taskDir = path.join(FIXTURES, 'shinka');
+  const shinka = (programText: string): Promise<EvaluationRun> =>
+    runEvaluation({ programText, programName: 'main.py', shinka: { taskDir }, timeoutMs: 60_000, graceMs: 300 });
+
+  it('runs evaluate.py --program_path P --results_dir R and reads correct.json, metrics.json and private.instances (skipped without python3)', async (ctx) => {
+    if (!caps.python3.ok) ctx.skip();
+    const good = await shinka(readFileSync(path.join(taskDir, 'initial.py'), 'utf8'));
+    expect(good.result).toEqual({ correct: true, score: 1, instances: { x1: 0.5, x2: 1, x3: 1.5 }, public: { mean: 1 }, private: { instances: { x1: 0.5, x2: 1, x3: 1.5 } }, feedback: 'ran' });
+    expect(good.stdout).toBe('scored 3 instances\n');
+
+    const raising = await shinka('def run(x):\n    raise ValueError("no")\n');
+    expect(raising.result).toEqual({ correct: false, error: 'ValueError: no', score: 0 });
+
+    const nan = await shinka('def run(x):\n    return float("nan")\n');
+    expect(nan.result.correct).toBe(false);
+    expect(nan.result.error).toMatch(/"combined_score" is NaN/);
+    // The task folder is left as it was: no __pycache__, no results.
+    expect(readdirSync(taskDir).sort()).toEqual(['evaluate.py', 'initial.py']);
+  });
+});
+
+describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
+  it.each([
+    ['with the pids cgroup', true],
+    ['with the process group alone', false],
+  ])('a timeout kills the evaluator and its grandchildren (%s): no process is left', async (_how, pidsCgroup) => {
+    // (sleep &) in a subshell: the grandchild is orphaned at once, as daemonising helpers are.
+    const run = await evaluate(`sh -c '(sleep 1000 & echo $!); sleep 1000 & echo $!; echo $$; wait'`, { timeoutMs: 1000, pidsCgroup });
+    expect(run).toMatchObject({ timedOut: true, cancelled: false, exitCode: null, result: { correct: false } });
+    expect(run.result.error).toMatch(/did not finish within 1 s/);
+    const pids = pidsIn(run.stdout);
+    expect(pids).toHaveLength(3);
+    await waitFor('every process of the evaluation to be gone', () => pids.every((p) => !alive(p)));
+    expect(run.sandbox.leftoverProcesses).toBe(0);
+  });
+
+  it('a cancel kills the evaluator and its grandchildren', async () => {
+    const pidFile = path.join(dir, 'cancel-pids');
+    const ac = new AbortController();
+    const running = evaluate(`sh -c '(sleep 1000 & echo $! >> "$PIDFILE"); sleep 1000 & echo $! >> "$PIDFILE"; echo $$ >> "$PIDFILE"; wait'`, {
+      env: ['PIDFILE'],
+      baseEnv: { ...process.env, PIDFILE: pidFile },
+      signal: ac.signal,
+    });
+    let pids: number[] = [];
+    await waitFor('the evaluator to start its children', async () => {
+      pids = pidsIn(await readFile(pidFile, 'utf8').catch(() => ''));
+      return pids.length === 3;
+    });
+    ac.abort();
+    const run = await running;
+    expect(run).toMatchObject({ cancelled: true, timedOut: false, result: { correct: false, error: 'the evaluation was cancelled' } });
+    await waitFor('every process of the evaluation to be gone', () => pids.every((p) => !alive(p)));
+  });
+
+  it('escalates to SIGKILL when the evaluator ignores SIGTERM', async () => {
+    const run = await evaluate(`sh -c 'trap "" TERM; echo $$; while :; do sleep 1; done'`, { timeoutMs: 1000 });
+    expect(run).toMatchObject({ timedOut: true, signal: 'SIGKILL' });
+    const [pid] = pidsIn(run.stdout);
+    await waitFor('the evaluator to be gone', () => !alive(pid!));
+  });
+
+  it('kills a grandchild that left the process group with setsid (pids cgroup only)', async (ctx) => {
+    if (!caps.pidsCgroup.ok) ctx.skip();
+    const marker = String(1_000_000 + Math.floor(Math.random() * 1_000_000));
+    const run = await evaluate(`sh -c 'setsid sleep ${marker} & echo "{\\"combined_score\\": 1}"'`);
+    expect(run.result.correct).toBe(true);
+    expect(run.sandbox.processes).toMatch(/^cgroup pids\.max=/);
+    await waitFor('the setsid grandchild to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
+  });
+
+  it('passes only allow-listed variables: never OPENAI_API_KEY or a key from SecretStorage', async () => {
+    const secretStorageKey = 'sk-from-secret-storage-0123456789';
+    // Set in this very process, as a developer's shell would: the evaluator must still not see them.
+    const planted = {
+      OPENAI_API_KEY: 'sk-openai-env-0123456789',
+      ANTHROPIC_API_KEY: 'sk-ant-0123456789',
+      EVAL_CONFIG: secretStorageKey,
+      GITHUB_TOKEN: 'ghp_0123456789',
+      UNRELATED_SETTING: 'x',
+      LANG: 'C.UTF-8',
+      SEED_FOR_EVAL: '7',
+    };
+    const saved = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, planted);
+    let run: EvaluationRun;
+    try {
+      run = await evaluate('cat /proc/self/environ', { env: ['SEED_FOR_EVAL'], secrets: [secretStorageKey] });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    const baseEnv = { ...process.env, ...planted };
+    const vars = Object.fromEntries(
+      run.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
+    const allowed = /^(PATH|LANG|LANGUAGE|TZ|LC_[A-Z_]+|PWD|HOME|TMPDIR|TMP|TEMP|RATCHET_PROGRAM|RATCHET_RESULTS|PYTHONDONTWRITEBYTECODE|PYTHONUNBUFFERED|PYTHONIOENCODING|SEED_FOR_EVAL)$/;
+    expect(Object.keys(vars).filter((name) => !allowed.test(name))).toEqual([]);
+    expect(vars).toMatchObject({ SEED_FOR_EVAL: '7', LANG: 'C.UTF-8' });
+    expect(vars.HOME).toMatch(/ratchet-eval-[^/]+\/home$/);
+    expect(vars.OPENAI_API_KEY).toBeUndefined();
+    expect(run.stdout).not.toContain('sk-');
+    expect(run.stdout).not.toContain('ghp_');
+    // Even when the spec asks: a secret's name or a secret's value is refused, never passed.
+    await expect(evaluate('true', { env: ['OPENAI_API_KEY'], baseEnv })).rejects.toThrow(/may not include OPENAI_API_KEY/);
+    await expect(evaluate('true', { env: ['EVAL_CONFIG'], baseEnv, secrets: [secretStorageKey] })).rejects.toThrow(/holds a secret/);
+  });
+
+  it('caps 100 MiB of stdout at the cap without stalling the evaluator', async () => {
+    const run = await evaluate('head -c 104857600 /dev/zero', { timeoutMs: 120_000 });
+    // It ran to the end: the sandbox kept reading and dropped what was over the cap.
+    expect(run).toMatchObject({ exitCode: 0, timedOut: false, truncated: { stdout: true, stderr: false } });
+    expect(Buffer.byteLength(run.stdout)).toBe(1024 * 1024);
+    expect(run.droppedBytes.stdout).toBe(100 * 1024 * 1024 - 1024 * 1024);
+    expect(run.result.correct).toBe(false);
+  });
+
+  it.for([
+    ['the pids cgroup', true],
+    ['the fallback (watchdog as root, RLIMIT_NPROC otherwise)', false],
+  ] as const)('stops a fork bomb with %s, and leaves no process behind', async ([, pidsCgroup], ctx) => {
+    // Without any cap nothing would stop it: do not set a bomb off on a shared machine.
+    if (pidsCgroup && !caps.pidsCgroup.ok) ctx.skip();
+    const name = `bomb-${process.pid}-${Date.now()}.sh`;
+    const run = await evaluate(`sh ${name}`, {
+      supportFiles: [{ from: path.join(FIXTURES, 'forkbomb.sh'), to: name }],
+      limits: { processes: 32 },
+      timeoutMs: 1500,
+      pidsCgroup,
+    });
+    // How it ends depends on the shell and the cap: dash gives up a subshell whose fork failed, so
+    // the bomb collapses (and the group kill takes its sleeping leaves); the watchdog kills the
+    // group; a shell that retries hangs until the timeout. Always an incorrect program.
+    expect(run.result.correct).toBe(false);
+    if (pidsCgroup) expect(run.sandbox).toMatchObject({ processes: 'cgroup pids.max=32', processLimitHit: true, leftoverProcesses: 0 });
+    else if (caps.root) expect(run.sandbox).toMatchObject({ processes: expect.stringMatching(/^watchdog: /), processLimitHit: true });
+    else expect(run.sandbox.processes).toMatch(/^rlimit nproc=/);
+    await waitFor('every shell of the bomb to be gone', () => processesMentioning(name).length === 0);
+  });
+
+  it.for([
+    ['python3', `python3 -c 'b = bytearray(4 * 1024 ** 3); print("allocated")'`, /MemoryError/],
+    ['node', `node -e 'Buffer.alloc(4 * 1024 ** 3); console.log("allocated")'`, /allocation failed/i],
+  ] as const)('a 4 GiB allocation (%s) fails under the default address-space limit', async ([runtime, command, message], ctx) => {
+    if (!caps.prlimit.ok) ctx.skip();
+    if (runtime === 'python3' && !caps.python3.ok) ctx.skip();
+    const run = await evaluate(command, { limits: DEFAULT_LIMITS, ...(runtime === 'node' ? { baseEnv: { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}` } } : {}) });
+    expect(run.stdout).not.toContain('allocated');
+    expect(run.stderr).toMatch(message);
+    expect(run.result.correct).toBe(false);
+    expect(run.sandbox.limits).toBe('prlimit');
+  });
+
+  it('stops a busy loop at the CPU-seconds limit and a large file at the file-size limit', async (ctx) => {
+    if (!caps.prlimit.ok) ctx.skip();
+    const cpu = await evaluate(`sh -c 'while :; do :; done'`, { limits: { cpuSeconds: 1 }, timeoutMs: 120_000 });
+    expect(cpu.timedOut).toBe(false);
+    expect(['SIGXCPU', 'SIGKILL']).toContain(cpu.signal);
+    expect(cpu.result.error).toMatch(/killed by SIGXCPU \(its CPU-time limit\)|killed by SIGKILL/);
+    const big = await evaluate(`sh -c 'exec head -c 2097152 /dev/zero > big.bin'`, { limits: { fileSizeBytes: 1024 * 1024 } });
+    expect(big.signal).toBe('SIGXFSZ');
+    expect(big.result.error).toMatch(/file-size limit/);
+    // Through a shell that does not exec, the limit shows as the exit code 128 + SIGXFSZ.
+    const viaShell = await evaluate(`sh -c 'head -c 2097152 /dev/zero > big.bin; exit $?'`, { limits: { fileSizeBytes: 1024 * 1024 } });
+    expect(viaShell.result.error).toMatch(/^the evaluator exited with code 153 \(128 \+ SIGXFSZ: its file-size limit\)/);
+  });
+
+  it('turns the network off where unshare allows it, and says so either way', async () => {
+    const run = await evaluate('cat /proc/self/net/dev');
+    if (caps.networkOff.ok) {
+      expect(run.sandbox.network).toBe('off');
+      const interfaces = run.stdout
+        .split('\n')
+        .slice(2)
+        .map((l) => l.split(':')[0]!.trim())
+        .filter(Boolean);
+      expect(interfaces).toEqual(['lo']);
+    } else expect(run.sandbox.network).toMatch(/^on \(unshare unavailable: /);
+    const on = await evaluate('true', { network: 'on' });
+    expect(on.sandbox.network).toBe('on');
+  });
+
+  it("never touches the user's file: the evaluator overwrites its copy, and cannot reach the original", async () => {
+    const workspace = path.join(dir, 'workspace');
+    await mkdir(workspace, { recursive: true });
+    const userFile = path.join(workspace, 'main.py');
+    const userData = path.join(workspace, 'data.csv');
+    await writeFile(userFile, 'def run(x):\n    return x\n');
+    await writeFile(userData, 'a,b\n1,2\n');
+    const hash = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
+    const before = [hash(userFile), hash(userData)];
+    // A support folder holding a symlink to the user's file: the sandbox copies the file, not the link.
+    const supportDir = path.join(dir, 'support');
+    await mkdir(supportDir, { recursive: true });
+    await symlink(userFile, path.join(supportDir, 'link.py'));
+    // Every path the evaluator could guess for "the original": the copy, its neighbours, the
+    // folders above, the support file's copy. It knows no more than its own environment.
+    const script = [
+      'echo pwned > "$RATCHET_PROGRAM"',
+      'echo pwned > main.py',
+      'echo pwned > ../main.py',
+      'echo pwned > "$HOME/../main.py"',
+      'echo pwned > data.csv',
+      'echo pwned > support/link.py',
+      'echo "{\\"combined_score\\": $(grep -c pwned "$RATCHET_PROGRAM")}"',
+    ].join('; ');
+    const run = await runEvaluation({
+      programText: readFileSync(userFile, 'utf8'),
+      programName: 'main.py',
+      supportFiles: [
+        { from: userData, to: 'data.csv' },
+        { from: supportDir, to: 'support' },
+      ],
+      command: `sh -c '${script}'`,
+      timeoutMs: 30_000,
+    });
+    expect(run.result).toEqual({ correct: true, score: 1 });
+    expect([hash(userFile), hash(userData)]).toEqual(before);
+    expect(readdirSync(workspace).sort()).toEqual(['data.csv', 'main.py']);
+  });
+});
