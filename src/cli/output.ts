@@ -156,6 +156,10 @@ export function describeEvent(e: EngineEvent): string {
       return `after ${formatOffset(e.elapsedMs).slice(1)} of run time`;
     case 'candidate/stopped':
       return `${e.candidateId} not decided: stopped by budget (${e.budget})`;
+    case 'proposal/failed':
+      return `from ${e.parentId} (${e.kind}, attempt ${e.attempt}): ${e.reason}: ${oneLine(e.message, 160)}`;
+    case 'program/evaluated':
+      return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}`;
     case 'run/finished':
       return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
     case 'run/failed':

@@ -218,6 +218,14 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'report/test':
       s.testReport = { n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
       return;
+    // Code search: its own views come with the editor's code-search issue; until then its
+    // failures read as log lines.
+    case 'proposal/failed':
+      s.logs.push({ at: e.at, level: 'info', message: `A ${e.kind} proposal from ${e.parentId} failed (${e.reason}): ${e.message}` });
+      return;
+    case 'program/evaluated':
+      if (!e.correct) s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
+      return;
     default:
       assertNever(e, 'engine event');
   }

@@ -69,6 +69,8 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'report/test':
     case 'llm/waiting':
     case 'run/resumed':
+    case 'proposal/failed':
+    case 'program/evaluated':
       return ['header'];
     case 'candidate/stopped':
       return ['lineage', 'header'];

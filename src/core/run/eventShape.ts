@@ -38,6 +38,8 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   log: { level: 'string', message: 'string' },
   'llm/waiting': { role: 'string', model: 'string?', why: 'string', waitMs: 'number', message: 'string' },
   'run/resumed': { elapsedMs: 'number' },
+  'proposal/failed': { parentId: 'string', island: 'number', kind: 'string', attempt: 'number', reason: 'string', message: 'string' },
+  'program/evaluated': { candidateId: 'string', island: 'number', correct: 'boolean', instances: 'number' },
   'candidate/stopped': { candidateId: 'string', reason: 'string', budget: 'string' },
   'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?' },
   'run/failed': { error: 'object' },

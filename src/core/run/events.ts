@@ -150,6 +150,31 @@ export type EngineEvent = Base &
         reason: 'budget';
         budget: string;
       }
+    | {
+        /**
+         * Code search: a proposal that never became a program to evaluate — its answer could not be
+         * read or applied (answered in the same chat, `attempt` counts), or it repeats a program.
+         */
+        type: 'proposal/failed';
+        parentId: string;
+        island: number;
+        kind: 'diff' | 'full' | 'cross';
+        attempt: number;
+        reason: 'format' | 'patch' | 'duplicate' | 'not-novel';
+        message: string;
+      }
+    | {
+        /** Code search: what the evaluator said of a program, once its gate test (or seed evaluation) is over. */
+        type: 'program/evaluated';
+        candidateId: string;
+        island: number;
+        correct: boolean;
+        /** Mean over the instances evaluated. */
+        score?: number;
+        instances: number;
+        feedback?: string;
+        error?: string;
+      }
     | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
     | { type: 'run/failed'; error: { code: string; message: string } }
     | { type: 'run/cancelled' }
