@@ -61,11 +61,11 @@ function when(ms: number | undefined): string {
  */
 export function runNodes(listed: readonly RunListEntry[], live: readonly RunState[], statuses: readonly RunStatusParams[]): RunNode[] {
   const liveById = new Map(live.map((r) => [r.runId, r]));
-  const statusById = new Map(statuses.map((p) => [p.status.runId, p.status]));
-  const nodes = listed.map((entry) => fromListed(entry, liveById.get(entry.runId), statusById.get(entry.runId)));
+  const statusById = new Map(statuses.map((p) => [p.status.runId, p]));
+  const nodes = listed.map((entry) => fromListed(entry, liveById.get(entry.runId), statusById.get(entry.runId)?.status));
   const listedIds = new Set(listed.map((e) => e.runId));
   const unlistedIds = [...new Set([...statuses.map((p) => p.status.runId), ...live.map((r) => r.runId)])].filter((id) => !listedIds.has(id));
-  const unlisted = unlistedIds.map((id) => fromLive(id, liveById.get(id), statuses.find((p) => p.status.runId === id)));
+  const unlisted = unlistedIds.map((id) => fromLive(id, liveById.get(id), statusById.get(id)));
   return [...unlisted, ...nodes];
 }
 
@@ -81,7 +81,7 @@ const STATUS_ICONS: Record<LiveRunStatus['state'], RunNode['icon']> = {
 /** The description's state and counts, and the tooltip's lines, from a status. */
 function statusParts(s: LiveRunStatus): { parts: string[]; tooltip: string[] } {
   const tooltip = [`${s.tested} tested, ${s.commits} committed.`];
-  if (s.error !== undefined) tooltip.push(`Why: ${s.error}`);
+  if (s.error !== undefined) tooltip.push(`Failed: ${s.error}`);
   return { parts: [s.state === 'waiting-for-you' ? 'waiting for you' : s.state, s.line], tooltip };
 }
 
@@ -134,7 +134,8 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
     contextValue: running ? 'run.hosted' : 'run',
     icon: s ? STATUS_ICONS[s.state] : !r || r.status === 'pending' ? 'running' : r.status,
     loaded: r !== undefined,
-    workspace: undefined,
+    // Expanding a run heard of only by its status loads its journal from there.
+    workspace: status?.workspace,
   };
 }
 

@@ -129,14 +129,14 @@ describe('runsTree', () => {
     const failed = status({ state: 'failed', tested: 2, commits: 0, line: 'testing v3', error: 'The dataset is gone.' });
     const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], [failed]);
     expect(node).toMatchObject({ icon: 'failed', contextValue: 'run', description: 'failed · testing v3 · 2026-11-29 10:00' });
-    expect(node!.tooltip).toContain('Why: The dataset is gone.');
+    expect(node!.tooltip).toContain('Failed: The dataset is gone.');
   });
 
   it('shows a run known only from its first status, named after its file', () => {
     const nodes = runNodes([listed({})], [], [status({ line: 'starting' })]);
-    expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.description, n.loaded])).toEqual([
-      [RUN, 'x.prompt.md', 'running', 'run.hosted', 'running · starting', false],
-      ['r-old', 'word-problems.prompt.md', 'finished', 'run', 'finished · 2/5 committed · 2026-11-29 10:00', false],
+    expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.description, n.loaded, n.workspace])).toEqual([
+      [RUN, 'x.prompt.md', 'running', 'run.hosted', 'running · starting', false, '/w'],
+      ['r-old', 'word-problems.prompt.md', 'finished', 'run', 'finished · 2/5 committed · 2026-11-29 10:00', false, '/w'],
     ]);
   });
 
