@@ -98,6 +98,25 @@ export const extensionWireRule = {
   ],
 };
 
+/**
+ * The extension host and the panel's view are two ends of the webview contract: what both need
+ * (the run-state fold, the message types, the cost totals) lives in src/protocol, so the host never
+ * comes to depend on a view model and the view stays free to change its own.
+ */
+export const extensionImportRule = {
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: [
+        {
+          regex: '^(\\.\\./)+webview(/|$)',
+          message: 'src/extension must not import webview/: move what both ends need into src/protocol.',
+        },
+      ],
+    },
+  ],
+};
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', '.tools/**', 'coverage/**', 'test/e2e/artifacts/**', 'test/e2e/node_modules/**', '**/*.d.ts'] },
   js.configs.recommended,
@@ -119,4 +138,5 @@ export default tseslint.config(
   { files: ['src/server/**/*.ts'], rules: processBoundary('server', 'daemon') },
   { files: ['src/daemon/**/*.ts'], rules: processBoundary('daemon', 'server') },
   { files: ['src/extension/**/*.ts'], ignores: ['src/extension/server/typedClient.ts'], rules: extensionWireRule },
+  { files: ['src/extension/**/*.ts'], rules: extensionImportRule },
 );

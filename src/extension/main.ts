@@ -17,7 +17,9 @@ import { InlineReview } from './review/inlineReview';
 import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
 import { ResumeOffers } from './runs/resumeOffers';
-import { runNotice } from './runs/runNotices';
+import { endNotice, runNotice } from './runs/runNotices';
+import type { RunNotice } from './runs/runNotices';
+import { RunStatuses } from './runs/runStatuses';
 import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
@@ -33,11 +35,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const config = new Config();
   const apiKeys = new ApiKeyStore(context.secrets);
   const store = new RunStore();
+  const statuses = new RunStatuses();
   const feed = new RunFeed(store, editorJournals, log);
   const review = new InlineReview();
   context.subscriptions.push(log, traceChannel, review);
 
-  const statusBar = new StatusBar(store);
+  const statusBar = new StatusBar(store, statuses);
   context.subscriptions.push(statusBar);
   const serverHost = new ServerHost(context, {
     config,
@@ -48,10 +51,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     handlers: {
       onRunEvent: (p) => {
         feed.onRunEvent(p);
-        const notice = runNotice(p);
-        if (notice?.show) void errors.show('error', notice.message);
-        else if (notice) log.info(notice.message);
-        if (notice?.show) log.error(notice.message);
+        tell(runNotice(p));
+      },
+      onRunStatus: (p) => {
+        const previous = statuses.get(p.status.runId)?.status;
+        statuses.set(p);
+        tell(endNotice(p, previous));
       },
       onSuggestionChanged: (s) => review.update(s),
       onServerStatus: (status) => {
@@ -69,15 +74,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   host = serverHost;
   context.subscriptions.push(serverHost);
 
-  const runsView = new RunsView({ store, host: serverHost, feed, errors });
+  const runsView = new RunsView({ store, statuses, host: serverHost, feed, errors });
   const resumeOffers = new ResumeOffers(runsView, context.workspaceState);
   context.subscriptions.push(
     runsView,
-    serverHost.onDidChangePhase((phase) => statusBar.setPhase(phase)),
+    serverHost.onDidChangePhase((phase) => {
+      // A status not over is the word of the server that relayed it; the next one re-sends those still going.
+      if (phase !== 'running') statuses.forgetLive();
+      statusBar.setPhase(phase);
+    }),
     runsView.onDidList((runs) => {
       // The panel's Resume button and the status bar follow the server's list (events alone
-      // cannot tell an interrupted run from one still going).
+      // cannot tell an interrupted run from one still going, and a run whose daemon died gets no
+      // last status).
       store.setInterrupted(runs.filter((r) => r.status === 'interrupted'));
+      statuses.settle(runs);
     }),
   );
 
@@ -104,6 +115,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor((e) => setPromptFileOpen(e)),
   );
   setPromptFileOpen(vscode.window.activeTextEditor);
+
+  function tell(notice: RunNotice | undefined): void {
+    if (!notice) return;
+    if (notice.show) {
+      log.error(notice.message);
+      void errors.show('error', notice.message);
+    } else log.info(notice.message);
+  }
 
   /** After every (re)start: the server's suggestions and hosted runs may have moved on without us. */
   async function afterReady(): Promise<void> {

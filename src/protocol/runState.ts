@@ -281,3 +281,18 @@ function pushCostSample(s: RunState, at: number, cost: CostReport): void {
     if (last && s.costSamples[s.costSamples.length - 1] !== last) s.costSamples.push(last);
   }
 }
+
+/** Totals across roles: the panel's budget meters and the status bar's cost. */
+export function costTotals(s: RunState): { calls: number; tokens: number; dollars: number | undefined } {
+  let tokens = 0;
+  let dollars: number | undefined = 0;
+  if (s.cost) {
+    for (const role of ROLES) {
+      const c = s.cost[role];
+      if (!c) continue;
+      tokens += c.promptTokens + c.completionTokens;
+      if (c.calls > 0) dollars = c.dollars === undefined || dollars === undefined ? undefined : dollars + c.dollars;
+    }
+  }
+  return { calls: s.llmCalls, tokens, dollars };
+}

@@ -77,6 +77,22 @@ describe('process boundary lint rule', () => {
   });
 });
 
+describe('extension import lint rule', () => {
+  it.each([
+    ["import { waitNote } from '../../../webview/model/header';", 'src/extension/views/boundaryProbe.ts'],
+    ["import type { HeaderModel } from '../../webview/model/header';", 'src/extension/boundaryProbe.ts'],
+  ])('rejects %s in %s', async (code, filePath) => {
+    const errors = await restrictedImportErrors(`${code}\nexport const x = 1;\n`, filePath);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('src/extension must not import webview/');
+  });
+
+  it('allows the webview contract and fold in src/protocol', async () => {
+    const code = "import type { RunState } from '../../protocol/webview';\nimport { costTotals } from '../../protocol/runState';\nexport const x = costTotals;\nexport type S = RunState;\n";
+    expect(await restrictedImportErrors(code, 'src/extension/views/boundaryProbe.ts')).toEqual([]);
+  });
+});
+
 describe('extension wire lint rule', () => {
   async function syntaxErrors(code: string, filePath = 'src/extension/server/boundaryProbe.ts'): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath });

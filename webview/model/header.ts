@@ -3,7 +3,7 @@ import type { RunSummaryInfo } from '../../src/core/run/events';
 import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
 import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
-import { ROLES } from '../../src/core/llm/types';
+import { costTotals } from '../../src/protocol/runState';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';
@@ -47,7 +47,8 @@ export interface WaitNote {
 
 /**
  * What a run is waiting for while the latest announced wait is still running, by the clock `now`;
- * undefined once it is over or the run ended. Shared with the status bar, so both say the same.
+ * undefined once it is over or the run ended. The panel counts the wait down; the status bar shows
+ * the daemon's status line instead.
  */
 export function waitNote(s: RunState, now: number): WaitNote | undefined {
   const w = s.waiting;
@@ -163,19 +164,4 @@ function warningOf(s: RunState): string | undefined {
 /** A run in the header's picker: which file, how it stands, and which run (two runs on one file differ there). */
 export function runPickerLabel(r: RunListEntry): string {
   return `${r.target !== undefined ? fileName(r.target) : shortId(r.runId)} · ${r.interrupted ? 'interrupted' : r.status} · run ${r.runId}`;
-}
-
-/** Totals across roles, for the header's budget meters. */
-export function costTotals(s: RunState): { calls: number; tokens: number; dollars: number | undefined } {
-  let tokens = 0;
-  let dollars: number | undefined = 0;
-  if (s.cost) {
-    for (const role of ROLES) {
-      const c = s.cost[role];
-      if (!c) continue;
-      tokens += c.promptTokens + c.completionTokens;
-      if (c.calls > 0) dollars = c.dollars === undefined || dollars === undefined ? undefined : dollars + c.dollars;
-    }
-  }
-  return { calls: s.llmCalls, tokens, dollars };
 }

@@ -1,9 +1,13 @@
 /**
  * What the user is told when a run ends: a failure is an error at the editor edge (logged, shown
- * once, with Open Log), a normal end is a line in the log and the status bar. Pure wording here;
- * main.ts shows it. Only live notifications count: a journal replayed into the panel is history.
+ * once, with Open Log), a normal end is a line in the log and the status bar. How a run ended is
+ * its terminal status (the daemon's word, which also covers a run that stopped with no terminal
+ * event); the engine's warnings and waits come from its events. Pure wording here; main.ts shows
+ * it. Only live notifications count: a journal replayed into the panel is history.
  */
-import type { RunEventParams, RunListEntry } from '../../protocol/lsp';
+import { isOver } from '../../core/run/runStatus';
+import type { LiveRunStatus } from '../../core/run/runStatus';
+import type { RunEventParams, RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { formatWait } from '../../core/llm/retry';
 import { fileName } from '../../core/fileName';
 
@@ -18,20 +22,31 @@ function uriFileName(uri: string): string {
   return decodeURIComponent(fileName(uri));
 }
 
+/** The notice for a status, once: when it is the first over for its run (`previous` is the one it replaced). */
+export function endNotice(p: RunStatusParams, previous: LiveRunStatus | undefined): RunNotice | undefined {
+  const s = p.status;
+  if (!isOver(s) || (previous !== undefined && isOver(previous))) return undefined;
+  const where = `${uriFileName(p.uri)} (run ${s.runId})`;
+  const counts = `${s.tested} tested, ${s.commits} committed`;
+  switch (s.state) {
+    case 'failed':
+      return { level: 'error', message: `Ratchet: the run on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, show: true };
+    case 'finished':
+      return { level: 'info', message: `Run on ${where} finished: ${counts}.`, show: false };
+    case 'cancelled':
+      return { level: 'info', message: `Run on ${where} was cancelled (${counts}).`, show: false };
+    case 'interrupted':
+      return { level: 'info', message: `Run on ${where} stopped before it ended (${counts}); Resume continues it from its journal.`, show: false };
+    default:
+      return undefined;
+  }
+}
+
+/** What the engine says along the way that belongs in the log. */
 export function runNotice(p: RunEventParams): RunNotice | undefined {
   const e = p.event;
   const where = `${uriFileName(p.uri)} (run ${p.runId})`;
   switch (e.type) {
-    case 'run/failed':
-      return { level: 'error', message: `Ratchet: the run on ${where} failed — ${e.error.message.replace(/\.$/, '')} [${e.error.code}].`, show: true };
-    case 'run/finished':
-      return {
-        level: 'info',
-        message: `Run on ${where} finished: ${e.commits} of ${e.candidates} candidate${e.candidates === 1 ? '' : 's'} committed.`,
-        show: false,
-      };
-    case 'run/cancelled':
-      return { level: 'info', message: `Run on ${where} was cancelled.`, show: false };
     case 'log':
       return e.level === 'warn' ? { level: 'info', message: `Run on ${where}: ${e.message}`, show: false } : undefined;
     case 'llm/waiting':

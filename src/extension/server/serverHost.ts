@@ -6,12 +6,13 @@
 import * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
 import type { CancellationToken, LanguageClient } from 'vscode-languageclient/node';
-import { LanguageModelRequest, RunEventNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
+import { LanguageModelRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
 import type {
   LanguageModelParams,
   LanguageModelResult,
   RatchetConfigurationChange,
   RunEventParams,
+  RunStatusParams,
   ServerSettings,
   ServerStatusParams,
   SuggestionState,
@@ -29,6 +30,7 @@ import { onNotification, onRequest, sendRequest } from './typedClient';
 /** What the server pushes to the client; main.ts routes each to its owner. */
 export interface ServerHandlers {
   onRunEvent(params: RunEventParams): void;
+  onRunStatus(params: RunStatusParams): void;
   onSuggestionChanged(state: SuggestionState): void;
   onServerStatus(status: ServerStatusParams): void;
   onLanguageModel(params: LanguageModelParams, token: CancellationToken): Promise<LanguageModelResult>;
@@ -116,6 +118,7 @@ export class ServerHost implements vscode.Disposable {
     const h = this.deps.handlers;
     this.clientSubscriptions = [
       onNotification(client, RunEventNotification, (p) => h.onRunEvent(p)),
+      onNotification(client, RunStatusNotification, (p) => h.onRunStatus(p)),
       onNotification(client, SuggestionChangedNotification, (s) => h.onSuggestionChanged(s)),
       onNotification(client, ServerStatusNotification, (s) => h.onServerStatus(s)),
       onRequest(client, LanguageModelRequest, (p, token) => h.onLanguageModel(p, token)),

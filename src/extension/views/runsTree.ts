@@ -1,8 +1,11 @@
 /**
- * The Runs view's content: runs (from the server's `ratchet/listRuns`, joined with what the
- * RunStore holds live) → candidates → decisions. Pure data; runsView.ts turns nodes into TreeItems.
+ * The Runs view's content: runs (from the server's `ratchet/listRuns`, joined with the runs'
+ * statuses and what the RunStore holds) → candidates → decisions. Pure data; runsView.ts turns
+ * nodes into TreeItems.
  */
-import type { RunListEntry } from '../../protocol/lsp';
+import { isOver } from '../../core/run/runStatus';
+import type { LiveRunStatus } from '../../core/run/runStatus';
+import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import type { DecisionRow, RunState } from '../../protocol/webview';
 import { fileName } from '../../core/fileName';
 
@@ -14,7 +17,7 @@ export interface RunNode {
   tooltip: string;
   /** For `when` clauses in package.json menus: `run`, plus `.hosted` / `.resumable`. */
   contextValue: string;
-  icon: 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt';
+  icon: 'running' | 'waiting' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt';
   /** Whether the RunStore holds its events (else expanding loads its journal). */
   loaded: boolean;
   workspace: string | undefined;
@@ -51,57 +54,88 @@ function when(ms: number | undefined): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** Live runs the server has not listed yet (just started) first, then the listed ones; both newest first. */
-export function runNodes(listed: readonly RunListEntry[], live: readonly RunState[]): RunNode[] {
+/**
+ * Runs the server has not listed yet (just started) first, then the listed ones; both newest
+ * first. A run's state and counts come from its status where the daemon pushed one, else from
+ * the listing (runs found on disk) or its folded events.
+ */
+export function runNodes(listed: readonly RunListEntry[], live: readonly RunState[], statuses: readonly RunStatusParams[]): RunNode[] {
   const liveById = new Map(live.map((r) => [r.runId, r]));
-  const nodes = listed.map((entry) => fromListed(entry, liveById.get(entry.runId)));
+  const statusById = new Map(statuses.map((p) => [p.status.runId, p]));
+  const nodes = listed.map((entry) => fromListed(entry, liveById.get(entry.runId), statusById.get(entry.runId)?.status));
   const listedIds = new Set(listed.map((e) => e.runId));
-  const unlisted = live.filter((r) => !listedIds.has(r.runId)).map(fromLive);
+  const unlistedIds = [...new Set([...statuses.map((p) => p.status.runId), ...live.map((r) => r.runId)])].filter((id) => !listedIds.has(id));
+  const unlisted = unlistedIds.map((id) => fromLive(id, liveById.get(id), statusById.get(id)));
   return [...unlisted, ...nodes];
 }
 
-function fromListed(e: RunListEntry, live: RunState | undefined): RunNode {
-  // The server's word on whether a run still runs (after a restart the folded state would still
-  // say running); the live state's word on how it ended, which it knows before the next listing.
-  const status = live && (live.status === 'finished' || live.status === 'failed' || live.status === 'cancelled') ? live.status : e.status;
+const STATUS_ICONS: Record<LiveRunStatus['state'], RunNode['icon']> = {
+  running: 'running',
+  'waiting-for-you': 'waiting',
+  finished: 'finished',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+};
+
+/** The description's state and counts, and the tooltip's lines, from a status. */
+function statusParts(s: LiveRunStatus): { parts: string[]; tooltip: string[] } {
+  const tooltip = [`${s.tested} tested, ${s.commits} committed.`];
+  if (s.error !== undefined) tooltip.push(`Failed: ${s.error}`);
+  return { parts: [s.state === 'waiting-for-you' ? 'waiting for you' : s.state, s.line], tooltip };
+}
+
+function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRunStatus | undefined): RunNode {
+  // The server's listing says whether a run still runs (after a restart the folded events would
+  // still say running), the status how it goes while the daemon reports on it; without a status,
+  // the folded events' word on how it ended, which they know before the next listing.
+  const ended = live && (live.status === 'finished' || live.status === 'failed' || live.status === 'cancelled') ? live.status : undefined;
+  const fallback = ended ?? e.status;
   const commits = live?.finished?.commits ?? e.commits;
   const candidates = live ? proposedCount(live) : e.candidates;
-  const icon: RunNode['icon'] = status;
-  const parts = [status, `${commits}/${candidates} committed`, when(e.started)].filter((p) => p !== '');
+  const shown = status ? statusParts(status) : { parts: [fallback, `${commits}/${candidates} committed`], tooltip: [] };
+  const going = status !== undefined && !isOver(status);
   const tooltip = [
     `Run ${e.runId}`,
     e.target ? `Target: ${e.target}` : undefined,
     e.gate ? `Gate: ${e.gate}${e.alpha !== undefined ? ` (α = ${e.alpha})` : ''}` : undefined,
+    ...shown.tooltip,
     e.cost ? `Cost: ${e.cost.llmCalls} calls, ${e.cost.tokens} tokens${e.cost.dollars !== undefined ? `, $${e.cost.dollars.toFixed(4)}` : ''}` : undefined,
     e.reason ? `Why: ${e.reason}` : undefined,
-    e.resumable ? 'Interrupted: "Resume Run" continues it from its journal.' : undefined,
+    e.resumable && !going ? 'Interrupted: "Resume Run" continues it from its journal.' : undefined,
   ].filter((l): l is string => l !== undefined);
+  const hosted = status ? going : e.hosted;
   return {
     kind: 'run',
     runId: e.runId,
     label: basename(e.target) ?? short(e.runId),
-    description: parts.join(' · '),
+    description: [...shown.parts, when(e.started)].filter((p) => p !== '').join(' · '),
     tooltip: tooltip.join('\n'),
-    contextValue: ['run', e.hosted ? 'hosted' : undefined, e.resumable ? 'resumable' : undefined].filter(Boolean).join('.'),
-    icon,
+    contextValue: ['run', hosted ? 'hosted' : undefined, e.resumable && !going ? 'resumable' : undefined].filter(Boolean).join('.'),
+    icon: status ? STATUS_ICONS[status.state] : fallback,
     loaded: live !== undefined,
     workspace: e.workspace,
   };
 }
 
-function fromLive(r: RunState): RunNode {
-  const running = r.status === 'running' || r.status === 'pending';
-  const commits = r.finished?.commits ?? r.decisions.filter((d) => d.decision === 'commit').length;
+/** A run the server has not listed yet: known from its status, its events, or both. */
+function fromLive(runId: string, r: RunState | undefined, status: RunStatusParams | undefined): RunNode {
+  const s = status?.status;
+  const running = s ? !isOver(s) : r?.status === 'running' || r?.status === 'pending';
+  const commits = r?.finished?.commits ?? r?.decisions.filter((d) => d.decision === 'commit').length ?? 0;
+  const shown = s ? statusParts(s) : { parts: [r?.status ?? '', `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
+  const info = r?.info;
   return {
     kind: 'run',
-    runId: r.runId,
-    label: basename(r.info?.target) ?? short(r.runId),
-    description: [r.status, `${commits}/${proposedCount(r)} committed`, when(r.startedAt)].filter((p) => p !== '').join(' · '),
-    tooltip: `Run ${r.runId}${r.info ? `\nTarget: ${r.info.target}\nGate: ${r.info.gate} (α = ${r.info.alpha})` : ''}`,
+    runId,
+    label: basename(info?.target) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
+    description: [...shown.parts, when(r?.startedAt)].filter((p) => p !== '').join(' · '),
+    tooltip: [`Run ${runId}`, ...(info ? [`Target: ${info.target}`, `Gate: ${info.gate} (α = ${info.alpha})`] : []), ...shown.tooltip].join('\n'),
     contextValue: running ? 'run.hosted' : 'run',
-    icon: running ? 'running' : r.status === 'pending' ? 'running' : r.status,
-    loaded: true,
-    workspace: undefined,
+    icon: s ? STATUS_ICONS[s.state] : !r || r.status === 'pending' ? 'running' : r.status,
+    loaded: r !== undefined,
+    // Expanding a run heard of only by its status loads its journal from there.
+    workspace: status?.workspace,
   };
 }
 

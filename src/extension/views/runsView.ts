@@ -1,9 +1,11 @@
 /**
  * The "Runs" tree in Ratchet's activity bar container: runs → candidates → decisions. Runs come
- * from `ratchet/listRuns`, joined with the live RunStore; expanding a run the store does not hold
- * loads its journal. Refreshes are debounced: a run's events arrive many per second.
+ * from `ratchet/listRuns`, joined with the runs' statuses and the RunStore; expanding a run the
+ * store does not hold loads its journal. Refreshes are debounced: a run's events arrive many per
+ * second.
  */
 import * as vscode from 'vscode';
+import { isOver } from '../../core/run/runStatus';
 import { ListRunsRequest } from '../../protocol/lsp';
 import type { RunListEntry } from '../../protocol/lsp';
 import type { RunStore } from '../panel';
@@ -11,6 +13,7 @@ import { commandId } from '../commandTable';
 import { RUNS_VIEW_ID } from '../menuTable';
 import type { EditorErrors } from '../errors';
 import type { RunFeed } from '../runs/runFeed';
+import type { RunStatuses } from '../runs/runStatuses';
 import type { ServerHost } from '../server/serverHost';
 import { candidateNodes, decisionNodes, runNodes } from './runsTree';
 import type { RunNode, RunsNode } from './runsTree';
@@ -19,6 +22,7 @@ const REFRESH_MS = 500;
 
 const RUN_ICONS: Record<RunNode['icon'], vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('sync~spin'),
+  waiting: new vscode.ThemeIcon('bell', new vscode.ThemeColor('editorWarning.foreground')),
   finished: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
   cancelled: new vscode.ThemeIcon('circle-slash'),
@@ -47,17 +51,20 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   readonly onDidChangeTreeData = this.changed.event;
 
   constructor(
-    private readonly deps: { store: RunStore; host: ServerHost; feed: RunFeed; errors: EditorErrors },
+    private readonly deps: { store: RunStore; statuses: RunStatuses; host: ServerHost; feed: RunFeed; errors: EditorErrors },
   ) {
-    const unsubscribe = deps.store.onEvent((_runId, event, newRun) => {
-      // A new or finished run changes the list on disk too; anything else only the live part.
-      if (newRun || event.type === 'run/finished' || event.type === 'run/failed' || event.type === 'run/cancelled') this.scheduleRefresh(true);
-      else this.scheduleRefresh(false);
+    const offEvent = deps.store.onEvent(() => this.scheduleRefresh(false));
+    const offStatus = deps.statuses.onChange(({ status, previous }) => {
+      // A run that begins or ends changes the list on disk too; anything else only what is shown.
+      const begins = status !== undefined && !isOver(status.status) && (previous === undefined || isOver(previous));
+      const ends = status !== undefined && isOver(status.status) && (previous === undefined || !isOver(previous));
+      this.scheduleRefresh(begins || ends);
     });
     this.disposables.push(
       this.changed,
       this.listedEmitter,
-      { dispose: unsubscribe },
+      { dispose: offEvent },
+      { dispose: offStatus },
       vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }),
       deps.host.onDidChangePhase((phase) => {
         if (phase === 'running') void this.refresh();
@@ -116,13 +123,13 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   }
 
   async getChildren(node?: RunsNode): Promise<RunsNode[]> {
-    const { store, feed } = this.deps;
+    const { store, statuses, feed } = this.deps;
     if (node === undefined) {
       const live = store
         .runs()
         .map((r) => store.get(r.runId)?.state)
         .filter((s) => s !== undefined);
-      return runNodes(this.listed, live);
+      return runNodes(this.listed, live, statuses.all());
     }
     switch (node.kind) {
       case 'run': {

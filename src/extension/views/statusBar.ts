@@ -1,14 +1,15 @@
 /**
- * The status bar item: the current run, the candidate under test, its wealth against 1/α, what it
- * waits for, the cost; the server's health when it is not ok. Click opens the panel. Repaints are
+ * The status bar item: the current run as its status says (its line while it goes on, how it
+ * ended), its cost, the server's health when it is not ok. Click opens the panel. Repaints are
  * throttled: a run emits many events per second and the item needs only a glance's worth of
- * freshness. A wait counts down once a second, and leaves the item when it ends, with no event.
+ * freshness. The daemon puts a wait's line back when the wait is over, so nothing here keeps time.
  */
 import * as vscode from 'vscode';
 import type { ServerStatusParams } from '../../protocol/lsp';
 import type { RunStore } from '../panel';
 import { commandId } from '../commandTable';
-import type { ServerPhase } from './statusText';
+import type { RunStatuses } from '../runs/runStatuses';
+import type { ServerPhase, ShownRun } from './statusText';
 import { statusView } from './statusText';
 
 const REPAINT_MS = 250;
@@ -19,17 +20,20 @@ export class StatusBar implements vscode.Disposable {
   private phase: ServerPhase = 'stopped';
   private health: ServerStatusParams | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private tick: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly store: RunStore) {
+  constructor(
+    private readonly store: RunStore,
+    private readonly statuses: RunStatuses,
+  ) {
     this.item = vscode.window.createStatusBarItem('ratchet.status', vscode.StatusBarAlignment.Left, 0);
     this.item.name = 'Ratchet';
     this.item.command = commandId('showPanel');
-    // The store's run list says which runs are interrupted (the server's listing, until the run's
-    // events go on past it): a run resumed and finished since then is no longer shown so.
+    // Events bring the cost; the store's run list says which runs no daemon reports on were
+    // interrupted (the server's listing, until the run's events go on past it).
     const offEvent = store.onEvent(() => this.schedule());
     const offList = store.onListChanged(() => this.schedule());
-    this.disposables.push(this.item, { dispose: offEvent }, { dispose: offList });
+    const offStatus = statuses.onChange(() => this.schedule());
+    this.disposables.push(this.item, { dispose: offEvent }, { dispose: offList }, { dispose: offStatus });
     this.paint();
     this.item.show();
   }
@@ -48,7 +52,6 @@ export class StatusBar implements vscode.Disposable {
 
   dispose(): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (this.tick !== undefined) clearTimeout(this.tick);
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
   }
 
@@ -59,18 +62,16 @@ export class StatusBar implements vscode.Disposable {
     }, REPAINT_MS);
   }
 
-  /** The run worth showing: the newest one still running, else the newest. */
-  private currentRun() {
-    const runs = this.store.runs();
-    const entry = runs.find((r) => (r.status === 'running' || r.status === 'pending') && !r.interrupted) ?? runs[0];
-    const state = entry ? this.store.get(entry.runId)?.state : undefined;
-    return { state, interrupted: entry?.interrupted === true };
+  /** The run worth showing: the newest one its daemon says goes on, else the newest one heard of. */
+  private currentRun(): ShownRun | undefined {
+    const runId = this.statuses.live()[0]?.status.runId ?? this.statuses.all()[0]?.status.runId ?? this.store.runs()[0]?.runId;
+    if (runId === undefined) return undefined;
+    const entry = this.store.runs().find((r) => r.runId === runId);
+    return { runId, status: this.statuses.get(runId), state: this.store.get(runId)?.state, interrupted: entry?.interrupted === true };
   }
 
   private paint(): void {
-    const { state, interrupted } = this.currentRun();
-    const now = Date.now();
-    const view = statusView(state, this.phase, this.health, interrupted, now);
+    const view = statusView(this.currentRun(), this.phase, this.health);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor =
@@ -79,12 +80,5 @@ export class StatusBar implements vscode.Disposable {
         : view.severity === 'warning'
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
-    const until = state?.waiting?.until;
-    if (this.tick === undefined && until !== undefined && until > now) {
-      this.tick = setTimeout(() => {
-        this.tick = undefined;
-        this.paint();
-      }, Math.min(1000, until - now));
-    }
   }
 }

@@ -1,11 +1,14 @@
 /**
- * The status bar's words, from the folded run state and the server's health: which run, which
- * candidate is being tested, its wealth against the commit threshold 1/α, what it waits for (a
- * rate limit, a backoff), and the cost so far. No VS Code import, so the wording is unit-tested.
+ * The status bar's words, from the run's status (what the daemon pushed: its state, counts and
+ * line, "rate limited, waiting 12 s" included), the run's folded events for what a status does not
+ * carry (its target, the active candidate's wealth against 1/α, the cost), and the server's health.
+ * A run no daemon reports on (one found on disk) is shown from its events and the server's listing.
+ * No VS Code import, so the wording is unit-tested.
  */
-import type { ServerStatusParams } from '../../protocol/lsp';
+import type { LiveRunStatus } from '../../core/run/runStatus';
+import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
+import { costTotals } from '../../protocol/runState';
 import type { RunState } from '../../protocol/webview';
-import { waitNote } from '../../../webview/model/header';
 import { fileName } from '../../core/fileName';
 
 export type ServerPhase = 'starting' | 'running' | 'stopped' | 'failed';
@@ -17,7 +20,19 @@ export interface StatusView {
   severity: 'normal' | 'warning' | 'error';
 }
 
+/** The run the status bar shows, as the extension holds it. */
+export interface ShownRun {
+  runId: string;
+  /** The latest status the daemon pushed, when it reports on this run. */
+  status?: RunStatusParams;
+  /** The run's folded events, when the RunStore holds them. */
+  state?: RunState;
+  /** Without a status: the server's listing says the run stopped mid-way (its process is gone). */
+  interrupted?: boolean;
+}
+
 const short = (id: string) => id.slice(0, 8);
+const commitsText = (n: number) => `${n} commit${n === 1 ? '' : 's'}`;
 
 /** 3.14 → "3.1", 20 → "20", 1234 → "1.2k": fits the status bar. */
 export function compact(x: number): string {
@@ -27,18 +42,8 @@ export function compact(x: number): string {
   return x.toFixed(1);
 }
 
-export function totalCost(run: RunState): { calls: number; tokens: number; dollars: number | undefined } {
-  let tokens = 0;
-  let dollars: number | undefined = 0;
-  for (const role of Object.values(run.cost ?? {})) {
-    tokens += role.promptTokens + role.completionTokens;
-    dollars = dollars === undefined || role.dollars === undefined ? undefined : dollars + role.dollars;
-  }
-  return { calls: run.llmCalls, tokens, dollars };
-}
-
 function costText(run: RunState): string {
-  const c = totalCost(run);
+  const c = costTotals(run);
   if (c.dollars !== undefined && c.dollars > 0) return `$${c.dollars < 0.01 ? c.dollars.toFixed(4) : c.dollars.toFixed(2)}`;
   return `${c.calls} calls`;
 }
@@ -52,41 +57,62 @@ export function activeWealth(run: RunState): { candidateId: string; wealth: numb
   return { candidateId: id, wealth: Math.exp(last.logWealth), threshold: Math.exp(last.logThreshold) };
 }
 
-function runText(run: RunState, interrupted: boolean, now: number): { text: string; tooltip: string[] } {
-  const target = run.info ? fileName(run.info.target) : short(run.runId);
-  const tooltip = [`Run ${run.runId}${run.info ? ` — ${run.info.kind} ${run.info.target}, gate ${run.info.gate} (α = ${run.info.alpha})` : ''}`];
-  const parts = [target];
-  const w = activeWealth(run);
-  if (interrupted) {
-    parts.push('interrupted');
-    tooltip.push('The server stopped while this run was in progress; "Ratchet: Resume Run" continues it from its journal.');
-  } else if (run.status === 'running' || run.status === 'pending') {
-    if (w) {
-      parts.push(short(w.candidateId), `E ${compact(w.wealth)}/${compact(w.threshold)}`);
-      tooltip.push(`Testing candidate ${w.candidateId}: wealth ${w.wealth.toPrecision(3)}, commits at ${w.threshold.toPrecision(3)} (1/α).`);
-    } else if (run.activeCandidateId) {
-      parts.push(short(run.activeCandidateId));
-    }
-    const wait = waitNote(run, now);
-    if (wait) {
-      parts.push(wait.text);
-      tooltip.push(`An LLM call is waiting before it tries again: ${wait.detail}`);
-    }
-  } else {
-    const commits = run.finished?.commits ?? run.decisions.filter((d) => d.decision === 'commit').length;
-    parts.push(`${run.status}, ${commits} commit${commits === 1 ? '' : 's'}`);
-  }
-  parts.push(costText(run));
-  const c = totalCost(run);
-  tooltip.push(`${c.calls} LLM calls, ${c.tokens} tokens${c.dollars !== undefined ? `, $${c.dollars.toFixed(4)}` : ' (some models have no known price)'}.`);
-  return { text: parts.join(' · '), tooltip };
+function targetName(run: ShownRun): string {
+  if (run.state?.info) return fileName(run.state.info.target);
+  if (run.status) return decodeURIComponent(fileName(run.status.uri));
+  return short(run.runId);
 }
 
-/**
- * `interrupted`: the server no longer hosts this run although its events never said it ended (the
- * server restarted mid-run); the folded state alone would keep saying "running".
- */
-export function statusView(run: RunState | undefined, phase: ServerPhase, health: ServerStatusParams | undefined, interrupted = false, now = Date.now()): StatusView {
+const INTERRUPTED_HINT = 'The process running this run stopped mid-run; "Ratchet: Resume Run" continues it from its journal.';
+
+/** What the status says: its line while the run goes on, how it ended once it is over. */
+function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: string; icon: string; tooltip: string[] } {
+  switch (s.state) {
+    case 'running':
+    case 'waiting-for-you': {
+      const tooltip: string[] = [];
+      const w = state && activeWealth(state);
+      if (w) tooltip.push(`Candidate ${w.candidateId}: wealth ${w.wealth.toPrecision(3)}, commits at ${w.threshold.toPrecision(3)} (1/α).`);
+      if (s.wait) tooltip.push(`An LLM call is waiting before it tries again${state?.waiting ? `: ${state.waiting.message}` : '.'}`);
+      if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
+      return { part: s.line, icon: s.state === 'waiting-for-you' ? '$(bell)' : '$(sync~spin)', tooltip };
+    }
+    case 'interrupted':
+      return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
+    case 'finished':
+    case 'cancelled':
+      return { part: `${s.state}, ${commitsText(s.commits)}`, icon: '$(check)', tooltip: [`${s.tested} tested, ${s.commits} committed.`] };
+    case 'failed':
+      return { part: `failed, ${commitsText(s.commits)}`, icon: '$(error)', tooltip: [`Failed: ${s.error ?? 'no reason given'}`] };
+  }
+}
+
+/** A run no daemon reports on: how its journal ends, and whether the listing says it was interrupted. */
+function fromEvents(state: RunState, interrupted: boolean): { part: string; icon: string; tooltip: string[] } {
+  if (interrupted) return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
+  const commits = state.finished?.commits ?? state.decisions.filter((d) => d.decision === 'commit').length;
+  const icon = state.status === 'failed' ? '$(error)' : state.status === 'running' || state.status === 'pending' ? '$(circle-outline)' : '$(check)';
+  return { part: `${state.status}, ${commitsText(commits)}`, icon, tooltip: [] };
+}
+
+function runText(run: ShownRun): { icon: string; text: string; tooltip: string[] } {
+  const info = run.state?.info;
+  const tooltip = [`Run ${run.runId}${info ? ` — ${info.kind} ${info.target}, gate ${info.gate} (α = ${info.alpha})` : ''}`];
+  const shown = run.status ? fromStatus(run.status.status, run.state) : run.state ? fromEvents(run.state, run.interrupted === true) : undefined;
+  const parts = [targetName(run)];
+  if (shown) {
+    parts.push(shown.part);
+    tooltip.push(...shown.tooltip);
+  }
+  if (run.state) {
+    parts.push(costText(run.state));
+    const c = costTotals(run.state);
+    tooltip.push(`${c.calls} LLM calls, ${c.tokens} tokens${c.dollars !== undefined ? `, $${c.dollars.toFixed(4)}` : ' (some models have no known price)'}.`);
+  }
+  return { icon: shown?.icon ?? '$(beaker)', text: parts.join(' · '), tooltip };
+}
+
+export function statusView(run: ShownRun | undefined, phase: ServerPhase, health: ServerStatusParams | undefined): StatusView {
   const click = 'Click to open the Ratchet panel.';
   if (phase === 'failed' || phase === 'stopped') {
     return { text: '$(error) Ratchet', tooltip: `The Ratchet language server is ${phase === 'failed' ? 'down' : 'stopped'}. Run "Ratchet: Restart Server".`, severity: 'error' };
@@ -96,8 +122,6 @@ export function statusView(run: RunState | undefined, phase: ServerPhase, health
   const healthLine = health && health.health !== 'ok' ? [`Server: ${health.message}`] : [];
   if (phase === 'starting') return { text: '$(loading~spin) Ratchet', tooltip: ['Starting the Ratchet language server…', ...healthLine].join('\n'), severity };
   if (run === undefined) return { text: `${healthIcon ?? '$(beaker)'} Ratchet`, tooltip: ['No run yet.', ...healthLine, click].join('\n'), severity };
-  const { text, tooltip } = runText(run, interrupted, now);
-  const live = !interrupted && (run.status === 'running' || run.status === 'pending');
-  const icon = healthIcon ?? (interrupted ? '$(debug-pause)' : live ? '$(sync~spin)' : run.status === 'failed' ? '$(error)' : '$(check)');
-  return { text: `${icon} ${text}`, tooltip: [...tooltip, ...healthLine, click].join('\n'), severity };
+  const { icon, text, tooltip } = runText(run);
+  return { text: `${healthIcon ?? icon} ${text}`, tooltip: [...tooltip, ...healthLine, click].join('\n'), severity };
 }

@@ -1,30 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, JournaledEvent } from '../../../src/core/run/events';
-import type { RunListEntry } from '../../../src/protocol/lsp';
-import { resumeOffer, runNotice, runsToOffer } from '../../../src/extension/runs/runNotices';
+import type { LiveRunStatus } from '../../../src/core/run/runStatus';
+import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';
+import { endNotice, resumeOffer, runNotice, runsToOffer } from '../../../src/extension/runs/runNotices';
 
 type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at' | 'seq'> : never) : never;
 const at = (event: Body) => ({ runId: 'r1', uri: 'file:///w/my%20task.prompt.md', workspace: '/w', event: { runId: 'r1', at: 1, seq: 1, ...event } as JournaledEvent });
 
-describe('runNotice', () => {
-  it('shows a failure once, with what failed and its code', () => {
-    expect(runNotice(at({ type: 'run/failed', error: { code: 'llmNetwork', message: 'Could not reach the endpoint http://x/v1.' } }))).toEqual({
+describe('endNotice', () => {
+  const status = (over: Partial<LiveRunStatus>): RunStatusParams => ({
+    uri: 'file:///w/my%20task.prompt.md',
+    workspace: '/w',
+    status: { runId: 'r1', state: 'running', tested: 3, commits: 1, line: 'testing v4', ...over },
+  });
+  const going = status({}).status;
+
+  it('shows a failure once, with what failed, even one whose journal never said so', () => {
+    const failed = status({ state: 'failed', error: 'Could not reach the endpoint http://x/v1.' });
+    expect(endNotice(failed, going)).toEqual({
       level: 'error',
-      message: 'Ratchet: the run on my task.prompt.md (run r1) failed — Could not reach the endpoint http://x/v1 [llmNetwork].',
+      message: 'Ratchet: the run on my task.prompt.md (run r1) failed — Could not reach the endpoint http://x/v1.',
       show: true,
     });
+    expect(endNotice(failed, failed.status)).toBeUndefined();
   });
 
-  it('only logs a normal end, a cancel and the engine’s warnings', () => {
-    expect(runNotice(at({ type: 'run/finished', commits: 1, candidates: 3, incumbentId: 'c1' }))).toEqual({
+  it('only logs a normal end, a cancel and a run that stopped mid-way', () => {
+    expect(endNotice(status({ state: 'finished', line: '3 tested · 1 committed' }), going)).toEqual({
       level: 'info',
-      message: 'Run on my task.prompt.md (run r1) finished: 1 of 3 candidates committed.',
+      message: 'Run on my task.prompt.md (run r1) finished: 3 tested, 1 committed.',
       show: false,
     });
-    expect(runNotice(at({ type: 'run/cancelled' }))?.show).toBe(false);
+    expect(endNotice(status({ state: 'cancelled' }), going)).toEqual({ level: 'info', message: 'Run on my task.prompt.md (run r1) was cancelled (3 tested, 1 committed).', show: false });
+    expect(endNotice(status({ state: 'interrupted' }), undefined)?.show).toBe(false);
+  });
+
+  it('says nothing while the run goes on', () => {
+    expect(endNotice(status({}), undefined)).toBeUndefined();
+    expect(endNotice(status({ state: 'waiting-for-you', line: 'v4 waits for your Accept or Reject' }), going)).toBeUndefined();
+  });
+});
+
+describe('runNotice', () => {
+  it('logs the engine’s warnings and waits, and nothing else', () => {
     expect(runNotice(at({ type: 'log', level: 'warn', message: 'small dev set' }))?.message).toBe('Run on my task.prompt.md (run r1): small dev set');
     expect(runNotice(at({ type: 'log', level: 'info', message: 'x' }))).toBeUndefined();
     expect(runNotice(at({ type: 'cost/update', cost: {} as never, llmCalls: 1 }))).toBeUndefined();
+    expect(runNotice(at({ type: 'run/finished', commits: 1, candidates: 3, incumbentId: 'c1' }))).toBeUndefined();
     expect(runNotice(at({ type: 'llm/waiting', role: 'agent', model: 'm', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' }))).toEqual({
       level: 'info',
       message: 'Run on my task.prompt.md (run r1): rate limited (agent), waiting 12 s: The endpoint answered 429.',

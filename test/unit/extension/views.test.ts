@@ -1,9 +1,12 @@
-// The status bar's words and the Runs tree's nodes, from runs folded by the panel's RunStore.
+// The status bar's words and the Runs tree's nodes, from runs' statuses (as the daemon pushes them)
+// and runs folded by the panel's RunStore.
 import { describe, expect, it } from 'vitest';
+import type { LiveRunStatus } from '../../../src/core/run/runStatus';
 import { RunStore } from '../../../src/extension/panel/runStore';
 import { candidateNodes, decisionNodes, runNodes } from '../../../src/extension/views/runsTree';
 import { compact, statusView } from '../../../src/extension/views/statusText';
-import type { RunListEntry } from '../../../src/protocol/lsp';
+import type { ShownRun } from '../../../src/extension/views/statusText';
+import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';
 import type { RunState } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started, step } from '../webview/events';
 
@@ -15,13 +18,21 @@ function fold(...events: ReturnType<typeof started>[]): RunState {
 
 const running = () => fold(started(), proposed('c0', undefined), proposed('c1abcdef99', 'c0'), step('c1abcdef99', 1, 1, Math.log(1.5)), step('c1abcdef99', 2, 1, Math.log(3.2)), ev('cost/update', { cost: cost(12), llmCalls: 12 }));
 
+const status = (over: Partial<LiveRunStatus> = {}): RunStatusParams => ({
+  uri: 'file:///w/p/x.prompt.md',
+  workspace: '/w',
+  status: { runId: RUN, state: 'running', tested: 0, commits: 0, line: 'testing c1abcdef99', ...over },
+});
+
+const shown = (over: Partial<LiveRunStatus> = {}, state: RunState | undefined = running()): ShownRun => ({ runId: RUN, status: status(over), state });
+
 describe('statusView', () => {
-  it('shows the run, the candidate under test, its wealth against 1/α and the cost', () => {
-    expect(statusView(running(), 'running', { health: 'ok', message: 'Ready.' })).toEqual({
-      text: '$(sync~spin) x.prompt.md · c1abcdef · E 3.2/20 · $0.01',
+  it('shows the run, its status line and the cost; the candidate’s wealth against 1/α in the tooltip', () => {
+    expect(statusView(shown(), 'running', { health: 'ok', message: 'Ready.' })).toEqual({
+      text: '$(sync~spin) x.prompt.md · testing c1abcdef99 · $0.01',
       tooltip: [
         'Run run-1 — evolve p/x.prompt.md, gate pace+ (α = 0.05)',
-        'Testing candidate c1abcdef99: wealth 3.20, commits at 20.0 (1/α).',
+        'Candidate c1abcdef99: wealth 3.20, commits at 20.0 (1/α).',
         '12 LLM calls, 1320 tokens, $0.0120.',
         'Click to open the Ratchet panel.',
       ].join('\n'),
@@ -29,24 +40,37 @@ describe('statusView', () => {
     });
   });
 
-  it('shows a finished run with its commits, and calls when dollars are unknown', () => {
-    const run = fold(started(), proposed('c1', undefined), decided('c1', 'commit'), ev('cost/update', { cost: cost(3, false), llmCalls: 3 }), ev('run/finished', { commits: 1, candidates: 1, incumbentId: 'c1' }));
-    expect(statusView(run, 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · 3 calls');
-  });
-
-  it('says a run is rate limited while the wait lasts, counting down, then no more', () => {
-    const at = 5_000_000;
-    const run = fold(started(), proposed('c0', undefined), ev('llm/waiting', { at, role: 'agent', model: 'm', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' }));
-    const during = statusView(run, 'running', undefined, false, at + 100);
+  it('says what the daemon says while a call waits, and what the run waits for from the user', () => {
+    const state = fold(started(), proposed('c0', undefined), ev('llm/waiting', { role: 'agent', model: 'm', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' }));
+    const during = statusView(shown({ line: 'rate limited, waiting 12 s', wait: { ms: 12_000, then: 'scoring the starting prompt' } }, state), 'running', undefined);
     expect(during.text).toBe('$(sync~spin) x.prompt.md · rate limited, waiting 12 s · 0 calls');
     expect(during.tooltip).toContain('An LLM call is waiting before it tries again: The endpoint answered 429.');
-    expect(during.severity).toBe('normal');
-    expect(statusView(run, 'running', undefined, false, at + 12_000).text).toBe('$(sync~spin) x.prompt.md · 0 calls');
+    expect(statusView(shown({ line: 'scoring the starting prompt' }, state), 'running', undefined).text).toBe('$(sync~spin) x.prompt.md · scoring the starting prompt · 0 calls');
+    const asking = statusView(shown({ state: 'waiting-for-you', tested: 4, commits: 1, line: 'v4 waits for your Accept or Reject' }), 'running', undefined);
+    expect(asking.text).toBe('$(bell) x.prompt.md · v4 waits for your Accept or Reject · $0.01');
+    expect(asking.tooltip).toContain('Accept or Reject the suggestion in the editor');
+  });
+
+  it('shows how a run ended from its last status, even when its events never said so', () => {
+    expect(statusView(shown({ state: 'finished', tested: 3, commits: 1, line: '3 tested · 1 committed' }), 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · $0.01');
+    const failed = statusView(shown({ state: 'failed', tested: 2, line: 'testing v3', error: 'The dataset is gone.' }), 'running', undefined);
+    expect(failed.text).toBe('$(error) x.prompt.md · failed, 0 commits · $0.01');
+    expect(failed.tooltip).toContain('Failed: The dataset is gone.');
+    expect(statusView(shown({ state: 'interrupted' }), 'running', undefined).text).toBe('$(debug-pause) x.prompt.md · interrupted · $0.01');
+  });
+
+  it('names the run from its status before any event came', () => {
+    expect(statusView({ runId: RUN, status: status({ line: 'starting' }) }, 'running', undefined).text).toBe('$(sync~spin) x.prompt.md · starting');
+  });
+
+  it('shows a run no daemon reports on from its events: how its journal ends, in calls when dollars are unknown', () => {
+    const run = fold(started(), proposed('c1', undefined), decided('c1', 'commit'), ev('cost/update', { cost: cost(3, false), llmCalls: 3 }), ev('run/finished', { commits: 1, candidates: 1, incumbentId: 'c1' }));
+    expect(statusView({ runId: RUN, state: run }, 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · 3 calls');
   });
 
   it('puts the server’s trouble first', () => {
-    expect(statusView(running(), 'running', { health: 'error', message: 'uncaught exception' })).toMatchObject({ severity: 'error' });
-    expect(statusView(running(), 'running', { health: 'error', message: 'uncaught exception' }).text.startsWith('$(error)')).toBe(true);
+    expect(statusView(shown(), 'running', { health: 'error', message: 'uncaught exception' })).toMatchObject({ severity: 'error' });
+    expect(statusView(shown(), 'running', { health: 'error', message: 'uncaught exception' }).text.startsWith('$(error)')).toBe(true);
     expect(statusView(undefined, 'failed', undefined)).toMatchObject({ text: '$(error) Ratchet', severity: 'error' });
     expect(statusView(undefined, 'starting', undefined).text).toBe('$(loading~spin) Ratchet');
   });
@@ -80,7 +104,7 @@ function listed(over: Partial<RunListEntry>): RunListEntry {
 
 describe('runsTree', () => {
   it('lists live runs the server has not listed yet first, then the listed ones, with their state', () => {
-    const nodes = runNodes([listed({}), listed({ runId: 'r-int', status: 'interrupted', resumable: true })], [running()]);
+    const nodes = runNodes([listed({}), listed({ runId: 'r-int', status: 'interrupted', resumable: true })], [running()], []);
     expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.loaded])).toEqual([
       [RUN, 'x.prompt.md', 'running', 'run.hosted', true],
       ['r-old', 'word-problems.prompt.md', 'finished', 'run', false],
@@ -90,8 +114,30 @@ describe('runsTree', () => {
   });
 
   it('shows a listed run that is live in the store as running, from the store', () => {
-    const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()]);
+    const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], []);
     expect(node).toMatchObject({ icon: 'running', contextValue: 'run.hosted', loaded: true });
+  });
+
+  it('shows a run’s state and counts from its status where the daemon pushed one', () => {
+    const asking = status({ state: 'waiting-for-you', tested: 4, commits: 1, line: 'v4 waits for your Accept or Reject' });
+    const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], [asking]);
+    expect(node).toMatchObject({ icon: 'waiting', contextValue: 'run.hosted', description: 'waiting for you · v4 waits for your Accept or Reject · 2026-11-29 10:00' });
+    expect(node!.tooltip).toContain('4 tested, 1 committed.');
+  });
+
+  it('takes how a run ended from its status before the next listing says so', () => {
+    const failed = status({ state: 'failed', tested: 2, commits: 0, line: 'testing v3', error: 'The dataset is gone.' });
+    const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], [failed]);
+    expect(node).toMatchObject({ icon: 'failed', contextValue: 'run', description: 'failed · testing v3 · 2026-11-29 10:00' });
+    expect(node!.tooltip).toContain('Failed: The dataset is gone.');
+  });
+
+  it('shows a run known only from its first status, named after its file', () => {
+    const nodes = runNodes([listed({})], [], [status({ line: 'starting' })]);
+    expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.description, n.loaded, n.workspace])).toEqual([
+      [RUN, 'x.prompt.md', 'running', 'run.hosted', 'running · starting', false, '/w'],
+      ['r-old', 'word-problems.prompt.md', 'finished', 'run', 'finished · 2/5 committed · 2026-11-29 10:00', false, '/w'],
+    ]);
   });
 
   it('lists candidates with their fate, and decisions under them', () => {
@@ -116,13 +162,13 @@ describe('runsTree', () => {
   });
 });
 
-describe('after a server restart mid-run', () => {
+describe('a run no daemon reports on, interrupted on disk', () => {
   it('the status bar says interrupted, not running', () => {
-    expect(statusView(running(), 'running', undefined, true).text).toBe('$(debug-pause) x.prompt.md · interrupted · $0.01');
+    expect(statusView({ runId: RUN, state: running(), interrupted: true }, 'running', undefined).text).toBe('$(debug-pause) x.prompt.md · interrupted · $0.01');
   });
 
   it('the Runs view takes the server’s interrupted over the folded running', () => {
-    const [node] = runNodes([listed({ runId: RUN, status: 'interrupted', resumable: true })], [running()]);
+    const [node] = runNodes([listed({ runId: RUN, status: 'interrupted', resumable: true })], [running()], []);
     expect(node).toMatchObject({ icon: 'interrupted', contextValue: 'run.resumable' });
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, applyEvent, emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import { costTotals } from '../../../webview/model/header';
+import { LIMITS, applyEvent, costTotals, emptyRunState, foldEvents } from '../../../src/protocol/runState';
 import type { PanelEvent } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started, step } from './events';
 
