@@ -10,6 +10,7 @@ import { registerRuns } from './commands/runs';
 import { registerEvolve } from './commands/evolve';
 import { registerGate } from './commands/gate';
 import { registerNotYet } from './commands/notYet';
+import { registerSearch } from './commands/search';
 
 export function buildProgram(): Command {
   const program = new Command('ratchet')
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerRuns(program, version());
   registerEvolve(program, version());
   registerGate(program);
+  registerSearch(program, version());
   registerNotYet(program);
   return program;
 }

@@ -290,7 +290,7 @@ function hashInputs(inputs: RunInputs): string {
  */
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export function roleConfig(spec: RunSpec, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
+export function roleConfig(spec: Pick<RunSpec, 'models'>, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
     const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;

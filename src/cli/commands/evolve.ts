@@ -163,7 +163,8 @@ function cliControl(flags: EvolveFlags, files: NodeFiles): RunControl {
 }
 
 /** One live line on a TTY; a line per decision (and per wait for the endpoint) otherwise; JSONL with --json. */
-class Progress {
+/** The live progress line on a TTY (stderr), or JSONL of engine events on stdout with --json. */
+export class Progress {
   private readonly tty = !!process.stderr.isTTY;
   private line = '';
   private candidate = '';
@@ -197,6 +198,8 @@ class Progress {
       case 'report/test':
       case 'edit/applied':
       case 'run/failed':
+      case 'program/evaluated':
+      case 'proposal/failed':
         this.print(`${e.type === 'log' || e.type === 'llm/waiting' ? '' : `${e.type}: `}${describeEvent(e)}`);
         return;
       default:

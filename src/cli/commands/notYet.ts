@@ -1,12 +1,11 @@
 /**
- * Subcommands whose engines are not built yet (gated code search, dev-set generation). They are
+ * Subcommands whose engines are not built yet (dev-set generation). They are
  * listed in --help so the CLI's shape is stable, and they say plainly that they cannot run yet.
  */
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
 
 const PENDING = [
-  { name: 'search', what: 'gated code search over EVOLVE-BLOCK regions (ShinkaEvolve style)', args: '[file]' },
   { name: 'gen-data', what: 'writing a dev set when you have none (Challenger role)', args: '[prompt-file]' },
 ];
 

@@ -29,6 +29,7 @@ import type { CodeGateContext, ShardEvaluator } from './gate';
 import { ngramSimilarity, noveltyCheck, textHash } from './novelty';
 import { applyAnswer } from './patch';
 import type { CodeRunSpec } from './spec';
+import { hashSeed } from '../random';
 
 /** What one evaluator run says of a program (sandbox + result parsing live in src/node). */
 export interface ProgramEvaluation {
@@ -202,7 +203,9 @@ class Search {
     let childText: string | undefined;
     let answerName = '';
     for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
-      const reply = await this.o.llm.chat({ role: 'proposer', messages, ...(model ? { model } : {}) }, this.o.signal);
+      // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
+      const sample = { seed: hashSeed(s.seed, 'proposal', this.proposals, attempt), sampleIndex: this.proposals };
+      const reply = await this.o.llm.chat({ role: 'proposer', messages, ...sample, ...(model ? { model } : {}) }, this.o.signal);
       const parsed = parseAnswer(reply.text);
       const applied = parsed.ok ? applyAnswer(this.texts.get(parent.id)!, parsed.answer, s.programPath) : undefined;
       if (parsed.ok && applied?.ok) {

@@ -1,0 +1,124 @@
+/**
+ * `ratchet search <file>`: gated code search over the file's EVOLVE-BLOCK regions, headless. The
+ * run spec is the sidecar `<file>.ratchet.yaml` (kind: code); a ShinkaEvolve task folder
+ * (`evaluate.py` beside the file) needs none, nor does `--evaluator`. Every evaluation runs in the
+ * sandbox; a child replaces its island's incumbent only through the gate.
+ *
+ * The file is never written unless --apply is given, and then once, at the end, with the best
+ * program — only if the file still holds the text the run started from (otherwise the diff is
+ * printed for the user to apply).
+ */
+import { createPatch } from 'diff';
+import { Option } from 'commander';
+import type { Command } from 'commander';
+import { RatchetError } from '../../core/errors';
+import { CODE_GATES } from '../../core/gates/gateTable';
+import type { GateName } from '../../core/gates/record';
+import type { EngineEvent } from '../../core/run/events';
+import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
+import { startSearchRun } from '../../node/searchRun';
+import type { SearchRunOutcome } from '../../node/searchRun';
+import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
+import { integer, number, positive, seconds } from '../flags';
+import { writeErr, writeOut } from '../output';
+import { Progress } from './evolve';
+
+interface SearchFlags {
+  evaluator?: string;
+  gate?: GateName;
+  alpha?: number;
+  proposals?: number;
+  evaluations?: number;
+  concurrency?: number;
+  islands?: number;
+  budgetDollars?: number;
+  seed?: number;
+  timeout?: number;
+  baseUrl?: string;
+  model?: string;
+  json?: boolean;
+  apply?: boolean;
+  workspace: string;
+}
+
+export function registerSearch(program: Command, version: string): void {
+  program
+    .command('search')
+    .description('Gated code search over a file’s EVOLVE-BLOCK regions (ShinkaEvolve style): a child replaces its parent only when the gate finds evidence it is better.')
+    .argument('<file>', 'the program to evolve; its run spec is <file>.ratchet.yaml (kind: code), or a ShinkaEvolve evaluate.py beside it')
+    .option('--evaluator <command>', 'evaluator command with {program} and {results} (and {instances}); overrides the spec’s')
+    .addOption(new Option('--gate <gate>', 'acceptance gate').choices(CODE_GATES))
+    .option('--alpha <a>', 'false-improvement rate per child', number('--alpha'))
+    .option('--proposals <n>', 'programs to propose', positive('--proposals'))
+    .option('--evaluations <n>', 'evaluator runs at most', positive('--evaluations'))
+    .option('--concurrency <n>', 'evaluations and LLM calls in flight at once', positive('--concurrency'))
+    .option('--islands <n>', 'independent populations', positive('--islands'))
+    .option('--budget-dollars <usd>', 'stop proposing past this many dollars', number('--budget-dollars'))
+    .option('--seed <n>', 'run seed (instance orders, parent choice)', integer('--seed'))
+    .option('--timeout <seconds>', 'per evaluation; the evaluator’s process group is killed past it', seconds('--timeout'))
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
+    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .option('--json', 'print engine events as JSONL')
+    .option('--apply', 'write the best program into the file at the end (only if the file is unchanged since the start)')
+    .option('-w, --workspace <dir>', 'folder that holds .ratchet/ (runs, response cache)', '.')
+    .action(async (file: string, flags: SearchFlags) => {
+      process.exitCode = await searchCommand(file, flags, version);
+    });
+}
+
+async function searchCommand(file: string, flags: SearchFlags, version: string): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = new Progress(!!flags.json);
+  let outcome: SearchRunOutcome;
+  try {
+    outcome = await startSearchRun({
+      programPath: file,
+      workspace: flags.workspace,
+      overrides: {
+        ...defined({
+          evaluator: flags.evaluator,
+          gate: flags.gate,
+          alpha: flags.alpha,
+          proposals: flags.proposals,
+          evaluations: flags.evaluations,
+          concurrency: flags.concurrency,
+          islands: flags.islands,
+          budgetDollars: flags.budgetDollars,
+          seed: flags.seed,
+          timeoutSeconds: flags.timeout,
+          baseURL: flags.baseUrl,
+          model: flags.model,
+        }),
+      },
+      onEvent: (e: EngineEvent) => progress.show(e),
+      signal: controller.signal,
+      endpointDefaults: endpointDefaultsFromEnv(process.env),
+      version,
+      apply: !!flags.apply,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    progress.end();
+  }
+  const score = (s: number | undefined) => (s === undefined ? '—' : s.toPrecision(6));
+  if (!flags.json) {
+    writeErr(
+      `run ${outcome.runId}: ${outcome.proposals} proposals, ${outcome.evaluations} evaluations, ${outcome.commits} committed · best ${outcome.best.id} (score ${score(outcome.best.score)}, start ${score(outcome.seedScore)})\n` +
+        `  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`,
+    );
+  }
+  if (outcome.applied === 'applied') writeErr(`wrote ${outcome.best.id} into ${file}\n`);
+  if (outcome.best.text !== outcome.startText && outcome.applied !== 'applied') {
+    if (outcome.applied === 'stale') writeErr(`${file} changed during the run; nothing was written. The best program, as a diff:\n`);
+    if (!flags.json) writeOut(createPatch(file, outcome.startText, outcome.best.text));
+  }
+  return outcome.commits > 0 ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
+}
+
+function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,252 @@
+/**
+ * One code search as a Node face starts it (the CLI; the run daemon next): read the program and
+ * its run spec (a sidecar `<file>.ratchet.yaml`, or none for a ShinkaEvolve task folder), assemble
+ * the LLM layer with the run's budgets, run every evaluation in the sandbox (src/node/sandbox.ts),
+ * journal every event durably, and drive `runSearch`.
+ *
+ * --apply writes the best program into the file at the end, atomically, and only if the file
+ * still holds the text the run started from; otherwise the caller prints the diff.
+ */
+import { basename, dirname, resolve } from 'node:path';
+import { badInputError, errorsOf } from '../core/data/diagnostics';
+import { RatchetError } from '../core/errors';
+import { parseBlocks } from '../core/code/blocks';
+import { runSearch } from '../core/code/search';
+import type { ProgramEvaluator, SearchOutcome } from '../core/code/search';
+import { CODE_DEFAULTS, resolveCodeSpec } from '../core/code/spec';
+import type { CodeRunSpec } from '../core/code/spec';
+import { commandUsesInstances } from '../core/code/evaluation';
+import { createLlmClient } from '../core/llm/client';
+import { DEFAULT_RETRY } from '../core/llm/retry';
+import { listedPrice, modelPrice } from '../core/llm/prices';
+import type { PriceTable } from '../core/llm/types';
+import { ROLES } from '../core/llm/types';
+import { SeededRandom } from '../core/random';
+import type { EngineEvent, JournaledEvent } from '../core/run/events';
+import type { EventPayload } from '../core/evolve/versions';
+import { createJournal } from '../core/run/journal';
+import { RunBudget } from '../core/run/budget';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
+import { schemaDiagnostics } from '../core/run/specSchema';
+import { mergeSpecTexts, readSpecText } from '../core/run/specSource';
+import { RUN_SPEC_EXTENSIONS } from '../core/files/fileKinds';
+import type { GateName } from '../core/gates/record';
+import { SystemClock } from './clock';
+import { NodeFiles } from './files';
+import { OpenAiTransport } from './openaiTransport';
+import { nodePorts } from './ports';
+import { currentOwner } from './process';
+import { nodeEvaluationSandbox } from './sandbox';
+import { roleConfig } from './evolveRun';
+
+/** What the CLI's flags may set over the run spec. */
+export interface SearchOverrides {
+  evaluator?: string;
+  gate?: GateName;
+  alpha?: number;
+  proposals?: number;
+  evaluations?: number;
+  concurrency?: number;
+  islands?: number;
+  budgetDollars?: number;
+  seed?: number;
+  timeoutSeconds?: number;
+  baseURL?: string;
+  model?: string;
+}
+
+export interface SearchRunOptions {
+  programPath: string;
+  workspace: string;
+  overrides: SearchOverrides;
+  onEvent: (e: JournaledEvent) => void;
+  signal: AbortSignal;
+  endpointDefaults: EndpointDefaults;
+  version: string;
+  /** Refuse: every code search runs workspace code (its evaluator). */
+  untrusted?: boolean;
+  /** Write the best program into the file at the end (when the file still holds the start text). */
+  apply?: boolean;
+}
+
+export interface SearchRunOutcome extends SearchOutcome {
+  runId: string;
+  startText: string;
+  /** --apply: 'applied', 'stale' (the file changed meanwhile; nothing written), or 'unchanged'. */
+  applied?: 'applied' | 'stale' | 'unchanged';
+}
+
+export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutcome> {
+  const files = new NodeFiles();
+  const programPath = resolve(o.programPath);
+  const workspace = resolve(o.workspace);
+  if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { file: programPath });
+  const startText = await files.readText(programPath).catch(() => {
+    throw new RatchetError('badInput', `Cannot read ${programPath}.`, { file: programPath });
+  });
+  const spec = await loadCodeSpec(files, programPath, o.overrides);
+  const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
+
+  // Marker errors (file:line) before anything is spent.
+  parseBlocks(startText, programPath);
+  const face = { ...(o.overrides.baseURL ? { baseURL: o.overrides.baseURL } : {}), ...(o.overrides.model ? { model: o.overrides.model } : {}) };
+  if ((spec.models.proposer.model ?? face.model ?? o.endpointDefaults.model) === undefined) {
+    throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
+  }
+  // A scored code search calls the proposer only; the other roles go where it goes.
+  const models = Object.fromEntries(ROLES.map((role) => [role, spec.models[role].model === undefined ? spec.models.proposer : spec.models[role]])) as CodeRunSpec['models'];
+  const roles = roleConfig({ models }, face, o.endpointDefaults);
+  const clock = new SystemClock();
+  const budget = new RunBudget(
+    { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
+    clock,
+  );
+  const llm = createLlmClient({
+    transport: new OpenAiTransport({ roles }),
+    roles,
+    concurrency: spec.concurrency,
+    timeoutMs: spec.callTimeoutSeconds * 1000,
+    retry: DEFAULT_RETRY,
+    prices: proposerPrices(spec, roles.proposer?.model),
+    cache: { files, dir: files.join(workspace, '.ratchet', 'cache', 'llm') },
+    admission: budget,
+    clock,
+    random: new SeededRandom(spec.seed).fork('llm-jitter'),
+  });
+  budget.measure(llm);
+  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
+  llm.payFor(writer.runId);
+  const emit = async (e: EventPayload<EngineEvent>) => {
+    o.onEvent(await writer.append({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent));
+  };
+  const offWait = llm.onWait((w) => void emit({ type: 'llm/waiting', ...w }).catch(() => undefined));
+  try {
+    await emit({
+      type: 'run/started',
+      info: { kind: 'search', target: programPath, gate: spec.gate.name, alpha: spec.gate.alpha, mode: o.apply ? 'autopilot' : 'suggest', seed: spec.seed },
+    });
+    const outcome = await runSearch({
+      spec,
+      seedText: startText,
+      llm,
+      evaluate: sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults),
+      random: new SeededRandom(spec.seed),
+      emit,
+      signal: o.signal,
+    });
+    const applied = o.apply ? await applyBest(files, programPath, startText, outcome.best.text) : undefined;
+    return { ...outcome, runId: writer.runId, startText, ...(applied ? { applied } : {}) };
+  } catch (err) {
+    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    await emit(error.code === 'cancelled' ? { type: 'run/cancelled' } : { type: 'run/failed', error }).catch(() => undefined);
+    throw err;
+  } finally {
+    offWait();
+    await writer.flush().catch(() => undefined);
+    await ports.close();
+  }
+}
+
+/** The sidecar next to the program, else a ShinkaEvolve task folder's defaults, with the flags on top. */
+export async function loadCodeSpec(files: NodeFiles, programPath: string, o: SearchOverrides): Promise<CodeRunSpec> {
+  const sidecars = RUN_SPEC_EXTENSIONS.map((ext) => `${programPath}${ext}`);
+  let sidecar: string | undefined;
+  for (const path of sidecars) if (await files.exists(path)) sidecar = path;
+  const shinkaTask = await files.exists(files.join(dirname(programPath), CODE_DEFAULTS.shinkaEvaluator));
+  const file = sidecar ?? sidecars[0]!;
+  const text = sidecar ? await files.readText(sidecar) : 'kind: code\n';
+  const { spec: read, diagnostics } = readSpecText(file, text);
+  if (!read) throw badInputError(diagnostics);
+  if (read.value.kind !== 'code') {
+    throw new RatchetError('badInput', `${basename(file)} is a prompt run spec; a code search needs kind: code in it.`, { file });
+  }
+  const schema = schemaDiagnostics(read.value, read.locate);
+  if (errorsOf(schema).length > 0) throw badInputError(schema);
+  const { merged } = mergeSpecTexts([read], file);
+  const baseDir = dirname(file);
+  const resolved = resolveCodeSpec(merged, { programPath, baseDir, resolvePath: (p) => resolve(baseDir, p), shinkaTask: shinkaTask || o.evaluator !== undefined });
+  if (errorsOf(resolved.diagnostics).length > 0) throw badInputError(resolved.diagnostics);
+  const spec = resolved.spec;
+  return {
+    ...spec,
+    evaluator: {
+      ...spec.evaluator,
+      ...(o.evaluator === undefined ? {} : { command: o.evaluator, shards: spec.evaluator.shards && commandUsesInstances(o.evaluator) }),
+      ...(o.timeoutSeconds === undefined ? {} : { timeoutSeconds: o.timeoutSeconds }),
+    },
+    gate: { ...spec.gate, ...(o.gate ? { name: o.gate as CodeRunSpec['gate']['name'] } : {}), ...(o.alpha === undefined ? {} : { alpha: o.alpha }) },
+    budget: {
+      ...spec.budget,
+      ...(o.proposals === undefined ? {} : { proposals: o.proposals }),
+      ...(o.evaluations === undefined ? {} : { evaluations: o.evaluations }),
+      ...(o.budgetDollars === undefined ? {} : { dollars: o.budgetDollars }),
+    },
+    ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+    ...(o.islands === undefined ? {} : { islands: o.islands }),
+    ...(o.seed === undefined ? {} : { seed: o.seed }),
+  };
+}
+
+/** The proposer is the one role a scored code search calls; a dollar budget needs its price. */
+function proposerPrices(spec: CodeRunSpec, model: string | undefined): PriceTable {
+  const m = spec.models.proposer;
+  if (model === undefined) return {};
+  const price = m.free ? { inputPerMTok: 0, outputPerMTok: 0 } : m.price ?? listedPrice(model);
+  if (!price) {
+    if (spec.budget.dollars !== undefined) {
+      throw new RatchetError('badInput', `budget.dollars needs a price for the proposer's model ${model}: set models.proposer.price, or free: true.`, { field: 'models.proposer.price' });
+    }
+    return {};
+  }
+  return { [model]: 'inputPerMTok' in price ? price : modelPrice(price) };
+}
+
+function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: string | undefined, endpoint: EndpointDefaults): ProgramEvaluator {
+  const e = spec.evaluator;
+  // The keys this run uses: the default one and those its roles name (the CLI's apiKeys is the whole environment).
+  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
+  const secrets = [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
+  return async (text, ids, signal) => {
+    const run = await nodeEvaluationSandbox.run({
+      programText: text,
+      programName: basename(programPath),
+      supportFiles: e.supportFiles.map((from) => ({ from, to: basename(from) })),
+      ...(ids ? { instances: [...ids] } : {}),
+      timeoutMs: e.timeoutSeconds * 1000,
+      limits: {
+        addressSpaceBytes: e.limits.memoryMb * 1024 ** 2,
+        ...(e.limits.cpuSeconds === undefined ? {} : { cpuSeconds: e.limits.cpuSeconds }),
+        fileSizeBytes: e.limits.fileSizeMb * 1024 ** 2,
+        openFiles: e.limits.openFiles,
+        processes: e.limits.processes,
+      },
+      env: e.env,
+      network: e.network,
+      signal,
+      secrets,
+      ...(shinkaDir === undefined ? { command: e.command! } : { shinka: { taskDir: shinkaDir } }),
+    });
+    signal.throwIfAborted();
+    const r = run.result;
+    return {
+      correct: r.correct,
+      ...(r.score === undefined ? {} : { score: r.score }),
+      ...(r.instances === undefined ? {} : { instances: r.instances }),
+      ...(r.public === undefined ? {} : { publicMetrics: r.public as Record<string, string | number | boolean | null> }),
+      ...(r.feedback === undefined ? {} : { feedback: r.feedback }),
+      ...(r.error === undefined ? {} : { error: r.error }),
+    };
+  };
+}
+
+async function applyBest(files: NodeFiles, path: string, startText: string, best: string): Promise<'applied' | 'stale' | 'unchanged'> {
+  if (best === startText) return 'unchanged';
+  if ((await files.readText(path)) !== startText) return 'stale';
+  await files.writeTextAtomic(path, best);
+  return 'applied';
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
+}

@@ -1,0 +1,107 @@
+// `ratchet search` through the built CLI against the fake OpenAI-compatible server, whose proposer
+// answers code-search requests in ShinkaEvolve's formats (nudging a numeric literal inside the
+// EVOLVE-BLOCK). The evaluator is a real command run in the sandbox: it scores the program on 40
+// instances. Checked: the run journals programs and gate decisions, every child keeps the frozen
+// text, the evaluator never sees the API key, and --apply writes the best program only into a file
+// that still holds the text the run started from.
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer } from '../fixtures/fakeOpenAI/server';
+import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
+import type { EngineEvent } from '../../src/core/run/events';
+import { CLI, journal, runCli, runIds } from './evolveCli';
+
+beforeAll(() => {
+  if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
+});
+
+const PROGRAM = [
+  '// The harness imports step(); only the block changes.',
+  'export function step() {',
+  '  // EVOLVE-BLOCK-START',
+  '  const rate = 0.300;',
+  '  // EVOLVE-BLOCK-END',
+  '  return rate;',
+  '}',
+  '',
+].join('\n');
+
+// Scores each instance by how close `rate` is to 0.5, and reports whether it could see a key.
+const EVALUATOR = `
+import { pathToFileURL } from 'node:url';
+const [program, , instancesFile] = process.argv.slice(2);
+const { step } = await import(pathToFileURL(program).href);
+const rate = step();
+const ids = Array.from({ length: 40 }, (_, i) => 'inst-' + (i + 1));
+const instances = {};
+ids.forEach((id, i) => (instances[id] = Math.max(0, Math.min(1, 1 - 4 * Math.abs(rate - 0.5) - 0.01 * (i % 5)))));
+const mean = Object.values(instances).reduce((a, b) => a + b, 0) / ids.length;
+const keys = Object.keys(process.env).filter((k) => /KEY|TOKEN|SECRET/.test(k));
+console.log(JSON.stringify({ correct: true, combined_score: mean, instances, public: { rate }, text_feedback: 'env keys: ' + keys.join(',') }));
+`;
+
+function workspace(): { dir: string; program: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ratchet-search-'));
+  const program = join(dir, 'step.mjs');
+  writeFileSync(program, PROGRAM);
+  writeFileSync(join(dir, 'evaluate.mjs'), EVALUATOR);
+  writeFileSync(
+    join(dir, 'step.mjs.ratchet.yaml'),
+    ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program} {results}', '  supportFiles: [evaluate.mjs]', '  timeoutSeconds: 60', 'models:', '  proposer: { model: sim-proposer }', 'islands: 1', 'concurrency: 2', ''].join('\n'),
+  );
+  return { dir, program };
+}
+
+describe('ratchet search', () => {
+  it('journals proposals and gate decisions, keeps the frozen text, hides the key, and --apply writes the best program', async () => {
+    const ws = workspace();
+    const server = await startFakeServer({});
+    try {
+      const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '6', '--apply', '-w', ws.dir], { OPENAI_API_KEY: 'sk-test-secret' });
+      const [id] = runIds(ws.dir);
+      expect(id, r.stderr).toBeDefined();
+      const events: EngineEvent[] = journal(ws.dir, id!);
+      expect(events[0]?.type).toBe('run/started');
+      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+      const children = events.flatMap((e) => (e.type === 'candidate/proposed' && e.candidateId !== 'p0' ? [e.text] : []));
+      const decisions = events.filter((e) => e.type === 'decision');
+      expect(children.length).toBeGreaterThan(0);
+      expect(decisions.length).toBe(children.length);
+      const frozen = frozenSegments(PROGRAM, parseBlocks(PROGRAM));
+      for (const text of children) expect(frozenSegments(text, parseBlocks(text))).toEqual(frozen);
+      // The evaluator ran in the sandbox: no variable that looks like a key reached it.
+      const feedback = events.flatMap((e) => (e.type === 'program/evaluated' && e.feedback !== undefined ? [e.feedback] : []));
+      expect(feedback.length).toBeGreaterThan(0);
+      for (const f of feedback) expect(f).toBe('env keys: ');
+      expect(readFileSync(join(ws.dir, '.ratchet', 'runs', id!, 'events.jsonl'), 'utf8')).not.toContain('sk-test-secret');
+      // A nudge of `rate` toward 0.5 is better on every instance by a margin the gate sees.
+      const commits = decisions.filter((e) => e.type === 'decision' && e.record.decision === 'commit').length;
+      expect(commits).toBeGreaterThan(0);
+      expect(r.code).toBe(0);
+      // --apply wrote the best program, frozen text and all, into the file nobody touched meanwhile.
+      const now = readFileSync(ws.program, 'utf8');
+      expect(now).not.toBe(PROGRAM);
+      expect(Number(/rate = ([\d.]+)/.exec(now)![1])).toBeGreaterThan(0.3);
+      expect(frozenSegments(now, parseBlocks(now))).toEqual(frozen);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it('refuses a file with unpaired markers at its line, before any call', async () => {
+    const ws = workspace();
+    writeFileSync(ws.program, PROGRAM.replace('  // EVOLVE-BLOCK-END\n', ''));
+    const server = await startFakeServer({});
+    try {
+      const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '2', '-w', ws.dir]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/step\.mjs:3: EVOLVE-BLOCK-START/);
+      expect(server.calls.length).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
