@@ -15,6 +15,7 @@ import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
 import type { EngineEvent } from '../run/events';
 import type { EventPayload } from '../evolve/versions';
+import { CONTINUOUS_CAP } from '../gates/eprocess';
 import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
@@ -171,7 +172,19 @@ class Search {
     } else if (g.name !== 'greedy') {
       // The pre-flight of GATES.md 4.2: could a child that wins every instance by the whole range commit?
       const cfg = paceConfig(g.name, { alpha: g.alpha, scores: 'continuous', schedule: g.schedule, population: g.population, horizonT: g.horizon });
-      if (startPaceTest(cfg, this.ledger, this.instances.length).verdict?.reason === 'infeasible') {
+      const test = startPaceTest(cfg, this.ledger, this.instances.length);
+      if (test.verdict?.reason !== 'infeasible') {
+        // The bets are capped (Δ may be as bad as the whole range), so the evidence a child can gather
+        // per instance is bounded by its margin over the range: say what margin commits at all.
+        const n = this.instances.length;
+        const { lo, hi } = this.o.spec.evaluator.scoreRange;
+        const margin = ((hi - lo) * (test.threshold ** (1 / n) - 1)) / CONTINUOUS_CAP;
+        await this.log(
+          'info',
+          `Gate ${g.name} on ${n} instances with scores in [${lo}, ${hi}]: a child commits only when it beats its parent by at least about ${margin.toPrecision(2)} per instance on nearly all of them. If real improvements are smaller, narrow evaluator.scoreRange to the range the scores actually take.`,
+        );
+      }
+      if (test.verdict?.reason === 'infeasible') {
         throw new RatchetError(
           'badInput',
           `${this.instances.length} instance${this.instances.length === 1 ? '' : 's'} cannot give gate ${g.name} the evidence to commit at α = ${g.alpha}, even for a child better on every one by the whole score range: report more instances, or set evaluator.repeats.`,

@@ -114,6 +114,10 @@ describe('code search loop', () => {
   it('climbs with real improvements: the best program beats the seed, and every child keeps the frozen text', async () => {
     const { outcome, events } = await search({ gate: 'pace+', proposals: 40, seed: 3, neutral: false });
     expect(outcome.commits).toBeGreaterThan(0);
+    // The pre-flight says what margin per instance can commit: ((1/α)^(1/n) − 1) / c over the range.
+    const margin = (20 ** (1 / 30) - 1) / 0.75;
+    const preflight = events.find((e) => e.type === 'log' && e.message.includes('commits only when it beats its parent'));
+    expect(preflight?.type === 'log' && preflight.message).toContain(`at least about ${margin.toPrecision(2)} per instance`);
     expect(constantOf(outcome.best.text)).toBeGreaterThan(0.1);
     expect(outcome.best.score!).toBeGreaterThan(outcome.seedScore!);
     const frozen = frozenSegments(SEED_PROGRAM, parseBlocks(SEED_PROGRAM));
