@@ -212,7 +212,8 @@ function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: str
       programText: text,
       programName: basename(programPath),
       supportFiles: e.supportFiles.map((from) => ({ from, to: basename(from) })),
-      ...(ids ? { instances: [...ids] } : {}),
+      // A command reading {instances} gets a file either way; an empty one means every instance.
+      ...(ids ? { instances: [...ids] } : shinkaDir === undefined && commandUsesInstances(e.command!) ? { instances: [] } : {}),
       timeoutMs: e.timeoutSeconds * 1000,
       limits: {
         addressSpaceBytes: e.limits.memoryMb * 1024 ** 2,

@@ -5,7 +5,7 @@
 // text, the evaluator never sees the API key, and --apply writes the best program only into a file
 // that still holds the text the run started from.
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -104,4 +104,25 @@ describe('ratchet search', () => {
       await server.close();
     }
   }, 120_000);
+
+  // The shipped examples start: the seed is evaluated in the sandbox through each one's own spec
+  // (a deterministic single score; 120 instances read through an empty {instances} file).
+  it.each([
+    ['circle-packing', 'pack.mjs', 1],
+    ['bin-packing', 'binpack.mjs', 120],
+  ])('examples/code/%s runs as shipped', async (folder, file, instances) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-example-'));
+    cpSync(join('examples/code', folder), dir, { recursive: true });
+    const server = await startFakeServer({});
+    try {
+      const r = await runCli(['search', join(dir, file), '--base-url', server.url, '--model', 'sim-proposer', '--proposals', '1', '-w', dir]);
+      const [id] = runIds(dir);
+      const events = journal(dir, id!);
+      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+      const seed = events.find((e) => e.type === 'program/evaluated' && e.candidateId === 'p0');
+      expect(seed).toMatchObject({ correct: true, instances });
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
 });

@@ -146,6 +146,8 @@ function selectInstances(all, idsFile) {
   }
   const byId = new Map(all.map((inst) => [inst.id, inst]));
   const ids = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  // An empty list is a whole run: Ratchet's first evaluation asks which instances there are.
+  if (ids.length === 0) return all;
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length) usage(`unknown instance id(s) in ${idsFile}: ${unknown.slice(0, 5).join(', ')} (the ids are bp-001 … bp-${String(all.length).padStart(3, '0')})`);
   return [...new Set(ids)].map((id) => byId.get(id));

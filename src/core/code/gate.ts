@@ -158,7 +158,9 @@ async function evaluateShard(ctx: CodeGateContext, child: ProgramRef, parent: Pr
 
 function checkScore(ctx: CodeGateContext, s: number, id: string): number {
   const { lo, hi } = ctx.range;
-  if (!(Number.isFinite(s) && s >= lo && s <= hi)) {
+  // Greedy compares means and never scales a difference, so only finiteness matters to it.
+  const inRange = ctx.gate.name === 'greedy' || (s >= lo && s <= hi);
+  if (!(Number.isFinite(s) && inRange)) {
     throw new RatchetError('badInput', `Instance ${id} scored ${s}, outside the evaluator's declared score range [${lo}, ${hi}].`, { field: 'evaluator.scoreRange', instanceId: id });
   }
   return s;

@@ -159,15 +159,20 @@ class Search {
       }
     }
     const scores = repeats ? (first.instances ?? {}) : this.single ? { [SINGLE]: first.score ?? NaN } : first.instances!;
+    const { lo, hi } = this.o.spec.evaluator.scoreRange;
+    const scaled = !(this.deterministic && this.single) && this.o.spec.gate.name !== 'greedy';
     for (const id of this.instances) {
       const y = scores[id];
       if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave the starting program no score for instance ${id}.`, { instanceId: id });
+      if (scaled && (y < lo || y > hi)) {
+        throw new RatchetError('badInput', `The starting program scored ${y} on instance ${id}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange', instanceId: id });
+      }
       this.cache.set(textHash(this.o.seedText), id, y);
       await this.o.emit({ type: 'item/evaluated', candidateId: 'p0', itemId: id, score: y, cached: false });
     }
     await this.programEvaluated('p0', 0, first, this.instances.length);
     const g = this.o.spec.gate;
-    if (this.deterministic && g.name !== 'greedy') {
+    if (this.deterministic && this.single && g.name !== 'greedy') {
       await this.log('info', `Deterministic single score: gate ${g.name} is not needed; a strict improvement commits.`);
     } else if (g.name !== 'greedy') {
       // The pre-flight of GATES.md 4.2: could a child that wins every instance by the whole range commit?
@@ -253,7 +258,8 @@ class Search {
     const against = { id: incumbent.id, hash: textHash(this.texts.get(incumbent.id)!) };
     const e = this.o.spec.evaluator;
     const ctx: CodeGateContext = {
-      gate: { ...this.o.spec.gate, name: this.deterministic ? 'greedy' : this.o.spec.gate.name },
+      // Per-instance scores always go through the paired gate; only one repeatable score needs none.
+      gate: { ...this.o.spec.gate, name: this.deterministic && this.single ? 'greedy' : this.o.spec.gate.name },
       runSeed: this.o.spec.seed,
       instances: this.instances,
       range: e.scoreRange,

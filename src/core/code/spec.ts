@@ -6,7 +6,7 @@
  *
  * The checks a schema cannot express, each located at its field: the gate is one code search
  * decides with; prompt-only keys (dataset, scorer, split, …) are refused rather than ignored; a
- * score range is lo < hi; shards and repeats do not mix.
+ * score range is lo < hi; shards need {instances} in the command.
  */
 import { diagnostic } from '../data/diagnostics';
 import type { Diagnostic, Location } from '../data/diagnostics';
@@ -174,7 +174,6 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
   const [lo, hi] = [range[0] ?? 0, range[1] ?? 1];
   if (!(lo < hi)) report(['evaluator', 'scoreRange'], `evaluator.scoreRange must be [lo, hi] with lo < hi (got [${lo}, ${hi}])`);
   const repeats = num(r.repeats);
-  if (repeats !== undefined && shards) report(['evaluator', 'repeats'], 'evaluator.repeats evaluates one score several times; it does not mix with shards (instances of its own)');
   const limits: Raw = isPlainObject(r.limits) ? r.limits : {};
   const cpuSeconds = num(limits.cpuSeconds);
   return {

@@ -156,6 +156,21 @@ describe('code search loop', () => {
     expect(decisions(events).length).toBe(4);
   });
 
+  it('a deterministic evaluator with per-instance scores still goes through the paired gate', async () => {
+    const events: EngineEvent[] = [];
+    const s = spec('pace+', 3);
+    await runSearch({
+      spec: { ...s, evaluator: { ...s.evaluator, deterministic: true } },
+      seedText: SEED_PROGRAM,
+      llm: proposer(4, false),
+      evaluate: evaluator(4).evaluate,
+      random: new SeededRandom(4),
+      emit: async (e) => void events.push({ ...e, runId: 'r', at: 0 } as EngineEvent),
+      signal: new AbortController().signal,
+    });
+    expect(decisions(events).map((d) => d.gate)).toEqual(['pace+', 'pace+', 'pace+']);
+  });
+
   it('a duplicate child is never evaluated', async () => {
     // The neutral proposer's first edit on each island gives the same text: v1 from p0 twice.
     const { events, evaluations } = await search({ gate: 'pace+', proposals: 2, seed: 9, neutral: true });
