@@ -114,7 +114,16 @@ class Search {
     }
     while (this.proposals < s.budget.proposals && (s.budget.evaluations === undefined || this.evaluations < s.budget.evaluations)) {
       this.o.signal.throwIfAborted();
-      await this.iterate(this.proposals % s.islands, Math.floor(this.proposals / s.islands) + 1);
+      try {
+        await this.iterate(this.proposals % s.islands, Math.floor(this.proposals / s.islands) + 1);
+      } catch (err) {
+        // A spent LLM budget refuses the next proposal before it is sent: the search ends there,
+        // with what it has. (Evaluations spend no LLM budget, so no child is cut off mid-test.)
+        if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
+        this.proposals--; // counted when it was begun, and never sent
+        await this.log('warn', `${err.message} The search stops after ${this.proposals} proposals.`);
+        break;
+      }
     }
     const best = this.db.best() ?? seedRecord!;
     await this.o.emit({ type: 'run/finished', commits: this.ledger.commits, candidates: this.ledger.tested, incumbentId: best.id });

@@ -13,6 +13,7 @@ import { DEFAULTS } from '../../../src/core/run/specTypes';
 import type { EngineEvent } from '../../../src/core/run/events';
 import type { LlmClient } from '../../../src/core/ports';
 import type { ChatRequest } from '../../../src/core/llm/types';
+import { RatchetError } from '../../../src/core/errors';
 import { hashSeed, SeededRandom } from '../../../src/core/random';
 
 const SEED_PROGRAM = [
@@ -169,6 +170,32 @@ describe('code search loop', () => {
       signal: new AbortController().signal,
     });
     expect(decisions(events).map((d) => d.gate)).toEqual(['pace+', 'pace+', 'pace+']);
+  });
+
+  it('a spent LLM budget ends the search cleanly, with what it found', async () => {
+    const events: EngineEvent[] = [];
+    const llm = proposer(3, false);
+    let calls = 0;
+    const budgeted: LlmClient = {
+      ...llm,
+      chat: async (req, signal) => {
+        if (++calls > 5) throw new RatchetError('budgetExhausted', "The run's budget is spent (calls 5 of 5); no further LLM call is sent.", { budget: 'calls' });
+        return llm.chat(req, signal);
+      },
+    };
+    const outcome = await runSearch({
+      spec: spec('pace+', 40),
+      seedText: SEED_PROGRAM,
+      llm: budgeted,
+      evaluate: evaluator(3).evaluate,
+      random: new SeededRandom(3),
+      emit: async (e) => void events.push({ ...e, runId: 'r', at: 0 } as EngineEvent),
+      signal: new AbortController().signal,
+    });
+    expect(events.at(-1)?.type).toBe('run/finished');
+    expect(events.some((e) => e.type === 'log' && e.level === 'warn' && e.message.includes('The search stops after 5 proposals'))).toBe(true);
+    expect(outcome.proposals).toBe(5);
+    expect(decisions(events).length).toBeLessThanOrEqual(5);
   });
 
   it('a duplicate child is never evaluated', async () => {
