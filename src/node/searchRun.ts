@@ -24,7 +24,9 @@ import { ROLES } from '../core/llm/types';
 import { SeededRandom } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import type { EventPayload } from '../core/evolve/versions';
-import { createJournal } from '../core/run/journal';
+import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
+import type { JournalWriter } from '../core/run/journal';
+import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
 import { RunBudget } from '../core/run/budget';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { schemaDiagnostics } from '../core/run/specSchema';
@@ -37,6 +39,7 @@ import { OpenAiTransport } from './openaiTransport';
 import { nodePorts } from './ports';
 import { currentOwner } from './process';
 import { nodeEvaluationSandbox } from './sandbox';
+import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
 import { roleConfig } from './evolveRun';
 
 /** What the CLI's flags may set over the run spec. */
@@ -74,21 +77,48 @@ export interface SearchRunOutcome extends SearchOutcome {
   startText: string;
   /** --apply: 'applied', 'stale' (the file changed meanwhile; nothing written), or 'unchanged'. */
   applied?: 'applied' | 'stale' | 'unchanged';
+  /** Evaluations this process ran; the rest came from the evaluation cache. */
+  evaluatorRuns: number;
 }
 
 export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutcome> {
   const files = new NodeFiles();
   const programPath = resolve(o.programPath);
-  const workspace = resolve(o.workspace);
   if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { file: programPath });
   const startText = await files.readText(programPath).catch(() => {
     throw new RatchetError('badInput', `Cannot read ${programPath}.`, { file: programPath });
   });
   const spec = await loadCodeSpec(files, programPath, o.overrides);
-  const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
-
   // Marker errors (file:line) before anything is spent.
   parseBlocks(startText, programPath);
+  return execute(files, { ...o, programPath }, spec, startText, undefined);
+}
+
+/**
+ * Continues search run `runId` of `workspace`: the spec it started with (run.json), the program
+ * text it started from (its journal), and the same seed, so every proposal comes back from the
+ * LLM response cache and every evaluation from the evaluation cache; the journal's events are
+ * checked, not written twice, and the run goes on from where it stopped.
+ */
+export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, 'programPath' | 'overrides'> & { overrides?: Pick<SearchOverrides, 'baseURL' | 'model'> }): Promise<SearchRunOutcome> {
+  const files = new NodeFiles();
+  const workspace = resolve(o.workspace);
+  if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { runId });
+  const paths = runPaths(files, workspace, runId);
+  const record = await readRunRecord(files, paths.runJson);
+  if (record.kind !== 'search') throw new RatchetError('badInput', `Run ${runId} is a ${record.kind} run, not a code search; resume it with \`ratchet runs resume ${runId}\`.`, { runId });
+  const spec = record.spec as CodeRunSpec;
+  const journalText = (await files.tryReadText(paths.events)) ?? '';
+  const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));
+  if (!seedLine) throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
+  const startText = (JSON.parse(seedLine) as { text: string }).text;
+  return execute(files, { ...o, programPath: record.target, overrides: o.overrides ?? {} }, spec, startText, runId);
+}
+
+async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec, startText: string, resumeId: string | undefined): Promise<SearchRunOutcome> {
+  const programPath = o.programPath;
+  const workspace = resolve(o.workspace);
+  const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
   const face = { ...(o.overrides.baseURL ? { baseURL: o.overrides.baseURL } : {}), ...(o.overrides.model ? { model: o.overrides.model } : {}) };
   if ((spec.models.proposer.model ?? face.model ?? o.endpointDefaults.model) === undefined) {
     throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
@@ -114,14 +144,34 @@ export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutc
     random: new SeededRandom(spec.seed).fork('llm-jitter'),
   });
   budget.measure(llm);
+  const identity = await evaluatorIdentity(files, {
+    spec: spec.evaluator,
+    filesRun: [...spec.evaluator.supportFiles, ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])],
+  });
+  const evaluations = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults));
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
-  const writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
+  let writer: JournalWriter;
+  let replayed: EngineEvent[] = [];
+  if (resumeId) {
+    const r = await resumeJournal(files, workspace, resumeId, currentOwner());
+    writer = r.writer;
+    replayed = r.replay.events;
+  } else {
+    writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
+  }
   llm.payFor(writer.runId);
-  const emit = async (e: EventPayload<EngineEvent>) => {
-    o.onEvent(await writer.append({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent));
+  const write = async (e: EngineEvent) => {
+    o.onEvent(await writer.append(e));
   };
-  const offWait = llm.onWait((w) => void emit({ type: 'llm/waiting', ...w }).catch(() => undefined));
+  const replay = replayingEmitter(writer.runId, replayed, write);
+  const emit = (e: EventPayload<EngineEvent>) => replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
+  const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
   try {
+    if (resumeId) {
+      const elapsedMs = activeElapsedMs(replayed);
+      budget.continueFrom(elapsedMs, replay.replaying);
+      await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
+    }
     await emit({
       type: 'run/started',
       info: { kind: 'search', target: programPath, gate: spec.gate.name, alpha: spec.gate.alpha, mode: o.apply ? 'autopilot' : 'suggest', seed: spec.seed },
@@ -130,16 +180,18 @@ export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutc
       spec,
       seedText: startText,
       llm,
-      evaluate: sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults),
+      evaluate: evaluations.evaluate,
       random: new SeededRandom(spec.seed),
       emit,
       signal: o.signal,
     });
     const applied = o.apply ? await applyBest(files, programPath, startText, outcome.best.text) : undefined;
-    return { ...outcome, runId: writer.runId, startText, ...(applied ? { applied } : {}) };
+    return { ...outcome, runId: writer.runId, startText, evaluatorRuns: evaluations.stats.runs, ...(applied ? { applied } : {}) };
   } catch (err) {
     const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    await emit(error.code === 'cancelled' ? { type: 'run/cancelled' } : { type: 'run/failed', error }).catch(() => undefined);
+    await write(
+      error.code === 'cancelled' ? { type: 'run/cancelled', runId: writer.runId, at: clock.now() } : { type: 'run/failed', runId: writer.runId, at: clock.now(), error },
+    ).catch(() => undefined);
     throw err;
   } finally {
     offWait();

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
 import type { EngineEvent } from '../../src/core/run/events';
-import { CLI, journal, runCli, runIds } from './evolveCli';
+import { CLI, evolveThenKill, journal, runCli, runIds } from './evolveCli';
 
 beforeAll(() => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
@@ -125,4 +125,44 @@ describe('ratchet search', () => {
       await server.close();
     }
   }, 180_000);
+
+  it('killed with SIGKILL mid-run and resumed: the same decisions as an uninterrupted run, and no finished evaluation runs again', async () => {
+    // The evaluator notes each run of itself in a log the spec lets through (env: [EVAL_LOG]).
+    const counted = (ws: { dir: string; program: string }) => {
+      const spec = join(ws.dir, 'step.mjs.ratchet.yaml');
+      writeFileSync(spec, readFileSync(spec, 'utf8').replace('  timeoutSeconds: 60\n', '  timeoutSeconds: 60\n  env: [EVAL_LOG]\n'));
+      writeFileSync(join(ws.dir, 'evaluate.mjs'), `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.EVAL_LOG, 'run\\n');\n${EVALUATOR}`);
+      return join(ws.dir, 'evals.log');
+    };
+    const reference = workspace();
+    const resumed = workspace();
+    const logA = counted(reference);
+    const logB = counted(resumed);
+    const server = await startFakeServer({});
+    const decisionsOf = (dir: string, id: string) =>
+      journal(dir, id).flatMap((e) => (e.type === 'decision' ? [`${e.record.candidateId} ${e.record.decision} ${e.record.itemsConsumed}`] : []));
+    try {
+      const args = (ws: { dir: string; program: string }) => ['search', ws.program, '--base-url', server.url, '--proposals', '8', '-w', ws.dir];
+      const a = await runCli(args(reference), { EVAL_LOG: logA });
+      expect(a.code, a.stderr).toBe(0);
+      const [idA] = runIds(reference.dir);
+      process.env.EVAL_LOG = logB;
+      const { runId } = await evolveThenKill(args(resumed), resumed.dir, 2);
+      const before = readFileSync(logB, 'utf8').split('\n').filter(Boolean).length;
+      const r = await runCli(['search', '--resume', runId, '--base-url', server.url, '-w', resumed.dir], { EVAL_LOG: logB });
+      expect(r.code, r.stderr).toBe(0);
+      expect(decisionsOf(resumed.dir, runId)).toEqual(decisionsOf(reference.dir, idA!));
+      const events = journal(resumed.dir, runId);
+      expect(events.filter((e) => e.type === 'run/resumed')).toHaveLength(1);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      // Every evaluation the killed process finished came from the cache; at most the one in flight at the kill ran again.
+      const runsA = readFileSync(logA, 'utf8').split('\n').filter(Boolean).length;
+      const runsB = readFileSync(logB, 'utf8').split('\n').filter(Boolean).length;
+      expect(before).toBeGreaterThan(0);
+      expect(runsB).toBeLessThanOrEqual(runsA + 1);
+    } finally {
+      delete process.env.EVAL_LOG;
+      await server.close();
+    }
+  }, 240_000);
 });

@@ -19,6 +19,7 @@ import { NodeFiles } from '../../node/files';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
 import { evolveCommand } from './evolve';
+import { searchCommand } from './search';
 import type { EvolveFlags } from './evolve';
 import { integer, positive, seconds } from '../flags';
 import {
@@ -99,7 +100,12 @@ export function registerRuns(program: Command, version: string): void {
       const files = new NodeFiles();
       const root = workspaceRoot(files, opts.workspace);
       const id = await findRun(files, root, runId);
-      process.exitCode = await evolveCommand(undefined, { ...opts, workspace: root }, version, id);
+      const record = await readRunRecord(files, runPaths(files, root, id).runJson);
+      // A code search resumes through `ratchet search --resume`, with the flags it takes.
+      process.exitCode =
+        record.kind === 'search'
+          ? await searchCommand(undefined, { workspace: root, resume: id, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.json ? { json: true } : {}), ...(opts.apply ? { apply: true } : {}) }, version)
+          : await evolveCommand(undefined, { ...opts, workspace: root }, version, id);
     });
 }
 

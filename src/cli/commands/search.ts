@@ -16,7 +16,7 @@ import { CODE_GATES } from '../../core/gates/gateTable';
 import type { GateName } from '../../core/gates/record';
 import type { EngineEvent } from '../../core/run/events';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
-import { startSearchRun } from '../../node/searchRun';
+import { resumeSearchRun, startSearchRun } from '../../node/searchRun';
 import type { SearchRunOutcome } from '../../node/searchRun';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, number, positive, seconds } from '../flags';
@@ -38,6 +38,7 @@ interface SearchFlags {
   model?: string;
   json?: boolean;
   apply?: boolean;
+  resume?: string;
   workspace: string;
 }
 
@@ -45,7 +46,7 @@ export function registerSearch(program: Command, version: string): void {
   program
     .command('search')
     .description('Gated code search over a file’s EVOLVE-BLOCK regions (ShinkaEvolve style): a child replaces its parent only when the gate finds evidence it is better.')
-    .argument('<file>', 'the program to evolve; its run spec is <file>.ratchet.yaml (kind: code), or a ShinkaEvolve evaluate.py beside it')
+    .argument('[file]', 'the program to evolve; its run spec is <file>.ratchet.yaml (kind: code), or a ShinkaEvolve evaluate.py beside it')
     .option('--evaluator <command>', 'evaluator command with {program} and {results} (and {instances}); overrides the spec’s')
     .addOption(new Option('--gate <gate>', 'acceptance gate').choices(CODE_GATES))
     .option('--alpha <a>', 'false-improvement rate per child', number('--alpha'))
@@ -60,13 +61,25 @@ export function registerSearch(program: Command, version: string): void {
     .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
     .option('--json', 'print engine events as JSONL')
     .option('--apply', 'write the best program into the file at the end (only if the file is unchanged since the start)')
-    .option('-w, --workspace <dir>', 'folder that holds .ratchet/ (runs, response cache)', '.')
-    .action(async (file: string, flags: SearchFlags) => {
+    .option('--resume <runId>', 'continue an interrupted search from its journal (its spec, seed and start text)')
+    .option('-w, --workspace <dir>', 'folder that holds .ratchet/ (runs, response and evaluation caches)', '.')
+    .action(async (file: string | undefined, flags: SearchFlags) => {
       process.exitCode = await searchCommand(file, flags, version);
     });
 }
 
-async function searchCommand(file: string, flags: SearchFlags, version: string): Promise<number> {
+/** The flags a resume may change: where calls go, how the result is shown and whether it is written. */
+const RESUMABLE = new Set(['baseUrl', 'model', 'json', 'apply', 'workspace', 'resume']);
+
+export async function searchCommand(file: string | undefined, flags: SearchFlags, version: string): Promise<number> {
+  if (flags.resume) {
+    const refused = Object.keys(flags).filter((k) => !RESUMABLE.has(k) && flags[k as keyof SearchFlags] !== undefined);
+    if (file !== undefined || refused.length > 0) {
+      throw new RatchetError('badInput', `--resume continues the run with its own file, spec and seed; drop ${[...(file === undefined ? [] : [file]), ...refused.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)].join(', ')}.`);
+    }
+  } else if (file === undefined) {
+    throw new RatchetError('badInput', 'Name the file to search, e.g. `ratchet search solve.py`, or continue a run with --resume <runId>.');
+  }
   const controller = new AbortController();
   const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
   process.once('SIGINT', onSignal);
@@ -74,9 +87,19 @@ async function searchCommand(file: string, flags: SearchFlags, version: string):
   const progress = new Progress(!!flags.json);
   let outcome: SearchRunOutcome;
   try {
-    outcome = await startSearchRun({
-      programPath: file,
+    const common = {
       workspace: flags.workspace,
+      onEvent: (e: EngineEvent) => progress.show(e),
+      signal: controller.signal,
+      endpointDefaults: endpointDefaultsFromEnv(process.env),
+      version,
+      apply: !!flags.apply,
+    };
+    outcome = flags.resume
+      ? await resumeSearchRun(flags.resume, { ...common, overrides: defined({ baseURL: flags.baseUrl, model: flags.model }) })
+      : await startSearchRun({
+      ...common,
+      programPath: file!,
       overrides: {
         ...defined({
           evaluator: flags.evaluator,
@@ -93,11 +116,6 @@ async function searchCommand(file: string, flags: SearchFlags, version: string):
           model: flags.model,
         }),
       },
-      onEvent: (e: EngineEvent) => progress.show(e),
-      signal: controller.signal,
-      endpointDefaults: endpointDefaultsFromEnv(process.env),
-      version,
-      apply: !!flags.apply,
     });
   } finally {
     process.off('SIGINT', onSignal);
@@ -111,10 +129,11 @@ async function searchCommand(file: string, flags: SearchFlags, version: string):
         `  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`,
     );
   }
-  if (outcome.applied === 'applied') writeErr(`wrote ${outcome.best.id} into ${file}\n`);
+  const target = file ?? 'the program';
+  if (outcome.applied === 'applied') writeErr(`wrote ${outcome.best.id} into ${target}\n`);
   if (outcome.best.text !== outcome.startText && outcome.applied !== 'applied') {
-    if (outcome.applied === 'stale') writeErr(`${file} changed during the run; nothing was written. The best program, as a diff:\n`);
-    if (!flags.json) writeOut(createPatch(file, outcome.startText, outcome.best.text));
+    if (outcome.applied === 'stale') writeErr(`${target} changed during the run; nothing was written. The best program, as a diff:\n`);
+    if (!flags.json) writeOut(createPatch(target, outcome.startText, outcome.best.text));
   }
   return outcome.commits > 0 ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
 }

@@ -44,8 +44,12 @@ export interface ProgramEvaluation {
   error?: string;
 }
 
-/** Runs the evaluator on a program's text; `instanceIds` undefined: every instance (a whole run). */
-export type ProgramEvaluator = (text: string, instanceIds: readonly string[] | undefined, signal: AbortSignal) => Promise<ProgramEvaluation>;
+/**
+ * Runs the evaluator on a program's text; `instanceIds` undefined: every instance (a whole run).
+ * `repeat` (0 first) tells deliberate re-evaluations of the same program apart, so a cache of
+ * evaluations does not answer "is it repeatable?" with its own copy.
+ */
+export type ProgramEvaluator = (text: string, instanceIds: readonly string[] | undefined, signal: AbortSignal, repeat?: number) => Promise<ProgramEvaluation>;
 
 export interface SearchOptions {
   spec: CodeRunSpec;
@@ -154,7 +158,7 @@ class Search {
       this.instances = [SINGLE];
       if (!this.deterministic) {
         // One score and no instances: only a repeatable evaluator can be trusted on one run.
-        const again = await this.evaluateCounted(this.o.seedText, undefined);
+        const again = await this.evaluateCounted(this.o.seedText, undefined, this.o.signal, 1);
         if (again.correct && again.score === first.score) {
           this.deterministic = true;
           await this.log('info', 'The evaluator gave the starting program the same score twice: it is treated as deterministic, and a strict improvement commits (no statistics needed).');
@@ -335,9 +339,9 @@ class Search {
     throw new RatchetError('internal', `No program text for ${hash}.`);
   }
 
-  private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.o.signal): Promise<ProgramEvaluation> {
+  private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.o.signal, repeat = 0): Promise<ProgramEvaluation> {
     this.evaluations++;
-    return this.o.evaluate(text, ids, signal);
+    return this.o.evaluate(text, ids, signal, repeat);
   }
 
   private parentRule(): ParentRule {
