@@ -160,6 +160,8 @@ export function describeEvent(e: EngineEvent): string {
       return `from ${e.parentId} (${e.kind}, attempt ${e.attempt}): ${e.reason}: ${oneLine(e.message, 160)}`;
     case 'program/evaluated':
       return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}`;
+    case 'meta/notes':
+      return `after ${e.afterProgram}: ${e.recommendations.map((r) => oneLine(r, 80)).join(' · ')}`;
     case 'run/finished':
       return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
     case 'run/failed':

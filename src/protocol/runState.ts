@@ -223,6 +223,9 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'proposal/failed':
       s.logs.push({ at: e.at, level: 'info', message: `A ${e.kind} proposal from ${e.parentId} failed (${e.reason}): ${e.message}` });
       return;
+    case 'meta/notes':
+      s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
+      return;
     case 'program/evaluated':
       if (!e.correct) s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
       return;

@@ -71,6 +71,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'run/resumed':
     case 'proposal/failed':
     case 'program/evaluated':
+    case 'meta/notes':
       return ['header'];
     case 'candidate/stopped':
       return ['lineage', 'header'];

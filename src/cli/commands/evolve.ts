@@ -200,6 +200,7 @@ export class Progress {
       case 'run/failed':
       case 'program/evaluated':
       case 'proposal/failed':
+      case 'meta/notes':
         this.print(`${e.type === 'log' || e.type === 'llm/waiting' ? '' : `${e.type}: `}${describeEvent(e)}`);
         return;
       default:

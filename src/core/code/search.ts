@@ -26,6 +26,8 @@ import type { Blocks } from './blocks';
 import { ProgramDatabase } from './database';
 import type { MetricValue, ParentRule, ProgramKind, ProgramRecord } from './database';
 import { scoreCache, testChild } from './gate';
+import { metaMessages, parseRecommendations } from './metaNotes';
+import type { ProgramSummary } from './metaNotes';
 import type { CodeGateContext, ShardEvaluator } from './gate';
 import { ngramSimilarity, noveltyCheck, textHash } from './novelty';
 import { applyAnswer } from './patch';
@@ -93,6 +95,10 @@ class Search {
   private evaluations = 0;
   private proposals = 0;
   private nextId = 0;
+  /** Tested children since the last meta notes, and the notes' recommendations, handed out in turn. */
+  private sinceNotes: ProgramSummary[] = [];
+  private recommendations: string[] = [];
+  private nextRecommendation = 0;
 
   constructor(private readonly o: SearchOptions) {
     const s = o.spec;
@@ -230,6 +236,7 @@ class Search {
       spans: describeSpans(this.blocks.spans),
       inspirations: inspirations.map((p) => ({ record: p, text: this.texts.get(p.id)! })),
       fix,
+      ...(this.recommendations.length > 0 ? { hint: this.recommendations[this.nextRecommendation++ % this.recommendations.length]! } : {}),
     });
     let childText: string | undefined;
     let answerName = '';
@@ -261,11 +268,11 @@ class Search {
     const id = `p${++this.nextId}`;
     this.texts.set(id, childText);
     await this.o.emit({ type: 'candidate/proposed', candidateId: id, parentId: parent.id, contentHash: hash, text: childText, ...(answerName ? { reasoning: answerName } : {}) });
-    await this.test(id, childText, parent, island, generation, kind, model);
+    await this.test(id, childText, parent, island, generation, kind, model, answerName || id);
     if (s.search.migrationRate > 0) this.db.migrate(generation, random);
   }
 
-  private async test(id: string, text: string, parent: Readonly<ProgramRecord>, island: number, generation: number, kind: ProgramKind, model: string): Promise<void> {
+  private async test(id: string, text: string, parent: Readonly<ProgramRecord>, island: number, generation: number, kind: ProgramKind, model: string, name: string): Promise<void> {
     const incumbent = this.db.incumbent(island) ?? parent;
     const child = { id, hash: textHash(text) };
     const against = { id: incumbent.id, hash: textHash(this.texts.get(incumbent.id)!) };
@@ -310,6 +317,19 @@ class Search {
     const parentMean = this.db.get(incumbent.id)?.score;
     const gain = mean !== undefined && parentMean !== undefined ? (mean - parentMean) / (e.scoreRange.hi - e.scoreRange.lo) : undefined;
     this.banditReward(model, gateReward({ decision: result.record.decision, ...(gain === undefined ? {} : { gain }), gainScale: 0.1 }));
+    this.sinceNotes.push({ id, name, decision: result.record.decision, ...(mean === undefined ? {} : { score: mean }), ...(result.incorrect === undefined ? {} : { error: result.incorrect }) });
+    const every = this.o.spec.search.metaEvery;
+    if (every > 0 && this.sinceNotes.length >= every) await this.writeNotes(id);
+  }
+
+  private async writeNotes(afterProgram: string): Promise<void> {
+    const reply = await this.o.llm.chat({ role: 'meta', messages: metaMessages(this.sinceNotes, this.recommendations), seed: hashSeed(this.o.spec.seed, 'meta', afterProgram) }, this.o.signal);
+    this.sinceNotes = [];
+    const recommendations = parseRecommendations(reply.text);
+    if (recommendations.length === 0) return;
+    this.recommendations = recommendations;
+    this.nextRecommendation = 0;
+    await this.o.emit({ type: 'meta/notes', afterProgram, recommendations });
   }
 
   /** The gate's view of the evaluator: a shard of instance ids → their scores (or incorrect). */
@@ -400,6 +420,7 @@ function proposalMessages(o: {
   spans: string;
   inspirations: { record: Readonly<ProgramRecord>; text: string }[];
   fix: boolean;
+  hint?: string;
 }): ChatMessage[] {
   const metrics = (r: Readonly<ProgramRecord>): string =>
     [r.score === undefined ? undefined : `score ${r.score.toPrecision(6)}`, r.publicMetrics ? JSON.stringify(r.publicMetrics) : undefined, r.feedback].filter((x) => x).join('; ');
@@ -413,6 +434,7 @@ function proposalMessages(o: {
     fenceOf(o.parentText),
   ];
   for (const insp of o.inspirations) parts.push(`Another program of this search (${metrics(insp.record)}):`, fenceOf(insp.text));
+  if (o.hint) parts.push(`A recommendation from the search so far: ${o.hint}`);
   return [
     { role: 'system', content: system },
     { role: 'user', content: parts.join('\n\n') },

@@ -175,6 +175,12 @@ export type EngineEvent = Base &
         feedback?: string;
         error?: string;
       }
+    | {
+        /** Code search: the meta role's recommendations after `afterProgram`, one given to each later proposal in turn. */
+        type: 'meta/notes';
+        afterProgram: string;
+        recommendations: string[];
+      }
     | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
     | { type: 'run/failed'; error: { code: string; message: string } }
     | { type: 'run/cancelled' }

@@ -53,6 +53,7 @@ function proposer(seed: number, neutral: boolean, firstAnswerBroken = false): Ll
     requests,
     async chat(req) {
       requests.push(req);
+      if (req.role === 'meta') return { text: 'Larger x helped.\n- move x up\n- keep the steps small', finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 10 }, model: 'fake' } as Awaited<ReturnType<LlmClient['chat']>>;
       const user = req.messages[1]!.content;
       const parent = /```\n([\s\S]*?)\n```/.exec(user)![1]!;
       const line = parent.split('\n').find((l) => l.includes('const x'))!;
@@ -196,6 +197,18 @@ describe('code search loop', () => {
     expect(events.some((e) => e.type === 'log' && e.level === 'warn' && e.message.includes('The search stops after 5 proposals'))).toBe(true);
     expect(outcome.proposals).toBe(5);
     expect(decisions(events).length).toBeLessThanOrEqual(5);
+  });
+
+  it('every metaEvery tested children the meta role writes notes, and later proposals get them in turn', async () => {
+    const { events, llm } = await search({ gate: 'pace+', proposals: 30, seed: 3, neutral: false });
+    const notes = events.flatMap((e) => (e.type === 'meta/notes' ? [e] : []));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes[0]!.recommendations).toEqual(['move x up', 'keep the steps small']);
+    const metaAsks = llm.requests.filter((r) => r.role === 'meta');
+    expect(metaAsks[0]!.messages[1]!.content.split('\n').filter((l) => l.startsWith('- p')).length).toBe(10);
+    const hinted = llm.requests.filter((r) => r.role === 'proposer' && r.messages[1]!.content.includes('A recommendation from the search so far: '));
+    expect(hinted.length).toBeGreaterThan(0);
+    expect(new Set(hinted.slice(0, 2).map((r) => /so far: (.*)$/m.exec(r.messages[1]!.content)![1]))).toEqual(new Set(['move x up', 'keep the steps small']));
   });
 
   it('a duplicate child is never evaluated', async () => {

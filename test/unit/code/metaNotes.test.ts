@@ -1,0 +1,24 @@
+// The meta role's answer becomes a handful of recommendations, whatever list style it uses.
+import { describe, expect, it } from 'vitest';
+import { MAX_RECOMMENDATIONS, metaMessages, parseRecommendations } from '../../../src/core/code/metaNotes';
+
+describe('meta notes', () => {
+  it('reads dash, star, bullet and numbered lists, caps the count, and falls back to the first line', () => {
+    expect(parseRecommendations('What worked: x.\n- a\n* b\n• c\n1. d\n2) e\n- f')).toEqual(['a', 'b', 'c', 'd', 'e'].slice(0, MAX_RECOMMENDATIONS));
+    expect(parseRecommendations('\n  Use a finer grid.\nMore text.')).toEqual(['Use a finer grid.']);
+    expect(parseRecommendations('   ')).toEqual([]);
+  });
+
+  it('summarises each attempt on a line, with incorrect ones saying why, and the earlier recommendations', () => {
+    const [, user] = metaMessages(
+      [
+        { id: 'p3', name: 'tighter grid', decision: 'commit', score: 2.5 },
+        { id: 'p4', name: 'bigger radius', decision: 'reject', error: 'circles 1 and 2 overlap' },
+      ],
+      ['try hexagonal rows'],
+    );
+    expect(user!.content).toContain('- p3 "tighter grid": accepted, score 2.50000');
+    expect(user!.content).toContain('- p4 "bigger radius": rejected, incorrect: circles 1 and 2 overlap');
+    expect(user!.content).toContain('Earlier recommendations:\n- try hexagonal rows');
+  });
+});
