@@ -10,7 +10,7 @@
  * else `<tmpdir>/ratchet-<uid>` — and a shared /tmp is where another user can get there first.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
@@ -51,11 +51,11 @@ function daemonDir(user: string, env: NodeJS.ProcessEnv): string {
  *
  * Only the last component is created here; its parent (tmpdir or XDG_RUNTIME_DIR) is the system's.
  * The checks are made on an fd opened with O_NOFOLLOW, so what is checked and chmod'ed is the very
- * directory that was opened, even if a link is swapped in after the lstat. Not covered: the daemon
- * and the client later reach the socket by path again. That is safe as long as nobody else can
- * rename entries in the parent — true of XDG_RUNTIME_DIR (the user's own) and of a sticky /tmp
- * (only an entry's owner may rename it), not of a TMPDIR pointed at a world-writable, non-sticky
- * folder, which this does not check.
+ * directory that was opened, even if a link is swapped in after the lstat. The daemon and the
+ * client later reach the socket by path again, which is safe only while nobody else can rename
+ * entries in the parent: true of XDG_RUNTIME_DIR (the user's own) and of a sticky /tmp (only an
+ * entry's owner may rename it), so a parent others can write to without the sticky bit is refused.
+ * Not covered: the folders above the parent (a TMPDIR reached through another user's link).
  */
 export function ensureDaemonDir(address: DaemonAddress): void {
   const dir = dirname(address.log);
@@ -63,6 +63,10 @@ export function ensureDaemonDir(address: DaemonAddress): void {
   if (uid === undefined) {
     mkdirSync(dir, { recursive: true }); // Windows: the pipe and the user's temp folder are the user's
     return;
+  }
+  const parent = statSync(dirname(dir), { throwIfNoEntry: false });
+  if (parent !== undefined && (parent.mode & 0o1002) === 0o002) {
+    throw refused(dir, `is in ${dirname(dir)}, which anyone can write to and which lacks the sticky bit, so another user could swap the folder`, 'Point TMPDIR at a folder of your own.');
   }
   try {
     mkdirSync(dir, { mode: 0o700 }); // never follows a link: an existing one (dangling or not) is EEXIST

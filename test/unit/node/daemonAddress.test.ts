@@ -122,6 +122,16 @@ describe.skipIf(process.platform === 'win32')('ensureDaemonDir', () => {
     expect(mode(dir)).toBe(0o700);
   });
 
+  it('refuses a parent anyone can write to unless it is sticky, as /tmp is', () => {
+    const address = inScratch();
+    chmodSync(scratch, 0o777);
+    expect(refusal(address).message).toContain(`which anyone can write to and which lacks the sticky bit`);
+    expect(() => statSync(dirname(address.socket))).toThrow();
+    chmodSync(scratch, 0o1777);
+    ensureDaemonDir(address);
+    expect(mode(dirname(address.socket))).toBe(0o700);
+  });
+
   it('says where, when the folder it should be made in is missing', () => {
     const address = daemonAddress(['/w'], '0.1.0', { XDG_RUNTIME_DIR: join(scratch, 'gone') });
     expect(refusal(address).message).toContain(`its parent ${join(scratch, 'gone')} does not exist`);
