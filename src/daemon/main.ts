@@ -10,7 +10,7 @@
  * runs stop where they are; their journals say `interrupted` and the next window offers to
  * resume them.
  */
-import { unlinkSync } from 'node:fs';
+import { lstatSync, unlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { ResponseError, ErrorCodes } from 'vscode-jsonrpc';
@@ -89,6 +89,17 @@ server.on('error', (err: NodeJS.ErrnoException) => {
     log(`cannot listen on ${socketPath}: ${err.message}`);
     process.exit(1);
   }
+  // Only a socket is ever probed or removed: connect() would follow a link planted at this path to
+  // someone else's socket, and anything else here is not ours to delete.
+  const kind = process.platform === 'win32' ? 'socket' : entryKind(socketPath);
+  if (kind === 'gone') {
+    server.listen(socketPath);
+    return;
+  }
+  if (kind !== 'socket') {
+    log(`cannot listen on ${socketPath}: ${kind === 'link' ? 'a symbolic link' : 'something other than a socket'} is there; remove it`);
+    process.exit(1);
+  }
   const probe = connect(socketPath);
   probe.on('connect', () => {
     log('another daemon already serves this workspace; exiting');
@@ -100,6 +111,14 @@ server.on('error', (err: NodeJS.ErrnoException) => {
     server.listen(socketPath);
   });
 });
+function entryKind(path: string): 'socket' | 'link' | 'other' | 'gone' {
+  try {
+    const st = lstatSync(path);
+    return st.isSocket() ? 'socket' : st.isSymbolicLink() ? 'link' : 'other';
+  } catch {
+    return 'gone';
+  }
+}
 server.on('listening', () => {
   log(`listening on ${socketPath} (pid ${process.pid})`);
   lifetimeCheck();

@@ -3,8 +3,14 @@
  * (write-file-atomic: temp file, fsync, rename) never leaves half a run.json, and `appendDurable`
  * resolves only after the bytes reached the disk (fdatasync), which is what lets the engine take
  * its next step knowing the last one is recorded.
+ *
+ * What Ratchet keeps under a `.ratchet` folder (journals, run.json, lock.json, the LLM cache) holds
+ * prompts, outputs and other people's proprietary data: it is created private — directories 0700,
+ * files 0600 — whatever the umask, since umask can only take bits away and a shared umask of 022
+ * would leave it all readable. Every other path keeps Node's defaults, and a file that exists keeps
+ * its mode: `--apply` rewrites the user's own prompt file and must not chmod it.
  */
-import { open, mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { chmod, open, mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { RatchetError } from '../core/errors';
@@ -30,13 +36,17 @@ export class NodeFiles implements Files {
   }
 
   async writeTextAtomic(file: string, text: string): Promise<void> {
-    await writeFileAtomic(file, text, { encoding: 'utf8', fsync: true });
+    // write-file-atomic chmods its temp file to `mode` (so no umask applies); without one it copies
+    // the mode of the file it replaces.
+    await writeFileAtomic(file, text, { encoding: 'utf8', fsync: true, ...(isPrivate(file) ? { mode: FILE_MODE } : {}) });
   }
 
   async appendDurable(file: string, text: string): Promise<void> {
     const created = !this.appended.has(file) && !(await this.exists(file));
-    const handle = await open(file, 'a');
+    const handle = await open(file, 'a', isPrivate(file) ? FILE_MODE : 0o666);
     try {
+      // open's mode is umasked and only applies to a new file: set it exactly, once per file.
+      if (isPrivate(file) && !this.appended.has(file)) await handle.chmod(FILE_MODE);
       await handle.writeFile(text, 'utf8');
       await handle.datasync();
     } finally {
@@ -58,12 +68,30 @@ export class NodeFiles implements Files {
   }
 
   async mkdirp(dir: string): Promise<void> {
-    await mkdir(dir, { recursive: true });
+    const top = privateTop(dir);
+    if (top === undefined) {
+      await mkdir(dir, { recursive: true });
+      return;
+    }
+    // The folders above `.ratchet` are the user's: made (if at all) with the defaults.
+    await mkdir(path.dirname(top), { recursive: true });
+    const first = await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    if (first === undefined) return;
+    // Every folder this call made, from the outermost down; umask may have taken bits from each.
+    for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+      await chmod(d, DIR_MODE);
+      if (d === path.resolve(first) || d === path.dirname(d)) break;
+    }
   }
 
   async mkdirExclusive(dir: string): Promise<boolean> {
     try {
-      await mkdir(dir);
+      if (isPrivate(dir)) {
+        await mkdir(dir, { mode: DIR_MODE });
+        await chmod(dir, DIR_MODE);
+      } else {
+        await mkdir(dir);
+      }
       return true;
     } catch (err) {
       if (isCode(err, 'EEXIST')) return false;
@@ -91,6 +119,20 @@ export class NodeFiles implements Files {
   dirname(file: string): string {
     return path.dirname(file);
   }
+}
+
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
+/** The outermost `.ratchet` folder on the path (itself included), or undefined when there is none. */
+function privateTop(p: string): string | undefined {
+  const parts = path.resolve(p).split(path.sep);
+  const i = parts.indexOf('.ratchet');
+  return i < 0 ? undefined : parts.slice(0, i + 1).join(path.sep) || path.sep;
+}
+
+function isPrivate(p: string): boolean {
+  return privateTop(p) !== undefined;
 }
 
 async function syncDirectory(dir: string): Promise<void> {
