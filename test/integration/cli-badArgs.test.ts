@@ -3,15 +3,19 @@
 // No endpoint is reachable here (the base URL is a closed port): a run that got as far as its
 // journal would fail later and differently, so a clean exit 2 means the refusal came first.
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli, runIds } from './evolveCli';
 import { makeWorkspace } from './evolveWorkspace';
 
+const scratch: string[] = [];
 beforeAll(() => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
+});
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
 const NOWHERE = ['--base-url', 'http://127.0.0.1:9/v1', '--model', 'sim-agent'];
@@ -26,6 +30,7 @@ async function refused(args: string[], dir: string): Promise<string> {
 
 describe('ratchet evolve refuses bad arguments before creating a run', () => {
   const ws = makeWorkspace();
+  scratch.push(ws.dir);
   it.each([
     [['--alpha', '0'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got 0.'],
     [['--alpha', '1'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got 1.'],
@@ -40,6 +45,7 @@ describe('ratchet evolve refuses bad arguments before creating a run', () => {
 
   it('a scored gate on a run without labels or scorer', async () => {
     const rf = makeWorkspace({ labels: false });
+    scratch.push(rf.dir);
     const stderr = await refused(['evolve', rf.promptPath, '-w', rf.dir, ...NOWHERE, '--gate', 'pace+'], rf.dir);
     expect(stderr).toMatch(/task\.ratchet\.yaml:\d+:\d+: gate pace\+ compares scores, but the run spec has no scorer/);
   });
@@ -47,6 +53,7 @@ describe('ratchet evolve refuses bad arguments before creating a run', () => {
 
 describe('ratchet search refuses bad arguments before creating a run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-badargs-'));
+  scratch.push(dir);
   const program = join(dir, 'step.mjs');
   writeFileSync(program, ['export function step() {', '  // EVOLVE-BLOCK-START', '  return 0.3;', '  // EVOLVE-BLOCK-END', '}', ''].join('\n'));
   writeFileSync(`${program}.ratchet.yaml`, ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program} {results}', 'models:', '  proposer: { model: sim-proposer }', ''].join('\n'));
