@@ -24,6 +24,26 @@ export function writeOut(text: string): void {
   if (!stdoutClosed) process.stdout.write(text);
 }
 
+/**
+ * Resolves once stdout has taken what was written (at once unless its buffer is full), so output
+ * made in a loop over a long journal waits for the reader instead of queueing in memory.
+ */
+export function stdoutDrained(): Promise<void> {
+  const out = process.stdout;
+  if (stdoutClosed || !out.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+  });
+}
+
 export function writeErr(text: string): void {
   process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'cancelled'
   | 'journalCorrupt'
   | 'journalMissing'
+  | 'journalTooNew' // written by a newer Ratchet in a format this one cannot read
   | 'badInput' // a file, line or field the user wrote is wrong
   | 'notFound'
   | 'internal';

@@ -39,7 +39,9 @@ import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
+import { checkOverrides } from '../core/run/overrides';
 import type { EvolveOverrides } from '../core/run/overrides';
+import { paceConfigOf } from '../core/run/gateConfig';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
@@ -117,8 +119,11 @@ export async function resumeEvolveRun(
 async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored: StoredRun } | undefined): Promise<EvolveRunOutcome> {
   const files = new NodeFiles();
   const promptPath = resolve(opts.promptPath);
+  // Every refusal of the inputs comes before the journal: a bad flag must not leave a failed run folder.
+  checkOverrides(opts.overrides);
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
+  checkGate(spec);
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
@@ -218,6 +223,19 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     offWait();
     await writer.flush().catch(() => undefined);
     await ports.close();
+  }
+}
+
+/**
+ * The gate the run will build, built once now (it is built again inside the engine): whatever it
+ * refuses — the spec's gate section with the flags on top — is refused before a run folder exists.
+ */
+function checkGate(spec: RunSpec): void {
+  try {
+    paceConfigOf(spec.gate);
+  } catch (err) {
+    if (!RatchetError.is(err, 'badInput')) throw err;
+    throw new RatchetError('badInput', `gate ${spec.gate.name}: ${err.message}`, { field: 'gate' }, err);
   }
 }
 

@@ -10,6 +10,8 @@
 import { basename, dirname, resolve } from 'node:path';
 import { badInputError, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
+import { CODE_GATES } from '../core/gates/gateTable';
+import { checkOverrides } from '../core/run/overrides';
 import { parseBlocks } from '../core/code/blocks';
 import { runSearch } from '../core/code/search';
 import type { ProgramEvaluator, SearchOutcome } from '../core/code/search';
@@ -88,6 +90,11 @@ export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutc
   const startText = await files.readText(programPath).catch(() => {
     throw new RatchetError('badInput', `Cannot read ${programPath}.`, { file: programPath });
   });
+  // Refused before the journal is created: a bad flag must not leave a failed run folder behind.
+  checkOverrides(o.overrides);
+  if (o.overrides.gate !== undefined && !(CODE_GATES as readonly string[]).includes(o.overrides.gate)) {
+    throw new RatchetError('badInput', `--gate (gate.name) must be one of ${CODE_GATES.join(', ')} for a code search, got ${o.overrides.gate}.`, { field: 'gate' });
+  }
   const spec = await loadCodeSpec(files, programPath, o.overrides);
   // Marker errors (file:line) before anything is spent.
   parseBlocks(startText, programPath);

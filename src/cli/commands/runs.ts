@@ -6,16 +6,17 @@
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
-import type { Files } from '../../core/ports';
 import type { JournaledEvent } from '../../core/run/events';
+import type { Files } from '../../core/ports';
 import { readRunRecord, runPaths, runsDir } from '../../core/run/journal';
 import type { RunRecord } from '../../core/run/journal';
-import { listRuns, resolveStatus, summarizeRun } from '../../core/run/listRuns';
+import { RunSummaryFold, listRuns, resolveStatus } from '../../core/run/listRuns';
 import type { ListRunsOptions, RunSummary } from '../../core/run/listRuns';
 import { redact } from '../../core/run/redact';
-import { readJournal, readJournalText } from '../../core/run/replay';
+import { readJournal } from '../../core/run/replay';
 import type { Replay } from '../../core/run/replay';
 import { NodeFiles } from '../../node/files';
+import { streamJournal } from '../../node/journalStream';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
 import { evolveCommand } from './evolve';
@@ -30,6 +31,7 @@ import {
   formatTimestamp,
   oneLine,
   plural,
+  stdoutDrained,
   toJsonl,
   writeErr,
   writeJsonl,
@@ -152,29 +154,63 @@ async function showCommand(runIdArg: string, opts: ShowOptions): Promise<void> {
   const root = workspaceRoot(files, opts.workspace);
   const runId = await findRun(files, root, runIdArg);
   const paths = runPaths(files, root, runId);
+  // run.json first, also for --json: it says whether this Ratchet can read the journal at all.
+  const record = await readRunRecord(files, paths.runJson);
+  const after = opts.after ?? 0;
+  // The journal is streamed, never held whole: a long run's timeline is shown in bounded memory.
+  let rows = '';
+  const flush = async () => {
+    writeOut(rows);
+    rows = '';
+    await stdoutDrained();
+  };
   if (opts.json === true) {
     // The journal's own lines, byte for byte, so piping them into another tool loses nothing.
-    const { text, replay } = await readJournalText(files, paths.events);
-    const lines = text.slice(0, replay.validLength).split('\n').filter((l) => l.trim() !== '');
-    // Line i is event i (the reader skips the same blank lines), whose seq says whether it is wanted.
-    const after = opts.after ?? 0;
-    writeOut(
-      lines
-        .filter((_, i) => replay.events[i]!.seq > after)
-        .map((l) => `${l}\n`)
-        .join(''),
+    await streamJournal(
+      paths.events,
+      (e, line) => {
+        if (e.seq > after) rows += `${line}\n`;
+      },
+      { afterChunk: flush },
     );
+    await flush();
     return;
   }
-  const { record, replay } = await readRun(files, paths.runJson, paths.events);
-  const summary = summarizeRun(runId, record, replay);
+  // Two passes: the header and the column widths need the whole run; the rows come on the second.
+  const folding = new RunSummaryFold(runId, record);
+  let t0: number | undefined;
+  let typeWidth = 0;
+  let offsetWidth = 0;
+  const read = await streamJournal(paths.events, (e) => {
+    folding.add(e);
+    t0 ??= e.at;
+    typeWidth = Math.max(typeWidth, e.type.length);
+    offsetWidth = Math.max(offsetWidth, formatOffset(e.at - t0).length);
+  });
+  const summary = folding.finish(read.tornTail);
   summary.status = await resolveStatus(files, paths.lock, summary, livenessOptions());
-  writeOut(formatTimeline(summary, record, replay.events, opts.after ?? 0));
-  if (replay.tornTail) writeOut("\n(The journal's last line was torn by a crash mid-write and is left out.)\n");
+  writeOut(`${formatHead(summary, record)}\n\n`);
+  if (read.events <= after) {
+    writeOut(`(no events ${after > 0 ? `after seq ${after}` : 'yet'})\n`);
+  } else {
+    const start = t0 ?? 0;
+    // Columns as wide as the whole run's, so a tail lines up with the timeline it continues.
+    const row = (e: JournaledEvent) => `  ${formatOffset(e.at - start).padStart(offsetWidth)}  ${e.type.padEnd(typeWidth)}  ${describeEvent(e)}`.trimEnd();
+    // Up to the events the first pass saw: a live run may have appended more since.
+    await streamJournal(
+      paths.events,
+      (e) => {
+        if (e.seq > after) rows += `${row(e)}\n`;
+      },
+      { until: read.events, afterChunk: flush },
+    );
+    await flush();
+  }
+  if (read.tornTail) writeOut("\n(The journal's last line was torn by a crash mid-write and is left out.)\n");
 }
 
-/** The header sums up the whole run; the timeline lists the events after seq `after`, timed from the run's start. */
-function formatTimeline(summary: RunSummary, record: RunRecord, all: readonly JournaledEvent[], after: number): string {
+/** The header sums up the whole run. */
+function formatHead(summary: RunSummary, record: RunRecord): string {
   const head = [
     `Run ${summary.runId} · ${record.kind} · ${oneLine(record.target)} · ${summary.status}`,
     [
@@ -188,14 +224,7 @@ function formatTimeline(summary: RunSummary, record: RunRecord, all: readonly Jo
       .join(' · '),
   ];
   if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
-  const events = all.filter((e) => e.seq > after);
-  if (events.length === 0) return `${head.join('\n')}\n\n(no events ${after > 0 ? `after seq ${after}` : 'yet'})\n`;
-  const t0 = all[0]!.at;
-  // Columns as wide as the whole run's, so a tail lines up with the timeline it continues.
-  const typeWidth = Math.max(...all.map((e) => e.type.length));
-  const offsetWidth = Math.max(...all.map((e) => formatOffset(e.at - t0).length));
-  const body = events.map((e) => `  ${formatOffset(e.at - t0).padStart(offsetWidth)}  ${e.type.padEnd(typeWidth)}  ${describeEvent(e)}`.trimEnd());
-  return `${head.join('\n')}\n\n${body.join('\n')}\n`;
+  return head.join('\n');
 }
 
 async function exportCommand(runIdArg: string, opts: ExportOptions): Promise<void> {

@@ -108,7 +108,7 @@ function readJsonl(file: string, text: string): DatasetParse {
     }
     const r = itemFromRecord(record, file, line);
     if (r.item) items.push(r.item);
-    diagnostics.push(...r.diagnostics);
+    for (const x of r.diagnostics) diagnostics.push(x);
   });
   return { items, diagnostics };
 }
@@ -147,7 +147,7 @@ function readCsv(file: string, text: string, delimiter: string): DatasetParse {
     });
     const r = itemFromRecord(record, file, row.line);
     if (r.item) items.push(r.item);
-    diagnostics.push(...r.diagnostics);
+    for (const x of r.diagnostics) diagnostics.push(x);
   }
   return { items, diagnostics };
 }
@@ -181,7 +181,7 @@ function readYaml(file: string, text: string): DatasetParse {
     }
     const r = itemFromRecord(record, file, line);
     if (r.item) items.push(r.item);
-    diagnostics.push(...r.diagnostics);
+    for (const x of r.diagnostics) diagnostics.push(x);
   });
   return { items, diagnostics };
 }

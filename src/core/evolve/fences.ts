@@ -5,9 +5,19 @@
  */
 
 export function fence(text: string, info = ''): string {
-  const longestRun = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longestRun + 1);
+  const ticks = '`'.repeat(Math.max(2, longestBacktickRun(text)) + 1);
   return `${ticks}${info}\n${text}\n${ticks}`;
+}
+
+/** A scan, not a spread of every run's length into Math.max: a text may hold 100k+ runs (#14). */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 96 ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 /**

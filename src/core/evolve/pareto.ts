@@ -32,7 +32,7 @@ export function pickParetoParent(cands: readonly ScoredCandidate[], random: Rand
   const items = commonItems(members);
   const weight = new Map(members.map((c) => [c.id, 0]));
   for (const item of items) {
-    const best = Math.max(...members.map((c) => c.scores.get(item) ?? 0));
+    const best = members.reduce((m, c) => Math.max(m, c.scores.get(item) ?? 0), -Infinity);
     const winners = members.filter((c) => (c.scores.get(item) ?? 0) === best);
     for (const w of winners) weight.set(w.id, weight.get(w.id)! + 1 / winners.length);
   }

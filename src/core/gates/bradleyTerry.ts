@@ -192,7 +192,7 @@ function groupByItem(comparisons: readonly Comparison[]): Comparison[][] {
 
 function resample(groups: readonly Comparison[][], random: Pick<Random, 'int'>): Comparison[] {
   const out: Comparison[] = [];
-  for (let k = 0; k < groups.length; k++) out.push(...groups[random.int(groups.length)]!);
+  for (let k = 0; k < groups.length; k++) for (const x of groups[random.int(groups.length)]!) out.push(x);
   return out;
 }
 

@@ -55,7 +55,7 @@ export function softMatchScore(pAWhenFirst: number, pAWhenSecond: number): numbe
 export function softmaxProbabilities(ratings: readonly number[], tau: number = ELO_TAU): number[] {
   if (ratings.length === 0) return [];
   if (!(tau > 0)) throw new RatchetError('badInput', `The softmax temperature must be positive, got ${tau}.`);
-  const max = Math.max(...ratings);
+  const max = ratings.reduce((m, r) => Math.max(m, r), -Infinity);
   const w = ratings.map((r) => Math.exp((r - max) / tau));
   const total = w.reduce((a, b) => a + b, 0);
   return w.map((x) => x / total);

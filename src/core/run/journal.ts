@@ -16,10 +16,17 @@ import { parseJournal } from './replay';
 import type { Replay } from './replay';
 import { newRunId } from './runId';
 
-/** Bumped when run.json or the event lines change in a way an older reader would misread. */
+/**
+ * The format of a run's journal, run.json and events.jsonl together, written into run.json's
+ * `format`. Bumped when either changes in a way an older reader would misread; every reader checks
+ * it (`checkJournalFormat`) before it reads a line, and refuses a newer one rather than misread it.
+ * Older formats are read: a run.json without `format` predates the field (format 1, and its events
+ * may lack `seq`, which the reader numbers in memory: replay.ts).
+ */
 export const JOURNAL_FORMAT = 1;
 
 export interface RunRecord {
+  /** The journal's format (JOURNAL_FORMAT when written); one from before the field reads as 1. */
   format: number;
   runId: string;
   kind: RunKind;
@@ -228,11 +235,34 @@ export async function readRunRecord(files: Files, runJsonPath: string): Promise<
     const why = err instanceof Error ? err.message : String(err);
     throw new RatchetError('journalCorrupt', `${runJsonPath} is not valid JSON: ${why}; fix or remove that run folder.`, { file: runJsonPath });
   }
+  // Before the fields: a newer format may have renamed them, and "update Ratchet" is the fix then.
+  const format = checkJournalFormat(value, runJsonPath);
   const problem = runRecordProblem(value);
   if (problem !== undefined) {
     throw new RatchetError('journalCorrupt', `${runJsonPath} ${problem}; fix or remove that run folder.`, { file: runJsonPath });
   }
-  return value as RunRecord;
+  return { ...(value as RunRecord), format };
+}
+
+/**
+ * The journal format a parsed run.json declares, when this Ratchet can read it: a run.json from
+ * before the field reads as format 1, a newer format is `journalTooNew`. Every reader of a run
+ * calls it (through `readRunRecord`, or directly where it reads files itself, as the editor does).
+ */
+export function checkJournalFormat(runJson: unknown, runJsonPath: string): number {
+  const format = runJson !== null && typeof runJson === 'object' ? (runJson as { format?: unknown }).format : undefined;
+  if (format === undefined) return 1;
+  if (typeof format !== 'number' || !Number.isInteger(format) || format < 1) {
+    throw new RatchetError('journalCorrupt', `${runJsonPath} has format ${JSON.stringify(format)}, not a format number; fix or remove that run folder.`, { file: runJsonPath });
+  }
+  if (format > JOURNAL_FORMAT) {
+    throw new RatchetError(
+      'journalTooNew',
+      `${runJsonPath} was written by a newer Ratchet (format ${format}); this one reads up to ${JOURNAL_FORMAT} — update Ratchet.`,
+      { file: runJsonPath, format, supported: JOURNAL_FORMAT },
+    );
+  }
+  return format;
 }
 
 /** Reads lock.json; undefined when absent or unreadable (a lock is a hint, never a reason to fail). */

@@ -86,39 +86,55 @@ async function summarizeRunDir(files: Files, root: string, runId: string, option
  * `listRuns` upgrades it to `running` when its owner is alive.
  */
 export function summarizeRun(runId: string, record: RunRecord | undefined, replay: Replay): RunSummary {
-  const summary: RunSummary = { ...emptySummary(runId, record), events: replay.events.length, tornTail: replay.tornTail };
-  let proposed = 0;
-  let committed = 0;
-  let status: RunStatus = 'interrupted';
-  summary.started = replay.events[0]?.at ?? summary.started;
-  for (const e of replay.events) {
+  const folding = new RunSummaryFold(runId, record);
+  for (const e of replay.events) folding.add(e);
+  return folding.finish(replay.tornTail);
+}
+
+/** `summarizeRun` one event at a time, for a journal streamed rather than read whole. */
+export class RunSummaryFold {
+  private readonly summary: RunSummary;
+  private proposed = 0;
+  private committed = 0;
+  private status: RunStatus = 'interrupted';
+
+  constructor(runId: string, record: RunRecord | undefined) {
+    this.summary = emptySummary(runId, record);
+  }
+
+  add(e: EngineEvent): void {
+    const summary = this.summary;
+    if (summary.events++ === 0) summary.started = e.at;
     summary.lastEventAt = e.at;
-    if (status === 'failed' && !isTerminal(e)) {
+    if (this.status === 'failed' && !isTerminal(e)) {
       // Journaled on after a failure: the run was resumed.
-      status = 'interrupted';
+      this.status = 'interrupted';
       delete summary.reason;
     }
     fold(summary, e);
-    if (e.type === 'candidate/proposed') proposed++;
-    else if (e.type === 'decision' && e.record.decision === 'commit') committed++;
+    if (e.type === 'candidate/proposed') this.proposed++;
+    else if (e.type === 'decision' && e.record.decision === 'commit') this.committed++;
     else if (e.type === 'run/finished') {
-      status = 'finished';
+      this.status = 'finished';
       // The engine's own count wins: it may count candidates it never journaled (duplicates).
       summary.candidates = e.candidates;
       summary.commits = e.commits;
     } else if (e.type === 'run/failed') {
-      status = 'failed';
+      this.status = 'failed';
       summary.reason = e.error.message;
       summary.resumable = isResumableFailure(e);
-    } else if (e.type === 'run/cancelled') status = 'cancelled';
+    } else if (e.type === 'run/cancelled') this.status = 'cancelled';
   }
-  if (status !== 'finished') {
-    summary.candidates = proposed;
-    summary.commits = committed;
+
+  finish(tornTail: boolean): RunSummary {
+    const summary = { ...this.summary, tornTail, status: this.status };
+    if (this.status !== 'finished') {
+      summary.candidates = this.proposed;
+      summary.commits = this.committed;
+    }
+    if (this.status === 'interrupted') summary.resumable = true;
+    return summary;
   }
-  summary.status = status;
-  if (status === 'interrupted') summary.resumable = true;
-  return summary;
 }
 
 function fold(summary: RunSummary, e: EngineEvent): void {

@@ -3,6 +3,7 @@
  * contract too (src/protocol carries it to the server and the run daemon), so it lives in the
  * engine, which the protocol may depend on.
  */
+import { RatchetError } from '../errors';
 import type { GateName } from '../gates/record';
 import type { Role } from '../llm/types';
 import type { FacePrices } from './pricing';
@@ -26,4 +27,41 @@ export interface EvolveOverrides extends FacePrices {
   callTimeoutSeconds?: number;
   /** Real failures in a row after which an LLM call gives up (rate-limit waits never count). */
   maxFailures?: number;
+}
+
+/** The flag (and spec field) each checked override stands for, as messages name it. */
+const OVERRIDE_NAMES = {
+  alpha: '--alpha (gate.alpha)',
+  budgetCalls: '--budget-calls (budget.calls)',
+  candidates: '--candidates (budget.candidates)',
+  concurrency: '--concurrency (concurrency)',
+  callTimeoutSeconds: '--call-timeout (callTimeoutSeconds)',
+  maxFailures: '--max-failures',
+  proposals: '--proposals (budget.proposals)',
+  evaluations: '--evaluations (budget.evaluations)',
+  budgetDollars: '--budget-dollars (budget.dollars)',
+  timeoutSeconds: '--timeout (evaluator.timeoutSeconds)',
+  islands: '--islands (islands)',
+} as const;
+
+export type CheckedOverrides = Partial<Record<keyof typeof OVERRIDE_NAMES, number>>;
+
+/**
+ * Refuses an override out of its range, naming the flag. Flags skip the spec's schema, and a run
+ * that got as far as its journal would leave a failed run folder behind for a typo; so the faces
+ * call this before anything is created. (The CLI's own parsers catch most of these already; the
+ * editor and the run daemon pass overrides that never went through them.)
+ */
+export function checkOverrides(o: CheckedOverrides): void {
+  const bad = (key: keyof typeof OVERRIDE_NAMES, want: string, got: number) =>
+    new RatchetError('badInput', `${OVERRIDE_NAMES[key]} must be ${want}, got ${got}.`, { field: key });
+  if (o.alpha !== undefined && !(Number.isFinite(o.alpha) && o.alpha > 0 && o.alpha < 1)) throw bad('alpha', 'a number between 0 and 1 (exclusive)', o.alpha);
+  for (const key of ['budgetCalls', 'candidates', 'concurrency', 'maxFailures', 'proposals', 'evaluations', 'islands'] as const) {
+    const v = o[key];
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw bad(key, 'a whole number above 0', v);
+  }
+  for (const key of ['callTimeoutSeconds', 'timeoutSeconds', 'budgetDollars'] as const) {
+    const v = o[key];
+    if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw bad(key, 'a number above 0', v);
+  }
 }

@@ -28,29 +28,84 @@ export interface Replay {
 
 /** Parses journal text; `file` only names the journal in error messages. */
 export function parseJournal(text: string, file: string): Replay {
-  const lines = splitLines(text);
-  const lastContent = lines.findLastIndex((l) => l.text.trim() !== '');
   const events: JournaledEvent[] = [];
-  for (let i = 0; i <= lastContent; i++) {
-    const line = lines[i]!;
-    if (line.text.trim() === '') continue;
-    const parsed = tryParse(line.text);
-    if (i === lastContent && (!line.terminated || !parsed.ok)) {
-      // The write that was in flight when the process died: never acknowledged, so never a step.
-      return { events, tornTail: true, validLength: line.start };
-    }
-    if (!parsed.ok) {
-      throw corrupt(file, i + 1, `is not valid JSON: ${parsed.error}`);
-    }
-    const problem = eventShapeProblem(parsed.value);
-    if (problem !== undefined) throw corrupt(file, i + 1, `is not an engine event (${problem})`);
-    const event = parsed.value as EngineEvent;
-    const seq = events.length + 1;
-    // The writer numbers lines as it appends them; any other number means lines were lost or copied.
-    if (event.seq !== undefined && event.seq !== seq) throw corrupt(file, i + 1, `has seq ${event.seq} where ${seq} was expected`);
-    events.push(event.seq === undefined ? { ...event, seq } : (event as JournaledEvent));
+  const reader = new JournalLineReader(file, (e) => {
+    events.push(e);
+  });
+  let pos = 0;
+  while (pos < text.length) {
+    const nl = text.indexOf('\n', pos);
+    const end = nl === -1 ? text.length : nl;
+    reader.push(text.slice(pos, end), nl !== -1);
+    pos = end + 1;
   }
-  return { events, tornTail: false, validLength: text.length };
+  const { tornTail, validLength } = reader.end();
+  return { events, tornTail, validLength };
+}
+
+/**
+ * The reader itself, fed one line at a time, so a face can stream a journal of any length through
+ * it (src/node/journalStream.ts) holding one line, not the file. It holds back the last non-blank
+ * line it was given: only once another one follows, or the input ends, is it known whether that
+ * line may be a torn write or must be a whole event.
+ */
+export class JournalLineReader {
+  private pending: Line | undefined;
+  /** Characters consumed so far, newlines and a byte-order mark included. */
+  private offset = 0;
+  private lineNo = 0;
+  private count = 0;
+
+  constructor(
+    private readonly file: string,
+    /** Each event as it is read, with its line as written (for faces that pass lines on verbatim). */
+    private readonly onEvent: (event: JournaledEvent, line: string) => void,
+  ) {}
+
+  /** Events handed to `onEvent` so far. */
+  get events(): number {
+    return this.count;
+  }
+
+  /** One line, without its newline; `terminated` when a newline followed (the writer's append completed). */
+  push(text: string, terminated: boolean): void {
+    let start = this.offset;
+    this.offset += text.length + (terminated ? 1 : 0);
+    this.lineNo++;
+    // A byte-order mark from an editor is not part of the first event.
+    if (this.lineNo === 1 && text.startsWith('\uFEFF')) {
+      text = text.slice(1);
+      start++;
+    }
+    if (text.trim() === '') return;
+    if (this.pending) this.accept(this.pending, tryParse(this.pending.text));
+    this.pending = { text, start, terminated, lineNo: this.lineNo };
+  }
+
+  /** The input ended: the held-back line is read as the last one. */
+  end(): { tornTail: boolean; validLength: number } {
+    const last = this.pending;
+    this.pending = undefined;
+    if (last) {
+      const parsed = tryParse(last.text);
+      // The write that was in flight when the process died: never acknowledged, so never a step.
+      if (!last.terminated || !parsed.ok) return { tornTail: true, validLength: last.start };
+      this.accept(last, parsed);
+    }
+    return { tornTail: false, validLength: this.offset };
+  }
+
+  private accept(line: Line, parsed: Parsed): void {
+    if (!parsed.ok) throw corrupt(this.file, line.lineNo, `is not valid JSON: ${parsed.error}`);
+    const problem = eventShapeProblem(parsed.value);
+    if (problem !== undefined) throw corrupt(this.file, line.lineNo, `is not an engine event (${problem})`);
+    const event = parsed.value as EngineEvent;
+    const seq = this.count + 1;
+    // The writer numbers lines as it appends them; any other number means lines were lost or copied.
+    if (event.seq !== undefined && event.seq !== seq) throw corrupt(this.file, line.lineNo, `has seq ${event.seq} where ${seq} was expected`);
+    this.count = seq;
+    this.onEvent(event.seq === undefined ? { ...event, seq } : (event as JournaledEvent), line.text);
+  }
 }
 
 /** Reads and parses `<runDir>/events.jsonl`; a missing file is `journalMissing`. */
@@ -71,25 +126,17 @@ export async function readJournalText(files: Files, eventsPath: string): Promise
 
 interface Line {
   text: string;
+  /** Where the line starts in the journal's text. */
   start: number;
   /** Whether a newline followed: the writer's append completed. */
   terminated: boolean;
+  /** 1-based, blank lines counted, as an editor numbers them. */
+  lineNo: number;
 }
 
-function splitLines(text: string): Line[] {
-  const lines: Line[] = [];
-  // A byte-order mark from an editor is not part of the first event.
-  let pos = text.startsWith('\uFEFF') ? 1 : 0;
-  while (pos < text.length) {
-    const nl = text.indexOf('\n', pos);
-    const end = nl === -1 ? text.length : nl;
-    lines.push({ text: text.slice(pos, end), start: pos, terminated: nl !== -1 });
-    pos = end + 1;
-  }
-  return lines;
-}
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+function tryParse(text: string): Parsed {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (err) {

@@ -94,7 +94,7 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
   const template = templateOf(prompt);
   // Every readable item is checked now, even when another line of the file is broken, so one
   // pass over the file fixes everything.
-  diagnostics.push(...checkItemsAgainstTemplate([...run.datasets.values()].flatMap((d) => d.items), template));
+  for (const x of checkItemsAgainstTemplate([...run.datasets.values()].flatMap((d) => d.items), template)) diagnostics.push(x);
   throwIfErrors(diagnostics);
   const splitAt = merged.locate(merged.value.split !== undefined ? ['split'] : merged.value.dataset !== undefined ? ['dataset'] : [], 'key');
 
@@ -106,7 +106,7 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
       test: itemsOf(spec.split.test),
       feedback: itemsOf(spec.split.feedback ?? spec.dataset),
     };
-    diagnostics.push(...splitOverlaps(splits));
+    for (const x of splitOverlaps(splits)) diagnostics.push(x);
   } else if (spec.dataset !== undefined) {
     try {
       splits = splitItems(itemsOf(spec.dataset), spec.split, spec.seed);
@@ -127,7 +127,7 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
       ...(minWins === undefined ? {} : { minWins }),
       ...(opts.recommendedDevItems === undefined ? {} : { recommendedDev: opts.recommendedDevItems }),
     });
-    diagnostics.push(...splitAdviceDiagnostics(advice, splitAt));
+    for (const x of splitAdviceDiagnostics(advice, splitAt)) diagnostics.push(x);
   }
   return { spec, prompt, template, splits, warnings: diagnostics.filter((d) => d.severity === 'warning') };
 }
@@ -171,19 +171,19 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
   const diagnostics: Diagnostic[] = [];
   const texts: SpecText[] = [];
   const fm = readSpecText(promptPath, promptText);
-  diagnostics.push(...fm.diagnostics);
+  for (const x of fm.diagnostics) diagnostics.push(x);
   if (fm.spec) texts.push(fm.spec);
   const sidecarPath = sidecarPathFor(promptPath);
   const sidecarText = await files.tryReadText(sidecarPath);
   if (sidecarText !== undefined) {
     const side = readSpecText(sidecarPath, sidecarText);
-    diagnostics.push(...side.diagnostics);
+    for (const x of side.diagnostics) diagnostics.push(x);
     if (side.spec) texts.push(side.spec);
   }
-  for (const t of texts) diagnostics.push(...schemaDiagnostics(t.value, t.locate));
+  for (const t of texts) for (const x of schemaDiagnostics(t.value, t.locate)) diagnostics.push(x);
   if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
   const { merged, diagnostics: conflicts } = mergeSpecTexts(texts, promptPath);
-  diagnostics.push(...conflicts);
+  for (const x of conflicts) diagnostics.push(x);
   if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
 
   const baseDir = files.dirname(promptPath);
@@ -204,7 +204,7 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
     }
     const parsed = parseDataset(resolved, text);
     datasets.set(resolved, parsed);
-    diagnostics.push(...parsed.diagnostics);
+    for (const x of parsed.diagnostics) diagnostics.push(x);
   }
 
   // Checks continue on the readable items of a file with broken lines (every problem in one pass),
@@ -212,7 +212,7 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
   const allItems = [...datasets.values()].flatMap((d) => d.items);
   const labels = missingFile ? undefined : labelCoverage(allItems);
   const { spec, diagnostics: resolved } = resolveRunSpec(merged, { promptPath, baseDir, resolvePath, labels });
-  diagnostics.push(...resolved);
+  for (const x of resolved) diagnostics.push(x);
   if (spec.scorer && needsExpected(spec.scorer) && spec.labels === 'some') {
     for (const item of allItems.filter((i) => !hasExpected(i))) {
       diagnostics.push(diagnostic(itemAt(item), `item has no expected answer, which scorer ${spec.scorer.type} needs`, { field: 'expected' }));

@@ -39,7 +39,7 @@ export function inlineHunks(baseText: string, newText: string): Hunk[] {
       // Added text replacing removed lines reads best right under them.
       open.anchorLine = line - 1;
     } else {
-      open.added.push(...lines);
+      for (const x of lines) open.added.push(x);
     }
   }
   close();

@@ -3,6 +3,7 @@
  * RunFeed asks for them (runFeed.ts); parsing is the engine's own reader.
  */
 import * as vscode from 'vscode';
+import { checkJournalFormat } from '../../core/run/journal';
 import { parseJournal } from '../../core/run/replay';
 import type { Replay } from '../../core/run/replay';
 import type { RunJournals } from './runFeed';
@@ -22,6 +23,21 @@ export const editorJournals: RunJournals = {
   },
   async read(workspace: string, runId: string): Promise<Replay> {
     const uri = journalUri(workspace, runId);
+    await checkFormat(vscode.Uri.joinPath(uri, '..', 'run.json'));
     return parseJournal(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), uri.fsPath);
   },
 };
+
+/**
+ * A journal a newer Ratchet wrote is refused before its lines are read (`journalTooNew`). A run.json
+ * that is missing or unreadable is not this reader's to judge: the events are what the panel shows.
+ */
+async function checkFormat(runJson: vscode.Uri): Promise<void> {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(runJson)));
+  } catch {
+    return;
+  }
+  checkJournalFormat(value, runJson.fsPath);
+}
