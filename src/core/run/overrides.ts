@@ -56,7 +56,13 @@ export function checkOverrides(o: CheckedOverrides): void {
   const bad = (key: keyof typeof OVERRIDE_NAMES, want: string, got: number) =>
     new RatchetError('badInput', `${OVERRIDE_NAMES[key]} must be ${want}, got ${got}.`, { field: key });
   if (o.alpha !== undefined && !(Number.isFinite(o.alpha) && o.alpha > 0 && o.alpha < 1)) throw bad('alpha', 'a number between 0 and 1 (exclusive)', o.alpha);
-  for (const key of ['budgetCalls', 'candidates', 'concurrency', 'maxFailures', 'proposals', 'evaluations', 'islands'] as const) {
+  // Zero is a run of its own for these two: a budget of 0 calls sends nothing and ends at once, and
+  // 0 candidates only scores the starting prompt (the editor's Evaluate).
+  for (const key of ['budgetCalls', 'candidates'] as const) {
+    const v = o[key];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0)) throw bad(key, 'a whole number, 0 or more', v);
+  }
+  for (const key of ['concurrency', 'maxFailures', 'proposals', 'evaluations', 'islands'] as const) {
     const v = o[key];
     if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw bad(key, 'a whole number above 0', v);
   }

@@ -7,12 +7,14 @@ describe('checkOverrides', () => {
   it('accepts values in range and absent ones', () => {
     expect(() => checkOverrides({})).not.toThrow();
     expect(() => checkOverrides({ alpha: 0.05, budgetCalls: 1, concurrency: 4, callTimeoutSeconds: 0.5, budgetDollars: 2 })).not.toThrow();
+    // A budget of 0 calls (send nothing) and 0 candidates (the editor's Evaluate) are runs too.
+    expect(() => checkOverrides({ budgetCalls: 0, candidates: 0 })).not.toThrow();
   });
 
   it.each([
     [{ alpha: 0 }, '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got 0.'],
     [{ alpha: Number.NaN }, '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got NaN.'],
-    [{ budgetCalls: -3 }, '--budget-calls (budget.calls) must be a whole number above 0, got -3.'],
+    [{ budgetCalls: -3 }, '--budget-calls (budget.calls) must be a whole number, 0 or more, got -3.'],
     [{ concurrency: 1.5 }, '--concurrency (concurrency) must be a whole number above 0, got 1.5.'],
     [{ callTimeoutSeconds: 0 }, '--call-timeout (callTimeoutSeconds) must be a number above 0, got 0.'],
   ])('refuses %j naming the flag', (o, message) => {
