@@ -39,8 +39,19 @@ export function daemonAddress(folders: readonly string[], version: string, env: 
 function daemonDir(user: string, env: NodeJS.ProcessEnv): string {
   const runtime = env.XDG_RUNTIME_DIR;
   // A relative value is invalid per the spec (and would move with the cwd): ignored, as the spec says.
-  if (process.platform !== 'win32' && runtime !== undefined && isAbsolute(runtime)) return join(runtime, 'ratchet');
+  // So is one that is not (or no longer) this user's private directory: a stale variable inherited
+  // by `su`, a container or a CI job must not stop every run, when tmpdir serves as well.
+  if (process.platform !== 'win32' && runtime !== undefined && isAbsolute(runtime) && isOwnPrivateDir(runtime)) return join(runtime, 'ratchet');
   return join(tmpdir(), `ratchet-${user}`);
+}
+
+function isOwnPrivateDir(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

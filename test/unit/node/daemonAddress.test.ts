@@ -133,7 +133,18 @@ describe.skipIf(process.platform === 'win32')('ensureDaemonDir', () => {
   });
 
   it('says where, when the folder it should be made in is missing', () => {
-    const address = daemonAddress(['/w'], '0.1.0', { XDG_RUNTIME_DIR: join(scratch, 'gone') });
+    process.env.TMPDIR = join(scratch, 'gone');
+    const address = daemonAddress(['/w'], '0.1.0', {});
     expect(refusal(address).message).toContain(`its parent ${join(scratch, 'gone')} does not exist`);
+  });
+
+  it.skipIf(process.platform === 'win32')('a stale $XDG_RUNTIME_DIR (missing, or not private) falls back to tmpdir instead of stopping every run', () => {
+    process.env.TMPDIR = scratch;
+    const own = join(scratch, `ratchet-${process.getuid!()}`);
+    expect(dirname(daemonAddress(['/w'], '0.1.0', { XDG_RUNTIME_DIR: join(scratch, 'gone') }).socket)).toBe(own);
+    const open = join(scratch, 'open-runtime');
+    mkdirSync(open, { mode: 0o755 });
+    chmodSync(open, 0o755);
+    expect(dirname(daemonAddress(['/w'], '0.1.0', { XDG_RUNTIME_DIR: open }).socket)).toBe(own);
   });
 });
