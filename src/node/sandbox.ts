@@ -176,19 +176,11 @@ function noProcessCap(caps: SandboxCaps, notUsed: boolean, max?: number): string
 // ---------------------------------------------------------------------------------------------
 // The process
 
-interface Ran {
-  stdout: string;
-  stderr: string;
-  truncated: { stdout: boolean; stderr: boolean };
-  droppedBytes: { stdout: number; stderr: number };
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  wallMs: number;
+/** What the process did, before its result files are read: the run's report minus the parsed parts. */
+type Ran = Omit<EvaluationRun, 'result' | 'sandbox'> & {
   /** The fallback watchdog killed the group for having too many processes. */
   watchdogHit: boolean;
-}
+};
 
 /** Evaluation groups still running, killed if Ratchet itself exits first (they are detached from ours). */
 const liveGroups = new Set<number>();
