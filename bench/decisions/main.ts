@@ -4,26 +4,18 @@
 //   npm run build && node scripts/run-ts.mjs bench/decisions/main.ts --out /tmp/before.json
 //   (change)  npm run build && node scripts/run-ts.mjs bench/decisions/main.ts --compare /tmp/before.json
 // Uses only what the CLI and the fake server offered before sequence numbers and the sign gate,
-// so the same file runs on an older checkout.
+// so the same files (this one and bench/evolve/gates.ts) run on an older checkout.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startFakeServer } from '../../test/fixtures/fakeOpenAI/server';
 import { makeWorkspace, scenarioFor } from '../../test/integration/evolveWorkspace';
+import { BENCH_GATES } from '../evolve/gates';
 
 const CLI = resolve('out/cli.js');
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const seeds = Number(flag('--seeds') ?? 3) || 3;
-const GATES: { gate: string; labels: boolean }[] = [
-  { gate: 'greedy', labels: true },
-  { gate: 'pace', labels: true },
-  { gate: 'pace+', labels: true },
-  { gate: 'pace-rf', labels: false },
-  { gate: 'pairwise', labels: false },
-  { gate: 'focus', labels: false },
-  { gate: 'elo', labels: false },
-];
 
 /** `v3 commit (k=12)`: the candidate, what the gate decided, and after how many items. */
 type Sequence = string[];
@@ -48,7 +40,7 @@ async function once(gate: string, labels: boolean, seed: number): Promise<Sequen
 async function main(): Promise<void> {
   if (!existsSync(CLI)) throw new Error('out/cli.js is missing: run `npm run build` first.');
   const record: Record<string, Sequence> = {};
-  for (const { gate, labels } of GATES) {
+  for (const { gate, labels } of BENCH_GATES) {
     for (let s = 1; s <= seeds; s++) record[`${gate} seed ${s}`] = await once(gate, labels, s);
     process.stderr.write(`${gate} done\n`);
   }

@@ -7,19 +7,11 @@ import { join, resolve } from 'node:path';
 import { startFakeServer } from '../../test/fixtures/fakeOpenAI/server';
 import { makeWorkspace, scenarioFor } from '../../test/integration/evolveWorkspace';
 import type { EngineEvent } from '../../src/core/run/events';
+import { BENCH_GATES } from './gates';
 
 const CLI = resolve('out/cli.js');
 const args = process.argv.slice(2);
 const seeds = Number(args[args.indexOf('--seeds') + 1] ?? 10) || 10;
-const GATES: { gate: string; labels: boolean }[] = [
-  { gate: 'greedy', labels: true },
-  { gate: 'pace', labels: true },
-  { gate: 'pace+', labels: true },
-  { gate: 'pace-rf', labels: false },
-  { gate: 'pairwise', labels: false },
-  { gate: 'focus', labels: false },
-  { gate: 'elo', labels: false },
-];
 
 interface Row {
   gate: string;
@@ -70,7 +62,7 @@ async function once(gate: string, labels: boolean, seed: number) {
 async function main() {
   if (!existsSync(CLI)) throw new Error('out/cli.js is missing: run `npm run build` first.');
   const rows: Row[] = [];
-  for (const { gate, labels } of GATES) {
+  for (const { gate, labels } of BENCH_GATES) {
     const row: Row = { gate, calls: [], agentCalls: [], wallMs: [], candidateEvals: [], foundReal: 0, commits: [], testGain: [] };
     for (let s = 1; s <= seeds; s++) {
       const r = await once(gate, labels, s);
