@@ -158,12 +158,14 @@ export class ProgramDatabase {
    * The gate's verdict on a correct child. A commit makes it its island's incumbent and offers it
    * to the archive; a rejection leaves it on the island (novelty comparisons, history) but out of
    * every selection pool. The run gates a child against its island's incumbent, which is why a
-   * commit replaces that incumbent.
+   * commit replaces that incumbent — unless another child replaced it while this one was tested
+   * (`replacesIncumbent: false`): then the child beat the old incumbent, not the new one, and only
+   * joins the archive.
    */
-  recordDecision(id: string, decision: 'commit' | 'reject'): void {
+  recordDecision(id: string, decision: 'commit' | 'reject', o: { replacesIncumbent?: boolean } = {}): void {
     const record = this.require(id);
     if (!this.pending.delete(id)) throw new RatchetError('internal', `Program ${id} has no gate decision pending (decided already, a seed, or incorrect).`);
-    if (decision === 'commit') this.commit(record);
+    if (decision === 'commit') this.commit(record, o.replacesIncumbent ?? true);
   }
 
   /** The mean moves as the gate evaluates a program on more instances. */
@@ -338,9 +340,9 @@ export class ProgramDatabase {
     return db;
   }
 
-  private commit(record: ProgramRecord): void {
+  private commit(record: ProgramRecord, replacesIncumbent = true): void {
     record.committed = true;
-    this.incumbents[record.island] = record.id;
+    if (replacesIncumbent) this.incumbents[record.island] = record.id;
     this.offerToArchive(record);
   }
 

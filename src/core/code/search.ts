@@ -3,14 +3,22 @@
  * Shinka's formats (diff / full / cross), novelty and duplicate checks, a model bandit — and every
  * acceptance a paired, anytime-valid test (gate.ts) instead of one evaluation and a strict `>`.
  *
- * One iteration: pick an island (round robin) and its parent (the database's rule; fix mode when
+ * One proposal: pick an island (round robin) and its parent (the database's rule; fix mode when
  * the island has no correct program), a proposal kind (the spec's mix), a proposer model (UCB);
  * ask; apply the answer to the parent — a failed read or patch is answered in the same chat with
  * the precise error, up to MAX_PATCH_RETRIES times; refuse duplicates and near-copies; then test
  * the child against its island's incumbent through the gate, which evaluates it shard by shard.
+ *
+ * Proposals run concurrently so that the evaluator slots stay busy, yet a run is as reproducible
+ * as a sequential one (a resume replays it event for event): proposal k is launched the moment
+ * proposal k − W is applied, from exactly the state the applied proposals left, and proposals are
+ * applied — journaled, added to the database, rewarded — strictly in order. Each draws its
+ * randomness at launch and holds its events until it is applied. At one slot W is 1: sequential.
  * Everything that happens is an engine event; the journal and the faces take it from there.
  */
-import { RatchetError } from '../errors';
+import pLimit from 'p-limit';
+import type { LimitFunction } from 'p-limit';
+import { isCancellation, RatchetError } from '../errors';
 import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
 import type { EngineEvent } from '../run/events';
@@ -28,9 +36,10 @@ import type { MetricValue, ParentRule, ProgramKind, ProgramRecord } from './data
 import { scoreCache, testChild } from './gate';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
-import type { CodeGateContext, ShardEvaluator } from './gate';
+import type { CodeGateContext, CodeGateResult, ShardEvaluator, ShardOutcome } from './gate';
 import { ngramSimilarity, noveltyCheck, textHash } from './novelty';
 import { applyAnswer } from './patch';
+import { proposalMessages } from './proposalPrompt';
 import type { CodeRunSpec } from './spec';
 import { hashSeed } from '../random';
 
@@ -74,12 +83,58 @@ export interface SearchOutcome {
 }
 
 /** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
+
+/** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
 export const MAX_PATCH_RETRIES = 2;
 const SINGLE = 'score';
+
+/** Proposals in flight for `slots` evaluator slots: enough that each slot has work while the next children are written; one slot, one proposal. */
+export function proposalsInFlight(slots: number): number {
+  return 2 * Math.max(1, slots) - 1;
+}
 
 export async function runSearch(o: SearchOptions): Promise<SearchOutcome> {
   return new Search(o).run();
 }
+
+type Payload = EventPayload<EngineEvent>;
+interface Child {
+  id: string;
+  text: string;
+  hash: string;
+  island: number;
+}
+
+/** One proposal, from its launch until it is applied. */
+interface Proposal {
+  /** 1-based, in launch order: seeds its LLM samples and names its child. */
+  readonly n: number;
+  readonly island: number;
+  readonly generation: number;
+  readonly parent: Readonly<ProgramRecord>;
+  /** Its island's incumbent at launch: the program the child is tested against. */
+  readonly incumbent: Readonly<ProgramRecord>;
+  readonly kind: 'diff' | 'full' | 'cross';
+  readonly model: string;
+  readonly messages: ChatMessage[];
+  /** The run's ledger as this test may count on it: its own test index, the commits applied before its launch. */
+  readonly ledger: RunLedger;
+  /** The database's programs at launch and the proposals still in flight then: what its child must differ from. */
+  readonly known: readonly Readonly<ProgramRecord>[];
+  readonly earlier: readonly Proposal[];
+  /** Its child once proposed and found new (undefined: none came of it); later proposals wait on it. */
+  readonly child: Promise<Child | undefined>;
+  /** Its events, journaled when it is applied. */
+  readonly events: Payload[];
+  done: Promise<ProposalResult>;
+}
+
+type ProposalResult =
+  /** The LLM budget refused its first call: it was never sent. */
+  | { kind: 'unsent'; message: string }
+  /** No child came of it (no usable answer, a duplicate, a near-copy). */
+  | { kind: 'none' }
+  | { kind: 'tested'; child: Child; name: string; result: CodeGateResult };
 
 class Search {
   private readonly db: ProgramDatabase;
@@ -87,14 +142,24 @@ class Search {
   private readonly texts = new Map<string, string>();
   private readonly blocks: Blocks;
   private readonly cache = scoreCache();
+  /** Evaluator runs going on, by program hash and instance: a second test needing one waits for it. */
+  private readonly running = new Map<string, Promise<ShardOutcome>>();
+  private readonly slots: LimitFunction;
+  /** Ends every proposal still in flight when the run fails or is cancelled. */
+  private readonly stop = new AbortController();
   private ledger: RunLedger = { tested: 0, commits: 0 };
+  /** Test indices handed out at launch; one a proposal did not use is taken back when no later one holds a higher index. */
+  private testsReserved = 0;
   private instances: string[] = [];
   /** Every instance score lies in the spec's range; a single score is scaled by it too. */
   private single = false;
   private deterministic: boolean;
   private evaluations = 0;
+  /** Proposals sent (a proposal the budget refused is not counted) and launched. */
   private proposals = 0;
-  private nextId = 0;
+  private launched = 0;
+  /** Why no further proposal is launched before the budgets say so. */
+  private stopped: string | undefined;
   /** Tested children since the last meta notes, and the notes' recommendations, handed out in turn. */
   private sinceNotes: ProgramSummary[] = [];
   private recommendations: string[] = [];
@@ -110,9 +175,20 @@ class Search {
     const models = [...new Set([s.models.proposer.model ?? ''])];
     this.bandit = UcbBandit.create(models);
     this.deterministic = s.evaluator.deterministic;
+    this.slots = pLimit(Math.max(1, s.concurrency));
   }
 
   async run(): Promise<SearchOutcome> {
+    const onAbort = () => this.stop.abort(this.o.signal.reason);
+    this.o.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.search();
+    } finally {
+      this.o.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async search(): Promise<SearchOutcome> {
     const s = this.o.spec;
     if (this.blocks.notice) await this.log('info', this.blocks.notice);
     const seed = await this.evaluateSeed();
@@ -122,19 +198,24 @@ class Search {
       seedRecord = this.db.add({ id: island === 0 ? 'p0' : `p0.${island}`, island, generation: 0, textHash: textHash(this.o.seedText), correct: seed.correct, ...(seed.score === undefined ? {} : { score: seed.score }), kind: 'seed' }) as ProgramRecord;
       this.texts.set(seedRecord.id, this.o.seedText);
     }
-    while (this.proposals < s.budget.proposals && (s.budget.evaluations === undefined || this.evaluations < s.budget.evaluations)) {
-      this.o.signal.throwIfAborted();
-      try {
-        await this.iterate(this.proposals % s.islands, Math.floor(this.proposals / s.islands) + 1);
-      } catch (err) {
-        // A spent LLM budget refuses the next proposal before it is sent: the search ends there,
-        // with what it has. (Evaluations spend no LLM budget, so no child is cut off mid-test.)
-        if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
-        this.proposals--; // counted when it was begun, and never sent
-        await this.log('warn', `${err.message} The search stops after ${this.proposals} proposals.`);
-        break;
+    const window = proposalsInFlight(s.concurrency);
+    const flight: Proposal[] = [];
+    const fill = () => {
+      while (flight.length < window && this.mayLaunch()) flight.push(this.launch(flight));
+    };
+    try {
+      fill();
+      for (let p = flight.shift(); p; p = flight.shift()) {
+        await this.apply(p, await p.done);
+        fill();
       }
+    } catch (err) {
+      // Whatever is still in flight is past use: stop it, and let its evaluators end before the run does.
+      this.stop.abort(err);
+      await Promise.allSettled(flight.map((p) => p.done));
+      throw err;
     }
+    if (this.stopped) await this.log('warn', `${this.stopped} The search stops after ${this.proposals} proposals.`);
     const best = this.db.best() ?? seedRecord!;
     await this.o.emit({ type: 'run/finished', commits: this.ledger.commits, candidates: this.ledger.tested, incumbentId: best.id });
     return {
@@ -144,6 +225,11 @@ class Search {
       evaluations: this.evaluations,
       commits: this.ledger.commits,
     };
+  }
+
+  private mayLaunch(): boolean {
+    const b = this.o.spec.budget;
+    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations < b.evaluations);
   }
 
   /** The seed, evaluated whole: it says which instances there are (or that there is one score). */
@@ -164,7 +250,7 @@ class Search {
       this.instances = [SINGLE];
       if (!this.deterministic) {
         // One score and no instances: only a repeatable evaluator can be trusted on one run.
-        const again = await this.evaluateCounted(this.o.seedText, undefined, this.o.signal, 1);
+        const again = await this.evaluateCounted(this.o.seedText, undefined, this.stop.signal, 1);
         if (again.correct && again.score === first.score) {
           this.deterministic = true;
           await this.log('info', 'The evaluator gave the starting program the same score twice: it is treated as deterministic, and a strict improvement commits (no statistics needed).');
@@ -219,15 +305,21 @@ class Search {
     return first;
   }
 
-  private async iterate(island: number, generation: number): Promise<void> {
+  /**
+   * Launches proposal n from the state the applied proposals left: every random draw it needs is
+   * made now, in launch order, so the run does not depend on which proposal finishes first.
+   */
+  private launch(inFlight: readonly Proposal[]): Proposal {
     const s = this.o.spec;
     const random = this.o.random;
+    const n = ++this.launched;
+    this.proposals++;
+    const island = (n - 1) % s.islands;
     const fix = this.db.islandNeedsFix(island);
     const parent = (fix ? this.db.fixCandidate(island, random) : this.db.selectParent(island, random, this.parentRule())) ?? this.db.incumbent(island)!;
     const kind = this.kindFor(random);
     const inspirations = this.db.inspirations(island, random, { exclude: parent.id });
     const model = this.bandit.choose(random);
-    this.proposals++;
     const messages = proposalMessages({
       kind,
       path: s.programPath,
@@ -238,46 +330,92 @@ class Search {
       fix,
       ...(this.recommendations.length > 0 ? { hint: this.recommendations[this.nextRecommendation++ % this.recommendations.length]! } : {}),
     });
+    let settleChild: (c: Child | undefined) => void = () => undefined;
+    const p: Proposal = {
+      n,
+      island,
+      generation: Math.floor((n - 1) / s.islands) + 1,
+      parent,
+      incumbent: this.db.incumbent(island) ?? parent,
+      kind,
+      model,
+      messages,
+      ledger: { tested: this.testsReserved++, commits: this.ledger.commits },
+      known: [...this.db.programs()],
+      earlier: [...inFlight],
+      child: new Promise<Child | undefined>((resolve) => (settleChild = resolve)),
+      events: [],
+      done: Promise.resolve({ kind: 'none' }),
+    };
+    p.done = this.work(p, settleChild).finally(() => settleChild(undefined));
+    p.done.catch(() => undefined); // awaited in order by the loop, or abandoned when the run fails
+    return p;
+  }
+
+  /** Asks, patches, checks novelty and tests — everything a proposal does before it is applied. */
+  private async work(p: Proposal, settleChild: (c: Child | undefined) => void): Promise<ProposalResult> {
+    const s = this.o.spec;
+    const signal = this.stop.signal;
+    const parentText = this.texts.get(p.parent.id)!;
     let childText: string | undefined;
     let answerName = '';
     for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
       // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
-      const sample = { seed: hashSeed(s.seed, 'proposal', this.proposals, attempt), sampleIndex: this.proposals };
-      const reply = await this.o.llm.chat({ role: 'proposer', messages, ...sample, ...(model ? { model } : {}) }, this.o.signal);
+      const sample = { seed: hashSeed(s.seed, 'proposal', p.n, attempt), sampleIndex: p.n };
+      let reply;
+      try {
+        reply = await this.o.llm.chat({ role: 'proposer', messages: p.messages, ...sample, ...(p.model ? { model: p.model } : {}) }, signal);
+      } catch (err) {
+        // A spent LLM budget refuses the next call before it is sent: the search ends with what it has.
+        // (Evaluations spend no LLM budget, so no child is cut off mid-test.)
+        if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
+        if (attempt === 1) return { kind: 'unsent', message: err.message };
+        this.stopped ??= err.message;
+        return { kind: 'none' };
+      }
       const parsed = parseAnswer(reply.text);
-      const applied = parsed.ok ? applyAnswer(this.texts.get(parent.id)!, parsed.answer, s.programPath) : undefined;
+      const applied = parsed.ok ? applyAnswer(parentText, parsed.answer, s.programPath) : undefined;
       if (parsed.ok && applied?.ok) {
         childText = applied.text;
         answerName = parsed.answer.name;
         break;
       }
-      const message = parsed.ok ? applied!.ok ? '' : applied!.error.message : parsed.error.message;
-      await this.o.emit({ type: 'proposal/failed', parentId: parent.id, island, kind, attempt, reason: parsed.ok ? 'patch' : 'format', message });
-      messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: `${message}\n\nAnswer again in the same format.` });
+      const message = parsed.ok ? (applied!.ok ? '' : applied!.error.message) : parsed.error.message;
+      p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason: parsed.ok ? 'patch' : 'format', message });
+      p.messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: `${message}\n\nAnswer again in the same format.` });
     }
-    if (childText === undefined) return this.banditReward(model, 0);
-    const hash = textHash(childText);
-    const sameIsland = this.db.programs(island).map((p) => ({ id: p.id, text: this.texts.get(p.id)! }));
-    const duplicate = this.db.findByTextHash(hash);
-    const novelty = duplicate ? { novel: false as const, closestId: duplicate.id, via: 'duplicate' as const } : await noveltyCheck({ candidate: childText, programs: sameIsland });
-    if (!novelty.novel) {
-      const reason = novelty.via === 'duplicate' ? 'duplicate' : 'not-novel';
-      await this.o.emit({ type: 'proposal/failed', parentId: parent.id, island, kind, attempt: 1, reason, message: `the child repeats ${novelty.closestId ?? 'a program'} of this run` });
-      return this.banditReward(model, 0);
-    }
-    const id = `p${++this.nextId}`;
-    this.texts.set(id, childText);
-    await this.o.emit({ type: 'candidate/proposed', candidateId: id, parentId: parent.id, contentHash: hash, text: childText, ...(answerName ? { reasoning: answerName } : {}) });
-    await this.test(id, childText, parent, island, generation, kind, model, answerName || id);
-    if (s.search.migrationRate > 0) this.db.migrate(generation, random);
+    if (childText === undefined) return { kind: 'none' };
+    const child = await this.newChild(p, childText);
+    if (!child) return { kind: 'none' };
+    settleChild(child);
+    p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}) });
+    const result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
+    return { kind: 'tested', child, name: answerName || child.id, result };
   }
 
-  private async test(id: string, text: string, parent: Readonly<ProgramRecord>, island: number, generation: number, kind: ProgramKind, model: string, name: string): Promise<void> {
-    const incumbent = this.db.incumbent(island) ?? parent;
-    const child = { id, hash: textHash(text) };
-    const against = { id: incumbent.id, hash: textHash(this.texts.get(incumbent.id)!) };
+  /**
+   * The child, unless it repeats a program: one the database held at launch, or the child of a
+   * proposal launched earlier (waited for, so the answer does not depend on which finished first).
+   */
+  private async newChild(p: Proposal, text: string): Promise<Child | undefined> {
+    const hash = textHash(text);
+    const earlier = (await Promise.all(p.earlier.map((q) => q.child))).filter((c): c is Child => c !== undefined);
+    const duplicate = p.known.find((r) => r.textHash === hash)?.id ?? earlier.find((c) => c.hash === hash)?.id;
+    const sameIsland = [...p.known.filter((r) => r.island === p.island).map((r) => ({ id: r.id, text: this.texts.get(r.id)! })), ...earlier.filter((c) => c.island === p.island)];
+    const novelty = duplicate ? { novel: false as const, closestId: duplicate, via: 'duplicate' as const } : await noveltyCheck({ candidate: text, programs: sameIsland });
+    if (!novelty.novel) {
+      const reason = novelty.via === 'duplicate' ? 'duplicate' : 'not-novel';
+      p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt: 1, reason, message: `the child repeats ${novelty.closestId ?? 'a program'} of this run` });
+      return undefined;
+    }
+    const id = `p${p.n}`;
+    this.texts.set(id, text);
+    return { id, text, hash, island: p.island };
+  }
+
+  private gateContext(p: Proposal, child: Child): CodeGateContext {
     const e = this.o.spec.evaluator;
-    const ctx: CodeGateContext = {
+    return {
       // Per-instance scores always go through the paired gate; only one repeatable score needs none.
       gate: { ...this.o.spec.gate, name: this.deterministic && this.single ? 'greedy' : this.o.spec.gate.name },
       runSeed: this.o.spec.seed,
@@ -288,42 +426,74 @@ class Search {
       evaluate: this.shardEvaluator(),
       cache: this.cache,
       onStep: async (instanceId, step) => {
-        await this.o.emit({ type: 'item/evaluated', candidateId: id, itemId: instanceId, score: this.cache.get(child.hash, instanceId) ?? NaN, cached: false });
-        await this.o.emit({ type: 'wealth/step', candidateId: id, k: step.k, itemId: instanceId, delta: step.delta, logWealth: step.logWealth, logThreshold: step.logThreshold, logBest: step.logBest });
+        p.events.push(
+          { type: 'item/evaluated', candidateId: child.id, itemId: instanceId, score: this.cache.get(child.hash, instanceId) ?? NaN, cached: false },
+          { type: 'wealth/step', candidateId: child.id, k: step.k, itemId: instanceId, delta: step.delta, logWealth: step.logWealth, logThreshold: step.logThreshold, logBest: step.logBest },
+        );
       },
-      signal: this.o.signal,
+      signal: this.stop.signal,
     };
-    const result = await testChild(ctx, child, against, this.ledger);
+  }
+
+  /** Applies a finished proposal, in launch order: its events into the journal, its child into the database. */
+  private async apply(p: Proposal, r: ProposalResult): Promise<void> {
+    for (const e of p.events) await this.o.emit(e);
+    if (r.kind !== 'tested') {
+      if (p.ledger.tested === this.testsReserved - 1) this.testsReserved--;
+      if (r.kind === 'unsent') {
+        this.proposals--;
+        this.stopped ??= r.message;
+      } else this.banditReward(p.model, 0);
+      return;
+    }
+    const { child, result } = r;
+    const e = this.o.spec.evaluator;
     this.ledger = advanceLedger(this.ledger, result.record.decision);
     const scores = [...result.childScores.values()];
     const mean = scores.length > 0 ? scores.reduce((a, b) => a + b, 0) / scores.length : undefined;
     const correct = result.incorrect === undefined;
     // The pre-flight rules out a test that consumes nothing, so a correct child has a mean.
-    if (correct && mean === undefined) throw new RatchetError('internal', `Child ${id} was tested on no instance.`);
+    if (correct && mean === undefined) throw new RatchetError('internal', `Child ${child.id} was tested on no instance.`);
     this.db.add({
-      id,
-      parentId: parent.id,
-      island,
-      generation,
+      id: child.id,
+      parentId: p.parent.id,
+      island: p.island,
+      generation: p.generation,
       textHash: child.hash,
       correct,
       ...(correct && mean !== undefined ? { score: mean } : {}),
       ...(result.incorrect === undefined ? {} : { feedback: result.incorrect }),
-      kind,
+      kind: p.kind,
     });
-    if (correct) this.db.recordDecision(id, result.record.decision);
     await this.o.emit({ type: 'decision', record: result.record });
-    await this.programEvaluated(id, island, correct ? { correct, ...(mean === undefined ? {} : { score: mean }) } : { correct, error: result.incorrect! }, result.childScores.size);
-    const parentMean = this.db.get(incumbent.id)?.score;
+    if (correct) {
+      // A child tested against an incumbent that another child replaced meanwhile beat the old one, not the new.
+      const superseded = result.record.decision === 'commit' && this.db.incumbent(p.island)?.id !== p.incumbent.id;
+      this.db.recordDecision(child.id, result.record.decision, { replacesIncumbent: !superseded });
+      if (superseded) {
+        const now = this.db.incumbent(p.island)!.id;
+        await this.log('info', `${child.id} beat ${p.incumbent.id}, but ${now} replaced ${p.incumbent.id} while ${child.id} was tested: ${child.id} joins the archive and ${now} stays the incumbent.`);
+      }
+    }
+    await this.programEvaluated(child.id, p.island, correct ? { correct, ...(mean === undefined ? {} : { score: mean }) } : { correct, error: result.incorrect! }, result.childScores.size);
+    const parentMean = p.incumbent.score;
     const gain = mean !== undefined && parentMean !== undefined ? (mean - parentMean) / (e.scoreRange.hi - e.scoreRange.lo) : undefined;
-    this.banditReward(model, gateReward({ decision: result.record.decision, ...(gain === undefined ? {} : { gain }), gainScale: 0.1 }));
-    this.sinceNotes.push({ id, name, decision: result.record.decision, ...(mean === undefined ? {} : { score: mean }), ...(result.incorrect === undefined ? {} : { error: result.incorrect }) });
+    this.banditReward(p.model, gateReward({ decision: result.record.decision, ...(gain === undefined ? {} : { gain }), gainScale: 0.1 }));
+    this.sinceNotes.push({ id: child.id, name: r.name, decision: result.record.decision, ...(mean === undefined ? {} : { score: mean }), ...(result.incorrect === undefined ? {} : { error: result.incorrect }) });
     const every = this.o.spec.search.metaEvery;
-    if (every > 0 && this.sinceNotes.length >= every) await this.writeNotes(id);
+    if (every > 0 && this.sinceNotes.length >= every) await this.writeNotes(child.id);
+    if (this.o.spec.search.migrationRate > 0) this.db.migrate(p.generation, this.o.random);
   }
 
   private async writeNotes(afterProgram: string): Promise<void> {
-    const reply = await this.o.llm.chat({ role: 'meta', messages: metaMessages(this.sinceNotes, this.recommendations), seed: hashSeed(this.o.spec.seed, 'meta', afterProgram) }, this.o.signal);
+    let reply;
+    try {
+      reply = await this.o.llm.chat({ role: 'meta', messages: metaMessages(this.sinceNotes, this.recommendations), seed: hashSeed(this.o.spec.seed, 'meta', afterProgram) }, this.stop.signal);
+    } catch (err) {
+      if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
+      this.stopped ??= err.message;
+      return;
+    }
     this.sinceNotes = [];
     const recommendations = parseRecommendations(reply.text);
     if (recommendations.length === 0) return;
@@ -332,24 +502,63 @@ class Search {
     await this.o.emit({ type: 'meta/notes', afterProgram, recommendations });
   }
 
-  /** The gate's view of the evaluator: a shard of instance ids → their scores (or incorrect). */
+  /**
+   * The gate's view of the evaluator: a shard of instance ids → their scores (or incorrect). An
+   * instance of a program that another test is evaluating right now (two children tested against
+   * one incumbent) is waited for, not run twice.
+   */
   private shardEvaluator(): ShardEvaluator {
     const byHash = new Map<string, string>();
     for (const text of this.texts.values()) byHash.set(textHash(text), text);
+    const key = (hash: string, id: string) => `${hash}\n${id}`;
     return async (program, ids, signal) => {
-      const text = this.textOf(program.hash, byHash);
-      const whole = !this.o.spec.evaluator.shards && this.o.spec.evaluator.repeats === undefined;
-      const r = await this.evaluateCounted(text, whole || this.single ? undefined : ids, signal);
-      if (!r.correct) return { correct: false, error: r.error ?? 'the evaluator found the program incorrect' };
       const scores: Record<string, number> = {};
-      for (const id of ids) {
-        const y = this.single ? r.score : r.instances?.[id];
-        if (y === undefined) return { correct: false, error: `the evaluator reported no score for instance ${id}` };
-        scores[id] = y;
-        this.cache.set(program.hash, id, y);
+      let todo: readonly string[] = ids;
+      while (todo.length > 0) {
+        const parts = new Map<Promise<ShardOutcome>, string[]>();
+        const mine = todo.filter((id) => !this.running.has(key(program.hash, id)));
+        for (const id of todo) {
+          const theirs = this.running.get(key(program.hash, id));
+          if (theirs) parts.set(theirs, [...(parts.get(theirs) ?? []), id]);
+        }
+        if (mine.length > 0) {
+          const own = this.runShard(this.textOf(program.hash, byHash), program.hash, mine, signal);
+          for (const id of mine) this.running.set(key(program.hash, id), own);
+          const release = () => mine.forEach((id) => this.running.get(key(program.hash, id)) === own && this.running.delete(key(program.hash, id)));
+          own.then(release, release);
+          parts.set(own, mine);
+        }
+        const settled = await Promise.allSettled(parts.keys());
+        const again: string[] = [];
+        [...parts.values()].forEach((partIds, i) => {
+          const s = settled[i]!;
+          if (s.status === 'fulfilled') {
+            if (s.value.correct) for (const id of partIds) scores[id] = s.value.scores[id]!;
+          } else if (isCancellation(s.reason) && !signal.aborted && !mine.includes(partIds[0]!)) {
+            // The test that was running it reached its verdict and stopped it: run it here.
+            again.push(...partIds);
+          } else throw s.reason;
+        });
+        const incorrect = settled.find((s): s is PromiseFulfilledResult<ShardOutcome & { correct: false }> => s.status === 'fulfilled' && !s.value.correct);
+        if (incorrect) return incorrect.value;
+        todo = again;
       }
       return { correct: true, scores };
     };
+  }
+
+  private async runShard(text: string, hash: string, ids: readonly string[], signal: AbortSignal): Promise<ShardOutcome> {
+    const whole = !this.o.spec.evaluator.shards && this.o.spec.evaluator.repeats === undefined;
+    const r = await this.evaluateCounted(text, whole || this.single ? undefined : ids, signal);
+    if (!r.correct) return { correct: false, error: r.error ?? 'the evaluator found the program incorrect' };
+    const scores: Record<string, number> = {};
+    for (const id of ids) {
+      const y = this.single ? r.score : r.instances?.[id];
+      if (y === undefined) return { correct: false, error: `the evaluator reported no score for instance ${id}` };
+      scores[id] = y;
+      this.cache.set(hash, id, y);
+    }
+    return { correct: true, scores };
   }
 
   private textOf(hash: string, byHash: Map<string, string>): string {
@@ -359,9 +568,13 @@ class Search {
     throw new RatchetError('internal', `No program text for ${hash}.`);
   }
 
-  private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.o.signal, repeat = 0): Promise<ProgramEvaluation> {
+  /** One evaluator run, in one of the run's evaluator slots. */
+  private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.stop.signal, repeat = 0): Promise<ProgramEvaluation> {
     this.evaluations++;
-    return this.o.evaluate(text, ids, signal, repeat);
+    return this.slots(() => {
+      signal.throwIfAborted();
+      return this.o.evaluate(text, ids, signal, repeat);
+    });
   }
 
   private parentRule(): ParentRule {
@@ -396,53 +609,4 @@ class Search {
   private async log(level: 'info' | 'warn', message: string): Promise<void> {
     await this.o.emit({ type: 'log', level, message });
   }
-}
-
-const FORMAT: Record<'diff' | 'full' | 'cross', string> = {
-  diff: [
-    'Answer with <NAME>a short name</NAME>, <DESCRIPTION>what you change and why</DESCRIPTION>, then <DIFF> holding one or more blocks:',
-    '<<<<<<< SEARCH',
-    'exact lines of the current program',
-    '=======',
-    'their replacement',
-    '>>>>>>> REPLACE',
-    '</DIFF>. SEARCH text must match the program exactly and lie inside the editable regions.',
-  ].join('\n'),
-  full: 'Answer with <NAME>a short name</NAME>, <DESCRIPTION>what you change and why</DESCRIPTION>, then <CODE> holding the whole new program in one fenced code block </CODE>. Keep the code outside the EVOLVE-BLOCK regions exactly as it is.',
-  cross: 'Combine the best ideas of the current program and the other programs shown. Answer with <NAME>a short name</NAME>, <DESCRIPTION>which ideas you combine</DESCRIPTION>, then <CODE> holding the whole new program in one fenced code block </CODE>. Keep the code outside the EVOLVE-BLOCK regions exactly as it is.',
-};
-
-function proposalMessages(o: {
-  kind: 'diff' | 'full' | 'cross';
-  path: string;
-  parentText: string;
-  parent: Readonly<ProgramRecord>;
-  spans: string;
-  inspirations: { record: Readonly<ProgramRecord>; text: string }[];
-  fix: boolean;
-  hint?: string;
-}): ChatMessage[] {
-  const metrics = (r: Readonly<ProgramRecord>): string =>
-    [r.score === undefined ? undefined : `score ${r.score.toPrecision(6)}`, r.publicMetrics ? JSON.stringify(r.publicMetrics) : undefined, r.feedback].filter((x) => x).join('; ');
-  const system = [
-    'You are an expert programmer improving a program that an evaluator scores; higher is better.',
-    `Only the EVOLVE-BLOCK regions (${o.spans}) may change; everything outside them is fixed.`,
-    FORMAT[o.kind],
-  ].join('\n\n');
-  const parts = [
-    o.fix ? `This program is incorrect; fix it first. The evaluator said: ${o.parent.feedback ?? 'no reason given'}` : `Current program (${metrics(o.parent) || 'not scored yet'}):`,
-    fenceOf(o.parentText),
-  ];
-  for (const insp of o.inspirations) parts.push(`Another program of this search (${metrics(insp.record)}):`, fenceOf(insp.text));
-  if (o.hint) parts.push(`A recommendation from the search so far: ${o.hint}`);
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: parts.join('\n\n') },
-  ];
-}
-
-function fenceOf(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}\n${text}\n${fence}`;
 }
