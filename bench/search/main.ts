@@ -8,22 +8,22 @@
 //   and hurts others, so only the mean over them says whether it is better.
 // A neutral edit leaves the quality unchanged (every commit is false); a real edit adds +0.05 or
 // +0.15 to the mean on [0, 1] scores.
+//
+// Then the same children with a sharded evaluator (shards of 5 or 10 instances in the gate's
+// order): the share of the child's instance evaluations that early stopping saved against
+// evaluating every child whole; and throughput.ts (the real sandbox, a 200 ms evaluator).
 import { runSearch } from '../../src/core/code/search';
 import type { ProgramEvaluator } from '../../src/core/code/search';
-import { CODE_DEFAULTS } from '../../src/core/code/spec';
-import type { CodeRunSpec } from '../../src/core/code/spec';
-import type { LlmClient } from '../../src/core/ports';
 import { hashSeed, SeededRandom } from '../../src/core/random';
 import type { EngineEvent } from '../../src/core/run/events';
-import { DEFAULTS } from '../../src/core/run/specTypes';
+import { throughput } from './throughput';
+import { benchSpec, scriptedProposer, SEED } from './world';
 
 const args = process.argv.slice(2);
 const CHILDREN = Number(args[args.indexOf('--children') + 1] ?? 240) || 240;
 // One child per run, against the seed: a clean per-child rate (a long run saturates the scores at 1).
 const RUNS = CHILDREN;
 const PER_RUN = 1;
-
-const SEED = ['export function solve() {', '  // EVOLVE-BLOCK-START', '  const q = 0; // edit 0', '  // EVOLVE-BLOCK-END', '  return q;', '}', ''].join('\n');
 
 type World = 'noisy' | 'per-instance';
 
@@ -50,55 +50,18 @@ function evaluator(world: World, seed: number): ProgramEvaluator {
   };
 }
 
-/** Proposes, from the parent's text, an edit (a new edit number) that raises the quality by `step` × 0.05 (0: neutral). */
-function proposer(step: number, seed: number): LlmClient {
-  let n = 0;
-  return {
-    async chat(req) {
-      const user = req.messages[1]!.content;
-      const parent = /```\n([\s\S]*?)\n```/.exec(user)![1]!;
-      const line = parent.split('\n').find((l) => l.includes('const q'))!;
-      const q = Number(/const q = (-?\d+)/.exec(line)![1]);
-      n++;
-      const next = `  const q = ${q + step}; // edit ${hashSeed(seed, n) % 100000}`;
-      const text = `<NAME>edit</NAME>\n<DESCRIPTION>try</DESCRIPTION>\n<DIFF>\n<<<<<<< SEARCH\n${line}\n=======\n${next}\n>>>>>>> REPLACE\n</DIFF>`;
-      return { text, finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 0, completionTokens: 0 }, model: 'bench' } as Awaited<ReturnType<LlmClient['chat']>>;
-    },
-    async embed() {
-      throw new Error('no embeddings');
-    },
-  };
-}
-
-function spec(gate: 'pace+' | 'greedy', proposals: number, seed: number): CodeRunSpec {
-  return {
-    kind: 'code',
-    programPath: 'solve.mjs',
-    sources: [],
-    baseDir: '.',
-    evaluator: { ...CODE_DEFAULTS.evaluator, supportFiles: [], scoreRange: { lo: 0, hi: 1 }, env: [], limits: { ...CODE_DEFAULTS.evaluator.limits } },
-    gate: { ...DEFAULTS.gate, lambdas: [...DEFAULTS.gate.lambdas], name: gate, horizon: proposals },
-    budget: { proposals },
-    models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {} },
-    islands: 1,
-    search: { ...CODE_DEFAULTS.search, mix: { diff: 1, full: 0, cross: 0 }, parentSelection: 'beam' },
-    seed,
-    concurrency: 2,
-    callTimeoutSeconds: 60,
-    origin: {},
-  };
-}
-
-async function cell(world: World, gate: 'pace+' | 'greedy', step: number) {
+async function cell(world: World, gate: 'pace+' | 'greedy', step: number, sharded = false) {
   let commits = 0;
   let children = 0;
   let evaluations = 0;
+  let childInstances = 0;
   for (let run = 1; run <= RUNS; run++) {
     const events: EngineEvent[] = [];
+    const spec = benchSpec(gate, PER_RUN, run);
     const outcome = await runSearch({
-      spec: spec(gate, PER_RUN, run),
+      spec: sharded ? { ...spec, evaluator: { ...spec.evaluator, shards: true, shardSize: world === 'noisy' ? 5 : 10 } } : spec,
       seedText: SEED,
-      llm: proposer(step, run),
+      llm: scriptedProposer(step, run),
       evaluate: evaluator(world, run),
       random: new SeededRandom(run),
       emit: async (e) => void events.push({ ...e, runId: 'b', at: 0 } as EngineEvent),
@@ -107,9 +70,10 @@ async function cell(world: World, gate: 'pace+' | 'greedy', step: number) {
     const decisions = events.flatMap((e) => (e.type === 'decision' ? [e.record] : []));
     children += decisions.length;
     commits += decisions.filter((d) => d.decision === 'commit').length;
+    childInstances += decisions.reduce((a, d) => a + d.candidateCalls, 0);
     evaluations += outcome.evaluations;
   }
-  return { commits, children, evaluations };
+  return { commits, children, evaluations, childInstances };
 }
 
 async function main(): Promise<void> {
@@ -123,6 +87,26 @@ async function main(): Promise<void> {
       const perChild = (neutral.evaluations + small.evaluations + large.evaluations) / (neutral.children + small.children + large.children);
       console.log(`| ${world} | ${gate} | ${neutral.children} | ${rate(neutral)} | ${rate(small)} | ${rate(large)} | ${perChild.toFixed(2)} |`);
     }
+  }
+  console.log('\nSharded evaluator, PACE+: instance evaluations of the children, against evaluating each child whole\n');
+  console.log('| world | instances | shard | edits | children | commits / child | instances run / child | saved |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const world of ['noisy', 'per-instance'] as const) {
+    const n = world === 'noisy' ? 30 : 100;
+    for (const [label, step] of [['neutral', 0], ['+0.05', 1], ['+0.15', 3]] as const) {
+      const c = await cell(world, 'pace+', step, true);
+      const perChild = c.childInstances / c.children;
+      console.log(`| ${world} | ${n} | ${world === 'noisy' ? 5 : 10} | ${label} | ${c.children} | ${(c.commits / c.children).toFixed(3)} | ${perChild.toFixed(1)} | ${(100 * (1 - perChild / n)).toFixed(0)} % |`);
+    }
+  }
+  const proposals = Number(args[args.indexOf('--throughput-proposals') + 1] ?? 40) || 40;
+  console.log(`\nThroughput: the real sandbox, an evaluator of 200 ms (sleep) on ${proposals} proposals, a proposer that answers at once\n`);
+  console.log('| slots | proposals | evaluator runs | wall s | evaluator s | sandbox set-up s | engine overhead (1 slot) | slots busy | evaluations / s |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const slots of [1, 4]) {
+    const r = await throughput(slots, proposals);
+    const overhead = slots === 1 ? `${((100 * r.engineS) / r.evaluatorS).toFixed(1)} % (set-up ${((100 * r.sandboxSetupS) / r.evaluatorS).toFixed(1)} %)` : '—';
+    console.log(`| ${r.slots} | ${r.children} | ${r.evaluations} | ${r.wallS.toFixed(2)} | ${r.evaluatorS.toFixed(2)} | ${r.sandboxSetupS.toFixed(2)} | ${overhead} | ${(100 * r.busy).toFixed(1)} % | ${r.perSecond.toFixed(2)} |`);
   }
 }
 

@@ -7,6 +7,7 @@
  * --apply writes the best program into the file at the end, atomically, and only if the file
  * still holds the text the run started from; otherwise the caller prints the diff.
  */
+import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { badInputError, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
@@ -41,6 +42,7 @@ import { OpenAiTransport } from './openaiTransport';
 import { nodePorts } from './ports';
 import { currentOwner } from './process';
 import { nodeEvaluationSandbox } from './sandbox';
+import type { EvaluationSandbox } from '../core/code/evaluatorPort';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
 import { roleConfig } from './evolveRun';
 
@@ -224,7 +226,7 @@ export async function loadCodeSpec(files: NodeFiles, programPath: string, o: Sea
   if (errorsOf(schema).length > 0) throw badInputError(schema);
   const { merged } = mergeSpecTexts([read], file);
   const baseDir = dirname(file);
-  const resolved = resolveCodeSpec(merged, { programPath, baseDir, resolvePath: (p) => resolve(baseDir, p), shinkaTask: shinkaTask || o.evaluator !== undefined });
+  const resolved = resolveCodeSpec(merged, { programPath, baseDir, resolvePath: (p) => resolve(baseDir, p), shinkaTask: shinkaTask || o.evaluator !== undefined, defaultSlots: Math.max(1, availableParallelism() - 1) });
   if (errorsOf(resolved.diagnostics).length > 0) throw badInputError(resolved.diagnostics);
   const spec = resolved.spec;
   return {
@@ -261,13 +263,14 @@ function proposerPrices(spec: CodeRunSpec, model: string | undefined): PriceTabl
   return { [model]: 'inputPerMTok' in price ? price : modelPrice(price) };
 }
 
-function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: string | undefined, endpoint: EndpointDefaults): ProgramEvaluator {
+/** The engine's evaluator port over the sandbox (another `EvaluationSandbox`, e.g. one that times each run, can stand in). */
+export function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: string | undefined, endpoint: EndpointDefaults, sandbox: EvaluationSandbox = nodeEvaluationSandbox): ProgramEvaluator {
   const e = spec.evaluator;
   // The keys this run uses: the default one and those its roles name (the CLI's apiKeys is the whole environment).
   const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
   const secrets = [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
   return async (text, ids, signal) => {
-    const run = await nodeEvaluationSandbox.run({
+    const run = await sandbox.run({
       programText: text,
       programName: basename(programPath),
       supportFiles: e.supportFiles.map((from) => ({ from, to: basename(from) })),

@@ -73,7 +73,7 @@ export interface CodeRunSpec {
   islands: number;
   search: SearchSpec;
   seed: number;
-  /** Evaluator slots: evaluations running at once. */
+  /** Evaluator slots: evaluations running at once (default: the machine's cores − 1). */
   concurrency: number;
   callTimeoutSeconds: number;
   origin: Record<string, Location>;
@@ -107,6 +107,8 @@ export interface CodeResolveContext {
   resolvePath: (relative: string) => string;
   /** The program's folder holds ShinkaEvolve's `evaluate.py` (then no evaluator command is needed). */
   shinkaTask: boolean;
+  /** Evaluator slots when the spec sets no `concurrency`: the face knows the machine (Node: cores − 1). */
+  defaultSlots?: number;
 }
 
 type Raw = Record<string, unknown>;
@@ -151,7 +153,7 @@ export function resolveCodeSpec(merged: MergedSpec, ctx: CodeResolveContext): { 
     islands: num(v.islands) ?? CODE_DEFAULTS.islands,
     search: resolveSearch(v.search, report),
     seed: num(v.seed) ?? DEFAULTS.seed,
-    concurrency: num(v.concurrency) ?? DEFAULTS.concurrency,
+    concurrency: num(v.concurrency) ?? ctx.defaultSlots ?? DEFAULTS.concurrency,
     callTimeoutSeconds: num(v.callTimeoutSeconds) ?? DEFAULTS.callTimeoutSeconds,
     origin: origins(v, merged),
   };
