@@ -299,8 +299,18 @@ export function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaD
       ...(r.public === undefined ? {} : { publicMetrics: r.public as Record<string, string | number | boolean | null> }),
       ...(r.feedback === undefined ? {} : { feedback: r.feedback }),
       ...(r.error === undefined ? {} : { error: r.error }),
+      ...(r.correct ? {} : { output: outputTail(run.stderr, run.stdout) }),
     };
   };
+}
+
+/** What fix mode shows of a broken program's output: the last lines of stderr, then of stdout, within a few KiB. */
+const FIX_OUTPUT_CHARS = 4000;
+function outputTail(stderr: string, stdout: string): string | undefined {
+  const parts = [stderr.trim() && `stderr:\n${stderr.trim()}`, stdout.trim() && `stdout:\n${stdout.trim()}`].filter((x) => x);
+  if (parts.length === 0) return undefined;
+  const tail = (text: string, n: number) => (text.length <= n ? text : `…${text.slice(text.length - n)}`);
+  return parts.map((p) => tail(p, FIX_OUTPUT_CHARS / parts.length)).join('\n');
 }
 
 async function applyBest(files: NodeFiles, path: string, startText: string, best: string): Promise<'applied' | 'stale' | 'unchanged'> {

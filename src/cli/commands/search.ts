@@ -125,7 +125,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
   const score = (s: number | undefined) => (s === undefined ? '—' : s.toPrecision(6));
   if (!flags.json) {
     writeErr(
-      `run ${outcome.runId}: ${outcome.proposals} proposals, ${outcome.evaluations} evaluations, ${outcome.commits} committed · best ${outcome.best.id} (score ${score(outcome.best.score)}, start ${score(outcome.seedScore)})\n` +
+      `run ${outcome.runId}: ${outcome.proposals} proposals, ${outcome.evaluations} evaluations, ${outcome.commits} committed${outcome.repairs > 0 ? `, ${outcome.repairs} repaired` : ''} · best ${outcome.best.id} (score ${score(outcome.best.score)}, start ${score(outcome.seedScore)})\n` +
         `  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`,
     );
   }
@@ -135,7 +135,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
     if (outcome.applied === 'stale') writeErr(`${target} changed during the run; nothing was written. The best program, as a diff:\n`);
     if (!flags.json) writeOut(createPatch(target, outcome.startText, outcome.best.text));
   }
-  return outcome.commits > 0 ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
+  return outcome.commits + outcome.repairs > 0 ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
 }
 
 function defined<T extends Record<string, unknown>>(o: T): Partial<T> {

@@ -29,6 +29,8 @@ export function proposalMessages(o: {
   spans: string;
   inspirations: { record: Readonly<ProgramRecord>; text: string }[];
   fix: boolean;
+  /** In fix mode, the end of what the broken program printed. */
+  output?: string;
   hint?: string;
 }): ChatMessage[] {
   const metrics = (r: Readonly<ProgramRecord>): string =>
@@ -41,6 +43,7 @@ export function proposalMessages(o: {
   const parts = [
     o.fix ? `This program is incorrect; fix it first. The evaluator said: ${o.parent.feedback ?? 'no reason given'}` : `Current program (${metrics(o.parent) || 'not scored yet'}):`,
     fenceOf(o.parentText),
+    ...(o.fix && o.output ? ['What it printed (the end):', fenceOf(o.output)] : []),
   ];
   for (const insp of o.inspirations) parts.push(`Another program of this search (${metrics(insp.record)}):`, fenceOf(insp.text));
   if (o.hint) parts.push(`A recommendation from the search so far: ${o.hint}`);

@@ -53,6 +53,8 @@ export interface ProgramEvaluation {
   feedback?: string;
   /** Why the program is incorrect, in words the proposer can act on. */
   error?: string;
+  /** The end of what an incorrect program printed (stderr, then stdout): fix mode shows it to the proposer. */
+  output?: string;
 }
 
 /**
@@ -80,6 +82,8 @@ export interface SearchOutcome {
   /** Evaluator runs, seed included. */
   evaluations: number;
   commits: number;
+  /** Fix mode: islands whose broken seed a child repaired (each a change to keep, though no test decided it). */
+  repairs: number;
 }
 
 /** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
@@ -115,6 +119,8 @@ interface Proposal {
   /** Its island's incumbent at launch: the program the child is tested against. */
   readonly incumbent: Readonly<ProgramRecord>;
   readonly kind: 'diff' | 'full' | 'cross';
+  /** Its island had no correct program at launch (fix mode): its child is evaluated whole, not tested. */
+  readonly repair: boolean;
   readonly model: string;
   readonly messages: ChatMessage[];
   /** The run's ledger as this test may count on it: its own test index, the commits applied before its launch. */
@@ -134,7 +140,8 @@ type ProposalResult =
   | { kind: 'unsent'; message: string }
   /** No child came of it (no usable answer, a duplicate, a near-copy). */
   | { kind: 'none' }
-  | { kind: 'tested'; child: Child; name: string; result: CodeGateResult };
+  | { kind: 'tested'; child: Child; name: string; result: CodeGateResult }
+  | { kind: 'repair'; child: Child; evaluation: ProgramEvaluation };
 
 class Search {
   private readonly db: ProgramDatabase;
@@ -142,6 +149,8 @@ class Search {
   private readonly texts = new Map<string, string>();
   private readonly blocks: Blocks;
   private readonly cache = scoreCache();
+  /** What incorrect programs printed, by program hash. */
+  private readonly outputs = new Map<string, string>();
   /** Evaluator runs going on, by program hash and instance: a second test needing one waits for it. */
   private readonly running = new Map<string, Promise<ShardOutcome>>();
   private readonly slots: LimitFunction;
@@ -155,6 +164,8 @@ class Search {
   private single = false;
   private deterministic: boolean;
   private evaluations = 0;
+  /** Fix mode: islands given their first correct program. */
+  private repairs = 0;
   /** Proposals sent (a proposal the budget refused is not counted) and launched. */
   private proposals = 0;
   private launched = 0;
@@ -224,6 +235,7 @@ class Search {
       proposals: this.proposals,
       evaluations: this.evaluations,
       commits: this.ledger.commits,
+      repairs: this.repairs,
     };
   }
 
@@ -232,28 +244,51 @@ class Search {
     return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations < b.evaluations);
   }
 
-  /** The seed, evaluated whole: it says which instances there are (or that there is one score). */
+  /**
+   * The seed, evaluated whole. A correct seed says which instances there are (or that there is
+   * one score); an incorrect one starts the search in fix mode (ShinkaEvolve's), where proposals
+   * repair it and the first correct child sets the instances instead.
+   */
   private async evaluateSeed(): Promise<ProgramEvaluation> {
-    const e = this.o.spec.evaluator;
     await this.o.emit({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: textHash(this.o.seedText), text: this.o.seedText });
-    const repeats = e.repeats === undefined ? undefined : Array.from({ length: e.repeats }, (_, i) => `seed-${i + 1}`);
-    const first = await this.evaluateCounted(this.o.seedText, repeats);
+    const first = await this.evaluateWhole(this.o.seedText);
     if (!first.correct) {
       await this.programEvaluated('p0', 0, first, 0);
-      throw new RatchetError('badInput', `The starting program is incorrect by its evaluator, so there is nothing to improve on: ${first.error ?? 'no reason given'}`, { file: this.o.spec.programPath });
+      await this.log(
+        'warn',
+        `The starting program is incorrect by its evaluator (${first.error ?? 'no reason given'}): the search starts in fix mode — proposals repair it, shown what it printed, and the first correct program of each island becomes its incumbent.`,
+      );
+      return first;
     }
+    await this.establish('p0', this.o.seedText, first);
+    return first;
+  }
+
+  /** One whole evaluation of a program: every instance, or the repeated seeds of a single noisy score. */
+  private evaluateWhole(text: string): Promise<ProgramEvaluation> {
+    const repeats = this.o.spec.evaluator.repeats;
+    return this.evaluateCounted(text, repeats === undefined ? undefined : Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`));
+  }
+
+  /**
+   * The run's first correct program (the seed, or a repair of a broken seed) fixes the instances,
+   * shows whether one score is repeatable, runs the gate's pre-flight, and has its scores cached.
+   */
+  private async establish(id: string, text: string, first: ProgramEvaluation): Promise<void> {
+    const who = id === 'p0' ? 'the starting program' : `${id}, the first correct program,`;
     const measured = first.instances ? Object.keys(first.instances) : [];
-    if (repeats) this.instances = repeats;
+    const repeats = this.o.spec.evaluator.repeats;
+    if (repeats !== undefined) this.instances = Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`);
     else if (measured.length > 0) this.instances = measured;
     else {
       this.single = true;
       this.instances = [SINGLE];
       if (!this.deterministic) {
         // One score and no instances: only a repeatable evaluator can be trusted on one run.
-        const again = await this.evaluateCounted(this.o.seedText, undefined, this.stop.signal, 1);
+        const again = await this.evaluateCounted(text, undefined, this.stop.signal, 1);
         if (again.correct && again.score === first.score) {
           this.deterministic = true;
-          await this.log('info', 'The evaluator gave the starting program the same score twice: it is treated as deterministic, and a strict improvement commits (no statistics needed).');
+          await this.log('info', `The evaluator gave ${who} the same score twice: it is treated as deterministic, and a strict improvement commits (no statistics needed).`);
         } else {
           throw new RatchetError(
             'badInput',
@@ -263,19 +298,18 @@ class Search {
         }
       }
     }
-    const scores = repeats ? (first.instances ?? {}) : this.single ? { [SINGLE]: first.score ?? NaN } : first.instances!;
+    const scores = this.scoresOf(first);
     const { lo, hi } = this.o.spec.evaluator.scoreRange;
     const scaled = !(this.deterministic && this.single) && this.o.spec.gate.name !== 'greedy';
-    for (const id of this.instances) {
-      const y = scores[id];
-      if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave the starting program no score for instance ${id}.`, { instanceId: id });
+    for (const instance of this.instances) {
+      const y = scores[instance];
+      if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave ${who} no score for instance ${instance}.`, { instanceId: instance });
       if (scaled && (y < lo || y > hi)) {
-        throw new RatchetError('badInput', `The starting program scored ${y} on instance ${id}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange', instanceId: id });
+        throw new RatchetError('badInput', `${who[0]!.toUpperCase()}${who.slice(1)} scored ${y} on instance ${instance}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange', instanceId: instance });
       }
-      this.cache.set(textHash(this.o.seedText), id, y);
-      await this.o.emit({ type: 'item/evaluated', candidateId: 'p0', itemId: id, score: y, cached: false });
     }
-    await this.programEvaluated('p0', 0, first, this.instances.length);
+    await this.cacheWhole(id, text, scores);
+    if (id === 'p0') await this.programEvaluated('p0', 0, first, this.instances.length);
     const g = this.o.spec.gate;
     if (this.deterministic && this.single && g.name !== 'greedy') {
       await this.log('info', `Deterministic single score: gate ${g.name} is not needed; a strict improvement commits.`);
@@ -287,7 +321,6 @@ class Search {
         // The bets are capped (Δ may be as bad as the whole range), so the evidence a child can gather
         // per instance is bounded by its margin over the range: say what margin commits at all.
         const n = this.instances.length;
-        const { lo, hi } = this.o.spec.evaluator.scoreRange;
         const margin = ((hi - lo) * (test.threshold ** (1 / n) - 1)) / CONTINUOUS_CAP;
         await this.log(
           'info',
@@ -302,7 +335,18 @@ class Search {
         );
       }
     }
-    return first;
+  }
+
+  /** A whole evaluation's score per instance of the run. */
+  private scoresOf(e: ProgramEvaluation): Readonly<Record<string, number>> {
+    return this.single ? { [SINGLE]: e.score ?? NaN } : (e.instances ?? {});
+  }
+
+  private async cacheWhole(id: string, text: string, scores: Readonly<Record<string, number>>): Promise<void> {
+    for (const instance of this.instances) {
+      this.cache.set(textHash(text), instance, scores[instance]!);
+      await this.o.emit({ type: 'item/evaluated', candidateId: id, itemId: instance, score: scores[instance]!, cached: false });
+    }
   }
 
   /**
@@ -325,6 +369,7 @@ class Search {
       path: s.programPath,
       parentText: this.texts.get(parent.id)!,
       parent,
+      ...(fix && this.outputs.has(parent.textHash) ? { output: this.outputs.get(parent.textHash)! } : {}),
       spans: describeSpans(this.blocks.spans),
       inspirations: inspirations.map((p) => ({ record: p, text: this.texts.get(p.id)! })),
       fix,
@@ -338,6 +383,7 @@ class Search {
       parent,
       incumbent: this.db.incumbent(island) ?? parent,
       kind,
+      repair: fix,
       model,
       messages,
       ledger: { tested: this.testsReserved++, commits: this.ledger.commits },
@@ -389,6 +435,8 @@ class Search {
     if (!child) return { kind: 'none' };
     settleChild(child);
     p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}) });
+    // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
+    if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
     const result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
     return { kind: 'tested', child, name: answerName || child.id, result };
   }
@@ -440,6 +488,7 @@ class Search {
     for (const e of p.events) await this.o.emit(e);
     if (r.kind !== 'tested') {
       if (p.ledger.tested === this.testsReserved - 1) this.testsReserved--;
+      if (r.kind === 'repair') return this.applyRepair(p, r.child, r.evaluation);
       if (r.kind === 'unsent') {
         this.proposals--;
         this.stopped ??= r.message;
@@ -475,7 +524,8 @@ class Search {
         await this.log('info', `${child.id} beat ${p.incumbent.id}, but ${now} replaced ${p.incumbent.id} while ${child.id} was tested: ${child.id} joins the archive and ${now} stays the incumbent.`);
       }
     }
-    await this.programEvaluated(child.id, p.island, correct ? { correct, ...(mean === undefined ? {} : { score: mean }) } : { correct, error: result.incorrect! }, result.childScores.size);
+    const output = correct ? undefined : this.outputs.get(child.hash);
+    await this.programEvaluated(child.id, p.island, correct ? { correct, ...(mean === undefined ? {} : { score: mean }) } : { correct, error: result.incorrect!, ...(output ? { output } : {}) }, result.childScores.size);
     const parentMean = p.incumbent.score;
     const gain = mean !== undefined && parentMean !== undefined ? (mean - parentMean) / (e.scoreRange.hi - e.scoreRange.lo) : undefined;
     this.banditReward(p.model, gateReward({ decision: result.record.decision, ...(gain === undefined ? {} : { gain }), gainScale: 0.1 }));
@@ -483,6 +533,37 @@ class Search {
     const every = this.o.spec.search.metaEvery;
     if (every > 0 && this.sinceNotes.length >= every) await this.writeNotes(child.id);
     if (this.o.spec.search.migrationRate > 0) this.db.migrate(p.generation, this.o.random);
+  }
+
+  /**
+   * Fix mode's outcome: a correct repair becomes its island's incumbent — the first correct program
+   * there, so no test is needed (or possible) — and, if it is the run's first, sets the instances.
+   */
+  private async applyRepair(p: Proposal, child: Child, evaluation: ProgramEvaluation): Promise<void> {
+    const base = { id: child.id, parentId: p.parent.id, island: p.island, generation: p.generation, textHash: child.hash, kind: p.kind };
+    const scores = evaluation.correct ? this.scoresOf(evaluation) : {};
+    const missing = this.instances.find((i) => !Number.isFinite(scores[i]));
+    if (!evaluation.correct || (this.instances.length > 0 && missing !== undefined)) {
+      const error = evaluation.error ?? `the evaluator reported no score for instance ${missing}`;
+      this.db.add({ ...base, correct: false, feedback: error });
+      await this.programEvaluated(child.id, p.island, { correct: false, error, ...(evaluation.output ? { output: evaluation.output } : {}) }, 0);
+      return this.banditReward(p.model, 0);
+    }
+    if (this.instances.length === 0) await this.establish(child.id, child.text, evaluation);
+    else await this.cacheWhole(child.id, child.text, scores);
+    const mean = this.instances.reduce((a, i) => a + scores[i]!, 0) / this.instances.length;
+    this.db.add({ ...base, correct: true, score: mean });
+    const first = this.db.islandNeedsFix(p.island);
+    this.db.recordDecision(child.id, first ? 'commit' : 'reject');
+    if (first) this.repairs++;
+    await this.log(
+      'info',
+      first
+        ? `${child.id} repairs island ${p.island}: the evaluator passes it, the first correct program there, so it becomes the incumbent (score ${mean.toPrecision(6)}).`
+        : `${child.id} is correct too, but another repair became island ${p.island}'s incumbent first.`,
+    );
+    await this.programEvaluated(child.id, p.island, { correct: true, score: mean }, this.instances.length);
+    this.banditReward(p.model, first ? 1 : 0);
   }
 
   private async writeNotes(afterProgram: string): Promise<void> {
@@ -571,10 +652,12 @@ class Search {
   /** One evaluator run, in one of the run's evaluator slots. */
   private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.stop.signal, repeat = 0): Promise<ProgramEvaluation> {
     this.evaluations++;
-    return this.slots(() => {
+    const r = await this.slots(() => {
       signal.throwIfAborted();
       return this.o.evaluate(text, ids, signal, repeat);
     });
+    if (!r.correct && r.output) this.outputs.set(textHash(text), r.output);
+    return r;
   }
 
   private parentRule(): ParentRule {
@@ -603,6 +686,7 @@ class Search {
       instances,
       ...(e.feedback === undefined ? {} : { feedback: e.feedback }),
       ...(e.error === undefined ? {} : { error: e.error }),
+      ...(e.output === undefined ? {} : { output: e.output }),
     });
   }
 

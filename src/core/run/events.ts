@@ -174,6 +174,8 @@ export type EngineEvent = Base &
         instances: number;
         feedback?: string;
         error?: string;
+        /** The end of what an incorrect program printed (stderr, then stdout). */
+        output?: string;
       }
     | {
         /** Code search: the meta role's recommendations after `afterProgram`, one given to each later proposal in turn. */

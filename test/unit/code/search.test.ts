@@ -140,4 +140,30 @@ describe('code search loop', () => {
     expect(dup.length + (proposed - 1)).toBe(2);
     expect(evaluations).toBeGreaterThanOrEqual(1 + (proposed - 1));
   });
+  it('a broken starting program starts fix mode: proposals see its output, and the first correct child becomes the incumbent', async () => {
+    const events: EngineEvent[] = [];
+    const llm = proposer(4, false);
+    const scored = evaluator(4).evaluate;
+    const outcome = await runSearch({
+      spec: spec('pace+', 30),
+      seedText: SEED_PROGRAM.replace('0.10', '-0.30'),
+      llm,
+      // Negative x crashes the harness, the way a broken program does.
+      evaluate: async (text, ids, signal, repeat) =>
+        constantOf(text) < 0 ? { correct: false, error: 'the program exited with code 1', output: `stderr:\nRangeError: x = ${constantOf(text)} must not be negative` } : scored(text, ids, signal, repeat),
+      random: new SeededRandom(4),
+      emit: async (e) => void events.push({ ...e, runId: 'r', at: 0 } as EngineEvent),
+      signal: new AbortController().signal,
+    });
+    expect(events.some((e) => e.type === 'log' && e.message.includes('starts in fix mode'))).toBe(true);
+    const first = llm.requests.find((r) => r.role === 'proposer')!;
+    expect(first.messages[1]!.content).toContain('This program is incorrect; fix it first.');
+    expect(first.messages[1]!.content).toContain('RangeError: x = -0.3 must not be negative');
+    const repairs = events.filter((e) => e.type === 'log' && / repairs island \d/.test(e.message));
+    expect(repairs.length).toBe(2); // one per island
+    expect(outcome.repairs).toBe(2);
+    expect(constantOf(outcome.best.text)).toBeGreaterThanOrEqual(0);
+    // Once an island has a correct program, its children go through the gate again.
+    expect(events.filter((e) => e.type === 'decision').length).toBeGreaterThan(0);
+  });
 });
