@@ -185,6 +185,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
       type: 'run/started',
       info: { kind: 'search', target: programPath, gate: spec.gate.name, alpha: spec.gate.alpha, mode: o.apply ? 'autopilot' : 'suggest', seed: spec.seed },
     });
+    await reportSandbox(spec, emit);
     const outcome = await runSearch({
       spec,
       seedText: startText,
@@ -247,6 +248,14 @@ export async function loadCodeSpec(files: NodeFiles, programPath: string, o: Sea
     ...(o.islands === undefined ? {} : { islands: o.islands }),
     ...(o.seed === undefined ? {} : { seed: o.seed }),
   };
+}
+
+/** The pre-flight's word on the sandbox, at the top of every search: what confines the evaluator here, and what does not. */
+async function reportSandbox(spec: CodeRunSpec, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<void> {
+  const pre = await nodeEvaluationSandbox.preflight();
+  const network = spec.evaluator.network === 'on' ? 'on (evaluator.network: on)' : pre.network;
+  await emit({ type: 'log', level: 'info', message: `Sandbox: network ${network}; limits: ${pre.limits}; processes: ${pre.processes}.` });
+  for (const caveat of pre.caveats) await emit({ type: 'log', level: 'info', message: `Sandbox: ${caveat}` });
 }
 
 /** The proposer is the one role a scored code search calls; a dollar budget needs its price. */
