@@ -16,13 +16,14 @@ import { checkOverrides } from '../core/run/overrides';
 import { parseBlocks } from '../core/code/blocks';
 import { runSearch } from '../core/code/search';
 import type { ProgramEvaluator, SearchOutcome } from '../core/code/search';
-import { CODE_DEFAULTS, resolveCodeSpec } from '../core/code/spec';
+import { CODE_DEFAULTS, proposerArms, resolveCodeSpec } from '../core/code/spec';
 import type { CodeRunSpec } from '../core/code/spec';
 import { commandUsesInstances } from '../core/code/evaluation';
 import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
-import { listedPrice, modelPrice } from '../core/llm/prices';
-import type { PriceTable } from '../core/llm/types';
+import { listedPrice } from '../core/llm/prices';
+import type { RoleConfig } from '../core/llm/roles';
+import type { ModelPrice, PriceTable, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { SeededRandom } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
@@ -116,7 +117,9 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
   const paths = runPaths(files, workspace, runId);
   const record = await readRunRecord(files, paths.runJson);
   if (record.kind !== 'search') throw new RatchetError('badInput', `Run ${runId} is a ${record.kind} run, not a code search; resume it with \`ratchet runs resume ${runId}\`.`, { runId });
-  const spec = record.spec as CodeRunSpec;
+  const stored = record.spec as CodeRunSpec;
+  // A run recorded before the novelty and bandit settings existed resumes with their defaults.
+  const spec: CodeRunSpec = { ...stored, search: { ...stored.search, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } } };
   const journalText = (await files.tryReadText(paths.events)) ?? '';
   const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));
   if (!seedLine) throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
@@ -129,11 +132,14 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   const workspace = resolve(o.workspace);
   const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
   const face = { ...(o.overrides.baseURL ? { baseURL: o.overrides.baseURL } : {}), ...(o.overrides.model ? { model: o.overrides.model } : {}) };
-  if ((spec.models.proposer.model ?? face.model ?? o.endpointDefaults.model) === undefined) {
+  // The proposer role's own model is its endpoint's default; with search.proposerModels and none named, the first of them.
+  const listed = spec.search.proposerModels?.[0];
+  const proposer = spec.models.proposer.model === undefined && listed ? { ...spec.models.proposer, model: listed.model } : spec.models.proposer;
+  if ((proposer.model ?? face.model ?? o.endpointDefaults.model) === undefined) {
     throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
   }
-  // A scored code search calls the proposer only; the other roles go where it goes.
-  const models = Object.fromEntries(ROLES.map((role) => [role, spec.models[role].model === undefined ? spec.models.proposer : spec.models[role]])) as CodeRunSpec['models'];
+  // The meta notes and the novelty judge (the validator role) go where the proposer goes unless the spec names their models.
+  const models = Object.fromEntries(ROLES.map((role) => [role, role === 'proposer' || spec.models[role].model === undefined ? proposer : spec.models[role]])) as CodeRunSpec['models'];
   const roles = roleConfig({ models }, face, o.endpointDefaults);
   const clock = new SystemClock();
   const budget = new RunBudget(
@@ -146,7 +152,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     concurrency: spec.concurrency,
     timeoutMs: spec.callTimeoutSeconds * 1000,
     retry: DEFAULT_RETRY,
-    prices: proposerPrices(spec, roles.proposer?.model),
+    prices: searchPrices(spec, models, roles),
     cache: { files, dir: files.join(workspace, '.ratchet', 'cache', 'llm') },
     admission: budget,
     clock,
@@ -258,18 +264,44 @@ async function reportSandbox(spec: CodeRunSpec, emit: (e: EventPayload<EngineEve
   for (const caveat of pre.caveats) await emit({ type: 'log', level: 'info', message: `Sandbox: ${caveat}` });
 }
 
-/** The proposer is the one role a scored code search calls; a dollar budget needs its price. */
-function proposerPrices(spec: CodeRunSpec, model: string | undefined): PriceTable {
-  const m = spec.models.proposer;
-  if (model === undefined) return {};
-  const price = m.free ? { inputPerMTok: 0, outputPerMTok: 0 } : m.price ?? listedPrice(model);
-  if (!price) {
-    if (spec.budget.dollars !== undefined) {
-      throw new RatchetError('badInput', `budget.dollars needs a price for the proposer's model ${model}: set models.proposer.price, or free: true.`, { field: 'models.proposer.price' });
-    }
-    return {};
+/**
+ * The price of every model a code search calls — each proposer model the bandit chooses among, the
+ * meta notes' model, the novelty judge's (the validator role) and the embedding model (called at
+ * the validator's endpoint) — by model id, as the meter prices each answer. A dollar budget needs
+ * all of them: one unpriced model would leave the run's dollars unknown and the cap never reached.
+ */
+function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: RoleConfig): PriceTable {
+  const rolePrice = (role: Role): ModelPrice | undefined => {
+    const m = models[role];
+    const model = roles[role]?.model;
+    if (model === undefined) return undefined;
+    return m.free ? { inputPerMTok: 0, outputPerMTok: 0 } : (m.price ?? listedPrice(model));
+  };
+  const called: { model: string | undefined; price: ModelPrice | undefined; field: string }[] = [];
+  const listed = spec.search.proposerModels !== undefined;
+  for (const arm of proposerArms(spec)) {
+    // '' is the proposer role's own model (from the spec, a flag or the environment).
+    const model = arm.model === '' ? roles.proposer?.model : arm.model;
+    called.push({ model, price: arm.model === '' ? rolePrice('proposer') : arm.price, field: listed ? 'search.proposerModels' : 'models.proposer.price' });
   }
-  return { [model]: 'inputPerMTok' in price ? price : modelPrice(price) };
+  if (spec.search.metaEvery > 0) called.push({ model: roles.meta?.model, price: rolePrice('meta'), field: 'models.meta.price' });
+  if (spec.search.novelty.judge) called.push({ model: roles.validator?.model, price: rolePrice('validator'), field: 'models.validator.price' });
+  const embedding = spec.search.novelty.embedding;
+  if (embedding) called.push({ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' });
+  const table: PriceTable = {};
+  for (const { model, price, field } of called) {
+    if (model === undefined) continue;
+    if (!price) {
+      if (spec.budget.dollars === undefined) continue;
+      throw new RatchetError('badInput', `budget.dollars needs a price for ${model}, which this search calls: set its price (${field}), or free: true.`, { field });
+    }
+    const known = table[model];
+    if (known && (known.inputPerMTok !== price.inputPerMTok || known.outputPerMTok !== price.outputPerMTok || known.cachedInputPerMTok !== price.cachedInputPerMTok)) {
+      throw new RatchetError('badInput', `${model} is given two different prices in the run spec (${field} and another entry); dollars are counted per model, so give it one.`, { field });
+    }
+    table[model] = price;
+  }
+  return table;
 }
 
 /** The engine's evaluator port over the sandbox (another `EvaluationSandbox`, e.g. one that times each run, can stand in). */

@@ -105,6 +105,36 @@ describe('ratchet search', () => {
     }
   }, 120_000);
 
+  it('a dollar budget needs the price of every model the search calls: each proposer model, the meta and judge models, the embedding model', async () => {
+    const ws = workspace();
+    const spec = (search: string[], models = '  proposer: { model: sim-proposer, price: { input: 1, output: 1 } }'): void =>
+      writeFileSync(
+        join(ws.program + '.ratchet.yaml'),
+        ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program} {results}', '  supportFiles: [evaluate.mjs]', 'models:', models, 'budget: { dollars: 1 }', 'islands: 1', 'search:', ...search, ''].join('\n'),
+      );
+    const server = await startFakeServer({});
+    try {
+      const refused = async (field: string, model: string): Promise<void> => {
+        const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '1', '-w', ws.dir]);
+        expect(r.code, r.stderr).not.toBe(0);
+        expect(r.stderr).toContain(`budget.dollars needs a price for ${model}`);
+        expect(r.stderr).toContain(field);
+        expect(server.calls.length).toBe(0);
+      };
+      spec(['  proposerModels:', '    - { model: sim-proposer-a, price: { input: 1, output: 1 } }', '    - sim-proposer-b']);
+      await refused('search.proposerModels', 'sim-proposer-b');
+      spec(['  novelty: { embedding: sim-embedding }']);
+      await refused('search.novelty.embedding', 'sim-embedding');
+      spec(['  metaEvery: 0'], '  proposer: { model: sim-proposer, price: { input: 1, output: 1 } }\n  validator: sim-validator');
+      await refused('models.validator.price', 'sim-validator');
+      spec(['  metaEvery: 0', '  novelty: { judge: false }'], '  proposer: { model: sim-proposer, price: { input: 1, output: 1 } }\n  validator: sim-validator');
+      const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '1', '-w', ws.dir]);
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
   // The shipped examples start: the seed is evaluated in the sandbox through each one's own spec
   // (a deterministic single score; 120 instances read through an empty {instances} file).
   it.each([

@@ -63,6 +63,15 @@ export interface BanditOptions {
    * ranks by reward per dollar (normalised to the cheapest arm), k = 0 ignores cost. Shinka blends
    * additively, (1 − k)·score + k·cheapness, which can prefer a cheap model that never helps; a
    * factor cannot. An arm with no cost yet counts as the cheapest.
+   *
+   * Why reward per dollar at k = 1, not a penalty subtracted for cost: under a dollar cap
+   * (budget.dollars) the run's total reward is what counts, and for a fixed budget it is largest
+   * when every dollar goes to the arm of highest expected reward per unit cost — the ratio index of
+   * budget-limited bandits (Ding, Qin, Zhang & Liu 2013, "Multi-Armed Bandit with Budget Constraint
+   * and Variable Costs", UCB-BV). A penalty needs an exchange rate between reward and dollars that
+   * no user can state; a ratio needs none, and the factor leaves UCB1 unchanged at equal costs.
+   * Here the optimism is on the reward only (c̄ᵢ is the observed mean cost), a simplification of
+   * UCB-BV, whose bonus also covers the cost estimate.
    */
   costWeight?: number;
 }

@@ -37,10 +37,14 @@ import { scoreCache, testChild } from './gate';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
 import type { CodeGateContext, CodeGateResult, ShardEvaluator, ShardOutcome } from './gate';
-import { ngramSimilarity, noveltyCheck, textHash } from './novelty';
+import { ngramSimilarity, textHash } from './novelty';
+import { NoveltyJudge } from './noveltyJudge';
 import { applyAnswer } from './patch';
 import { proposalMessages } from './proposalPrompt';
+import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
+import { priceOf } from '../llm/cost';
+import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
 
 /** What one evaluator run says of a program (sandbox + result parsing live in src/node). */
@@ -132,6 +136,8 @@ interface Proposal {
   readonly child: Promise<Child | undefined>;
   /** Its events, journaled when it is applied. */
   readonly events: Payload[];
+  /** What each of its proposer calls cost, told to the bandit when it is applied. */
+  readonly costs: number[];
   done: Promise<ProposalResult>;
 }
 
@@ -146,6 +152,9 @@ type ProposalResult =
 class Search {
   private readonly db: ProgramDatabase;
   private readonly bandit: UcbBandit;
+  /** The proposer models' prices, for a cost-aware bandit. */
+  private readonly armPrices: PriceTable;
+  private readonly novelty: NoveltyJudge;
   private readonly texts = new Map<string, string>();
   private readonly blocks: Blocks;
   private readonly cache = scoreCache();
@@ -183,8 +192,13 @@ class Search {
       { islands: s.islands, archiveSize: s.search.archiveSize, archivePolicy: 'fitness', migrationInterval: s.search.migrationInterval, migrationRate: s.search.migrationRate },
       { similarity: (a, b) => ngramSimilarity(this.texts.get(a) ?? '', this.texts.get(b) ?? '') },
     );
-    const models = [...new Set([s.models.proposer.model ?? ''])];
-    this.bandit = UcbBandit.create(models);
+    const arms = proposerArms(s);
+    this.bandit = UcbBandit.create(
+      arms.map((a) => a.model),
+      { costWeight: s.search.bandit.costWeight },
+    );
+    this.armPrices = Object.fromEntries(arms.flatMap((a) => (a.price ? [[a.model, a.price]] : [])));
+    this.novelty = NoveltyJudge.forRun(o.llm, s.search.novelty, s.seed);
     this.deterministic = s.evaluator.deterministic;
     this.slots = pLimit(Math.max(1, s.concurrency));
   }
@@ -391,6 +405,7 @@ class Search {
       earlier: [...inFlight],
       child: new Promise<Child | undefined>((resolve) => (settleChild = resolve)),
       events: [],
+      costs: [],
       done: Promise.resolve({ kind: 'none' }),
     };
     p.done = this.work(p, settleChild).finally(() => settleChild(undefined));
@@ -419,6 +434,8 @@ class Search {
         this.stopped ??= err.message;
         return { kind: 'none' };
       }
+      const dollars = priceOf(this.armPrices, p.model, reply.usage);
+      if (dollars !== undefined) p.costs.push(dollars);
       const parsed = parseAnswer(reply.text);
       const applied = parsed.ok ? applyAnswer(parentText, parsed.answer, s.programPath) : undefined;
       if (parsed.ok && applied?.ok) {
@@ -450,9 +467,10 @@ class Search {
     const earlier = (await Promise.all(p.earlier.map((q) => q.child))).filter((c): c is Child => c !== undefined);
     const duplicate = p.known.find((r) => r.textHash === hash)?.id ?? earlier.find((c) => c.hash === hash)?.id;
     const sameIsland = [...p.known.filter((r) => r.island === p.island).map((r) => ({ id: r.id, text: this.texts.get(r.id)! })), ...earlier.filter((c) => c.island === p.island)];
-    const novelty = duplicate ? { novel: false as const, closestId: duplicate, via: 'duplicate' as const } : await noveltyCheck({ candidate: text, programs: sameIsland });
+    const novelty = duplicate ? { novel: false as const, closestId: duplicate, decidedBy: 'duplicate' as const, note: undefined } : await this.novelty.check(text, sameIsland, this.stop.signal);
+    if (novelty.note) p.events.push({ type: 'log', level: 'info', message: `p${p.n}: ${novelty.note}` });
     if (!novelty.novel) {
-      const reason = novelty.via === 'duplicate' ? 'duplicate' : 'not-novel';
+      const reason = novelty.decidedBy === 'duplicate' ? 'duplicate' : 'not-novel';
       p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt: 1, reason, message: `the child repeats ${novelty.closestId ?? 'a program'} of this run` });
       return undefined;
     }
@@ -486,6 +504,7 @@ class Search {
   /** Applies a finished proposal, in launch order: its events into the journal, its child into the database. */
   private async apply(p: Proposal, r: ProposalResult): Promise<void> {
     for (const e of p.events) await this.o.emit(e);
+    for (const dollars of p.costs) this.bandit.recordCost(p.model, dollars);
     if (r.kind !== 'tested') {
       if (p.ledger.tested === this.testsReserved - 1) this.testsReserved--;
       if (r.kind === 'repair') return this.applyRepair(p, r.child, r.evaluation);

@@ -14,13 +14,15 @@ import { isPlainObject } from '../data/item';
 import type { YamlPath } from '../data/yamlSource';
 import { CODE_GATES } from '../gates/gateTable';
 import type { CodeGateName, GateName } from '../gates/gateTable';
-import type { Role } from '../llm/types';
+import { checkPrice, listedPrice, modelPrice } from '../llm/prices';
+import type { ModelPrice, Role } from '../llm/types';
 import { fieldName } from '../run/specSchema';
 import { origins, resolveGate, resolveModels } from '../run/specResolve';
 import type { Report } from '../run/specResolve';
 import type { MergedSpec } from '../run/specSource';
 import { DEFAULTS } from '../run/specTypes';
 import type { GateSpec, ModelSpec, SpecSource } from '../run/specTypes';
+import { COSINE_THRESHOLD, NGRAM_THRESHOLD } from './novelty';
 
 export interface EvaluatorSpec {
   /** Ratchet's form: a command with {program}, {results}, {instances}. Absent: ShinkaEvolve's `evaluate.py`. */
@@ -48,7 +50,25 @@ export interface SearchSpec {
   migrationInterval: number;
   migrationRate: number;
   metaEvery: number;
-  noveltyThreshold: number;
+  /** The models the proposer bandit chooses among; absent: models.proposer alone (see `proposerArms`). */
+  proposerModels?: PricedModel[];
+  bandit: { costWeight: number };
+  novelty: NoveltySpec;
+}
+
+/** A model named with what it costs: `price` resolved from the spec, `free: true`, or Ratchet's list; absent when unknown. */
+export interface PricedModel {
+  model: string;
+  price?: ModelPrice;
+}
+
+export interface NoveltySpec {
+  /** The endpoint's /embeddings model (called at the validator role's endpoint); absent: token n-grams. */
+  embedding?: PricedModel;
+  cosineThreshold: number;
+  ngramThreshold: number;
+  /** Ask the validator role's model whether a child above the threshold is novel. */
+  judge: boolean;
 }
 
 export interface CodeBudgetSpec {
@@ -93,7 +113,11 @@ export const CODE_DEFAULTS = {
     network: 'off' as const,
     limits: { memoryMb: 4096, fileSizeMb: 256, openFiles: 256, processes: 64 },
   },
-  search: { mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10, noveltyThreshold: 0.95 },
+  search: {
+    mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
+    bandit: { costWeight: 0 },
+    novelty: { cosineThreshold: COSINE_THRESHOLD, ngramThreshold: NGRAM_THRESHOLD, judge: true },
+  },
   /** ShinkaEvolve's task folder: the evaluator beside the program, called with --program_path/--results_dir. */
   shinkaEvaluator: 'evaluate.py',
 } as const;
@@ -112,6 +136,7 @@ export interface CodeResolveContext {
 }
 
 type Raw = Record<string, unknown>;
+const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 export function resolveCodeSpec(merged: MergedSpec, ctx: CodeResolveContext): { spec: CodeRunSpec; diagnostics: Diagnostic[] } {
@@ -205,6 +230,26 @@ function resolveSearch(raw: unknown, report: Report): SearchSpec {
   const mixRaw: Raw = isPlainObject(r.mix) ? r.mix : {};
   const mix = { diff: num(mixRaw.diff) ?? d.mix.diff, full: num(mixRaw.full) ?? d.mix.full, cross: num(mixRaw.cross) ?? d.mix.cross };
   if (mix.diff + mix.full + mix.cross <= 0) report(['search', 'mix'], 'search.mix needs at least one proposal kind with a share above 0');
+  const banditRaw: Raw = isPlainObject(r.bandit) ? r.bandit : {};
+  const costWeight = num(banditRaw.costWeight) ?? d.bandit.costWeight;
+  let proposerModels: PricedModel[] | undefined;
+  if (Array.isArray(r.proposerModels)) {
+    const models: PricedModel[] = [];
+    const seen = new Set<string>();
+    r.proposerModels.forEach((entry, i) => {
+      const m = pricedModel(entry, ['search', 'proposerModels', i], report);
+      if (!m) return;
+      if (seen.has(m.model)) report(['search', 'proposerModels', i], `search.proposerModels lists ${m.model} twice; the bandit needs each model once`);
+      else if (costWeight > 0 && !m.price) {
+        report(['search', 'proposerModels', i], `search.bandit.costWeight weighs each model's dollars, but ${m.model} has no known price; give it price: { input: …, output: … } (USD per million tokens), or free: true`);
+      }
+      seen.add(m.model);
+      models.push(m);
+    });
+    proposerModels = models;
+  }
+  const novelty: Raw = isPlainObject(r.novelty) ? r.novelty : {};
+  const embedding = novelty.embedding === undefined ? undefined : pricedModel(novelty.embedding, ['search', 'novelty', 'embedding'], report);
   return {
     mix,
     parentSelection: (r.parentSelection as ParentSelection | undefined) ?? d.parentSelection,
@@ -212,8 +257,37 @@ function resolveSearch(raw: unknown, report: Report): SearchSpec {
     migrationInterval: num(r.migrationInterval) ?? d.migrationInterval,
     migrationRate: num(r.migrationRate) ?? d.migrationRate,
     metaEvery: num(r.metaEvery) ?? d.metaEvery,
-    noveltyThreshold: num(r.noveltyThreshold) ?? d.noveltyThreshold,
+    ...(proposerModels ? { proposerModels } : {}),
+    bandit: { costWeight },
+    novelty: {
+      ...(embedding ? { embedding } : {}),
+      cosineThreshold: num(novelty.cosineThreshold) ?? d.novelty.cosineThreshold,
+      ngramThreshold: num(novelty.ngramThreshold) ?? d.novelty.ngramThreshold,
+      judge: typeof novelty.judge === 'boolean' ? novelty.judge : d.novelty.judge,
+    },
   };
+}
+
+/** A model entry as written (`name`, `{ model, price }` or `{ model, free: true }`) with its price resolved. */
+function pricedModel(raw: unknown, path: YamlPath, report: Report): PricedModel | undefined {
+  const r: Raw = typeof raw === 'string' ? { model: raw } : isPlainObject(raw) ? raw : {};
+  if (typeof r.model !== 'string') return undefined;
+  if (r.free === true && r.price !== undefined) report([...path, 'free'], `${fieldName(path)} sets both a price and free: true; keep one`);
+  const written = checkPrice(r.price);
+  const price = r.free === true ? FREE : written ? modelPrice(written) : listedPrice(r.model);
+  return { model: r.model, ...(price ? { price } : {}) };
+}
+
+/**
+ * The models the proposer bandit chooses among, each with its price when known:
+ * search.proposerModels, else the proposer role's one model ('' when neither names one: the
+ * endpoint's default model, named by the face — a flag or the environment).
+ */
+export function proposerArms(spec: Pick<CodeRunSpec, 'models' | 'search'>): PricedModel[] {
+  if (spec.search.proposerModels) return spec.search.proposerModels;
+  const m = spec.models.proposer;
+  const price = m.free ? FREE : (m.price ?? (m.model === undefined ? undefined : listedPrice(m.model)));
+  return [{ model: m.model ?? '', ...(price ? { price } : {}) }];
 }
 
 /** A spec value asks for a code search. */

@@ -132,6 +132,37 @@ describe('UCB1', () => {
     expect(Math.min(...blind)).toBeGreaterThan(200);
   });
 
+  it('cost-aware (k = 1) at equal cost: the better model gets most pulls, as in plain UCB1', () => {
+    const pulls = (costWeight: number): number[] => {
+      const b = UcbBandit.create(['poor', 'good'], { costWeight });
+      const rng = new SeededRandom(11);
+      const world = new SeededRandom(12);
+      for (let t = 0; t < 1000; t++) {
+        const arm = b.choose(rng);
+        b.recordCost(arm, 0.02);
+        b.reward(arm, world.next() < (arm === 'good' ? 0.7 : 0.3) ? 1 : 0);
+      }
+      return b.arms().map((a) => a.pulls);
+    };
+    const [poor, good] = pulls(1);
+    expect(good).toBeGreaterThan(4 * poor!);
+    // Equal costs make the factor 1: the same choices as the cost-blind bandit.
+    expect(pulls(1)).toEqual(pulls(0));
+  });
+
+  it('cost-aware (k = 1) ranks by reward per dollar: half the reward at a quarter of the price wins', () => {
+    const b = UcbBandit.create(['dear', 'cheap'], { costWeight: 1 });
+    const rng = new SeededRandom(21);
+    const world = new SeededRandom(22);
+    for (let t = 0; t < 1000; t++) {
+      const arm = b.choose(rng);
+      b.recordCost(arm, arm === 'dear' ? 0.04 : 0.01);
+      b.reward(arm, world.next() < (arm === 'dear' ? 0.8 : 0.4) ? 1 : 0);
+    }
+    const [dear, cheap] = b.arms().map((a) => a.pulls);
+    expect(cheap).toBeGreaterThan(4 * dear!);
+  });
+
   it('the cost factor is (c_min / c̄ᵢ)^k; an arm with no cost yet counts as the cheapest', () => {
     const b = UcbBandit.create(['a', 'b', 'c'], { costWeight: 0.5 });
     const rng = new SeededRandom(1);

@@ -166,4 +166,27 @@ describe('code search loop', () => {
     // Once an island has a correct program, its children go through the gate again.
     expect(events.filter((e) => e.type === 'decision').length).toBeGreaterThan(0);
   });
+  it('several proposer models: the bandit tries each and then sends most proposals to the one whose children the gate commits', async () => {
+    const events: EngineEvent[] = [];
+    const llm = proposer(6, false);
+    const base = spec('pace+', 60);
+    const mixed: LlmClient = {
+      ...llm,
+      // The "weak" model answers without the format's tags: no child ever comes of it.
+      chat: async (req, signal) => (req.role === 'proposer' && req.model === 'weak' ? { ...(await llm.chat(req, signal)), text: 'I would change x.' } : llm.chat(req, signal)),
+    };
+    await runSearch({
+      spec: { ...base, search: { ...base.search, proposerModels: [{ model: 'weak' }, { model: 'strong' }] } },
+      seedText: SEED_PROGRAM,
+      llm: mixed,
+      evaluate: evaluator(6).evaluate,
+      random: new SeededRandom(6),
+      emit: async (e) => void events.push({ ...e, runId: 'r', at: 0 } as EngineEvent),
+      signal: new AbortController().signal,
+    });
+    // Proposals, not calls: a proposal's retries go on in the same chat (the same messages).
+    const byModel = (m: string) => new Set(llm.requests.filter((r) => r.role === 'proposer' && r.model === m).map((r) => r.messages)).size;
+    expect(byModel('weak')).toBeGreaterThan(0);
+    expect(byModel('strong')).toBeGreaterThan(2 * byModel('weak'));
+  });
 });

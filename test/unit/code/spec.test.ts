@@ -2,7 +2,7 @@
 // schema, with its own keys refused in prompt runs and the prompt keys refused in it — each
 // problem located at its line, as the editor shows it.
 import { describe, expect, it } from 'vitest';
-import { resolveCodeSpec } from '../../../src/core/code/spec';
+import { proposerArms, resolveCodeSpec } from '../../../src/core/code/spec';
 import { validateRunSpecText } from '../../../src/core/run/spec';
 import { mergeSpecTexts, readSpecText } from '../../../src/core/run/specSource';
 
@@ -77,5 +77,75 @@ describe('code run spec', () => {
       '4: error unknown key "timeout" in evaluator (expected one of: command, supportFiles, timeoutSeconds, deterministic, shards, shardSize, repeats, scoreRange, env, network, limits)',
       '5: error unknown key "shard" in evaluator (did you mean "shards"?)',
     ]);
+  });
+
+  it('several proposer models, each priced: by Ratchet\'s list, its own price, or free: true', () => {
+    const text = [
+      'kind: code',
+      'evaluator: { command: "node e.mjs {program} {results}" }',
+      'search:',
+      '  proposerModels:',
+      '    - gpt-5-mini',
+      '    - { model: house-model, price: { input: 1, output: 4 } }',
+      '    - { model: qwen-local, free: true }',
+      '  bandit: { costWeight: 1 }',
+      '',
+    ].join('\n');
+    expect(shown(text)).toEqual([]);
+    const { spec } = resolve(text);
+    expect(proposerArms(spec)).toEqual([
+      { model: 'gpt-5-mini', price: { inputPerMTok: 0.25, outputPerMTok: 2, cachedInputPerMTok: 0.025 } },
+      { model: 'house-model', price: { inputPerMTok: 1, outputPerMTok: 4 } },
+      { model: 'qwen-local', price: { inputPerMTok: 0, outputPerMTok: 0 } },
+    ]);
+    expect(spec.search.bandit).toEqual({ costWeight: 1 });
+  });
+
+  it('without proposerModels the bandit has the proposer role\'s one model, priced as that role', () => {
+    const { spec } = resolve(['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', 'models: { proposer: { model: my-model, price: { input: 2, output: 3 } } }', ''].join('\n'));
+    expect(proposerArms(spec)).toEqual([{ model: 'my-model', price: { inputPerMTok: 2, outputPerMTok: 3 } }]);
+    expect(spec.search.proposerModels).toBeUndefined();
+    expect(spec.search.bandit).toEqual({ costWeight: 0 });
+    expect(proposerArms(resolve('kind: code\n', true).spec)).toEqual([{ model: '' }]);
+  });
+
+  it('a model listed twice, an unpriced model under a cost-aware bandit, and price with free are located errors', () => {
+    const text = [
+      'kind: code',
+      'evaluator: { command: "node e.mjs {program} {results}" }',
+      'search:',
+      '  bandit: { costWeight: 0.5 }',
+      '  proposerModels:',
+      '    - gpt-5-mini',
+      '    - gpt-5-mini',
+      '    - house-model',
+      '    - { model: local, free: true, price: { input: 1, output: 1 } }',
+      '',
+    ].join('\n');
+    expect(shown(text)).toEqual([
+      '7: error search.proposerModels lists gpt-5-mini twice; the bandit needs each model once',
+      '8: error search.bandit.costWeight weighs each model\'s dollars, but house-model has no known price; give it price: { input: …, output: … } (USD per million tokens), or free: true',
+      '9: error search.proposerModels[3] sets both a price and free: true; keep one',
+    ]);
+    const typos = ['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', 'search:', '  novelty: { embedding: 7 }', '  nolvety: {}', ''].join('\n');
+    expect(shown(typos)).toEqual([expect.stringMatching(/^4: error .*embedding/), '5: error unknown key "nolvety" in search (did you mean "novelty"?)']);
+  });
+
+  it('novelty: an embedding model turns on cosine similarity; the thresholds and the judge have defaults', () => {
+    const base = ['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }'];
+    expect(resolve([...base, ''].join('\n')).spec.search.novelty).toEqual({ cosineThreshold: 0.99, ngramThreshold: 0.9, judge: true });
+    const text = [...base, 'search:', '  novelty: { embedding: text-embedding-3-small, cosineThreshold: 0.95, judge: false }', ''].join('\n');
+    expect(shown(text)).toEqual([]);
+    expect(resolve(text).spec.search.novelty).toEqual({ embedding: { model: 'text-embedding-3-small' }, cosineThreshold: 0.95, ngramThreshold: 0.9, judge: false });
+    const priced = [...base, 'search:', '  novelty:', '    embedding: { model: e5-local, free: true }', ''].join('\n');
+    expect(resolve(priced).spec.search.novelty.embedding).toEqual({ model: 'e5-local', price: { inputPerMTok: 0, outputPerMTok: 0 } });
+  });
+
+  it('a prompt run is unaffected: its spec resolves as before, and the search keys stay refused there', () => {
+    const text = ['search:', '  proposerModels: [gpt-5-mini]', '  novelty: { embedding: text-embedding-3-small }', ''].join('\n');
+    expect(validateRunSpecText('a.ratchet.yaml', text).map((d) => `${d.line}: ${d.message}`)).toEqual([
+      '1: search is for code search; set kind: code to evolve a code file against an evaluator',
+    ]);
+    expect(validateRunSpecText('a.ratchet.yaml', 'models: { proposer: gpt-5-mini }\nbudget: { candidates: 5 }\n')).toEqual([]);
   });
 });

@@ -53,9 +53,11 @@ describe('run-spec schema', () => {
     const { limits, scoreRange, ...evaluator } = CODE_DEFAULTS.evaluator;
     expect(defaultsOf(defs.evaluator!)).toEqual({ ...evaluator, scoreRange: [...scoreRange] });
     expect(defaultsOf(defs.evaluator!.properties!.limits!)).toEqual(limits);
-    const { mix, ...search } = CODE_DEFAULTS.search;
+    const { mix, bandit, novelty, ...search } = CODE_DEFAULTS.search;
     expect(defaultsOf(defs.search!)).toEqual(search);
     expect(defaultsOf(defs.search!.properties!.mix!)).toEqual(mix);
+    expect(defaultsOf(defs.search!.properties!.bandit!)).toEqual(bandit);
+    expect(defaultsOf(defs.search!.properties!.novelty!)).toEqual(novelty);
   });
 
   it('knows every scorer type and role the engine knows', () => {
