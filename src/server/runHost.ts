@@ -1,6 +1,6 @@
 /**
  * The editor's runs, as the language server sees them: it checks and resolves what the user asked
- * (which prompt, which workspace folder, which settings), hands the run to the run daemon that
+ * (which file, which workspace folder, which settings), hands the run to the run daemon that
  * executes it (runDaemonLink.ts), and relays the daemon's traffic to the editor: each engine
  * event as `ratchet/runEvent`, each run status as `ratchet/runStatus` and as the run's work-done
  * progress (whose Cancel cancels the run), suggestions into the SuggestionBook, language model
@@ -151,7 +151,8 @@ export class RunHost {
     const workspace = await this.rootOfRun(runId);
     const record = await readRunRecord(this.o.files, runPaths(this.o.files, workspace, runId).runJson);
     const title = `Ratchet: Resuming ${basename(record.target)}`;
-    // The prompt file in this workspace folder, not the path the run started with (the folder may have been copied or moved).
+    // A prompt run's file in this workspace folder, not the path it started with (the folder may have
+    // been copied or moved); a code search's program where it started.
     const identity = { runId, file: promptPathOfRun(record, workspace), workspace, title };
     const spec = record.kind === 'search' ? (record.spec as CodeRunSpec) : await loadRunSpec(this.o.files, identity.file).catch(() => undefined);
     return await this.daemon.request(DaemonResumeRequest, { ...this.setup(spec), ...identity });
