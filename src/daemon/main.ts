@@ -23,6 +23,7 @@ import {
   DaemonExitingNotification,
   DaemonResumeRequest,
   DaemonStartRequest,
+  DaemonStartSearchRequest,
   RUN_DAEMON_PROTOCOL,
 } from '../protocol/runDaemon';
 import { ClientLink } from './clientLink';
@@ -77,6 +78,7 @@ const server = createServer((socket) => {
     return { pid: process.pid, runs: runs.list() };
   });
   connection.onRequest(DaemonStartRequest, guarded((p) => runs.start(p)));
+  connection.onRequest(DaemonStartSearchRequest, guarded((p) => runs.startSearch(p)));
   connection.onRequest(DaemonResumeRequest, guarded((p) => runs.resume(p)));
   connection.onRequest(DaemonCancelRequest, (p) => ({ cancelled: runs.cancel(p.runId) }));
   connection.onClose(() => link.closed(connection));

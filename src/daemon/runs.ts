@@ -1,6 +1,6 @@
 /**
- * The runs a daemon executes: start, resume, cancel, and what a newly attached client needs to
- * catch up. Each run has its own AbortController; its events go to the client once durable in the
+ * The runs a daemon executes — prompt runs and code searches alike: start, resume (as the run's
+ * run.json says it was), cancel, and what a newly attached client needs to catch up. Each run has its own AbortController; its events go to the client once durable in the
  * journal; the user's decisions, editor writes and VS Code language model calls go through the
  * client link, which waits for a client when none is attached.
  *
@@ -21,14 +21,15 @@ import { readJournal } from '../core/run/replay';
 import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/run/runStatus';
 import type { LiveRunStatus } from '../core/run/runStatus';
 import type { Clock } from '../core/ports';
-import { readRunOwner, runPaths } from '../core/run/journal';
+import { readRunOwner, readRunRecord, runPaths } from '../core/run/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
-import type { EvolveRunOptions, EvolveRunOutcome } from '../node/evolveRun';
+import type { EvolveRunOptions } from '../node/evolveRun';
+import { resumeSearchRun, startSearchRun } from '../node/searchRun';
 import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEventNotification, DaemonRunStatusNotification } from '../protocol/runDaemon';
-import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartParams } from '../protocol/runDaemon';
+import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartParams, DaemonStartSearchParams } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
 import { ClientLanguageModels } from './languageModels';
 
@@ -41,13 +42,14 @@ class DaemonRun {
   ready: (runId: string) => void = () => undefined;
 
   constructor(
-    readonly promptPath: string,
+    /** The file the run evolves: a prompt, or a code search's program. */
+    readonly file: string,
     readonly workspace: string,
     readonly title: string,
   ) {}
 
   identity(): DaemonRunIdentity {
-    return { runId: this.runId ?? '', promptPath: this.promptPath, workspace: this.workspace, title: this.title };
+    return { runId: this.runId ?? '', file: this.file, workspace: this.workspace, title: this.title };
   }
 
   info(): DaemonRunInfo | undefined {
@@ -81,11 +83,17 @@ export class DaemonRuns {
   }
 
   start(p: DaemonStartParams): Promise<{ runId: string }> {
-    const busy = [...this.runs.values()].find((r) => r.promptPath === p.promptPath);
-    // Two runs suggesting edits to one file would re-base each other's suggestions forever.
-    if (busy) throw new RatchetError('badInput', `${basename(p.promptPath)} is already being evolved (run ${busy.runId ?? ''}); cancel it first.`, { runId: busy.runId });
+    this.refuseBusy(p.promptPath);
     const run = new DaemonRun(p.promptPath, p.workspace, p.title);
     return this.launch(run, p, (common) => startEvolveRun({ ...common, promptPath: p.promptPath, workspace: p.workspace, overrides: p.overrides }));
+  }
+
+  /** A code search on the program; its file is never written (the best program is in the journal). */
+  startSearch(p: DaemonStartSearchParams): Promise<{ runId: string }> {
+    this.refuseBusy(p.programPath);
+    refuseEditorModels(p);
+    const run = new DaemonRun(p.programPath, p.workspace, p.title);
+    return this.launch(run, p, (common) => startSearchRun({ ...searchOptions(common), programPath: p.programPath, workspace: p.workspace, overrides: p.overrides }));
   }
 
   async resume(p: DaemonResumeParams): Promise<{ runId: string }> {
@@ -94,12 +102,17 @@ export class DaemonRuns {
     if (owner && owner.pid !== process.pid && isOwnerAlive(owner) !== false) {
       throw new RatchetError('badInput', `Run ${p.runId} is still held by process ${owner.pid} on ${owner.host}; stop it there first.`, { runId: p.runId });
     }
-    const run = new DaemonRun(p.promptPath, p.workspace, p.title);
+    // The kind decides which engine takes the run up; an unreadable run.json fails here, with its reason.
+    const { kind } = await readRunRecord(this.files, runPaths(this.files, p.workspace, p.runId).runJson);
+    if (kind === 'search') refuseEditorModels(p);
+    const run = new DaemonRun(p.file, p.workspace, p.title);
     // Its counts go on from the journal's; an unreadable journal fails the resume itself, with its reason.
     const journal = await readJournal(this.files, runPaths(this.files, p.workspace, p.runId).events).catch(() => undefined);
     if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
     this.register(run, p.runId, resumingStatus(p.runId, journal?.events ?? []));
-    return this.launch(run, p, (common) => resumeEvolveRun(p.runId, p.workspace, common));
+    return this.launch(run, p, (common) =>
+      kind === 'search' ? resumeSearchRun(p.runId, { ...searchOptions(common), workspace: p.workspace }) : resumeEvolveRun(p.runId, p.workspace, common),
+    );
   }
 
   cancel(runId: string): boolean {
@@ -109,7 +122,13 @@ export class DaemonRuns {
     return true;
   }
 
-  private launch(run: DaemonRun, setup: DaemonRunSetup, go: (common: Common) => Promise<EvolveRunOutcome>): Promise<{ runId: string }> {
+  /** Two runs on one file would re-base each other's suggestions forever (and two searches race for it). */
+  private refuseBusy(file: string): void {
+    const busy = [...this.runs.values()].find((r) => r.file === file);
+    if (busy) throw new RatchetError('badInput', `${basename(file)} is already being evolved (run ${busy.runId ?? ''}); cancel it first.`, { runId: busy.runId });
+  }
+
+  private launch(run: DaemonRun, setup: DaemonRunSetup, go: (common: Common) => Promise<{ runId: string }>): Promise<{ runId: string }> {
     const runIdNow = () => run.runId ?? '';
     const control: RunControl = {
       decide: async (suggestion, signal) => {
@@ -183,5 +202,17 @@ export class DaemonRuns {
       this.starting--;
     }
     this.onCountChange();
+  }
+}
+
+/** What a code search takes of the run's common options: it asks the user nothing, and calls its endpoint itself. */
+function searchOptions(common: Common) {
+  return { onEvent: common.onEvent, signal: common.signal, endpointDefaults: common.endpointDefaults, version: common.version, untrusted: common.untrusted ?? false };
+}
+
+/** A code search's proposer calls an OpenAI-compatible endpoint; it has no way to VS Code's language models yet. */
+function refuseEditorModels(setup: DaemonRunSetup): void {
+  if (setup.languageModels) {
+    throw new RatchetError('badInput', "A code search calls an OpenAI-compatible endpoint; it cannot use VS Code's language models yet. Set ratchet.provider to openai with an endpoint and key.", { field: 'provider' });
   }
 }

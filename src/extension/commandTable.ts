@@ -24,7 +24,7 @@ export interface CommandSpec {
 
 export const COMMANDS = {
   evolve: { title: 'Evolve Prompt', icon: 'play', needsServer: true },
-  startCodeSearch: { title: 'Start Code Search', needsServer: false, notYet: 'gated code search (EVOLVE-BLOCK regions with an evaluator command)' },
+  startCodeSearch: { title: 'Start Code Search', icon: 'search', needsServer: true },
   evaluate: { title: 'Evaluate Prompt', icon: 'beaker', needsServer: true },
   generateDevSet: { title: 'Generate Dev Set', needsServer: false, notYet: 'zero-data dev set generation (the Challenger role)' },
   acceptSuggestion: { title: 'Accept Suggestion', icon: 'check', needsServer: true },

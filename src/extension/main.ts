@@ -118,10 +118,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   function tell(notice: RunNotice | undefined): void {
     if (!notice) return;
-    if (notice.show) {
+    if (notice.show && notice.level === 'error') {
       log.error(notice.message);
       void errors.show('error', notice.message);
-    } else log.info(notice.message);
+    } else {
+      log.info(notice.message);
+      if (notice.show) void vscode.window.showInformationMessage(notice.message);
+    }
   }
 
   /** After every (re)start: the server's suggestions and hosted runs may have moved on without us. */

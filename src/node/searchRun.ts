@@ -13,6 +13,7 @@ import { badInputError, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
 import { CODE_GATES } from '../core/gates/gateTable';
 import { checkOverrides } from '../core/run/overrides';
+import type { SearchOverrides } from '../core/run/overrides';
 import { parseBlocks } from '../core/code/blocks';
 import { runSearch } from '../core/code/search';
 import type { ProgramEvaluator, SearchOutcome } from '../core/code/search';
@@ -36,7 +37,6 @@ import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { schemaDiagnostics } from '../core/run/specSchema';
 import { mergeSpecTexts, readSpecText } from '../core/run/specSource';
 import { RUN_SPEC_EXTENSIONS } from '../core/files/fileKinds';
-import type { GateName } from '../core/gates/record';
 import { SystemClock } from './clock';
 import { NodeFiles } from './files';
 import { OpenAiTransport } from './openaiTransport';
@@ -47,21 +47,7 @@ import type { EvaluationSandbox } from '../core/code/evaluatorPort';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
 import { roleConfig } from './evolveRun';
 
-/** What the CLI's flags may set over the run spec. */
-export interface SearchOverrides {
-  evaluator?: string;
-  gate?: GateName;
-  alpha?: number;
-  proposals?: number;
-  evaluations?: number;
-  concurrency?: number;
-  islands?: number;
-  budgetDollars?: number;
-  seed?: number;
-  timeoutSeconds?: number;
-  baseURL?: string;
-  model?: string;
-}
+export type { SearchOverrides };
 
 export interface SearchRunOptions {
   programPath: string;

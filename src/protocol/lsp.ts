@@ -15,7 +15,7 @@ import type { JournaledEvent, RunKind, RunMode } from '../core/run/events';
 import type { RunSummary } from '../core/run/listRuns';
 import type { LiveRunStatus } from '../core/run/runStatus';
 import type { GateName } from '../core/gates/record';
-import type { EvolveOverrides } from '../core/run/overrides';
+import type { EvolveOverrides, SearchOverrides } from '../core/run/overrides';
 import type { RatchetErrorData } from './errors';
 
 // ---------------------------------------------------------------------------------------------
@@ -95,6 +95,26 @@ export interface StartRunResult {
 /** client → server: start a run; its events follow as `ratchet/runEvent`. */
 export const StartRunRequest = new RequestType<StartRunParams, StartRunResult, RatchetErrorData>('ratchet/startRun');
 
+/**
+ * What the editor may set over a code search's spec: its budgets, gate, islands, seed and the
+ * evaluation timeout. Not the evaluator command (the spec names the workspace code that runs) nor
+ * where calls go (the settings' endpoint and model).
+ */
+export type SearchRunOverrides = Omit<SearchOverrides, 'evaluator' | 'baseURL' | 'model'>;
+
+export interface StartSearchParams {
+  /** The program (`file:` URI) whose EVOLVE-BLOCK regions the search evolves; its spec is `<file>.ratchet.yaml` (kind: code), or a ShinkaEvolve `evaluate.py` beside it. */
+  uri: string;
+  overrides?: SearchRunOverrides;
+}
+/**
+ * client → server: start a code search (`ratchet search` in the run daemon). It runs the workspace's
+ * evaluator, so an untrusted workspace is refused. The file is never written: the search's best
+ * program is in its journal. Events and statuses follow as for any run; `ratchet/cancelRun` and
+ * `ratchet/resumeRun` take it like any other.
+ */
+export const StartSearchRequest = new RequestType<StartSearchParams, StartRunResult, RatchetErrorData>('ratchet/startSearch');
+
 export interface RunRef {
   runId: string;
 }
@@ -105,7 +125,7 @@ export interface CancelRunResult {
 /** client → server: abort a hosted run; `run/cancelled` arrives as its last event. */
 export const CancelRunRequest = new RequestType<RunRef, CancelRunResult, void>('ratchet/cancelRun');
 
-/** client → server: resume an interrupted run from its journal (replay; LLM answers come from the cache). */
+/** client → server: resume an interrupted run from its journal (replay; LLM answers come from the cache), a prompt run or a code search as its run.json says. */
 export const ResumeRunRequest = new RequestType<RunRef, StartRunResult, RatchetErrorData>('ratchet/resumeRun');
 
 export interface RunListEntry extends RunSummary {
@@ -113,7 +133,7 @@ export interface RunListEntry extends RunSummary {
   workspace: string;
   /** Going on now for this server: executed by the workspace's run daemon, which this server is attached to. */
   hosted: boolean;
-  /** `interrupted` with a dead owner: `ratchet/resumeRun` can take it up. */
+  /** `interrupted` with a dead owner (or failed by its endpoint), an evolve run or a code search: `ratchet/resumeRun` can take it up. */
   resumable: boolean;
 }
 export interface ListRunsResult {
@@ -129,7 +149,7 @@ export const ListRunsRequest = new RequestType<Record<string, never>, ListRunsRe
  */
 export interface RunEventParams {
   runId: string;
-  /** The prompt file the run evolves. */
+  /** The file the run evolves: a prompt, or a code search's program. */
   uri: string;
   /** The workspace folder (file system path) whose `.ratchet/runs` holds the run's journal. */
   workspace: string;
@@ -144,7 +164,7 @@ export const RunEventNotification = new NotificationType<RunEventParams>('ratche
  * whose daemon died gets no last status: `ratchet/serverStatus` says it stopped and can be resumed.
  */
 export interface RunStatusParams {
-  /** The prompt file the run evolves. */
+  /** The file the run evolves: a prompt, or a code search's program. */
   uri: string;
   /** The workspace folder (file system path) whose `.ratchet/runs` holds the run's journal. */
   workspace: string;

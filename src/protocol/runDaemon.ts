@@ -19,19 +19,20 @@ import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/run/events';
 import type { LiveRunStatus } from '../core/run/runStatus';
 import type { EvolveOverrides } from '../core/run/overrides';
+import type { SearchRunOverrides } from './lsp';
 import type { RatchetErrorData } from './errors';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
-export const RUN_DAEMON_PROTOCOL = 3;
+export const RUN_DAEMON_PROTOCOL = 4;
 
 /** Which run, for whom: enough for a client that has never heard of it to show it. */
 export interface DaemonRunIdentity {
   runId: string;
-  /** The prompt file the run evolves. */
-  promptPath: string;
+  /** The file the run evolves: a prompt, or a code search's program. */
+  file: string;
   /** The workspace folder whose `.ratchet/runs` holds its journal. */
   workspace: string;
-  /** The work-done progress title ("Ratchet: Evolving a.prompt.md"). */
+  /** The work-done progress title ("Ratchet: Evolving a.prompt.md", "Ratchet: Searching solve.py"). */
   title: string;
 }
 
@@ -60,9 +61,9 @@ export const AttachRequest = new RequestType<AttachParams, AttachResult, void>('
 export interface DaemonRunSetup {
   /** Where roles without an endpoint of their own go, and the keys: secret, never journaled or logged. */
   endpoint: EndpointDefaults;
-  /** Refuse scorers that execute workspace code. */
+  /** Refuse scorers that execute workspace code, and every code search (its evaluator is workspace code). */
   untrusted: boolean;
-  /** Send LLM calls to the client (`daemon/languageModel`) instead of an endpoint. */
+  /** Send LLM calls to the client (`daemon/languageModel`) instead of an endpoint (prompt runs; a code search refuses it). */
   languageModels: boolean;
   version: string;
 }
@@ -72,15 +73,23 @@ export interface DaemonStartParams extends DaemonRunSetup {
   overrides: EvolveOverrides;
   title: string;
 }
+export interface DaemonStartSearchParams extends DaemonRunSetup {
+  programPath: string;
+  workspace: string;
+  overrides: SearchRunOverrides;
+  title: string;
+}
+/** The daemon resumes the run as the kind its run.json names: a prompt run or a code search. */
 export interface DaemonResumeParams extends DaemonRunSetup {
   runId: string;
-  /** The run's prompt file, from its run.json. */
-  promptPath: string;
+  /** The run's file, from its run.json. */
+  file: string;
   workspace: string;
   title: string;
 }
 /** Answered once the run's journal exists (as `ratchet/startRun`); input errors carry `RatchetErrorData`. */
 export const DaemonStartRequest = new RequestType<DaemonStartParams, { runId: string }, RatchetErrorData>('daemon/startRun');
+export const DaemonStartSearchRequest = new RequestType<DaemonStartSearchParams, { runId: string }, RatchetErrorData>('daemon/startSearch');
 export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, RatchetErrorData>('daemon/resumeRun');
 export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelled: boolean }, void>('daemon/cancelRun');
 

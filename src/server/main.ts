@@ -23,6 +23,7 @@ import {
   RunEventNotification,
   RunStatusNotification,
   StartRunRequest,
+  StartSearchRequest,
   SuggestionChangedNotification,
 } from '../protocol/lsp';
 import type { RatchetInitializationOptions, ServerSettings } from '../protocol/lsp';
@@ -179,6 +180,7 @@ connection.onCodeLens(async (params) => {
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------
 
 connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
+connection.onRequest(StartSearchRequest, guarded(async (p) => runWentAhead(await runs.startSearch(p))));
 connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));
 connection.onRequest(CancelRunRequest, guarded(async (p) => ({ cancelled: await runs.cancel(p.runId) })));
 connection.onRequest(ListRunsRequest, guarded(async () => ({ runs: await runs.list() })));

@@ -1,6 +1,6 @@
 /**
  * The editor's runs, as the language server sees them: it checks and resolves what the user asked
- * (which prompt, which workspace folder, which settings), hands the run to the run daemon that
+ * (which file, which workspace folder, which settings), hands the run to the run daemon that
  * executes it (runDaemonLink.ts), and relays the daemon's traffic to the editor: each engine
  * event as `ratchet/runEvent`, each run status as `ratchet/runStatus` and as the run's work-done
  * progress (whose Cancel cancels the run), suggestions into the SuggestionBook, language model
@@ -25,11 +25,14 @@ import { daemonAddress } from '../node/daemonAddress';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/storedRun';
-import type { RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';
-import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest } from '../protocol/runDaemon';
+import { loadCodeSpec } from '../node/searchRun';
+import type { CodeRunSpec } from '../core/code/spec';
+import type { RunSpec } from '../core/run/specTypes';
+import type { RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartRunParams, StartRunResult, StartSearchParams } from '../protocol/lsp';
+import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest, DaemonStartSearchRequest } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunSetup } from '../protocol/runDaemon';
 import { RunDaemonLink } from './runDaemonLink';
-import { endpointDefaults, settingsOverrides } from './settings';
+import { endpointDefaults, searchSettingsOverrides, settingsOverrides } from './settings';
 import type { SuggestionBook } from './suggestions';
 import { isUnder, pathToUri, uriToPath } from './uris';
 
@@ -78,7 +81,7 @@ export class RunHost {
       keepAliveMs: () => (this.o.settings().keepAliveSeconds ?? DEFAULT_KEEP_ALIVE_SECONDS) * 1000,
       log: o.log,
       handlers: {
-        event: (run, e) => this.o.notify({ runId: run.runId, uri: pathToUri(run.promptPath), workspace: run.workspace, event: e }),
+        event: (run, e) => this.o.notify({ runId: run.runId, uri: pathToUri(run.file), workspace: run.workspace, event: e }),
         status: (run, status) => this.onStatus(run, status),
         decide: (runId, s, signal) => this.o.book.controlFor(() => runId).decide(s, signal),
         apply: async (runId, s, by) => {
@@ -127,17 +130,32 @@ export class RunHost {
     const verb = p.kind === 'evaluate' ? 'Evaluating' : 'Evolving';
     const title = `Ratchet: ${verb} ${basename(promptPath)}`;
     // The run's first status comes before this answer (one socket, in order) and shows it.
-    return await this.daemon.request(DaemonStartRequest, { ...(await this.setup(promptPath)), promptPath, workspace, overrides, title });
+    const spec = await loadRunSpec(this.o.files, promptPath).catch(() => undefined);
+    return await this.daemon.request(DaemonStartRequest, { ...this.setup(spec), promptPath, workspace, overrides, title });
   }
 
+  /** A code search on the program: the daemon runs it like any run (the trust rule is its engine's). */
+  async startSearch(p: StartSearchParams): Promise<StartRunResult> {
+    const programPath = this.programPathOf(p.uri);
+    const workspace = this.rootFor(programPath);
+    if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
+    const overrides = { ...searchSettingsOverrides(this.o.settings()), ...p.overrides };
+    const title = `Ratchet: Searching ${basename(programPath)}`;
+    const spec = await loadCodeSpec(this.o.files, programPath, {}).catch(() => undefined);
+    return await this.daemon.request(DaemonStartSearchRequest, { ...this.setup(spec), programPath, workspace, overrides, title });
+  }
+
+  /** Resumes a prompt run or a code search: the daemon takes it up as its run.json says. */
   async resume(runId: string): Promise<StartRunResult> {
     if (this.runs.has(runId)) throw new RatchetError('badInput', `Run ${runId} is already running.`, { runId });
     const workspace = await this.rootOfRun(runId);
     const record = await readRunRecord(this.o.files, runPaths(this.o.files, workspace, runId).runJson);
     const title = `Ratchet: Resuming ${basename(record.target)}`;
-    // The prompt file in this workspace folder, not the path the run started with (the folder may have been copied or moved).
-    const identity = { runId, promptPath: promptPathOfRun(record, workspace), workspace, title };
-    return await this.daemon.request(DaemonResumeRequest, { ...(await this.setup(identity.promptPath)), ...identity });
+    // A prompt run's file in this workspace folder, not the path it started with (the folder may have
+    // been copied or moved); a code search's program where it started.
+    const identity = { runId, file: promptPathOfRun(record, workspace), workspace, title };
+    const spec = record.kind === 'search' ? (record.spec as CodeRunSpec) : await loadRunSpec(this.o.files, identity.file).catch(() => undefined);
+    return await this.daemon.request(DaemonResumeRequest, { ...this.setup(spec), ...identity });
   }
 
   async cancel(runId: string): Promise<boolean> {
@@ -145,14 +163,14 @@ export class RunHost {
     return (await this.daemon.request(DaemonCancelRequest, { runId })).cancelled;
   }
 
-  /** Every run under the workspace folders, newest first; an interrupted evolve run (or one the endpoint failed) can be resumed. */
+  /** Every run under the workspace folders, newest first; an interrupted evolve run or code search (or one the endpoint failed) can be resumed. */
   async list(): Promise<RunListEntry[]> {
     await this.caughtUp;
     const roots = [...new Set([...this.o.folders(), ...this.extraRoots])];
     const entries: RunListEntry[] = [];
     for (const root of roots) {
       for (const s of await listRuns(this.o.files, root, { isOwnerAlive, now: Date.now() })) {
-        entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.resumable && s.kind === 'evolve' });
+        entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.resumable && (s.kind === 'evolve' || s.kind === 'search') });
       }
     }
     return entries.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
@@ -162,22 +180,20 @@ export class RunHost {
     this.daemon.dispose();
   }
 
-  /** How the run reaches its endpoints. The keys go in the request; the daemon's environment has none. */
-  private async setup(promptPath: string): Promise<DaemonRunSetup> {
+  /**
+   * How the run reaches its endpoints. The keys go in the request; the daemon's environment has
+   * none: only the variables the run spec's roles take their keys from (`apiKeyEnv`), none when the
+   * spec does not load (the daemon says why).
+   */
+  private setup(spec: Pick<RunSpec, 'models'> | undefined): DaemonRunSetup {
     const settings = this.o.settings();
+    const keyNames = [...new Set(ROLES.map((role) => spec?.models[role].apiKeyEnv).filter((name): name is string => name !== undefined))];
     return {
-      endpoint: endpointDefaults(settings, process.env, await this.keyNames(promptPath)),
+      endpoint: endpointDefaults(settings, process.env, keyNames),
       untrusted: !settings.trusted,
       languageModels: settings.provider === 'vscode-lm',
       version: this.o.version,
     };
-  }
-
-  /** The variables the run spec's roles take their keys from (`apiKeyEnv`); none when the spec does not load (the daemon says why). */
-  private async keyNames(promptPath: string): Promise<string[]> {
-    const spec = await loadRunSpec(this.o.files, promptPath).catch(() => undefined);
-    const names = ROLES.map((role) => spec?.models[role].apiKeyEnv).filter((name): name is string => name !== undefined);
-    return [...new Set(names)];
   }
 
   /**
@@ -185,7 +201,7 @@ export class RunHost {
    * (begun by its first status, ended by one that is over).
    */
   private onStatus(identity: DaemonRunIdentity, status: LiveRunStatus): void {
-    this.o.notifyStatus({ uri: pathToUri(identity.promptPath), workspace: identity.workspace, status });
+    this.o.notifyStatus({ uri: pathToUri(identity.file), workspace: identity.workspace, status });
     const shown = this.runs.get(status.runId);
     if (isOver(status)) {
       if (status.state === 'failed' && status.error !== undefined) this.o.warn(`Run ${status.runId} stopped: ${status.error}`);
@@ -220,8 +236,7 @@ export class RunHost {
   }
 
   private async promptPathOf(uri: string): Promise<string> {
-    const path = uriToPath(uri);
-    if (!path) throw new RatchetError('badInput', `Ratchet runs on files saved on disk; ${uri} is not one. Save it first.`, { uri });
+    const path = savedPath(uri);
     if (isSidecarPath(path)) {
       const prompt = await findPromptForSidecar(this.o.files, path);
       if (!prompt) {
@@ -230,9 +245,18 @@ export class RunHost {
       }
       return prompt;
     }
-    // Anything else (code with EVOLVE-BLOCK markers) waits for code search.
+    // Anything else (code with EVOLVE-BLOCK markers) is a code search's.
     if (!isPromptPath(path)) {
-      throw new RatchetError('badInput', `${basename(path)}: this version evolves prompt files (${promptExtensionsText()}); code search over EVOLVE-BLOCK regions is not available yet.`, { file: path });
+      throw new RatchetError('badInput', `${basename(path)} is not a prompt file (${promptExtensionsText()}); a program with EVOLVE-BLOCK regions takes Start Code Search.`, { file: path });
+    }
+    return path;
+  }
+
+  /** The program a code search evolves: any saved file but a prompt or a run spec (the engine reads its markers). */
+  private programPathOf(uri: string): string {
+    const path = savedPath(uri);
+    if (isPromptPath(path) || isSidecarPath(path)) {
+      throw new RatchetError('badInput', `${basename(path)} is a prompt run's file; Evolve it. Code search evolves a program's EVOLVE-BLOCK regions.`, { file: path });
     }
     return path;
   }
@@ -249,4 +273,10 @@ export class RunHost {
     }
     throw new RatchetError('notFound', `No run ${runId} under the workspace folders' .ratchet/runs.`, { runId });
   }
+}
+
+function savedPath(uri: string): string {
+  const path = uriToPath(uri);
+  if (!path) throw new RatchetError('badInput', `Ratchet runs on files saved on disk; ${uri} is not one. Save it first.`, { uri });
+  return path;
 }

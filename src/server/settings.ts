@@ -9,7 +9,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { modelPrice } from '../core/llm/prices';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { EvolveOverrides } from '../core/run/overrides';
-import type { ServerSettings } from '../protocol/lsp';
+import { CODE_GATES } from '../core/gates/gateTable';
+import type { SearchRunOverrides, ServerSettings } from '../protocol/lsp';
 import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
 import type { SettingSchema } from '../protocol/serverSettings';
 
@@ -88,6 +89,19 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (Object.keys(roleModels).length > 0) o.roleModels = roleModels;
   if (s.prices && Object.keys(s.prices).length > 0) o.prices = Object.fromEntries(Object.entries(s.prices).map(([model, p]) => [model, modelPrice(p)]));
   if (s.free === true) o.free = true;
+  return o;
+}
+
+/**
+ * What the settings override in a code search's spec: the gate (when it is one a search can use;
+ * a prompt gate set for every run is left to prompt runs), alpha and concurrency. Budgets are a
+ * prompt run's (calls, candidates); a search's own come from its spec or the request.
+ */
+export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
+  const o: SearchRunOverrides = {};
+  if (s.gate !== undefined && (CODE_GATES as readonly string[]).includes(s.gate)) o.gate = s.gate;
+  if (s.alpha !== undefined) o.alpha = s.alpha;
+  if (s.concurrency !== undefined) o.concurrency = s.concurrency;
   return o;
 }
 

@@ -13,47 +13,14 @@ import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
 import type { EngineEvent } from '../../src/core/run/events';
 import { CLI, evolveThenKill, journal, runCli, runIds } from './evolveCli';
+import { EVALUATOR, PROGRAM, searchWorkspace } from './searchWorkspace';
+import type { SearchWorkspace } from './searchWorkspace';
 
 beforeAll(() => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
 });
 
-const PROGRAM = [
-  '// The harness imports step(); only the block changes.',
-  'export function step() {',
-  '  // EVOLVE-BLOCK-START',
-  '  const rate = 0.300;',
-  '  // EVOLVE-BLOCK-END',
-  '  return rate;',
-  '}',
-  '',
-].join('\n');
-
-// Scores each instance by how close `rate` is to 0.5, and reports whether it could see a key.
-const EVALUATOR = `
-import { pathToFileURL } from 'node:url';
-const [program, , instancesFile] = process.argv.slice(2);
-const { step } = await import(pathToFileURL(program).href);
-const rate = step();
-const ids = Array.from({ length: 40 }, (_, i) => 'inst-' + (i + 1));
-const instances = {};
-ids.forEach((id, i) => (instances[id] = Math.max(0, Math.min(1, 1 - 4 * Math.abs(rate - 0.5) - 0.01 * (i % 5)))));
-const mean = Object.values(instances).reduce((a, b) => a + b, 0) / ids.length;
-const keys = Object.keys(process.env).filter((k) => /KEY|TOKEN|SECRET/.test(k));
-console.log(JSON.stringify({ correct: true, combined_score: mean, instances, public: { rate }, text_feedback: 'env keys: ' + keys.join(',') }));
-`;
-
-function workspace(): { dir: string; program: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'ratchet-search-'));
-  const program = join(dir, 'step.mjs');
-  writeFileSync(program, PROGRAM);
-  writeFileSync(join(dir, 'evaluate.mjs'), EVALUATOR);
-  writeFileSync(
-    join(dir, 'step.mjs.ratchet.yaml'),
-    ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program} {results}', '  supportFiles: [evaluate.mjs]', '  timeoutSeconds: 60', 'models:', '  proposer: { model: sim-proposer }', 'islands: 1', 'concurrency: 2', ''].join('\n'),
-  );
-  return { dir, program };
-}
+const workspace = (): SearchWorkspace => searchWorkspace();
 
 describe('ratchet search', () => {
   it('journals proposals and gate decisions, keeps the frozen text, hides the key, and --apply writes the best program', async () => {

@@ -184,7 +184,7 @@ describe('a run whose daemon is gone can be resumed', () => {
     expect(await client.conn.sendRequest(ResumeRunRequest, { runId })).toEqual({ runId });
     // The resumed run's status goes on from the journal's counts, and its progress begins with it.
     const resumed = client.statusesOf(runId)[statusesBefore];
-    expect(resumed).toEqual({ runId, state: 'running', tested: decidedBefore, commits: expect.any(Number), line: `${decidedBefore} tested · ${resumed?.commits} committed` });
+    expect(resumed).toEqual({ runId, state: 'running', kind: 'evolve', tested: decidedBefore, commits: expect.any(Number), line: `${decidedBefore} tested · ${resumed?.commits} committed` });
     // The warning was about that run: once it goes on, the server is reported healthy again.
     expect(client.statuses.at(-1)).toMatchObject({ health: 'ok', message: 'Ready.' });
     // The server hosts it again (it had counted the run as over when its daemon died): listed as

@@ -29,6 +29,22 @@ export interface EvolveOverrides extends FacePrices {
   maxFailures?: number;
 }
 
+/** What a face may set over a code search's spec (`ratchet search`'s flags; the editor's subset, lsp.ts). */
+export interface SearchOverrides {
+  evaluator?: string;
+  gate?: GateName;
+  alpha?: number;
+  proposals?: number;
+  evaluations?: number;
+  concurrency?: number;
+  islands?: number;
+  budgetDollars?: number;
+  seed?: number;
+  timeoutSeconds?: number;
+  baseURL?: string;
+  model?: string;
+}
+
 /** The flag (and spec field) each checked override stands for, as messages name it. */
 const OVERRIDE_NAMES = {
   alpha: '--alpha (gate.alpha)',

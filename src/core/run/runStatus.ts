@@ -9,7 +9,7 @@
  */
 import { formatWait } from '../llm/retry';
 import type { Clock } from '../ports';
-import type { EngineEvent } from './events';
+import type { EngineEvent, EventOf, RunKind } from './events';
 
 /**
  * `waiting-for-you`: a gated suggestion waits for Accept or Reject. `interrupted`: the run stopped
@@ -29,6 +29,27 @@ export interface LiveRunStatus {
   wait?: { ms: number; then: string };
   /** Why a `failed` run stopped. */
   error?: string;
+  /** What the run does, once its `run/started` is folded: a code search words its line its own way. */
+  kind?: RunKind;
+  /** A code search's scores, once its starting program is evaluated. */
+  search?: SearchScores;
+}
+
+/**
+ * The scores a code search is judged by. The best is the best program the gate let in (the
+ * starting program until a child commits); at the end, the one the run names (its incumbent).
+ */
+export interface SearchScores {
+  /** The starting program's score. */
+  start?: number;
+  best?: { candidateId: string; score: number };
+  /**
+   * The scores of the programs the gate let in, by id: the run's end names its best among them.
+   * A search commits few children (each one needs the gate's evidence), so this stays small.
+   */
+  committed: Record<string, number>;
+  /** The child the gate just committed: its `program/evaluated`, next, brings its score. */
+  committing?: string;
 }
 
 const TERMINAL: ReadonlySet<LiveRunState> = new Set(['finished', 'failed', 'cancelled', 'interrupted']);
@@ -42,7 +63,26 @@ export function startingStatus(runId: string): LiveRunStatus {
   return { runId, state: 'running', tested: 0, commits: 0, line: 'starting' };
 }
 
-const countsLine = (s: LiveRunStatus): string => `${s.tested} tested · ${s.commits} committed`;
+function countsLine(s: LiveRunStatus): string {
+  if (s.kind !== 'search') return `${s.tested} tested · ${s.commits} committed`;
+  const tested = `${s.tested} program${s.tested === 1 ? '' : 's'} tested · ${s.commits} committed`;
+  const { start, best } = s.search ?? {};
+  if (best === undefined) return start === undefined ? tested : `${tested} · start ${formatScore(start)}`;
+  return `${tested} · best ${formatScore(best.score)}${start === undefined ? '' : ` (start ${formatScore(start)})`}`;
+}
+
+/** A score in a progress line: four significant digits, no trailing zeros (0.6123, 2.5, 1234). */
+export function formatScore(score: number): string {
+  return String(Number(score.toPrecision(4)));
+}
+
+/** Why a code search's proposal came to nothing, in the user's words. */
+const PROPOSAL_FAILED: Record<EventOf<'proposal/failed'>['reason'], string> = {
+  format: 'could not be read',
+  patch: 'did not apply',
+  duplicate: 'repeats a program',
+  'not-novel': 'nearly repeats a program',
+};
 
 /**
  * The status after one event. Returns the same object when the event changes nothing the status
@@ -50,12 +90,25 @@ const countsLine = (s: LiveRunStatus): string => `${s.tested} tested · ${s.comm
  */
 export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
   switch (e.type) {
+    case 'run/started':
+      return e.info.kind === s.kind ? s : { ...s, kind: e.info.kind };
     case 'candidate/proposed':
+      if (s.kind === 'search' && e.parentId === undefined) return shown(s, { state: 'running' }, 'evaluating the starting program');
       return shown(s, { state: 'running' }, e.candidateId === 'v0' ? 'scoring the starting prompt' : `testing ${e.candidateId}`);
     case 'decision': {
-      const next = { tested: s.tested + 1, commits: s.commits + (e.record.decision === 'commit' ? 1 : 0) };
+      const committed = e.record.decision === 'commit';
+      const next: Partial<LiveRunStatus> = { tested: s.tested + 1, commits: s.commits + (committed ? 1 : 0) };
+      if (s.kind === 'search') next.search = withCommitting(s.search, committed ? e.record.candidateId : undefined);
       return shown(s, next, countsLine({ ...s, ...next }));
     }
+    case 'program/evaluated': {
+      if (s.kind !== 'search' || e.score === undefined || !e.correct) return s;
+      const search = programScored(s.search, e.candidateId, e.score);
+      if (search === s.search) return s;
+      return shown(s, { search }, countsLine({ ...s, search }));
+    }
+    case 'proposal/failed':
+      return shown(s, {}, `${countsLine(s)} · a proposal ${PROPOSAL_FAILED[e.reason]}`);
     case 'suggestion':
       return shown(s, { state: 'waiting-for-you' }, `${e.candidateId} waits for your Accept or Reject`);
     case 'edit/applied':
@@ -69,8 +122,11 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
       // A wait during a wait gives way to the run's own line, not to the first wait's.
       return { ...s, line, wait: { ms: e.waitMs, then: s.wait?.then ?? s.line } };
     }
-    case 'run/finished':
-      return shown(s, { state: 'finished' }, countsLine(s));
+    case 'run/finished': {
+      const next: Partial<LiveRunStatus> = { state: 'finished' };
+      if (s.kind === 'search' && s.search) next.search = finalBest(s.search, e.incumbentId);
+      return shown(s, next, countsLine({ ...s, ...next }));
+    }
     case 'run/failed':
       return { ...shown(s, { state: 'failed' }, s.wait?.then ?? s.line), error: e.error.message };
     case 'run/cancelled':
@@ -88,7 +144,34 @@ export function resumingStatus(runId: string, journaled: readonly EngineEvent[])
 }
 
 function resumed(s: LiveRunStatus): LiveRunStatus {
-  return { runId: s.runId, state: 'running', tested: s.tested, commits: s.commits, line: s.tested > 0 ? countsLine(s) : 'starting' };
+  const kept = { runId: s.runId, state: 'running' as const, tested: s.tested, commits: s.commits, ...(s.kind ? { kind: s.kind } : {}), ...(s.search ? { search: s.search } : {}) };
+  return { ...kept, line: s.tested > 0 ? countsLine(kept as LiveRunStatus) : 'starting' };
+}
+
+// ---- a code search's scores -------------------------------------------------------------------
+
+function withCommitting(search: SearchScores | undefined, candidateId: string | undefined): SearchScores {
+  const { committing: _done, ...rest } = search ?? { committed: {} };
+  return candidateId === undefined ? rest : { ...rest, committing: candidateId };
+}
+
+/**
+ * A program's score: the starting program's (the first evaluated, before any decision) or the
+ * child the gate just committed. Any other child's score is not the search's to show.
+ */
+function programScored(search: SearchScores | undefined, candidateId: string, score: number): SearchScores | undefined {
+  const isStart = search === undefined;
+  if (!isStart && search.committing !== candidateId) return search;
+  const { committing: _scored, ...rest } = search ?? { committed: {} };
+  const committed = { ...rest.committed, [candidateId]: score };
+  const best = rest.best === undefined || score > rest.best.score ? { candidateId, score } : rest.best;
+  return { ...rest, ...(isStart ? { start: score } : {}), committed, best };
+}
+
+/** The run's end names its best program (an island's incumbent); its score is among the committed ones. */
+function finalBest(search: SearchScores, incumbentId: string | undefined): SearchScores {
+  const score = incumbentId === undefined ? undefined : search.committed[incumbentId];
+  return score === undefined || incumbentId === undefined ? search : { ...search, best: { candidateId: incumbentId, score } };
 }
 
 /** The wait is over: the run's own line comes back. */

@@ -23,7 +23,6 @@ function handlers(ctx: CommandContext): Record<CommandName, Entry> {
     ...runCommands(ctx),
     ...reviewCommands(ctx),
     ...setupCommands(ctx),
-    startCodeSearch: notYet,
     generateDevSet: notYet,
     showPanel: REGISTERED_BY_PANEL,
   };

@@ -1,10 +1,10 @@
 /**
- * Commands that start, stop and revisit runs: Evolve, Evaluate, Configure, Cancel, Resume, Open Run
- * Journal, Refresh Runs. Each accepts what its callers pass — a URI string from a code lens, a Uri
+ * Commands that start, stop and revisit runs: Evolve, Evaluate, Start Code Search, Configure,
+ * Cancel, Resume, Open Run Journal, Refresh Runs. Each accepts what its callers pass — a URI string from a code lens, a Uri
  * from the explorer, a Runs-view node — or nothing, and then asks or uses the active editor.
  */
 import * as vscode from 'vscode';
-import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../protocol/lsp';
+import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest, StartSearchRequest } from '../../protocol/lsp';
 import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
 import { fileName } from '../../core/fileName';
@@ -27,28 +27,49 @@ export function runIdArg(arg: unknown): string | undefined {
 
 async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): Promise<void> {
   const uri = fileArg(arg);
+  const what = kind === 'evolve' ? 'Evolve' : 'Evaluate';
   if (!uri || !(isPromptPath(uri.path) || isRunSpecPath(uri.path))) {
-    void vscode.window.showWarningMessage(`Ratchet: open a prompt file (${promptExtensionsText()}) or its *${RUN_SPEC_EXTENSION}, then run ${kind === 'evolve' ? 'Evolve' : 'Evaluate'} again.`);
+    void vscode.window.showWarningMessage(`Ratchet: open a prompt file (${promptExtensionsText()}) or its *${RUN_SPEC_EXTENSION}, then run ${what} again.`);
     return;
   }
-  // Runs read the file from disk; unsaved edits would be silently left out of the baseline.
+  const runId = await requestRun(ctx, what, uri, () => ctx.host.request(StartRunRequest, { uri: uri.toString(), kind }));
+  if (runId === undefined) return;
+  ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
+  ctx.panel.showRun(runId);
+}
+
+/**
+ * A code search on the program in the active editor (or the one passed). Its progress, with
+ * Cancel, is the run's work-done progress; how it ended — the best score against the start — is
+ * said when it ends (runNotices.ts). The file is not written; the run's journal has its programs.
+ */
+async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void> {
+  const uri = fileArg(arg);
+  if (!uri || isPromptPath(uri.path) || isRunSpecPath(uri.path)) {
+    void vscode.window.showWarningMessage('Ratchet: open a program with EVOLVE-BLOCK regions (its spec beside it as <file>.ratchet.yaml, kind: code), then run Start Code Search again.');
+    return;
+  }
+  const runId = await requestRun(ctx, 'Start Code Search', uri, () => ctx.host.request(StartSearchRequest, { uri: uri.toString() }));
+  if (runId !== undefined) ctx.log.info(`Started code search ${runId} on ${uri.fsPath}.`);
+}
+
+/** Saves the file (a run reads it from disk), then starts the run; undefined when the workspace's trust stopped it. */
+async function requestRun(ctx: CommandContext, what: string, uri: vscode.Uri, start: () => Promise<{ runId: string }>): Promise<string | undefined> {
+  // Unsaved edits would be silently left out of the baseline.
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open?.isDirty) await open.save();
-  let runId: string;
   try {
-    ({ runId } = await ctx.host.request(StartRunRequest, { uri: uri.toString(), kind }));
+    return (await start()).runId;
   } catch (err) {
     // In an untrusted workspace the server refuses runs that execute workspace code; the way out
     // is one click away.
     if (vscode.workspace.isTrusted || !(err instanceof Error) || err.name === 'ServerDownError') throw err;
     const manage = 'Manage Workspace Trust';
-    void ctx.errors.report(kind === 'evolve' ? 'Evolve' : 'Evaluate', err, [manage]).then((choice) => {
+    void ctx.errors.report(what, err, [manage]).then((choice) => {
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });
-    return;
+    return undefined;
   }
-  ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
-  ctx.panel.showRun(runId);
 }
 
 /** Picks a run from the server's list (filtered), or undefined when the user backs out or none fits. */
@@ -75,6 +96,7 @@ export function runCommands(ctx: CommandContext) {
   return {
     evolve: (arg?: unknown) => startRun(ctx, 'evolve', arg),
     evaluate: (arg?: unknown) => startRun(ctx, 'evaluate', arg),
+    startCodeSearch: (arg?: unknown) => startCodeSearch(ctx, arg),
 
     async configure(arg?: unknown): Promise<void> {
       const uri = fileArg(arg);
@@ -107,9 +129,11 @@ export function runCommands(ctx: CommandContext) {
       // The server sends only the events after the journal's end: after a window reload the store
       // is empty, so the run's past comes from its journal first, or the panel shows half a run.
       if (run) await ctx.feed.load(run.workspace, runId);
+      // The server resumes it as its run.json says: a prompt run, or a code search.
       const { runId: resumed } = await ctx.host.request(ResumeRunRequest, { runId });
       ctx.log.info(`Resumed run ${resumed}.`);
-      ctx.panel.showRun(resumed);
+      // The panel shows prompt runs; a code search shows its progress and its end (its views are #16's).
+      if (run?.kind !== 'search') ctx.panel.showRun(resumed);
     },
 
     async openJournal(arg?: unknown): Promise<void> {

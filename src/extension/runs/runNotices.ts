@@ -5,7 +5,7 @@
  * event); the engine's warnings and waits come from its events. Pure wording here; main.ts shows
  * it. Only live notifications count: a journal replayed into the panel is history.
  */
-import { isOver } from '../../core/run/runStatus';
+import { formatScore, isOver } from '../../core/run/runStatus';
 import type { LiveRunStatus } from '../../core/run/runStatus';
 import type { RunEventParams, RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { formatWait } from '../../core/llm/retry';
@@ -14,7 +14,7 @@ import { fileName } from '../../core/fileName';
 export interface RunNotice {
   level: 'info' | 'error';
   message: string;
-  /** Also shown as a message (failures); otherwise only logged. */
+  /** Also shown as a message (failures, a code search's outcome); otherwise only logged. */
   show: boolean;
 }
 
@@ -27,6 +27,7 @@ export function endNotice(p: RunStatusParams, previous: LiveRunStatus | undefine
   const s = p.status;
   if (!isOver(s) || (previous !== undefined && isOver(previous))) return undefined;
   const where = `${uriFileName(p.uri)} (run ${s.runId})`;
+  if (s.kind === 'search') return searchEndNotice(s, where);
   const counts = `${s.tested} tested, ${s.commits} committed`;
   switch (s.state) {
     case 'failed':
@@ -37,6 +38,34 @@ export function endNotice(p: RunStatusParams, previous: LiveRunStatus | undefine
       return { level: 'info', message: `Run on ${where} was cancelled (${counts}).`, show: false };
     case 'interrupted':
       return { level: 'info', message: `Run on ${where} stopped before it ended (${counts}); Resume continues it from its journal.`, show: false };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A code search's end. Its outcome is shown: the search was started to find a better program, and
+ * whether it did (the best score against the start) is the answer the user waits for; the run id
+ * finds its programs in the journal.
+ */
+function searchEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined {
+  const counts = `${s.tested} program${s.tested === 1 ? '' : 's'} tested, ${s.commits} committed`;
+  const { start, best } = s.search ?? {};
+  const scores =
+    best === undefined || start === undefined
+      ? ''
+      : best.score > start
+        ? `; best ${formatScore(best.score)} (${best.candidateId}), up from ${formatScore(start)} at the start`
+        : `; nothing beat the starting program's ${formatScore(start)}`;
+  switch (s.state) {
+    case 'failed':
+      return { level: 'error', message: `Ratchet: the code search on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, show: true };
+    case 'finished':
+      return { level: 'info', message: `Ratchet: the code search on ${where} finished: ${counts}${scores}.`, show: true };
+    case 'cancelled':
+      return { level: 'info', message: `Code search on ${where} was cancelled (${counts}${scores}).`, show: false };
+    case 'interrupted':
+      return { level: 'info', message: `Code search on ${where} stopped before it ended (${counts}); Resume continues it from its journal.`, show: false };
     default:
       return undefined;
   }

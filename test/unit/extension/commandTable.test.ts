@@ -9,7 +9,8 @@ describe('routeCommand', () => {
     ['setApiKey', false, 'run'],
     ['restartServer', false, 'run'],
     ['showPanel', false, 'run'],
-    ['startCodeSearch', true, 'notYet'],
+    ['startCodeSearch', true, 'run'],
+    ['startCodeSearch', false, 'serverDown'],
     ['generateDevSet', false, 'notYet'],
   ] as const)('%s with the server %s → %s', (name, running, route) => {
     expect(routeCommand(COMMANDS[name], running)).toBe(route);
@@ -22,8 +23,8 @@ describe('routeCommand', () => {
 
 describe('messages', () => {
   it('says plainly that a stub is not available yet', () => {
-    expect(notYetMessage(COMMANDS.startCodeSearch)).toBe(
-      'Ratchet: "Start Code Search" is not available yet in this build — gated code search (EVOLVE-BLOCK regions with an evaluator command) is coming in a later version.',
+    expect(notYetMessage(COMMANDS.generateDevSet)).toBe(
+      'Ratchet: "Generate Dev Set" is not available yet in this build — zero-data dev set generation (the Challenger role) is coming in a later version.',
     );
   });
 

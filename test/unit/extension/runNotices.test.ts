@@ -41,6 +41,34 @@ describe('endNotice', () => {
   });
 });
 
+describe('endNotice of a code search', () => {
+  const search = (over: Partial<LiveRunStatus>): RunStatusParams => ({
+    uri: 'file:///w/step.mjs',
+    workspace: '/w',
+    status: { runId: 'r2', state: 'running', kind: 'search', tested: 6, commits: 2, line: 'testing p7', search: { start: 0.18, best: { candidateId: 'p4', score: 0.7244 }, committed: {} }, ...over },
+  });
+  const going = search({}).status;
+
+  it('shows how a finished search did: the best program against the start, and the run', () => {
+    expect(endNotice(search({ state: 'finished' }), going)).toEqual({
+      level: 'info',
+      message: 'Ratchet: the code search on step.mjs (run r2) finished: 6 programs tested, 2 committed; best 0.7244 (p4), up from 0.18 at the start.',
+      show: true,
+    });
+  });
+
+  it('says so when nothing beat the starting program', () => {
+    const none = search({ state: 'finished', tested: 1, commits: 0, search: { start: 0.18, best: { candidateId: 'p0', score: 0.18 }, committed: {} } });
+    expect(endNotice(none, going)?.message).toBe('Ratchet: the code search on step.mjs (run r2) finished: 1 program tested, 0 committed; nothing beat the starting program\'s 0.18.');
+  });
+
+  it('shows a failure as an error, and only logs a cancel or an interruption', () => {
+    expect(endNotice(search({ state: 'failed', error: 'The starting program is incorrect by its evaluator.' }), going)).toMatchObject({ level: 'error', show: true });
+    expect(endNotice(search({ state: 'cancelled' }), going)).toEqual({ level: 'info', message: 'Code search on step.mjs (run r2) was cancelled (6 programs tested, 2 committed; best 0.7244 (p4), up from 0.18 at the start).', show: false });
+    expect(endNotice(search({ state: 'interrupted' }), going)?.show).toBe(false);
+  });
+});
+
 describe('runNotice', () => {
   it('logs the engine’s warnings and waits, and nothing else', () => {
     expect(runNotice(at({ type: 'log', level: 'warn', message: 'small dev set' }))?.message).toBe('Run on my task.prompt.md (run r1): small dev set');

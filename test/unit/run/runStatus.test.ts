@@ -88,6 +88,63 @@ describe('foldStatus', () => {
   });
 });
 
+describe('foldStatus of a code search', () => {
+  const started = ev({ type: 'run/started', info: { kind: 'search', target: 'solve.py', gate: 'pace', alpha: 0.05, mode: 'suggest', seed: 1 } });
+  const child = (candidateId: string, parentId = 'p0') => ev({ type: 'candidate/proposed', candidateId, parentId, contentHash: 'h', text: 't' });
+  const evaluated = (candidateId: string, score: number | undefined, correct = true) =>
+    ev({ type: 'program/evaluated', candidateId, island: 0, correct, instances: 4, ...(score === undefined ? {} : { score }) });
+  const failed = (reason: 'format' | 'patch' | 'duplicate' | 'not-novel') => ev({ type: 'proposal/failed', parentId: 'p0', island: 0, kind: 'diff', attempt: 1, reason, message: 'm' });
+  const seedEvaluated = [started, ev({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: 'h', text: 't' }), evaluated('p0', 0.5)];
+  // What a search journals for one child: proposed, the gate's decision, then what the evaluator said.
+  const tested = (candidateId: string, decision: 'commit' | 'reject', score: number | undefined, correct = true) => [child(candidateId), decided(candidateId, decision), evaluated(candidateId, score, correct)];
+
+  it('says it evaluates the starting program, then shows its score', () => {
+    expect(fold([started, ev({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: 'h', text: 't' })]).line).toBe('evaluating the starting program');
+    expect(fold(seedEvaluated)).toMatchObject({ kind: 'search', tested: 0, commits: 0, line: '0 programs tested · 0 committed · best 0.5 (start 0.5)' });
+  });
+
+  it('counts programs, and the best is a committed one: a rejected child’s higher score is not', () => {
+    const s = fold([...seedEvaluated, ...tested('p1', 'reject', 0.9), ...tested('p2', 'commit', 0.6125), ...tested('p3', 'reject', undefined, false), ...tested('p4', 'commit', 0.55)]);
+    expect(s).toMatchObject({ tested: 4, commits: 2, line: '4 programs tested · 2 committed · best 0.6125 (start 0.5)' });
+    expect(s.search?.best).toEqual({ candidateId: 'p2', score: 0.6125 });
+  });
+
+  it('says one program in the singular', () => {
+    expect(fold([...seedEvaluated, ...tested('p1', 'reject', 0.4)]).line).toBe('1 program tested · 0 committed · best 0.5 (start 0.5)');
+  });
+
+  it.each<['format' | 'patch' | 'duplicate' | 'not-novel', string]>([
+    ['format', 'could not be read'],
+    ['patch', 'did not apply'],
+    ['duplicate', 'repeats a program'],
+    ['not-novel', 'nearly repeats a program'],
+  ])('a failed proposal (%s) says why, after the counts', (reason, words) => {
+    expect(fold([...seedEvaluated, failed(reason)]).line).toBe(`0 programs tested · 0 committed · best 0.5 (start 0.5) · a proposal ${words}`);
+  });
+
+  it('meta notes and an evaluation’s items change nothing shown', () => {
+    const s = fold([...seedEvaluated, child('p1')]);
+    for (const e of [ev({ type: 'meta/notes', afterProgram: 'p1', recommendations: ['r'] }), ev({ type: 'item/evaluated', candidateId: 'p1', itemId: 'i', score: 1, cached: false })]) {
+      expect(foldStatus(s, e)).toBe(s);
+    }
+  });
+
+  it('ends on the best program the run names, with the counts its run/finished has', () => {
+    // p2 beat p1 through the gate with a lower mean over the instances it used: p1 is no incumbent any more, and the run names p2.
+    const journal = [...seedEvaluated, ...tested('p1', 'commit', 0.7), ...tested('p2', 'commit', 0.65), ev({ type: 'run/finished', commits: 2, candidates: 2, incumbentId: 'p2' })];
+    const s = fold(journal);
+    expect(s).toMatchObject({ state: 'finished', tested: 2, commits: 2, line: '2 programs tested · 2 committed · best 0.65 (start 0.5)' });
+    expect(s.search?.best).toEqual({ candidateId: 'p2', score: 0.65 });
+  });
+
+  it('a resumed search keeps its kind and its scores', () => {
+    const journal = [...seedEvaluated, ...tested('p1', 'commit', 0.75), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })];
+    const s = resumingStatus(runId, journal);
+    expect(s).toMatchObject({ state: 'running', kind: 'search', tested: 1, commits: 1, line: '1 program tested · 1 committed · best 0.75 (start 0.5)' });
+    expect(fold([...tested('p2', 'commit', 0.8)], s).line).toBe('2 programs tested · 2 committed · best 0.8 (start 0.5)');
+  });
+});
+
 describe('StatusFeed', () => {
   function feed() {
     const clock = new VirtualClock({ auto: false });
