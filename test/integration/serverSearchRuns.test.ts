@@ -75,7 +75,11 @@ const isOver = (s: LiveRunStatus | undefined) => s !== undefined && ['finished',
 const lastStatus = (c: TestClient, runId: string) => c.statusesOf(runId).at(-1);
 const searchProgress = (c: TestClient, title: string) => [...c.progress.values()].find((p) => p.values[0]?.title === title);
 
-/** Holds the search at its second proposal (the first child is decided by then) until the test releases it. */
+/**
+ * Holds the search at its second proposal (the first child is decided by then) until the test
+ * releases it. The search must run one proposal at a time (`concurrency: 1`): with more in
+ * flight, which request reaches the endpoint second is up to the network.
+ */
 async function heldAtSecondProposal(fake: FakeServer): Promise<void> {
   fake.inject({ kind: 'park', model: 'sim-proposer', skip: 1 });
   await fake.untilParked(1);
@@ -136,7 +140,7 @@ describe('a code search in the run daemon', () => {
   }, 120_000);
 
   it('a server that comes back after a reload takes over the running search’s status, and streams it to its end', async () => {
-    const { ws, fake, open } = await setup();
+    const { ws, fake, open } = await setup({ settings: { concurrency: 1 } });
     const first = await open();
     const { runId } = await first.conn.sendRequest(StartSearchRequest, { uri: first.uriOf(ws.program), overrides: { proposals: 3 } });
     await heldAtSecondProposal(fake);
@@ -160,7 +164,7 @@ describe('a code search in the run daemon', () => {
   }, 180_000);
 
   it('a search whose daemon died is listed resumable, and resumes through a new daemon to its end', async () => {
-    const { ws, fake, open } = await setup();
+    const { ws, fake, open } = await setup({ settings: { concurrency: 1 } });
     const client = await open();
     const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program), overrides: { proposals: 3 } });
     await heldAtSecondProposal(fake);

@@ -22,7 +22,7 @@ import type { Report } from '../run/specResolve';
 import type { MergedSpec } from '../run/specSource';
 import { DEFAULTS } from '../run/specTypes';
 import type { GateSpec, ModelSpec, SpecSource } from '../run/specTypes';
-import { COSINE_THRESHOLD, NGRAM_THRESHOLD } from './novelty';
+import { COSINE_THRESHOLD } from './novelty';
 
 export interface EvaluatorSpec {
   /** Ratchet's form: a command with {program}, {results}, {instances}. Absent: ShinkaEvolve's `evaluate.py`. */
@@ -116,7 +116,8 @@ export const CODE_DEFAULTS = {
   search: {
     mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
     bandit: { costWeight: 0 },
-    novelty: { cosineThreshold: COSINE_THRESHOLD, ngramThreshold: NGRAM_THRESHOLD, judge: true },
+    // Trigrams never call the judge by default: a one-constant tweak of a long program is a near-copy by them.
+    novelty: { cosineThreshold: COSINE_THRESHOLD, ngramThreshold: 1, judge: true },
   },
   /** ShinkaEvolve's task folder: the evaluator beside the program, called with --program_path/--results_dir. */
   shinkaEvaluator: 'evaluate.py',

@@ -133,10 +133,10 @@ describe('code run spec', () => {
 
   it('novelty: an embedding model turns on cosine similarity; the thresholds and the judge have defaults', () => {
     const base = ['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }'];
-    expect(resolve([...base, ''].join('\n')).spec.search.novelty).toEqual({ cosineThreshold: 0.99, ngramThreshold: 0.9, judge: true });
+    expect(resolve([...base, ''].join('\n')).spec.search.novelty).toEqual({ cosineThreshold: 0.99, ngramThreshold: 1, judge: true });
     const text = [...base, 'search:', '  novelty: { embedding: text-embedding-3-small, cosineThreshold: 0.95, judge: false }', ''].join('\n');
     expect(shown(text)).toEqual([]);
-    expect(resolve(text).spec.search.novelty).toEqual({ embedding: { model: 'text-embedding-3-small' }, cosineThreshold: 0.95, ngramThreshold: 0.9, judge: false });
+    expect(resolve(text).spec.search.novelty).toEqual({ embedding: { model: 'text-embedding-3-small' }, cosineThreshold: 0.95, ngramThreshold: 1, judge: false });
     const priced = [...base, 'search:', '  novelty:', '    embedding: { model: e5-local, free: true }', ''].join('\n');
     expect(resolve(priced).spec.search.novelty.embedding).toEqual({ model: 'e5-local', price: { inputPerMTok: 0, outputPerMTok: 0 } });
   });
