@@ -22,8 +22,8 @@ export interface JudgeCall {
 
 const VERDICTS = ['A', 'B', 'tie'] as const;
 
-/** The system message and the closing request shared by every judge prompt. */
-function judgeCall(frame: UntrustedFrame, task: string, rubric: string, blocks: readonly string[], question: string): JudgeCall {
+/** The system message and the closing request shared by every pairwise judge prompt (prompts here, programs in code/programJudge.ts). */
+export function judgeCall(frame: UntrustedFrame, task: string, rubric: string, blocks: readonly string[], question: string): JudgeCall {
   return {
     frame,
     messages: [
