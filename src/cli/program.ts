@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { RatchetError } from '../core/errors';
 import { EXIT_ERROR } from './exitCodes';
+import { registerBench } from './commands/bench';
 import { registerRuns } from './commands/runs';
 import { registerEvolve } from './commands/evolve';
 import { registerGate } from './commands/gate';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerEvolve(program, version());
   registerGate(program);
   registerSearch(program, version());
+  registerBench(program);
   registerNotYet(program);
   return program;
 }

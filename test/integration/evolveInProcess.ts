@@ -31,7 +31,7 @@ export interface InProcessOutcome {
 }
 
 /** One run of a fresh workspace (`ws` with `seed`) against its scenario, in dry-run mode as `ratchet evolve` without --apply. */
-export async function evolveInProcess(seed: number, ws: WorkspaceOptions, scenario: { gainAt?: number; validatorAccuracy?: number }): Promise<InProcessOutcome> {
+export async function evolveInProcess(seed: number, ws: WorkspaceOptions, scenario: { gainAt?: number; gain?: number; validatorAccuracy?: number }): Promise<InProcessOutcome> {
   const w = makeWorkspace({ ...ws, seed });
   return runInProcess(seed, w.promptPath, scenarioFor(w, { seed, ...scenario }));
 }

@@ -8,6 +8,7 @@
  * data, which is the evaluator's.
  */
 import type { ChatMessage } from '../llm/types';
+import { untrustedFrame } from '../llm/untrusted';
 
 export interface ProgramSummary {
   id: string;
@@ -22,18 +23,22 @@ export interface ProgramSummary {
 export const MAX_RECOMMENDATIONS = 5;
 
 export function metaMessages(summaries: readonly ProgramSummary[], previous: readonly string[]): ChatMessage[] {
+  // Names come from the proposer and errors from the evaluator's output: data, in delimiters they
+  // cannot close (#14); ids, decisions and scores are the engine's own.
   const lines = summaries.map(
     (s) => `- ${s.id} "${s.name}": ${s.decision === 'commit' ? 'accepted' : 'rejected'}${s.error ? `, incorrect: ${s.error}` : s.score === undefined ? '' : `, score ${s.score.toPrecision(6)}`}`,
   );
+  const attempts = lines.join('\n');
+  const earlier = previous.map((r) => `- ${r}`).join('\n');
+  const frame = untrustedFrame([attempts, earlier]);
   return [
     {
       role: 'system',
-      content:
-        'You advise a program search. From the attempts below, say what seems to work and what does not, then give up to five short, concrete recommendations for the next changes, one per line, each starting with "- ".',
+      content: `You advise a program search. From the attempts below, say what seems to work and what does not, then give up to five short, concrete recommendations for the next changes, one per line, each starting with "- ".\n${frame.rules}`,
     },
     {
       role: 'user',
-      content: [`Recent attempts:\n${lines.join('\n')}`, ...(previous.length > 0 ? [`Earlier recommendations:\n${previous.map((r) => `- ${r}`).join('\n')}`] : [])].join('\n\n'),
+      content: [frame.block('recent attempts', attempts), ...(previous.length > 0 ? [frame.block('earlier recommendations', earlier)] : [])].join('\n\n'),
     },
   ];
 }

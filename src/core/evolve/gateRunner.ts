@@ -9,7 +9,6 @@ import type { DataItem } from '../data/item';
 import type { GateSpec } from '../run/specTypes';
 import type { EngineEvent } from '../run/events';
 import type { LlmClient } from '../ports';
-import type { ChatMessage } from '../llm/types';
 import type { ModelSpec } from '../run/specTypes';
 import type { DecisionRecord, GateName } from '../gates/record';
 import type { RunLedger } from '../gates/thresholds';
@@ -24,7 +23,8 @@ import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import { signTest, signTestLevel, signTestPValue } from '../gates/signTest';
 import { hashSeed, seededPermutation, sha256Hex } from '../random';
 import type { Evaluation, Evaluator } from './evaluator';
-import { itemJudgeMessages, parseJudgeAnswer, promptJudgeMessages } from './judge';
+import { itemJudgeCall, parseJudgeAnswer, promptJudgeCall } from './judge';
+import type { JudgeCall } from './judge';
 import type { JudgeAnswer } from './judge';
 import type { EventPayload, Version } from './versions';
 
@@ -208,13 +208,13 @@ async function paceScored(
 }
 
 /** One judge call under the frozen rubric and decoding of this test (A3). */
-async function askJudge(ctx: GateContext, messages: ChatMessage[]): Promise<JudgeAnswer> {
-  const res = await ctx.llm.chat({ role: 'validator', messages, temperature: ctx.validator.temperature ?? 0, logprobs: true, sampleIndex: 0 }, ctx.signal);
-  return parseJudgeAnswer(res);
+async function askJudge(ctx: GateContext, call: JudgeCall): Promise<JudgeAnswer> {
+  const res = await ctx.llm.chat({ role: 'validator', messages: call.messages, temperature: ctx.validator.temperature ?? 0, logprobs: true, sampleIndex: 0 }, ctx.signal);
+  return parseJudgeAnswer(res, call.frame);
 }
 
 function judgeItem(ctx: GateContext, input: string, first: string, second: string): Promise<JudgeAnswer> {
-  return askJudge(ctx, itemJudgeMessages(ctx.rubric.text, input, first, second));
+  return askJudge(ctx, itemJudgeCall(ctx.rubric.text, input, first, second));
 }
 
 /** GATES.md 5: per dev item, both outputs, the judge in both orders, Δ into PACE+. */
@@ -391,7 +391,7 @@ async function outputsOn(ctx: GateContext, v: Version, items: readonly DataItem[
 }
 
 function judgePrompts(ctx: GateContext, a: Version, aOut: Evaluation[], b: Version, bOut: Evaluation[]): Promise<JudgeAnswer> {
-  return askJudge(ctx, promptJudgeMessages(ctx.rubric.text, { prompt: a.text, outputs: aOut }, { prompt: b.text, outputs: bOut }));
+  return askJudge(ctx, promptJudgeCall(ctx.rubric.text, { prompt: a.text, outputs: aOut }, { prompt: b.text, outputs: bOut }));
 }
 
 /**
