@@ -2,8 +2,8 @@
 // written into the base URL (Azure's `?api-key=`) is sent, and found nowhere a run writes (its
 // journal, run.json, the response cache, stdout, stderr), whether the run succeeds, waits out rate
 // limits or fails; a `user:pw@` URL is refused before any call with the password blanked; a
-// rejected key's advice names the variable it came from.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// rejected key's advice names the variable it came from; a command scorer never sees the key.
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,30 @@ describe('a rejected key', () => {
       // No key at all: where to set one.
       const keyless = await runCli(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir], { RATCHET_TEST_KEY: '', OPENAI_API_KEY: '' });
       expect(keyless.stderr).toMatch(/answered 401 Unauthorized: no API key was sent; set one in RATCHET_TEST_KEY \(models\.\w+\.apiKeyEnv\)\.\n/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a command scorer', () => {
+  it('runs without OPENAI_API_KEY or the rest of the CLI’s environment, with the variables its passEnv names', async () => {
+    const w = small();
+    const seenFile = join(w.dir, 'seen.jsonl');
+    writeFileSync(join(w.dir, 'score.cjs'), `require('node:fs').appendFileSync(${JSON.stringify(seenFile)}, JSON.stringify(Object.keys(process.env)) + '\\n'); console.log(1);\n`);
+    const spec = join(w.dir, 'task.ratchet.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('scorer:\n  type: numeric', `scorer: { type: command, command: '"${process.execPath}" score.cjs', passEnv: [SCORER_SETTING] }`));
+    const server = await startFakeServer({ scenario: scenarioFor(w, { seed: SEED }) });
+    try {
+      const r = await runCli(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir, '--budget-calls', '40'], { OPENAI_API_KEY: SECRET, SCORER_SETTING: 'on', UNRELATED_SETTING: 'x' });
+      const seen = readFileSync(seenFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+      expect(seen.length, r.stderr).toBeGreaterThan(5);
+      for (const names of seen) {
+        expect(names).toContain('SCORER_SETTING');
+        expect(names).toContain('RATCHET_ITEM');
+        expect(names).not.toContain('OPENAI_API_KEY');
+        expect(names).not.toContain('UNRELATED_SETTING');
+      }
     } finally {
       await server.close();
     }
