@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { RatchetError } from '../core/errors';
+import { redactText, redactUrlsIn } from '../core/run/redact';
 import { EXIT_ERROR } from './exitCodes';
 import { registerBench } from './commands/bench';
 import { registerRuns } from './commands/runs';
@@ -43,10 +44,10 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The error's one sentence; a secret in it (a key, a URL's password or `?api-key=`) never reaches the terminal. */
 function describe(err: unknown): string {
-  if (RatchetError.is(err)) return err.message;
-  if (err instanceof Error) return err.message;
-  return String(err);
+  const text = RatchetError.is(err) || err instanceof Error ? err.message : String(err);
+  return redactUrlsIn(redactText(text));
 }
 
 /** Set by the esbuild define in scripts/build.mjs; 'dev' when run from source (tests). */

@@ -32,3 +32,13 @@ interface Console {
   error(...data: unknown[]): void;
 }
 declare var console: Console;
+
+interface URLSearchParams {
+  keys(): IterableIterator<string>;
+}
+interface URL {
+  readonly username: string;
+  readonly password: string;
+  readonly searchParams: URLSearchParams;
+}
+declare var URL: { prototype: URL; new (url: string, base?: string): URL };

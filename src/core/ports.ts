@@ -81,7 +81,16 @@ export interface ProcessRunner {
   run(
     command: string,
     args: string[],
-    opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number; stdin?: string; signal?: AbortSignal },
+    opts: {
+      cwd?: string;
+      /** Set on top of the system's basics (PATH, HOME, the locale…), never a copy of Ratchet's environment, which holds its keys. */
+      env?: Record<string, string>;
+      /** Names of variables of Ratchet's own environment passed through as they are. */
+      passEnv?: readonly string[];
+      timeoutMs?: number;
+      stdin?: string;
+      signal?: AbortSignal;
+    },
   ): Promise<ProcessResult>;
 }
 

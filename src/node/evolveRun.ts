@@ -42,6 +42,7 @@ import type { RunSpec } from '../core/run/specTypes';
 import { checkOverrides } from '../core/run/overrides';
 import type { EvolveOverrides } from '../core/run/overrides';
 import { paceConfigOf } from '../core/run/gateConfig';
+import { REDACTED, redactUrl, urlCredentials } from '../core/run/redact';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
@@ -288,6 +289,30 @@ async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrid
   return { ...inputs, spec, splits };
 }
 
+/**
+ * Refuses a base URL the run cannot use as given, naming where it came from, its credentials
+ * blanked: a user name and password (fetch refuses such a URL, and the SDK's error would print it
+ * as "could not reach the endpoint"), or credentials already blanked because run.json never keeps
+ * them (a resumed run needs the full URL again).
+ */
+function checkBaseURL(url: string, from: string, keyGoesIn: string): void {
+  const shown = redactUrl(url);
+  if (url.includes(REDACTED)) {
+    throw new RatchetError(
+      'badInput',
+      `The base URL from ${from}, "${url}", had credentials that Ratchet does not write down: pass the full URL again with --base-url.`,
+      { field: 'baseURL' },
+    );
+  }
+  if (urlCredentials(url).userinfo) {
+    throw new RatchetError(
+      'badInput',
+      `The base URL from ${from}, "${shown}", has a user name or password in it, which the OpenAI client cannot send (fetch refuses such URLs): remove it from the URL and give the key as the API key instead (${keyGoesIn}).`,
+      { field: 'baseURL' },
+    );
+  }
+}
+
 function hashInputs(inputs: RunInputs): string {
   const ids = (items: readonly DataItem[]) => items.map((i) => i.id).join(',');
   // The default population is left out, so a run journaled before the option existed still resumes.
@@ -300,7 +325,8 @@ function hashInputs(inputs: RunInputs): string {
  * Endpoints per role. Precedence: the face's override (--base-url / --model), then the run spec's
  * `models`, then the face's defaults (the CLI's OPENAI_BASE_URL / RATCHET_MODEL, the editor's
  * settings), then OpenAI itself. Keys: the one the role's `apiKeyEnv` names, else the default key;
- * never written anywhere. This is where "not set" gets its meaning.
+ * never written anywhere, and each role keeps where its key came from for the advice a 401 gives.
+ * This is where "not set" gets its meaning.
  *
  * With the editor's language models (`editorModels`: the face passed its own transport) every
  * call goes to the editor, whatever endpoint the spec names: no base URL, no key, and a role
@@ -313,14 +339,24 @@ export function roleConfig(spec: Pick<RunSpec, 'models'>, o: EvolveOverrides, de
     const m = spec.models[role];
     const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;
     if (editorModels) return model === undefined ? {} : { model };
-    const baseURL = o.baseURL ?? m.baseURL ?? defaults.baseURL ?? OPENAI_BASE_URL;
+    const [baseURL, baseURLFrom] =
+      o.baseURL !== undefined ? [o.baseURL, '--base-url']
+      : m.baseURL !== undefined ? [m.baseURL, `the run spec's models.${role}.baseURL`]
+      : defaults.baseURL !== undefined ? [defaults.baseURL, defaults.baseURLFrom ?? 'OPENAI_BASE_URL']
+      : [OPENAI_BASE_URL, 'the default'];
+    const defaultKeyFrom = defaults.apiKeyFrom ?? 'OPENAI_API_KEY';
+    checkBaseURL(baseURL, baseURLFrom, `${defaultKeyFrom} or models.${role}.apiKeyEnv`);
     if (!model) {
       throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
         field: `models.${role}.model`,
       });
     }
-    const apiKey = (m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined) ?? defaults.apiKey;
-    return { baseURL, model, ...(apiKey ? { apiKey } : {}) };
+    const named = m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined;
+    const apiKey = named ?? defaults.apiKey;
+    const envField = `${m.apiKeyEnv} (models.${role}.apiKeyEnv)`;
+    // A named variable that is unset falls back to the default key; the advice says both.
+    const apiKeyFrom = !m.apiKeyEnv || named !== undefined ? (m.apiKeyEnv ? envField : defaultKeyFrom) : apiKey ? `${defaultKeyFrom}, as ${envField} is not set` : envField;
+    return { baseURL, model, ...(apiKey ? { apiKey } : {}), apiKeyFrom };
   };
   // Every role is spelled out; the editor's default has no model, so a role without one does not
   // inherit another role's through it.

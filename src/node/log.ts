@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import type { Log, LogLevel } from '../core/ports';
-import { redact, redactText } from '../core/run/redact';
+import { redact, redactText, redactUrlsIn } from '../core/run/redact';
 
 const RANK: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4 };
 
@@ -60,10 +60,10 @@ export class NodeLog implements Log {
   }
 }
 
-/** `2026-11-29T22:34:12.345Z warn  message {"data":…}` — redacted, one line whatever the message holds. */
+/** `2026-11-29T22:34:12.345Z warn  message {"data":…}` — redacted (keys, and credentials in URLs), one line whatever the message holds. */
 export function formatLogLine(at: number, level: LogLevel, message: string, data?: Record<string, unknown>): string {
-  const text = redactText(message).replace(/\r?\n/g, ' ⏎ ');
-  const tail = data === undefined || Object.keys(data).length === 0 ? '' : ` ${JSON.stringify(redact(plain(data)))}`;
+  const text = redactUrlsIn(redactText(message)).replace(/\r?\n/g, ' ⏎ ');
+  const tail = data === undefined || Object.keys(data).length === 0 ? '' : ` ${redactUrlsIn(JSON.stringify(redact(plain(data))))}`;
   return `${new Date(at).toISOString()} ${level.padEnd(5)} ${text}${tail}\n`;
 }
 

@@ -2,7 +2,7 @@
  * Turns what the `openai` SDK throws into one RatchetError with a code the retry policy branches on
  * and one sentence a user can act on. No message ever carries the API key: providers echo part of
  * a rejected key in 401 bodies, so those bodies are never shown, and every other server text is
- * scrubbed of key-shaped strings.
+ * scrubbed of key-shaped strings. The endpoint is named by `shownURL`, its credentials blanked.
  */
 import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
@@ -12,11 +12,16 @@ import { parseRetryAfter } from '../core/llm/retry';
 import type { Role } from '../core/llm/types';
 
 export interface CallContext {
+  /** What the SDK calls: may hold a key (`?api-key=…`), so no message quotes it. */
   baseURL: string;
+  /** The base URL as messages show it: `redactUrl(baseURL)`. */
+  shownURL: string;
   model: string;
   role: Role;
   /** Only to scrub it from server text; never copied into an error. */
   apiKey: string | undefined;
+  /** Where the key came from (EndpointConfig.apiKeyFrom), for the advice a 401 gives. */
+  apiKeyFrom: string | undefined;
 }
 
 const MAX_SERVER_TEXT = 300;
@@ -25,7 +30,7 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
   // Our own abort (timeout or cancellation) explains the failure better than the SDK's echo of it.
   if (signal.aborted) return RatchetError.is(signal.reason) ? signal.reason : cancellationOf(signal);
   if (err instanceof RatchetError) return err;
-  const where = { baseURL: ctx.baseURL, model: ctx.model, role: ctx.role };
+  const where = { baseURL: ctx.shownURL, model: ctx.model, role: ctx.role };
 
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return cancellationOf(signal);
@@ -33,7 +38,7 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
   if (err instanceof APIConnectionTimeoutError) {
     return new RatchetError(
       'llmTimeout',
-      `The endpoint ${ctx.baseURL} did not answer in time (model ${ctx.model}): it may be overloaded or still loading the model.`,
+      `The endpoint ${ctx.shownURL} did not answer in time (model ${ctx.model}): it may be overloaded or still loading the model.`,
       where,
       err,
     );
@@ -42,7 +47,7 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
     const code = causeCode(err);
     return new RatchetError(
       'llmNetwork',
-      `Could not reach the endpoint ${ctx.baseURL}${code ? ` (${code})` : ''}: check that the server is running and that the base URL is right.`,
+      `Could not reach the endpoint ${ctx.shownURL}${code ? ` (${code})` : ''}: check that the server is running and that the base URL is right.`,
       { ...where, ...(code ? { cause: code } : {}) },
       err,
     );
@@ -60,27 +65,33 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
 export function malformed(ctx: CallContext, what: string, cause?: unknown): RatchetError {
   return new RatchetError(
     'llmMalformed',
-    `The endpoint ${ctx.baseURL} ${what} (model ${ctx.model}): check that the base URL points to an OpenAI-compatible API (it usually ends in /v1).`,
-    { baseURL: ctx.baseURL, model: ctx.model, role: ctx.role },
+    `The endpoint ${ctx.shownURL} ${what} (model ${ctx.model}): check that the base URL points to an OpenAI-compatible API (it usually ends in /v1).`,
+    { baseURL: ctx.shownURL, model: ctx.model, role: ctx.role },
     cause,
   );
 }
 
 function httpError(err: APIError, status: number, ctx: CallContext, now: number): RatchetError {
   const retryAfterMs = retryAfterOf(err.headers, now);
-  const details: Record<string, unknown> = { status, baseURL: ctx.baseURL, model: ctx.model, role: ctx.role };
+  const details: Record<string, unknown> = { status, baseURL: ctx.shownURL, model: ctx.model, role: ctx.role };
   if (retryAfterMs !== undefined) details['retryAfterMs'] = retryAfterMs;
-  const answered = `The endpoint ${ctx.baseURL} answered ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
+  const answered = `The endpoint ${ctx.shownURL} answered ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
   const server = status === 401 || status === 403 ? '' : serverText(err, ctx.apiKey);
   const said = server ? ` ("${server}")` : '';
   let advice: string;
-  if (status === 401) advice = 'check the API key (OPENAI_API_KEY or Ratchet: Set API Key)';
+  if (status === 401) advice = keyAdvice(ctx);
   else if (status === 403) advice = `check that the API key may use the model ${ctx.model}, or choose another model`;
   else if (status === 404) advice = `check the model name "${ctx.model}" and that the base URL ends in /v1`;
   else if (status === 429) advice = 'the rate limit or quota is exhausted; Ratchet retries, and if it persists lower the concurrency or check the account\'s quota';
   else if (status === 408 || status >= 500) advice = 'the server failed; Ratchet retries, and if it persists check the server or try later';
   else advice = `check that the model ${ctx.model} accepts the parameters sent (logprobs, seed, max tokens)`;
   return new RatchetError('llmHttp', `${answered}${said}: ${advice}.`, details, err);
+}
+
+/** A 401 names the place the key came from, which is the place to fix it. */
+function keyAdvice(ctx: CallContext): string {
+  const from = ctx.apiKeyFrom ?? 'OPENAI_API_KEY';
+  return ctx.apiKey === undefined ? `no API key was sent; set one in ${from}` : `check the API key, which came from ${from}`;
 }
 
 function retryAfterOf(headers: Headers | undefined, now: number): number | undefined {

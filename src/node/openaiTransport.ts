@@ -13,6 +13,7 @@ import type {
 import type { LlmTransport } from '../core/ports';
 import { RatchetError } from '../core/errors';
 import { resolveEndpoint } from '../core/llm/roles';
+import { redactUrl } from '../core/run/redact';
 import type { RoleConfig } from '../core/llm/roles';
 import type {
   ChatRequest,
@@ -106,7 +107,7 @@ function contextOf(endpoint: EndpointConfig, req: { role: ChatRequest['role']; m
       field: endpoint.baseURL === undefined ? 'baseURL' : 'model',
     });
   }
-  return { baseURL: endpoint.baseURL, model, role: req.role, apiKey: endpoint.apiKey };
+  return { baseURL: endpoint.baseURL, shownURL: redactUrl(endpoint.baseURL), model, role: req.role, apiKey: endpoint.apiKey, apiKeyFrom: endpoint.apiKeyFrom };
 }
 
 // The SDK types the answer, but nothing checks it at runtime: a proxy's HTML error page or a

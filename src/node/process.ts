@@ -13,6 +13,7 @@ import { RatchetError } from '../core/errors';
 import type { ProcessResult, ProcessRunner } from '../core/ports';
 import type { RunOwner } from '../core/run/journal';
 import { abortReason } from './clock';
+import { userProgramEnv } from './sandboxEnv';
 
 export interface NodeProcessRunnerOptions {
   /** Bytes kept of each of stdout and stderr; the rest is counted and dropped. Default 8 MiB. */
@@ -23,8 +24,10 @@ export interface NodeProcessRunnerOptions {
 
 export interface ProcessRunOptions {
   cwd?: string;
-  /** Added to (not replacing) this process's environment: an evaluator still needs PATH and HOME. */
+  /** Set on top of the system's basics (userProgramEnv): PATH, HOME and the locale, never Ratchet's keys. */
   env?: Record<string, string>;
+  /** Variables of this process's environment passed through by name. */
+  passEnv?: readonly string[];
   timeoutMs?: number;
   stdin?: string;
   signal?: AbortSignal;
@@ -54,7 +57,7 @@ export class NodeProcessRunner implements ProcessRunner {
     return new Promise<ProcessResult>((resolve, reject) => {
       const child = spawn(command, args, {
         cwd: opts.cwd,
-        env: opts.env ? { ...process.env, ...opts.env } : process.env,
+        env: userProgramEnv(process.env, opts.passEnv ?? [], opts.env ?? {}),
         shell: opts.shell === true,
         detached: !isWindows,
         stdio: ['pipe', 'pipe', 'pipe'],

@@ -10,11 +10,32 @@
 import { RatchetError } from '../core/errors';
 import { isSecretName } from '../core/code/evaluatorPort';
 
+/** The system's basics every child process Ratchet starts gets: the search path, the locale, the time zone. */
 const PASSED = /^(PATH|LANG|LANGUAGE|TZ|LC_[A-Z_]+)$/;
+/**
+ * What a program the user wrote (a command scorer) gets on top of the basics: it runs in the
+ * user's folders, not a sandbox, so it keeps their home and temporary folder, and on Windows what
+ * programs need to start. Compared case-insensitively: Windows spells PATH `Path`.
+ */
+const USER_PROGRAM = new Set(['HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TMP', 'TEMP', 'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA']);
 /** Set by the sandbox; a spec cannot override them. */
 const OWN = new Set(['PWD', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'RATCHET_PROGRAM', 'RATCHET_RESULTS', 'RATCHET_INSTANCES', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING']);
 /** Shorter values are too likely to occur by chance to be matched as secrets. */
 const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The environment of a program the user wrote: the basics and USER_PROGRAM from `base`, the
+ * variables `passEnv` names (the user asked for them, secrets included), then `set` on top.
+ * Never a copy of `base`, which holds OPENAI_API_KEY and the keys roles name.
+ */
+export function userProgramEnv(base: Record<string, string | undefined>, passEnv: readonly string[], set: Record<string, string>): Record<string, string> {
+  const named = new Set(passEnv);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && (PASSED.test(name.toUpperCase()) || USER_PROGRAM.has(name.toUpperCase()) || named.has(name))) env[name] = value;
+  }
+  return Object.assign(env, set);
+}
 
 export interface SandboxPaths {
   work: string;

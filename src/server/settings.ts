@@ -118,11 +118,16 @@ export function endpointDefaults(s: ServerSettings, env: Readonly<Record<string,
   if (s.provider === 'vscode-lm') return s.models?.default === undefined ? {} : { model: s.models.default };
   const out: EndpointDefaults = {};
   const baseURL = s.baseURL ?? set('OPENAI_BASE_URL');
-  if (baseURL !== undefined) out.baseURL = baseURL;
+  if (baseURL !== undefined) {
+    out.baseURL = baseURL;
+    out.baseURLFrom = s.baseURL !== undefined ? 'the setting ratchet.endpoint.baseUrl' : 'OPENAI_BASE_URL (the editor\'s environment)';
+  }
   const model = s.models?.default ?? set('RATCHET_MODEL');
   if (model !== undefined) out.model = model;
   const apiKey = s.apiKey ?? set('OPENAI_API_KEY');
   if (apiKey !== undefined) out.apiKey = apiKey;
+  out.apiKeyFrom =
+    s.apiKey !== undefined ? 'the key stored with Ratchet: Set API Key' : apiKey !== undefined ? 'OPENAI_API_KEY (the editor\'s environment)' : 'Ratchet: Set API Key';
   const named = keyNames.flatMap((name) => {
     const value = set(name);
     return value === undefined ? [] : [[name, value] as const];

@@ -136,7 +136,7 @@ describe('retries', () => {
     try {
       const err = await rejection(layerFor(guarded.url, { roles: simRoles(guarded.url, TEST_KEY) }).chat(ask));
       expect(err.message).toBe(
-        `The endpoint ${guarded.url} answered 401 Unauthorized: check the API key (OPENAI_API_KEY or Ratchet: Set API Key).`,
+        `The endpoint ${guarded.url} answered 401 Unauthorized: check the API key, which came from OPENAI_API_KEY.`,
       );
       const everything = JSON.stringify({ message: err.message, details: err.details });
       expect(everything).not.toContain(TEST_KEY);

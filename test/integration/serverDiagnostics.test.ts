@@ -63,6 +63,26 @@ describe('diagnostics', () => {
     await c.save(opened);
     await c.waitFor(() => c.diagnostics.get(datasetUri)?.length === 0, 'the dataset problem to clear');
   });
+
+  it('a prompt that cannot work is a Problem on the prompt file, the same check the CLI refuses with', async () => {
+    const w = makeWorkspace({ seed: 1 });
+    writeFileSync(w.promptPath, '---\ndescription: arithmetic\n---\n\n');
+    const c = await client(w.dir);
+    const uri = await c.open(w.promptPath);
+    const empty = await c.waitFor(() => nonEmpty(c.diagnostics.get(uri)), 'diagnostics on the empty prompt');
+    expect(empty).toEqual([
+      expect.objectContaining({ severity: 1, range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, message: expect.stringContaining('the prompt has no body') }),
+    ]);
+
+    // A body that uses no dataset field: a warning, and the empty-body error is gone on save.
+    writeFileSync(w.promptPath, '---\ndescription: arithmetic\n---\nSolve it.\n');
+    await c.setText(uri, '---\ndescription: arithmetic\n---\nSolve it.\n');
+    await c.save(uri);
+    const unused = await c.waitFor(() => nonEmpty(c.diagnostics.get(uri)?.filter((d) => String(d.message).includes('none of the dataset'))), 'the unused-fields warning');
+    expect(unused[0]).toMatchObject({ severity: 2, range: { start: { line: 3 } } });
+    expect(String(unused[0]!.message)).toContain('{{question}}');
+    expect(c.diagnostics.get(uri)?.some((d) => String(d.message).includes('no body'))).toBe(false);
+  });
 });
 
 describe('code lenses and Configure', () => {

@@ -3,10 +3,17 @@
  * answer. The key is the SHA-256 of the canonical JSON of everything that changes the answer
  * (endpoint, model, messages, sampling parameters, sample index) and nothing else: not the role
  * (two roles asking the same model the same thing get the same answer) and never the API key.
+ * A key written into the base URL (`?api-key=…`, `user:pw@`) is no different from one sent in the
+ * header: the endpoint enters the key with its credentials blanked (`redactUrl`), so the entries
+ * (which store the key material) never hold it, a rotated key keeps the answers already paid for,
+ * and two endpoints still differ by host, path and their other parameters. Hashing the secret in
+ * without storing it would do neither: every rotation would orphan the cache, and an entry's
+ * stored material would no longer reproduce its key.
  * Entries live at `<dir>/<first 2 hex>/<hash>.json`, so no directory grows past a few thousand files.
  */
 import type { Files, Log } from '../ports';
 import { sha256Hex } from '../random';
+import { redactUrl } from '../run/redact';
 import { normalizeBaseURL } from './roles';
 import type { ChatRequest, ChatResponse, EmbedRequest, EmbedResponse } from './types';
 
@@ -37,7 +44,7 @@ function sortKeys(value: unknown): unknown {
 export function chatKeyMaterial(baseURL: string | undefined, req: ChatRequest): Record<string, unknown> {
   return {
     kind: 'chat',
-    baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL),
+    baseURL: endpointKey(baseURL),
     model: req.model,
     messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
     temperature: req.temperature,
@@ -51,7 +58,12 @@ export function chatKeyMaterial(baseURL: string | undefined, req: ChatRequest): 
 }
 
 export function embedKeyMaterial(baseURL: string | undefined, req: EmbedRequest): Record<string, unknown> {
-  return { kind: 'embed', baseURL: baseURL === undefined ? undefined : normalizeBaseURL(baseURL), model: req.model, input: req.input };
+  return { kind: 'embed', baseURL: endpointKey(baseURL), model: req.model, input: req.input };
+}
+
+/** The endpoint as it enters a key (see the module comment); unchanged for a URL without credentials. */
+function endpointKey(baseURL: string | undefined): string | undefined {
+  return baseURL === undefined ? undefined : redactUrl(normalizeBaseURL(baseURL));
 }
 
 export function cacheKey(material: Record<string, unknown>): string {

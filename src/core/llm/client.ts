@@ -16,6 +16,7 @@ import { ResponseCache, cacheKey, chatKeyMaterial, embedKeyMaterial } from './ca
 import { CostMeter } from './cost';
 import { waitMessage, withRetries } from './retry';
 import type { RetryInfo, RetryPolicy } from './retry';
+import { redactUrl } from '../run/redact';
 import { describeRoles, resolveEndpoint, validateRoles } from './roles';
 import type { PublicEndpoint, RoleConfig } from './roles';
 import type {
@@ -303,11 +304,12 @@ function withModel<R extends { model?: string }>(req: R, endpoint: EndpointConfi
 function timeoutError(baseURL: string | undefined, req: { role: Role; model?: string }, timeoutMs: number): RatchetError {
   const seconds = Math.round(timeoutMs / 100) / 10;
   // No base URL: the face's own transport (the editor's language models), no endpoint to name.
-  const who = baseURL === undefined ? `The language model of the ${req.role} role` : `The endpoint ${baseURL}`;
+  const shown = baseURL === undefined ? undefined : redactUrl(baseURL);
+  const who = shown === undefined ? `The language model of the ${req.role} role` : `The endpoint ${shown}`;
   const model = req.model === undefined ? '' : ` (model ${req.model})`;
   return new RatchetError(
     'llmTimeout',
     `${who} did not answer within ${seconds} s${model}: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.`,
-    { ...(baseURL !== undefined ? { baseURL } : {}), ...(req.model !== undefined ? { model: req.model } : {}), role: req.role, timeoutMs },
+    { ...(shown !== undefined ? { baseURL: shown } : {}), ...(req.model !== undefined ? { model: req.model } : {}), role: req.role, timeoutMs },
   );
 }

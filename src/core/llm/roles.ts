@@ -3,13 +3,14 @@
  * only name what differs (a cheaper validator model, a local agent on Ollama…).
  */
 import { RatchetError } from '../errors';
+import { redactUrl } from '../run/redact';
 import { ROLES } from './types';
 import type { EndpointConfig, Role } from './types';
 
 export type RoleConfig = { default: EndpointConfig } & Partial<Record<Role, Partial<EndpointConfig>>>;
 
-/** What may be shown, logged or journaled about an endpoint: everything but the key. */
-export type PublicEndpoint = Omit<EndpointConfig, 'apiKey'>;
+/** What may be shown, logged or journaled about an endpoint: everything but the key (`redact` blanks the URL's credentials where it is written down). */
+export type PublicEndpoint = Omit<EndpointConfig, 'apiKey' | 'apiKeyFrom'>;
 
 /**
  * The endpoint a role's calls go to. A role that overrides `baseURL` without its own `apiKey` gets
@@ -22,12 +23,14 @@ export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
   const url = override.baseURL ?? base.baseURL;
   const baseURL = url === undefined ? undefined : normalizeBaseURL(url);
   const sameHost = baseURL === (base.baseURL === undefined ? undefined : normalizeBaseURL(base.baseURL));
-  const apiKey = override.apiKey ?? (sameHost ? base.apiKey : undefined);
+  const keyed = override.apiKey !== undefined ? override : sameHost ? base : {};
   const model = override.model ?? base.model;
   const endpoint: EndpointConfig = {};
   if (baseURL !== undefined) endpoint.baseURL = baseURL;
   if (model !== undefined) endpoint.model = model;
-  if (apiKey !== undefined && apiKey !== '') endpoint.apiKey = apiKey;
+  if (keyed.apiKey !== undefined && keyed.apiKey !== '') endpoint.apiKey = keyed.apiKey;
+  const apiKeyFrom = keyed.apiKeyFrom ?? override.apiKeyFrom ?? base.apiKeyFrom;
+  if (apiKeyFrom !== undefined) endpoint.apiKeyFrom = apiKeyFrom;
   return endpoint;
 }
 
@@ -35,7 +38,7 @@ export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
 export function describeRoles(roles: RoleConfig): Record<Role, PublicEndpoint> {
   const out = {} as Record<Role, PublicEndpoint>;
   for (const role of ROLES) {
-    const { apiKey: _, ...shown } = resolveEndpoint(roles, role);
+    const { apiKey: _, apiKeyFrom: _from, ...shown } = resolveEndpoint(roles, role);
     out[role] = shown;
   }
   return out;
@@ -50,7 +53,7 @@ export function validateRoles(roles: RoleConfig): void {
     if (!/^https?:\/\/[^/\s]+/.test(baseURL)) {
       throw new RatchetError(
         'badInput',
-        `The base URL for the ${role} role, "${baseURL}", is not an http(s) URL: set it to the endpoint's address, e.g. http://localhost:11434/v1.`,
+        `The base URL for the ${role} role, "${redactUrl(baseURL)}", is not an http(s) URL: set it to the endpoint's address, e.g. http://localhost:11434/v1.`,
         { role, field: 'baseURL' },
       );
     }

@@ -21,6 +21,12 @@ export interface EndpointConfig {
   model?: string;
   /** Never journaled or logged; resolved from the environment or SecretStorage by the face. */
   apiKey?: string;
+  /**
+   * Where `apiKey` came from, as the user sets it (`OPENAI_API_KEY`, `AZURE_KEY (models.agent.apiKeyEnv)`,
+   * `the key stored with Ratchet: Set API Key`); with no key, where one would be set. Only for the
+   * advice a rejected key gets (a 401): it names the place to fix, not always OPENAI_API_KEY.
+   */
+  apiKeyFrom?: string;
 }
 
 export interface ChatRequest {

@@ -17,13 +17,27 @@ export interface EndpointDefaults {
   apiKey?: string;
   /** Keys a run spec's roles name with `apiKeyEnv`, by that name. */
   apiKeys?: Readonly<Record<string, string>>;
+  /**
+   * Where `baseURL` and `apiKey` came from, as a user would look for them (`OPENAI_BASE_URL`, `the
+   * setting ratchet.endpoint.baseUrl`, `the key stored with Ratchet: Set API Key`); for `apiKey`
+   * unset, where one would be set. Messages name them; undefined reads as the CLI's variables.
+   */
+  baseURLFrom?: string;
+  apiKeyFrom?: string;
 }
 
 /** The CLI's defaults: the user's shell environment, where every variable can be a role's `apiKeyEnv`. */
 export function endpointDefaultsFromEnv(env: Readonly<Record<string, string | undefined>>): EndpointDefaults {
   const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
   const apiKeys = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
-  return withoutUndefined({ baseURL: set('OPENAI_BASE_URL'), model: set('RATCHET_MODEL'), apiKey: set('OPENAI_API_KEY'), apiKeys });
+  return withoutUndefined({
+    baseURL: set('OPENAI_BASE_URL'),
+    model: set('RATCHET_MODEL'),
+    apiKey: set('OPENAI_API_KEY'),
+    apiKeys,
+    baseURLFrom: 'OPENAI_BASE_URL',
+    apiKeyFrom: 'OPENAI_API_KEY',
+  });
 }
 
 function withoutUndefined<T extends object>(o: T): T {

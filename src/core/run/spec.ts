@@ -19,6 +19,7 @@ import { needsExpected } from '../data/scorers/types';
 import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '../data/splits';
 import type { SplitName, Splits } from '../data/splits';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
+import { checkStartingPrompt, datasetFieldsOf } from '../prompt/promptChecks';
 import { RatchetError } from '../errors';
 import { gateRow, isGateName } from '../gates/gateTable';
 import { minConsecutiveWins } from '../gates/preflight';
@@ -92,9 +93,11 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
   const { spec, prompt, merged } = run;
   const diagnostics = [...run.diagnostics];
   const template = templateOf(prompt);
+  const items = [...run.datasets.values()].flatMap((d) => d.items);
+  for (const x of checkStartingPrompt(prompt, template, { maxPromptTokens: spec.maxPromptTokens, datasetFields: datasetFieldsOf(items) })) diagnostics.push(x);
   // Every readable item is checked now, even when another line of the file is broken, so one
   // pass over the file fixes everything.
-  for (const x of checkItemsAgainstTemplate([...run.datasets.values()].flatMap((d) => d.items), template)) diagnostics.push(x);
+  for (const x of checkItemsAgainstTemplate(items, template)) diagnostics.push(x);
   throwIfErrors(diagnostics);
   const splitAt = merged.locate(merged.value.split !== undefined ? ['split'] : merged.value.dataset !== undefined ? ['dataset'] : [], 'key');
 

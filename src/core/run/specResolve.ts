@@ -156,6 +156,7 @@ function resolveScorer(raw: unknown, report: Report): ScorerSpec | undefined {
         args: (r.args as string[] | undefined) ?? [...d.command.args],
         timeoutSeconds: (r.timeoutSeconds as number | undefined) ?? d.command.timeoutSeconds,
         env: (r.env as Record<string, string> | undefined) ?? { ...d.command.env },
+        passEnv: (r.passEnv as string[] | undefined) ?? [...d.command.passEnv],
       };
       break;
   }

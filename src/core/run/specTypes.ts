@@ -129,6 +129,6 @@ export const DEFAULTS = {
     numeric: { tolerance: 1e-6, relativeTolerance: 0 },
     'llm-rubric': { scale: 10 },
     module: { export: 'score' },
-    command: { args: [] as string[], timeoutSeconds: 60, env: {} as Record<string, string> },
+    command: { args: [] as string[], timeoutSeconds: 60, env: {} as Record<string, string>, passEnv: [] as string[] },
   },
 } as const;

@@ -176,7 +176,7 @@ describe('command scorer', () => {
       },
     };
   }
-  const spec: ScorerSpec = { type: 'command', command: 'python3 "my scorer.py"', args: [], timeoutSeconds: 5, env: { MODE: 'strict' } };
+  const spec: ScorerSpec = { type: 'command', command: 'python3 "my scorer.py"', args: [], timeoutSeconds: 5, env: { MODE: 'strict' }, passEnv: ['VIRTUAL_ENV'] };
 
   it('passes the output on stdin and the item as JSON in RATCHET_ITEM; reads the score from stdout', async () => {
     const proc = fakeProc({ stdout: 'checking…\n0.75\n' });
@@ -191,6 +191,7 @@ describe('command scorer', () => {
         stdin: 'the output',
         timeoutMs: 5000,
         env: { MODE: 'strict', RATCHET_ITEM: JSON.stringify({ id: 'i1', vars: { q: 'x' }, expected: 3 }), RATCHET_ITEM_ID: 'i1' },
+        passEnv: ['VIRTUAL_ENV'],
       },
     ]);
     const json = await createScorer(spec, { ...deps, proc: fakeProc({ stdout: '{"score": 1, "reason": "ok"}' }) });

@@ -54,6 +54,17 @@ describe('cache key', () => {
     const material = chatKeyMaterial('http://h/v1', { ...req, apiKey: 'sk-secret' } as ChatRequest & { model: string });
     expect(JSON.stringify(material)).not.toContain('sk-secret');
   });
+
+  it('keeps a key written into the base URL out of the key and its stored material, still telling endpoints apart', () => {
+    const azure = (host: string, secret: string, version = '2024-10-21') => `https://${host}/openai/v1?api-version=${version}&api-key=${secret}`;
+    expect(JSON.stringify(chatKeyMaterial(azure('a.azure.com', 'S3CRET-ONE'), req))).not.toContain('S3CRET-ONE');
+    expect(JSON.stringify(chatKeyMaterial('http://bob:hunter22@h/v1', req))).not.toContain('hunter22');
+    // A rotated key keeps the answers already paid for; another host or API version does not share them.
+    expect(key(req, azure('a.azure.com', 'S3CRET-TWO'))).toBe(key(req, azure('a.azure.com', 'S3CRET-ONE')));
+    expect(new Set([key(req, azure('a.azure.com', 'K')), key(req, azure('b.azure.com', 'K')), key(req, azure('a.azure.com', 'K', '2025-01-01'))]).size).toBe(3);
+    // A URL without credentials keys exactly as before.
+    expect(chatKeyMaterial('http://h/v1/', req)['baseURL']).toBe('http://h/v1');
+  });
 });
 
 describe('ResponseCache', () => {

@@ -52,7 +52,25 @@ async function readPid(file: string): Promise<number> {
 }
 
 describe('NodeProcessRunner', () => {
-  it('returns exit code and output, passes stdin, and adds env to the inherited environment', async () => {
+  it('gives a program the system’s basics, the variables passEnv names and env, never the rest of Ratchet’s environment (its keys)', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { OPENAI_API_KEY: 'sk-must-not-leak-0123456789', JUDGE_KEY: 'judge-key', VIRTUAL_ENV: '/venv', UNRELATED: 'x' });
+    try {
+      const script = 'console.log(JSON.stringify(process.env))';
+      const seen = JSON.parse((await runner.run(node, ['-e', script], { env: { RATCHET_T: 'x1' }, passEnv: ['VIRTUAL_ENV', 'JUDGE_KEY'] })).stdout) as Record<string, string>;
+      expect(seen).toMatchObject({ RATCHET_T: 'x1', VIRTUAL_ENV: '/venv', JUDGE_KEY: 'judge-key', PATH: process.env.PATH });
+      expect(seen.HOME).toBe(process.env.HOME);
+      expect(Object.keys(seen)).not.toContain('OPENAI_API_KEY');
+      expect(Object.keys(seen)).not.toContain('UNRELATED');
+    } finally {
+      for (const name of ['OPENAI_API_KEY', 'JUDGE_KEY', 'VIRTUAL_ENV', 'UNRELATED']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  it('returns exit code and output, passes stdin, and adds env to the system’s basics', async () => {
     const script = `let s=''; process.stdin.on('data', d => s += d).on('end', () => { console.log(s.toUpperCase() + ' ' + process.env.RATCHET_T + ' ' + (process.env.PATH ? 'path' : 'nopath')); console.error('warn'); process.exit(3); });`;
     const result = await runner.run(node, ['-e', script], { stdin: 'candidate', env: { RATCHET_T: 'x1' } });
     expect(result).toEqual({ exitCode: 3, signal: null, stdout: 'CANDIDATE x1 path\n', stderr: 'warn\n', timedOut: false });

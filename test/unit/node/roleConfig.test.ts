@@ -20,7 +20,7 @@ describe('roleConfig', () => {
 
   it('falls back to OpenAI and OPENAI_API_KEY, and says what to set when no model is named', () => {
     const roles = roleConfig(spec({}), {}, { model: 'm', apiKey: 'sk-test' });
-    expect(roles.meta).toEqual({ baseURL: 'https://api.openai.com/v1', model: 'm', apiKey: 'sk-test' });
+    expect(roles.meta).toEqual({ baseURL: 'https://api.openai.com/v1', model: 'm', apiKey: 'sk-test', apiKeyFrom: 'OPENAI_API_KEY' });
     expect(() => roleConfig(spec({}), {}, {})).toThrow(/No model for the agent role: pass --model, set RATCHET_MODEL/);
   });
 
@@ -34,11 +34,43 @@ describe('roleConfig', () => {
     expect([roles.agent?.apiKey, roles.validator?.apiKey, roles.meta?.apiKey]).toEqual(['sk-default', 'sk-judge', 'sk-default']);
   });
 
+  it('remembers where each role’s key came from, so a 401 names the place to fix', () => {
+    const models = { validator: { apiKeyEnv: 'JUDGE_KEY' }, meta: { apiKeyEnv: 'UNSET_KEY' } };
+    const keyed = roleConfig(spec(models), { model: 'm' }, { apiKey: 'sk-default', apiKeys: { JUDGE_KEY: 'sk-judge' }, apiKeyFrom: 'OPENAI_API_KEY' });
+    expect([keyed.agent?.apiKeyFrom, keyed.validator?.apiKeyFrom, keyed.meta?.apiKeyFrom]).toEqual([
+      'OPENAI_API_KEY',
+      'JUDGE_KEY (models.validator.apiKeyEnv)',
+      'OPENAI_API_KEY, as UNSET_KEY (models.meta.apiKeyEnv) is not set',
+    ]);
+    // No key at all: where one would be set.
+    const keyless = roleConfig(spec(models), { model: 'm' }, { apiKeyFrom: 'Ratchet: Set API Key' });
+    expect([keyless.agent?.apiKeyFrom, keyless.meta?.apiKeyFrom, keyless.meta?.apiKey]).toEqual(['Ratchet: Set API Key', 'UNSET_KEY (models.meta.apiKeyEnv)', undefined]);
+  });
+
+  it('refuses a base URL with a user name and password, naming where it came from, the password blanked', () => {
+    const run = (o: object, models = {}, defaults = {}) => () => roleConfig(spec(models), { model: 'm', ...o }, defaults);
+    expect(run({ baseURL: 'http://bob:hunter22@proxy/v1' })).toThrow(
+      'The base URL from --base-url, "http://[redacted]@proxy/v1", has a user name or password in it, which the OpenAI client cannot send (fetch refuses such URLs): remove it from the URL and give the key as the API key instead (OPENAI_API_KEY or models.agent.apiKeyEnv).',
+    );
+    expect(run({}, { agent: { baseURL: 'https://bob:pw@h/v1' } })).toThrow(/^The base URL from the run spec's models\.agent\.baseURL, "https:\/\/\[redacted\]@h\/v1"/);
+    expect(run({}, {}, { baseURL: 'https://bob@h/v1', baseURLFrom: 'the setting ratchet.endpoint.baseUrl' })).toThrow(/^The base URL from the setting ratchet\.endpoint\.baseUrl, "https:\/\/\[redacted\]@h\/v1"/);
+    // A key in the query (Azure style) is sent as given.
+    expect(run({ baseURL: 'https://x.azure.com/openai/v1?api-key=SECRET' })().agent?.baseURL).toBe('https://x.azure.com/openai/v1?api-key=SECRET');
+  });
+
+  it('refuses a base URL whose credentials were blanked when the run was written down, asking for the full URL', () => {
+    expect(() => roleConfig(spec({}), { model: 'm', baseURL: 'https://x.azure.com/v1?api-key=[redacted]' }, {})).toThrow(
+      'The base URL from --base-url, "https://x.azure.com/v1?api-key=[redacted]", had credentials that Ratchet does not write down: pass the full URL again with --base-url.',
+    );
+  });
+
   it('reads the CLI’s defaults from its environment, an empty variable as unset', () => {
     expect(endpointDefaultsFromEnv({ OPENAI_BASE_URL: 'http://local/v1', RATCHET_MODEL: '', OPENAI_API_KEY: 'sk-x', JUDGE_KEY: 'sk-j', GONE: undefined })).toEqual({
       baseURL: 'http://local/v1',
       apiKey: 'sk-x',
       apiKeys: { OPENAI_BASE_URL: 'http://local/v1', OPENAI_API_KEY: 'sk-x', JUDGE_KEY: 'sk-j' },
+      baseURLFrom: 'OPENAI_BASE_URL',
+      apiKeyFrom: 'OPENAI_API_KEY',
     });
   });
 

@@ -14,9 +14,18 @@ describe('endpointDefaults', () => {
       model: 'set-model',
       apiKey: 'sk-from-settings',
       apiKeys: { JUDGE_KEY: 'sk-judge' },
+      baseURLFrom: 'the setting ratchet.endpoint.baseUrl',
+      apiKeyFrom: 'the key stored with Ratchet: Set API Key',
     });
-    expect(endpointDefaults({ provider: 'openai', trusted: true }, env)).toEqual({ baseURL: 'http://env/v1', model: 'env-model', apiKey: 'sk-from-env' });
-    expect(endpointDefaults({ provider: 'openai', trusted: true }, {})).toEqual({});
+    expect(endpointDefaults({ provider: 'openai', trusted: true }, env)).toEqual({
+      baseURL: 'http://env/v1',
+      model: 'env-model',
+      apiKey: 'sk-from-env',
+      baseURLFrom: "OPENAI_BASE_URL (the editor's environment)",
+      apiKeyFrom: "OPENAI_API_KEY (the editor's environment)",
+    });
+    // No key anywhere: a 401 says where to set one.
+    expect(endpointDefaults({ provider: 'openai', trusted: true }, {})).toEqual({ apiKeyFrom: 'Ratchet: Set API Key' });
   });
 
   it('sends no key at all when the editor’s language models answer', () => {

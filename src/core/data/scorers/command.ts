@@ -5,7 +5,8 @@
  * RATCHET_ITEM environment variable (its id also in RATCHET_ITEM_ID); the working directory is the
  * spec file's. Exit 0 and print a number in [0, 1] — or JSON `{ "score": n, "reason": "…" }` — on
  * stdout. Any other exit, a timeout or unreadable stdout is a per-item failure (score 0).
- * It runs the workspace's code, so it is marked `requiresTrust`.
+ * It runs the workspace's code, so it is marked `requiresTrust`; it does not get Ratchet's whole
+ * environment (the provider keys live there), only what ProcessRunner passes and `passEnv` names.
  */
 import { RatchetError } from '../../errors';
 import type { ProcessRunner } from '../../ports';
@@ -39,7 +40,7 @@ export function commandScorer(spec: ScorerSpecOf<'command'>, deps: ScorerDeps): 
         RATCHET_ITEM: JSON.stringify({ id: item.id, vars: item.vars, expected: item.expected }),
         RATCHET_ITEM_ID: item.id,
       };
-      const opts: Parameters<ProcessRunner['run']>[2] = { cwd: deps.baseDir, env, stdin: output, timeoutMs: spec.timeoutSeconds * 1000 };
+      const opts: Parameters<ProcessRunner['run']>[2] = { cwd: deps.baseDir, env, passEnv: spec.passEnv, stdin: output, timeoutMs: spec.timeoutSeconds * 1000 };
       if (ctx.signal) opts.signal = ctx.signal;
       const res = await proc.run(program, args, opts);
       if (res.timedOut) throw itemScoreError('command', item, `${program} did not finish within ${spec.timeoutSeconds} s`);

@@ -32,8 +32,12 @@ export type ScorerSpec =
   | { type: 'llm-rubric'; rubric: string; scale: number }
   /** A JavaScript module (path relative to the spec file) exporting `score(output, item)`. */
   | { type: 'module'; path: string; export: string }
-  /** A program given the output on stdin and the item as JSON in RATCHET_ITEM; prints the score. */
-  | { type: 'command'; command: string; args: string[]; timeoutSeconds: number; env: Record<string, string> };
+  /**
+   * A program given the output on stdin and the item as JSON in RATCHET_ITEM; prints the score. Its
+   * environment: the system's basics (ProcessRunner), `env` set by value, and the variables of
+   * Ratchet's own environment that `passEnv` names.
+   */
+  | { type: 'command'; command: string; args: string[]; timeoutSeconds: number; env: Record<string, string>; passEnv: string[] };
 
 export type ScorerSpecOf<T extends ScorerType> = Extract<ScorerSpec, { type: T }>;
 
