@@ -153,29 +153,41 @@ describe('ratchet search: the must-shows of issue #13', () => {
           const [id] = runIds(dir);
           const events = journal(dir, id!);
           expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-          return decided(events);
+          return events;
         }),
       );
-      for (const decisions of [pace!, greedy!]) {
-        expect(decisions.length).toBeGreaterThanOrEqual(100);
+      for (const events of [pace!, greedy!]) {
+        expect(decided(events).length).toBeGreaterThanOrEqual(100);
         // Neutral children are correct: every rejection is the gate's, none the evaluator's.
-        expect(decisions.filter((d) => d.reason === 'incorrect')).toEqual([]);
+        expect(decided(events).filter((d) => d.reason === 'incorrect')).toEqual([]);
       }
-      const commits = (ds: typeof pace) => ds!.filter((d) => d.decision === 'commit').length;
-      // PACE+ (per-candidate, α = 0.05): each null child commits with probability at most α
-      // whatever came before, so the commits of n children are stochastically below
-      // Binomial(n, 0.05); for n = 110, P(≥ 14) = 0.0012. (In practice none: a child needs about
-      // 0.14 per instance on 30 instances in [0, 1], and the noise gives it nothing like that.)
-      expect(commits(pace)).toBeLessThanOrEqual(13);
-      // Greedy commits a child whose mean beats its island's incumbent's, and the incumbent is the
-      // island's luckiest program so far, so its commits are the records of an exchangeable
-      // sequence: child k of an island commits with probability 1/(k + 1), independently. Not half
-      // the children (that is one comparison against a fresh parent each, bench:search's design)
-      // but the harm ShinkaEvolve#119 describes: each lucky child becomes the bar. With 10 islands
-      // of 11 children that is 21.0 commits on average, and P(≤ 9) = 0.0007.
-      expect(commits(greedy)).toBeGreaterThanOrEqual(10);
-      expect(greedy!.every((d) => d.gate === 'greedy')).toBe(true);
-      expect(pace!.every((d) => d.gate === 'pace+')).toBe(true);
+      expect(decided(pace!).every((d) => d.gate === 'pace+')).toBe(true);
+      expect(decided(greedy!).every((d) => d.gate === 'greedy')).toBe(true);
+      const commits = (events: EngineEvent[]) => decided(events).filter((d) => d.decision === 'commit').length;
+      // PACE+ (per-candidate, α = 0.05): each neutral child commits with probability at most α, as
+      // child and seed scores on an instance are exchangeable (E[Δ] = 0). Were the 110 tests
+      // independent, the commits would be Binomial(110, 0.05) and P(≥ 14) = 0.0012. They share
+      // the seed's scores, so that tail is not exact, but the band is far from the edge: the run's
+      // pre-flight says a commit needs about 0.14 per instance on nearly all 30, while the seed's
+      // luck moves its mean by 0.012 (sd, measured: the per-instance sd is 0.070). None commit.
+      expect(commits(pace!)).toBeLessThanOrEqual(13);
+      // Greedy commits a child whose mean beats its island's incumbent's. It commits none only if
+      // the seed's mean beats all 110 children's; the 111 means are exchangeable, so that happens
+      // with probability 1/111 = 0.009. Not half the children, as one comparison against a fresh
+      // parent each would (bench:search's design): the incumbent is the luckiest program so far,
+      // so the commits are records, about ln(55) per island — and each lucky child becomes the
+      // bar the next must beat (ShinkaEvolve#119).
+      expect(commits(greedy!)).toBeGreaterThanOrEqual(1);
+      // What the user is told: a better program, scored above the seed, that is the seed with a
+      // comment changed.
+      const finished = greedy!.at(-1);
+      if (finished?.type !== 'run/finished') throw new Error('the greedy run did not finish');
+      const scores = new Map(evaluated(greedy!).map((e) => [e.candidateId, e.score!]));
+      expect(scores.get(finished.incumbentId!)).toBeGreaterThan(scores.get('p0')!);
+      const textOf = (id: string) => greedy!.flatMap((e) => (e.type === 'candidate/proposed' && e.candidateId === id ? [e.text] : []))[0]!;
+      const code = (text: string) => text.split('\n').filter((l) => !l.trimStart().startsWith('//'));
+      expect(textOf(finished.incumbentId!)).not.toBe(textOf('p0'));
+      expect(code(textOf(finished.incumbentId!))).toEqual(code(textOf('p0')));
     } finally {
       await server.close();
     }
@@ -246,9 +258,8 @@ function leanNoisyTask(): string {
       'gate: pace+',
       'models:',
       '  proposer: { model: sim-proposer }',
-      // Ten islands make greedy's band above narrow (see there); no migration, so every child is
-      // gated against its own island's incumbent and the records argument holds as stated.
-      'islands: 10',
+      // No migration: every child is gated against its own island's incumbent, as stated above.
+      'islands: 2',
       'search: { migrationRate: 0 }',
       '',
     ].join('\n'),
