@@ -195,11 +195,11 @@ export function describeEvent(e: EngineEvent): string {
 }
 
 /**
- * What decided: the wealth against its threshold, or for greedy, which bets nothing, the two
- * scores it compared (a prompt run's candidateScore/incumbentScore, a code search's means).
+ * What decided: the wealth against its threshold, or for a greedy decision, which bets nothing,
+ * the two scores it compared (a prompt run's candidateScore/incumbentScore, a code search's means).
  */
 function evidenceOf(r: DecisionRecord): string {
-  if (r.gate !== 'greedy' && r.gate !== 'greedy-re') return `wealth ${round(Math.exp(r.logWealth))} of ${round(r.threshold)}`;
+  if (r.reason !== 'greedy') return `wealth ${round(Math.exp(r.logWealth))} of ${round(r.threshold)}`;
   const s = r.statistic ?? {};
   const candidate = s.candidateScore ?? s.childMean;
   const incumbent = s.incumbentScore ?? s.parentMean;

@@ -191,7 +191,7 @@ describe('ratchet search: the must-shows of issue #13', () => {
     } finally {
       await server.close();
     }
-  }, 300_000);
+  }, 600_000); // 220 evaluator runs: about 85 s of CPU, minutes of wall time on a loaded two-core machine
 });
 
 const PROPOSALS = 110;

@@ -31,7 +31,7 @@ describe('a decision line (runs show, live progress)', () => {
     expect(line(record({}))).toBe('COMMIT p1 (evidence) · pace+ α 0.05 · 1W 0L 0T over 1 items · wealth 20.5 of 20');
   });
 
-  it('says the two scores greedy compared, not a wealth it never bet, closely enough to tell them apart', () => {
+  it('says the two scores a greedy decision compared, not a wealth it never bet, closely enough to tell them apart', () => {
     const code = record({ gate: 'greedy', reason: 'greedy', logWealth: 0, statistic: { childMean: 1.9237214, parentMean: 1.9169561, difference: 0.0067653 } });
     expect(line(code)).toBe('COMMIT p1 (greedy) · greedy α 0.05 · 1W 0L 0T over 1 items · score 1.92372 vs 1.91696');
     const prompt = record({ gate: 'greedy-re', reason: 'greedy', decision: 'reject', logWealth: 0, statistic: { candidateScore: 30, incumbentScore: 31, difference: -1 } });
