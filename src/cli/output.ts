@@ -6,6 +6,7 @@
  */
 import { assertNever } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
+import type { DecisionRecord } from '../core/gates/record';
 import type { EngineEvent, RunSummaryInfo } from '../core/run/events';
 import { totalCost } from '../core/run/listRuns';
 
@@ -146,7 +147,7 @@ export function describeEvent(e: EngineEvent): string {
       return `${e.candidateId} k=${e.k} ${e.itemId}: ${e.delta > 0 ? 'win ' : e.delta < 0 ? 'loss' : 'tie '} → wealth ${round(Math.exp(e.logWealth))} of ${round(Math.exp(e.logThreshold))}`;
     case 'decision': {
       const r = e.record;
-      return `${r.decision.toUpperCase()} ${r.candidateId} (${r.reason}) · ${r.gate} α ${r.alpha} · ${r.wins}W ${r.losses}L ${r.ties}T over ${r.itemsConsumed} items · wealth ${round(Math.exp(r.logWealth))} of ${round(r.threshold)}`;
+      return `${r.decision.toUpperCase()} ${r.candidateId} (${r.reason}) · ${r.gate} α ${r.alpha} · ${r.wins}W ${r.losses}L ${r.ties}T over ${r.itemsConsumed} items · ${evidenceOf(r)}`;
     }
     case 'suggestion':
       return `${e.candidateId} suggested for ${oneLine(e.file)}`;
@@ -191,6 +192,20 @@ export function describeEvent(e: EngineEvent): string {
     default:
       return assertNever(e, 'engine event');
   }
+}
+
+/**
+ * What decided: the wealth against its threshold, or for a greedy decision, which bets nothing,
+ * the two scores it compared (a prompt run's candidateScore/incumbentScore, a code search's means).
+ */
+function evidenceOf(r: DecisionRecord): string {
+  if (r.reason !== 'greedy') return `wealth ${round(Math.exp(r.logWealth))} of ${round(r.threshold)}`;
+  const s = r.statistic ?? {};
+  const candidate = s.candidateScore ?? s.childMean;
+  const incumbent = s.incumbentScore ?? s.parentMean;
+  // Six digits: two close scores must not print alike.
+  const digits = (x: number) => String(Number(x.toPrecision(6)));
+  return candidate === undefined || incumbent === undefined ? 'no bet' : `score ${digits(candidate)} vs ${digits(incumbent)}`;
 }
 
 /** Three significant digits: wealth and thresholds are read by eye, and exp(ln 20) should print as 20. */

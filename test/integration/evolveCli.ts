@@ -13,8 +13,9 @@ export interface CliResult {
   stderr: string;
 }
 
-export function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, OPENAI_API_KEY: 'test-key', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cwd`: the folder the CLI runs in, as a user's shell would be (default: this process's). */
+export function startCli(args: string[], env: Record<string, string> = {}, cwd?: string): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, OPENAI_API_KEY: 'test-key', ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -23,8 +24,8 @@ export function startCli(args: string[], env: Record<string, string> = {}): { ch
   return { child, done };
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return startCli(args, env).done;
+export function runCli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliResult> {
+  return startCli(args, env, cwd).done;
 }
 
 export function runIds(workspace: string): string[] {

@@ -3,9 +3,11 @@
 // judge is as accurate and as biased as configured, the proposer walks its script.
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseAnswer } from '../../src/core/code/answers';
+import { applyAnswer } from '../../src/core/code/patch';
 import { agentVersion } from '../fixtures/fakeOpenAI/agent';
 import { FaultQueue } from '../fixtures/fakeOpenAI/faults';
-import { currentPrompt, responsesOf, truthOf, verdictProbabilities } from '../fixtures/fakeOpenAI/roles';
+import { currentPrompt, respond, responsesOf, truthOf, verdictProbabilities } from '../fixtures/fakeOpenAI/roles';
 import { normalizeScenario } from '../fixtures/fakeOpenAI/scenario';
 import type { ScenarioInput } from '../fixtures/fakeOpenAI/scenario';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
@@ -105,6 +107,43 @@ describe('proposer simulation (in-process)', () => {
     expect(currentPrompt([{ role: 'user', content: 'Improve:\n```prompt\nBe kind.\n```\nThanks' }])).toBe('Be kind.');
     expect(currentPrompt([{ role: 'user', content: '<current_prompt>\nBe kind.\n</current_prompt>' }])).toBe('Be kind.');
     expect(currentPrompt([{ role: 'user', content: 'Be kind.' }])).toBe('Be kind.');
+  });
+
+  // What the code-search proposer answers, applied to the program the way the search applies it.
+  const JS = ['export const N = 3;', '// EVOLVE-BLOCK-START', 'const step = 0.50;', '// EVOLVE-BLOCK-END', 'export const run = () => step * N;', ''].join('\n');
+  const PY = ['def run():', '    # EVOLVE-BLOCK-START', '    step = 0.50', '    # EVOLVE-BLOCK-END', '    return step', ''].join('\n');
+  const propose = (edits: 'nudge' | 'neutral', program: string, format: 'diff' | 'full', seed: number): string => {
+    const system = format === 'diff' ? 'Only the EVOLVE-BLOCK regions may change. Answer with <DIFF> blocks.' : 'Only the EVOLVE-BLOCK regions may change. Answer with <CODE>.';
+    const out = respond('proposer', normalizeScenario({ code: { edits } }), { messages: [{ role: 'system', content: system }, { role: 'user', content: `Current program:\n\n\`\`\`\n${program}\n\`\`\`` }], seed }, { metaCalls: 0, challengerCalls: 0 });
+    const parsed = parseAnswer(out.text);
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const applied = applyAnswer(program, parsed.answer);
+    if (!applied.ok) throw new Error(applied.error.message);
+    return applied.text;
+  };
+  const code = (text: string) => text.split('\n').filter((l) => !/^\s*(\/\/|#)/.test(l)).join('\n');
+
+  it.each(['diff', 'full'] as const)('code: a nudge moves the one literal in the block by at most a fifth (%s)', (format) => {
+    for (const seed of [1, 2, 3]) {
+      const child = propose('nudge', JS, format, seed);
+      const step = Number(/const step = ([\d.]+);/.exec(child)![1]);
+      expect(step).not.toBe(0.5);
+      expect(Math.abs(step / 0.5 - 1)).toBeLessThanOrEqual(0.2);
+      expect(child.replace(/const step = [\d.]+;/, '')).toBe(JS.replace('const step = 0.50;', ''));
+    }
+  });
+
+  it.each(['diff', 'full'] as const)('code: a neutral edit changes one comment line in the marker\'s syntax, a new one each time (%s)', (format) => {
+    for (const program of [JS, PY]) {
+      const child = propose('neutral', program, format, 1);
+      const grandchild = propose('neutral', child, format, 2);
+      expect(new Set([program, child, grandchild]).size).toBe(3);
+      expect(code(child)).toBe(code(program));
+      expect(code(grandchild)).toBe(code(program));
+      // The second edit rewrites the note the first one left instead of adding another.
+      expect(grandchild.split('\n')).toHaveLength(program.split('\n').length + 1);
+    }
+    expect(propose('neutral', PY, format, 1)).toMatch(/^ {4}# EVOLVE-BLOCK-START\n {4}# neutral note \d+\n {4}step = 0\.50$/m);
   });
 });
 

@@ -6,16 +6,32 @@
 export const N = 26;
 
 // EVOLVE-BLOCK-START
-// A 5 × 5 grid of centres plus one more where four grid cells meet; every circle gets the same
-// radius, the largest one that fits (half the distance from the extra circle to its neighbours).
+// A 5 × 5 grid of centres plus one more where four grid cells meet. Each circle starts as large as
+// the walls allow; then every pair that overlaps shrinks in proportion until it just touches.
 function construct() {
   const centres = [];
   for (let row = 0; row < 5; row++) {
     for (let col = 0; col < 5; col++) centres.push([0.1 + 0.2 * col, 0.1 + 0.2 * row]);
   }
   centres.push([0.2, 0.2]);
-  const r = Math.hypot(0.1, 0.1) / 2;
-  return centres.map(([x, y]) => ({ x, y, r }));
+  return withLargestRadii(centres);
+}
+
+// Radii only shrink, so a pair checked earlier still fits after a later pair shrinks: one pass
+// leaves no overlap.
+function withLargestRadii(centres) {
+  const r = centres.map(([x, y]) => Math.min(x, y, 1 - x, 1 - y));
+  for (let i = 0; i < centres.length; i++) {
+    for (let j = i + 1; j < centres.length; j++) {
+      const d = Math.hypot(centres[i][0] - centres[j][0], centres[i][1] - centres[j][1]);
+      if (r[i] + r[j] > d) {
+        const shrink = d / (r[i] + r[j]);
+        r[i] *= shrink;
+        r[j] *= shrink;
+      }
+    }
+  }
+  return centres.map(([x, y], i) => ({ x, y, r: r[i] }));
 }
 // EVOLVE-BLOCK-END
 
