@@ -6,10 +6,10 @@
  * ended with a newline — and an unterminated last line is how a torn write is recognised.
  */
 import { RatchetError } from '../core/errors';
-import { DEFAULT_INPUT_LIMITS, formatSize } from '../core/files/inputLimits';
+import { formatSize } from '../core/files/inputLimits';
 import type { JournaledEvent } from '../core/run/events';
 import { JournalLineReader } from '../core/run/replay';
-import { openInputFile } from './inputFile';
+import { inputLimitsFromEnv, openInputFile } from './inputFile';
 
 export interface StreamJournalOptions {
   /** Stop once this many events were read (a second pass over a journal a live run appends to). */
@@ -17,8 +17,8 @@ export interface StreamJournalOptions {
   /** Awaited after each chunk: where a face waits for its output to drain. */
   afterChunk?: () => Promise<void>;
   /**
-   * A line longer than this is damage, not an event (the default: the whole-file cap — an event
-   * can carry a long prompt, but not more than a file Ratchet would read whole).
+   * A line longer than this is damage, not an event (the default: the whole-file cap, from the
+   * environment — an event can carry a long prompt, but not more than a file read whole).
    */
   maxLineChars?: number;
 }
@@ -35,7 +35,7 @@ export async function streamJournal(
   onEvent: (event: JournaledEvent, line: string) => void,
   options: StreamJournalOptions = {},
 ): Promise<StreamedJournal> {
-  const { until, maxLineChars = DEFAULT_INPUT_LIMITS.maxFileBytes } = options;
+  const { until, maxLineChars = inputLimitsFromEnv().maxFileBytes } = options;
   const reader = new JournalLineReader(eventsPath, (event, line) => {
     if (until === undefined || event.seq <= until) onEvent(event, line);
   });
@@ -45,19 +45,29 @@ export async function streamJournal(
     throw new RatchetError('journalMissing', `No journal at ${eventsPath}; the run was never started or its folder was moved.`, { file: eventsPath });
   }
   const stream = input.handle.createReadStream({ encoding: 'utf8', highWaterMark: 1 << 20 });
-  let carry = '';
+  // The unfinished line, kept as the chunks it came in: joined once when its newline arrives, so a
+  // long line costs its length, not its length times its chunks.
+  let carry: string[] = [];
+  let carryLength = 0;
   let lines = 0;
+  const line = (end: string, terminated: boolean) => {
+    reader.push(carry.length === 0 ? end : carry.join('') + end, terminated);
+    carry = [];
+    carryLength = 0;
+    lines++;
+  };
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
-      const text = carry + chunk;
       let pos = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', pos)) {
-        reader.push(text.slice(pos, nl), true);
-        lines++;
+      for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', pos)) {
+        line(chunk.slice(pos, nl), true);
         pos = nl + 1;
       }
-      carry = text.slice(pos);
-      if (carry.length > maxLineChars) {
+      if (pos < chunk.length) {
+        carry.push(chunk.slice(pos));
+        carryLength += chunk.length - pos;
+      }
+      if (carryLength > maxLineChars) {
         throw new RatchetError(
           'journalCorrupt',
           `${eventsPath} line ${lines + 1} runs past ${formatSize(maxLineChars)} without ending; the journal is damaged and cannot be replayed past it.`,
@@ -70,7 +80,7 @@ export async function streamJournal(
   } finally {
     stream.destroy();
   }
-  if (carry !== '') reader.push(carry, false);
+  if (carryLength > 0) line('', false);
   const { tornTail } = reader.end();
   return { events: reader.events, tornTail };
 }

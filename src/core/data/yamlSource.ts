@@ -26,7 +26,10 @@ export function parseYamlSource(file: string, text: string, lineOffset = 0): { s
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const source: YamlSource = { file, doc, lineCounter, lineOffset, value: undefined };
   const diagnostics = [
-    ...doc.errors.map((e) => diagnostic(yamlLocation(source, e.pos), `not valid YAML: ${cleanYamlMessage(e.message)}`)),
+    ...doc.errors.map((e) =>
+      // The parser recurses per level: a document nested thousands deep overflows its stack.
+      diagnostic(yamlLocation(source, e.pos), /call stack/i.test(e.message) ? `the YAML ${tooDeepMessage()}` : `not valid YAML: ${cleanYamlMessage(e.message)}`),
+    ),
     ...doc.warnings.map((e) =>
       diagnostic(yamlLocation(source, e.pos), `YAML: ${cleanYamlMessage(e.message)}`, { severity: 'warning' }),
     ),

@@ -29,7 +29,7 @@ export const INPUT_LIMIT_VARIABLES: Record<keyof InputLimits, string> = {
 /** `4.8 MB`, `256 MB`, `12 KB`, `900 bytes`: sizes as the limits are stated. */
 export function formatSize(n: number): string {
   const [unit, size] = n >= MB ? ['MB', n / MB] : n >= 1024 ? ['KB', n / 1024] : ['bytes', n];
-  return `${size >= 10 || Number.isInteger(size) ? Math.round(size) : size.toFixed(1)} ${unit}`;
+  return `${size >= 10 ? Math.round(size) : Number(size.toFixed(1))} ${unit}`;
 }
 
 /** What the user is told when a file is over `maxFileBytes` (after the file's name). */

@@ -203,7 +203,7 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
       // Not a file Ratchet reads (a pipe, a device, too large): said where the spec names it.
       if (!RatchetError.is(err, 'badInput')) throw err;
       missingFile = true;
-      diagnostics.push(diagnostic(at, err.message, { field: path.join('.') }));
+      diagnostics.push(diagnostic(at, `${path.join('.')}: ${err.message}`, { field: path.join('.') }));
       continue;
     }
     if (text === undefined) {
