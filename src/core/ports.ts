@@ -2,6 +2,7 @@
  * The engine's only ways to touch the world. `src/node/ports.ts` implements them for the server
  * and the CLI; tests pass fakes of these interfaces only.
  */
+import type { InputLimits } from './files/inputLimits';
 import type { ChatRequest, ChatResponse, EmbedRequest, EmbedResponse } from './llm/types';
 
 /** One HTTP round trip to an OpenAI-compatible endpoint. No retries, no cache: the core layer adds those. */
@@ -17,6 +18,12 @@ export interface LlmClient {
 }
 
 export interface Files {
+  /**
+   * The caps this reader applies: `readText` refuses a larger file, line-per-record parsers a
+   * longer line. The engine uses DEFAULT_INPUT_LIMITS when absent.
+   */
+  readonly limits?: InputLimits;
+  /** A regular file's text (a symbolic link to one is fine); anything else is refused, naming the file. */
   readText(path: string): Promise<string>;
   /** undefined when the file does not exist. */
   tryReadText(path: string): Promise<string | undefined>;

@@ -9,16 +9,32 @@
  * files 0600 — whatever the umask, since umask can only take bits away and a shared umask of 022
  * would leave it all readable. Every other path keeps Node's defaults, and a file that exists keeps
  * its mode: `--apply` rewrites the user's own prompt file and must not chmod it.
+ *
+ * Reads go through inputFile.ts: only regular files, and none larger than `limits.maxFileBytes`.
  */
-import { chmod, open, mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { chmod, open, mkdir, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { RatchetError } from '../core/errors';
+import { fileTooLargeMessage } from '../core/files/inputLimits';
+import type { InputLimits } from '../core/files/inputLimits';
 import type { Files } from '../core/ports';
+import { errnoCode, inputLimitsFromEnv, openInputFile } from './inputFile';
 
 export class NodeFiles implements Files {
   /** Files this instance has appended to: their directory entry is already synced. */
   private readonly appended = new Set<string>();
+  private fixedLimits: InputLimits | undefined;
+
+  /** `limits` defaults to the environment's (read on first use, so a bad value fails a read, not a start). */
+  constructor(limits?: InputLimits) {
+    this.fixedLimits = limits;
+  }
+
+  get limits(): InputLimits {
+    this.fixedLimits ??= inputLimitsFromEnv();
+    return this.fixedLimits;
+  }
 
   async readText(file: string): Promise<string> {
     const text = await this.tryReadText(file);
@@ -27,11 +43,19 @@ export class NodeFiles implements Files {
   }
 
   async tryReadText(file: string): Promise<string | undefined> {
+    const limits = this.limits;
+    const input = await openInputFile(file);
+    if (input === undefined) return undefined;
     try {
-      return await readFile(file, 'utf8');
+      if (input.size > limits.maxFileBytes) {
+        throw new RatchetError('badInput', `${file} ${fileTooLargeMessage(input.size, limits)}.`, { file, size: input.size });
+      }
+      return await input.handle.readFile('utf8');
     } catch (err) {
-      if (isCode(err, 'ENOENT')) return undefined;
-      throw err;
+      if (RatchetError.is(err)) throw err;
+      throw new RatchetError('badInput', `${file} could not be read (${errnoCode(err) ?? (err instanceof Error ? err.message : String(err))}).`, { file }, err);
+    } finally {
+      await input.handle.close();
     }
   }
 

@@ -7,10 +7,10 @@
  * Both run workspace code in or next to the server: `requiresTrust` is true on both, and the face
  * must refuse them in an untrusted workspace.
  */
-import { stat } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { createScorer } from '../core/data/scorers/registry';
 import type { Scorer, ScorerDeps, ScorerSpec } from '../core/data/scorers/types';
+import { openInputFile } from './inputFile';
 
 /**
  * Imports a scorer module by absolute path (.mjs, .cjs, .js, and .ts where Node strips types).
@@ -19,8 +19,11 @@ import type { Scorer, ScorerDeps, ScorerSpec } from '../core/data/scorers/types'
  */
 export async function importScorerModule(absolutePath: string): Promise<unknown> {
   const url = pathToFileURL(absolutePath);
-  const info = await stat(absolutePath);
-  url.searchParams.set('mtime', String(Math.trunc(info.mtimeMs)));
+  // Checked as every input is: a named pipe would hang the module loader.
+  const input = await openInputFile(absolutePath);
+  if (input === undefined) throw new Error(`no file ${absolutePath}`);
+  const mtimeMs = await input.handle.stat().then((info) => info.mtimeMs, () => 0).finally(() => input.handle.close());
+  url.searchParams.set('mtime', String(Math.trunc(mtimeMs)));
   return (await import(url.href)) as unknown;
 }
 

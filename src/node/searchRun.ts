@@ -9,7 +9,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { badInputError, errorsOf } from '../core/data/diagnostics';
+import { badInputError, diagnostic, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
 import { CODE_GATES } from '../core/gates/gateTable';
 import { checkOverrides } from '../core/run/overrides';
@@ -76,7 +76,9 @@ export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutc
   const files = new NodeFiles();
   const programPath = resolve(o.programPath);
   if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { file: programPath });
-  const startText = await files.readText(programPath).catch(() => {
+  const startText = await files.readText(programPath).catch((err: unknown) => {
+    // The files port's refusals (not found, a pipe, too large) say why already.
+    if (RatchetError.is(err)) throw err;
     throw new RatchetError('badInput', `Cannot read ${programPath}.`, { file: programPath });
   });
   // Refused before the journal is created: a bad flag must not leave a failed run folder behind.
@@ -213,7 +215,8 @@ export async function loadCodeSpec(files: NodeFiles, programPath: string, o: Sea
   const { spec: read, diagnostics } = readSpecText(file, text);
   if (!read) throw badInputError(diagnostics);
   if (read.value.kind !== 'code') {
-    throw new RatchetError('badInput', `${basename(file)} is a prompt run spec; a code search needs kind: code in it.`, { file });
+    const kind = read.value.kind === undefined ? 'no kind (a prompt run spec)' : `kind ${JSON.stringify(read.value.kind)}`;
+    throw badInputError([diagnostic(read.locate(['kind']), `this run spec has ${kind}; a code search needs kind: code`, { field: 'kind' })]);
   }
   const schema = schemaDiagnostics(read.value, read.locate);
   if (errorsOf(schema).length > 0) throw badInputError(schema);

@@ -23,6 +23,7 @@ import { promptCandidatesFor } from '../core/run/specSource';
 import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
 import { daemonAddress } from '../node/daemonAddress';
 import type { NodeFiles } from '../node/files';
+import { streamJournal } from '../node/journalStream';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/storedRun';
 import { loadCodeSpec } from '../node/searchRun';
@@ -169,7 +170,7 @@ export class RunHost {
     const roots = [...new Set([...this.o.folders(), ...this.extraRoots])];
     const entries: RunListEntry[] = [];
     for (const root of roots) {
-      for (const s of await listRuns(this.o.files, root, { isOwnerAlive, now: Date.now() })) {
+      for (const s of await listRuns(this.o.files, root, { isOwnerAlive, now: Date.now(), streamJournal })) {
         entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.resumable && (s.kind === 'evolve' || s.kind === 'search') });
       }
     }

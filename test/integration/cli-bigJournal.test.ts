@@ -1,8 +1,9 @@
-// `ratchet runs show` on a long journal through the built CLI (#14): 250k events used to overflow
-// the call stack (their widths were spread into Math.max); the journal is now streamed, so the
-// show works in bounded memory however long the run. The 1M-event figures are measured by hand.
+// `ratchet runs show`, `list` and `export` on a long journal through the built CLI (#14): 250k
+// events used to overflow the call stack (their widths were spread into Math.max); the journal is
+// now streamed, so each works in bounded memory however long the run. The 1M-event figures are
+// measured by hand.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from './evolveCli';
@@ -61,5 +62,22 @@ describe(`runs show on a journal of ${EVENTS} events`, { timeout: 180_000 }, () 
     const json = ratchet('runs', 'show', RUN_ID, '-w', ws, '--json', '--after', String(EVENTS - 2));
     expect(json.code).toBe(0);
     expect(json.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([EVENTS - 1, EVENTS]);
+  });
+});
+
+describe(`runs list and export on a journal of ${EVENTS} events`, { timeout: 180_000 }, () => {
+  it('list sums the run up', () => {
+    const { code, stdout, stderr } = ratchet('runs', 'list', ws, '--json');
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toMatchObject({ runId: RUN_ID, status: 'interrupted', events: EVENTS, tornTail: false });
+  });
+
+  it('export --out writes the run line and every event, the same as the journal', () => {
+    const out = join(ws, 'export.jsonl');
+    const { code, stderr } = ratchet('runs', 'export', RUN_ID, '-w', ws, '--out', out);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: `Exported run ${RUN_ID} (${EVENTS} events) to ${out}.\n` });
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + EVENTS);
+    expect(lines.slice(1).join('\n')).toBe(readFileSync(join(ws, '.ratchet', 'runs', RUN_ID, 'events.jsonl'), 'utf8').trimEnd());
   });
 });

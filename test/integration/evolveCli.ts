@@ -86,7 +86,15 @@ export function decisions(events: readonly EngineEvent[]) {
 
 /** Runs `jobs` with at most `width` at a time (the machine has two cores). */
 export async function inBatches<T>(jobs: (() => Promise<T>)[], width = 4): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < jobs.length; i += width) out.push(...(await Promise.all(jobs.slice(i, i + width).map((j) => j()))));
+  // A pool, not batches: the next job starts as soon as any one ends, so one slow job holds up no others.
+  const out: T[] = new Array<T>(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
   return out;
 }

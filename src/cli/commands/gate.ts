@@ -23,6 +23,9 @@ import { paceConfig, runPaceOnOutcomes } from '../../core/gates/pace';
 import { preflight } from '../../core/gates/preflight';
 import { signTestLevel, signTestOnDeltas } from '../../core/gates/signTest';
 import { EMPTY_LEDGER, advanceLedger, checkAlpha } from '../../core/gates/thresholds';
+import { INPUT_LIMIT_VARIABLES, formatSize, lineTooLongMessage } from '../../core/files/inputLimits';
+import type { InputLimits } from '../../core/files/inputLimits';
+import { inputLimitsFromEnv } from '../../node/inputFile';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 
 
@@ -62,7 +65,7 @@ export function registerGate(program: Command): void {
     )
     .action(async (gate: AuditGateName, opts: GateOptions) => {
       if (process.stdin.isTTY) throw new RatchetError('badInput', 'ratchet gate reads outcomes from stdin: pipe a JSONL file, e.g. `ratchet gate pace+ < outcomes.jsonl`.');
-      const text = await readStdin();
+      const text = await readStdin(inputLimitsFromEnv());
       const results = auditOutcomes(gate, opts, text);
       for (const r of results) if (r.message) process.stderr.write(`ratchet: ${r.message}\n`);
       process.stdout.write(opts.json ? results.map((r) => JSON.stringify(r.json)).join('\n') + '\n' : renderTable(results, gate, opts));
@@ -70,10 +73,43 @@ export function registerGate(program: Command): void {
     });
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * stdin whole, within the input limits: `ratchet gate pace+ < /dev/zero` (or a runaway producer)
+ * ends at once with the line it stopped on, instead of growing until the process dies.
+ */
+async function readStdin(limits: InputLimits): Promise<string> {
+  const chunks: string[] = [];
+  let size = 0;
+  let line = 1;
+  let lineLength = 0;
+  const checkLine = () => {
+    if (lineLength > limits.maxLineChars) {
+      throw new RatchetError('badInput', `outcomes line ${line}: ${lineTooLongMessage(lineLength, limits)}.`, { line });
+    }
+  };
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin as AsyncIterable<string>) {
+    size += chunk.length;
+    if (size > limits.maxFileBytes) {
+      throw new RatchetError(
+        'badInput',
+        `outcomes on stdin run past the ${formatSize(limits.maxFileBytes)} Ratchet reads from one input; set ${INPUT_LIMIT_VARIABLES.maxFileBytes} to raise the limit.`,
+        { line },
+      );
+    }
+    let pos = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', pos)) {
+      lineLength += nl - pos;
+      checkLine();
+      line++;
+      lineLength = 0;
+      pos = nl + 1;
+    }
+    lineLength += chunk.length - pos;
+    checkLine();
+    chunks.push(chunk);
+  }
+  return chunks.join('');
 }
 
 export interface OutcomeLine {

@@ -3,6 +3,7 @@
  * export only read — nothing they do writes into `.ratchet/runs` — so they are safe to point at a
  * workspace whose run is still going; resume continues a run through `ratchet evolve`.
  */
+import { open, rename, rm } from 'node:fs/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
@@ -13,8 +14,6 @@ import type { RunRecord } from '../../core/run/journal';
 import { RunSummaryFold, listRuns, resolveStatus } from '../../core/run/listRuns';
 import type { ListRunsOptions, RunSummary } from '../../core/run/listRuns';
 import { redact } from '../../core/run/redact';
-import { readJournal } from '../../core/run/replay';
-import type { Replay } from '../../core/run/replay';
 import { NodeFiles } from '../../node/files';
 import { streamJournal } from '../../node/journalStream';
 import { isOwnerAlive } from '../../node/process';
@@ -232,24 +231,79 @@ async function exportCommand(runIdArg: string, opts: ExportOptions): Promise<voi
   const root = workspaceRoot(files, opts.workspace);
   const runId = await findRun(files, root, runIdArg);
   const paths = runPaths(files, root, runId);
-  const read = await readRun(files, paths.runJson, paths.events);
   // Journals are redacted when written; redacting again covers ones written by hand or by older versions.
-  const run = redact(read.record);
-  const events = redact(read.replay.events);
-  const text = opts.format === 'json' ? `${JSON.stringify({ run, events }, null, 2)}\n` : toJsonl([{ run }, ...events]);
-  if (opts.out === undefined) {
-    writeOut(text);
-    return;
+  const run = redact(await readRunRecord(files, paths.runJson));
+  const out = opts.out === undefined ? undefined : files.resolve(opts.out);
+  const sink = out === undefined ? stdoutSink() : await fileSink(out);
+  // Streamed event by event, as `runs show` is: a journal of any length exports in bounded memory.
+  // The JSON document is written piecewise in exactly the layout JSON.stringify(…, null, 2) gives.
+  let text = opts.format === 'json' ? `{\n  "run": ${indent(JSON.stringify(run, null, 2), '  ')},\n  "events": [` : toJsonl([{ run }]);
+  let count = 0;
+  try {
+    await streamJournal(
+      paths.events,
+      (e) => {
+        const event = redact(e);
+        text += opts.format === 'json' ? `${count === 0 ? '' : ','}\n    ${indent(JSON.stringify(event, null, 2), '    ')}` : `${JSON.stringify(event)}\n`;
+        count++;
+      },
+      {
+        afterChunk: async () => {
+          await sink.write(text);
+          text = '';
+        },
+      },
+    );
+    if (opts.format === 'json') text += count === 0 ? ']\n}\n' : '\n  ]\n}\n';
+    await sink.write(text);
+    await sink.commit();
+  } catch (err) {
+    await sink.abandon();
+    throw err;
   }
-  const out = files.resolve(opts.out);
-  await files.writeTextAtomic(out, text);
-  writeErr(`Exported run ${runId} (${events.length} events) to ${out}.`);
+  if (out !== undefined) writeErr(`Exported run ${runId} (${count} events) to ${out}.`);
 }
 
-async function readRun(files: Files, runJson: string, eventsPath: string): Promise<{ record: RunRecord; replay: Replay }> {
-  const record = await readRunRecord(files, runJson);
-  const replay = await readJournal(files, eventsPath);
-  return { record, replay };
+function indent(json: string, by: string): string {
+  return json.replace(/\n/g, `\n${by}`);
+}
+
+/** Where an export goes: written piece by piece, and in place only once complete. */
+interface ExportSink {
+  write(text: string): Promise<void>;
+  commit(): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+function stdoutSink(): ExportSink {
+  return {
+    write: async (text) => {
+      writeOut(text);
+      await stdoutDrained();
+    },
+    commit: async () => undefined,
+    abandon: async () => undefined,
+  };
+}
+
+/** A temp file beside `out`, synced and renamed over it at the end, so `out` is never half an export. */
+async function fileSink(out: string): Promise<ExportSink> {
+  const temp = `${out}.${process.pid}.tmp`;
+  const handle = await open(temp, 'w');
+  return {
+    write: async (text) => {
+      if (text !== '') await handle.writeFile(text, 'utf8');
+    },
+    commit: async () => {
+      await handle.sync();
+      await handle.close();
+      await rename(temp, out);
+    },
+    abandon: async () => {
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+    },
+  };
 }
 
 /**
@@ -277,7 +331,7 @@ function workspaceRoot(files: Files, workspace: string): string {
 }
 
 function livenessOptions(): ListRunsOptions {
-  return { isOwnerAlive, now: Date.now() };
+  return { isOwnerAlive, now: Date.now(), streamJournal };
 }
 
 function quoteArg(arg: string): string {

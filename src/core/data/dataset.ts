@@ -10,11 +10,14 @@
  */
 import type { Files } from '../ports';
 import { isSeq, isMap } from 'yaml';
+import { DEFAULT_INPUT_LIMITS, firstLongLine, lineTooLongMessage } from '../files/inputLimits';
+import type { InputLimits } from '../files/inputLimits';
 import { parseCsv } from './csv';
 import { badInputError, diagnostic, errorsOf, lineLocation } from './diagnostics';
 import type { Diagnostic } from './diagnostics';
 import { hasExpected, itemFromRecord, stableJson } from './item';
 import type { DataItem } from './item';
+import { MAX_NESTING, nestingDepth, tooDeepMessage } from './nesting';
 import { lineOfPath, parseYamlSource } from './yamlSource';
 
 export type DatasetFormat = 'jsonl' | 'csv' | 'tsv' | 'yaml' | 'json';
@@ -49,8 +52,26 @@ export function labelCoverage(items: readonly DataItem[]): LabelCoverage {
   return labeled === 0 ? 'none' : labeled === items.length ? 'all' : 'some';
 }
 
-/** Parses dataset text; never throws. */
-export function parseDataset(file: string, text: string, format = datasetFormatOf(file)): DatasetParse {
+/**
+ * Parses dataset text; never throws. Line formats (JSONL, CSV, TSV) refuse a line longer than
+ * `limits.maxLineChars` before parsing anything: one 50 MB line took 40 s and a gigabyte to get
+ * through parsing and the cost estimate, for an item no model could read.
+ */
+export function parseDataset(file: string, text: string, format = datasetFormatOf(file), limits: InputLimits = DEFAULT_INPUT_LIMITS): DatasetParse {
+  if (format === 'jsonl' || format === 'csv' || format === 'tsv') {
+    const long = firstLongLine(text, limits.maxLineChars);
+    if (long) return { items: [], diagnostics: [diagnostic(lineLocation(file, long.line), lineTooLongMessage(long.length, limits))] };
+  }
+  try {
+    return parseDatasetText(file, text, format);
+  } catch (err) {
+    // Whatever a parser or check throws on this file is still reported on this file.
+    const message = err instanceof RangeError ? tooDeepMessage() : err instanceof Error ? err.message : String(err);
+    return { items: [], diagnostics: [diagnostic(lineLocation(file, 1), `dataset could not be read: ${message}`)] };
+  }
+}
+
+function parseDatasetText(file: string, text: string, format: DatasetFormat | undefined): DatasetParse {
   let read: DatasetParse;
   switch (format) {
     case 'jsonl':
@@ -82,7 +103,7 @@ export function parseDataset(file: string, text: string, format = datasetFormatO
 export async function loadDataset(files: Files, path: string): Promise<Dataset> {
   const text = await files.tryReadText(path);
   if (text === undefined) throw badInputError([diagnostic(lineLocation(path, 1), `dataset file not found: ${path}`)]);
-  const { items, diagnostics } = parseDataset(path, text);
+  const { items, diagnostics } = parseDataset(path, text, datasetFormatOf(path), files.limits);
   if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
   return { file: path, format: datasetFormatOf(path)!, items, labels: labelCoverage(items), warnings: diagnostics };
 }
@@ -104,6 +125,10 @@ function readJsonl(file: string, text: string): DatasetParse {
       const column = pos ? Number(pos[1]) + 1 : 1;
       const at = { file, line, column, endLine: line, endColumn: Math.max(column + 1, lineText.length + 1) };
       diagnostics.push(diagnostic(at, `not valid JSON (${message.replace(/\s*\(line \d+ column \d+\)/, '')})`));
+      return;
+    }
+    if (nestingDepth(record) > MAX_NESTING) {
+      diagnostics.push(diagnostic(lineLocation(file, line), `the item ${tooDeepMessage()}`));
       return;
     }
     const r = itemFromRecord(record, file, line);
@@ -166,7 +191,7 @@ function readYaml(file: string, text: string): DatasetParse {
     diagnostics.push(diagnostic(lineLocation(file, 1), 'expected a list of items, or a "tests:" list of { vars, expected } entries'));
     return { items: [], diagnostics };
   }
-  const list = (listPath.length === 0 ? source.doc.toJS() : (source.doc.toJS() as { tests: unknown }).tests) as unknown[];
+  const list = (listPath.length === 0 ? source.value : (source.value as { tests: unknown }).tests) as unknown[];
   const items: DataItem[] = [];
   list.forEach((entry, index) => {
     const path = [...listPath, index];

@@ -6,6 +6,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml
 import type { Document, Node, Pair } from 'yaml';
 import { diagnostic } from './diagnostics';
 import type { Diagnostic, Location } from './diagnostics';
+import { MAX_NESTING, nestingDepth, tooDeepMessage } from './nesting';
 
 export type YamlPath = readonly (string | number)[];
 
@@ -15,19 +16,42 @@ export interface YamlSource {
   lineCounter: LineCounter;
   /** Lines of the file before the YAML text (front matter starts after the opening `---`). */
   lineOffset: number;
+  /** The document as plain values; undefined when it has errors (the diagnostics say which). */
+  value: unknown;
 }
 
 /** Parses YAML; syntax errors come back as diagnostics (the document is still returned). */
 export function parseYamlSource(file: string, text: string, lineOffset = 0): { source: YamlSource; diagnostics: Diagnostic[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const source: YamlSource = { file, doc, lineCounter, lineOffset };
+  const source: YamlSource = { file, doc, lineCounter, lineOffset, value: undefined };
   const diagnostics = [
-    ...doc.errors.map((e) => diagnostic(yamlLocation(source, e.pos), `not valid YAML: ${cleanYamlMessage(e.message)}`)),
+    ...doc.errors.map((e) =>
+      // The parser recurses per level: a document nested thousands deep overflows its stack.
+      diagnostic(yamlLocation(source, e.pos), /call stack/i.test(e.message) ? `the YAML ${tooDeepMessage()}` : `not valid YAML: ${cleanYamlMessage(e.message)}`),
+    ),
     ...doc.warnings.map((e) =>
       diagnostic(yamlLocation(source, e.pos), `YAML: ${cleanYamlMessage(e.message)}`, { severity: 'warning' }),
     ),
   ];
+  if (diagnostics.some((d) => d.severity === 'error')) return { source, diagnostics };
+  const start = yamlLocation(source, doc.contents?.range ?? [0, 0]);
+  try {
+    source.value = doc.toJS();
+  } catch (err) {
+    // yaml refuses aliases that expand past its maxAliasCount (a "billion laughs" file) with a
+    // message about attacks; anything else it throws is still this file's problem.
+    const message = err instanceof Error ? err.message : String(err);
+    const why = /alias/i.test(message)
+      ? 'YAML aliases (*name) here expand to too much data; write the values out or use fewer aliases'
+      : `YAML could not be read: ${cleanYamlMessage(message)}`;
+    diagnostics.push(diagnostic(start, why));
+    return { source, diagnostics };
+  }
+  if (nestingDepth(source.value) > MAX_NESTING) {
+    source.value = undefined;
+    diagnostics.push(diagnostic(start, `the YAML ${tooDeepMessage()}`));
+  }
   return { source, diagnostics };
 }
 

@@ -118,7 +118,7 @@ function readPromptFile(path: string, text: string): { file: PromptFile | undefi
     return { file: undefined, diagnostics: [diagnostic(loc, 'front matter opened with --- is never closed; add a --- line after it')] };
   }
   const { source, diagnostics } = parseYamlSource(path, split.yaml, split.yamlLine - 1);
-  const value: unknown = diagnostics.some((d) => d.severity === 'error') ? undefined : source.doc.toJS();
+  const value: unknown = source.value;
   if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     const loc = { file: path, line: split.yamlLine, column: 1, endLine: split.yamlLine, endColumn: 1 };
     diagnostics.push(diagnostic(loc, 'front matter must be a YAML mapping (key: value lines)'));

@@ -5,7 +5,7 @@
  */
 import type { Files } from '../ports';
 import { isResumableFailure, isTerminal } from './events';
-import type { EngineEvent, RunKind } from './events';
+import type { EngineEvent, JournaledEvent, RunKind } from './events';
 import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
 import type { RunOwner, RunRecord } from './journal';
 import { readJournal } from './replay';
@@ -47,7 +47,16 @@ export interface ListRunsOptions {
   /** Without a lock verdict, a run that journaled within `staleAfterMs` of `now` counts as running. */
   now?: number;
   staleAfterMs?: number;
+  /**
+   * Reads a journal event by event. Node faces pass one that streams the file (journalStream.ts),
+   * so listing a run of a million events takes the memory of one line; without it the journal is
+   * read whole.
+   */
+  streamJournal?: JournalStreamer;
 }
+
+/** Feeds `onEvent` every event of `eventsPath`; errors as readJournal's (journalMissing, journalCorrupt). */
+export type JournalStreamer = (eventsPath: string, onEvent: (event: JournaledEvent) => void) => Promise<{ tornTail: boolean }>;
 
 /** Runs under `<root>/.ratchet/runs`, newest first; [] when there are none. */
 export async function listRuns(files: Files, root: string, options: ListRunsOptions = {}): Promise<RunSummary[]> {
@@ -68,8 +77,14 @@ async function summarizeRunDir(files: Files, root: string, runId: string, option
   let record: RunRecord | undefined;
   try {
     record = await readRunRecord(files, paths.runJson);
-    const replay = await readJournal(files, paths.events);
-    const summary = summarizeRun(runId, record, replay);
+    const folding = new RunSummaryFold(runId, record);
+    const stream: JournalStreamer = options.streamJournal ?? (async (file, onEvent) => {
+      const replay = await readJournal(files, file);
+      for (const e of replay.events) onEvent(e);
+      return replay;
+    });
+    const { tornTail } = await stream(paths.events, (e) => folding.add(e));
+    const summary = folding.finish(tornTail);
     summary.status = await resolveStatus(files, paths.lock, summary, options);
     return summary;
   } catch (err) {

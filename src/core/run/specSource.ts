@@ -53,7 +53,7 @@ export function readSpecText(file: string, text: string): { spec: SpecText | und
   if (isSidecarPath(file)) {
     const { source, diagnostics } = parseYamlSource(file, text);
     if (diagnostics.some((d) => d.severity === 'error')) return { spec: undefined, diagnostics };
-    const value: unknown = source.doc.toJS() ?? {};
+    const value: unknown = source.value ?? {};
     if (!isPlainObject(value)) {
       diagnostics.push(diagnostic(yamlLocate(source, [])([]), 'a run spec must be a YAML mapping (key: value lines)'));
       return { spec: undefined, diagnostics };
@@ -64,7 +64,7 @@ export function readSpecText(file: string, text: string): { spec: SpecText | und
   if (!fm) return { spec: undefined, diagnostics: promptFileDiagnostics(file, text) };
   const { source, diagnostics } = fm;
   if (diagnostics.some((d) => d.severity === 'error')) return { spec: undefined, diagnostics };
-  const front: unknown = source.doc.toJS();
+  const front: unknown = source.value;
   if (!isPlainObject(front) || !('ratchet' in front)) return { spec: undefined, diagnostics };
   const value = front.ratchet ?? {};
   const locate = yamlLocate(source, ['ratchet']);

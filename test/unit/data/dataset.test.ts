@@ -141,6 +141,32 @@ describe('item ids and duplicates', () => {
   });
 });
 
+describe('inputs too large or too deep to read (#14)', () => {
+  const limits = { maxFileBytes: 1 << 20, maxLineChars: 100 };
+
+  it('refuses a JSONL or CSV line past the line cap at its line, before parsing any of it', () => {
+    const long = `{"question": "${'x'.repeat(200)}"}`;
+    expect(parseDataset('d.jsonl', `{"question": "a"}\n${long}\n`, 'jsonl', limits)).toEqual({
+      items: [],
+      diagnostics: [expect.objectContaining({ file: 'd.jsonl', line: 2, message: 'line is 216 bytes long, over the 100 bytes limit for one line; set RATCHET_MAX_LINE_MB to raise it' })],
+    });
+    expect(parseDataset('d.csv', `question\n${'y'.repeat(101)}\n`, 'csv', limits).diagnostics.map(formatDiagnostic)).toEqual([
+      'd.csv:2:1: line is 101 bytes long, over the 100 bytes limit for one line; set RATCHET_MAX_LINE_MB to raise it',
+    ]);
+    // A YAML or JSON file may be one long line; only its size is capped (by the files port).
+    expect(parseDataset('d.json', `[{"question": "${'x'.repeat(200)}"}]`, 'json', limits).items).toHaveLength(1);
+  });
+
+  it('refuses values nested past 100 levels, and a YAML alias bomb, at the file', () => {
+    expect(messages('d.jsonl', `{"question": "a"}\n{"question": ${'['.repeat(101)}${']'.repeat(101)}}\n`)).toEqual([
+      'd.jsonl:2:1: the item nests more than 100 levels of lists or objects deep; Ratchet reads up to 100',
+    ]);
+    expect(messages('d.jsonl', `{"question": ${'['.repeat(99)}${']'.repeat(99)}}\n`)).toEqual([]);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(', ')}]`), 'tests: [{ vars: { q: *j } }]'].join('\n');
+    expect(messages('d.yaml', bomb)).toEqual(['d.yaml:1:1: YAML aliases (*name) here expand to too much data; write the values out or use fewer aliases']);
+  });
+});
+
 describe('checkItemsAgainstTemplate', () => {
   it('reports every item missing a variable, at the item line, naming the prompt line', () => {
     const prompt = parsePromptFile('examples/math/word-problems.prompt.md', '---\nx: 1\n---\nQ: {{ question }}\nUnits: {{unit}}\n');

@@ -220,7 +220,7 @@ describe('command scorer', () => {
 });
 
 describe('module scorer (Node loader)', () => {
-  const fixtures = path.resolve(__dirname, '../../fixtures/inputs/scorers');
+  const fixtures = path.resolve(__dirname, '../../fixtures/bad-inputs/scorers');
   const nodeDeps = { baseDir: fixtures, files: diskFiles(fixtures) };
 
   it('loads a module by path relative to the spec and scores with its export', async () => {

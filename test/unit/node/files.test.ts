@@ -1,9 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import { NodeFiles } from '../../../src/node/files';
+import { inputLimitsFromEnv } from '../../../src/node/inputFile';
 
 const files = new NodeFiles();
 let dir: string;
@@ -52,5 +54,54 @@ describe('NodeFiles', () => {
     await files.writeTextAtomic(f, '{"v":2}\n');
     expect(await readFile(f, 'utf8')).toBe('{"v":2}\n');
     expect(await files.list(dir)).toEqual(['run.json']);
+  });
+});
+
+describe('NodeFiles reads only regular files (#14 §3)', () => {
+  const refusal = async (file: string, f = files) => {
+    const err = await f.tryReadText(file).catch((e: unknown) => e);
+    expect(RatchetError.is(err, 'badInput')).toBe(true);
+    expect((err as RatchetError).details.file).toBe(file);
+    return (err as Error).message;
+  };
+
+  it('a symbolic link to a regular file reads as the file', async () => {
+    await writeFile(path.join(dir, 'real.jsonl'), '{"q": 1}\n');
+    await symlink('real.jsonl', path.join(dir, 'link.jsonl'));
+    expect(await files.readText(path.join(dir, 'link.jsonl'))).toBe('{"q": 1}\n');
+  });
+
+  it('refuses a named pipe at once, without waiting for a writer', async () => {
+    const fifo = path.join(dir, 'data.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // No writer ever opens the pipe: a blocking open would never return and the test would time out.
+    expect(await refusal(fifo)).toBe(`${fifo} is a named pipe (FIFO), not a regular file; Ratchet reads only regular files (a named pipe would wait forever, a device would never end).`);
+  });
+
+  it('refuses a link to a device, naming the link and where it points', async () => {
+    const link = path.join(dir, 'data.jsonl');
+    await symlink('/dev/zero', link);
+    expect(await refusal(link)).toMatch(new RegExp(`^${link} is a symbolic link to /dev/zero, which is a character device, not a regular file`));
+  });
+
+  it('refuses a directory and a link loop, each naming the path', async () => {
+    await mkdir(path.join(dir, 'd.jsonl'));
+    expect(await refusal(path.join(dir, 'd.jsonl'))).toBe(`${path.join(dir, 'd.jsonl')} is a directory, not a file.`);
+    await symlink('b', path.join(dir, 'a'));
+    await symlink('a', path.join(dir, 'b'));
+    expect(await refusal(path.join(dir, 'a'))).toMatch(/a is a symbolic link that leads back to itself \(a link loop\)/);
+  });
+
+  it('refuses a file over the size limit, saying how to raise it', async () => {
+    const f = path.join(dir, 'big.jsonl');
+    await writeFile(f, 'x'.repeat(3000));
+    const small = new NodeFiles({ maxFileBytes: 2048, maxLineChars: 100 });
+    expect(await refusal(f, small)).toBe(`${f} is 2.9 KB, over the 2 KB Ratchet reads from one file; set RATCHET_MAX_FILE_MB to raise the limit if the file is meant to be this large.`);
+    expect(await new NodeFiles({ maxFileBytes: 3000, maxLineChars: 100 }).readText(f)).toHaveLength(3000);
+  });
+
+  it('reads its limits from the environment, refusing a value that is not a size', () => {
+    expect(inputLimitsFromEnv({ RATCHET_MAX_FILE_MB: '1', RATCHET_MAX_LINE_MB: '0.5' })).toEqual({ maxFileBytes: 1048576, maxLineChars: 524288 });
+    expect(() => inputLimitsFromEnv({ RATCHET_MAX_LINE_MB: '0' })).toThrow('RATCHET_MAX_LINE_MB must be a number of MB above 0, got "0".');
   });
 });

@@ -8,7 +8,7 @@ import { RatchetError } from '../../../src/core/errors';
 import { loadRunInputs } from '../../../src/core/run/spec';
 import { diskFiles } from '../data/fakeFiles';
 
-const files = diskFiles(path.resolve(__dirname, '../../fixtures/inputs'));
+const files = diskFiles(path.resolve(__dirname, '../../fixtures/bad-inputs'));
 
 async function problems(prompt: string): Promise<string[]> {
   const err = await loadRunInputs(files, prompt).catch((e: unknown) => e);
