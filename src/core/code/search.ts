@@ -189,7 +189,7 @@ class Search {
     const s = o.spec;
     this.blocks = parseBlocks(o.seedText, s.programPath);
     this.db = new ProgramDatabase(
-      { islands: s.islands, archiveSize: s.search.archiveSize, archivePolicy: 'fitness', migrationInterval: s.search.migrationInterval, migrationRate: s.search.migrationRate },
+      { islands: s.islands, archiveSize: s.search.archiveSize, archivePolicy: s.search.archivePolicy, migrationInterval: s.search.migrationInterval, migrationRate: s.search.migrationRate },
       { similarity: (a, b) => ngramSimilarity(this.texts.get(a) ?? '', this.texts.get(b) ?? '') },
     );
     const arms = proposerArms(s);

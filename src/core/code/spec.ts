@@ -9,6 +9,7 @@
  * score range is lo < hi; shards need {instances} in the command.
  */
 import { diagnostic } from '../data/diagnostics';
+import type { ArchivePolicy } from './database';
 import type { Diagnostic, Location } from '../data/diagnostics';
 import { isPlainObject } from '../data/item';
 import type { YamlPath } from '../data/yamlSource';
@@ -47,6 +48,8 @@ export interface SearchSpec {
   mix: { diff: number; full: number; cross: number };
   parentSelection: ParentSelection;
   archiveSize: number;
+  /** When the archive is full: replace the lowest-ranked member (fitness) or the most similar one (crowding), each only by a better newcomer. */
+  archivePolicy: ArchivePolicy;
   migrationInterval: number;
   migrationRate: number;
   metaEvery: number;
@@ -114,7 +117,7 @@ export const CODE_DEFAULTS = {
     limits: { memoryMb: 4096, fileSizeMb: 256, openFiles: 256, processes: 64 },
   },
   search: {
-    mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
+    mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, archivePolicy: 'fitness' as ArchivePolicy, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
     bandit: { costWeight: 0 },
     // Trigrams never call the judge by default: a one-constant tweak of a long program is a near-copy by them.
     novelty: { cosineThreshold: COSINE_THRESHOLD, ngramThreshold: 1, judge: true },
@@ -255,6 +258,7 @@ function resolveSearch(raw: unknown, report: Report): SearchSpec {
     mix,
     parentSelection: (r.parentSelection as ParentSelection | undefined) ?? d.parentSelection,
     archiveSize: num(r.archiveSize) ?? d.archiveSize,
+    archivePolicy: (r.archivePolicy as ArchivePolicy | undefined) ?? d.archivePolicy,
     migrationInterval: num(r.migrationInterval) ?? d.migrationInterval,
     migrationRate: num(r.migrationRate) ?? d.migrationRate,
     metaEvery: num(r.metaEvery) ?? d.metaEvery,

@@ -39,6 +39,13 @@ describe('code run spec', () => {
     expect(spec.search.mix).toEqual({ diff: 0.6, full: 0.3, cross: 0.1 });
   });
 
+  it('the archive replaces by fitness unless the spec asks for crowding; another policy is a located error', () => {
+    const base = ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program} {results}'];
+    expect(resolve([...base, ''].join('\n')).spec.search.archivePolicy).toBe('fitness');
+    expect(resolve([...base, 'search: { archivePolicy: crowding }', ''].join('\n')).spec.search.archivePolicy).toBe('crowding');
+    expect(shown([...base, 'search: { archivePolicy: newest }', ''].join('\n')).join('\n')).toMatch(/^4: error .*archivePolicy.*fitness.*crowding/);
+  });
+
   it('refuses prompt keys, prompt budgets and gates that cannot decide code, at their lines', () => {
     const text = ['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', 'dataset: items.jsonl', 'gate: pace-rf', 'budget: { candidates: 5 }', ''].join('\n');
     expect(shown(text)).toEqual([
