@@ -22,7 +22,8 @@
  * A child that any shard reports incorrect is rejected on the spot (reason `incorrect`).
  */
 import { RatchetError } from '../errors';
-import type { CodeGateName } from '../gates/gateTable';
+import { gateRow } from '../gates/gateTable';
+import type { CodeGateName, PaceGateName } from '../gates/gateTable';
 import { gateConfigHash, paceConfig, startPaceTest } from '../gates/pace';
 import type { PaceStep, PaceTest } from '../gates/pace';
 import type { DecisionRecord, Population, Schedule } from '../gates/record';
@@ -207,12 +208,12 @@ function childScoresOf(ctx: CodeGateContext, s: ShardScores, child: ProgramRef, 
 
 /** Whether the gate scales score differences by the declared range (the PACE gates' Δ), so every score must lie in it. */
 export function scalesScores(name: CodeGateName): boolean {
-  return name === 'pace' || name === 'pace+';
+  return gateRow(name).pace;
 }
 
 async function pace(
   ctx: CodeGateContext,
-  name: 'pace' | 'pace+',
+  name: Extract<CodeGateName, PaceGateName>,
   child: ProgramRef,
   parent: ProgramRef,
   ledger: RunLedger,
