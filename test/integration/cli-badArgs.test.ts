@@ -59,7 +59,7 @@ describe('ratchet search refuses bad arguments before creating a run', () => {
     [['--alpha', '0'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got 0.'],
     [['--proposals', '0'], '--proposals must be a whole number of at least 1, got "0".'],
     [['--islands', '0'], '--islands must be a whole number of at least 1, got "0".'],
-    [['--gate', 'pairwise'], "option '--gate <gate>' argument 'pairwise' is invalid"],
+    [['--gate', 'pace-rf'], "option '--gate <gate>' argument 'pace-rf' is invalid"],
   ])('%j', async (flags, message) => {
     const r = await runCli(['search', program, '-w', dir, '--base-url', 'http://127.0.0.1:9/v1', ...flags]);
     expect({ code: r.code, runs: runIds(dir) }).toEqual({ code: 2, runs: [] });

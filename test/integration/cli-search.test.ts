@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
 import type { EngineEvent } from '../../src/core/run/events';
+import { EXIT_NOTHING_ACCEPTED } from '../../src/cli/exitCodes';
 import { CLI, evolveThenKill, journal, runCli, runIds } from './evolveCli';
 import { EVALUATOR, PROGRAM, searchWorkspace } from './searchWorkspace';
 import type { SearchWorkspace } from './searchWorkspace';
@@ -162,4 +163,34 @@ describe('ratchet search', () => {
       await server.close();
     }
   }, 240_000);
+
+  it('--gate pairwise: each child is judged against its incumbent by the validator model in both orders, journaled like a prompt run', async () => {
+    const ws = workspace();
+    const spec = join(ws.dir, 'step.mjs.ratchet.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('  proposer: { model: sim-proposer }\n', '  proposer: { model: sim-proposer }\n  validator: { model: sim-validator }\nsearch: { parentSelection: bt }\n'));
+    const server = await startFakeServer({});
+    try {
+      const r = await runCli(['search', ws.program, '--gate', 'pairwise', '--base-url', server.url, '--proposals', '4', '--json', '-w', ws.dir]);
+      // The fake validator sees no quality in a program's diff (it has no prompt-version marker), so
+      // every comparison is a tie: nothing commits, and the CLI says so by its exit code.
+      expect(r.code, r.stderr).toBe(EXIT_NOTHING_ACCEPTED);
+      const [id] = runIds(ws.dir);
+      const events: EngineEvent[] = journal(ws.dir, id!);
+      expect(events.some((e) => e.type === 'log' && e.message.startsWith('Gate pairwise') && e.message.includes('no e-process'))).toBe(true);
+      const decisions = events.flatMap((e) => (e.type === 'decision' ? [e.record] : []));
+      expect(decisions.length).toBeGreaterThan(0);
+      for (const d of decisions) {
+        expect(d).toMatchObject({ gate: 'pairwise', reason: 'validator', logWealth: 0, ties: 1, decision: 'reject' });
+        const verdicts = events.filter((e) => e.type === 'verdict' && e.candidateId === d.candidateId);
+        expect(verdicts.map((v) => v.type === 'verdict' && v.order)).toEqual(['child-first', 'parent-first']);
+      }
+      // The --json stream carries the same decisions, and the comparisons went to the validator's model.
+      const printed = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as EngineEvent);
+      expect(printed.filter((e) => e.type === 'decision').length).toBe(decisions.length);
+      const judged = server.calls.filter((c) => c.model === 'sim-validator');
+      expect(judged.length).toBe(2 * decisions.length);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
 });

@@ -11,6 +11,10 @@
  * - `greedy`: the baseline every peer uses — the child's mean over all instances strictly above
  *   the parent's. Also the rule for a declared deterministic single-score evaluator, where one
  *   evaluation is the truth and no statistics are needed.
+ * - `pairwise` (#13): the child evaluated on every instance as for greedy, then the validator
+ *   compares the two programs — diffs, public metrics, feedback — in both orders
+ *   (programJudge.ts); a consistent child win commits. Like the prompt runs' Direct pairwise gate
+ *   it has no e-process and controls no error rate: a verdict is not evidence (GATES.md 7.4).
  *
  * Shards, so evidence can stop early: the order is cut into shards of `shardSize` instances,
  * evaluated up to `parallelShards` at a time, and consumed in order as they finish; the verdict
@@ -18,13 +22,18 @@
  * A child that any shard reports incorrect is rejected on the spot (reason `incorrect`).
  */
 import { RatchetError } from '../errors';
-import type { CodeGateName } from '../gates/gateTable';
+import { gateRow } from '../gates/gateTable';
+import type { CodeGateName, PaceGateName } from '../gates/gateTable';
 import { gateConfigHash, paceConfig, startPaceTest } from '../gates/pace';
 import type { PaceStep, PaceTest } from '../gates/pace';
 import type { DecisionRecord, Population, Schedule } from '../gates/record';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
-import { hashSeed, seededPermutation } from '../random';
+import { hashSeed, seededPermutation, sha256Hex } from '../random';
+import { comparePrograms } from './programJudge';
+import type { ProgramComparison, ProgramView } from './programJudge';
+import type { JudgeCall } from '../evolve/judge';
+import type { ChatResponse } from '../llm/types';
 
 export type { CodeGateName };
 
@@ -63,7 +72,19 @@ export interface CodeGateContext {
   cache: ScoreCache;
   /** Each e-process step as it happens (the journal's `wealth/step`). */
   onStep?: (instanceId: string, step: PaceStep) => Promise<void>;
+  /** The validator, for gate `pairwise` (required by it, unread by the others). */
+  pairwise?: PairwiseValidator;
   signal: AbortSignal;
+}
+
+/** What gate `pairwise` asks the validator with, and how it shows it a program. */
+export interface PairwiseValidator {
+  /** One judge call: the validator role's chat, seeded by the caller. */
+  ask(call: JudgeCall, signal: AbortSignal): Promise<Pick<ChatResponse, 'text' | 'logprobs'>>;
+  /** One line: the program file and what its evaluator scores. */
+  task: string;
+  /** A program as the validator sees it, given its scores on every instance. */
+  view(program: ProgramRef, scores: ReadonlyMap<string, number>): ProgramView;
 }
 
 export interface ScoreCache {
@@ -80,6 +101,8 @@ export interface CodeGateResult {
   incorrect?: string;
   /** Instances the evaluator ran, child and parent (cached parent scores not counted). */
   evaluations: { child: number; parent: number };
+  /** Gate `pairwise`: the validator's both-order comparison of a correct child with its parent. */
+  comparison?: ProgramComparison;
 }
 
 export function scoreCache(): ScoreCache {
@@ -95,7 +118,15 @@ export async function testChild(ctx: CodeGateContext, child: ProgramRef, parent:
   }
   const orderSeed = hashSeed(ctx.runSeed, child.hash);
   const order = seededPermutation(ctx.instances.length, orderSeed).map((i) => ctx.instances[i]!);
-  return ctx.gate.name === 'greedy' ? greedy(ctx, child, parent, ledger, order, orderSeed) : pace(ctx, ctx.gate.name, child, parent, ledger, order, orderSeed);
+  switch (ctx.gate.name) {
+    case 'greedy':
+      return greedy(ctx, child, parent, ledger, order, orderSeed);
+    case 'pairwise':
+      return pairwise(ctx, child, parent, ledger, order, orderSeed);
+    case 'pace':
+    case 'pace+':
+      return pace(ctx, ctx.gate.name, child, parent, ledger, order, orderSeed);
+  }
 }
 
 /** Scores of one shard, child and parent, the parent from the cache where it can be. */
@@ -158,8 +189,8 @@ async function evaluateShard(ctx: CodeGateContext, child: ProgramRef, parent: Pr
 
 function checkScore(ctx: CodeGateContext, s: number, id: string): number {
   const { lo, hi } = ctx.range;
-  // Greedy compares means and never scales a difference, so only finiteness matters to it.
-  const inRange = ctx.gate.name === 'greedy' || (s >= lo && s <= hi);
+  // Greedy and pairwise never scale a difference, so only finiteness matters to them.
+  const inRange = !scalesScores(ctx.gate.name) || (s >= lo && s <= hi);
   if (!(Number.isFinite(s) && inRange)) {
     throw new RatchetError('badInput', `Instance ${id} scored ${s}, outside the evaluator's declared score range [${lo}, ${hi}].`, { field: 'evaluator.scoreRange', instanceId: id });
   }
@@ -175,9 +206,14 @@ function childScoresOf(ctx: CodeGateContext, s: ShardScores, child: ProgramRef, 
   }
 }
 
+/** Whether the gate scales score differences by the declared range (the PACE gates' Δ), so every score must lie in it. */
+export function scalesScores(name: CodeGateName): boolean {
+  return gateRow(name).pace;
+}
+
 async function pace(
   ctx: CodeGateContext,
-  name: Exclude<CodeGateName, 'greedy'>,
+  name: Extract<CodeGateName, PaceGateName>,
   child: ProgramRef,
   parent: ProgramRef,
   ledger: RunLedger,
@@ -256,7 +292,8 @@ function finish(
   return { record, ledgerAfter: advanceLedger(ledger, verdict.decision), childScores, ...(incorrect === undefined ? {} : { incorrect }), evaluations: ran };
 }
 
-async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, order: readonly string[], orderSeed: number): Promise<CodeGateResult> {
+/** Every instance of both programs, shard by shard; stops at the first shard that finds the child incorrect. */
+async function allScores(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, order: readonly string[]) {
   const childScores = new Map<string, number>();
   const parentScores = new Map<string, number>();
   const ran = { child: 0, parent: 0 };
@@ -273,11 +310,14 @@ async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRe
     return false;
   });
   const mean = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0) / Math.max(1, m.size);
-  const childMean = mean(childScores);
-  const parentMean = mean(parentScores);
-  const commit = incorrect === undefined && childMean > parentMean;
   const wins = [...childScores].filter(([id, y]) => y > parentScores.get(id)!).length;
   const losses = [...childScores].filter(([id, y]) => y < parentScores.get(id)!).length;
+  return { childScores, parentScores, childMean: mean(childScores), parentMean: mean(parentScores), wins, losses, ran, incorrect };
+}
+
+async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, order: readonly string[], orderSeed: number): Promise<CodeGateResult> {
+  const { childScores, childMean, parentMean, wins, losses, ran, incorrect } = await allScores(ctx, child, parent, order);
+  const commit = incorrect === undefined && childMean > parentMean;
   const decision = commit ? ('commit' as const) : ('reject' as const);
   const record: DecisionRecord = {
     candidateId: child.id,
@@ -302,4 +342,48 @@ async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRe
     statistic: { childMean, parentMean, difference: childMean - parentMean },
   };
   return { record, ledgerAfter: advanceLedger(ledger, decision), childScores, ...(incorrect === undefined ? {} : { incorrect }), evaluations: ran };
+}
+
+/**
+ * Gate `pairwise`: a correct child's and its parent's programs before the validator in both orders;
+ * a consistent child win commits. The record is the prompt runs' Direct pairwise record: one match,
+ * its outcome the wins / losses / ties, reason `validator`, no wealth.
+ */
+async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, order: readonly string[], orderSeed: number): Promise<CodeGateResult> {
+  const v = ctx.pairwise;
+  if (!v) throw new RatchetError('internal', 'Gate pairwise was given no validator.');
+  const { childScores, parentScores, childMean, parentMean, ran, incorrect } = await allScores(ctx, child, parent, order);
+  const comparison = incorrect === undefined ? await comparePrograms((call) => v.ask(call, ctx.signal), v.task, v.view(child, childScores), v.view(parent, parentScores)) : undefined;
+  const outcome = comparison?.outcome.outcome;
+  const decision = outcome === 'child' ? ('commit' as const) : ('reject' as const);
+  const record: DecisionRecord = {
+    candidateId: child.id,
+    parentId: parent.id,
+    incumbentId: parent.id,
+    gate: 'pairwise',
+    configHash: sha256Hex(JSON.stringify({ gate: 'pairwise', alpha: ctx.gate.alpha })).slice(0, 16),
+    alpha: ctx.gate.alpha,
+    schedule: 'per-candidate',
+    ledgerBefore: { tested: ledger.tested, commits: ledger.commits },
+    threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
+    orderSeed,
+    itemsConsumed: childScores.size,
+    wins: outcome === 'child' ? 1 : 0,
+    losses: outcome === 'parent' ? 1 : 0,
+    ties: outcome === 'tie' || outcome === 'inconsistent' ? 1 : 0,
+    logWealth: 0,
+    decision,
+    reason: incorrect === undefined ? 'validator' : 'incorrect',
+    candidateCalls: ran.child,
+    incumbentCalls: ran.parent,
+    statistic: { childMean, parentMean, difference: childMean - parentMean },
+  };
+  return {
+    record,
+    ledgerAfter: advanceLedger(ledger, decision),
+    childScores,
+    ...(incorrect === undefined ? {} : { incorrect }),
+    evaluations: ran,
+    ...(comparison ? { comparison } : {}),
+  };
 }

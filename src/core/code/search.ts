@@ -16,6 +16,7 @@
  * randomness at launch and holds its events until it is applied. At one slot W is 1: sequential.
  * Everything that happens is an engine event; the journal and the faces take it from there.
  */
+import { createPatch } from 'diff';
 import pLimit from 'p-limit';
 import type { LimitFunction } from 'p-limit';
 import { isCancellation, RatchetError } from '../errors';
@@ -23,7 +24,11 @@ import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
 import type { EngineEvent } from '../run/events';
 import type { EventPayload } from '../evolve/versions';
+import { fitBradleyTerry } from '../gates/bradleyTerry';
+import type { Comparison } from '../gates/bradleyTerry';
 import { CONTINUOUS_CAP } from '../gates/eprocess';
+import { childMatchScore } from '../gates/pairwise';
+import type { JudgeVerdict } from '../gates/pairwise';
 import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
@@ -33,13 +38,14 @@ import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
 import { ProgramDatabase } from './database';
 import type { MetricValue, ParentRule, ProgramKind, ProgramRecord } from './database';
-import { scoreCache, testChild } from './gate';
+import { scalesScores, scoreCache, testChild } from './gate';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
-import type { CodeGateContext, CodeGateResult, ShardEvaluator, ShardOutcome } from './gate';
+import type { CodeGateContext, CodeGateResult, PairwiseValidator, ProgramRef, ShardEvaluator, ShardOutcome } from './gate';
 import { ngramSimilarity, textHash } from './novelty';
 import { NoveltyJudge } from './noveltyJudge';
 import { applyAnswer } from './patch';
+import type { ProgramView } from './programJudge';
 import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
@@ -160,6 +166,12 @@ class Search {
   private readonly cache = scoreCache();
   /** What incorrect programs printed, by program hash. */
   private readonly outputs = new Map<string, string>();
+  /** What correct evaluations reported beyond scores, by program hash, then by the instances run (gate `pairwise` shows them). */
+  private readonly reports = new Map<string, Map<string, { publicMetrics?: Record<string, MetricValue>; feedback?: string }>>();
+  /** Gate `pairwise`: every child-versus-incumbent match so far (program ids and the child's score), for Bradley–Terry parents. */
+  private readonly matches: { child: string; incumbent: string; score: number }[] = [];
+  /** Elo-scale Bradley–Terry ratings refitted from `matches` after each one (`search.parentSelection: bt`). */
+  private ratings = new Map<string, number>();
   /** Evaluator runs going on, by program hash and instance: a second test needing one waits for it. */
   private readonly running = new Map<string, Promise<ShardOutcome>>();
   private readonly slots: LimitFunction;
@@ -314,7 +326,7 @@ class Search {
     }
     const scores = this.scoresOf(first);
     const { lo, hi } = this.o.spec.evaluator.scoreRange;
-    const scaled = !(this.deterministic && this.single) && this.o.spec.gate.name !== 'greedy';
+    const scaled = !(this.deterministic && this.single) && scalesScores(this.o.spec.gate.name);
     for (const instance of this.instances) {
       const y = scores[instance];
       if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave ${who} no score for instance ${instance}.`, { instanceId: instance });
@@ -327,6 +339,11 @@ class Search {
     const g = this.o.spec.gate;
     if (this.deterministic && this.single && g.name !== 'greedy') {
       await this.log('info', `Deterministic single score: gate ${g.name} is not needed; a strict improvement commits.`);
+    } else if (g.name === 'pairwise') {
+      await this.log(
+        'info',
+        `Gate pairwise: each correct child is evaluated on all ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, then commits when the validator prefers it to its incumbent in both orders. It has no e-process and controls no error rate: a verdict is not evidence that the child is better.`,
+      );
     } else if (g.name !== 'greedy') {
       // The pre-flight of GATES.md 4.2: could a child that wins every instance by the whole range commit?
       const cfg = paceConfig(g.name, { alpha: g.alpha, scores: 'continuous', schedule: g.schedule, population: g.population, horizonT: g.horizon });
@@ -455,6 +472,16 @@ class Search {
     // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
     if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
     const result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
+    if (result.comparison) {
+      // Journaled as prompt runs journal theirs: one event per presentation order, slot A first.
+      const winner = (v: JudgeVerdict, childSlot: 'A' | 'B') => (v === 'tie' ? 'tie' : v === childSlot ? 'child' : 'parent');
+      const { childFirst, parentFirst } = result.comparison;
+      const verdict = { type: 'verdict' as const, candidateId: child.id, parentId: p.incumbent.id, itemId: undefined };
+      p.events.push(
+        { ...verdict, order: 'child-first', winner: winner(childFirst.verdict, 'A'), rationale: childFirst.rationale },
+        { ...verdict, order: 'parent-first', winner: winner(parentFirst.verdict, 'B'), rationale: parentFirst.rationale },
+      );
+    }
     return { kind: 'tested', child, name: answerName || child.id, result };
   }
 
@@ -497,8 +524,38 @@ class Search {
           { type: 'wealth/step', candidateId: child.id, k: step.k, itemId: instanceId, delta: step.delta, logWealth: step.logWealth, logThreshold: step.logThreshold, logBest: step.logBest },
         );
       },
+      ...(this.o.spec.gate.name === 'pairwise' ? { pairwise: this.pairwiseValidator(p, child) } : {}),
       signal: this.stop.signal,
     };
+  }
+
+  /**
+   * Gate `pairwise`'s validator for one child: the validator role at temperature 0, seeded by the
+   * two programs (a resume asks the LLM cache the same question), shown each program as its diff
+   * against the incumbent, its mean score with the evaluator's public metrics, and its feedback.
+   */
+  private pairwiseValidator(p: Proposal, child: Child): PairwiseValidator {
+    const s = this.o.spec;
+    const incumbentText = this.texts.get(p.incumbent.id)!;
+    const seed = hashSeed(s.seed, 'pairwise', child.hash, p.incumbent.textHash);
+    const { lo, hi } = s.evaluator.scoreRange;
+    return {
+      ask: (call, signal) => this.o.llm.chat({ role: 'validator', messages: call.messages, temperature: 0, logprobs: true, seed }, signal),
+      task: `Improve the program ${s.programPath}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
+      view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
+    };
+  }
+
+  /** A program as the pairwise validator sees it: its diff, its mean score with the evaluator's public metrics, its feedback. */
+  private programView(program: ProgramRef, scores: ReadonlyMap<string, number>, text: string, incumbentText: string): ProgramView {
+    const mean = scores.size > 0 ? [...scores.values()].reduce((a, b) => a + b, 0) / scores.size : undefined;
+    // Shards in the order of their instances, not of their finishing: the view is the same on every run.
+    const reports = [...(this.reports.get(program.hash) ?? new Map())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    const metrics: Record<string, MetricValue> = { ...(mean === undefined ? {} : { score: mean }) };
+    for (const r of reports) Object.assign(metrics, r.publicMetrics);
+    const feedback = reports.flatMap((r) => (r.feedback ? [r.feedback] : [])).join('\n');
+    const diff = text === incumbentText ? '' : createPatch(this.o.spec.programPath, incumbentText, text);
+    return { diff, metrics, ...(feedback ? { feedback } : {}) };
   }
 
   /** Applies a finished proposal, in launch order: its events into the journal, its child into the database. */
@@ -534,6 +591,7 @@ class Search {
       kind: p.kind,
     });
     await this.o.emit({ type: 'decision', record: result.record });
+    if (result.comparison) this.rate(child.id, p.incumbent.id, childMatchScore(result.comparison.outcome));
     if (correct) {
       // A child tested against an incumbent that another child replaced meanwhile beat the old one, not the new.
       const superseded = result.record.decision === 'commit' && this.db.incumbent(p.island)?.id !== p.incumbent.id;
@@ -676,13 +734,32 @@ class Search {
       return this.o.evaluate(text, ids, signal, repeat);
     });
     if (!r.correct && r.output) this.outputs.set(textHash(text), r.output);
+    if (r.correct && (r.publicMetrics !== undefined || r.feedback !== undefined)) {
+      const byShard = this.reports.get(textHash(text)) ?? new Map();
+      byShard.set(ids === undefined ? '' : ids.join('\n'), { ...(r.publicMetrics ? { publicMetrics: r.publicMetrics } : {}), ...(r.feedback ? { feedback: r.feedback } : {}) });
+      this.reports.set(textHash(text), byShard);
+    }
     return r;
+  }
+
+  /** One pairwise match, applied in launch order; Bradley–Terry parents refit the ratings from every match so far (GATES.md 7.6). */
+  private rate(child: string, incumbent: string, score: number): void {
+    this.matches.push({ child, incumbent, score });
+    if (this.o.spec.search.parentSelection !== 'bt') return;
+    const players = [...new Set(this.matches.flatMap((m) => [m.child, m.incumbent]))];
+    const index = new Map(players.map((id, i) => [id, i]));
+    const comparisons: Comparison[] = this.matches.map((m) => ({ i: index.get(m.child)!, j: index.get(m.incumbent)!, s: m.score }));
+    const fit = fitBradleyTerry(players.length, comparisons);
+    this.ratings = new Map(players.map((id, i) => [id, fit.elo[i]!]));
   }
 
   private parentRule(): ParentRule {
     const rule = this.o.spec.search.parentSelection;
-    // Bradley–Terry parents need pairwise verdicts, which the scored code gates do not produce.
-    return rule === 'bt' ? { rule: 'weighted' } : { rule };
+    if (rule !== 'bt') return { rule };
+    // Bradley–Terry parents need pairwise verdicts, which only gate pairwise produces; the scored gates fall back to weighted.
+    if (this.o.spec.gate.name !== 'pairwise') return { rule: 'weighted' };
+    const ratings = this.ratings;
+    return { rule: 'bt', rating: (id) => ratings.get(id) };
   }
 
   private kindFor(random: Random): ProgramKind & ('diff' | 'full' | 'cross') {

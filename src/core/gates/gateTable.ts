@@ -89,7 +89,7 @@ export const GATE_TABLE = [
     eprocess: false,
     params: [],
     audit: false,
-    code: false,
+    code: true,
   },
   {
     name: 'focus',

@@ -4,7 +4,7 @@
 // 0.1 % — while greedy's one-evaluation `>` commits about half the time. Shards stop early.
 import { describe, expect, it } from 'vitest';
 import { scoreCache, testChild } from '../../../src/core/code/gate';
-import type { CodeGateContext, CodeGateName, ProgramRef, ShardEvaluator } from '../../../src/core/code/gate';
+import type { CodeGateContext, CodeGateName, PairwiseValidator, ProgramRef, ShardEvaluator } from '../../../src/core/code/gate';
 import { RatchetError } from '../../../src/core/errors';
 import { hashSeed, SeededRandom } from '../../../src/core/random';
 
@@ -149,5 +149,65 @@ describe('incorrect children and bad scores', () => {
     const ctx = (s: Record<string, number>) => context('greedy', single(s), { instances: ['score'], range: { lo: 0, hi: 3 }, shardSize: 1 });
     expect((await testChild(ctx({ parent: 2.5, child: 2.6 }), ref('child'), ref('parent'), LEDGER)).record.decision).toBe('commit');
     expect((await testChild(ctx({ parent: 2.5, child: 2.5 }), ref('child'), ref('parent'), LEDGER)).record.decision).toBe('reject');
+  });
+});
+
+describe('gate pairwise', () => {
+  /**
+   * A validator that reads each program's mean score from its metrics block and prefers the higher
+   * (`biased`: answers A whatever it is shown). It reads only what the gate put between the data
+   * delimiters, and answers on the tagged line, as the prompt asks.
+   */
+  function validator(biased: boolean): { pairwise: PairwiseValidator; calls: () => number } {
+    let calls = 0;
+    const pairwise: PairwiseValidator = {
+      task: 'Improve solve.mjs; higher scores are better.',
+      async ask(call) {
+        calls++;
+        const hex = /DATA-([0-9a-f]{12})/.exec(call.messages[0]!.content)![1]!;
+        const user = call.messages[1]!.content;
+        const score = (slot: 'A' | 'B') => JSON.parse(new RegExp(`<<<DATA-${hex} program ${slot} metrics>>>\\n([\\s\\S]*?)\\n<<<END DATA-${hex}>>>`).exec(user)![1]!).score as number;
+        const v = biased ? 'A' : score('A') > score('B') ? 'A' : score('A') < score('B') ? 'B' : 'tie';
+        return { text: `Rationale: program ${v} scores higher.\n${call.frame.answerTag}: ${v}`, logprobs: undefined };
+      },
+      view(program, scores) {
+        const ys = INSTANCES.map((id) => scores.get(id) ?? NaN);
+        return { diff: `changes of ${program.id}`, metrics: { score: ys.reduce((a, b) => a + b, 0) / ys.length } };
+      },
+    };
+    return { pairwise, calls: () => calls };
+  }
+
+  function pairwiseContext(evaluate: ShardEvaluator, biased = false) {
+    const v = validator(biased);
+    return { ctx: context('pairwise', evaluate, { pairwise: v.pairwise }), calls: v.calls };
+  }
+
+  it('commits a better child on a consistent win in both orders, after evaluating it on every instance', async () => {
+    const w = world({ parent: 0, child: 0.3 }, 11);
+    const { ctx, calls } = pairwiseContext(w.evaluate);
+    const r = await testChild(ctx, ref('child'), ref('parent'), LEDGER);
+    expect(r.record).toMatchObject({ gate: 'pairwise', decision: 'commit', reason: 'validator', wins: 1, losses: 0, ties: 0, logWealth: 0, itemsConsumed: INSTANCES.length });
+    expect(r.evaluations.child).toBe(INSTANCES.length);
+    expect([r.comparison!.childFirst.verdict, r.comparison!.parentFirst.verdict]).toEqual(['A', 'B']);
+    expect(calls()).toBe(2);
+  });
+
+  it('rejects a worse child, and a child a judge with position bias prefers only in slot A', async () => {
+    const worse = await testChild(pairwiseContext(world({ parent: 0, child: -0.3 }, 12).evaluate).ctx, ref('child'), ref('parent'), LEDGER);
+    expect(worse.record).toMatchObject({ decision: 'reject', reason: 'validator', wins: 0, losses: 1 });
+    const biased = await testChild(pairwiseContext(world({ parent: 0, child: 0.3 }, 13).evaluate, true).ctx, ref('child'), ref('parent'), LEDGER);
+    expect(biased.comparison!.outcome.outcome).toBe('inconsistent');
+    expect(biased.record).toMatchObject({ decision: 'reject', reason: 'validator', ties: 1 });
+  });
+
+  it('rejects an incorrect child as incorrect without asking the validator', async () => {
+    const w = world({ parent: 0 }, 14);
+    const evaluate: ShardEvaluator = async (p, ids, signal) => (p.id === 'child' ? { correct: false, error: 'solve() threw' } : w.evaluate(p, ids, signal));
+    const { ctx, calls } = pairwiseContext(evaluate);
+    const r = await testChild(ctx, ref('child'), ref('parent'), LEDGER);
+    expect(r.record).toMatchObject({ gate: 'pairwise', decision: 'reject', reason: 'incorrect' });
+    expect(r.comparison).toBeUndefined();
+    expect(calls()).toBe(0);
   });
 });

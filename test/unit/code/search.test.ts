@@ -11,7 +11,9 @@ import type { EngineEvent } from '../../../src/core/run/events';
 import type { LlmClient } from '../../../src/core/ports';
 import { RatchetError } from '../../../src/core/errors';
 import { SeededRandom } from '../../../src/core/random';
+import type { ParentSelection } from '../../../src/core/code/spec';
 import { SEED_PROGRAM, constantOf, evaluator, proposer, spec } from './searchWorld';
+import type { Judging } from './searchWorld';
 
 async function search(o: { gate: 'pace+' | 'greedy'; proposals: number; seed: number; neutral: boolean; broken?: boolean }) {
   const events: EngineEvent[] = [];
@@ -188,5 +190,67 @@ describe('code search loop', () => {
     const byModel = (m: string) => new Set(llm.requests.filter((r) => r.role === 'proposer' && r.model === m).map((r) => r.messages)).size;
     expect(byModel('weak')).toBeGreaterThan(0);
     expect(byModel('strong')).toBeGreaterThan(2 * byModel('weak'));
+  });
+});
+
+describe('code search with gate pairwise', () => {
+  async function pairwiseSearch(o: { seed: number; proposals: number; judging: Judging; parents: ParentSelection; concurrency?: number }) {
+    const events: EngineEvent[] = [];
+    const llm = proposer(o.seed, false, false, o.judging);
+    const texts = new Map<string, string>([['p0', SEED_PROGRAM]]);
+    const s = spec('pairwise', o.proposals, o.parents);
+    const outcome = await runSearch({
+      spec: { ...s, islands: 1, concurrency: o.concurrency ?? 2 },
+      seedText: SEED_PROGRAM,
+      llm,
+      evaluate: evaluator(o.seed).evaluate,
+      random: new SeededRandom(o.seed),
+      emit: async (e) => {
+        if (e.type === 'candidate/proposed') texts.set(e.candidateId, e.text);
+        events.push({ ...e, runId: 'r', at: 0 } as EngineEvent);
+      },
+      signal: new AbortController().signal,
+    });
+    const parents = events.flatMap((e) => (e.type === 'candidate/proposed' && e.parentId !== undefined ? [constantOf(texts.get(e.parentId)!)] : []));
+    return { outcome, events, llm, parents };
+  }
+
+  it('commits on consistent verdicts, each journaled in both orders before its decision, and says it has no e-process', async () => {
+    const { outcome, events, llm } = await pairwiseSearch({ seed: 3, proposals: 20, judging: 'truthful', parents: 'bt' });
+    expect(events.some((e) => e.type === 'log' && e.message.includes('Gate pairwise') && e.message.includes('no e-process'))).toBe(true);
+    const records = decisions(events);
+    expect(records.length).toBeGreaterThan(15); // duplicates are refused before any test
+    expect(records.every((r) => r.gate === 'pairwise' && r.reason === 'validator' && r.logWealth === 0)).toBe(true);
+    expect(outcome.commits).toBeGreaterThan(0);
+    // The truthful validator prefers the x nearer 0.8: the run climbs from 0.10.
+    expect(Math.abs(constantOf(outcome.best.text) - 0.8)).toBeLessThan(0.7);
+    for (const r of records) {
+      const at = events.findIndex((e) => e.type === 'decision' && e.record.candidateId === r.candidateId);
+      const verdicts = events.slice(0, at).flatMap((e) => (e.type === 'verdict' && e.candidateId === r.candidateId ? [e] : []));
+      expect(verdicts.map((v) => v.order)).toEqual(['child-first', 'parent-first']);
+      expect(verdicts.every((v) => v.parentId === r.incumbentId)).toBe(true);
+      expect(r.decision === 'commit').toBe(verdicts.every((v) => v.winner === 'child'));
+    }
+    const asks = llm.requests.filter((q) => q.role === 'validator');
+    expect(asks.length).toBe(2 * records.length);
+    expect(asks.every((q) => q.temperature === 0 && q.logprobs === true && q.seed !== undefined)).toBe(true);
+  });
+
+  it('Bradley–Terry parents follow the validator’s ratings, not the scores: a validator that prefers smaller x draws parents with smaller x', async () => {
+    // The contrarian validator commits children that lower x (and the score): its ratings rank the
+    // pool against the scores. Weighted parents follow the scores (larger x); BT parents the ratings.
+    for (const seed of [3, 4]) {
+      const bt = await pairwiseSearch({ seed, proposals: 30, judging: 'contrarian', parents: 'bt', concurrency: 1 });
+      const weighted = await pairwiseSearch({ seed, proposals: 30, judging: 'contrarian', parents: 'weighted', concurrency: 1 });
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      expect(bt.outcome.commits).toBeGreaterThan(2);
+      expect(mean(bt.parents)).toBeLessThan(mean(weighted.parents) - 0.05);
+    }
+  });
+
+  it('is reproducible with proposals in flight: the same seed gives the same journal', async () => {
+    const a = await pairwiseSearch({ seed: 5, proposals: 16, judging: 'truthful', parents: 'bt', concurrency: 3 });
+    const b = await pairwiseSearch({ seed: 5, proposals: 16, judging: 'truthful', parents: 'bt', concurrency: 3 });
+    expect(b.events).toEqual(a.events);
   });
 });

@@ -1,9 +1,11 @@
 // The code-search world of the in-process search tests: a program whose one constant x decides
 // its quality, an evaluator scoring it on 30 noisy instances (fresh noise per evaluation), and a
-// proposer answering in ShinkaEvolve's formats that moves x (or, neutral, only renames a comment).
+// proposer answering in ShinkaEvolve's formats that moves x (or, neutral, only renames a comment),
+// and a validator comparing two programs by the x each one's diff sets.
 import type { ProgramEvaluator } from '../../../src/core/code/search';
 import { CODE_DEFAULTS } from '../../../src/core/code/spec';
-import type { CodeRunSpec } from '../../../src/core/code/spec';
+import type { CodeRunSpec, ParentSelection } from '../../../src/core/code/spec';
+import type { CodeGateName } from '../../../src/core/code/gate';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
 import type { LlmClient } from '../../../src/core/ports';
 import type { ChatRequest } from '../../../src/core/llm/types';
@@ -38,14 +40,36 @@ export function evaluator(seed: number): { evaluate: ProgramEvaluator; runs: () 
   return { evaluate, runs: () => runs };
 }
 
-/** A proposer: moves x by a random step (or, neutral, only renames the comment), in the format the system prompt asks. */
-export function proposer(seed: number, neutral: boolean, firstAnswerBroken = false): LlmClient & { requests: ChatRequest[] } {
+/**
+ * Which of two constants the validator prefers: 'truthful' the one nearer 0.8 (the better program),
+ * 'contrarian' the smaller (so its verdicts rank programs against their scores).
+ */
+export type Judging = 'truthful' | 'contrarian';
+
+/**
+ * The validator's answer to gate pairwise's comparison: each program's x read from its diff against
+ * the incumbent — the `+` line, or for the incumbent itself (an empty diff) the other side's `-` line.
+ */
+function judgePrograms(req: ChatRequest, judging: Judging): string {
+  const hex = /DATA-([0-9a-f]{12})/.exec(req.messages[0]!.content)![1]!;
+  const user = req.messages[1]!.content;
+  const diff = (slot: 'A' | 'B') => new RegExp(`<<<DATA-${hex} program ${slot} diff>>>\\n([\\s\\S]*?)\\n?<<<END DATA-${hex}>>>`).exec(user)![1]!;
+  const x = (mine: string, other: string) => constantOf((/^\+.*const x = .*$/m.exec(mine) ?? /^-.*const x = .*$/m.exec(other))![0]);
+  const [a, b] = [x(diff('A'), diff('B')), x(diff('B'), diff('A'))];
+  const better = judging === 'truthful' ? Math.abs(b - 0.8) - Math.abs(a - 0.8) : b - a;
+  const verdict = better > 0 ? 'A' : better < 0 ? 'B' : 'tie';
+  return `Rationale: program ${verdict} sets the better constant.\nANSWER-${hex}: ${verdict}`;
+}
+
+/** A proposer: moves x by a random step (or, neutral, only renames the comment), in the format the system prompt asks; also the validator. */
+export function proposer(seed: number, neutral: boolean, firstAnswerBroken = false, judging: Judging = 'truthful'): LlmClient & { requests: ChatRequest[] } {
   const requests: ChatRequest[] = [];
   let n = 0;
   return {
     requests,
     async chat(req) {
       requests.push(req);
+      if (req.role === 'validator') return { text: judgePrograms(req, judging), finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 10 }, model: 'fake' } as Awaited<ReturnType<LlmClient['chat']>>;
       if (req.role === 'meta') return { text: 'Larger x helped.\n- move x up\n- keep the steps small', finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 10 }, model: 'fake' } as Awaited<ReturnType<LlmClient['chat']>>;
       const user = req.messages[1]!.content;
       const parent = /```\n([\s\S]*?)\n```/.exec(user)![1]!;
@@ -67,7 +91,7 @@ export function proposer(seed: number, neutral: boolean, firstAnswerBroken = fal
   };
 }
 
-export function spec(gate: 'pace+' | 'greedy', proposals: number): CodeRunSpec {
+export function spec(gate: CodeGateName, proposals: number, parentSelection: ParentSelection = CODE_DEFAULTS.search.parentSelection): CodeRunSpec {
   return {
     kind: 'code',
     programPath: 'solve.mjs',
@@ -78,7 +102,7 @@ export function spec(gate: 'pace+' | 'greedy', proposals: number): CodeRunSpec {
     budget: { proposals },
     models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {} },
     islands: 2,
-    search: { ...CODE_DEFAULTS.search, mix: { ...CODE_DEFAULTS.search.mix } },
+    search: { ...CODE_DEFAULTS.search, mix: { ...CODE_DEFAULTS.search.mix }, parentSelection },
     seed: 1,
     concurrency: 2,
     callTimeoutSeconds: 60,

@@ -50,7 +50,7 @@ describe('code run spec', () => {
     const text = ['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', 'dataset: items.jsonl', 'gate: pace-rf', 'budget: { candidates: 5 }', ''].join('\n');
     expect(shown(text)).toEqual([
       '3: error dataset is for prompt runs; a code search (kind: code) is scored by its evaluator',
-      '4: error gate pace-rf cannot decide a code search; use pace+, pace, greedy',
+      '4: error gate pace-rf cannot decide a code search; use pace+, pace, pairwise, greedy',
       '5: error a code search counts budget.proposals and budget.evaluations, not candidates or iterations',
     ]);
   });
