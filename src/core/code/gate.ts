@@ -29,7 +29,8 @@ import type { PaceStep, PaceTest } from '../gates/pace';
 import type { DecisionRecord, Population, Schedule } from '../gates/record';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
-import { hashSeed, seededPermutation, sha256Hex } from '../random';
+import { hashSeed, seededPermutation } from '../random';
+import { judgeGateConfigHash } from '../gates/pairwise';
 import { comparePrograms } from './programJudge';
 import type { ProgramComparison, ProgramView } from './programJudge';
 import type { JudgeCall } from '../evolve/judge';
@@ -361,7 +362,7 @@ async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: Program
     parentId: parent.id,
     incumbentId: parent.id,
     gate: 'pairwise',
-    configHash: sha256Hex(JSON.stringify({ gate: 'pairwise', alpha: ctx.gate.alpha })).slice(0, 16),
+    configHash: judgeGateConfigHash('pairwise', ctx.gate.alpha),
     alpha: ctx.gate.alpha,
     schedule: 'per-candidate',
     ledgerBefore: { tested: ledger.tested, commits: ledger.commits },

@@ -10,7 +10,7 @@ import type { GateSpec } from '../run/specTypes';
 import type { EngineEvent } from '../run/events';
 import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
-import type { DecisionRecord, GateName } from '../gates/record';
+import type { DecisionRecord } from '../gates/record';
 import type { RunLedger } from '../gates/thresholds';
 import type { JudgeVerdict } from '../gates/pairwise';
 import type { ScoreMode } from '../gates/eprocess';
@@ -18,7 +18,7 @@ import type { OutcomeCache } from '../gates/incumbentCache';
 import type { ScoredGateName } from '../gates/gateTable';
 import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepEvent } from '../gates/pace';
 import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
-import { bothOrderVerdict, observeVerdicts } from '../gates/pairwise';
+import { bothOrderVerdict, judgeGateConfigHash, observeVerdicts } from '../gates/pairwise';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import { signTest, signTestLevel, signTestPValue } from '../gates/signTest';
 import { hashSeed, seededPermutation, sha256Hex } from '../random';
@@ -320,7 +320,7 @@ async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: Run
     parentId: cand.parentId,
     incumbentId: inc.id,
     gate: ctx.gate.name,
-    configHash: configHash(ctx.gate.name, ctx.gate.alpha),
+    configHash: judgeGateConfigHash(ctx.gate.name, ctx.gate.alpha),
     alpha: ctx.gate.alpha,
     schedule: 'per-candidate',
     ledgerBefore: { ...ledger },
@@ -382,10 +382,6 @@ async function sign(ctx: GateContext, cand: Version, inc: Version, ledger: RunLe
   return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: measured?.candidateOutcomes ?? new Map(), matches: [], rationales: [] };
 }
 
-function configHash(gate: GateName, alpha: number): string {
-  return sha256Hex(JSON.stringify({ gate, alpha })).slice(0, 16);
-}
-
 async function outputsOn(ctx: GateContext, v: Version, items: readonly DataItem[]) {
   return Promise.all(items.map((item) => ctx.evaluator.evaluate(v.hash, v.text, item, ctx.signal)));
 }
@@ -436,7 +432,7 @@ async function direct(
     parentId: cand.parentId,
     incumbentId: gateOpponent.id,
     gate: ctx.gate.name,
-    configHash: configHash(ctx.gate.name, ctx.gate.alpha),
+    configHash: judgeGateConfigHash(ctx.gate.name, ctx.gate.alpha),
     alpha: ctx.gate.alpha,
     schedule: 'per-candidate',
     ledgerBefore: { ...ledger },

@@ -10,6 +10,7 @@
 import type { PaceConfig, PaceStep, PaceTest } from './pace';
 import type { RunLedger } from './thresholds';
 import { RatchetError } from '../errors';
+import { sha256Hex } from '../random';
 import { sigmoid } from './logMath';
 import { paceConfig, startPaceTest } from './pace';
 
@@ -23,6 +24,11 @@ export interface BothOrderResult {
 }
 
 /** The both-order table of GATES.md 5: (A, B) → child (Δ = +1); (B, A) → parent (Δ = −1); else a tie. */
+/** The config hash of a gate whose decision is a judge's, not an e-process's: its name and α, for prompt and code runs alike. */
+export function judgeGateConfigHash(gate: string, alpha: number): string {
+  return sha256Hex(JSON.stringify({ gate, alpha })).slice(0, 16);
+}
+
 export function bothOrderVerdict(childFirst: JudgeVerdict, parentFirst: JudgeVerdict): BothOrderResult {
   if (childFirst === 'tie' || parentFirst === 'tie') return { outcome: 'tie', delta: 0 };
   if (childFirst === 'A' && parentFirst === 'B') return { outcome: 'child', delta: 1 };
