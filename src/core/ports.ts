@@ -27,6 +27,12 @@ export interface Files {
   readText(path: string): Promise<string>;
   /** undefined when the file does not exist. */
   tryReadText(path: string): Promise<string | undefined>;
+  /**
+   * A regular file's lines as they are read, so a large JSONL dataset is never held as one string;
+   * undefined when the file does not exist. A line longer than the line cap is refused
+   * (`badInput` with `{ file, line }`) before the rest of it is read.
+   */
+  tryReadLines(path: string): Promise<AsyncIterable<string> | undefined>;
   /** Write-then-rename, so a reader never sees half a file. */
   writeTextAtomic(path: string, text: string): Promise<void>;
   /** Append and flush to disk before resolving (the journal's durability point). */

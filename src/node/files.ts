@@ -10,13 +10,15 @@
  * would leave it all readable. Every other path keeps Node's defaults, and a file that exists keeps
  * its mode: `--apply` rewrites the user's own prompt file and must not chmod it.
  *
- * Reads go through inputFile.ts: only regular files, and none larger than `limits.maxFileBytes`.
+ * Reads go through inputFile.ts: only regular files, and none larger than `limits.maxFileBytes`;
+ * `tryReadLines` streams a file's lines (a JSONL dataset), refusing a line past `limits.maxLineChars`.
  */
 import { chmod, open, mkdir, readdir, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { RatchetError } from '../core/errors';
-import { fileTooLargeMessage } from '../core/files/inputLimits';
+import { fileTooLargeMessage, lineTooLongMessage } from '../core/files/inputLimits';
 import type { InputLimits } from '../core/files/inputLimits';
 import type { Files } from '../core/ports';
 import { errnoCode, inputLimitsFromEnv, openInputFile } from './inputFile';
@@ -40,6 +42,17 @@ export class NodeFiles implements Files {
     const text = await this.tryReadText(file);
     if (text === undefined) throw new RatchetError('notFound', `No file ${file}.`, { file });
     return text;
+  }
+
+  async tryReadLines(file: string): Promise<AsyncIterable<string> | undefined> {
+    const limits = this.limits;
+    const input = await openInputFile(file);
+    if (input === undefined) return undefined;
+    if (input.size > limits.maxFileBytes) {
+      await input.handle.close();
+      throw new RatchetError('badInput', `${file} ${fileTooLargeMessage(input.size, limits)}.`, { file, size: input.size });
+    }
+    return linesOf(input.handle, file, limits);
   }
 
   async tryReadText(file: string): Promise<string | undefined> {
@@ -175,4 +188,30 @@ async function syncDirectory(dir: string): Promise<void> {
 
 function isCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
+}
+
+/** The lines of an open file, chunk by chunk; a line past the cap is refused at its number, unread beyond it. */
+async function* linesOf(handle: FileHandle, file: string, limits: InputLimits): AsyncGenerator<string> {
+  // Not read to its end: its length is unknown, only that it is over the limit.
+  const tooLong = (line: number) => new RatchetError('badInput', `${file}:${line}: ${lineTooLongMessage(undefined, limits)}.`, { file, line });
+  try {
+    let partial = '';
+    let line = 1;
+    for await (const chunk of handle.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }) as AsyncIterable<string>) {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+        const text = partial + chunk.slice(start, nl);
+        partial = '';
+        if (text.length > limits.maxLineChars) throw tooLong(line);
+        yield text;
+        line++;
+        start = nl + 1;
+      }
+      partial += chunk.slice(start);
+      if (partial.length > limits.maxLineChars) throw tooLong(line);
+    }
+    yield partial;
+  } finally {
+    await handle.close();
+  }
 }

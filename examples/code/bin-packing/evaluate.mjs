@@ -70,9 +70,22 @@ function runProgram(programPath, instances) {
       () => finish({ ok: false, error: `solve() did not finish ${instances.length} instances within ${TIME_LIMIT_MS / 1000} s` }),
       TIME_LIMIT_MS,
     );
-    worker.on('message', finish);
+    // What the program printed travels apart from its result and may arrive after it: the result
+    // is kept until the worker's output has ended (it exits once it is done), or 5 s more for a
+    // program that leaves a timer running.
+    const ended = Promise.all([worker.stdout, worker.stderr].map((stream) => new Promise((r) => stream.once('end', r))));
+    let returned;
+    const keepResult = (result) => {
+      returned = result;
+      void ended.then(() => finish(result));
+      setTimeout(() => finish(result), 5000).unref();
+    };
+    worker.on('message', keepResult);
     worker.on('error', (e) => finish({ ok: false, error: String(e && e.stack ? e.stack : e) }));
-    worker.on('exit', (code) => finish({ ok: false, error: `the program exited (code ${code}) before solve() returned` }));
+    worker.on('exit', (code) => {
+      if (returned) void ended.then(() => finish(returned));
+      else finish({ ok: false, error: `the program exited (code ${code}) before solve() returned` });
+    });
   });
 }
 

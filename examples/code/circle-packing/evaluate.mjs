@@ -52,6 +52,7 @@ function runProgram(programPath) {
     worker.stdout.on('data', keep);
     worker.stderr.on('data', keep);
     let settled = false;
+    let returned;
     const finish = (result) => {
       if (settled) return;
       settled = true;
@@ -60,9 +61,20 @@ function runProgram(programPath) {
       resolve({ ...result, output });
     };
     const timer = setTimeout(() => finish({ ok: false, error: `pack() did not return within ${TIME_LIMIT_MS / 1000} s` }), TIME_LIMIT_MS);
-    worker.on('message', finish);
+    // What the program printed travels apart from its result and may arrive after it: the result
+    // is kept until the worker's output has ended (it exits once pack() is done), or 5 s more
+    // for a program that leaves a timer running.
+    const ended = Promise.all([worker.stdout, worker.stderr].map((stream) => new Promise((r) => stream.once('end', r))));
+    worker.on('message', (result) => {
+      returned = result;
+      void ended.then(() => finish(result));
+      setTimeout(() => finish(result), 5000).unref();
+    });
     worker.on('error', (e) => finish({ ok: false, error: String(e && e.stack ? e.stack : e) }));
-    worker.on('exit', (code) => finish({ ok: false, error: `the program exited (code ${code}) before pack() returned` }));
+    worker.on('exit', (code) => {
+      if (returned) void ended.then(() => finish(returned));
+      else finish({ ok: false, error: `the program exited (code ${code}) before pack() returned` });
+    });
   });
 }
 

@@ -112,11 +112,24 @@ function runSeed(programPath, seed, timeLimitMs) {
       resolve({ ...result, seed, output });
     };
     const timer = setTimeout(() => finish({ ok: false, error: `run() did not finish within ${TIME_LIMIT_MS / 1000} s for all the seeds (seed ${seed} was running)` }), timeLimitMs);
+    // What the program printed travels apart from its result and may arrive after it: the result
+    // is kept until the worker's output has ended (it exits once it is done), or 5 s more for a
+    // program that leaves a timer running.
+    const ended = Promise.all([worker.stdout, worker.stderr].map((stream) => new Promise((r) => stream.once('end', r))));
+    let returned;
+    const keepResult = (result) => {
+      returned = result;
+      void ended.then(() => finish(result));
+      setTimeout(() => finish(result), 5000).unref();
+    };
     worker.on('message', (msg) => {
-      if (msg && msg.nonce === nonce) finish(msg);
+      if (msg && msg.nonce === nonce) keepResult(msg);
     });
     worker.on('error', (e) => finish({ ok: false, error: String(e && e.stack ? e.stack : e) }));
-    worker.on('exit', (code) => finish({ ok: false, error: `the program exited (code ${code}) before run() returned (seed ${seed})` }));
+    worker.on('exit', (code) => {
+      if (returned) void ended.then(() => finish(returned));
+      else finish({ ok: false, error: `the program exited (code ${code}) before run() returned (seed ${seed})` });
+    });
   });
 }
 

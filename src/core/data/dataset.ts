@@ -8,6 +8,7 @@
  * cannot have two right answers). Dropping rather than suffixing keeps both copies from landing
  * in different splits, which would show the proposer a dev item (GATES.md A1).
  */
+import { RatchetError } from '../errors';
 import type { Files } from '../ports';
 import { isSeq, isMap } from 'yaml';
 import { DEFAULT_INPUT_LIMITS, firstLongLine, lineTooLongMessage } from '../files/inputLimits';
@@ -91,6 +92,11 @@ function parseDatasetText(file: string, text: string, format: DatasetFormat | un
         diagnostics: [diagnostic(lineLocation(file, 1), 'unknown dataset format: use .jsonl, .csv, .tsv, .yaml, .yml or .json')],
       };
   }
+  return finishParse(file, read);
+}
+
+/** Duplicates and emptiness, once every record is read. */
+function finishParse(file: string, read: DatasetParse): DatasetParse {
   const deduped = dedupe(read.items);
   const diagnostics = [...read.diagnostics, ...deduped.diagnostics];
   if (deduped.items.length === 0 && errorsOf(diagnostics).length === 0) {
@@ -99,43 +105,71 @@ function parseDatasetText(file: string, text: string, format: DatasetFormat | un
   return { items: deduped.items, diagnostics };
 }
 
+/**
+ * Reads and parses a dataset file; undefined when it does not exist. JSONL is parsed line by line
+ * as it streams in, so a large dataset is never one string (nor one array of lines); the other
+ * formats are read whole, within the file cap. Never throws for a problem of the file's content.
+ */
+export async function readDatasetFile(files: Files, path: string): Promise<DatasetParse | undefined> {
+  const format = datasetFormatOf(path);
+  if (format !== 'jsonl') {
+    const text = await files.tryReadText(path);
+    return text === undefined ? undefined : parseDataset(path, text, format, files.limits);
+  }
+  const lines = await files.tryReadLines(path);
+  if (lines === undefined) return undefined;
+  const read: DatasetParse = { items: [], diagnostics: [] };
+  let line = 0;
+  try {
+    for await (const raw of lines) jsonlRecord(path, ++line, raw, read);
+  } catch (err) {
+    // The line cap, said at its line; anything else about reading the file is the caller's to say.
+    const details = RatchetError.is(err, 'badInput') ? (err.details as { line?: unknown; length?: unknown } | undefined) : undefined;
+    if (typeof details?.line !== 'number') throw err;
+    const at = details.line;
+    const length = typeof details.length === 'number' ? details.length : undefined;
+    return { items: [], diagnostics: [diagnostic(lineLocation(path, at), lineTooLongMessage(length, files.limits ?? DEFAULT_INPUT_LIMITS))] };
+  }
+  return finishParse(path, read);
+}
+
 /** Reads and parses a dataset; throws RatchetError('badInput') listing every problem. */
 export async function loadDataset(files: Files, path: string): Promise<Dataset> {
-  const text = await files.tryReadText(path);
-  if (text === undefined) throw badInputError([diagnostic(lineLocation(path, 1), `dataset file not found: ${path}`)]);
-  const { items, diagnostics } = parseDataset(path, text, datasetFormatOf(path), files.limits);
+  const parsed = await readDatasetFile(files, path);
+  if (parsed === undefined) throw badInputError([diagnostic(lineLocation(path, 1), `dataset file not found: ${path}`)]);
+  const { items, diagnostics } = parsed;
   if (errorsOf(diagnostics).length > 0) throw badInputError(diagnostics);
   return { file: path, format: datasetFormatOf(path)!, items, labels: labelCoverage(items), warnings: diagnostics };
 }
 
 function readJsonl(file: string, text: string): DatasetParse {
-  const items: DataItem[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const lines = text.split('\n');
-  lines.forEach((raw, index) => {
-    const lineText = raw.replace(/\r$/, '').replace(/^\uFEFF/, '');
-    if (lineText.trim() === '') return;
-    const line = index + 1;
-    let record: unknown;
-    try {
-      record = JSON.parse(lineText);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const pos = /position (\d+)/.exec(message);
-      const column = pos ? Number(pos[1]) + 1 : 1;
-      const at = { file, line, column, endLine: line, endColumn: Math.max(column + 1, lineText.length + 1) };
-      diagnostics.push(diagnostic(at, `not valid JSON (${message.replace(/\s*\(line \d+ column \d+\)/, '')})`));
-      return;
-    }
-    if (nestingDepth(record) > MAX_NESTING) {
-      diagnostics.push(diagnostic(lineLocation(file, line), `the item ${tooDeepMessage()}`));
-      return;
-    }
-    const r = itemFromRecord(record, file, line);
-    if (r.item) items.push(r.item);
-    for (const x of r.diagnostics) diagnostics.push(x);
-  });
-  return { items, diagnostics };
+  const read: DatasetParse = { items: [], diagnostics: [] };
+  text.split('\n').forEach((raw, index) => jsonlRecord(file, index + 1, raw, read));
+  return read;
+}
+
+/** One JSONL line into `into`: an item, or a diagnostic at its line. */
+function jsonlRecord(file: string, line: number, raw: string, into: DatasetParse): void {
+  const lineText = raw.replace(/\r$/, '').replace(/^\uFEFF/, '');
+  if (lineText.trim() === '') return;
+  let record: unknown;
+  try {
+    record = JSON.parse(lineText);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const pos = /position (\d+)/.exec(message);
+    const column = pos ? Number(pos[1]) + 1 : 1;
+    const at = { file, line, column, endLine: line, endColumn: Math.max(column + 1, lineText.length + 1) };
+    into.diagnostics.push(diagnostic(at, `not valid JSON (${message.replace(/\s*\(line \d+ column \d+\)/, '')})`));
+    return;
+  }
+  if (nestingDepth(record) > MAX_NESTING) {
+    into.diagnostics.push(diagnostic(lineLocation(file, line), `the item ${tooDeepMessage()}`));
+    return;
+  }
+  const r = itemFromRecord(record, file, line);
+  if (r.item) into.items.push(r.item);
+  for (const x of r.diagnostics) into.diagnostics.push(x);
 }
 
 function readCsv(file: string, text: string, delimiter: string): DatasetParse {

@@ -38,8 +38,10 @@ export function fileTooLargeMessage(size: number, limits: InputLimits): string {
 }
 
 /** What the user is told when a line is over `maxLineChars` (after the file and line). */
-export function lineTooLongMessage(length: number, limits: InputLimits): string {
-  return `line is ${formatSize(length)} long, over the ${formatSize(limits.maxLineChars)} limit for one line; set ${INPUT_LIMIT_VARIABLES.maxLineChars} to raise it`;
+/** `length` undefined: a streamed line, not read to its end once it passed the limit. */
+export function lineTooLongMessage(length: number | undefined, limits: InputLimits): string {
+  const size = length === undefined ? 'line is' : `line is ${formatSize(length)} long,`;
+  return `${size} over the ${formatSize(limits.maxLineChars)} limit for one line; set ${INPUT_LIMIT_VARIABLES.maxLineChars} to raise it`;
 }
 
 /**

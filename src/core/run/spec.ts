@@ -11,7 +11,7 @@
 import type { Files } from '../ports';
 import { badInputError, diagnostic, errorsOf, lineLocation, throwIfErrors } from '../data/diagnostics';
 import type { Diagnostic, Location } from '../data/diagnostics';
-import { datasetFormatOf, labelCoverage, parseDataset } from '../data/dataset';
+import { labelCoverage, readDatasetFile } from '../data/dataset';
 import type { DatasetParse } from '../data/dataset';
 import { hasExpected } from '../data/item';
 import type { DataItem } from '../data/item';
@@ -199,9 +199,9 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
     const at = merged.locate(path);
     const resolved = resolvePath(rel);
     if (datasets.has(resolved)) continue;
-    let text: string | undefined;
+    let parsed: DatasetParse | undefined;
     try {
-      text = await files.tryReadText(resolved);
+      parsed = await readDatasetFile(files, resolved);
     } catch (err) {
       // Not a file Ratchet reads (a pipe, a device, too large): said where the spec names it.
       if (!RatchetError.is(err, 'badInput')) throw err;
@@ -209,12 +209,11 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
       diagnostics.push(diagnostic(at, `${path.join('.')}: ${err.message}`, { field: path.join('.') }));
       continue;
     }
-    if (text === undefined) {
+    if (parsed === undefined) {
       missingFile = true;
       diagnostics.push(diagnostic(at, `dataset file not found: ${resolved} (${path.join('.')} is relative to ${describeFile(merged)})`, { field: path.join('.') }));
       continue;
     }
-    const parsed = parseDataset(resolved, text, datasetFormatOf(resolved), files.limits);
     datasets.set(resolved, parsed);
     for (const x of parsed.diagnostics) diagnostics.push(x);
   }

@@ -3,6 +3,7 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Files } from '../../../src/core/ports';
+import { linesOfText } from '../../fixtures/llmPorts';
 
 export function memFiles(tree: Record<string, string>): Files & { tree: Record<string, string> } {
   const norm = (p: string): string => path.posix.normalize(p);
@@ -17,6 +18,10 @@ export function memFiles(tree: Record<string, string>): Files & { tree: Record<s
       return t;
     },
     tryReadText: async (p) => files.get(norm(p)),
+    tryReadLines: async (p) => {
+      const t = files.get(norm(p));
+      return t === undefined ? undefined : linesOfText(t);
+    },
     writeTextAtomic: async (p, t) => void files.set(norm(p), t),
     appendDurable: async (p, t) => void files.set(norm(p), (files.get(norm(p)) ?? '') + t),
     exists: async (p) => exists(p),
@@ -40,6 +45,13 @@ export function diskFiles(root: string): Files {
     tryReadText: async (p) => {
       try {
         return await readFile(abs(p), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    tryReadLines: async (p) => {
+      try {
+        return linesOfText(await readFile(abs(p), 'utf8'));
       } catch {
         return undefined;
       }

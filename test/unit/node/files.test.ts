@@ -104,4 +104,27 @@ describe('NodeFiles reads only regular files (#14 §3)', () => {
     expect(inputLimitsFromEnv({ RATCHET_MAX_FILE_MB: '1', RATCHET_MAX_LINE_MB: '0.5' })).toEqual({ maxFileBytes: 1048576, maxLineChars: 524288 });
     expect(() => inputLimitsFromEnv({ RATCHET_MAX_LINE_MB: '0' })).toThrow('RATCHET_MAX_LINE_MB must be a number of MB above 0, got "0".');
   });
+  it('streams a file line by line, and refuses a line over the cap at its number without reading past it', async () => {
+    const f = path.join(dir, 'data.jsonl');
+    await writeFile(f, '{"q": 1}\r\n{"q": 2}\n\n{"q": 3}');
+    const lines: string[] = [];
+    for await (const line of (await files.tryReadLines(f))!) lines.push(line);
+    expect(lines).toEqual(['{"q": 1}\r', '{"q": 2}', '', '{"q": 3}']);
+    expect(await files.tryReadLines(path.join(dir, 'missing.jsonl'))).toBeUndefined();
+    // Line 3 is longer than the cap, and the file goes on long after it.
+    await writeFile(f, `a\nb\n${'x'.repeat(500_000)}\n${'y\n'.repeat(1000)}`);
+    const capped = new NodeFiles({ maxFileBytes: 10_000_000, maxLineChars: 64 * 1024 });
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const line of (await capped.tryReadLines(f))!) seen.push(line);
+    })().catch((e: unknown) => e);
+    expect(seen).toEqual(['a', 'b']);
+    expect(RatchetError.is(err, 'badInput')).toBe(true);
+    expect((err as RatchetError).details).toMatchObject({ file: f, line: 3 });
+    expect((err as Error).message).toBe(`${f}:3: line is over the 64 KB limit for one line; set RATCHET_MAX_LINE_MB to raise it.`);
+    // A named pipe is refused by the streaming reader too, at once.
+    const fifo = path.join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    await expect(files.tryReadLines(fifo)).rejects.toThrow('is a named pipe (FIFO)');
+  });
 });
