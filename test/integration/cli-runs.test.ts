@@ -70,6 +70,13 @@ describe('ratchet runs list', () => {
     expect(rows[3]!.commits).toBe(1);
   });
 
+  it('takes the workspace as -w too, as runs show and export do, and refuses two different ones', () => {
+    expect(ratchet('runs', 'list', '-w', ws, '--json')).toEqual(ratchet('runs', 'list', ws, '--json'));
+    const both = ratchet('runs', 'list', ws, '-w', empty);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(`ratchet: Name the workspace once: ${ws} or --workspace ${empty}.\n`);
+  });
+
   it('exits 1 with a note on stderr when the workspace has no runs', async () => {
     await mkdir(path.join(empty, '.ratchet'), { recursive: true });
     expect(ratchet('runs', 'list', empty)).toEqual({ code: 1, stdout: '', stderr: `No runs in ${path.join(empty, '.ratchet', 'runs')}.\n` });

@@ -57,10 +57,14 @@ export function registerRuns(program: Command, version: string): void {
   runs
     .command('list')
     .description('One line per run, newest first; exits 1 when the workspace has no runs.')
-    .argument('[workspace]', 'the workspace folder', '.')
+    .argument('[workspace]', 'the workspace folder (or -w, as the other runs commands take it)')
+    .option('-w, --workspace <dir>', 'the workspace folder')
     .option('--json', 'print one JSON object per run per line')
-    .action(async (workspace: string, opts: { json?: boolean }) => {
-      await listCommand(workspace, opts.json === true);
+    .action(async (positional: string | undefined, opts: { json?: boolean; workspace?: string }) => {
+      if (positional !== undefined && opts.workspace !== undefined && positional !== opts.workspace) {
+        throw new RatchetError('badInput', `Name the workspace once: ${positional} or --workspace ${opts.workspace}.`, { field: 'workspace' });
+      }
+      await listCommand(positional ?? opts.workspace ?? '.', opts.json === true);
     });
 
   runs
