@@ -153,11 +153,12 @@ describe('ratchet search', () => {
       const events = journal(resumed.dir, runId);
       expect(events.filter((e) => e.type === 'run/resumed')).toHaveLength(1);
       expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-      // Every evaluation the killed process finished came from the cache; at most the one in flight at the kill ran again.
+      // Every evaluation the killed process finished came from the cache; at most those in flight at
+      // the kill ran again — one per evaluator slot (the workspace's spec has concurrency: 2).
       const runsA = readFileSync(logA, 'utf8').split('\n').filter(Boolean).length;
       const runsB = readFileSync(logB, 'utf8').split('\n').filter(Boolean).length;
       expect(before).toBeGreaterThan(0);
-      expect(runsB).toBeLessThanOrEqual(runsA + 1);
+      expect(runsB).toBeLessThanOrEqual(runsA + 2);
     } finally {
       delete process.env.EVAL_LOG;
       await server.close();
