@@ -22,18 +22,11 @@ export interface NodeProcessRunnerOptions {
   killGraceMs?: number;
 }
 
-export interface ProcessRunOptions {
-  cwd?: string;
-  /** Set on top of the system's basics (userProgramEnv): PATH, HOME and the locale, never Ratchet's keys. */
-  env?: Record<string, string>;
-  /** Variables of this process's environment passed through by name. */
-  passEnv?: readonly string[];
-  timeoutMs?: number;
-  stdin?: string;
-  signal?: AbortSignal;
+/** The port's options (cwd, env, passEnv, timeout, stdin, signal), plus what only this runner offers. */
+export type ProcessRunOptions = Parameters<ProcessRunner['run']>[2] & {
   /** Run `command` through the platform shell. Only for command lines the user wrote themselves. */
   shell?: boolean;
-}
+};
 
 const isWindows = process.platform === 'win32';
 

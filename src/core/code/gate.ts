@@ -320,28 +320,15 @@ async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRe
   const { childScores, childMean, parentMean, wins, losses, ran, incorrect } = await allScores(ctx, child, parent, order);
   const commit = incorrect === undefined && childMean > parentMean;
   const decision = commit ? ('commit' as const) : ('reject' as const);
-  const record: DecisionRecord = {
-    candidateId: child.id,
-    parentId: parent.id,
-    incumbentId: parent.id,
+  const record = wholeRunRecord(ctx, child, parent, ledger, orderSeed, { childScores, childMean, parentMean, ran }, {
     gate: 'greedy',
     configHash: 'greedy',
-    alpha: ctx.gate.alpha,
-    schedule: 'per-candidate',
-    ledgerBefore: { tested: ledger.tested, commits: ledger.commits },
-    threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
-    orderSeed,
-    itemsConsumed: childScores.size,
     wins,
     losses,
     ties: childScores.size - wins - losses,
-    logWealth: 0,
     decision,
     reason: incorrect === undefined ? 'greedy' : 'incorrect',
-    candidateCalls: ran.child,
-    incumbentCalls: ran.parent,
-    statistic: { childMean, parentMean, difference: childMean - parentMean },
-  };
+  });
   return { record, ledgerAfter: advanceLedger(ledger, decision), childScores, ...(incorrect === undefined ? {} : { incorrect }), evaluations: ran };
 }
 
@@ -357,28 +344,15 @@ async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: Program
   const comparison = incorrect === undefined ? await comparePrograms((call) => v.ask(call, ctx.signal), v.task, v.view(child, childScores), v.view(parent, parentScores)) : undefined;
   const outcome = comparison?.outcome.outcome;
   const decision = outcome === 'child' ? ('commit' as const) : ('reject' as const);
-  const record: DecisionRecord = {
-    candidateId: child.id,
-    parentId: parent.id,
-    incumbentId: parent.id,
+  const record = wholeRunRecord(ctx, child, parent, ledger, orderSeed, { childScores, childMean, parentMean, ran }, {
     gate: 'pairwise',
     configHash: judgeGateConfigHash('pairwise', ctx.gate.alpha),
-    alpha: ctx.gate.alpha,
-    schedule: 'per-candidate',
-    ledgerBefore: { tested: ledger.tested, commits: ledger.commits },
-    threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
-    orderSeed,
-    itemsConsumed: childScores.size,
     wins: outcome === 'child' ? 1 : 0,
     losses: outcome === 'parent' ? 1 : 0,
     ties: outcome === 'tie' || outcome === 'inconsistent' ? 1 : 0,
-    logWealth: 0,
     decision,
     reason: incorrect === undefined ? 'validator' : 'incorrect',
-    candidateCalls: ran.child,
-    incumbentCalls: ran.parent,
-    statistic: { childMean, parentMean, difference: childMean - parentMean },
-  };
+  });
   return {
     record,
     ledgerAfter: advanceLedger(ledger, decision),
@@ -386,5 +360,43 @@ async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: Program
     ...(incorrect === undefined ? {} : { incorrect }),
     evaluations: ran,
     ...(comparison ? { comparison } : {}),
+  };
+}
+
+/**
+ * The record of a gate that evaluates the child on every instance and decides at once (greedy,
+ * pairwise): no e-process, so no wealth and the per-candidate threshold; the two means as its
+ * statistic. `own` is what the gate itself decided.
+ */
+function wholeRunRecord(
+  ctx: CodeGateContext,
+  child: ProgramRef,
+  parent: ProgramRef,
+  ledger: RunLedger,
+  orderSeed: number,
+  s: { childScores: Map<string, number>; childMean: number; parentMean: number; ran: { child: number; parent: number } },
+  own: Pick<DecisionRecord, 'gate' | 'configHash' | 'wins' | 'losses' | 'ties' | 'decision' | 'reason'>,
+): DecisionRecord {
+  return {
+    candidateId: child.id,
+    parentId: parent.id,
+    incumbentId: parent.id,
+    gate: own.gate,
+    configHash: own.configHash,
+    alpha: ctx.gate.alpha,
+    schedule: 'per-candidate',
+    ledgerBefore: { tested: ledger.tested, commits: ledger.commits },
+    threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
+    orderSeed,
+    itemsConsumed: s.childScores.size,
+    wins: own.wins,
+    losses: own.losses,
+    ties: own.ties,
+    logWealth: 0,
+    decision: own.decision,
+    reason: own.reason,
+    candidateCalls: s.ran.child,
+    incumbentCalls: s.ran.parent,
+    statistic: { childMean: s.childMean, parentMean: s.parentMean, difference: s.childMean - s.parentMean },
   };
 }
