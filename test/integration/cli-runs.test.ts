@@ -92,8 +92,8 @@ describe('ratchet runs list', () => {
     });
   });
 
-  it("lists the example workspace's run (the README's first command)", () => {
-    const { code, stdout } = ratchet('runs', 'list', 'examples');
+  it("lists the shipped sample run (the README's command)", () => {
+    const { code, stdout } = ratchet('runs', 'list', 'docs/sample-run');
     expect(code).toBe(0);
     expect(stdout.split('\n')[1]).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}\s+evolve\s+finished\s+math\/word-problems\.prompt\.md\s+.*\s+3\s+1\s+\$0\.\d{4}$/);
   });
