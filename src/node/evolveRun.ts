@@ -148,7 +148,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let scorer: Scorer | undefined;
   if (spec.scorer) {
-    scorer = await createNodeScorer(spec.scorer, { baseDir: spec.baseDir, files, llm, proc: ports.proc });
+    // `locate`: a scorer that cannot load names the spec's file:line of the field at fault.
+    scorer = await createNodeScorer(spec.scorer, { baseDir: spec.baseDir, files, llm, proc: ports.proc, locate: (field) => spec.origin[field] });
     if (scorer.requiresTrust && opts.untrusted) {
       throw new RatchetError(
         'badInput',
