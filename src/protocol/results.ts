@@ -1,6 +1,6 @@
 /**
  * The Results view's table, as the host builds it from a run's journal and the view and the export
- * both read it: one row per dev/test item, one column per version that was scored on any of them
+ * both read it: one row per dev/test item that was scored, one column per version that was scored on any of them
  * (the baseline first, then the candidates in the order they were proposed), a score per cell.
  * Outputs stay on the host (they travel one cell at a time, or in an export); the filters and the
  * per-version accuracy live here so the table on screen and the exported file agree.

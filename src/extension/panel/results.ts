@@ -1,8 +1,8 @@
 /**
  * The host's half of the Results view: the table built from what the run store kept of a run's
  * journal (`dataset/loaded`, `candidate/proposed`, `item/evaluated`, `decision`), one cell's
- * output on request, and the exported file. Feedback items are not rows: the proposer reads them,
- * the gate and the report never score on them.
+ * output on request, and the exported file. Rows are the dev and test items some version was scored
+ * on; feedback items are not rows: the proposer reads them, the gate and the report never score on them.
  */
 import { formatCsv } from '../../core/data/csv';
 import type { ResultCell, ResultsFilter, ResultsItem, ResultsTable, ResultsVersion } from '../../protocol/results';
@@ -45,15 +45,17 @@ export function buildResultsTable(run: StoredRun): ResultsTable {
       return { id, baseline: id === baselineId, ...(decision ? { decision } : {}) };
     });
   let passFail = true;
-  const scores = items.map((item) =>
+  const scoresOf = (item: ResultsItem) =>
     versions.map((v) => {
       const s = scored.get(v.id)?.get(item.itemId);
       if (s === undefined) return null;
       if (s !== 0 && s !== 1) passFail = false;
       return s;
-    }),
-  );
-  return { runId: state.runId, versions, items, scores, passFail };
+    });
+  // An item no version ran on says nothing (an Evaluate never touches the dev split; a gate that
+  // stops early leaves dev items unused): it gets a row once something is scored on it.
+  const rows = items.map((item) => ({ item, scores: scoresOf(item) })).filter((r) => r.scores.some((s) => s !== null));
+  return { runId: state.runId, versions, items: rows.map((r) => r.item), scores: rows.map((r) => r.scores), passFail };
 }
 
 export function buildResultCell(run: StoredRun, itemId: string, versionId: string): ResultCell {

@@ -71,10 +71,11 @@ describe('the results table from a run\'s journal events', () => {
     expect(table.items[0]!.text).toBe('What is 6 × 7?');
   });
 
-  it('reads graded scores as scores, not pass/fail', () => {
+  it('reads graded scores as scores, not pass/fail, and leaves out items nothing ran on (an Evaluate scores only the test split)', () => {
     const table = buildResultsTable(storeWith([started(), dataset(), proposed('v0', undefined), scored('v0', 't1', 0.25), scored('v0', 't2', 1)]).get(RUN)!);
     expect(table.passFail).toBe(false);
-    expect(table.scores).toEqual([[null], [null], [0.25], [1]]);
+    expect(table.items.map((i) => i.itemId)).toEqual(['t1', 't2']);
+    expect(table.scores).toEqual([[0.25], [1]]);
   });
 
   it('opens a cell with the output, the expected answer and the variables', () => {
@@ -94,7 +95,7 @@ describe('the results table from a run\'s journal events', () => {
 
   it('reads a journal written before items carried their label and variables', () => {
     const run = storeWith([started(), dataset(false), proposed('v0', undefined), scored('v0', 't1', 1)]).get(RUN)!;
-    expect(buildResultsTable(run).items).toHaveLength(4);
+    expect(buildResultsTable(run).items.map((i) => [i.itemId, i.text])).toEqual([['t1', 'What is 2 + 2?']]);
     const cell = buildResultCell(run, 't1', 'v0');
     expect(cell.expected).toBeUndefined();
     expect(cell.vars).toBeUndefined();
