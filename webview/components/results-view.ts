@@ -156,6 +156,8 @@ export class ResultsView extends HTMLElement {
     const table = this.table;
     if (!table) return;
     this.rows = filterRows(table, this.filter);
+    // A short table takes only its rows' height, so the opened cell's output shows below it.
+    this.list.style.height = `min(50vh, ${Math.max(2, this.rows.length) * RESULTS_ROW_HEIGHT + 2}px)`;
     this.list.setItems(this.rows, (i) => table.items[i]!.itemId);
     setText(this.shown, `${this.rows.length} of ${table.items.length} items`);
     this.empty.hidden = this.rows.length > 0;
