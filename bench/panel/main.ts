@@ -8,7 +8,8 @@
  * virtualised list's worst case). Snapshot mode (the host's folded snapshot, what a reopened
  * panel gets) and streamed mode (events in batches, what a live run sends). Prints a table;
  * exits non-zero on a CSP violation or a page error.
- * Usage: npm run bench:panel [-- --shots DIR [--tour-only]]
+ * A third case paints the Results tab with 2,000 items × 20 versions and scrolls it (its own table).
+ * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only]
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { panelHtml } from '../../src/extension/panel/html';
 import { RunStore } from '../../src/extension/panel/runStore';
 import type { DecisionRecord } from '../../src/core/gates/record';
 import type { HostMessage, PanelEvent } from '../../src/protocol/webview';
+import type { ResultsTable } from '../../src/protocol/results';
 import { syntheticRun } from '../../test/unit/webview/syntheticRun';
 import { stubHostScript, type BenchTheme } from './stubHost';
 import { tour } from './tour';
@@ -141,7 +143,7 @@ async function deliverAndPaint(page: Page, messages: HostMessage[], expected: nu
 }
 
 /** Scrolls the verdict feed like a fast mouse wheel (96 px a frame, 120 frames, wrapping at the end); frame intervals show whether it keeps up. */
-async function scrollFeed(page: Page): Promise<{ p95: number; longTasks: number; workMs: number }> {
+async function scrollFeed(page: Page, listSelector = 'ratchet-verdict-feed ratchet-virtual-list'): Promise<{ p95: number; longTasks: number; workMs: number }> {
   // Frame intervals include software raster (--disable-gpu); the CDP task metrics separate what the
   // panel itself costs per step: script, style and layout.
   const cdp = await page.context().newCDPSession(page);
@@ -152,8 +154,8 @@ async function scrollFeed(page: Page): Promise<{ p95: number; longTasks: number;
     return (get('ScriptDuration') + get('RecalcStyleDuration') + get('LayoutDuration')) * 1000;
   };
   const before = await work();
-  const result = await page.evaluate(async () => {
-    const list = document.querySelector<HTMLElement>('ratchet-verdict-feed ratchet-virtual-list')!;
+  const result = await page.evaluate(async (listSelector) => {
+    const list = document.querySelector<HTMLElement>(listSelector)!;
     const frame = () => new Promise<number>((r) => requestAnimationFrame((t) => r(t)));
     let longTasks = 0;
     const observer = new PerformanceObserver((l) => (longTasks += l.getEntries().length));
@@ -171,7 +173,7 @@ async function scrollFeed(page: Page): Promise<{ p95: number; longTasks: number;
     observer.disconnect();
     intervals.sort((a, b) => a - b);
     return { p95: intervals[Math.floor(intervals.length * 0.95)] ?? 0, longTasks, steps };
-  });
+  }, listSelector);
   const workMs = ((await work()) - before) / result.steps;
   await cdp.detach();
   return { p95: result.p95, longTasks: result.longTasks, workMs };
@@ -230,6 +232,66 @@ async function measure(context: BrowserContext, dataset: Dataset, events: number
   return { dataset, events, mode, decisions, bootMs, paintMs, heapMb: heap, heapDeltaMb: heap - baseline, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
 }
 
+interface ResultsRow {
+  items: number;
+  versions: number;
+  paintMs: number;
+  domNodes: number;
+  scrollP95Ms: number;
+  scrollWorkMs: number;
+  longTasks: number;
+}
+
+/** A results table of `items` × `versions`, about a third of the cells failing, in a fixed pattern. */
+function resultsTable(runId: string, items: number, versions: number): ResultsTable {
+  return {
+    runId,
+    versions: Array.from({ length: versions }, (_, j) => ({ id: j === 0 ? 'v0' : `c${j}`, baseline: j === 0, ...(j === 0 ? {} : { decision: j % 4 === 0 ? ('commit' as const) : ('reject' as const) }) })),
+    items: Array.from({ length: items }, (_, i) => ({ itemId: `item-${String(i).padStart(5, '0')}`, split: i % 5 === 0 ? ('test' as const) : ('dev' as const), text: `Question ${i}: a train leaves at ${i % 24}:00 and travels ${(i * 37) % 500} km; when does it arrive?` })),
+    scores: Array.from({ length: items }, (_, i) => Array.from({ length: versions }, (_, j) => ((i * 7 + j * 3) % 3 === 0 ? 0 : 1))),
+    passFail: true,
+  };
+}
+
+/** The Results tab with a 2,000 × 20 table: time to paint it, and the scroll through its rows. */
+async function measureResults(context: BrowserContext, items: number, versions: number): Promise<ResultsRow> {
+  const startAt = Date.now() - 1000;
+  const [first] = syntheticRun({ count: 1, startAt });
+  const store = new RunStore();
+  store.append(first!);
+  const page = await openPanel(context);
+  await deliverAndPaint(page, [{ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(first!.runId) }], 1);
+  await page.evaluate(() => (document.querySelector('ratchet-panel-app') as unknown as { showTab(tab: string): void }).showTab('results'));
+  const table = resultsTable(first!.runId, items, versions);
+  const paintMs = await page.evaluate(async ({ table, items }) => {
+    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+    const t0 = performance.now();
+    window.postMessage({ type: 'results/show', table }, '*');
+    const count = () => document.querySelector('ratchet-results-view .results-count')?.textContent;
+    while (count() !== `${items} of ${items} items`) await frame();
+    await frame();
+    return performance.now() - t0;
+  }, { table, items });
+  const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+  const scroll = await scrollFeed(page, 'ratchet-results-view ratchet-virtual-list');
+  if (shotsDir) await page.screenshot({ path: join(shotsDir, `panel-results-${items}x${versions}.png`) });
+  const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
+  if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`page problems in the results case: CSP ${JSON.stringify(problems.csp)} errors ${JSON.stringify(problems.errors)}`);
+  await page.close();
+  return { items, versions, paintMs, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
+}
+
+function printResultsTable(rows: ResultsRow[]): void {
+  const head = ['results items', 'versions', 'first paint ms', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
+  const body = rows.map((r) => [String(r.items), String(r.versions), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
+  console.log(`\n${line(head)}`);
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const b of body) console.log(line(b));
+  console.log(`Results tab: medians of ${REPEATS} fresh pages; first paint = results/show posted → rows painted and one frame presented. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).`);
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -274,11 +336,17 @@ async function main(): Promise<void> {
     await serve(context, script);
     const rows: Row[] = [];
     // --tour-only (with --shots): screenshots of every tab without the timings.
-    const measureAll = !process.argv.includes('--tour-only');
+    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only');
     for (const dataset of measureAll ? (['run', 'decisions'] as const) : []) {
       for (const events of SIZES) for (const mode of ['snapshot', 'streamed'] as const) rows.push(await measureMedian(context, dataset, events, mode));
     }
     if (measureAll) printTable(rows, Buffer.byteLength(script));
+    if (measureAll || process.argv.includes('--results-only')) {
+      const runs: ResultsRow[] = [];
+      for (let i = 0; i < REPEATS; i++) runs.push(await measureResults(context, 2_000, 20));
+      const pick = (f: (r: ResultsRow) => number) => median(runs.map(f));
+      printResultsTable([{ ...runs[0]!, paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
+    }
     if (shotsDir) {
       writeFileSync(join(shotsDir, 'panel-bench.json'), JSON.stringify(rows, null, 2));
       const store = new RunStore();

@@ -11,6 +11,7 @@
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
+import type { ResultCell, ResultsFilter, ResultsTable } from './results';
 
 // ---------------------------------------------------------------------------------------------
 // What the panel folds: the engine's events.
@@ -197,7 +198,7 @@ export interface Evidence {
 // ---------------------------------------------------------------------------------------------
 // UI choices the webview persists with setState (never run data).
 
-export const TABS = ['verdicts', 'evidence', 'ratings', 'lineage', 'cost'] as const;
+export const TABS = ['verdicts', 'results', 'evidence', 'ratings', 'lineage', 'cost'] as const;
 export type TabId = (typeof TABS)[number];
 export type DecisionFilter = 'all' | 'commit' | 'reject';
 export type CostMetric = 'calls' | 'tokens' | 'dollars';
@@ -227,7 +228,11 @@ export type HostMessage =
    * run's decision on `candidateId` in the verdict feed and open its evidence. Posted after the
    * run's `run/snapshot`; the host holds it until the view has said `view/ready`.
    */
-  | { type: 'focus'; runId: string; candidateId: string };
+  | { type: 'focus'; runId: string; candidateId: string }
+  /** The Results view's table, built from the run's journal, answering `results/request`. */
+  | { type: 'results/show'; table: ResultsTable }
+  /** One Results cell's output, answering `results/cell`. */
+  | { type: 'results/cell'; cell: ResultCell };
 
 /** View → host. Cancel and Resume are requests: the host forwards them to the engine. */
 export type ViewMessage =
@@ -237,6 +242,10 @@ export type ViewMessage =
   | { type: 'run/resume'; runId: string }
   | { type: 'evidence/request'; runId: string; candidateId: string }
   | { type: 'candidate/open'; runId: string; candidateId: string; as: 'text' | 'diff' }
+  | { type: 'results/request'; runId: string }
+  | { type: 'results/cell'; runId: string; itemId: string; versionId: string }
+  /** Save the rows the filter keeps, with outputs, to a file the user picks. */
+  | { type: 'results/export'; runId: string; format: 'csv' | 'json'; filter: ResultsFilter }
   | { type: 'view/error'; message: string };
 
 export type HostMessageType = HostMessage['type'];

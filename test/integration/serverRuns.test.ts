@@ -122,6 +122,12 @@ describe('runs over LSP', () => {
     const report = events.find((e) => e.type === 'report/test');
     expect(report?.type === 'report/test' && report.n).toBe(w.items.length - 50);
     expect(events.at(-1)).toMatchObject({ type: 'run/finished', candidates: 0, commits: 0 });
+    // It says it is an Evaluate, and journals each test item's score and output (the Results view's rows).
+    expect(events.find((e) => e.type === 'run/started')).toMatchObject({ info: { kind: 'evaluate' } });
+    const testIds = new Set(events.flatMap((e) => (e.type === 'dataset/loaded' ? e.items.filter((i) => i.split === 'test').map((i) => i.itemId) : [])));
+    const scored = journal(w.dir, runId).flatMap((e) => (e.type === 'item/evaluated' ? [e] : []));
+    expect(new Set(scored.map((e) => e.itemId))).toEqual(testIds);
+    expect(scored.every((e) => e.candidateId === 'v0' && typeof e.output === 'string' && e.output.length > 0)).toBe(true);
   });
 
   it('a run whose inputs are broken is refused with the located problem', async () => {

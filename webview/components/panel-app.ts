@@ -13,11 +13,13 @@ import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
 import { foldEvents } from '../../src/protocol/runState';
+import { isEvaluation } from '../../src/protocol/results';
 import { wealthChartData } from '../model/wealthSeries';
 import type { CostView } from './cost-view';
 import type { EvidenceView } from './evidence-view';
 import type { LineageTreeView } from './lineage-tree';
 import type { RatingsView } from './ratings-view';
+import type { ResultsView } from './results-view';
 import type { RunHeader } from './run-header';
 import type { VerdictFeed } from './verdict-feed';
 import type { WealthChart } from './wealth-chart';
@@ -25,11 +27,12 @@ import './cost-view';
 import './evidence-view';
 import './lineage-tree';
 import './ratings-view';
+import './results-view';
 import './run-header';
 import './verdict-feed';
 import './wealth-chart';
 
-export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost';
+export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost' | 'results';
 
 export interface PanelAppOptions {
   host: PanelHost;
@@ -40,6 +43,7 @@ export interface PanelAppOptions {
 
 const TAB_LABELS: Record<TabId, string> = {
   verdicts: 'Verdicts',
+  results: 'Results',
   evidence: 'Evidence',
   ratings: 'Ratings',
   lineage: 'Lineage',
@@ -50,7 +54,7 @@ const TAB_LABELS: Record<TabId, string> = {
 export function partsFor(type: PanelEvent['type']): readonly Part[] {
   switch (type) {
     case 'decision':
-      return ['feed', 'chart', 'lineage', 'ratings', 'header'];
+      return ['feed', 'chart', 'lineage', 'ratings', 'header', 'results'];
     case 'wealth/step':
       return ['chart'];
     case 'candidate/proposed':
@@ -61,6 +65,9 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
       return ['cost', 'header'];
     case 'ratings':
       return ['ratings'];
+    case 'item/evaluated':
+    case 'dataset/loaded':
+      return ['results'];
     case 'run/started':
     case 'run/finished':
     case 'run/failed':
@@ -76,9 +83,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'candidate/stopped':
       return ['lineage', 'header'];
     case 'verdict':
-    case 'item/evaluated':
     case 'suggestion':
-    case 'dataset/loaded':
     case 'rubric/updated':
       return [];
     default:
@@ -126,6 +131,9 @@ export class PanelApp extends HTMLElement {
   private readonly ratings = custom<RatingsView>('ratchet-ratings-view');
   private readonly lineage = custom<LineageTreeView>('ratchet-lineage-tree');
   private readonly cost = custom<CostView>('ratchet-cost-view');
+  private readonly results = custom<ResultsView>('ratchet-results-view');
+  /** A results table asked of the host and not yet answered; `again`: the run changed meanwhile. */
+  private resultsRequest: { runId: string; again: boolean } | undefined;
 
   /** Connects to the host, restores the UI choices, and says `view/ready`. */
   start(options: PanelAppOptions): void {
@@ -172,8 +180,11 @@ export class PanelApp extends HTMLElement {
           if (this.ui.runId !== undefined) delete this.ui.candidateId;
           this.ui.runId = msg.run.runId;
           this.saveUi();
+          // An Evaluate has nothing to show but its results.
+          if (isEvaluation(msg.run.info)) this.showTab('results');
         }
-        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence']);
+        this.resultsRequest = undefined;
+        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence', 'results']);
         if (this.ui.tab === 'evidence' && this.ui.candidateId !== undefined && msg.run) this.requestEvidence(this.ui.candidateId);
         return;
       case 'run/events': {
@@ -198,6 +209,15 @@ export class PanelApp extends HTMLElement {
       case 'evidence/missing':
         if (msg.runId === this.ui.runId && msg.candidateId === this.ui.candidateId) this.evidence.showMissing(msg.candidateId, msg.why);
         return;
+      case 'results/show':
+        if (msg.table.runId !== this.state?.runId) return;
+        this.results.update(msg.table);
+        if (this.resultsRequest?.again) this.invalidate(['results']);
+        this.resultsRequest = undefined;
+        return;
+      case 'results/cell':
+        this.results.showCell(msg.cell);
+        return;
       case 'focus':
         // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.
         if (this.state?.runId === msg.runId) this.focusDecision(msg.candidateId);
@@ -220,9 +240,14 @@ export class PanelApp extends HTMLElement {
     this.evidence.actions = { openCandidate: (id, as) => this.openCandidate(id, as) };
     this.lineage.actions = { open: (id, as) => this.openCandidate(id, as) };
     this.cost.actions = { metric: (m) => this.setCostMetric(m) };
+    this.results.actions = {
+      openCell: (itemId, versionId) => this.state && this.post({ type: 'results/cell', runId: this.state.runId, itemId, versionId }),
+      export: (format, filter) => this.state && this.post({ type: 'results/export', runId: this.state.runId, format, filter }),
+    };
 
     const panels: Record<TabId, HTMLElement[]> = {
       verdicts: [this.chart, this.feed],
+      results: [this.results],
       evidence: [this.evidence],
       ratings: [this.ratings],
       lineage: [this.lineage],
@@ -274,6 +299,17 @@ export class PanelApp extends HTMLElement {
 
   private openCandidate(candidateId: string, as: 'text' | 'diff'): void {
     if (this.state) this.post({ type: 'candidate/open', runId: this.state.runId, candidateId, as });
+  }
+
+  /** The table lives on the host (it holds the outputs): one request at a time, and one more if the run moved on meanwhile. */
+  private requestResults(): void {
+    if (!this.state) return;
+    if (this.resultsRequest?.runId === this.state.runId) {
+      this.resultsRequest.again = true;
+      return;
+    }
+    this.resultsRequest = { runId: this.state.runId, again: false };
+    this.post({ type: 'results/request', runId: this.state.runId });
   }
 
   private setFilter(filter: DecisionFilter): void {
@@ -337,6 +373,9 @@ export class PanelApp extends HTMLElement {
         case 'cost':
           this.cost.update(this.ui.costMetric, costChartData(s, this.ui.costMetric), costTable(s));
           break;
+        case 'results':
+          this.requestResults();
+          break;
         default:
           assertNever(part, 'panel part');
       }
@@ -362,6 +401,9 @@ export class PanelApp extends HTMLElement {
   get evidenceElement(): EvidenceView {
     return this.evidence;
   }
+  get resultsElement(): ResultsView {
+    return this.results;
+  }
 }
 
 function tabParts(tab: TabId): Part[] {
@@ -376,6 +418,8 @@ function tabParts(tab: TabId): Part[] {
       return ['lineage'];
     case 'cost':
       return ['cost'];
+    case 'results':
+      return ['results'];
     default:
       return assertNever(tab, 'tab');
   }

@@ -4,6 +4,7 @@ import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webvi
 import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from '../../src/protocol/runState';
+import { isEvaluation } from '../../src/protocol/results';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';
@@ -140,14 +141,23 @@ function statusText(s: RunState): string {
     case 'pending':
       return 'waiting for the engine';
     case 'running':
+      if (isEvaluation(s.info)) return 'evaluating the prompt on the test split';
       return s.resumed ? 'running (resumed)' : 'running';
     case 'finished':
+      if (isEvaluation(s.info)) return evaluationText(s);
       return s.finished ? `finished: ${count(s.finished.commits, 'commit')} of ${count(s.finished.candidates, 'candidate')}` : 'finished';
     case 'failed':
       return `failed: ${s.error?.message ?? 'unknown error'}`;
     case 'cancelled':
       return 'cancelled';
   }
+}
+
+/** An Evaluate run has no candidates to count: it says what it scored and how well. */
+function evaluationText(s: RunState): string {
+  const r = s.testReport;
+  if (!r) return 'evaluated: nothing was scored (the run has no test split or no scorer)';
+  return `evaluated ${shortId(r.baseline.candidateId)} on ${count(r.n, 'test item')}: mean score ${r.baseline.mean.toFixed(3)} (95% interval ${r.baseline.lo.toFixed(3)}–${r.baseline.hi.toFixed(3)})`;
 }
 
 function warningOf(s: RunState): string | undefined {

@@ -85,3 +85,16 @@ export function parseCsv(text: string, delimiter = ','): { records: CsvRecord[];
   }
   return { records };
 }
+
+/**
+ * The writing side of the same format: one record per line (CRLF, as RFC 4180 says), a field
+ * quoted only when it holds the delimiter, a quote, or a line break, its quotes doubled. What
+ * `formatCsv` writes, `parseCsv` reads back field for field.
+ */
+export function formatCsv(rows: readonly (readonly string[])[], delimiter = ','): string {
+  return rows.map((fields) => fields.map((f) => csvField(f, delimiter)).join(delimiter)).join('\r\n') + (rows.length > 0 ? '\r\n' : '');
+}
+
+function csvField(field: string, delimiter: string): string {
+  return field.includes(delimiter) || /["\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
+}

@@ -9,7 +9,7 @@
  * sampleIndex, so a resume that replays the cached answers reproduces the same decisions.
  */
 import type { DataItem } from '../data/item';
-import { expectedText } from '../data/item';
+import { expectedText, hasExpected } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import { RatchetError, isCancellation } from '../errors';
 import { OutcomeCache } from '../gates/incumbentCache';
@@ -25,7 +25,7 @@ import { bodyForModel, withBody } from '../prompt/promptFile';
 import type { Template } from '../prompt/template';
 import { templateVariableNames } from '../prompt/template';
 import { agentConfidence } from '../gates/elo';
-import type { EngineEvent, RunSummaryInfo } from '../run/events';
+import type { DatasetItemInfo, EngineEvent, RunSummaryInfo } from '../run/events';
 import type { RunSpec } from '../run/specTypes';
 import { RunBudget, budgetOf } from '../run/budget';
 import type { Metered } from '../run/budget';
@@ -109,7 +109,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
   await emit({
     type: 'run/started',
     info: {
-      kind: 'evolve',
+      // A run allowed no candidates only scores the starting prompt: that is what Evaluate starts.
+      kind: spec.budget.candidates === 0 ? 'evaluate' : 'evolve',
       target: opts.prompt.path,
       gate: spec.gate.name,
       alpha: spec.gate.alpha,
@@ -125,7 +126,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       ...(opts.estimate ? { estimate: opts.estimate } : {}),
     },
   });
-  const splitItems = (split: 'feedback' | 'dev' | 'test') => opts.splits[split].map((item) => ({ itemId: item.id, input: itemText(item).text, split }));
+  const splitItems = (split: 'feedback' | 'dev' | 'test') => opts.splits[split].map((item) => datasetItemInfo(item, split));
   await emit({ type: 'dataset/loaded', items: [...splitItems('feedback'), ...splitItems('dev'), ...splitItems('test')] });
   try {
     const scores = scoreMode(opts.scorer);
@@ -395,6 +396,16 @@ function trace(e: Evaluation, item: DataItem): FeedbackTrace {
   };
 }
 
+function datasetItemInfo(item: DataItem, split: DatasetItemInfo['split']): DatasetItemInfo {
+  return {
+    itemId: item.id,
+    input: itemText(item).text,
+    split,
+    ...(hasExpected(item) ? { expected: expectedText(item.expected) } : {}),
+    vars: Object.fromEntries(Object.entries(item.vars).map(([name, value]) => [name, typeof value === 'string' ? value : expectedText(value)])),
+  };
+}
+
 function itemText(item: DataItem): { id: string; text: string } {
   return { id: item.id, text: Object.values(item.vars).map(String).join(' ') };
 }
@@ -523,7 +534,13 @@ async function reportTestWithinBudget(
 
 async function reportTest(opts: EvolveOptions, evaluator: Evaluator, v0: Version, final: Version, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal) {
   const items = opts.splits.test;
-  const scoreAll = (v: Version) => Promise.all(items.map((item) => evaluator.evaluate(v.hash, v.text, item, signal).then((e) => e.score ?? 0)));
+  // Each item's score and output is journaled (in item order, after the concurrent calls) so the
+  // Results view can show the test split item by item, not only the report's means.
+  const scoreAll = async (v: Version) => {
+    const evals = await Promise.all(items.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
+    for (const e of evals) await emit({ type: 'item/evaluated', candidateId: v.id, itemId: e.itemId, score: e.score ?? 0, cached: false, output: e.output });
+    return evals.map((e) => e.score ?? 0);
+  };
   const base = await scoreAll(v0);
   const fin = final === v0 ? base : await scoreAll(final);
   await emit({

@@ -25,6 +25,18 @@ export interface RunSummaryInfo {
   estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
 }
 
+/** One dataset item as a run's journal records it (`dataset/loaded`). */
+export interface DatasetItemInfo {
+  itemId: string;
+  /** The template variables' values, joined: what the item asks, in one line. */
+  input: string;
+  split: 'feedback' | 'dev' | 'test';
+  /** The label as text. */
+  expected?: string;
+  /** The template variables, each as text. */
+  vars?: Record<string, string>;
+}
+
 /** A mean score with a 95 % interval. */
 export interface ScoreInterval {
   mean: number;
@@ -48,9 +60,13 @@ export type EngineEvent = Base &
   (
     | { type: 'run/started'; info: RunSummaryInfo; resumed?: boolean }
     | {
-        /** The items' inputs as text, once per run, so evidence can show what each item asked. */
+        /**
+         * The items' inputs as text, once per run, so evidence can show what each item asked and the
+         * Results view what each row is. `expected` and `vars` are absent from journals written
+         * before the Results view existed (and `expected` from unlabeled items).
+         */
         type: 'dataset/loaded';
-        items: { itemId: string; input: string; split: 'feedback' | 'dev' | 'test' }[];
+        items: DatasetItemInfo[];
       }
     | {
         type: 'candidate/proposed';

@@ -6,6 +6,7 @@
 import { assertNever } from '../../core/errors';
 import type { HostMessage, PanelEvent, ViewMessage } from '../../protocol/webview';
 import { buildEvidence } from './evidence';
+import { buildResultCell, buildResultsTable, exportResults } from './results';
 import type { RunStore } from './runStore';
 
 export interface PanelTransport {
@@ -22,6 +23,11 @@ export interface PanelActions {
    * after a reload was showing, when it ended while the window was away.
    */
   loadRun(runId: string): void | Promise<void>;
+  /**
+   * Asks the user where to save an export of a run's results (a save dialog) and writes `text`
+   * there; nothing when they cancel.
+   */
+  saveExport(suggestedName: string, text: string): void | Promise<void>;
   /** A view-side failure or a failed action, for the log. */
   reportError(message: string): void;
 }
@@ -140,6 +146,23 @@ export class PanelController {
       case 'candidate/open':
         this.run(() => this.actions.openCandidate(msg.runId, msg.candidateId, msg.as), `Opening candidate ${msg.candidateId} failed`);
         return;
+      case 'results/request': {
+        const run = this.store.get(msg.runId);
+        if (run) this.transport.post({ type: 'results/show', table: buildResultsTable(run) });
+        return;
+      }
+      case 'results/cell': {
+        const run = this.store.get(msg.runId);
+        if (run) this.transport.post({ type: 'results/cell', cell: buildResultCell(run, msg.itemId, msg.versionId) });
+        return;
+      }
+      case 'results/export': {
+        const run = this.store.get(msg.runId);
+        if (!run) return;
+        const text = exportResults(run, msg.filter, msg.format);
+        this.run(() => this.actions.saveExport(`${msg.runId}-results.${msg.format}`, text), `Exporting the results of run ${msg.runId} failed`);
+        return;
+      }
       case 'view/error':
         this.actions.reportError(`Ratchet panel: ${msg.message}`);
         return;

@@ -98,6 +98,18 @@ function panelActions(deps: RegisterPanelDeps): PanelActions {
         preview: true,
       });
     },
+    async saveExport(suggestedName, text) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const target = await vscode.window.showSaveDialog({
+        title: 'Export Ratchet results',
+        saveLabel: 'Export',
+        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, suggestedName) } : {}),
+        filters: suggestedName.endsWith('.csv') ? { CSV: ['csv'] } : { JSON: ['json'] },
+      });
+      if (!target) return;
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+      void vscode.window.showInformationMessage(`Saved the results to ${vscode.workspace.asRelativePath(target)}.`);
+    },
     reportError(message) {
       deps.log?.error(message);
     },

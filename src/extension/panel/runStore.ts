@@ -11,6 +11,7 @@
  * (`append` says `gap`, `lastSeq` says after what). Events without a seq fold as they come.
  */
 import type { DecisionRecord } from '../../core/gates/record';
+import type { DatasetItemInfo } from '../../core/run/events';
 import type { JudgeView, PanelEvent, RunListEntry, RunState } from '../../protocol/webview';
 import { applyEvent, emptyRunState } from '../../protocol/runState';
 
@@ -21,6 +22,8 @@ export interface RunDetail {
   outputs: Map<string, string>;
   scores: Map<string, number>;
   inputs: Map<string, string>;
+  /** Every dataset item as `dataset/loaded` listed it, in its order. */
+  items: Map<string, DatasetItemInfo>;
   /** `${candidateId}\n${itemId}` → the validator's verdicts in each order. */
   verdicts: Map<string, { childFirst?: JudgeView; parentFirst?: JudgeView }>;
   /** Every e-process step per candidate (the light state may evict old traces). */
@@ -53,6 +56,7 @@ function emptyDetail(): RunDetail {
     outputs: new Map(),
     scores: new Map(),
     inputs: new Map(),
+    items: new Map(),
     verdicts: new Map(),
     steps: new Map(),
     records: new Map(),
@@ -255,7 +259,10 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
       d.records.set(e.record.candidateId, e.record);
       return;
     case 'dataset/loaded':
-      for (const item of e.items) d.inputs.set(item.itemId, item.input);
+      for (const item of e.items) {
+        d.inputs.set(item.itemId, item.input);
+        d.items.set(item.itemId, item);
+      }
       return;
     case 'rubric/updated':
       d.rubrics.set(e.version, e.rubric);

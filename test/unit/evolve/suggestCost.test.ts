@@ -107,7 +107,9 @@ describe('a suggestion waiting for the user', () => {
     expect(seenWhileWaiting!.spent).toBeGreaterThan(0);
     expect(seenWhileWaiting!.llmCalls).toBe(seenWhileWaiting!.spent);
     // One cost/update more, right after the suggestion; the events around it keep their order.
+    // (The test split's per-item scores, both versions on every test item, come before its report.)
     const from = events.findIndex((e) => e.type === 'decision');
-    expect(events.slice(from).map((e) => e.type)).toEqual(['decision', 'suggestion', 'cost/update', 'edit/applied', 'cost/update', 'report/test', 'cost/update', 'run/finished']);
+    const testItems = Array<string>(2 * inputs.splits.test.length).fill('item/evaluated');
+    expect(events.slice(from).map((e) => e.type)).toEqual(['decision', 'suggestion', 'cost/update', 'edit/applied', 'cost/update', ...testItems, 'report/test', 'cost/update', 'run/finished']);
   });
 });

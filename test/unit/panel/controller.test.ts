@@ -18,6 +18,7 @@ function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c
     },
     openCandidate: (id, c, as) => void calls.push(`open ${id} ${c} ${as}`),
     loadRun: (id) => void calls.push(`load ${id}`),
+    saveExport: (name, text) => void calls.push(`save ${name} ${text.length}`),
     reportError: (m) => void calls.push(`error ${m}`),
   };
   const controller = new PanelController(store, { post: (m) => posted.push(structuredClone(m)) }, actions, {
