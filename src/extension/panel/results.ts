@@ -82,6 +82,15 @@ export function buildResultCell(run: StoredRun, itemId: string, versionId: strin
  * The rows the filter keeps, with every version's score and output, as a file: CSV with one
  * `score`/`output` column pair per version, or JSON with the versions' accuracy and intervals.
  */
+/**
+ * A model's output opened in a spreadsheet must stay text: a field starting with = + - @ (or a tab
+ * or carriage return) would be run as a formula (CSV injection), so it gets a leading apostrophe,
+ * which spreadsheets hide. Plain numbers such as -3 are left alone.
+ */
+function inertText(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+}
+
 export function exportResults(run: StoredRun, filter: ResultsFilter, format: ResultsFormat): string {
   const table = buildResultsTable(run);
   const rows = filterRows(table, filter);
@@ -95,11 +104,11 @@ export function exportResults(run: StoredRun, filter: ResultsFilter, format: Res
       return [
         item.itemId,
         item.split ?? '',
-        detail.inputs.get(item.itemId) ?? '',
-        listed?.expected ?? '',
+        inertText(detail.inputs.get(item.itemId) ?? ''),
+        inertText(listed?.expected ?? ''),
         ...table.versions.flatMap((v, j) => {
           const s = table.scores[i]![j]!;
-          return [s === null ? '' : String(s), outputOf(v.id, item.itemId) ?? ''];
+          return [s === null ? '' : String(s), inertText(outputOf(v.id, item.itemId) ?? '')];
         }),
       ];
     });

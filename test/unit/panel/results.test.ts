@@ -176,6 +176,16 @@ describe('results export', () => {
     ]);
   });
 
+  it('CSV: an output that a spreadsheet would run as a formula is kept as text; numbers are not touched', () => {
+    const events = evolveRun().map((e) =>
+      e.type === 'item/evaluated' && e.candidateId === 'c1' && e.itemId === 'd2' ? { ...e, output: '=HYPERLINK("http://x.invalid","42")' } : e,
+    );
+    const text = exportResults(storeWith([...events, scored('c1', 't1', 0, '-3')]).get(RUN)!, emptyResultsFilter(), 'csv');
+    const rows = parseCsv(text).records.map((r) => r.fields);
+    expect(rows.find((r) => r[0] === 'd2')?.at(-1)).toBe(`'=HYPERLINK("http://x.invalid","42")`);
+    expect(rows.find((r) => r[0] === 't1')?.at(-1)).toBe('-3');
+  });
+
   it('JSON: every row with its results, and each version with its accuracy and interval', () => {
     const json = JSON.parse(exportResults(storeWith(evolveRun()).get(RUN)!, emptyResultsFilter(), 'json')) as {
       versions: { id: string; accuracy: { mean: number; n: number; method: string } }[];
