@@ -13,6 +13,7 @@ import { CONTEXT_KEYS } from './menuTable';
 import { EditorErrors } from './errors';
 import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
+import { registerProvenance } from './provenance';
 import { InlineReview } from './review/inlineReview';
 import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
@@ -102,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, review, runsView, panel };
   context.subscriptions.push(...registerCommands(ctx));
+  context.subscriptions.push(...registerProvenance(log));
 
   context.subscriptions.push(
     config.onDidChange((change) => {

@@ -9,7 +9,7 @@
  * and the events already journaled are checked, not written twice; the user's decisions on
  * suggestions are taken from the journal.
  */
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { DataItem } from '../core/data/item';
 import { loadDataset } from '../core/data/dataset';
 import { splitItems } from '../core/data/splits';
@@ -42,6 +42,7 @@ import type { RunSpec } from '../core/run/specTypes';
 import { checkOverrides } from '../core/run/overrides';
 import type { EvolveOverrides } from '../core/run/overrides';
 import { paceConfigOf } from '../core/run/gateConfig';
+import { ProvenanceRecorder } from '../core/run/provenanceControl';
 import { REDACTED, redactUrl, urlCredentials } from '../core/run/redact';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { nodePorts } from './ports';
@@ -161,7 +162,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const inputsHash = hashInputs(inputs);
 
   let writer: JournalWriter;
-  let replayed: EngineEvent[] = [];
+  let replayed: JournaledEvent[] = [];
   if (resuming) {
     if (resuming.stored.inputsHash !== inputsHash) {
       throw new RatchetError(
@@ -188,8 +189,13 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
       .catch(() => undefined); // after the run ended the journal refuses it, and nobody waits any more
   };
   const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
+  // Accepted edits are recorded where the file's history is read (the editor's hover and Prompt History).
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId });
+  for (const e of replayed) provenance.observe(e);
   const write = async (e: EngineEvent) => {
-    opts.onEvent(await writer.append(e));
+    const journaled = await writer.append(e);
+    provenance.observe(journaled);
+    opts.onEvent(journaled);
   };
   // Calls this run pays for are marked so in the cache: a later resume replays them as paid.
   llm.payFor(writer.runId);
@@ -200,7 +206,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
   }
   const emit = replay.emit;
-  const control = replayingControl(opts.control, replayed);
+  // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
+  const control = replayingControl(provenance.control(opts.control), replayed);
   try {
     const result = await runEvolve(
       {

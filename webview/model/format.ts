@@ -1,13 +1,8 @@
 /** Number and time formatting shared by the panel's views (pure). */
 
-/** A wealth or threshold as a multiplier: ×20, ×3.38, ×0.0123, ×1.2e+6. */
-export function formatFactor(x: number): string {
-  if (!Number.isFinite(x)) return x > 0 ? '∞' : '0';
-  if (x === 0) return '0';
-  if (x >= 1e5 || x < 1e-3) return x.toExponential(1);
-  if (Number.isInteger(x)) return String(x);
-  return String(Number(x.toPrecision(3)));
-}
+import { formatFactor } from '../../src/protocol/factor';
+
+export { formatFactor };
 
 /** The UI wording GATES.md 4.7 asks for instead of p-values. */
 export function evidenceText(logWealth: number, threshold: number): string {
