@@ -84,7 +84,7 @@ describe('the provenance store', () => {
 
 describe('ProvenanceRecorder: the RunControl every face’s accepted edits pass through', () => {
   const suggestion: Suggestion = { candidateId: 'c1', file: '/ws/math/word-problems.prompt.md', baseText: 'Solve it.\n', newText: 'Solve it.\nHint c1.\n' };
-  const decision = (candidateId: string, seq: number): JournaledEvent => ({ type: 'decision', runId: 'r1', at: 0, seq, record: decisionRecord({ candidateId }) });
+  const decision = (candidateId: string, seq: number, record = decisionRecord({ candidateId })): JournaledEvent => ({ type: 'decision', runId: 'r1', at: 0, seq, record });
 
   function recorder(outcome: 'applied' | 'dry-run' | 'stale') {
     const warnings: string[] = [];
@@ -113,7 +113,7 @@ describe('ProvenanceRecorder: the RunControl every face’s accepted edits pass 
 
   it('still reports the edit applied when its decision is unknown, and says why nothing was recorded', async () => {
     const { rec, control, warnings } = recorder('applied');
-    rec.observe({ ...decision('c1', 3), record: decisionRecord({ candidateId: 'c1', decision: 'reject' }) });
+    rec.observe(decision('c1', 3, decisionRecord({ candidateId: 'c1', decision: 'reject' })));
     expect(await control.apply(suggestion, 'user')).toBe('applied');
     expect(warnings).toEqual(['The provenance of c1 (run r1) was not recorded: no commit decision for c1 was journaled.']);
   });
