@@ -108,6 +108,11 @@ export interface LogLine {
 export interface RunState {
   runId: string;
   info: RunSummaryInfo | undefined;
+  /**
+   * The file the user started the run on, known from the moment they asked (RunStore.begin), before
+   * the run's first event says its `info`: the panel shows the new run at once, as starting.
+   */
+  requestedTarget?: string;
   status: RunStatus;
   resumed: boolean;
   startedAt: number | undefined;
@@ -237,6 +242,8 @@ export type ViewMessage =
   | { type: 'run/resume'; runId: string }
   | { type: 'evidence/request'; runId: string; candidateId: string }
   | { type: 'candidate/open'; runId: string; candidateId: string; as: 'text' | 'diff' }
+  /** The panel's "How Ratchet decides" link: the host opens the page shipped with the extension. */
+  | { type: 'docs/open' }
   | { type: 'view/error'; message: string };
 
 export type HostMessageType = HostMessage['type'];

@@ -22,6 +22,8 @@ export interface PanelActions {
    * after a reload was showing, when it ended while the window was away.
    */
   loadRun(runId: string): void | Promise<void>;
+  /** Opens docs/how-ratchet-decides.md from the extension's folder (the panel's "How Ratchet decides" link). */
+  openDocs(): void | Promise<void>;
   /** A view-side failure or a failed action, for the log. */
   reportError(message: string): void;
 }
@@ -139,6 +141,9 @@ export class PanelController {
       }
       case 'candidate/open':
         this.run(() => this.actions.openCandidate(msg.runId, msg.candidateId, msg.as), `Opening candidate ${msg.candidateId} failed`);
+        return;
+      case 'docs/open':
+        this.run(() => this.actions.openDocs(), 'Opening “How Ratchet decides” failed');
         return;
       case 'view/error':
         this.actions.reportError(`Ratchet panel: ${msg.message}`);
