@@ -12,6 +12,7 @@ import { costChartData, costTable } from '../model/costSeries';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
+import { tabHiddenWhy } from '../model/tabs';
 import { foldEvents } from '../../src/protocol/runState';
 import { wealthChartData } from '../model/wealthSeries';
 import type { CostView } from './cost-view';
@@ -119,6 +120,8 @@ export class PanelApp extends HTMLElement {
   private clock: ReturnType<typeof setInterval> | undefined;
 
   private readonly header = custom<RunHeader>('ratchet-run-header');
+  /** Each tab's header, to hide a tab with nothing to show for the run's gate (model/tabs.ts). */
+  private readonly tabHeaders = new Map<TabId, HTMLElement>();
   private readonly tabs = custom<HTMLElement & { selectedIndex: number }>('vscode-tabs', { attrs: { panel: '' } });
   private readonly chart = custom<WealthChart>('ratchet-wealth-chart');
   private readonly feed = custom<VerdictFeed>('ratchet-verdict-feed');
@@ -212,6 +215,7 @@ export class PanelApp extends HTMLElement {
       cancel: () => this.state && this.post({ type: 'run/cancel', runId: this.state.runId }),
       resume: () => this.state && this.post({ type: 'run/resume', runId: this.state.runId }),
       selectRun: (runId) => this.post({ type: 'run/select', runId }),
+      openDocs: () => this.post({ type: 'docs/open' }),
     };
     this.feed.actions = {
       open: (candidateId) => this.openEvidence(candidateId),
@@ -229,7 +233,9 @@ export class PanelApp extends HTMLElement {
       cost: [this.cost],
     };
     for (const tab of TABS) {
-      this.tabs.append(custom('vscode-tab-header', { text: TAB_LABELS[tab], attrs: { slot: 'header', 'data-tab': tab } }));
+      const header = custom('vscode-tab-header', { text: TAB_LABELS[tab], attrs: { slot: 'header', 'data-tab': tab } });
+      this.tabHeaders.set(tab, header);
+      this.tabs.append(header);
       this.tabs.append(custom('vscode-tab-panel', { attrs: { 'data-tab': tab, 'aria-label': TAB_LABELS[tab] } }, panels[tab]));
     }
     this.tabs.setAttribute('selected-index', String(TABS.indexOf(this.ui.tab)));
@@ -316,9 +322,10 @@ export class PanelApp extends HTMLElement {
       switch (part) {
         case 'header':
           this.header.update(headerModel(s, this.now(), this.runs.find((r) => r.runId === s?.runId)?.interrupted === true), this.runs, s?.runId);
+          this.updateTabs();
           break;
         case 'feed':
-          this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0);
+          this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0, s?.candidates);
           if (this.revealInFeed !== undefined) this.feed.reveal(this.revealInFeed);
           this.revealInFeed = undefined;
           break;
@@ -348,6 +355,21 @@ export class PanelApp extends HTMLElement {
         performance.mark('ratchet:first-paint');
       }
     }
+  }
+
+  /** Hides the tabs with nothing to show for this run's gate; the one on screen gives way to Verdicts. */
+  private updateTabs(): void {
+    for (const [tab, header] of this.tabHeaders) {
+      const why = tabHiddenWhy(tab, this.state);
+      header.hidden = why !== undefined;
+      header.title = why ?? '';
+      if (why !== undefined && this.ui.tab === tab) this.showTab('verdicts');
+    }
+  }
+
+  /** The tabs on screen, in order. */
+  get shownTabs(): TabId[] {
+    return [...this.tabHeaders].filter(([, h]) => !h.hidden).map(([t]) => t);
   }
 
   get feedElement(): VerdictFeed {
