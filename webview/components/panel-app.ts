@@ -19,6 +19,7 @@ import type { CostView } from './cost-view';
 import type { EvidenceView } from './evidence-view';
 import type { LineageTreeView } from './lineage-tree';
 import type { RatingsView } from './ratings-view';
+import { TermHover } from './term-hover';
 import type { RunHeader } from './run-header';
 import type { VerdictFeed } from './verdict-feed';
 import type { WealthChart } from './wealth-chart';
@@ -55,9 +56,11 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'wealth/step':
       return ['chart'];
     case 'candidate/proposed':
+      return ['lineage'];
+    // The user's answer to a suggestion: the feed's decision ("rejected by you") and the header's counts.
     case 'edit/applied':
     case 'edit/rejected':
-      return ['lineage'];
+      return ['lineage', 'feed', 'header'];
     case 'cost/update':
       return ['cost', 'header'];
     case 'ratings':
@@ -117,6 +120,7 @@ export class PanelApp extends HTMLElement {
   /** A focused decision the feed scrolls to the next time it paints (its tab may be hidden now). */
   private revealInFeed: string | undefined;
   private unsubscribe: (() => void) | undefined;
+  private termHover: TermHover | undefined;
   private clock: ReturnType<typeof setInterval> | undefined;
 
   private readonly header = custom<RunHeader>('ratchet-run-header');
@@ -245,6 +249,7 @@ export class PanelApp extends HTMLElement {
       if (tab) this.showTab(tab, false);
     });
     this.replaceChildren(this.header, el('main', { className: 'panel-body' }, [this.tabs]));
+    this.termHover = new TermHover(this);
   }
 
   /** Switches tab (from a tab click, or from code when `syncTabs`), repainting what went stale. */
@@ -370,6 +375,11 @@ export class PanelApp extends HTMLElement {
   /** The tabs on screen, in order. */
   get shownTabs(): TabId[] {
     return [...this.tabHeaders].filter(([, h]) => !h.hidden).map(([t]) => t);
+  }
+
+  /** The term hover on screen, if any (model/glossary.ts sentences). */
+  get hoverText(): string | undefined {
+    return this.termHover?.text;
   }
 
   get feedElement(): VerdictFeed {

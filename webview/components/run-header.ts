@@ -126,6 +126,9 @@ export class RunHeader extends HTMLElement {
     setChildren(this.estimate, model.estimate === undefined ? [] : [el('span', { className: 'meter-name', text: 'estimate' }), ` ${model.estimate}`]);
     this.cancelButton.disabled = !model.canCancel;
     this.resumeButton.disabled = !model.canResume;
+    // Drawn as the primary action only when it can be taken: a disabled primary button still
+    // reads as the thing to press, most of all on light themes.
+    this.resumeButton.toggleAttribute('secondary', !model.canResume);
     this.cancelSlot.title = model.cancelTitle;
     this.resumeSlot.title = model.resumeTitle;
     this.updateRunPicker(runs, selectedRunId);

@@ -6,7 +6,7 @@
 import type { CandidateNode, DecisionFilter, DecisionRow } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren, setText } from '../dom';
 import type { FeedCell, FeedColumn, FeedColumnSpec, FeedRow } from '../model/feed';
-import { feedColumnsFor, toFeedRow } from '../model/feed';
+import { FEED_COLUMNS, feedColumnsFor, toFeedRow } from '../model/feed';
 import type { VirtualList } from './virtual-list';
 import './virtual-list';
 
@@ -22,6 +22,7 @@ const FILTERS: { value: DecisionFilter; label: string }[] = [
 ];
 
 export const FEED_ROW_HEIGHT = 24;
+const FEED_COLUMN_COUNT = FEED_COLUMNS.length;
 
 export class VerdictFeed extends HTMLElement {
   actions: VerdictFeedActions | undefined;
@@ -145,20 +146,19 @@ export class VerdictFeed extends HTMLElement {
     node.className = `vlist-row feed-row decision-${f.decision}${f.userAnswer === 'rejected' ? ' user-rejected' : ''}`;
     node.classList.toggle('selected', row.candidateId === this.selectedId);
     node.setAttribute('aria-label', f.label);
-    const shown = new Set(this.columns.map((c) => c.id));
-    // What the narrow feed leaves out is one hover away: the row's title is its whole sentence.
-    node.title = shown.size < 6 ? f.label : '';
+    // What a narrow feed leaves out is one hover away: the decision's hover is the row's whole sentence.
+    const decisionTitle = this.columns.length < FEED_COLUMN_COUNT ? f.label : '';
     const cells = Array.from(node.children as HTMLCollectionOf<HTMLElement>);
-    this.columns.forEach((c, i) => fillColumn(c.id, cells[i]!, f, node.title));
+    this.columns.forEach((c, i) => fillColumn(c.id, cells[i]!, f, decisionTitle));
   }
 }
 
-function fillColumn(column: FeedColumn, cell: HTMLElement, f: FeedRow, rowTitle: string): void {
+function fillColumn(column: FeedColumn, cell: HTMLElement, f: FeedRow, decisionTitle: string): void {
   switch (column) {
     case 'decision':
       cell.firstElementChild!.className = `codicon codicon-${f.userAnswer === 'rejected' ? 'thumbsdown' : f.decision === 'commit' ? 'pass-filled' : 'circle-slash'}`;
       setText(cell.lastElementChild!, ` ${f.decisionText}`);
-      if (cell.title !== rowTitle) cell.title = rowTitle;
+      if (cell.title !== decisionTitle) cell.title = decisionTitle;
       return;
     case 'statistic':
       // Each term its own hover: "evidence ×3.1" and "(needs ×20)" say what they mean for this candidate.
@@ -166,7 +166,11 @@ function fillColumn(column: FeedColumn, cell: HTMLElement, f: FeedRow, rowTitle:
         cell,
         f.statistic.pieces.map((p) => (p.title === undefined ? p.text : el('span', { className: 'term', text: p.text, title: p.title }))),
       );
-      if (cell.title !== f.statistic.title) cell.title = f.statistic.title;
+      // A cell whose terms have hovers has none of its own: the browser would draw it over theirs.
+      {
+        const title = f.statistic.pieces.some((p) => p.title !== undefined) ? '' : f.statistic.title;
+        if (cell.title !== title) cell.title = title;
+      }
       return;
     case 'candidate':
     case 'parent':

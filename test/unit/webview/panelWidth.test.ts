@@ -77,14 +77,14 @@ describe('the verdict feed drops columns by priority as the panel narrows', () =
     const row = feed.listElement.renderedRows().at(-1)!; // oldest first at the bottom: c1
     expect(row.children).toHaveLength(2);
     expect(row.textContent).toBe(' commitevidence ×21.5 (needs ×20)');
-    // The reason, the items and the parent are gone from the row, not from its hover.
-    expect(row.title).toBe('commit c1 from c0 (applied): evidence ×21.5 (needs ×20); 9 items; evidence reached ×20');
+    // The reason, the items and the parent are gone from the row, not from its decision's hover.
+    expect(row.querySelector<HTMLElement>('.cell.decision')!.title).toBe('commit c1 from c0 (applied): evidence ×21.5 (needs ×20); 9 items; evidence reached ×20');
     expect(feed.style.getPropertyValue('--feed-columns')).toBe('9.5em minmax(10em, 3fr)');
 
     feed.layout(520 - PADDING);
     expect(feed.listElement.renderedRows().at(-1)!.textContent).toBe(' commitc1evidence ×21.5 (needs ×20)evidence reached ×20');
     feed.layout(1200);
-    expect(feed.listElement.renderedRows().at(-1)!.title).toBe('');
+    expect(feed.listElement.renderedRows().at(-1)!.querySelector<HTMLElement>('.cell.decision')!.title).toBe('');
   });
 });
 
@@ -126,6 +126,19 @@ describe('plain words: one name for one number, the statistics one hover away', 
     expect(row.querySelector<HTMLElement>('.cell.reason')!.title).toMatch(/^futility bound: even winning every remaining dev item, c5 could not reach ×20/);
   });
 
+  it('shows a term’s hover at once in a card, and gives the title back when the pointer leaves', () => {
+    const { app } = mount(answeredRun());
+    const needs = [...app.feedElement.querySelectorAll<HTMLElement>('.term')].find((t) => t.textContent === ' (needs ×20)')!;
+    const sentence = needs.title;
+    needs.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
+    expect(app.hoverText).toBe(sentence);
+    // Set aside while the card shows, or the browser draws its own tooltip over it.
+    expect(needs.title).toBe('');
+    needs.dispatchEvent(new PointerEvent('pointerout', { bubbles: true, relatedTarget: document.body }));
+    expect(app.hoverText).toBeUndefined();
+    expect(needs.title).toBe(sentence);
+  });
+
   it('puts hovers on the chart summary’s terms', () => {
     const s = fold([started(), proposed('c0', undefined), proposed('c1', 'c0'), step('c1', 1, 1, Math.log(1.5)), step('c1', 2, -1, Math.log(0.9))]);
     s.activeCandidateId = 'c1';
@@ -146,6 +159,15 @@ describe('a suggestion the user rejected', () => {
     expect(row.querySelector('.cell.decision')!.textContent).toBe(' rejected by you');
     expect(row.classList.contains('user-rejected')).toBe(true);
     expect(row.getAttribute('aria-label')).toBe('commit c2 from c1 (the gate committed it; you rejected the suggestion): evidence ×21.5 (needs ×20); 9 items; evidence reached ×20');
+  });
+
+  it('turns a commit on screen into "rejected by you" the moment the user rejects it', () => {
+    const events = answeredRun();
+    const { host, app } = mount(events.slice(0, 10)); // up to c2's commit, before the user's answer
+    const c2 = () => app.feedElement.listElement.renderedRows().find((r) => r.getAttribute('aria-label')?.startsWith('commit c2'))!;
+    expect(c2().querySelector('.cell.decision')!.textContent).toBe(' commit');
+    host.deliver({ type: 'run/events', runId: RUN, events: [ev('edit/rejected', { candidateId: 'c2', file: 'p/x.prompt.md', by: 'user' })] });
+    expect(c2().querySelector('.cell.decision')!.textContent).toBe(' rejected by you');
   });
 
   it('the header counts what the user did with the commits', () => {
@@ -187,6 +209,8 @@ describe('the header’s buttons', () => {
       ['cancel', true, 'Nothing to cancel: the run has finished.'],
       ['resume', true, 'Nothing to resume: the run has finished.'],
     ]);
+    // A disabled Resume is not drawn as the primary action.
+    expect(app.headerElement.querySelector('[data-action="resume"]')!.hasAttribute('secondary')).toBe(true);
   });
 
   it('offer "How Ratchet decides", which asks the host to open the page', () => {
