@@ -53,16 +53,17 @@ export interface FeedColumnSpec {
 
 /**
  * The feed's columns in display order. What a decision was and the statistic behind it always show;
- * the others give way as the panel narrows (candidate id, then the reason, then the item counts,
- * then the parent), so at the width the panel opens with beside an editor nothing is cut mid-word.
+ * the others give way as the panel narrows (the parent, then the item counts, the reason, the
+ * candidate id), each while the statistic still has its full width ("evidence ×20.1 (needs ×20)",
+ * about 14em) — so at the width the panel opens with beside an editor (about 520 px) nothing is cut.
  */
 export const FEED_COLUMNS: readonly FeedColumnSpec[] = [
   { id: 'decision', heading: 'decision', track: '9.5em', minWidth: 0 },
-  { id: 'candidate', heading: 'candidate', track: '5.5em', minWidth: 340 },
-  { id: 'parent', heading: 'parent', track: '5.5em', minWidth: 700 },
+  { id: 'candidate', heading: 'candidate', track: '5.5em', minWidth: 420 },
+  { id: 'parent', heading: 'parent', track: '5.5em', minWidth: 740 },
   { id: 'statistic', heading: 'statistic', track: 'minmax(10em, 3fr)', minWidth: 0 },
-  { id: 'items', heading: 'items used', track: '8em', minWidth: 600 },
-  { id: 'reason', heading: 'reason', track: 'minmax(8em, 2fr)', minWidth: 460 },
+  { id: 'items', heading: 'items used', track: '8em', minWidth: 660 },
+  { id: 'reason', heading: 'reason', track: 'minmax(8em, 2fr)', minWidth: 540 },
 ];
 
 /** The columns a feed `width` px wide shows; a width of 0 (not laid out yet) shows them all. */

@@ -60,11 +60,12 @@ const facts = (over: Partial<CandidateFacts> = {}): CandidateFacts => ({
 });
 
 describe('the verdict feed drops columns by priority as the panel narrows', () => {
-  it('keeps the decision and its statistic at 320 px, adds the candidate at 400 px and the reason at 520 px', () => {
+  it('keeps the decision and its statistic at 320 and 400 px, adds the candidate at 520 px, the rest on wider panels', () => {
     const ids = (panel: number) => feedColumnsFor(panel - PADDING).map((c) => c.id);
     expect(ids(320)).toEqual(['decision', 'statistic']);
-    expect(ids(400)).toEqual(['decision', 'candidate', 'statistic']);
-    expect(ids(520)).toEqual(['decision', 'candidate', 'statistic', 'reason']);
+    expect(ids(400)).toEqual(['decision', 'statistic']);
+    expect(ids(520)).toEqual(['decision', 'candidate', 'statistic']);
+    expect(ids(600)).toEqual(['decision', 'candidate', 'statistic', 'reason']);
     expect(ids(1000)).toEqual(['decision', 'candidate', 'parent', 'statistic', 'items', 'reason']);
   });
 
@@ -82,6 +83,8 @@ describe('the verdict feed drops columns by priority as the panel narrows', () =
     expect(feed.style.getPropertyValue('--feed-columns')).toBe('9.5em minmax(10em, 3fr)');
 
     feed.layout(520 - PADDING);
+    expect(feed.listElement.renderedRows().at(-1)!.textContent).toBe(' commitc1evidence ×21.5 (needs ×20)');
+    feed.layout(600 - PADDING);
     expect(feed.listElement.renderedRows().at(-1)!.textContent).toBe(' commitc1evidence ×21.5 (needs ×20)evidence reached ×20');
     feed.layout(1200);
     expect(feed.listElement.renderedRows().at(-1)!.querySelector<HTMLElement>('.cell.decision')!.title).toBe('');
