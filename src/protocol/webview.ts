@@ -109,6 +109,11 @@ export interface LogLine {
 export interface RunState {
   runId: string;
   info: RunSummaryInfo | undefined;
+  /**
+   * The file the user started the run on, known from the moment they asked (RunStore.begin), before
+   * the run's first event says its `info`: the panel shows the new run at once, as starting.
+   */
+  requestedTarget?: string;
   status: RunStatus;
   resumed: boolean;
   startedAt: number | undefined;
@@ -198,7 +203,7 @@ export interface Evidence {
 // ---------------------------------------------------------------------------------------------
 // UI choices the webview persists with setState (never run data).
 
-export const TABS = ['verdicts', 'results', 'evidence', 'ratings', 'lineage', 'cost'] as const;
+export const TABS = ['verdicts', 'evidence', 'results', 'ratings', 'lineage', 'cost'] as const;
 export type TabId = (typeof TABS)[number];
 export type DecisionFilter = 'all' | 'commit' | 'reject';
 export type CostMetric = 'calls' | 'tokens' | 'dollars';
@@ -246,6 +251,8 @@ export type ViewMessage =
   | { type: 'results/cell'; runId: string; itemId: string; versionId: string }
   /** Save the rows the filter keeps, with outputs, to a file the user picks. */
   | { type: 'results/export'; runId: string; format: 'csv' | 'json'; filter: ResultsFilter }
+  /** The panel's "How Ratchet decides" link: the host opens the page shipped with the extension. */
+  | { type: 'docs/open' }
   | { type: 'view/error'; message: string };
 
 export type HostMessageType = HostMessage['type'];

@@ -6,7 +6,7 @@ import type { Role } from '../../src/core/llm/types';
 import type { CostMetric } from '../../src/protocol/webview';
 import { custom, el, setChildren, setText } from '../dom';
 import type { CostChartData, CostTableRow } from '../model/costSeries';
-import { formatCount, formatDollars, formatDuration } from '../model/format';
+import { DOLLAR_STEPS, WHOLE_STEPS, tickLabels } from '../model/costSeries';
 import type { PlotOptions } from '../charts/plot';
 import { PlotController } from '../charts/plot';
 import { themeColor } from '../theme';
@@ -85,12 +85,25 @@ export class CostView extends HTMLElement {
     const fg = themeColor('foreground');
     const grid = themeColor('editorWidget-border', 'widget-border');
     const metric = this.metric;
-    const fmt = (v: number) => (metric === 'dollars' ? formatDollars(v) : formatCount(Math.round(v)));
     return {
       scales: { x: { time: false } },
       axes: [
-        { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: 'run time', values: (_u: uPlot, s: number[]) => s.map((v) => formatDuration(v * 1000)) },
-        { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: metric, values: (_u: uPlot, s: number[]) => s.map(fmt) },
+        {
+          stroke: fg,
+          grid: { stroke: grid, width: 1 },
+          ticks: { stroke: grid },
+          label: 'run time',
+          incrs: [...WHOLE_STEPS],
+          values: (_u: uPlot, s: number[]) => tickLabels(s, 'seconds'),
+        },
+        {
+          stroke: fg,
+          grid: { stroke: grid, width: 1 },
+          ticks: { stroke: grid },
+          label: metric,
+          incrs: [...(metric === 'dollars' ? DOLLAR_STEPS : WHOLE_STEPS)],
+          values: (_u: uPlot, s: number[]) => tickLabels(s, metric),
+        },
       ],
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },

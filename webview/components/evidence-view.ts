@@ -6,7 +6,9 @@
  */
 import type { Evidence, EvidenceItem, JudgeView } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren } from '../dom';
-import { evidenceText, shortId } from '../model/format';
+import { count, evidenceText, formatFactor, shortId } from '../model/format';
+import type { CandidateFacts, Term } from '../model/glossary';
+import { hover } from '../model/glossary';
 import { gateRow } from '../../src/core/gates/gateTable';
 import type { DiffView } from './diff-view';
 import './diff-view';
@@ -53,7 +55,19 @@ export class EvidenceView extends HTMLElement {
     this.shown = 0;
     const r = ev.record;
     const decision = r ? `${r.decision} (${r.reason})` : 'undecided';
-    const statistic = r ? (r.logWealth !== 0 || gateRow(r.gate).pace ? evidenceText(r.logWealth, r.threshold) : `W ${r.wins} · L ${r.losses} · T ${r.ties}`) : 'test still running';
+    const usesEvidence = r !== undefined && (r.logWealth !== 0 || gateRow(r.gate).pace);
+    const statistic = r ? (usesEvidence ? evidenceText(r.logWealth, r.threshold) : `W ${r.wins} · L ${r.losses} · T ${r.ties}`) : 'test still running';
+    const facts: CandidateFacts = {
+      candidateId: ev.candidateId,
+      incumbentId: ev.incumbentId,
+      evidence: r ? Math.exp(r.logWealth) : Number.NaN,
+      threshold: r?.threshold ?? Number.NaN,
+      alpha: r?.alpha,
+      wins: r?.wins ?? 0,
+      losses: r?.losses ?? 0,
+      ties: r?.ties ?? 0,
+      futile: r?.reason === 'futile',
+    };
     const diff = custom<DiffView>('ratchet-diff-view');
     diff.show(ev.parentText, ev.candidateText);
     this.itemsHost = el('div', { className: 'evidence-items' });
@@ -66,9 +80,21 @@ export class EvidenceView extends HTMLElement {
     setChildren(this, [
       el('div', { className: `evidence-summary decision-${r?.decision ?? 'pending'}` }, [
         el('h2', { text: `Candidate ${shortId(ev.candidateId)}: ${decision}` }),
-        el('p', {
-          text: `Parent ${shortId(ev.parentId)}, incumbent ${shortId(ev.incumbentId)}. Gate ${r?.gate ?? '—'} at α = ${r?.alpha ?? '—'}: ${statistic}; ${r?.itemsConsumed ?? 0} items used (${r?.wins ?? 0} won, ${r?.losses ?? 0} lost, ${r?.ties ?? 0} ties).`,
-        }),
+        el('p', { className: 'evidence-facts' }, [
+          `Parent ${shortId(ev.parentId)}, `,
+          term(`incumbent ${shortId(ev.incumbentId)}`, 'incumbent', facts),
+          `. Gate ${r?.gate ?? '—'} at `,
+          term(`α = ${r?.alpha ?? '—'}`, 'alpha', facts),
+          ': ',
+          ...(r && usesEvidence
+            ? [term(`evidence ×${formatFactor(facts.evidence)}`, 'evidence', facts), ...(r.threshold > 0 ? [' ', term(`(needs ×${formatFactor(r.threshold)})`, 'needs', facts)] : [])]
+            : [statistic]),
+          `; ${r?.itemsConsumed ?? 0} items used (`,
+          term(`${r?.wins ?? 0} won, ${r?.losses ?? 0} lost`, 'discordant', facts),
+          ', ',
+          term(count(r?.ties ?? 0, 'tie'), 'tie', facts),
+          ').',
+        ]),
         el('div', { className: 'buttons' }, [openText, openDiff]),
       ]),
       section('Proposer’s reasoning', ev.reasoning ? el('pre', { className: 'text-block', text: ev.reasoning }) : el('p', { className: 'note', text: 'The proposer gave no reasoning.' })),
@@ -107,6 +133,11 @@ function itemsHeading(ev: Evidence): string {
   const ties = ev.items.filter((i) => i.winner === 'tie').length;
   const discordant = ev.items.length - ties + ev.omittedItems;
   return `Discordant items (${discordant})${ties > 0 ? ` and ${ties} judged in both orders without agreement (ties)` : ''}`;
+}
+
+/** A statistical term with its hover: what it means for this candidate (model/glossary.ts). */
+function term(text: string, name: Term, facts: CandidateFacts): HTMLElement {
+  return el('span', { className: 'term', text, title: hover(name, facts) });
 }
 
 function section(title: string, body: HTMLElement): HTMLElement {

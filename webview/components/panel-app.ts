@@ -12,6 +12,7 @@ import { costChartData, costTable } from '../model/costSeries';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
+import { tabHiddenWhy } from '../model/tabs';
 import { foldEvents } from '../../src/protocol/runState';
 import { isEvaluation } from '../../src/protocol/results';
 import { wealthChartData } from '../model/wealthSeries';
@@ -20,6 +21,7 @@ import type { EvidenceView } from './evidence-view';
 import type { LineageTreeView } from './lineage-tree';
 import type { RatingsView } from './ratings-view';
 import type { ResultsView } from './results-view';
+import { TermHover } from './term-hover';
 import type { RunHeader } from './run-header';
 import type { VerdictFeed } from './verdict-feed';
 import type { WealthChart } from './wealth-chart';
@@ -58,9 +60,11 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'wealth/step':
       return ['chart'];
     case 'candidate/proposed':
+      return ['lineage'];
+    // The user's answer to a suggestion: the feed's decision ("rejected by you") and the header's counts.
     case 'edit/applied':
     case 'edit/rejected':
-      return ['lineage'];
+      return ['lineage', 'feed', 'header'];
     case 'cost/update':
       return ['cost', 'header'];
     case 'ratings':
@@ -121,9 +125,12 @@ export class PanelApp extends HTMLElement {
   /** A focused decision the feed scrolls to the next time it paints (its tab may be hidden now). */
   private revealInFeed: string | undefined;
   private unsubscribe: (() => void) | undefined;
+  private termHover: TermHover | undefined;
   private clock: ReturnType<typeof setInterval> | undefined;
 
   private readonly header = custom<RunHeader>('ratchet-run-header');
+  /** Each tab's header, to hide a tab with nothing to show for the run's gate (model/tabs.ts). */
+  private readonly tabHeaders = new Map<TabId, HTMLElement>();
   private readonly tabs = custom<HTMLElement & { selectedIndex: number }>('vscode-tabs', { attrs: { panel: '' } });
   private readonly chart = custom<WealthChart>('ratchet-wealth-chart');
   private readonly feed = custom<VerdictFeed>('ratchet-verdict-feed');
@@ -232,6 +239,7 @@ export class PanelApp extends HTMLElement {
       cancel: () => this.state && this.post({ type: 'run/cancel', runId: this.state.runId }),
       resume: () => this.state && this.post({ type: 'run/resume', runId: this.state.runId }),
       selectRun: (runId) => this.post({ type: 'run/select', runId }),
+      openDocs: () => this.post({ type: 'docs/open' }),
     };
     this.feed.actions = {
       open: (candidateId) => this.openEvidence(candidateId),
@@ -254,7 +262,9 @@ export class PanelApp extends HTMLElement {
       cost: [this.cost],
     };
     for (const tab of TABS) {
-      this.tabs.append(custom('vscode-tab-header', { text: TAB_LABELS[tab], attrs: { slot: 'header', 'data-tab': tab } }));
+      const header = custom('vscode-tab-header', { text: TAB_LABELS[tab], attrs: { slot: 'header', 'data-tab': tab } });
+      this.tabHeaders.set(tab, header);
+      this.tabs.append(header);
       this.tabs.append(custom('vscode-tab-panel', { attrs: { 'data-tab': tab, 'aria-label': TAB_LABELS[tab] } }, panels[tab]));
     }
     this.tabs.setAttribute('selected-index', String(TABS.indexOf(this.ui.tab)));
@@ -264,6 +274,7 @@ export class PanelApp extends HTMLElement {
       if (tab) this.showTab(tab, false);
     });
     this.replaceChildren(this.header, el('main', { className: 'panel-body' }, [this.tabs]));
+    this.termHover = new TermHover(this);
   }
 
   /** Switches tab (from a tab click, or from code when `syncTabs`), repainting what went stale. */
@@ -352,9 +363,10 @@ export class PanelApp extends HTMLElement {
       switch (part) {
         case 'header':
           this.header.update(headerModel(s, this.now(), this.runs.find((r) => r.runId === s?.runId)?.interrupted === true), this.runs, s?.runId);
+          this.updateTabs();
           break;
         case 'feed':
-          this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0);
+          this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0, s?.candidates);
           if (this.revealInFeed !== undefined) this.feed.reveal(this.revealInFeed);
           this.revealInFeed = undefined;
           break;
@@ -387,6 +399,27 @@ export class PanelApp extends HTMLElement {
         performance.mark('ratchet:first-paint');
       }
     }
+  }
+
+  /** Hides the tabs with nothing to show for this run; the one on screen gives way to the first shown. */
+  private updateTabs(): void {
+    for (const [tab, header] of this.tabHeaders) {
+      const why = tabHiddenWhy(tab, this.state);
+      header.hidden = why !== undefined;
+      header.title = why ?? '';
+    }
+    const first = this.shownTabs[0];
+    if (first !== undefined && !this.shownTabs.includes(this.ui.tab)) this.showTab(first);
+  }
+
+  /** The tabs on screen, in order. */
+  get shownTabs(): TabId[] {
+    return [...this.tabHeaders].filter(([, h]) => !h.hidden).map(([t]) => t);
+  }
+
+  /** The term hover on screen, if any (model/glossary.ts sentences). */
+  get hoverText(): string | undefined {
+    return this.termHover?.text;
   }
 
   get feedElement(): VerdictFeed {

@@ -1,10 +1,11 @@
 /**
  * <ratchet-run-header>: what is running (target, gate, α, mode, status), what it waits for (a rate
  * limit, a backoff), how much of its budget it has used, and Cancel / Resume. The buttons only ask:
- * the host forwards the request.
+ * the host forwards the request. Every line wraps, so from 320 px up nothing leaves the frame.
  */
 import type { RunListEntry } from '../../src/protocol/webview';
 import { custom, el, icon, setChildren, setText } from '../dom';
+import { GLOSSARY } from '../model/glossary';
 import { runPickerLabel } from '../model/header';
 import type { HeaderModel } from '../model/header';
 
@@ -12,6 +13,8 @@ export interface RunHeaderActions {
   cancel(): void;
   resume(): void;
   selectRun(runId: string): void;
+  /** The "How Ratchet decides" link. */
+  openDocs(): void;
 }
 
 const STATUS_ICON: Record<HeaderModel['status'], string> = {
@@ -47,6 +50,17 @@ export class RunHeader extends HTMLElement {
     text: 'Resume',
     attrs: { icon: 'debug-continue', 'aria-label': 'Resume the run from its journal', 'data-action': 'resume' },
   });
+  /**
+   * The buttons' hovers sit on a wrapper: a disabled <vscode-button> takes no pointer events, so a
+   * tooltip on the button itself would never show the reason it is disabled.
+   */
+  private readonly cancelSlot = el('span', { className: 'button-slot' }, [this.cancelButton]);
+  private readonly resumeSlot = el('span', { className: 'button-slot' }, [this.resumeButton]);
+  private readonly docsLink = el('a', {
+    className: 'docs-link',
+    text: 'How Ratchet decides',
+    attrs: { href: '#', title: 'Candidates, paired tests, evidence and the 1/α line, in plain words (opens beside the panel)' },
+  });
   private runIds: string[] = [];
   private runLabels: string[] = [];
 
@@ -59,13 +73,17 @@ export class RunHeader extends HTMLElement {
     this.resumeButton.addEventListener('click', () => {
       if (!this.resumeButton.disabled) this.actions?.resume();
     });
+    this.docsLink.addEventListener('click', (e) => {
+      e.preventDefault();
+      this.actions?.openDocs();
+    });
     this.runPicker.addEventListener('change', () => {
       const id = this.runIds[this.runPicker.selectedIndex];
       if (id !== undefined) this.actions?.selectRun(id);
     });
     this.append(
       el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status, this.waiting]),
-      el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelButton, this.resumeButton])]),
+      el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelSlot, this.resumeSlot])]),
       el('div', { className: 'run-line' }, [this.meters, this.estimate]),
       this.progress,
       this.warning,
@@ -84,7 +102,7 @@ export class RunHeader extends HTMLElement {
     this.waiting.hidden = model.waiting === undefined;
     this.waiting.title = model.waiting?.detail ?? '';
     setChildren(this.waiting, model.waiting === undefined ? [] : [icon('watch'), ' ', model.waiting.text]);
-    setChildren(this.facts, [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, '')), fact('mode', model.mode)]);
+    setChildren(this.facts, [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, ''), GLOSSARY.alpha.means), fact('mode', model.mode), this.docsLink]);
     setChildren(
       this.meters,
       model.meters.map((m) =>
@@ -108,6 +126,11 @@ export class RunHeader extends HTMLElement {
     setChildren(this.estimate, model.estimate === undefined ? [] : [el('span', { className: 'meter-name', text: 'estimate' }), ` ${model.estimate}`]);
     this.cancelButton.disabled = !model.canCancel;
     this.resumeButton.disabled = !model.canResume;
+    // Drawn as the primary action only when it can be taken: a disabled primary button still
+    // reads as the thing to press, most of all on light themes.
+    this.resumeButton.toggleAttribute('secondary', !model.canResume);
+    this.cancelSlot.title = model.cancelTitle;
+    this.resumeSlot.title = model.resumeTitle;
     this.updateRunPicker(runs, selectedRunId);
   }
 
@@ -123,11 +146,13 @@ export class RunHeader extends HTMLElement {
     }
     const index = selectedRunId === undefined ? -1 : ids.indexOf(selectedRunId);
     if (index >= 0) this.runPicker.selectedIndex = index;
+    // A narrow panel cuts the picker's text: its hover says the whole of it.
+    this.runPicker.title = index >= 0 ? (labels[index] ?? '') : '';
   }
 }
 
-function fact(name: string, value: string): HTMLElement {
-  return el('span', { className: 'fact' }, [el('span', { className: 'fact-name', text: name }), ' ', el('span', { className: 'fact-value', text: value })]);
+function fact(name: string, value: string, title?: string): HTMLElement {
+  return el('span', { className: 'fact', ...(title !== undefined ? { title } : {}) }, [el('span', { className: 'fact-name', text: name }), ' ', el('span', { className: 'fact-value', text: value })]);
 }
 
 customElements.define('ratchet-run-header', RunHeader);

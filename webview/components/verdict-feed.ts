@@ -1,10 +1,12 @@
 /**
  * <ratchet-verdict-feed>: one row per gate decision, newest first, filterable by decision.
- * Activating a row (click, Enter) opens that decision's evidence.
+ * Activating a row (click, Enter) opens that decision's evidence. As the panel narrows, columns
+ * give way by priority (model/feed.ts FEED_COLUMNS); the row's hover then says what they held.
  */
-import type { DecisionFilter, DecisionRow } from '../../src/protocol/webview';
+import type { CandidateNode, DecisionFilter, DecisionRow } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren, setText } from '../dom';
-import { toFeedRow } from '../model/feed';
+import type { FeedCell, FeedColumn, FeedColumnSpec, FeedRow } from '../model/feed';
+import { FEED_COLUMNS, feedColumnsFor, toFeedRow } from '../model/feed';
 import type { VirtualList } from './virtual-list';
 import './virtual-list';
 
@@ -20,6 +22,7 @@ const FILTERS: { value: DecisionFilter; label: string }[] = [
 ];
 
 export const FEED_ROW_HEIGHT = 24;
+const FEED_COLUMN_COUNT = FEED_COLUMNS.length;
 
 export class VerdictFeed extends HTMLElement {
   actions: VerdictFeedActions | undefined;
@@ -28,8 +31,13 @@ export class VerdictFeed extends HTMLElement {
   private readonly list = custom<VirtualList<DecisionRow>>('ratchet-virtual-list', { className: 'feed-list' });
   private readonly empty = el('p', { className: 'empty', text: 'No decisions yet: each gate decision appears here as it is made.' });
   private readonly dropped = el('p', { className: 'note' });
+  private readonly head = el('div', { className: 'feed-head', attrs: { 'aria-hidden': 'true' } });
   private selectedId: string | undefined;
   private rows: readonly DecisionRow[] = [];
+  private candidates: Readonly<Record<string, CandidateNode>> = {};
+  private columns: FeedColumnSpec[] = feedColumnsFor(0);
+  private readonly resize: ResizeObserver | undefined =
+    typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.layout(this.clientWidth)) : undefined;
 
   connectedCallback(): void {
     if (this.childElementCount > 0) return;
@@ -53,24 +61,55 @@ export class VerdictFeed extends HTMLElement {
     });
     this.append(
       el('div', { className: 'toolbar' }, [this.filterGroup]),
-      el('div', { className: 'feed-head', attrs: { 'aria-hidden': 'true' } }, [
-        el('span', { text: 'decision' }),
-        el('span', { text: 'candidate' }),
-        el('span', { text: 'parent' }),
-        el('span', { text: 'statistic' }),
-        el('span', { text: 'items used' }),
-        el('span', { text: 'reason' }),
-      ]),
+      this.head,
       this.list,
       this.empty,
       this.dropped,
     );
+    this.applyColumns();
+    this.resize?.observe(this);
   }
 
-  update(rows: readonly DecisionRow[], filter: DecisionFilter, counts: Record<DecisionFilter, number>, selectedId: string | undefined, dropped: number): void {
+  disconnectedCallback(): void {
+    // Kept observing: a tab switch detaches nothing, and a hidden tab reports width 0, which layout ignores.
+  }
+
+  /** Shows the columns that fit `width` px (the feed's own width); 0 (hidden, not laid out) changes nothing. */
+  layout(width: number): void {
+    if (width <= 0) return;
+    const next = feedColumnsFor(width);
+    if (next.map((c) => c.id).join() === this.columns.map((c) => c.id).join()) return;
+    this.columns = next;
+    this.applyColumns();
+    this.list.setItems(this.rows, (r) => String(r.seq));
+  }
+
+  /** The columns on screen, in order. */
+  get visibleColumns(): FeedColumn[] {
+    return this.columns.map((c) => c.id);
+  }
+
+  private applyColumns(): void {
+    this.style.setProperty('--feed-columns', this.columns.map((c) => c.track).join(' '));
+    setChildren(
+      this.head,
+      this.columns.map((c) => el('span', { text: c.heading })),
+    );
+  }
+
+  /** `candidates`: the run's lineage, which says what the user did with a committed suggestion. */
+  update(
+    rows: readonly DecisionRow[],
+    filter: DecisionFilter,
+    counts: Record<DecisionFilter, number>,
+    selectedId: string | undefined,
+    dropped: number,
+    candidates: Readonly<Record<string, CandidateNode>> = {},
+  ): void {
     this.connectedCallback();
     this.selectedId = selectedId;
     this.rows = rows;
+    this.candidates = candidates;
     for (const f of FILTERS) {
       const radio = this.radios.get(f.value)!;
       radio.checked = f.value === filter;
@@ -93,38 +132,58 @@ export class VerdictFeed extends HTMLElement {
     return this.list;
   }
 
-  /** Rows are recycled while scrolling: the cells are built once per row element, then re-filled. */
+  /** Rows are recycled while scrolling: the cells are rebuilt only when the columns change, then re-filled. */
   private renderRow(row: DecisionRow, node: HTMLElement): void {
-    const f = toFeedRow(row);
-    let cells = node.children as HTMLCollectionOf<HTMLElement>;
-    if (cells.length !== 6) {
-      setChildren(node, [
-        el('span', { className: 'cell decision' }, [codicon('pass-filled'), el('span')]),
-        el('span', { className: 'cell mono' }),
-        el('span', { className: 'cell mono' }),
-        el('span', { className: 'cell' }),
-        el('span', { className: 'cell' }),
-        el('span', { className: 'cell' }),
-      ]);
-      cells = node.children as HTMLCollectionOf<HTMLElement>;
+    const f = toFeedRow(row, this.candidates[row.candidateId]);
+    const ids = this.columns.map((c) => c.id).join();
+    if (node.dataset.columns !== ids) {
+      setChildren(
+        node,
+        this.columns.map((c) => (c.id === 'decision' ? el('span', { className: 'cell decision' }, [codicon('pass-filled'), el('span')]) : el('span', { className: `cell ${c.id}${c.id === 'candidate' || c.id === 'parent' ? ' mono' : ''}` }))),
+      );
+      node.dataset.columns = ids;
     }
-    node.className = `vlist-row feed-row decision-${f.decision}`;
+    node.className = `vlist-row feed-row decision-${f.decision}${f.userAnswer === 'rejected' ? ' user-rejected' : ''}`;
     node.classList.toggle('selected', row.candidateId === this.selectedId);
     node.setAttribute('aria-label', f.label);
-    const [decision, candidate, parent, statistic, items, reason] = Array.from(cells);
-    decision!.firstElementChild!.className = `codicon codicon-${f.decision === 'commit' ? 'pass-filled' : 'circle-slash'}`;
-    setText(decision!.lastElementChild!, ` ${f.decision}`);
-    fill(candidate!, f.candidate, row.candidateId);
-    fill(parent!, f.parent, row.parentId ?? '');
-    fill(statistic!, f.statistic, f.statistic);
-    fill(items!, f.items, '');
-    fill(reason!, f.reason, f.reason);
+    // What a narrow feed leaves out is one hover away: the decision's hover is the row's whole sentence.
+    const decisionTitle = this.columns.length < FEED_COLUMN_COUNT ? f.label : '';
+    const cells = Array.from(node.children as HTMLCollectionOf<HTMLElement>);
+    this.columns.forEach((c, i) => fillColumn(c.id, cells[i]!, f, decisionTitle));
   }
 }
 
-function fill(cell: HTMLElement, text: string, title: string): void {
-  setText(cell, text);
-  if (cell.title !== title) cell.title = title;
+function fillColumn(column: FeedColumn, cell: HTMLElement, f: FeedRow, decisionTitle: string): void {
+  switch (column) {
+    case 'decision':
+      cell.firstElementChild!.className = `codicon codicon-${f.userAnswer === 'rejected' ? 'thumbsdown' : f.decision === 'commit' ? 'pass-filled' : 'circle-slash'}`;
+      setText(cell.lastElementChild!, ` ${f.decisionText}`);
+      if (cell.title !== decisionTitle) cell.title = decisionTitle;
+      return;
+    case 'statistic':
+      // Each term its own hover: "evidence ×3.1" and "(needs ×20)" say what they mean for this candidate.
+      setChildren(
+        cell,
+        f.statistic.pieces.map((p) => (p.title === undefined ? p.text : el('span', { className: 'term', text: p.text, title: p.title }))),
+      );
+      // A cell whose terms have hovers has none of its own: the browser would draw it over theirs.
+      {
+        const title = f.statistic.pieces.some((p) => p.title !== undefined) ? '' : f.statistic.title;
+        if (cell.title !== title) cell.title = title;
+      }
+      return;
+    case 'candidate':
+    case 'parent':
+    case 'items':
+    case 'reason':
+      fill(cell, f[column]);
+      return;
+  }
+}
+
+function fill(cell: HTMLElement, c: FeedCell): void {
+  setText(cell, c.text);
+  if (cell.title !== c.title) cell.title = c.title;
 }
 
 customElements.define('ratchet-verdict-feed', VerdictFeed);

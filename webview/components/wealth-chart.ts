@@ -1,11 +1,11 @@
 /**
- * <ratchet-wealth-chart>: PACE wealth on a log scale per discordant pair, for the candidate under
- * test and one selected past candidate, against the 1/α threshold and the futility bound; commits
- * and rejections are marked where their test stopped. The text summary is the chart's accessible
- * name and its stand-in where canvas is unavailable.
+ * <ratchet-wealth-chart>: evidence (the PACE wealth) on a log scale per discordant pair, for the
+ * candidate under test and one selected past candidate, against the 1/α line and the futility
+ * bound; commits and rejections are marked where their test stopped. The text summary is the
+ * chart's accessible name and its stand-in where canvas is unavailable; its terms carry hovers.
  */
 import type uPlot from 'uplot';
-import { el, setText } from '../dom';
+import { el, setChildren } from '../dom';
 import { formatFactor, shortId } from '../model/format';
 import type { WealthChartData } from '../model/wealthSeries';
 import { logSplits } from '../model/wealthSeries';
@@ -35,8 +35,13 @@ export class WealthChart extends HTMLElement {
     this.connectedCallback();
     const seriesChanged = this.model?.liveId !== model.liveId || this.model?.pastId !== model.pastId || this.model?.futilityId !== model.futilityId;
     this.model = model;
-    setText(this.summary, model.summary);
-    this.canvasHost.setAttribute('aria-label', `Wealth chart. ${model.summary}`);
+    // Rebuilt only when the words change: the summary is a live region, announced on each change.
+    if (this.summary.textContent !== model.summary)
+      setChildren(
+        this.summary,
+        model.summaryPieces.map((p) => (p.title === undefined ? p.text : el('span', { className: 'term', text: p.text, title: p.title }))),
+      );
+    this.canvasHost.setAttribute('aria-label', `Evidence chart. ${model.summary}`);
     if (seriesChanged) this.controller?.rebuild();
     this.controller?.update([model.x, model.live, model.past, model.threshold, model.futility, model.commits, model.rejects]);
   }
@@ -69,7 +74,7 @@ export class WealthChart extends HTMLElement {
           stroke: fg,
           grid: { stroke: grid, width: 1 },
           ticks: { stroke: grid },
-          label: 'wealth',
+          label: 'evidence',
           // uPlot's log splits label every 1..9 × 10^k, which overlap in a short chart; decades
           // and the threshold are what a reader needs.
           splits: (_u: uPlot, _axis: number, min: number, max: number) => logSplits(min, max, this.model?.threshold.find((v) => v !== null) ?? undefined),
@@ -82,7 +87,7 @@ export class WealthChart extends HTMLElement {
         { label: 'pair' },
         { label: `under test ${shortId(m?.liveId)}`, stroke: live, width: 2, spanGaps: false },
         { label: `selected ${shortId(m?.pastId)}`, stroke: past, width: 2, dash: [5, 3], show: m?.pastId !== undefined },
-        { label: '1/α threshold', stroke: pass, width: 1, dash: [8, 4], points: { show: false } },
+        { label: '1/α line', stroke: pass, width: 1, dash: [8, 4], points: { show: false } },
         { label: `futility bound ${shortId(m?.futilityId)}`, stroke: futile, width: 1, dash: [2, 3], points: { show: false } },
         { label: 'commit', ...marker(pass) },
         { label: 'reject', ...marker(fail) },

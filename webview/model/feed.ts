@@ -1,49 +1,126 @@
 /**
  * The verdict feed's rows: one per gate decision, newest first, with the statistic a user reads
- * to understand it (evidence for e-process gates, Elo change, validator verdicts, p-value…).
+ * to understand it (evidence for e-process gates, Elo change, validator verdicts, p-value…), each
+ * term with its hover from the glossary, and which columns fit the feed's width.
  */
 import { gateRow } from '../../src/core/gates/gateTable';
-import type { DecisionFilter, DecisionRow, RunState } from '../../src/protocol/webview';
-import { evidenceText, formatSigned, shortId } from './format';
+import type { CandidateNode, DecisionFilter, DecisionRow, RunState } from '../../src/protocol/webview';
+import { count, formatFactor, formatSigned, shortId } from './format';
+import type { CandidateFacts } from './glossary';
+import { hover } from './glossary';
+
+/** A feed cell: what it shows and what its hover says (the meaning for this candidate, or what is cut). */
+export interface FeedCell {
+  text: string;
+  title: string;
+}
+
+/** The statistic, in pieces: each term its own hover (evidence, needs ×20, verdict tallies). */
+export interface FeedPiece {
+  text: string;
+  title?: string;
+}
+
+/** How the user answered a gated edit in the editor, when they did. */
+export type UserAnswer = 'applied' | 'rejected';
 
 export interface FeedRow {
   key: string;
   candidateId: string;
-  candidate: string;
-  parent: string;
   decision: DecisionRow['decision'];
-  statistic: string;
-  items: string;
-  reason: string;
-  /** Everything above in one sentence, for screen readers. */
+  /** What the decision column reads: the gate's word, or "rejected by you" for a commit the user turned down. */
+  decisionText: string;
+  userAnswer: UserAnswer | undefined;
+  candidate: FeedCell;
+  parent: FeedCell;
+  statistic: FeedCell & { pieces: FeedPiece[] };
+  items: FeedCell;
+  reason: FeedCell;
+  /** Everything above in one sentence, for screen readers and for the hover of a narrow feed's row. */
   label: string;
 }
 
-export function statisticText(row: DecisionRow): string {
-  const parts: string[] = [];
+export type FeedColumn = 'decision' | 'candidate' | 'parent' | 'statistic' | 'items' | 'reason';
+
+export interface FeedColumnSpec {
+  id: FeedColumn;
+  heading: string;
+  /** Its grid track. */
+  track: string;
+  /** The feed's width (px) from which the column is shown: narrower, it is dropped and its text moves to the row's hover. */
+  minWidth: number;
+}
+
+/**
+ * The feed's columns in display order. What a decision was and the statistic behind it always show;
+ * the others give way as the panel narrows (the parent, then the item counts, the reason, the
+ * candidate id), each while the statistic still has its full width ("evidence ×20.1 (needs ×20)",
+ * about 14em) — so at the width the panel opens with beside an editor (about 520 px) nothing is cut.
+ */
+export const FEED_COLUMNS: readonly FeedColumnSpec[] = [
+  { id: 'decision', heading: 'decision', track: '9.5em', minWidth: 0 },
+  { id: 'candidate', heading: 'candidate', track: '5.5em', minWidth: 420 },
+  { id: 'parent', heading: 'parent', track: '5.5em', minWidth: 740 },
+  { id: 'statistic', heading: 'statistic', track: 'minmax(10em, 3fr)', minWidth: 0 },
+  { id: 'items', heading: 'items used', track: '8em', minWidth: 660 },
+  { id: 'reason', heading: 'reason', track: 'minmax(8em, 2fr)', minWidth: 540 },
+];
+
+/** The columns a feed `width` px wide shows; a width of 0 (not laid out yet) shows them all. */
+export function feedColumnsFor(width: number): FeedColumnSpec[] {
+  return FEED_COLUMNS.filter((c) => width <= 0 || width >= c.minWidth);
+}
+
+/** What a hover knows about the candidate a decision row is about. */
+export function rowFacts(row: DecisionRow): CandidateFacts {
+  return {
+    candidateId: row.candidateId,
+    incumbentId: row.incumbentId ?? row.parentId,
+    evidence: Math.exp(row.logWealth),
+    threshold: row.threshold,
+    alpha: row.alpha,
+    wins: row.wins,
+    losses: row.losses,
+    ties: row.ties,
+    futile: row.reason === 'futile',
+  };
+}
+
+export function statisticPieces(row: DecisionRow): FeedPiece[] {
+  const groups: FeedPiece[][] = [];
   const gate = gateRow(row.gate);
+  const facts = rowFacts(row);
   if (gate.eprocess || (row.logWealth !== 0 && gate.kind !== 'rating')) {
-    parts.push(evidenceText(row.logWealth, row.threshold));
+    const group: FeedPiece[] = [{ text: `evidence ×${formatFactor(facts.evidence)}`, title: hover('evidence', facts) }];
+    // Unknown (NaN) until the first discordant pair says it; ×∞ is real (an α budget spent).
+    if (row.threshold > 0) group.push({ text: ` (needs ×${formatFactor(row.threshold)})`, title: hover('needs', facts) });
+    groups.push(group);
   }
   if (gate.kind === 'rating') {
     const change = row.statistic?.eloChange ?? row.statistic?.elo;
-    parts.push(change === undefined ? 'Elo —' : `Elo ${formatSigned(change)}`);
+    groups.push([{ text: change === undefined ? 'Elo —' : `Elo ${formatSigned(change)}` }]);
   }
   // Every gate that needs no scorer decides from the validator's verdicts.
   if (gate.kind !== 'scored') {
     const v = row.verdicts;
     if (v) {
       const pairs = v.agreed + v.disagreed;
-      parts.push(`verdicts child ${v.child} · parent ${v.parent} · tie ${v.tie}` + (pairs > 0 ? ` (${v.agreed}/${pairs} agreed)` : ''));
+      groups.push([{ text: `verdicts child ${v.child} · parent ${v.parent} · tie ${v.tie}` + (pairs > 0 ? ` (${v.agreed}/${pairs} agreed)` : ''), title: hover('tie', { ...facts, ties: v.tie }) }]);
     } else if (row.gate === 'pairwise') {
-      parts.push(`verdicts child ${row.wins} · parent ${row.losses} · tie ${row.ties}`);
+      groups.push([{ text: `verdicts child ${row.wins} · parent ${row.losses} · tie ${row.ties}`, title: hover('tie', facts) }]);
     }
   }
-  if (parts.length === 0 && row.statistic) {
-    for (const [name, value] of Object.entries(row.statistic)) parts.push(`${name} ${formatStat(name, value)}`);
+  if (groups.length === 0 && row.statistic) {
+    for (const [name, value] of Object.entries(row.statistic)) groups.push([{ text: `${name} ${formatStat(name, value)}` }]);
   }
-  if (parts.length === 0) parts.push(`wins ${row.wins} · losses ${row.losses}`);
-  return parts.join('; ');
+  if (groups.length === 0) groups.push([{ text: `wins ${row.wins} · losses ${row.losses}` }]);
+  return groups.flatMap((g, i) => (i === 0 ? g : [{ text: '; ' }, ...g]));
+}
+
+export function statisticText(row: DecisionRow): string {
+  return statisticPieces(row)
+    .map((p) => p.text)
+    .join('');
 }
 
 function formatStat(name: string, value: number): string {
@@ -72,22 +149,50 @@ export function reasonText(row: DecisionRow): string {
   }
 }
 
-export function toFeedRow(row: DecisionRow): FeedRow {
-  const statistic = statisticText(row);
+function reasonTitle(row: DecisionRow): string {
+  const facts = rowFacts(row);
+  switch (row.reason) {
+    case 'evidence':
+      return hover('threshold', facts);
+    case 'futile':
+      return hover('futility', facts);
+    default:
+      return reasonText(row);
+  }
+}
+
+/** The user's answer to a candidate's suggestion, from its lineage node. */
+export function userAnswerOf(node: CandidateNode | undefined): UserAnswer | undefined {
+  if (node?.userRejected) return 'rejected';
+  return node?.applied !== undefined ? 'applied' : undefined;
+}
+
+export function toFeedRow(row: DecisionRow, node?: CandidateNode): FeedRow {
+  const pieces = statisticPieces(row);
+  const statistic = pieces.map((p) => p.text).join('');
   const reason = reasonText(row);
+  const facts = rowFacts(row);
   const items = `${row.itemsConsumed} (${row.wins}W ${row.losses}L ${row.ties}T)`;
   const candidate = shortId(row.candidateId);
   const parent = shortId(row.parentId);
+  const userAnswer = userAnswerOf(node);
+  const decisionText = userAnswer === 'rejected' ? 'rejected by you' : row.decision;
+  const answered = userAnswer === 'rejected' ? ' (the gate committed it; you rejected the suggestion)' : userAnswer === 'applied' ? ' (applied)' : '';
   return {
     key: `${row.seq}`,
     candidateId: row.candidateId,
-    candidate,
-    parent,
     decision: row.decision,
-    statistic,
-    items,
-    reason,
-    label: `${row.decision} ${candidate} from ${parent}: ${statistic}; ${row.itemsConsumed} items; ${reason}`,
+    decisionText,
+    userAnswer,
+    candidate: { text: candidate, title: row.candidateId },
+    parent: { text: parent, title: row.parentId ?? '' },
+    statistic: { text: statistic, title: statistic, pieces },
+    items: {
+      text: items,
+      title: `${count(row.itemsConsumed, 'dev item')} used. ${hover('discordant', facts)} ${hover('tie', facts)}`,
+    },
+    reason: { text: reason, title: reasonTitle(row) },
+    label: `${row.decision} ${candidate} from ${parent}${answered}: ${statistic}; ${row.itemsConsumed} items; ${reason}`,
   };
 }
 

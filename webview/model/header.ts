@@ -29,6 +29,9 @@ export interface HeaderModel {
   progress: number | undefined;
   canCancel: boolean;
   canResume: boolean;
+  /** Each button's hover: what it does, or why it is disabled now. */
+  cancelTitle: string;
+  resumeTitle: string;
   /** The warning a user must not miss (infeasible dev set, last engine warning, failure). */
   warning: string | undefined;
   /** The held-out test result, the honest measure of what the run gained. */
@@ -77,6 +80,8 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       progress: undefined,
       canCancel: false,
       canResume: false,
+      cancelTitle: 'Nothing to cancel: no run yet.',
+      resumeTitle: 'Nothing to resume: no run yet.',
       warning: undefined,
       testReport: undefined,
       estimate: undefined,
@@ -96,9 +101,10 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     meter('time', elapsed, budget.wallMs, formatDuration),
   ];
   const fractions = meters.map((m) => m.fraction).filter((f): f is number => f !== undefined);
+  const target = info?.target ?? state.requestedTarget;
   return {
-    target: info?.target !== undefined ? fileName(info.target) : state.runId,
-    targetPath: info?.target ?? state.runId,
+    target: target !== undefined ? fileName(target) : state.runId,
+    targetPath: target ?? state.runId,
     gate: info?.gate ?? '—',
     alpha: info ? `α = ${info.alpha}` : '—',
     mode: info?.mode ?? '—',
@@ -108,6 +114,8 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     progress: fractions.length > 0 ? Math.max(...fractions) : undefined,
     canCancel: live,
     canResume: open && interrupted,
+    cancelTitle: live ? 'Cancel the run: it stops after the call in flight; its journal keeps what it did.' : `Nothing to cancel: ${whyNotLive(state, interrupted)}.`,
+    resumeTitle: open && interrupted ? 'Resume the run from its journal.' : `Nothing to resume: ${live ? 'the run is still running' : whyNotLive(state, interrupted)}.`,
     warning: warningOf(state),
     testReport: testReportText(state),
     estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
@@ -136,16 +144,51 @@ function meter(name: BudgetMeter['name'], used: number | undefined, limit: numbe
   return { name, used: used === undefined ? '—' : fmt(used), limit: limit === undefined ? undefined : fmt(limit), fraction };
 }
 
+/** Why a run that is not live cannot be cancelled (nor, unless interrupted, resumed). */
+function whyNotLive(s: RunState, interrupted: boolean): string {
+  if (interrupted) return 'no process runs it any more';
+  switch (s.status) {
+    case 'finished':
+      return 'the run has finished';
+    case 'failed':
+      return 'the run has failed';
+    case 'cancelled':
+      return 'the run was cancelled';
+    default:
+      return 'the run is not running';
+  }
+}
+
+/**
+ * What became of a run's candidates: "1 commit of 3 candidates" while nobody answered a
+ * suggestion, else what the user did with the commits: "1 applied, 1 rejected by you of 5 candidates".
+ */
+export function outcomeText(s: RunState, candidates: number): string {
+  let commits = 0;
+  let applied = 0;
+  let rejected = 0;
+  for (const node of Object.values(s.candidates)) {
+    if (node.decision === 'commit') commits += 1;
+    if (node.userRejected) rejected += 1;
+    else if (node.applied !== undefined) applied += 1;
+  }
+  const of = `of ${count(candidates, 'candidate')}`;
+  if (applied + rejected === 0) return `${count(s.finished?.commits ?? commits, 'commit')} ${of}`;
+  const open = commits - applied - rejected;
+  const parts = [applied > 0 ? `${applied} applied` : '', rejected > 0 ? `${rejected} rejected by you` : '', open > 0 ? `${open} awaiting your answer` : ''];
+  return `${parts.filter((p) => p !== '').join(', ')} ${of}`;
+}
+
 function statusText(s: RunState): string {
   switch (s.status) {
     case 'pending':
-      return 'waiting for the engine';
+      return s.startedAt === undefined ? 'starting: waiting for the engine' : 'waiting for the engine';
     case 'running':
       if (isEvaluation(s.info)) return 'evaluating the prompt on the test split';
       return s.resumed ? 'running (resumed)' : 'running';
     case 'finished':
       if (isEvaluation(s.info)) return evaluationText(s);
-      return s.finished ? `finished: ${count(s.finished.commits, 'commit')} of ${count(s.finished.candidates, 'candidate')}` : 'finished';
+      return s.finished ? `finished: ${outcomeText(s, s.finished.candidates)}` : 'finished';
     case 'failed':
       return `failed: ${s.error?.message ?? 'unknown error'}`;
     case 'cancelled':

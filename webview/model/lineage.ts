@@ -89,7 +89,7 @@ function statusOf(node: CandidateNode): LineageStatus {
 
 function rowLabel(node: CandidateNode, incumbent: boolean, kids: number): string {
   const status = node.decision === 'commit' ? 'committed' : node.decision === 'reject' ? `rejected (${node.reason ?? ''})` : 'pending';
-  const extras = [incumbent ? 'incumbent' : '', node.applied ? `applied by ${node.applied}` : '', node.userRejected ? 'rejected by user' : '']
+  const extras = [incumbent ? 'incumbent' : '', node.applied ? (node.applied === 'user' ? 'applied by you' : 'applied by autopilot') : '', node.userRejected ? 'rejected by you' : '']
     .filter(Boolean)
     .join(', ');
   return `${shortId(node.id)} ${status}${extras ? `, ${extras}` : ''}${kids > 0 ? `, ${kids} children` : ''}`;

@@ -1,9 +1,13 @@
 /**
- * The wealth chart's data: wealth per discordant pair for the candidate under test and one past
- * candidate, the 1/α threshold and the futility bound, in uPlot's aligned-columns layout.
+ * The evidence chart's data: evidence (the PACE wealth) per discordant pair for the candidate under
+ * test and one past candidate, the 1/α line and the futility bound, in uPlot's aligned-columns
+ * layout; and its summary in words, each statistical term with its hover.
  */
 import type { RunState, WealthTrace } from '../../src/protocol/webview';
-import { count, evidenceText, shortId } from './format';
+import type { FeedPiece } from './feed';
+import { count, formatFactor, shortId } from './format';
+import type { CandidateFacts } from './glossary';
+import { GLOSSARY, hover } from './glossary';
 
 export type Column = (number | null)[];
 
@@ -25,6 +29,8 @@ export interface WealthChartData {
   yRange: [number, number];
   /** Text alternative for screen readers and for environments without canvas. */
   summary: string;
+  /** The summary in pieces, its terms (evidence, needs ×20, discordant pairs, ties) with their hovers. */
+  summaryPieces: FeedPiece[];
 }
 
 export function wealthChartData(state: RunState | undefined, selectedId: string | undefined): WealthChartData {
@@ -54,6 +60,7 @@ export function wealthChartData(state: RunState | undefined, selectedId: string 
     const value = last === 0 ? 1 : Math.exp(trace.steps[last - 1]!.logWealth);
     (trace.decision === 'commit' ? commits : rejects)[last] = value;
   }
+  const pieces = summarize(state, live, pastCandidate, thr);
   return {
     x,
     live: liveCol,
@@ -66,7 +73,8 @@ export function wealthChartData(state: RunState | undefined, selectedId: string 
     pastId: pastCandidate?.candidateId,
     futilityId: bounded?.candidateId,
     yRange: yRange([liveCol, pastCol], thr),
-    summary: summarize(live, pastCandidate, thr),
+    summaryPieces: pieces,
+    summary: pieces.map((p) => p.text).join(''),
   };
 }
 
@@ -101,9 +109,9 @@ function yRange(cols: Column[], thr: number | undefined): [number, number] {
   return [lo / 3, hi * 3];
 }
 
-function summarize(live: WealthTrace | undefined, past: WealthTrace | undefined, thr: number | undefined): string {
-  if (!live && !past) return 'No wealth yet: the chart fills in as discordant pairs arrive.';
-  const parts: string[] = [];
+function summarize(state: RunState | undefined, live: WealthTrace | undefined, past: WealthTrace | undefined, thr: number | undefined): FeedPiece[] {
+  if (!live && !past) return [{ text: 'No evidence yet: the chart fills in as ' }, { text: 'discordant pairs', title: GLOSSARY.discordant.means }, { text: ' arrive.' }];
+  const out: FeedPiece[] = [];
   for (const [what, trace] of [
     ['Under test', live],
     ['Selected', past],
@@ -113,11 +121,40 @@ function summarize(live: WealthTrace | undefined, past: WealthTrace | undefined,
     const logW = last?.logWealth ?? 0;
     const futile = last !== undefined && last.logBest < last.logThreshold;
     const outcome = trace.decision ? `; ${trace.decision === 'commit' ? 'committed' : 'rejected'}` : futile ? '; futile' : '';
-    parts.push(
-      `${what} ${shortId(trace.candidateId)}: ${evidenceText(logW, thr ?? Number.NaN)} after ${count(trace.steps.length, 'discordant pair')} and ${count(trace.ties, 'tie')}${outcome}.`,
+    const facts = traceFacts(state, trace, thr, futile);
+    if (out.length > 0) out.push({ text: ' ' });
+    out.push(
+      { text: `${what} ${shortId(trace.candidateId)}: ` },
+      { text: `evidence ×${formatFactor(Math.exp(logW))}`, title: hover('evidence', facts) },
+      // Unknown (NaN) until the first discordant pair says it.
+      ...(facts.threshold > 0 ? [{ text: ` (needs ×${formatFactor(facts.threshold)})`, title: hover('needs', facts) }] : []),
+      { text: ' after ' },
+      { text: count(trace.steps.length, 'discordant pair'), title: hover('discordant', facts) },
+      { text: ' and ' },
+      { text: count(trace.ties, 'tie'), title: hover('tie', facts) },
+      ...(outcome === '; futile' ? [{ text: '; ' }, { text: 'futile', title: hover('futility', facts) }] : outcome !== '' ? [{ text: outcome }] : []),
+      { text: '.' },
     );
   }
-  return parts.join(' ');
+  return out;
+}
+
+function traceFacts(state: RunState | undefined, trace: WealthTrace, thr: number | undefined, futile: boolean): CandidateFacts {
+  const last = trace.steps[trace.steps.length - 1];
+  const wins = trace.steps.filter((s) => s.delta > 0).length;
+  const node = state?.candidates[trace.candidateId];
+  const decided = state?.decisions.findLast((d) => d.candidateId === trace.candidateId);
+  return {
+    candidateId: trace.candidateId,
+    incumbentId: decided?.incumbentId ?? node?.parentId,
+    evidence: Math.exp(last?.logWealth ?? 0),
+    threshold: thr ?? trace.threshold ?? Number.NaN,
+    alpha: decided?.alpha ?? state?.info?.alpha,
+    wins,
+    losses: trace.steps.length - wins,
+    ties: trace.ties,
+    futile: futile || decided?.reason === 'futile',
+  };
 }
 
 /**

@@ -23,7 +23,7 @@ export interface CommandContext {
   feed: RunFeed;
   review: InlineReview;
   runsView: RunsView;
-  panel: { show(): unknown; showRun(runId: string): unknown; focus(runId: string, candidateId: string): unknown };
+  panel: { show(): unknown; showRun(runId: string, target?: string): unknown; focus(runId: string, candidateId: string): unknown };
 }
 
 export type Handler = (...args: unknown[]) => unknown;

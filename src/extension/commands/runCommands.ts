@@ -35,7 +35,7 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
   const runId = await requestRun(ctx, what, uri, () => ctx.host.request(StartRunRequest, { uri: uri.toString(), kind }));
   if (runId === undefined) return;
   ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
-  ctx.panel.showRun(runId);
+  ctx.panel.showRun(runId, vscode.workspace.asRelativePath(uri, false));
 }
 
 /**

@@ -28,6 +28,8 @@ export interface PanelActions {
    * there; nothing when they cancel.
    */
   saveExport(suggestedName: string, text: string): void | Promise<void>;
+  /** Opens docs/how-ratchet-decides.md from the extension's folder (the panel's "How Ratchet decides" link). */
+  openDocs(): void | Promise<void>;
   /** A view-side failure or a failed action, for the log. */
   reportError(message: string): void;
 }
@@ -163,6 +165,9 @@ export class PanelController {
         this.run(() => this.actions.saveExport(`${msg.runId}-results.${msg.format}`, text), `Exporting the results of run ${msg.runId} failed`);
         return;
       }
+      case 'docs/open':
+        this.run(() => this.actions.openDocs(), 'Opening “How Ratchet decides” failed');
+        return;
       case 'view/error':
         this.actions.reportError(`Ratchet panel: ${msg.message}`);
         return;

@@ -23,14 +23,18 @@ export interface RegisterPanelDeps {
 
 export interface PanelHandle {
   show(): RatchetPanel;
-  /** Opens (or reveals) the panel on a run: one the user just started, resumed or opened. */
-  showRun(runId: string): RatchetPanel;
+  /**
+   * Opens (or reveals) the panel on a run: one the user just started, resumed or opened. A run just
+   * started passes its file (`target`): the panel shows it at once, as starting, instead of the
+   * previous run until the new one's first event arrives.
+   */
+  showRun(runId: string, target?: string): RatchetPanel;
   /** Opens (or reveals) the panel on a run's decision with its evidence open. */
   focus(runId: string, candidateId: string): RatchetPanel;
 }
 
 export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): PanelHandle {
-  const panelDeps: PanelDeps = { store: deps.store, actions: panelActions(deps) };
+  const panelDeps: PanelDeps = { store: deps.store, actions: panelActions(deps, context.extensionUri) };
   context.subscriptions.push(
     vscode.commands.registerCommand(SHOW_PANEL_COMMAND, () => RatchetPanel.createOrShow(context, panelDeps)),
     registerPanelSerializer(context, panelDeps),
@@ -40,7 +44,8 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
   const show = () => RatchetPanel.createOrShow(context, panelDeps);
   return {
     show,
-    showRun(runId) {
+    showRun(runId, target) {
+      if (target !== undefined) deps.store.begin(runId, target);
       const panel = show();
       panel.showRun(runId);
       return panel;
@@ -77,11 +82,18 @@ function candidateDocuments(store: RunStore): vscode.TextDocumentContentProvider
   };
 }
 
-function panelActions(deps: RegisterPanelDeps): PanelActions {
+/** The page the panel's "How Ratchet decides" link opens; it ships in the .vsix (.vscodeignore). */
+export const HOW_RATCHET_DECIDES = 'docs/how-ratchet-decides.md';
+
+function panelActions(deps: RegisterPanelDeps, extensionUri: vscode.Uri): PanelActions {
   return {
     cancel: deps.cancelRun,
     resume: deps.resumeRun,
     loadRun: deps.loadRun,
+    async openDocs() {
+      // Rendered, beside the panel's editor group: the page is read, not edited.
+      await vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.joinPath(extensionUri, HOW_RATCHET_DECIDES));
+    },
     async openCandidate(runId, candidateId, as) {
       const uri = candidateUri(runId, candidateId);
       if (as === 'text') {

@@ -164,6 +164,20 @@ export class RunStore {
     if (resumed) this.listChanged();
   }
 
+  /**
+   * Holds a run the user just started, before its first event: the engine takes a moment to start
+   * (the daemon spawns, reads the spec, loads the data), and until then the panel would go on
+   * showing the previous run. The run shows as starting, on its file; its events fold in as usual.
+   */
+  begin(runId: string, target: string): void {
+    if (this.runsById.has(runId)) return;
+    const state = emptyRunState(runId);
+    state.requestedTarget = target;
+    this.runsById.set(runId, { state, detail: emptyDetail(), lastSeq: 0 });
+    this.evict();
+    this.listChanged();
+  }
+
   onEvent(listener: StoreListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -201,7 +215,7 @@ export class RunStore {
   runs(): RunListEntry[] {
     return [...this.runsById.values()]
       .map(({ state }): RunListEntry => {
-        const entry: RunListEntry = { runId: state.runId, target: state.info?.target, status: state.status, startedAt: state.startedAt };
+        const entry: RunListEntry = { runId: state.runId, target: state.info?.target ?? state.requestedTarget, status: state.status, startedAt: state.startedAt };
         // A run whose events say it ended is terminal, whatever a stale listing says.
         if (this.interrupted.has(state.runId) && (state.status === 'running' || state.status === 'pending')) entry.interrupted = true;
         return entry;

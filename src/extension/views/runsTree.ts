@@ -47,11 +47,35 @@ export interface DecisionItem {
 export type RunsNode = RunNode | CandidateItem | DecisionItem;
 
 const short = (id: string) => id.slice(0, 8);
+/** Evidence and its bar as the panel words them: ×21.5, ×20. */
+const factor = (x: number) => (Number.isFinite(x) ? String(Number(x.toPrecision(3))) : '∞');
 const basename = (p: string | undefined) => (p === undefined ? undefined : fileName(p));
 
 function when(ms: number | undefined): string {
   if (ms === undefined) return '';
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** The local time a run started, "09:41": what tells two runs on one file apart at a glance. */
+export function startClock(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/**
+ * A run's label: when it started and how it stands before its file's name, "09:41 · 2 committed ·
+ * word-problems.prompt.md", so that at the Runs view's default width, where the end of a label is
+ * cut, two runs on one file still differ.
+ */
+function runLabel(started: number | undefined, result: string, file: string): string {
+  return [startClock(started), result, file].filter((p) => p !== '').join(' · ');
+}
+
+/** How a run stands in a word or two: its state while it is not finished, else what it committed. */
+function resultWord(state: string, commits: number | undefined): string {
+  if (state === 'finished') return commits === undefined ? 'finished' : `${commits} committed`;
+  return state === 'waiting-for-you' ? 'waiting for you' : state;
 }
 
 /**
@@ -108,7 +132,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   return {
     kind: 'run',
     runId: e.runId,
-    label: basename(e.target) ?? short(e.runId),
+    label: runLabel(e.started, resultWord(status?.state ?? fallback, status?.commits ?? commits), basename(e.target) ?? short(e.runId)),
     description: [...shown.parts, when(e.started)].filter((p) => p !== '').join(' · '),
     tooltip: tooltip.join('\n'),
     contextValue: ['run', hosted ? 'hosted' : undefined, e.resumable && !going ? 'resumable' : undefined].filter(Boolean).join('.'),
@@ -128,7 +152,11 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
   return {
     kind: 'run',
     runId,
-    label: basename(info?.target) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
+    label: runLabel(
+      r?.startedAt,
+      resultWord(s?.state ?? (!r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits),
+      basename(info?.target ?? r?.requestedTarget) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
+    ),
     description: [...shown.parts, when(r?.startedAt)].filter((p) => p !== '').join(' · '),
     tooltip: [`Run ${runId}`, ...(info ? [`Target: ${info.target}`, `Gate: ${info.gate} (α = ${info.alpha})`] : []), ...shown.tooltip].join('\n'),
     contextValue: running ? 'run.hosted' : 'run',
@@ -178,7 +206,7 @@ export function decisionNodes(run: RunState, candidateId: string): DecisionItem[
     candidateId,
     seq: d.seq,
     label: `${d.decision} — ${d.reason}`,
-    description: `${d.gate} · E ${Math.exp(d.logWealth).toPrecision(3)} / ${d.threshold.toPrecision(3)} · ${d.itemsConsumed} items`,
+    description: `${d.gate} · evidence ×${factor(Math.exp(d.logWealth))} (needs ×${factor(d.threshold)}) · ${d.itemsConsumed} items`,
     tooltip: `Decision #${d.seq} by ${d.gate} (α = ${d.alpha}): ${d.wins} wins, ${d.losses} losses, ${d.ties} ties over ${d.itemsConsumed} items.\nOpen the evidence in the panel.`,
   }));
 }

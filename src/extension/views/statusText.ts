@@ -1,7 +1,7 @@
 /**
  * The status bar's words, from the run's status (what the daemon pushed: its state, counts and
  * line, "rate limited, waiting 12 s" included), the run's folded events for what a status does not
- * carry (its target, the active candidate's wealth against 1/α, the cost), and the server's health.
+ * carry (its target, the active candidate's evidence against 1/α, the cost), and the server's health.
  * A run no daemon reports on (one found on disk) is shown from its events and the server's listing.
  * No VS Code import, so the wording is unit-tested.
  */
@@ -72,7 +72,7 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
     case 'waiting-for-you': {
       const tooltip: string[] = [];
       const w = state && activeWealth(state);
-      if (w) tooltip.push(`Candidate ${w.candidateId}: wealth ${w.wealth.toPrecision(3)}, commits at ${w.threshold.toPrecision(3)} (1/α).`);
+      if (w) tooltip.push(`Candidate ${w.candidateId}: evidence ×${Number(w.wealth.toPrecision(3))}, committed at ×${Number(w.threshold.toPrecision(3))} (1/α).`);
       if (s.wait) tooltip.push(`An LLM call is waiting before it tries again${state?.waiting ? `: ${state.waiting.message}` : '.'}`);
       if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
       return { part: s.line, icon: s.state === 'waiting-for-you' ? '$(bell)' : '$(sync~spin)', tooltip };

@@ -14,9 +14,15 @@ import { stopGroup, stopRunDaemons, trackGroup, trackRunDaemons } from './proces
 
 export { shutdownSignal } from './processGroups';
 
-/** User settings that keep a fresh profile quiet: no welcome page, tips, telemetry, updates or chat. */
+/**
+ * User settings that keep a fresh profile quiet: no welcome page, tips, telemetry, updates or chat.
+ * `npm start` (scripts/start.mjs) and every spec session get them.
+ */
 export const quietUserSettings: Readonly<Record<string, unknown>> = {
   'workbench.startupEditor': 'none',
+  // With chat off the secondary side bar would open empty beside the editor, squeezing the
+  // Ratchet panel that opens there too (and taking a fifth of every screenshot).
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoUpdate': false,

@@ -65,9 +65,7 @@ export const specUserSettings: Readonly<Record<string, unknown>> = {
   'editor.wordWrap': 'off',
   '[markdown]': { 'editor.wordWrap': 'off' },
   '[prompt]': { 'editor.wordWrap': 'off' },
-  // The secondary side bar would open empty (chat is off) and take a fifth of every screenshot;
-  // the minimap would cover the end of long lines (where inline suggestions draw their text).
-  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // The minimap would cover the end of long lines (where inline suggestions draw their text).
   'editor.minimap.enabled': false,
 };
 

@@ -125,7 +125,7 @@ export class RatchetPanel {
     );
   }
 
-  /** Aria-labels of the rendered lineage rows ("c1 committed, incumbent, applied by user"…). */
+  /** Aria-labels of the rendered lineage rows ("c1 committed, incumbent, applied by you"…). */
   async lineageLabels(): Promise<string[]> {
     return this.lineageRows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   }

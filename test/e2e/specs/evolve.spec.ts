@@ -57,7 +57,7 @@ describe('spec 1: evolve a prompt from the command palette', () => {
     await waitVisible(panel.chartCanvas, 'the wealth chart canvas', 10_000);
     const box = await panel.chartCanvas.first().boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(100);
-    await waitVisible(panel.chart.locator('.u-legend').getByText('1/α threshold'), 'the chart legend entry for the 1/α line', 10_000);
+    await waitVisible(panel.chart.locator('.u-legend').getByText('1/α line'), 'the chart legend entry for the 1/α line', 10_000);
     // The status bar item says the same as the panel.
     await waitUntil(
       async () => ((await workbench.page.locator('.statusbar-item', { hasText: 'task.prompt.md' }).textContent()) ?? '').includes('1 commit') || undefined,

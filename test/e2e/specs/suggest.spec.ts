@@ -74,8 +74,8 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
 
     await panel.showTab('lineage');
     await waitUntil(
-      async () => ((await panel.lineageLabels()).some((l) => /^c1 committed.*rejected by user/.test(l)) ? true : undefined),
-      `a lineage row 'c1 committed, … rejected by user' (${String(panel.lineageRows)})`,
+      async () => ((await panel.lineageLabels()).some((l) => /^c1 committed.*rejected by you/.test(l)) ? true : undefined),
+      `a lineage row 'c1 committed, … rejected by you' (${String(panel.lineageRows)})`,
       15_000,
     );
     await s.screenshot('rejected-in-panel');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveRunStatus } from '../../../src/core/run/runStatus';
 import { RunStore } from '../../../src/extension/panel/runStore';
-import { candidateNodes, decisionNodes, runNodes } from '../../../src/extension/views/runsTree';
+import { candidateNodes, decisionNodes, runNodes, startClock } from '../../../src/extension/views/runsTree';
 import { compact, statusView } from '../../../src/extension/views/statusText';
 import type { ShownRun } from '../../../src/extension/views/statusText';
 import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';
@@ -16,6 +16,8 @@ function fold(...events: ReturnType<typeof started>[]): RunState {
   return store.get(RUN)!.state;
 }
 
+const STARTED = Date.UTC(2026, 10, 29, 10, 0);
+
 const running = () => fold(started(), proposed('c0', undefined), proposed('c1abcdef99', 'c0'), step('c1abcdef99', 1, 1, Math.log(1.5)), step('c1abcdef99', 2, 1, Math.log(3.2)), ev('cost/update', { cost: cost(12), llmCalls: 12 }));
 
 const status = (over: Partial<LiveRunStatus> = {}): RunStatusParams => ({
@@ -27,12 +29,12 @@ const status = (over: Partial<LiveRunStatus> = {}): RunStatusParams => ({
 const shown = (over: Partial<LiveRunStatus> = {}, state: RunState | undefined = running()): ShownRun => ({ runId: RUN, status: status(over), state });
 
 describe('statusView', () => {
-  it('shows the run, its status line and the cost; the candidate’s wealth against 1/α in the tooltip', () => {
+  it('shows the run, its status line and the cost; the candidate’s evidence against 1/α in the tooltip', () => {
     expect(statusView(shown(), 'running', { health: 'ok', message: 'Ready.' })).toEqual({
       text: '$(sync~spin) x.prompt.md · testing c1abcdef99 · $0.01',
       tooltip: [
         'Run run-1 — evolve p/x.prompt.md, gate pace+ (α = 0.05)',
-        'Candidate c1abcdef99: wealth 3.20, commits at 20.0 (1/α).',
+        'Candidate c1abcdef99: evidence ×3.2, committed at ×20 (1/α).',
         '12 LLM calls, 1320 tokens, $0.0120.',
         'Click to open the Ratchet panel.',
       ].join('\n'),
@@ -86,7 +88,7 @@ function listed(over: Partial<RunListEntry>): RunListEntry {
     kind: 'evolve',
     target: 'math/word-problems.prompt.md',
     status: 'finished',
-    started: Date.UTC(2026, 10, 29, 10, 0),
+    started: STARTED,
     lastEventAt: undefined,
     events: 40,
     candidates: 5,
@@ -106,9 +108,9 @@ describe('runsTree', () => {
   it('lists live runs the server has not listed yet first, then the listed ones, with their state', () => {
     const nodes = runNodes([listed({}), listed({ runId: 'r-int', status: 'interrupted', resumable: true })], [running()], []);
     expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.loaded])).toEqual([
-      [RUN, 'x.prompt.md', 'running', 'run.hosted', true],
-      ['r-old', 'word-problems.prompt.md', 'finished', 'run', false],
-      ['r-int', 'word-problems.prompt.md', 'interrupted', 'run.resumable', false],
+      [RUN, expect.stringMatching(/^\d\d:\d\d · running · x\.prompt\.md$/), 'running', 'run.hosted', true],
+      ['r-old', `${startClock(STARTED)} · 2 committed · word-problems.prompt.md`, 'finished', 'run', false],
+      ['r-int', `${startClock(STARTED)} · interrupted · word-problems.prompt.md`, 'interrupted', 'run.resumable', false],
     ]);
     expect(nodes[1]!.description).toBe('finished · 2/5 committed · 2026-11-29 10:00');
   });
@@ -116,6 +118,12 @@ describe('runsTree', () => {
   it('shows a listed run that is live in the store as running, from the store', () => {
     const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], []);
     expect(node).toMatchObject({ icon: 'running', contextValue: 'run.hosted', loaded: true });
+  });
+
+  it('labels runs time and result first, so two runs on one file differ where the view cuts the label', () => {
+    const morning = new Date(2026, 10, 29, 9, 41).getTime();
+    const nodes = runNodes([listed({ runId: 'r-2', started: morning + 3_600_000, commits: 0 }), listed({ runId: 'r-1', started: morning })], [], []);
+    expect(nodes.map((n) => n.label)).toEqual(['10:41 · 0 committed · word-problems.prompt.md', '09:41 · 2 committed · word-problems.prompt.md']);
   });
 
   it('shows a run’s state and counts from its status where the daemon pushed one', () => {
@@ -135,8 +143,8 @@ describe('runsTree', () => {
   it('shows a run known only from its first status, named after its file', () => {
     const nodes = runNodes([listed({})], [], [status({ line: 'starting' })]);
     expect(nodes.map((n) => [n.runId, n.label, n.icon, n.contextValue, n.description, n.loaded, n.workspace])).toEqual([
-      [RUN, 'x.prompt.md', 'running', 'run.hosted', 'running · starting', false, '/w'],
-      ['r-old', 'word-problems.prompt.md', 'finished', 'run', 'finished · 2/5 committed · 2026-11-29 10:00', false, '/w'],
+      [RUN, 'running · x.prompt.md', 'running', 'run.hosted', 'running · starting', false, '/w'],
+      ['r-old', `${startClock(STARTED)} · 2 committed · word-problems.prompt.md`, 'finished', 'run', 'finished · 2/5 committed · 2026-11-29 10:00', false, '/w'],
     ]);
   });
 
@@ -155,7 +163,7 @@ describe('runsTree', () => {
         candidateId: 'c1',
         seq: 0,
         label: 'commit — evidence',
-        description: 'pace+ · E 21.5 / 20.0 · 9 items',
+        description: 'pace+ · evidence ×21.5 (needs ×20) · 9 items',
         tooltip: 'Decision #0 by pace+ (α = 0.05): 7 wins, 1 losses, 1 ties over 9 items.\nOpen the evidence in the panel.',
       },
     ]);

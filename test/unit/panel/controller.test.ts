@@ -19,6 +19,7 @@ function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c
     openCandidate: (id, c, as) => void calls.push(`open ${id} ${c} ${as}`),
     loadRun: (id) => void calls.push(`load ${id}`),
     saveExport: (name, text) => void calls.push(`save ${name} ${text.length}`),
+    openDocs: () => void calls.push('docs'),
     reportError: (m) => void calls.push(`error ${m}`),
   };
   const controller = new PanelController(store, { post: (m) => posted.push(structuredClone(m)) }, actions, {
@@ -87,6 +88,27 @@ describe('PanelController', () => {
     store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'b.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
     expect(controller.selectedRunId).toBe('run-2');
     expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-2' } });
+  });
+
+  it('shows a run the user just started at once, as starting on its file, before its first event', () => {
+    // The engine takes a moment to start (daemon, spec, data): the panel must not go on showing the old run.
+    const { store, posted, controller, flush } = setup();
+    controller.receive({ type: 'view/ready', runId: RUN });
+    store.begin('run-2', 'arith/task.prompt.md');
+    controller.showRun('run-2');
+    expect(controller.selectedRunId).toBe('run-2');
+    expect(posted.at(-1)).toMatchObject({ type: 'run/snapshot', run: { runId: 'run-2', status: 'pending', requestedTarget: 'arith/task.prompt.md' } });
+    expect(store.runs()[0]).toMatchObject({ runId: 'run-2', target: 'arith/task.prompt.md', status: 'pending' });
+    // Its events then stream into the run on screen, as for any run.
+    store.append(ev('run/started', { runId: 'run-2', info: { kind: 'evolve', target: 'arith/task.prompt.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }));
+    flush();
+    expect(posted.at(-1)).toMatchObject({ type: 'run/events', runId: 'run-2', events: [{ type: 'run/started' }] });
+  });
+
+  it('opens “How Ratchet decides” when the view asks', () => {
+    const { calls, controller } = setup();
+    controller.receive({ type: 'docs/open' });
+    expect(calls).toEqual(['docs']);
   });
 
   it('a view restored after a reload asks for the run it showed from its journal, and shows it once read', () => {

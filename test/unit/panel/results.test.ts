@@ -210,6 +210,7 @@ describe('results export', () => {
       openCandidate: () => undefined,
       loadRun: () => undefined,
       saveExport: (name, text) => void saved.push([name, text]),
+      openDocs: () => undefined,
       reportError: (m) => {
         throw new Error(m);
       },

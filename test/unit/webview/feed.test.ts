@@ -46,18 +46,17 @@ describe('verdict feed rows', () => {
     expect(reasonText(row({ reason: 'duplicate' }))).toBe('duplicate of a rejected candidate');
   });
 
-  it('formats a whole row, with a sentence for screen readers', () => {
-    expect(toFeedRow(row())).toEqual({
-      key: '0',
-      candidateId: 'abcdef0123456789',
-      candidate: 'abcdef01',
-      parent: 'c0',
+  it('formats a whole row, with a sentence for screen readers and a hover on each cell', () => {
+    const f = toFeedRow(row());
+    expect({ decision: f.decisionText, candidate: f.candidate, parent: f.parent, statistic: f.statistic.text, items: f.items.text, reason: f.reason.text }).toEqual({
       decision: 'commit',
+      candidate: { text: 'abcdef01', title: 'abcdef0123456789' },
+      parent: { text: 'c0', title: 'c0' },
       statistic: 'evidence ×21.5 (needs ×20)',
       items: '9 (7W 1L 1T)',
       reason: 'evidence reached ×20',
-      label: 'commit abcdef01 from c0: evidence ×21.5 (needs ×20); 9 items; evidence reached ×20',
     });
+    expect(f.label).toBe('commit abcdef01 from c0: evidence ×21.5 (needs ×20); 9 items; evidence reached ×20');
   });
 
   it('lists decisions newest first and filters them by decision', () => {

@@ -50,6 +50,8 @@ describe('the Results view', () => {
     const { host, app } = mount();
     snapshot(host, evaluateRun());
     expect(app.uiState.tab).toBe('results');
+    // One prompt tested: no candidates, so no verdicts, evidence or lineage to show.
+    expect(app.shownTabs).toEqual(['results', 'cost']);
     expect(host.sent).toContainEqual({ type: 'results/request', runId: RUN });
     const status = app.headerElement.querySelector('.run-status')?.textContent ?? '';
     expect(status).toContain('evaluated');

@@ -73,6 +73,6 @@ describe('wealth chart series', () => {
   });
 
   it('says the chart is empty rather than drawing nothing silently', () => {
-    expect(wealthChartData(emptyRunState(RUN), undefined).summary).toBe('No wealth yet: the chart fills in as discordant pairs arrive.');
+    expect(wealthChartData(emptyRunState(RUN), undefined).summary).toBe('No evidence yet: the chart fills in as discordant pairs arrive.');
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * Which of the panel's tabs have something to show for a run. A tab with nothing to show for the
+ * run is hidden rather than left empty: Ratings exist only where ratings choose parents, and an
+ * Evaluate (one prompt tested, no candidates) has no verdicts, evidence or lineage.
+ * One entry per tab that can be hidden; a tab not listed always shows.
+ */
+import { gateRow, isGateName } from '../../src/core/gates/gateTable';
+import { isEvaluation } from '../../src/protocol/results';
+import type { RunState, TabId } from '../../src/protocol/webview';
+
+const noCandidates = (s: RunState): string | undefined =>
+  isEvaluation(s.info) ? 'An evaluation tests one prompt: there are no candidates to decide on. Its scores are under Results.' : undefined;
+
+/** Why the tab is hidden for this run, or undefined when it shows. */
+const HIDDEN_WHY: Partial<Record<TabId, (s: RunState) => string | undefined>> = {
+  verdicts: noCandidates,
+  evidence: noCandidates,
+  lineage: noCandidates,
+  ratings: (s) => {
+    if (isEvaluation(s.info)) return noCandidates(s);
+    const gate = s.info?.gate;
+    // Until the run says its gate, and whenever ratings arrived, the tab stays.
+    if (gate === undefined || s.ratings.length > 0 || !isGateName(gate) || gateRow(gate).kind === 'rating') return undefined;
+    return `No ratings under ${gate}: only the Elo gate rates candidates to choose parents.`;
+  },
+};
+
+export function tabHiddenWhy(tab: TabId, state: RunState | undefined): string | undefined {
+  return state === undefined ? undefined : HIDDEN_WHY[tab]?.(state);
+}
+
