@@ -226,7 +226,8 @@ export class InlineReview implements vscode.Disposable {
         const comment: vscode.Comment = { body, mode: vscode.CommentMode.Preview, author: { name: `Ratchet suggestion ${s.candidateId}` } };
         const thread = this.comments.createCommentThread(doc.uri, new vscode.Range(line, 0, line, 0), [comment]);
         // Short: the widget is as wide as the editor beside the panel. The keys are on the lenses and in the status bar.
-        thread.label = `Adds ${count}${where}`;
+        const removed = h.removed ? h.removed.end - h.removed.start + 1 : 0;
+        thread.label = removed > 0 ? `Replaces ${removed} line${removed === 1 ? '' : 's'} with ${count}` : `Adds ${count}${where}`;
         thread.canReply = false;
         thread.contextValue = 'ratchet.pendingHunk';
         thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;

@@ -145,6 +145,16 @@ export class Editor {
     });
   }
 
+  /** The visible lines of the active editor drawn struck through (a pending suggestion's removed lines), top to bottom. */
+  async struckThroughLines(): Promise<string[]> {
+    const lines = await this.active.locator('.view-lines .view-line').evaluateAll((els) =>
+      els
+        .filter((el) => Array.from(el.querySelectorAll('span')).some((sp) => getComputedStyle(sp).textDecorationLine.includes('line-through')))
+        .map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })),
+    );
+    return lines.sort((a, b) => a.top - b.top).map((l) => l.text.replace(/\u00a0/g, ' '));
+  }
+
   /** Moves the cursor to a 1-based line with Go to Line (Ctrl+G), as a keyboard user would. */
   async goToLine(line: number): Promise<void> {
     await this.focus();

@@ -1,7 +1,7 @@
 /**
- * Issue #15, part 2: a suggestion is drawn whole, in place. Every line it adds is on screen under
- * the line it follows without hovering — read from the rendered editor, not from the extension's
- * state — with Accept / Reject lenses that name their keys. The keys answer it with the cursor on
+ * Issue #15, part 2: a suggestion is drawn whole, in place. The line it rewrites is struck through
+ * and every line it adds is on screen under it without hovering — read from the rendered editor,
+ * not from the extension's state — with Accept / Reject lenses that name their keys. The keys answer it with the cursor on
  * the change; one Ctrl+Z after Accept gives the file back byte for byte, Reject leaves it as it
  * was, the drawing comes back after a window reload, and the suggestion's diff tab closes when the
  * suggestion is answered.
@@ -13,23 +13,27 @@ import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture
 import { useSession } from '../harness/specSession';
 import { waitHidden, waitUntil, waitVisible } from '../pages/waits';
 
+/** The prompt's last line, which the proposer's edit 1 rewrites. */
+const REWRITTEN = 'End with "The answer is N".';
 const KEYS_HINT = /Accept Ctrl\+Shift\+Enter · Reject Ctrl\+Shift\+Backspace/;
 
 describe('issue #15: the whole change drawn in place, answered by keyboard', () => {
   let fixture: EvolveFixture;
   const session = useSession(async () => {
-    // One candidate per run: each run ends once its suggestion is answered.
-    fixture = await startEvolveFixture({ mode: 'suggest', candidates: 1, gainAt: 1 });
+    // One candidate per run: each run ends once its suggestion is answered. Its edit rewrites the
+    // prompt's last line: one line removed, two added in its place.
+    fixture = await startEvolveFixture({ mode: 'suggest', candidates: 1, gainAt: 1, gainReplaces: REWRITTEN });
     return {
       options: { name: 'inlineChange', userSettings: fixture.userSettings, populate: (folder) => fixture.populate(folder) },
       cleanup: () => fixture.close(),
     };
   });
 
-  /** The proposer's edit 1 appends three lines (a blank one, its marker, its hint) after the prompt's last line. */
-  const addedLines = () => ['', '<!-- edit:1 -->', fixture.hint(1)];
-  /** The 1-based line the added lines follow: the last line of the prompt as it is on disk. */
-  const anchorLine = (text: string) => text.trimEnd().split('\n').length;
+  /** What the proposer's edit 1 puts in place of the rewritten line: its marker and its hint. */
+  const addedLines = () => ['<!-- edit:1 -->', fixture.hint(1)];
+  const accepted = (text: string) => text.replace(REWRITTEN, addedLines().join('\n'));
+  /** The 1-based line of the change: the rewritten line, under which the added lines are drawn. */
+  const changeLine = (text: string) => text.split('\n').indexOf(REWRITTEN) + 1;
 
   async function evolveToSuggestion(): Promise<void> {
     const s = session();
@@ -41,17 +45,22 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await editor.waitForCodeLens(/Accept c1/, 90_000);
   }
 
-  /** Waits until the drawn blocks of added lines are exactly edit 1's, every line of them visible. */
+  /**
+   * Waits until edit 1 is drawn whole: the rewritten line struck through, and under it one block
+   * of added lines that are exactly edit 1's, every line of them visible.
+   */
   async function waitForWholeChange(): Promise<void> {
     const { editor } = session().workbench;
     let seen: unknown;
     await waitUntil(
       async () => {
         const blocks = await editor.addedLineBlocks();
-        seen = blocks;
-        return blocks.length === 1 && JSON.stringify(blocks[0]!.lines) === JSON.stringify(addedLines()) && blocks[0]!.allVisible ? true : undefined;
+        const struck = await editor.struckThroughLines();
+        seen = { blocks, struck };
+        const whole = blocks.length === 1 && JSON.stringify(blocks[0]!.lines) === JSON.stringify(addedLines()) && blocks[0]!.allVisible;
+        return whole && JSON.stringify(struck) === JSON.stringify([REWRITTEN]) ? true : undefined;
       },
-      () => `one block of added lines showing ${JSON.stringify(addedLines())}, all visible (drawn: ${JSON.stringify(seen)})`,
+      () => `'${REWRITTEN}' struck through and one block of added lines showing ${JSON.stringify(addedLines())}, all visible (drawn: ${JSON.stringify(seen)})`,
       30_000,
     );
   }
@@ -59,7 +68,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
   /** Puts the cursor on the change and waits until the status bar says the keys answer it. */
   async function cursorOnChange(onDisk: string): Promise<void> {
     const s = session();
-    await s.workbench.editor.goToLine(anchorLine(onDisk));
+    await s.workbench.editor.goToLine(changeLine(onDisk));
     await waitVisible(s.page.locator('.statusbar-item').filter({ hasText: KEYS_HINT }), 'the status bar naming the review keys', 15_000);
   }
 
@@ -89,10 +98,11 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await editor.waitForText(fixture.hint(1));
     await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept', 15_000);
     expect(await editor.addedLineBlocks()).toEqual([]);
+    expect(await editor.struckThroughLines()).toEqual([]);
     // The answered suggestion's diff would compare the file with nothing: its tab is closed.
     await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was accepted', 15_000);
     // Written as one edit, and only the edit: the key's own action (insert a line) did not run.
-    expect(await editor.text()).toBe(`${onDisk.trimEnd()}\n\n<!-- edit:1 -->\n${fixture.hint(1)}\n`);
+    expect(await editor.text()).toBe(accepted(onDisk));
 
     await editor.undo();
     await editor.waitForNoText(fixture.hint(1));
@@ -109,7 +119,10 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await evolveToSuggestion();
     await waitForWholeChange();
 
+    // The old page's workbench stays on screen until the reload navigates away: wait for the new page.
+    const reloaded = s.page.waitForEvent('load', { timeout: 90_000 });
     await palette.run('Developer: Reload Window');
+    await reloaded;
     await s.workbench.waitForReady();
     await editor.openFile(fixture.promptRelative, 60_000);
     await editor.waitForCodeLens(/Accept c1/, 90_000);
@@ -119,6 +132,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await s.page.keyboard.press('Control+Shift+Backspace');
     await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject', 30_000);
     expect(await editor.addedLineBlocks()).toEqual([]);
+    expect(await editor.struckThroughLines()).toEqual([]);
     // Nothing was written, and the key's own action (delete to the line start) did not run.
     expect(await editor.text()).toBe(onDisk);
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
