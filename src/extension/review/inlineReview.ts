@@ -48,6 +48,12 @@ export class InlineReview implements vscode.Disposable {
   /** While the cursor is on a hunk: which keys answer it. */
   private readonly keysHint: vscode.StatusBarItem;
   private contextSeq = 0;
+  /**
+   * Suggestions the server said were answered (the book forgets them): their diff tabs are closed.
+   * One the client never heard of (a tab restored before the server's list came) is left open,
+   * since it may still be pending: it shows the file with a banner until the server says.
+   */
+  private readonly answered = new Set<string>();
 
   constructor() {
     const mac = process.platform === 'darwin';
@@ -95,12 +101,17 @@ export class InlineReview implements vscode.Disposable {
         if (e.contentChanges.length > 0) this.redraw(e.document.uri.toString());
       }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri.toString())),
+      // A diff of an answered suggestion reopened (Reopen Closed Editor, history) is closed again.
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (e.opened.length > 0) void this.closeAnsweredDiffs();
+      }),
     );
   }
 
   /** A `ratchet/suggestionChanged` from the server. */
   update(s: SuggestionState): void {
     for (const uri of this.book.update(s)) this.redraw(uri);
+    if (s.status !== 'pending') this.answered.add(suggestionKey(s.runId, s.candidateId));
     this.contentChanged.fire(this.suggestionUri(s));
     if (s.status !== 'pending') void this.closeAnsweredDiffs();
   }
@@ -108,12 +119,16 @@ export class InlineReview implements vscode.Disposable {
   /** The server's full list after a (re)start, a window reload included: the drawing comes back from it. */
   reset(all: readonly SuggestionState[]): void {
     for (const uri of this.book.reset(all)) this.redraw(uri);
+    for (const s of all) if (s.status !== 'pending') this.answered.add(suggestionKey(s.runId, s.candidateId));
+    // Restored tabs were drawn from an empty book: show them as they are now.
+    for (const { uri } of this.suggestionTabs()) this.contentChanged.fire(uri);
     void this.closeAnsweredDiffs();
   }
 
   suggestionUri(s: Pick<SuggestionState, 'runId' | 'candidateId' | 'uri'>): vscode.Uri {
     const fileName = vscode.Uri.parse(s.uri).path.split('/').at(-1) ?? 'suggestion';
-    return vscode.Uri.from({ scheme: SUGGESTION_SCHEME, path: suggestionPath(s.runId, s.candidateId, fileName) });
+    // The query names the file, so a tab outliving its suggestion can still show that file.
+    return vscode.Uri.from({ scheme: SUGGESTION_SCHEME, path: suggestionPath(s.runId, s.candidateId, fileName), query: s.uri });
   }
 
   /** The open document's version and text, or undefined when the file is not open. */
@@ -132,25 +147,51 @@ export class InlineReview implements vscode.Disposable {
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
   }
 
-  private proposedText(uri: vscode.Uri): string {
+  /**
+   * The proposed text while the suggestion is pending. Otherwise (answered, stale, or not known
+   * yet after a reload) the file as it is under a banner line, so a diff against the file shows
+   * only the banner — never the whole prompt deleted. The document is read-only either way.
+   */
+  private async proposedText(uri: vscode.Uri): Promise<string> {
     const ref = parseSuggestionPath(uri.path);
     const s = ref && this.book.get(ref.runId, ref.candidateId);
-    return s ? s.newText : 'This suggestion is no longer pending: it was accepted, rejected, or its run ended.';
+    if (s?.status === 'pending') return s.newText;
+    const known = ref !== undefined && this.answered.has(suggestionKey(ref.runId, ref.candidateId));
+    const banner = `[Ratchet: ${known || s ? 'this suggestion is no longer pending (accepted, rejected, stale, or its run ended)' : 'this suggestion is not known (yet) to Ratchet'} — read-only; nothing here to review]\n`;
+    return banner + (await this.fileText(uri.query));
   }
 
-  /**
-   * A diff (or proposed-text) tab of a suggestion that is no longer pending would compare the file
-   * with a sentence, showing the whole prompt deleted: it is closed instead.
-   */
+  private async fileText(uri: string): Promise<string> {
+    if (uri === '') return '';
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+    if (open) return open.getText();
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri)));
+    } catch {
+      return '';
+    }
+  }
+
+  /** Open tabs showing a `ratchet-suggestion:` document, alone or as a diff's right side. */
+  private suggestionTabs(): { tab: vscode.Tab; uri: vscode.Uri }[] {
+    return vscode.window.tabGroups.all.flatMap((g) =>
+      g.tabs.flatMap((tab) => {
+        const uri = tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified : tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
+        return uri?.scheme === SUGGESTION_SCHEME ? [{ tab, uri }] : [];
+      }),
+    );
+  }
+
+  /** Diff (or proposed-text) tabs of suggestions that were answered or went stale: there is nothing left in them to review. */
   private async closeAnsweredDiffs(): Promise<void> {
-    const answered = (uri: vscode.Uri): boolean => {
-      if (uri.scheme !== SUGGESTION_SCHEME) return false;
+    const done = (uri: vscode.Uri): boolean => {
       const ref = parseSuggestionPath(uri.path);
-      return ref === undefined || this.book.get(ref.runId, ref.candidateId)?.status !== 'pending';
+      if (ref === undefined) return false;
+      return this.answered.has(suggestionKey(ref.runId, ref.candidateId)) || this.book.get(ref.runId, ref.candidateId)?.status === 'stale';
     };
-    const tabs = vscode.window.tabGroups.all
-      .flatMap((g) => g.tabs)
-      .filter((tab) => (tab.input instanceof vscode.TabInputTextDiff && answered(tab.input.modified)) || (tab.input instanceof vscode.TabInputText && answered(tab.input.uri)));
+    const tabs = this.suggestionTabs()
+      .filter((t) => done(t.uri))
+      .map((t) => t.tab);
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
   }
 

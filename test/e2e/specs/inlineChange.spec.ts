@@ -112,7 +112,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await s.workbench.ratchetPanel.waitForStatus('finished', 60_000);
   });
 
-  it('draws the change again after a window reload, and the keyboard Rejects it, leaving the text as it was', async () => {
+  it('draws the change again after a window reload, and the keyboard Rejects it, leaving the text as it was; its diff tab closes', async () => {
     const s = session();
     const { editor, palette } = s.workbench;
     const onDisk = await readFile(join(s.folder, fixture.promptRelative), 'utf8');
@@ -127,12 +127,18 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await editor.openFile(fixture.promptRelative, 60_000);
     await editor.waitForCodeLens(/Accept c1/, 90_000);
     await waitForWholeChange();
+    // The suggestion's diff, opened after the reload: Reject closes it too.
+    await editor.clickCodeLens('Diff');
+    const diffTab = s.page.locator('.tab').filter({ hasText: /Ratchet suggestion c1/ });
+    await waitVisible(diffTab, 'the suggestion diff tab', 15_000);
+    await editor.openFile(fixture.promptRelative);
 
     await cursorOnChange(onDisk);
     await s.page.keyboard.press('Control+Shift+Backspace');
     await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject', 30_000);
     expect(await editor.addedLineBlocks()).toEqual([]);
     expect(await editor.struckThroughLines()).toEqual([]);
+    await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was rejected', 15_000);
     // Nothing was written, and the key's own action (delete to the line start) did not run.
     expect(await editor.text()).toBe(onDisk);
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
