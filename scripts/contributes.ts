@@ -1,6 +1,7 @@
 /**
  * The manifest's generated parts, rendered from the tables: `contributes.commands` (the command
- * table), `contributes.menus` (the menu table), `contributes.configuration` (the settings table,
+ * table), `contributes.menus` (the menu table), `contributes.keybindings` (the key table),
+ * `contributes.colors` (the theme-colour table), `contributes.configuration` (the settings table,
  * each price's shape from the server schema), `contributes.yamlValidation` and the
  * `workspaceContains:` activation events (the file-kind table), and the untrusted-workspace
  * `restrictedConfigurations` (the settings marked `restricted`). Everything else in package.json
@@ -11,7 +12,9 @@
 import { BY_NAME_GLOBS, RUN_SPEC_EXTENSIONS } from '../src/core/files/fileKinds';
 import { CATEGORY, COMMANDS, COMMAND_NAMES, commandId } from '../src/extension/commandTable';
 import type { CommandSpec } from '../src/extension/commandTable';
+import { KEYBINDINGS } from '../src/extension/keyTable';
 import { MENUS } from '../src/extension/menuTable';
+import { THEME_COLORS } from '../src/extension/themeColors';
 import { SECTION, SETTINGS, SETTING_KEYS } from '../src/extension/settings';
 import type { SettingDef } from '../src/extension/settings';
 import { PRICE_SCHEMA } from '../src/protocol/serverSettings';
@@ -87,6 +90,8 @@ export function renderManifest(text: string): string {
   const c = pkg.contributes;
   c.commands = COMMAND_NAMES.map(command);
   c.menus = menus();
+  c.keybindings = KEYBINDINGS.map((k) => ({ command: commandId(k.command), key: k.key, mac: k.mac, when: k.when }));
+  c.colors = Object.values(THEME_COLORS).map((t) => ({ id: t.id, description: t.description, defaults: { ...t.defaults } }));
   c.configuration = configuration((c.configuration as Json | undefined)?.title ?? 'Ratchet');
   c.yamlValidation = RUN_SPEC_EXTENSIONS.map((e) => ({ fileMatch: `*${e}`, url: `./${SCHEMA_PATH}` }));
   return manifestJson(pkg);

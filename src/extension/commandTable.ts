@@ -29,6 +29,8 @@ export const COMMANDS = {
   generateDevSet: { title: 'Generate Dev Set', needsServer: false, notYet: 'zero-data dev set generation (the Challenger role)' },
   acceptSuggestion: { title: 'Accept Suggestion', icon: 'check', needsServer: true },
   rejectSuggestion: { title: 'Reject Suggestion', icon: 'close', needsServer: true },
+  acceptAllSuggestions: { title: "Accept All of the Run's Suggestions", icon: 'check-all', needsServer: true },
+  rejectAllSuggestions: { title: "Reject All of the Run's Suggestions", icon: 'close-all', needsServer: true },
   showDiff: { title: 'Show Suggestion Diff', icon: 'diff', needsServer: false },
   showEvidence: { title: 'Show Evidence', icon: 'law', needsServer: false },
   showPanel: { title: 'Show Panel', icon: 'graph-line', needsServer: false },

@@ -15,6 +15,8 @@ import { SUGGESTION_SCHEME } from './review/target';
 export const CONTEXT_KEYS = {
   /** The active editor shows a drawn suggestion (inlineReview.ts). */
   suggestionShown: 'ratchet.suggestionShown',
+  /** The cursor of the active editor is on a hunk of a drawn suggestion (inlineReview.ts): the review keys answer it. */
+  cursorInPendingHunk: 'ratchet.cursorInPendingHunk',
   /** The active editor holds a prompt file claimed by its name (main.ts; the walkthrough's step). */
   promptFileOpen: 'ratchet.promptFileOpen',
 } as const;
@@ -41,6 +43,8 @@ export const MENUS: Readonly<Record<MenuId, readonly MenuEntry[]>> = {
   commandPalette: [
     { command: 'acceptSuggestion', when: suggestion },
     { command: 'rejectSuggestion', when: suggestion },
+    { command: 'acceptAllSuggestions', when: suggestion },
+    { command: 'rejectAllSuggestions', when: suggestion },
     { command: 'showDiff', when: CONTEXT_KEYS.suggestionShown },
     // The view's own refresh button; from the palette it would refresh a view that may be hidden.
     { command: 'refreshRuns', when: 'false' },

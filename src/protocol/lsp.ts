@@ -293,7 +293,7 @@ export const ServerStatusNotification = new NotificationType<ServerStatusParams>
 /**
  * Command ids the server puts on code lenses; the client registers them (calling the requests
  * above). Arguments, in order: Evolve/Evaluate/Configure `[uri]`; the suggestion commands
- * `[uri, runId, candidateId]`.
+ * `[uri, runId, candidateId]`; Accept All / Reject All (every pending suggestion of a run) `[uri, runId]`.
  */
 export const RatchetCommands = {
   evolve: 'ratchet.evolve',
@@ -301,9 +301,12 @@ export const RatchetCommands = {
   configure: 'ratchet.configure',
   acceptSuggestion: 'ratchet.acceptSuggestion',
   rejectSuggestion: 'ratchet.rejectSuggestion',
+  acceptAllSuggestions: 'ratchet.acceptAllSuggestions',
+  rejectAllSuggestions: 'ratchet.rejectAllSuggestions',
   showDiff: 'ratchet.showDiff',
   showEvidence: 'ratchet.showEvidence',
 } as const;
 export type RatchetCommandId = (typeof RatchetCommands)[keyof typeof RatchetCommands];
 export type FileCommandArgs = [uri: string];
 export type SuggestionCommandArgs = [uri: string, runId: string, candidateId: string];
+export type RunSuggestionsCommandArgs = [uri: string, runId: string];

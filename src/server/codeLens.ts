@@ -10,11 +10,12 @@ import type { Files } from '../core/ports';
 import { isSidecarPath, sidecarPathFor } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import { RatchetCommands } from '../protocol/lsp';
-import type { FileCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
+import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
+import { hunkLines, inlineHunks } from '../core/edit/hunks';
 
 
 export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[]): Promise<CodeLens[]> {
-  const lenses: CodeLens[] = pending.flatMap(suggestionLenses);
+  const lenses = suggestionLenses(pending);
   const text = doc.getText();
   const fileArgs: FileCommandArgs = [doc.uri];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -35,15 +36,38 @@ export async function codeLenses(doc: TextDocument, path: string, files: Files, 
   return lenses;
 }
 
-function suggestionLenses(s: SuggestionState): CodeLens[] {
-  const args: SuggestionCommandArgs = [s.uri, s.runId, s.candidateId];
-  const at = { start: s.range.start, end: s.range.start };
-  return [
-    lens(at, `$(check) Accept ${s.candidateId}`, RatchetCommands.acceptSuggestion, args),
-    lens(at, '$(close) Reject', RatchetCommands.rejectSuggestion, args),
-    lens(at, 'Diff', RatchetCommands.showDiff, args),
-    lens(at, 'Evidence', RatchetCommands.showEvidence, args),
-  ];
+/**
+ * Accept / Reject over every hunk of each pending suggestion, so the answer is at hand wherever the
+ * change is drawn. The gate measured the edit as a whole, so a hunk's Accept and Reject answer for
+ * the whole suggestion, and with several hunks the titles say so ("part 2 of 3"). The first hunk
+ * also carries Diff and Evidence, and Accept All / Reject All when the run waits on more than one
+ * hunk in this file. Titles name no keys: each client adds its own (the VS Code client does).
+ */
+export function suggestionLenses(pending: readonly SuggestionState[]): CodeLens[] {
+  const hunksOf = new Map(pending.map((s) => [s, inlineHunks(s.baseText, s.newText)]));
+  const hunksInRun = (runId: string): number => pending.filter((s) => s.runId === runId).reduce((n, s) => n + (hunksOf.get(s)?.length ?? 0), 0);
+  const lenses: CodeLens[] = [];
+  for (const s of pending) {
+    const args: SuggestionCommandArgs = [s.uri, s.runId, s.candidateId];
+    const runArgs: RunSuggestionsCommandArgs = [s.uri, s.runId];
+    const hunks = hunksOf.get(s) ?? [];
+    // A suggestion with no line change left (whitespace inside a line): its lenses go where it edits.
+    const tops = hunks.length > 0 ? hunks.map((h) => hunkLines(h).first) : [s.range.start.line];
+    tops.forEach((line, i) => {
+      const at = { start: { line, character: 0 }, end: { line, character: 0 } };
+      const part = tops.length === 1 ? '' : i === 0 ? ` (${tops.length} parts)` : ` (part ${i + 1} of ${tops.length})`;
+      lenses.push(
+        lens(at, `$(check) Accept ${s.candidateId}${part}`, RatchetCommands.acceptSuggestion, args),
+        lens(at, `$(close) Reject${part}`, RatchetCommands.rejectSuggestion, args),
+      );
+      if (i > 0) return;
+      if (hunksInRun(s.runId) > 1 && pending.find((p) => p.runId === s.runId) === s) {
+        lenses.push(lens(at, 'Accept All', RatchetCommands.acceptAllSuggestions, runArgs), lens(at, 'Reject All', RatchetCommands.rejectAllSuggestions, runArgs));
+      }
+      lenses.push(lens(at, 'Diff', RatchetCommands.showDiff, args), lens(at, 'Evidence', RatchetCommands.showEvidence, args));
+    });
+  }
+  return lenses;
 }
 
 function lens(range: CodeLens['range'], title: string, command: string, args: readonly string[]): CodeLens {

@@ -87,11 +87,16 @@ export function makeWorkspace(o: WorkspaceOptions = {}): Workspace {
 }
 
 /** Ten scripted edits: neutral churn, except `gainAt` (1-based) which raises accuracy by `gain`. */
-export function scenarioFor(ws: Workspace, opts: { seed: number; gainAt?: number; gain?: number; baseAccuracy?: number; validatorAccuracy?: number }): ScenarioInput {
+export function scenarioFor(
+  ws: Workspace,
+  opts: { seed: number; gainAt?: number; gain?: number; baseAccuracy?: number; validatorAccuracy?: number; gainReplaces?: string },
+): ScenarioInput {
   const edits: ScriptedEdit[] = Array.from({ length: 10 }, (_, i) => ({
     id: String(i + 1),
     text: `Hint ${i + 1}: read the question twice.`,
     effect: i + 1 === opts.gainAt ? { kind: 'gain', delta: opts.gain ?? 0.3 } : { kind: 'neutral', churn: 0.3 },
+    // The gain edit may rewrite a line of the prompt rather than append (a change that removes as well as adds).
+    ...(i + 1 === opts.gainAt && opts.gainReplaces !== undefined ? { replaces: opts.gainReplaces } : {}),
   }));
   return {
     seed: opts.seed,

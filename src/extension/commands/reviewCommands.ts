@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { AcceptSuggestionRequest, RejectSuggestionRequest } from '../../protocol/lsp';
 import { acceptAction } from '../review/decide';
-import { suggestionTarget } from '../review/target';
+import { runTarget, suggestionTarget } from '../review/target';
 import type { SuggestionTarget } from '../review/target';
 import type { CommandContext } from './context';
 import { runIdArg } from './runCommands';
@@ -25,26 +25,55 @@ function candidateIdArg(args: unknown[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The one path every Accept takes — a lens, the key, the palette, the diff editor's title bar,
+ * Accept All: checked against the text on screen, then written by the server as one versioned
+ * edit (so one undo takes it back). Whoever needs to know what the user accepted hooks in here.
+ */
+export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget): Promise<'applied' | 'stale' | 'refused'> {
+  const decision = acceptAction(ctx.review.book.get(t.runId, t.candidateId), ctx.review.docView(t.uri));
+  if (decision.kind === 'refuse') {
+    void vscode.window.showWarningMessage(decision.message);
+    return 'refused';
+  }
+  const { outcome } = await ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+  if (outcome === 'stale') {
+    void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
+  }
+  return outcome;
+}
+
+/** Reject leaves the text as it is: the suggestion was only ever drawn, never written. */
+async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promise<void> {
+  await ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+}
+
+/** Every pending suggestion of the run named by `[uri, runId]` (a lens), or of the active editor's drawn one. */
+function runTargets(ctx: CommandContext, args: unknown[]): SuggestionTarget[] {
+  const found = runTarget(args, vscode.window.activeTextEditor?.document.uri.toString(), ctx.review.book);
+  if (found.length === 0) void vscode.window.showInformationMessage('Ratchet: this run has no pending suggestion.');
+  return found;
+}
+
 export function reviewCommands(ctx: CommandContext) {
   return {
     async acceptSuggestion(...args: unknown[]): Promise<void> {
       const t = target(ctx, args);
-      if (!t) return;
-      const decision = acceptAction(ctx.review.book.get(t.runId, t.candidateId), ctx.review.docView(t.uri));
-      if (decision.kind === 'refuse') {
-        void vscode.window.showWarningMessage(decision.message);
-        return;
-      }
-      const { outcome } = await ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
-      if (outcome === 'stale') {
-        void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
-      }
+      if (t) await acceptSuggestion(ctx, t);
     },
 
     async rejectSuggestion(...args: unknown[]): Promise<void> {
       const t = target(ctx, args);
-      if (!t) return;
-      await ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+      if (t) await rejectSuggestion(ctx, t);
+    },
+
+    /** One at a time: each is its own edit (its own undo step), checked against the text the previous one left. */
+    async acceptAllSuggestions(...args: unknown[]): Promise<void> {
+      for (const t of runTargets(ctx, args)) if ((await acceptSuggestion(ctx, t)) !== 'applied') return;
+    },
+
+    async rejectAllSuggestions(...args: unknown[]): Promise<void> {
+      for (const t of runTargets(ctx, args)) await rejectSuggestion(ctx, t);
     },
 
     async showDiff(...args: unknown[]): Promise<void> {

@@ -1,57 +1,109 @@
 /**
- * Draws each file's pending suggestion as an inline diff: removed lines struck through on a red
- * background, added lines as green ghost text after the line they follow (decorations cannot insert
- * real lines; the hover shows them whole, and Show Diff opens the diff editor). The server draws the
- * Accept / Reject / Evidence lenses above. Also serves the proposed text as a read-only
- * `ratchet-suggestion:` document for the diff editor.
+ * Draws each file's pending suggestion as the whole change, in place: the lines it removes struck
+ * through on a red background, and under them the lines it adds, every one of them, on a green
+ * background. The server puts Accept / Reject lenses over each hunk. Also serves the proposed text
+ * as a read-only `ratchet-suggestion:` document for the diff editor, and closes that diff once the
+ * suggestion is answered.
+ *
+ * How the added lines are shown, and why this way: VS Code gives an extension no way to insert
+ * lines into an editor's view without editing the document. Writing the proposal into the buffer
+ * as a pending edit (Continue's way) makes the buffer hold text nobody accepted: auto-save would
+ * put it on disk, the undo stack would hold the mixed text, and the language server would see the
+ * user's document change and re-base or drop its own suggestion. Decorations cannot add lines:
+ * `before`/`after` text is one line, clipped at the viewport's edge (and behind the minimap), and
+ * CSS that makes it a block only draws it over the lines below. The one widget the stable API
+ * gives that takes its own room between lines is a comment thread's: so each hunk that adds lines
+ * gets a read-only thread under its last line whose body is those lines, whole and unwrapped, on
+ * the theme's added-line background. The document is never touched until Accept, which the server
+ * writes as one versioned edit: one undo takes it back, and Reject leaves the text byte for byte.
  */
 import * as vscode from 'vscode';
 import type { SuggestionState } from '../../protocol/lsp';
-import { SuggestionBook, reviewAction } from './decide';
-import type { DocView, ReviewAction } from './decide';
-import { hunkSummary, inlineHunks } from './hunks';
+import { hunkAtLine, hunkSummary, inlineHunks } from '../../core/edit/hunks';
+import type { Hunk } from '../../core/edit/hunks';
+import { keyFor } from '../keyTable';
 import { CONTEXT_KEYS } from '../menuTable';
+import { THEME_COLORS, cssVariable } from '../themeColors';
+import { addedLinesMarkdown } from './addedLines';
+import { SuggestionBook, reviewAction, suggestionKey } from './decide';
+import type { DocView, ReviewAction } from './decide';
 import { SUGGESTION_SCHEME, parseSuggestionPath, suggestionPath } from './target';
 
-const GHOST_MAX = 80;
+/** What is drawn for one document, so a redraw that changes nothing keeps the widgets as they are. */
+interface Drawn {
+  signature: string;
+  hunks: Hunk[];
+  threads: vscode.CommentThread[];
+}
 
 export class InlineReview implements vscode.Disposable {
   readonly book = new SuggestionBook();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly removed: vscode.TextEditorDecorationType;
-  private readonly added: vscode.TextEditorDecorationType;
+  private readonly addedAnchor: vscode.TextEditorDecorationType;
   private readonly stale: vscode.TextEditorDecorationType;
+  private readonly comments: vscode.CommentController;
+  private readonly drawn = new Map<string, Drawn>();
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** While the cursor is on a hunk: which keys answer it. */
+  private readonly keysHint: vscode.StatusBarItem;
+  private contextSeq = 0;
+  /**
+   * Suggestions the server said were answered (the book forgets them): their diff tabs are closed.
+   * One the client never heard of (a tab restored before the server's list came) is left open,
+   * since it may still be pending: it shows the file with a banner until the server says.
+   */
+  private readonly answered = new Set<string>();
 
   constructor() {
+    const mac = process.platform === 'darwin';
+    this.keysHint = vscode.window.createStatusBarItem('ratchet.inlineChangeKeys', vscode.StatusBarAlignment.Left, 1000);
+    this.keysHint.name = 'Ratchet suggestion keys';
+    this.keysHint.text = `$(keyboard) Ratchet: Accept ${keyFor('acceptSuggestion', mac)} · Reject ${keyFor('rejectSuggestion', mac)}`;
+    this.keysHint.tooltip = 'The cursor is on a change Ratchet suggests. These keys answer the whole suggestion.';
     this.removed = vscode.window.createTextEditorDecorationType({
       isWholeLine: true,
-      backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
+      backgroundColor: new vscode.ThemeColor(THEME_COLORS.removedLineBackground.id),
       textDecoration: 'line-through',
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Left,
     });
-    this.added = vscode.window.createTextEditorDecorationType({
+    // The line the added lines follow: marked in the overview ruler, so a long file shows where they are.
+    this.addedAnchor = vscode.window.createTextEditorDecorationType({
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Left,
     });
     this.stale = vscode.window.createTextEditorDecorationType({
       after: { color: new vscode.ThemeColor('editorWarning.foreground'), margin: '0 0 0 2em', fontStyle: 'italic' },
     });
+    this.comments = vscode.comments.createCommentController('ratchet.inlineChange', 'Ratchet suggestions');
     this.disposables.push(
+      this.keysHint,
       this.removed,
-      this.added,
+      this.addedAnchor,
       this.stale,
+      this.comments,
       this.contentChanged,
       vscode.workspace.registerTextDocumentContentProvider(SUGGESTION_SCHEME, {
         onDidChange: this.contentChanged.event,
         provideTextDocumentContent: (uri) => this.proposedText(uri),
       }),
-      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
-      vscode.window.onDidChangeActiveTextEditor(() => this.updateContextKey()),
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        editors.forEach((e) => this.draw(e));
+        this.updateContextKeys();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateContextKeys()),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor === vscode.window.activeTextEditor) this.updateContextKeys();
+      }),
       // Typing moves the document past the suggestion's version: stop drawing until the server re-bases it.
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0) this.redraw(e.document.uri.toString());
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri.toString())),
+      // A diff of an answered suggestion reopened (Reopen Closed Editor, history) is closed again.
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (e.opened.length > 0) void this.closeAnsweredDiffs();
       }),
     );
   }
@@ -59,17 +111,24 @@ export class InlineReview implements vscode.Disposable {
   /** A `ratchet/suggestionChanged` from the server. */
   update(s: SuggestionState): void {
     for (const uri of this.book.update(s)) this.redraw(uri);
+    if (s.status !== 'pending') this.answered.add(suggestionKey(s.runId, s.candidateId));
     this.contentChanged.fire(this.suggestionUri(s));
+    if (s.status !== 'pending') void this.closeAnsweredDiffs();
   }
 
-  /** The server's full list after a (re)start. */
+  /** The server's full list after a (re)start, a window reload included: the drawing comes back from it. */
   reset(all: readonly SuggestionState[]): void {
     for (const uri of this.book.reset(all)) this.redraw(uri);
+    for (const s of all) if (s.status !== 'pending') this.answered.add(suggestionKey(s.runId, s.candidateId));
+    // Restored tabs were drawn from an empty book: show them as they are now.
+    for (const { uri } of this.suggestionTabs()) this.contentChanged.fire(uri);
+    void this.closeAnsweredDiffs();
   }
 
   suggestionUri(s: Pick<SuggestionState, 'runId' | 'candidateId' | 'uri'>): vscode.Uri {
     const fileName = vscode.Uri.parse(s.uri).path.split('/').at(-1) ?? 'suggestion';
-    return vscode.Uri.from({ scheme: SUGGESTION_SCHEME, path: suggestionPath(s.runId, s.candidateId, fileName) });
+    // The query names the file, so a tab outliving its suggestion can still show that file.
+    return vscode.Uri.from({ scheme: SUGGESTION_SCHEME, path: suggestionPath(s.runId, s.candidateId, fileName), query: s.uri });
   }
 
   /** The open document's version and text, or undefined when the file is not open. */
@@ -84,24 +143,71 @@ export class InlineReview implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const uri of [...this.drawn.keys()]) this.forget(uri);
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
   }
 
-  private proposedText(uri: vscode.Uri): string {
+  /**
+   * The proposed text while the suggestion is pending. Otherwise (answered, stale, or not known
+   * yet after a reload) the file as it is under a banner line, so a diff against the file shows
+   * only the banner — never the whole prompt deleted. The document is read-only either way.
+   */
+  private async proposedText(uri: vscode.Uri): Promise<string> {
     const ref = parseSuggestionPath(uri.path);
     const s = ref && this.book.get(ref.runId, ref.candidateId);
-    return s ? s.newText : 'This suggestion is no longer pending: it was accepted, rejected, or its run ended.';
+    if (s?.status === 'pending') return s.newText;
+    const known = ref !== undefined && this.answered.has(suggestionKey(ref.runId, ref.candidateId));
+    const banner = `[Ratchet: ${known || s ? 'this suggestion is no longer pending (accepted, rejected, stale, or its run ended)' : 'this suggestion is not known (yet) to Ratchet'} — read-only; nothing here to review]\n`;
+    return banner + (await this.fileText(uri.query));
+  }
+
+  private async fileText(uri: string): Promise<string> {
+    if (uri === '') return '';
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+    if (open) return open.getText();
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri)));
+    } catch {
+      return '';
+    }
+  }
+
+  /** Open tabs showing a `ratchet-suggestion:` document, alone or as a diff's right side. */
+  private suggestionTabs(): { tab: vscode.Tab; uri: vscode.Uri }[] {
+    return vscode.window.tabGroups.all.flatMap((g) =>
+      g.tabs.flatMap((tab) => {
+        const uri = tab.input instanceof vscode.TabInputTextDiff ? tab.input.modified : tab.input instanceof vscode.TabInputText ? tab.input.uri : undefined;
+        return uri?.scheme === SUGGESTION_SCHEME ? [{ tab, uri }] : [];
+      }),
+    );
+  }
+
+  /** Diff (or proposed-text) tabs of suggestions that were answered or went stale: there is nothing left in them to review. */
+  private async closeAnsweredDiffs(): Promise<void> {
+    const done = (uri: vscode.Uri): boolean => {
+      const ref = parseSuggestionPath(uri.path);
+      if (ref === undefined) return false;
+      return this.answered.has(suggestionKey(ref.runId, ref.candidateId)) || this.book.get(ref.runId, ref.candidateId)?.status === 'stale';
+    };
+    const tabs = this.suggestionTabs()
+      .filter((t) => done(t.uri))
+      .map((t) => t.tab);
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
   }
 
   private redraw(uri: string): void {
-    for (const editor of vscode.window.visibleTextEditors) if (editor.document.uri.toString() === uri) this.draw(editor);
-    this.updateContextKey();
+    const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === uri);
+    for (const editor of editors) this.draw(editor);
+    if (editors.length === 0 && this.book.current(uri) === undefined) this.forget(uri);
+    this.updateContextKeys();
   }
 
   private draw(editor: vscode.TextEditor): void {
-    const state = this.action(editor.document.uri.toString());
+    const uri = editor.document.uri.toString();
+    const state = this.action(uri);
     const clear = (): void => {
-      for (const t of [this.removed, this.added, this.stale]) editor.setDecorations(t, []);
+      for (const t of [this.removed, this.addedAnchor, this.stale]) editor.setDecorations(t, []);
+      this.forget(uri);
     };
     if (!state) {
       clear();
@@ -121,49 +227,73 @@ export class InlineReview implements vscode.Disposable {
         ]);
         return;
       case 'show':
-        this.drawDiff(editor, suggestion);
+        this.drawChange(editor, suggestion);
         return;
     }
   }
 
-  private drawDiff(editor: vscode.TextEditor, s: SuggestionState): void {
-    const hunks = inlineHunks(s.baseText, s.newText);
+  private drawChange(editor: vscode.TextEditor, s: SuggestionState): void {
+    const hunks = this.showHunks(editor.document, s);
+    const summary = hunkSummary(hunks);
     const lastLine = Math.max(0, editor.document.lineCount - 1);
     const removed: vscode.DecorationOptions[] = [];
-    const added: vscode.DecorationOptions[] = [];
-    const summary = hunkSummary(hunks);
+    const anchors: vscode.DecorationOptions[] = [];
     for (const h of hunks) {
-      if (h.removed) removed.push({ range: new vscode.Range(h.removed.start, 0, Math.min(h.removed.end, lastLine), 0), hoverMessage: `Ratchet suggestion (${summary}): removes these lines.` });
-      if (h.added.length === 0) continue;
-      const line = Math.min(Math.max(h.anchorLine, 0), lastLine);
-      const end = editor.document.lineAt(line).range.end;
-      const first = h.added.find((l) => l.trim() !== '') ?? '';
-      const ghost = first.length > GHOST_MAX ? `${first.slice(0, GHOST_MAX)}…` : first;
-      const more = h.added.length > 1 ? `  (+${h.added.length - 1} more line${h.added.length === 2 ? '' : 's'})` : '';
-      // The proposed text comes from an LLM: shown only as a code block (never rendered as markdown).
-      const hover = new vscode.MarkdownString(`Ratchet suggestion (${summary}) adds${h.anchorLine < 0 ? ' at the top' : ''}:`);
-      hover.appendCodeblock(h.added.join('\n'), editor.document.languageId);
-      added.push({
-        range: new vscode.Range(end, end),
-        hoverMessage: hover,
-        renderOptions: {
-          after: {
-            contentText: `  + ${ghost}${more}`,
-            backgroundColor: new vscode.ThemeColor('diffEditor.insertedTextBackground'),
-            color: new vscode.ThemeColor('editorGhostText.foreground'),
-            margin: '0 0 0 1em',
-          },
-        },
-      });
+      if (h.removed) removed.push({ range: new vscode.Range(h.removed.start, 0, Math.min(h.removed.end, lastLine), 0), hoverMessage: `Ratchet suggestion ${s.candidateId} (${summary}) removes these lines.` });
+      if (h.added.length > 0) anchors.push({ range: new vscode.Range(Math.min(Math.max(h.anchorLine, 0), lastLine), 0, Math.min(Math.max(h.anchorLine, 0), lastLine), 0) });
     }
     editor.setDecorations(this.stale, []);
     editor.setDecorations(this.removed, removed);
-    editor.setDecorations(this.added, added);
+    editor.setDecorations(this.addedAnchor, anchors);
   }
 
-  private updateContextKey(): void {
+  /** The added lines' widgets for the document (once per document, however many editors show it); its hunks. */
+  private showHunks(doc: vscode.TextDocument, s: SuggestionState): Hunk[] {
+    const uri = doc.uri.toString();
+    const signature = `${suggestionKey(s.runId, s.candidateId)}\n${s.version ?? ''}\n${s.baseText.length}:${s.newText.length}`;
+    const existing = this.drawn.get(uri);
+    if (existing?.signature === signature) return existing.hunks;
+    this.forget(uri);
+    const hunks = inlineHunks(s.baseText, s.newText);
+    const lastLine = Math.max(0, doc.lineCount - 1);
+    const threads = hunks
+      .filter((h) => h.added.length > 0)
+      .map((h) => {
+        const line = Math.min(Math.max(h.anchorLine, 0), lastLine);
+        const where = h.anchorLine < 0 ? ' before line 1' : '';
+        const count = `${h.added.length} line${h.added.length === 1 ? '' : 's'}`;
+        const body = new vscode.MarkdownString(addedLinesMarkdown(h.added, cssVariable(THEME_COLORS.addedLineBackground.id)));
+        body.supportHtml = true;
+        const comment: vscode.Comment = { body, mode: vscode.CommentMode.Preview, author: { name: `Ratchet suggestion ${s.candidateId}` } };
+        const thread = this.comments.createCommentThread(doc.uri, new vscode.Range(line, 0, line, 0), [comment]);
+        // Short: the widget is as wide as the editor beside the panel. The keys are on the lenses and in the status bar.
+        const removed = h.removed ? h.removed.end - h.removed.start + 1 : 0;
+        thread.label = removed > 0 ? `Replaces ${removed} line${removed === 1 ? '' : 's'} with ${count}` : `Adds ${count}${where}`;
+        thread.canReply = false;
+        thread.contextValue = 'ratchet.pendingHunk';
+        thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+        return thread;
+      });
+    this.drawn.set(uri, { signature, hunks, threads });
+    return hunks;
+  }
+
+  private forget(uri: string): void {
+    const drawn = this.drawn.get(uri);
+    if (!drawn) return;
+    this.drawn.delete(uri);
+    for (const t of drawn.threads) t.dispose();
+  }
+
+  private updateContextKeys(): void {
+    void this.setContextKeys();
+  }
+
+  /** The hint shows only once the keys' `when` holds, so what the status bar says is what the keys do. */
+  private async setContextKeys(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     let shown = false;
+    let inHunk = false;
     if (editor) {
       const uri = editor.document.uri;
       if (uri.scheme === SUGGESTION_SCHEME) {
@@ -171,8 +301,18 @@ export class InlineReview implements vscode.Disposable {
         shown = ref !== undefined && this.book.get(ref.runId, ref.candidateId)?.status === 'pending';
       } else {
         shown = this.action(uri.toString())?.action.kind === 'show';
+        const hunks = shown ? (this.drawn.get(uri.toString())?.hunks ?? []) : [];
+        inHunk = hunkAtLine(hunks, editor.selection.active.line) >= 0;
       }
     }
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.suggestionShown, shown);
+    // Both sent at once, in call order, so a later call's values always land last.
+    const seq = ++this.contextSeq;
+    await Promise.all([
+      vscode.commands.executeCommand('setContext', CONTEXT_KEYS.suggestionShown, shown),
+      vscode.commands.executeCommand('setContext', CONTEXT_KEYS.cursorInPendingHunk, inHunk),
+    ]);
+    if (seq !== this.contextSeq) return;
+    if (inHunk) this.keysHint.show();
+    else this.keysHint.hide();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Which suggestion a review command is about. From a code lens it gets `[uri, runId, candidateId]`;
  * from the diff editor's title bar, the `ratchet-suggestion:` document it shows; from the palette,
- * nothing, so the active editor's pending suggestion is meant. Pure; unit-tested.
+ * nothing, so the active editor's pending suggestion is meant. Accept All / Reject All get
+ * `[uri, runId]` and mean every pending suggestion of that run. Pure; unit-tested.
  */
 import type { SuggestionBook } from './decide';
 
@@ -44,4 +45,15 @@ export function suggestionTarget(args: readonly unknown[], activeUri: string | u
   const uri = isUriLike(first) ? first.toString() : typeof first === 'string' ? first : activeUri;
   const s = uri === undefined ? undefined : book.current(uri);
   return s ? { uri: s.uri, runId: s.runId, candidateId: s.candidateId } : undefined;
+}
+
+/** Accept All / Reject All: the run of `[uri, runId]`, or of the active editor's drawn suggestion; its pending suggestions, oldest first. */
+export function runTarget(args: readonly unknown[], activeUri: string | undefined, book: SuggestionBook): SuggestionTarget[] {
+  const [first, second] = args;
+  const runId = typeof first === 'string' && typeof second === 'string' ? second : activeUri === undefined ? undefined : book.current(activeUri)?.runId;
+  if (runId === undefined) return [];
+  return book
+    .all()
+    .filter((s) => s.runId === runId && s.status === 'pending')
+    .map((s) => ({ uri: s.uri, runId: s.runId, candidateId: s.candidateId }));
 }

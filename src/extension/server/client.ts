@@ -9,6 +9,7 @@ import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, Transp
 import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { BY_NAME_GLOBS } from '../../core/files/fileKinds';
 import type { RatchetInitializationOptions } from '../../protocol/lsp';
+import { titleWithKey } from '../keyTable';
 import { gaveUpMessage, keepConnection } from './restartPolicy';
 import type { RestartPolicy } from './restartPolicy';
 
@@ -58,6 +59,15 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
     // The host decides what the user sees; the library's own popups would double every message.
     initializationFailedHandler: () => false,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
+    middleware: {
+      // The server's lens titles name no keys (any LSP client may show them); VS Code's users see
+      // the keys this extension binds, as the Keyboard Shortcuts editor lists them.
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        for (const lens of lenses ?? []) if (lens.command) lens.command.title = titleWithKey(lens.command.title, lens.command.command, process.platform === 'darwin');
+        return lenses;
+      },
+    },
   };
   return new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
 }

@@ -17,6 +17,8 @@ export interface EvolveFixtureOptions extends Pick<WorkspaceOptions, 'mode' | 'c
   gainAt?: number;
   /** Delay before every answer of the fake server, for specs that act while a run is in flight. */
   latencyMs?: number;
+  /** A line of the prompt the gain edit rewrites (its marker and hint in that line's place) instead of appending. */
+  gainReplaces?: string;
 }
 
 export interface EvolveFixture {
@@ -44,7 +46,7 @@ export async function startEvolveFixture(opts: EvolveFixtureOptions = {}): Promi
   const seed = opts.seed ?? 3;
   const subdir = opts.subdir ?? 'arith';
   const workspace = makeWorkspace({ seed, mode: opts.mode ?? 'suggest', candidates: opts.candidates ?? 3, items: opts.items });
-  const fake = await startFakeServer({ scenario: scenarioFor(workspace, { seed, gainAt: opts.gainAt ?? 1 }), latencyMs: opts.latencyMs ?? 0 });
+  const fake = await startFakeServer({ scenario: scenarioFor(workspace, { seed, gainAt: opts.gainAt ?? 1, ...(opts.gainReplaces !== undefined ? { gainReplaces: opts.gainReplaces } : {}) }), latencyMs: opts.latencyMs ?? 0 });
   return {
     fake,
     subdir,

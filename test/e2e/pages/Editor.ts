@@ -120,6 +120,52 @@ export class Editor {
     );
   }
 
+  /**
+   * The blocks of added lines a pending suggestion draws in place (inlineReview.ts: each is an
+   * inline widget between the editor's lines), as rendered: each line's text, and whether it lies
+   * whole inside the editor's visible text area (left of the minimap and the scrollbar, inside the
+   * widget's own frame), so a line cut off or pushed out of sight counts as hidden.
+   */
+  async addedLineBlocks(): Promise<{ lines: string[]; allVisible: boolean }[]> {
+    return this.active.locator('.review-widget').evaluateAll((widgets) => {
+      const editor = widgets[0]?.closest('.monaco-editor');
+      const minimap = editor?.querySelector('.minimap');
+      const frame = editor?.getBoundingClientRect();
+      const textRight = minimap && minimap.getBoundingClientRect().width > 0 ? minimap.getBoundingClientRect().left : (frame?.right ?? 0);
+      return widgets.map((w) => {
+        const box = w.getBoundingClientRect();
+        const spans = Array.from(w.querySelectorAll('pre span'));
+        const allVisible = spans.every((sp) => {
+          const r = sp.getBoundingClientRect();
+          const seen = (sp as HTMLElement).offsetParent !== null && r.height > 0;
+          return seen && r.left >= box.left && r.right <= Math.min(box.right, textRight) + 0.5 && r.top >= box.top && r.bottom <= box.bottom + 0.5;
+        });
+        return { lines: spans.map((sp) => (sp.textContent ?? '').replace(/\u00a0/g, ' ')), allVisible };
+      });
+    });
+  }
+
+  /** The visible lines of the active editor drawn struck through (a pending suggestion's removed lines), top to bottom. */
+  async struckThroughLines(): Promise<string[]> {
+    const lines = await this.active.locator('.view-lines .view-line').evaluateAll((els) =>
+      els
+        .filter((el) => Array.from(el.querySelectorAll('span')).some((sp) => getComputedStyle(sp).textDecorationLine.includes('line-through')))
+        .map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })),
+    );
+    return lines.sort((a, b) => a.top - b.top).map((l) => l.text.replace(/\u00a0/g, ' '));
+  }
+
+  /** Moves the cursor to a 1-based line with Go to Line (Ctrl+G), as a keyboard user would. */
+  async goToLine(line: number): Promise<void> {
+    await this.focus();
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input');
+    await waitVisible(input, 'the Go to Line input', 10_000);
+    await input.fill(`:${line}`);
+    await input.press('Enter');
+    await waitHidden(this.page.locator('.quick-input-widget'), 'Go to Line', 10_000);
+  }
+
   /** Focuses the n-th editor group (1-based) through its command, as Ctrl+n would. */
   async focusGroup(n: 1 | 2 | 3): Promise<void> {
     const ordinal = ['First', 'Second', 'Third'][n - 1];

@@ -31,7 +31,7 @@ describe('spec 3: typing while a suggestion is pending', () => {
     await panel.waitForReady('ratchet-panel-app');
     await editor.focusGroup(1);
     await editor.waitForCodeLens(/Accept c1/, 90_000);
-    await editor.waitForDecorationText('<!-- edit:1 -->');
+    await waitUntil(async () => ((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->')) ? true : undefined), "the edit's added lines drawn in place", 30_000);
 
     // The user rewrites the end of the last line, right where the suggestion inserts its lines.
     const typed = ' Show your working first.';
@@ -46,8 +46,8 @@ describe('spec 3: typing while a suggestion is pending', () => {
     const note = await editor.waitForDecorationText('suggestion is stale');
     expect(note).toMatch(/^Ratchet: suggestion is stale — /);
     await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject lenses to go away once stale', 15_000);
-    // No ghost text of the edit any more: nothing is drawn over the user's text.
-    expect((await editor.decorationTexts()).some((t) => t.includes('<!-- edit:1 -->'))).toBe(false);
+    // The edit's lines are not drawn any more: nothing is shown over the user's text.
+    expect((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->'))).toBe(false);
     // The panel says it too, in words.
     await waitVisible(panel.locator('ratchet-run-header .run-warning').getByText(/changed since c1 was computed; the edit was not written over it/), 'the panel’s stale warning', 15_000);
     await s.screenshot('stale-suggestion');

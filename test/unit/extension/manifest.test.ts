@@ -113,8 +113,7 @@ describe('what the manifest points at exists', () => {
   });
 
   it('tests only context keys the extension sets, and the extension sets each of them', () => {
-    const whens = Object.values(contributes.menus as Record<string, { when?: string }[]>)
-      .flat()
+    const whens = [...Object.values(contributes.menus as Record<string, { when?: string }[]>).flat(), ...(contributes.keybindings as { when?: string }[])]
       .map((e) => e.when ?? '')
       // `view == ratchet.runs` names a view, not a context key.
       .join(' ')

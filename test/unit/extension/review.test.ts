@@ -2,8 +2,8 @@
 // is stale or gone, given the document as the editor has it; whether an Accept goes to the server.
 import { describe, expect, it } from 'vitest';
 import { SuggestionBook, acceptAction, reviewAction } from '../../../src/extension/review/decide';
-import { hunkSummary, inlineHunks } from '../../../src/extension/review/hunks';
-import { parseSuggestionPath, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
+import { hunkAtLine, hunkLines, hunkSummary, inlineHunks } from '../../../src/core/edit/hunks';
+import { parseSuggestionPath, runTarget, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
 import type { SuggestionState } from '../../../src/protocol/lsp';
 
 const BASE = 'You are a tutor.\nAnswer briefly.\n';
@@ -107,6 +107,47 @@ describe('inlineHunks', () => {
 
   it('has nothing to draw for identical texts', () => {
     expect(inlineHunks(BASE, BASE)).toEqual([]);
+  });
+
+  it('keeps every added line of a multi-line addition, blank lines included, in order', () => {
+    expect(inlineHunks('a\nb\n', 'a\nb\n\n<!-- edit:1 -->\nHint 1.\n')).toEqual([{ removed: undefined, added: ['', '<!-- edit:1 -->', 'Hint 1.'], anchorLine: 1 }]);
+  });
+
+  it('reads CRLF text line by line, without a stray carriage return on the drawn lines', () => {
+    expect(inlineHunks('a\r\nb\r\n', 'a\r\nc\r\nd\r\n')).toEqual([{ removed: { start: 1, end: 1 }, added: ['c', 'd'], anchorLine: 1 }]);
+  });
+});
+
+describe('hunkLines and hunkAtLine (where the lenses go, and when the review keys answer)', () => {
+  const hunks = inlineHunks('a\nb\nc\nd\ne\n', 'a\nB\nC\nd\ne\nf\n');
+
+  it('spans the removed lines of a replacement, and the anchor line of a pure addition', () => {
+    expect(hunks.map(hunkLines)).toEqual([
+      { first: 1, last: 2 },
+      { first: 4, last: 4 },
+    ]);
+    expect(hunkLines({ removed: undefined, added: ['top'], anchorLine: -1 })).toEqual({ first: 0, last: 0 });
+  });
+
+  it('finds the hunk under the cursor, and none between hunks', () => {
+    expect([0, 1, 2, 3, 4, 5].map((line) => hunkAtLine(hunks, line))).toEqual([-1, 0, 0, -1, 1, -1]);
+  });
+});
+
+describe('runTarget (Accept All / Reject All)', () => {
+  const book = new SuggestionBook();
+  book.update(suggestion({ candidateId: 'c1' }));
+  book.update(suggestion({ candidateId: 'c2', uri: 'file:///w/b.prompt.md' }));
+  book.update(suggestion({ runId: 'r2', candidateId: 'c9', uri: 'file:///w/c.prompt.md' }));
+  book.update(suggestion({ candidateId: 'c3', status: 'stale' }));
+
+  it("takes a lens's [uri, runId]: every pending suggestion of that run, oldest first, in any file", () => {
+    expect(runTarget(['file:///w/a.prompt.md', 'r1'], undefined, book).map((t) => t.candidateId)).toEqual(['c1', 'c2']);
+  });
+
+  it("falls back to the run of the active editor's drawn suggestion, and to nothing", () => {
+    expect(runTarget([], 'file:///w/c.prompt.md', book).map((t) => t.candidateId)).toEqual(['c9']);
+    expect(runTarget([], 'file:///w/none.md', book)).toEqual([]);
   });
 });
 

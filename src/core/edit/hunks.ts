@@ -1,7 +1,8 @@
 /**
- * A suggestion as inline-diff hunks on the current document: which lines it removes (drawn red,
- * struck through) and which lines it adds after which line (drawn as green ghost text, since
- * decorations cannot insert real lines). The full picture is one click away in the diff editor.
+ * A suggestion as line hunks on the document it was computed for: which lines each hunk removes
+ * and which lines it adds after which line. One fact for everyone who shows a suggestion: the
+ * language server puts its Accept / Reject lenses over each hunk, the VS Code client draws each
+ * hunk in place and knows when the cursor is inside one. Pure; no editor types.
  */
 import { diffLines } from 'diff';
 
@@ -14,7 +15,7 @@ export interface Hunk {
 }
 
 function splitLines(value: string): string[] {
-  return value.replace(/\n$/, '').split('\n');
+  return value.replace(/\r?\n$/, '').split(/\r?\n/);
 }
 
 export function inlineHunks(baseText: string, newText: string): Hunk[] {
@@ -44,6 +45,25 @@ export function inlineHunks(baseText: string, newText: string): Hunk[] {
   }
   close();
   return hunks;
+}
+
+/**
+ * The document lines a hunk occupies on screen: its removed lines, or for a pure addition the line
+ * it follows (the first line for an addition at the very top). Its lenses sit above `first`; the
+ * cursor on any of these lines is "in" the hunk.
+ */
+export function hunkLines(h: Hunk): { first: number; last: number } {
+  if (h.removed) return { first: h.removed.start, last: h.removed.end };
+  const line = Math.max(h.anchorLine, 0);
+  return { first: line, last: line };
+}
+
+/** The index of the hunk whose lines hold `line`, or −1. */
+export function hunkAtLine(hunks: readonly Hunk[], line: number): number {
+  return hunks.findIndex((h) => {
+    const { first, last } = hunkLines(h);
+    return line >= first && line <= last;
+  });
 }
 
 /** One-line summary for a hover or a status message. */
