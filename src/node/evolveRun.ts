@@ -232,9 +232,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
 
 /** What `run/started` says about models: each role the run calls, as roleConfig chose it. */
 function calledModels(spec: RunSpec, opts: EvolveRunOptions): RoleModel[] {
-  const models = roleModels(spec, rolesCalled(spec), opts.overrides, opts.endpointDefaults);
-  // With the editor's language models a role without a model gets the one the editor picks.
-  return opts.transport === undefined ? models : models.map((m) => (m.model === undefined ? { ...m, from: 'the editor picks' } : m));
+  return roleModels(spec, rolesCalled(spec), opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
 }
 
 /**

@@ -30,6 +30,7 @@ import type { RatchetInitializationOptions, ServerSettings } from '../protocol/l
 import { version } from '../../package.json';
 import { EditApplier } from './applyEdit';
 import { codeLenses } from './codeLens';
+import { modelLine } from './modelLine';
 import { DiagnosticsPublisher } from './diagnostics';
 import { OpenDocuments } from './documents';
 import { reportStatus, watchProcess } from './health';
@@ -56,9 +57,13 @@ let warned = false;
 const book = new SuggestionBook(docs, applier, {
   changed: (state) => {
     void connection.sendNotification(SuggestionChangedNotification, state);
-    if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    refreshLenses();
   },
 });
+
+function refreshLenses(): void {
+  if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
 const diagnostics = new DiagnosticsPublisher(connection, files, docs);
 const runs = new RunHost({
   files,
@@ -101,6 +106,8 @@ function applySettings(raw: unknown): void {
   const read = readSettings(raw);
   settings = read.settings;
   runs.settingsChanged();
+  // The Evolve lens's tooltip names the models the settings choose.
+  refreshLenses();
   // Field names only: a setting's value may be the API key.
   for (const p of read.problems) connection.console.warn(p);
 }
@@ -174,7 +181,7 @@ documents.onDidClose((e) => {
 connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const path = uriToPath(params.textDocument.uri);
-  return doc && path ? codeLenses(doc, path, files, book.pending(path)) : [];
+  return doc && path ? codeLenses(doc, path, files, book.pending(path), (prompt) => modelLine(files, prompt, settings)) : [];
 });
 
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------

@@ -67,10 +67,11 @@ export interface RoleModel {
   from: string;
 }
 
-export function roleModels(spec: SpecModels, roles: readonly Role[], o: FaceModels, defaults: FaceEndpoint): RoleModel[] {
+/** `editorModels`: VS Code's language models answer, and pick a model for a role that names none. */
+export function roleModels(spec: SpecModels, roles: readonly Role[], o: FaceModels, defaults: FaceEndpoint, editorModels = false): RoleModel[] {
   return roles.map((role) => {
     const c = modelChoice(spec, role, o, defaults);
-    return { role, model: c.value, from: c.from };
+    return { role, model: c.value, from: c.value === undefined && editorModels ? 'the editor picks' : c.from };
   });
 }
 
