@@ -16,6 +16,7 @@ import {
   AcceptSuggestionRequest,
   CancelRunRequest,
   CreateRunSpecRequest,
+  ListModelsRequest,
   ListRunsRequest,
   ListSuggestionsRequest,
   RejectSuggestionRequest,
@@ -31,13 +32,16 @@ import { version } from '../../package.json';
 import { EditApplier } from './applyEdit';
 import { codeLenses } from './codeLens';
 import { modelLine } from './modelLine';
+import { listModels } from '../node/listModels';
+import { OPENAI_BASE_URL } from '../core/run/modelChoice';
+import { redactUrl } from '../core/run/redact';
 import { DiagnosticsPublisher } from './diagnostics';
 import { OpenDocuments } from './documents';
 import { reportStatus, watchProcess } from './health';
 import { LanguageModelBridge } from './languageModelBridge';
 import { RunHost } from './runHost';
 import { createRunSpec } from './runSpecTemplate';
-import { DEFAULT_SETTINGS, readSettings } from './settings';
+import { DEFAULT_SETTINGS, endpointDefaults, readSettings } from './settings';
 import { SuggestionBook } from './suggestions';
 import { uriToPath } from './uris';
 
@@ -207,6 +211,20 @@ connection.onRequest(
     if (!path) throw new RatchetError('badInput', `Save ${p.uri} to disk before configuring it.`);
     const canCreate = capabilities.workspace?.workspaceEdit?.documentChanges === true && capabilities.workspace.workspaceEdit.resourceOperations?.includes('create') === true;
     return createRunSpec(connection, files, canCreate && capabilities.workspace?.applyEdit === true, path);
+  }),
+);
+
+connection.onRequest(
+  ListModelsRequest,
+  guarded(async (_p, token) => {
+    const d = endpointDefaults(settings, process.env);
+    const baseURL = d.baseURL ?? OPENAI_BASE_URL;
+    const baseURLFrom = d.baseURL !== undefined ? (d.baseURLFrom ?? 'OPENAI_BASE_URL') : 'the default, OpenAI';
+    const aborted = new AbortController();
+    token.onCancellationRequested(() => aborted.abort());
+    const target = { baseURL, baseURLFrom, ...(d.apiKey === undefined ? {} : { apiKey: d.apiKey }), ...(d.apiKeyFrom === undefined ? {} : { apiKeyFrom: d.apiKeyFrom }) };
+    const models = await listModels(target, aborted.signal);
+    return { baseURL: redactUrl(baseURL), baseURLFrom, models, ...(d.model === undefined ? {} : { current: { model: d.model, from: d.modelFrom ?? 'RATCHET_MODEL' } }) };
   }),
 );
 
