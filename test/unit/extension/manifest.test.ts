@@ -145,7 +145,7 @@ describe('what the manifest points at exists', () => {
 
   it('walks through model → example → evolve → accept, each step completable', () => {
     const [walkthrough] = contributes.walkthroughs;
-    expect(walkthrough.steps.map((s: { id: string }) => s.id)).toEqual(['model', 'example', 'evolve', 'accept']);
+    expect(walkthrough.steps.map((s: { id: string }) => s.id)).toEqual(['model', 'connection', 'example', 'evolve', 'accept']);
     for (const step of walkthrough.steps) expect(step.completionEvents.length).toBeGreaterThan(0);
   });
 });
