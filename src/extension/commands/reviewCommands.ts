@@ -4,6 +4,8 @@
  * never over newer text); Reject is recorded by the engine, where the proposer's memory sees it.
  */
 import * as vscode from 'vscode';
+import { CONTEXT_KEYS } from '../menuTable';
+import { walkthroughStepDone } from '../walkthrough';
 import { AcceptSuggestionRequest, RejectSuggestionRequest } from '../../protocol/lsp';
 import { acceptAction } from '../review/decide';
 import { suggestionTarget } from '../review/target';
@@ -36,6 +38,7 @@ export function reviewCommands(ctx: CommandContext) {
         return;
       }
       const { outcome } = await ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+      walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
       if (outcome === 'stale') {
         void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
       }
@@ -45,6 +48,7 @@ export function reviewCommands(ctx: CommandContext) {
       const t = target(ctx, args);
       if (!t) return;
       await ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+      walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
     },
 
     async showDiff(...args: unknown[]): Promise<void> {
