@@ -38,6 +38,8 @@ export const COMMANDS = {
   resumeRun: { title: 'Resume Run', icon: 'debug-continue', needsServer: true },
   setApiKey: { title: 'Set API Key', icon: 'key', needsServer: false },
   selectModel: { title: 'Select Model', icon: 'sparkle', needsServer: false },
+  testConnection: { title: 'Test Connection', icon: 'plug', needsServer: true },
+  useOllama: { title: 'Use Ollama on This Machine', icon: 'server', needsServer: true },
   openJournal: { title: 'Open Run Journal', icon: 'history', needsServer: true },
   restartServer: { title: 'Restart Server', icon: 'debug-restart', needsServer: false },
   configure: { title: 'Configure Run', icon: 'gear', needsServer: true },

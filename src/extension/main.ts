@@ -122,7 +122,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (!notice) return;
     if (notice.show && notice.level === 'error') {
       log.error(notice.message);
-      void errors.show('error', notice.message);
+      const actions = notice.actions ?? [];
+      void errors.show('error', notice.message, actions.map((a) => a.title)).then((choice) => {
+        const picked = actions.find((a) => a.title === choice);
+        if (picked) void vscode.commands.executeCommand(commandId(picked.command));
+      });
     } else {
       log.info(notice.message);
       if (notice.show) void vscode.window.showInformationMessage(notice.message);

@@ -19,6 +19,13 @@ export const CONTEXT_KEYS = {
   cursorInPendingHunk: 'ratchet.cursorInPendingHunk',
   /** The active editor holds a prompt file claimed by its name (main.ts; the walkthrough's step). */
   promptFileOpen: 'ratchet.promptFileOpen',
+  /**
+   * The walkthrough's Evolve and Accept steps (walkthrough.ts): set once a run started, once a
+   * suggestion was answered. Their `onCommand` events do not fire for a code lens click, which VS
+   * Code runs through an internal command that carries the lens's arguments.
+   */
+  runStarted: 'ratchet.runStarted',
+  suggestionAnswered: 'ratchet.suggestionAnswered',
 } as const;
 
 /** The Runs tree view (runsView.ts). */

@@ -32,7 +32,7 @@ import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
-import { estimateRun } from '../core/run/estimate';
+import { estimateRun, rolesCalled } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
@@ -45,6 +45,8 @@ import { paceConfigOf } from '../core/run/gateConfig';
 import { ProvenanceRecorder } from '../core/run/provenanceControl';
 import { REDACTED, redactUrl, urlCredentials } from '../core/run/redact';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
+import { OPENAI_BASE_URL, baseURLChoice, modelChoice, roleModels } from '../core/run/modelChoice';
+import type { RoleModel } from '../core/run/modelChoice';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
@@ -222,6 +224,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         budget,
         control,
         estimate: estimateRun(inputs, prices.byRole),
+        models: calledModels(spec, opts),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
       },
       emit,
@@ -233,6 +236,11 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     await writer.flush().catch(() => undefined);
     await ports.close();
   }
+}
+
+/** What `run/started` says about models: each role the run calls, as roleConfig chose it. */
+function calledModels(spec: RunSpec, opts: EvolveRunOptions): RoleModel[] {
+  return roleModels(spec, rolesCalled(spec), opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
 }
 
 /**
@@ -330,9 +338,8 @@ function hashInputs(inputs: RunInputs): string {
 }
 
 /**
- * Endpoints per role. Precedence: the face's override (--base-url / --model), then the run spec's
- * `models`, then the face's defaults (the CLI's OPENAI_BASE_URL / RATCHET_MODEL, the editor's
- * settings), then OpenAI itself. Keys: the one the role's `apiKeyEnv` names, else the default key;
+ * Endpoints per role. Which model and base URL, and where each was chosen: run/modelChoice.ts (the
+ * spec's `models`, the editor's settings or the CLI's flags, the face's defaults, OpenAI). Keys: the one the role's `apiKeyEnv` names, else the default key;
  * never written anywhere, and each role keeps where its key came from for the advice a 401 gives.
  * This is where "not set" gets its meaning.
  *
@@ -340,31 +347,27 @@ function hashInputs(inputs: RunInputs): string {
  * call goes to the editor, whatever endpoint the spec names: no base URL, no key, and a role
  * without a model leaves it undefined, for the editor to pick (EndpointConfig, llm/types.ts).
  */
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-
-export function roleConfig(spec: Pick<RunSpec, 'models'>, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
+export function roleConfig(spec: Pick<RunSpec, 'models' | 'origin'>, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
-    const model = m.model ?? o.roleModels?.[role] ?? o.model ?? defaults.model;
-    if (editorModels) return model === undefined ? {} : { model };
-    const [baseURL, baseURLFrom] =
-      o.baseURL !== undefined ? [o.baseURL, '--base-url']
-      : m.baseURL !== undefined ? [m.baseURL, `the run spec's models.${role}.baseURL`]
-      : defaults.baseURL !== undefined ? [defaults.baseURL, defaults.baseURLFrom ?? 'OPENAI_BASE_URL']
-      : [OPENAI_BASE_URL, 'the default'];
+    const { value: model, from: modelFrom } = modelChoice(spec, role, o, defaults);
+    if (editorModels) return model === undefined ? {} : { model, modelFrom };
+    const { value: baseURL = OPENAI_BASE_URL, from: baseURLFrom } = baseURLChoice(spec, role, o, defaults);
     const defaultKeyFrom = defaults.apiKeyFrom ?? 'OPENAI_API_KEY';
     checkBaseURL(baseURL, baseURLFrom, `${defaultKeyFrom} or models.${role}.apiKeyEnv`);
     if (!model) {
-      throw new RatchetError('badInput', `No model for the ${role} role: pass --model, set RATCHET_MODEL, or set models.default.model in the run spec.`, {
-        field: `models.${role}.model`,
-      });
+      throw new RatchetError(
+        'badInput',
+        `No model for the ${role} role: set ratchet.models.default in the editor, pass --model or set RATCHET_MODEL, or name one in the run spec's models.default.model.`,
+        { field: `models.${role}.model` },
+      );
     }
     const named = m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined;
     const apiKey = named ?? defaults.apiKey;
     const envField = `${m.apiKeyEnv} (models.${role}.apiKeyEnv)`;
     // A named variable that is unset falls back to the default key; the advice says both.
     const apiKeyFrom = !m.apiKeyEnv || named !== undefined ? (m.apiKeyEnv ? envField : defaultKeyFrom) : apiKey ? `${defaultKeyFrom}, as ${envField} is not set` : envField;
-    return { baseURL, model, ...(apiKey ? { apiKey } : {}), apiKeyFrom };
+    return { baseURL, baseURLFrom, model, modelFrom, ...(apiKey ? { apiKey } : {}), apiKeyFrom };
   };
   // Every role is spelled out; the editor's default has no model, so a role without one does not
   // inherit another role's through it.

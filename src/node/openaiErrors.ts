@@ -22,6 +22,9 @@ export interface CallContext {
   apiKey: string | undefined;
   /** Where the key came from (EndpointConfig.apiKeyFrom), for the advice a 401 gives. */
   apiKeyFrom: string | undefined;
+  /** Where the model and the base URL were chosen (run/modelChoice.ts): an unknown model or an unreachable endpoint names the place to fix. */
+  modelFrom?: string | undefined;
+  baseURLFrom?: string | undefined;
 }
 
 const MAX_SERVER_TEXT = 300;
@@ -30,7 +33,7 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
   // Our own abort (timeout or cancellation) explains the failure better than the SDK's echo of it.
   if (signal.aborted) return RatchetError.is(signal.reason) ? signal.reason : cancellationOf(signal);
   if (err instanceof RatchetError) return err;
-  const where = { baseURL: ctx.shownURL, model: ctx.model, role: ctx.role };
+  const where = origins(ctx, { baseURL: ctx.shownURL, model: ctx.model, role: ctx.role });
 
   if (err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return cancellationOf(signal);
@@ -47,7 +50,7 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
     const code = causeCode(err);
     return new RatchetError(
       'llmNetwork',
-      `Could not reach the endpoint ${ctx.shownURL}${code ? ` (${code})` : ''}: check that the server is running and that the base URL is right.`,
+      `Could not reach the endpoint ${ctx.shownURL}${code ? ` (${code})` : ''}${setBy(ctx.baseURLFrom)}: check that the server is running and that the base URL is right.`,
       { ...where, ...(code ? { cause: code } : {}) },
       err,
     );
@@ -73,7 +76,7 @@ export function malformed(ctx: CallContext, what: string, cause?: unknown): Ratc
 
 function httpError(err: APIError, status: number, ctx: CallContext, now: number): RatchetError {
   const retryAfterMs = retryAfterOf(err.headers, now);
-  const details: Record<string, unknown> = { status, baseURL: ctx.shownURL, model: ctx.model, role: ctx.role };
+  const details: Record<string, unknown> = origins(ctx, { status, baseURL: ctx.shownURL, model: ctx.model, role: ctx.role });
   if (retryAfterMs !== undefined) details['retryAfterMs'] = retryAfterMs;
   const answered = `The endpoint ${ctx.shownURL} answered ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd();
   const server = status === 401 || status === 403 ? '' : serverText(err, ctx.apiKey);
@@ -81,11 +84,32 @@ function httpError(err: APIError, status: number, ctx: CallContext, now: number)
   let advice: string;
   if (status === 401) advice = keyAdvice(ctx);
   else if (status === 403) advice = `check that the API key may use the model ${ctx.model}, or choose another model`;
-  else if (status === 404) advice = `check the model name "${ctx.model}" and that the base URL ends in /v1`;
+  else if (status === 404) advice = `${modelAdvice(ctx)}; also check that the base URL${ctx.baseURLFrom ? ` (${ctx.baseURLFrom})` : ''} ends in /v1`;
   else if (status === 429) advice = 'the rate limit or quota is exhausted; Ratchet retries, and if it persists lower the concurrency or check the account\'s quota';
   else if (status === 408 || status >= 500) advice = 'the server failed; Ratchet retries, and if it persists check the server or try later';
   else advice = `check that the model ${ctx.model} accepts the parameters sent (logprobs, seed, max tokens)`;
   return new RatchetError('llmHttp', `${answered}${said}: ${advice}.`, details, err);
+}
+
+/**
+ * An unknown model is fixed where it was chosen: a spec line wins over every setting, so there
+ * the advice is to change (or remove) that line; a setting or a variable can simply be changed.
+ */
+function modelAdvice(ctx: CallContext): string {
+  if (ctx.modelFrom === undefined) return `check the model name "${ctx.model}"`;
+  const testIt = 'Ratchet: Test Connection lists the models the endpoint serves';
+  return /:\d+$/.test(ctx.modelFrom)
+    ? `the model "${ctx.model}" is named at ${ctx.modelFrom}, which wins over ratchet.models.default; name a model the endpoint serves there or remove the line (${testIt})`
+    : `the model "${ctx.model}" comes from ${ctx.modelFrom}; set it to a model the endpoint serves (${testIt})`;
+}
+
+function setBy(from: string | undefined): string {
+  return from === undefined ? '' : `, set by ${from}`;
+}
+
+/** Details an editor acts on: which setting or spec line to open or change. */
+function origins<T extends Record<string, unknown>>(ctx: CallContext, details: T): T & { modelFrom?: string; baseURLFrom?: string } {
+  return { ...details, ...(ctx.modelFrom ? { modelFrom: ctx.modelFrom } : {}), ...(ctx.baseURLFrom ? { baseURLFrom: ctx.baseURLFrom } : {}) };
 }
 
 /** A 401 names the place the key came from, which is the place to fix it. */

@@ -107,7 +107,17 @@ function contextOf(endpoint: EndpointConfig, req: { role: ChatRequest['role']; m
       field: endpoint.baseURL === undefined ? 'baseURL' : 'model',
     });
   }
-  return { baseURL: endpoint.baseURL, shownURL: redactUrl(endpoint.baseURL), model, role: req.role, apiKey: endpoint.apiKey, apiKeyFrom: endpoint.apiKeyFrom };
+  return {
+    baseURL: endpoint.baseURL,
+    shownURL: redactUrl(endpoint.baseURL),
+    model,
+    role: req.role,
+    apiKey: endpoint.apiKey,
+    apiKeyFrom: endpoint.apiKeyFrom,
+    // A request that names its own model (embeddings, a listed proposer model) was not chosen by the endpoint's origin.
+    modelFrom: req.model === undefined || req.model === endpoint.model ? endpoint.modelFrom : undefined,
+    baseURLFrom: endpoint.baseURLFrom,
+  };
 }
 
 // The SDK types the answer, but nothing checks it at runtime: a proxy's HTML error page or a

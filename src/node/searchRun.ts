@@ -24,6 +24,7 @@ import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
 import { listedPrice } from '../core/llm/prices';
 import type { RoleConfig } from '../core/llm/roles';
+import { roleModels } from '../core/run/modelChoice';
 import type { ModelPrice, PriceTable, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { SeededRandom } from '../core/random';
@@ -128,7 +129,8 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   }
   // The meta notes and the novelty judge (the validator role) go where the proposer goes unless the spec names their models.
   const models = Object.fromEntries(ROLES.map((role) => [role, role === 'proposer' || spec.models[role].model === undefined ? proposer : spec.models[role]])) as CodeRunSpec['models'];
-  const roles = roleConfig({ models }, face, o.endpointDefaults);
+  const roles = roleConfig({ models, origin: spec.origin }, face, o.endpointDefaults);
+  const calledRoles: Role[] = ['proposer', ...(spec.search.metaEvery > 0 ? ['meta' as const] : []), ...(spec.search.novelty.judge ? ['validator' as const] : [])];
   const clock = new SystemClock();
   const budget = new RunBudget(
     { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
@@ -177,7 +179,15 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     }
     await emit({
       type: 'run/started',
-      info: { kind: 'search', target: programPath, gate: spec.gate.name, alpha: spec.gate.alpha, mode: o.apply ? 'autopilot' : 'suggest', seed: spec.seed },
+      info: {
+        kind: 'search',
+        target: programPath,
+        gate: spec.gate.name,
+        alpha: spec.gate.alpha,
+        mode: o.apply ? 'autopilot' : 'suggest',
+        seed: spec.seed,
+        models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
+      },
     });
     await reportSandbox(spec, emit);
     const outcome = await runSearch({

@@ -243,6 +243,22 @@ export interface CreateRunSpecResult {
 }
 export const CreateRunSpecRequest = new RequestType<{ uri: string }, CreateRunSpecResult, RatchetErrorData>('ratchet/createRunSpec');
 
+/**
+ * client → server: "Ratchet: Test Connection". The server asks the endpoint runs would use (the
+ * settings, else its environment, else OpenAI) for its models. Fails with the endpoint's
+ * RatchetErrorData (`llmNetwork`, `llmHttp`…), whose message names where the base URL came from.
+ */
+export interface ListModelsResult {
+  /** The base URL asked, its credentials blanked, and where it came from. */
+  baseURL: string;
+  baseURLFrom: string;
+  /** Model ids the endpoint lists, sorted. */
+  models: string[];
+  /** `ratchet.models.default` (or RATCHET_MODEL) now, and where it came from. */
+  current?: { model: string; from: string };
+}
+export const ListModelsRequest = new RequestType<Record<string, never>, ListModelsResult, RatchetErrorData>('ratchet/listModels');
+
 // ---------------------------------------------------------------------------------------------
 // Language models through the client: server → client.
 

@@ -7,24 +7,33 @@ import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { codeMarker, isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
-import { isSidecarPath, sidecarPathFor } from '../core/run/spec';
+import { findPromptForSidecar, isSidecarPath, sidecarPathFor } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
 import { hunkLines, inlineHunks } from '../core/edit/hunks';
 
+/** The models line of a prompt file (server/modelLine.ts): the Evolve lens's tooltip. */
+export type ModelLine = (promptPath: string) => Promise<string | undefined>;
 
-export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[]): Promise<CodeLens[]> {
+export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[], models: ModelLine): Promise<CodeLens[]> {
   const lenses = suggestionLenses(pending);
   const text = doc.getText();
   const fileArgs: FileCommandArgs = [doc.uri];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const run = (at = top) => [lens(at, '$(play) Evolve', RatchetCommands.evolve, fileArgs), lens(at, 'Evaluate', RatchetCommands.evaluate, fileArgs)];
+  const run = (at = top, tooltip?: string) => [
+    lens(at, '$(play) Evolve', RatchetCommands.evolve, fileArgs, tooltip),
+    lens(at, 'Evaluate', RatchetCommands.evaluate, fileArgs, tooltip),
+  ];
+  const promptRun = async (promptPath: string | undefined) => {
+    const line = promptPath === undefined ? undefined : await models(promptPath);
+    return run(top, line === undefined ? undefined : `Models: ${line}`);
+  };
 
-  if (isSidecarPath(path)) return [...lenses, ...run()];
+  if (isSidecarPath(path)) return [...lenses, ...(await promptRun(await findPromptForSidecar(files, path)))];
   const configured = readSpecText(path, text).spec !== undefined || (await files.exists(sidecarPathFor(path)));
   if (isPromptPath(path) && (isClaimedByName(path) || configured)) {
-    return [...lenses, ...(configured ? run() : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];
+    return [...lenses, ...(configured ? await promptRun(path) : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];
   }
   // A plain .md that no spec names may still be code with markers.
   const marker = codeMarker(text);
@@ -70,6 +79,6 @@ export function suggestionLenses(pending: readonly SuggestionState[]): CodeLens[
   return lenses;
 }
 
-function lens(range: CodeLens['range'], title: string, command: string, args: readonly string[]): CodeLens {
-  return { range, command: { title, command, arguments: [...args] } };
+function lens(range: CodeLens['range'], title: string, command: string, args: readonly string[], tooltip?: string): CodeLens {
+  return { range, command: { title, command, arguments: [...args], ...(tooltip === undefined ? {} : { tooltip }) } };
 }

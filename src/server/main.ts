@@ -16,6 +16,7 @@ import {
   AcceptSuggestionRequest,
   CancelRunRequest,
   CreateRunSpecRequest,
+  ListModelsRequest,
   ListRunsRequest,
   ListSuggestionsRequest,
   RejectSuggestionRequest,
@@ -30,13 +31,17 @@ import type { RatchetInitializationOptions, ServerSettings } from '../protocol/l
 import { version } from '../../package.json';
 import { EditApplier } from './applyEdit';
 import { codeLenses } from './codeLens';
+import { modelLine } from './modelLine';
+import { listModels } from '../node/listModels';
+import { OPENAI_BASE_URL } from '../core/run/modelChoice';
+import { redactUrl } from '../core/run/redact';
 import { DiagnosticsPublisher } from './diagnostics';
 import { OpenDocuments } from './documents';
 import { reportStatus, watchProcess } from './health';
 import { LanguageModelBridge } from './languageModelBridge';
 import { RunHost } from './runHost';
 import { createRunSpec } from './runSpecTemplate';
-import { DEFAULT_SETTINGS, readSettings } from './settings';
+import { DEFAULT_SETTINGS, endpointDefaults, readSettings } from './settings';
 import { SuggestionBook } from './suggestions';
 import { uriToPath } from './uris';
 
@@ -56,9 +61,13 @@ let warned = false;
 const book = new SuggestionBook(docs, applier, {
   changed: (state) => {
     void connection.sendNotification(SuggestionChangedNotification, state);
-    if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    refreshLenses();
   },
 });
+
+function refreshLenses(): void {
+  if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
 const diagnostics = new DiagnosticsPublisher(connection, files, docs);
 const runs = new RunHost({
   files,
@@ -101,6 +110,8 @@ function applySettings(raw: unknown): void {
   const read = readSettings(raw);
   settings = read.settings;
   runs.settingsChanged();
+  // The Evolve lens's tooltip names the models the settings choose.
+  refreshLenses();
   // Field names only: a setting's value may be the API key.
   for (const p of read.problems) connection.console.warn(p);
 }
@@ -174,7 +185,7 @@ documents.onDidClose((e) => {
 connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const path = uriToPath(params.textDocument.uri);
-  return doc && path ? codeLenses(doc, path, files, book.pending(path)) : [];
+  return doc && path ? codeLenses(doc, path, files, book.pending(path), (prompt) => modelLine(files, prompt, settings)) : [];
 });
 
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------
@@ -200,6 +211,20 @@ connection.onRequest(
     if (!path) throw new RatchetError('badInput', `Save ${p.uri} to disk before configuring it.`);
     const canCreate = capabilities.workspace?.workspaceEdit?.documentChanges === true && capabilities.workspace.workspaceEdit.resourceOperations?.includes('create') === true;
     return createRunSpec(connection, files, canCreate && capabilities.workspace?.applyEdit === true, path);
+  }),
+);
+
+connection.onRequest(
+  ListModelsRequest,
+  guarded(async (_p, token) => {
+    const d = endpointDefaults(settings, process.env);
+    const baseURL = d.baseURL ?? OPENAI_BASE_URL;
+    const baseURLFrom = d.baseURL !== undefined ? (d.baseURLFrom ?? 'OPENAI_BASE_URL') : 'the default, OpenAI';
+    const aborted = new AbortController();
+    token.onCancellationRequested(() => aborted.abort());
+    const target = { baseURL, baseURLFrom, ...(d.apiKey === undefined ? {} : { apiKey: d.apiKey }), ...(d.apiKeyFrom === undefined ? {} : { apiKeyFrom: d.apiKeyFrom }) };
+    const models = await listModels(target, aborted.signal);
+    return { baseURL: redactUrl(baseURL), baseURLFrom, models, ...(d.model === undefined ? {} : { current: { model: d.model, from: d.modelFrom ?? 'RATCHET_MODEL' } }) };
   }),
 );
 

@@ -115,15 +115,18 @@ export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
 export function endpointDefaults(s: ServerSettings, env: Readonly<Record<string, string | undefined>>, keyNames: readonly string[] = []): EndpointDefaults {
   const set = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
   // Every call goes to the editor (DaemonRunSetup.languageModels); roleConfig says what an unset model means there.
-  if (s.provider === 'vscode-lm') return s.models?.default === undefined ? {} : { model: s.models.default };
+  if (s.provider === 'vscode-lm') return s.models?.default === undefined ? {} : { model: s.models.default, modelFrom: 'setting ratchet.models.default' };
   const out: EndpointDefaults = {};
   const baseURL = s.baseURL ?? set('OPENAI_BASE_URL');
   if (baseURL !== undefined) {
     out.baseURL = baseURL;
-    out.baseURLFrom = s.baseURL !== undefined ? 'the setting ratchet.endpoint.baseUrl' : 'OPENAI_BASE_URL (the editor\'s environment)';
+    out.baseURLFrom = s.baseURL !== undefined ? 'setting ratchet.endpoint.baseUrl' : 'OPENAI_BASE_URL (the editor\'s environment)';
   }
   const model = s.models?.default ?? set('RATCHET_MODEL');
-  if (model !== undefined) out.model = model;
+  if (model !== undefined) {
+    out.model = model;
+    out.modelFrom = s.models?.default !== undefined ? 'setting ratchet.models.default' : 'RATCHET_MODEL (the editor\'s environment)';
+  }
   const apiKey = s.apiKey ?? set('OPENAI_API_KEY');
   if (apiKey !== undefined) out.apiKey = apiKey;
   out.apiKeyFrom =

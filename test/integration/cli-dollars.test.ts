@@ -23,14 +23,15 @@ function withDollars(specPath: string, dollars: number, prices: Partial<Record<'
 }
 
 describe('budget.dollars with priced models', () => {
-  it('says the estimate first, journals dollars in every cost/update, and runs show prints them', async () => {
+  it('says the models first and the estimate next, journals dollars in every cost/update, and runs show prints them', async () => {
     const ws = makeWorkspace({ candidates: 2, seed: 3 });
     const spec = join(ws.dir, 'task.ratchet.yaml');
     withDollars(spec, 5, { agent: '{ input: 1, output: 2 }', proposer: '{ input: 3, output: 4, cachedInput: 0.3 }' });
     const server = await startFakeServer({ scenario: scenarioFor(ws, { seed: 3 }) });
     try {
       const r = await runCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir]);
-      expect(r.stderr.split('\n')[0]).toMatch(/^estimate: ≈ \d+ calls, ≈ [\d.]+k? tok, ≈ \$\d+\.\d+ \(an upper estimate\)$/);
+      expect(r.stderr.split('\n')[0]).toMatch(/^models: /);
+      expect(r.stderr.split('\n')[1]).toMatch(/^estimate: ≈ \d+ calls, ≈ [\d.]+k? tok, ≈ \$\d+\.\d+ \(an upper estimate\)$/);
       const [id] = runIds(ws.dir);
       const events = journal(ws.dir, id!);
       expect(events.at(-1)?.type, r.stderr).toBe('run/finished');

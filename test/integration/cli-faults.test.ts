@@ -89,6 +89,6 @@ describe('a dead endpoint', () => {
     const o = await evolve([], ['--max-failures', '2'], url);
     const error = failure(o);
     expect(error?.code, o.stderr).toBe('llmNetwork');
-    expect(error?.message).toBe(`After 2 attempts: Could not reach the endpoint ${url} (ECONNREFUSED): check that the server is running and that the base URL is right.`);
+    expect(error?.message).toBe(`After 2 attempts: Could not reach the endpoint ${url} (ECONNREFUSED), set by --base-url: check that the server is running and that the base URL is right.`);
   }, 60_000);
 });

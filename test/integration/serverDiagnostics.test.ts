@@ -2,7 +2,7 @@
 // right range as the user types, dataset problems on the dataset file, stale problems cleared on
 // edit, lenses by file state, and the sidecar template created through workspace/applyEdit.
 import { execSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { validateRunSpecText } from '../../src/core/run/spec';
@@ -108,6 +108,19 @@ describe('code lenses and Configure', () => {
     expect(await commands(result.uri)).toEqual([RatchetCommands.evolve, RatchetCommands.evaluate]);
     // A second Configure leaves the existing sidecar alone.
     expect(await c.conn.sendRequest(CreateRunSpecRequest, { uri })).toEqual({ uri: result.uri, created: false });
+  });
+
+  it('the Evolve lens’s tooltip names each called role’s model and where it was chosen: a spec line, else the setting', async () => {
+    const w = makeWorkspace({ seed: 1 });
+    const sidecar = join(w.dir, 'task.ratchet.yaml');
+    const c = await TestClient.start({ folders: [w.dir], settings: { provider: 'openai', trusted: true, models: { default: 'llama3.1' } } });
+    cleanups.push(() => c.stop());
+    const tooltip = async () => ((await c.codeLenses(c.uriOf(w.promptPath))) ?? []).find((l) => l.command?.command === RatchetCommands.evolve)?.command?.tooltip;
+    await c.open(w.promptPath);
+    expect(await tooltip()).toBe('Models: agent: sim-agent (task.ratchet.yaml:6) · proposer: sim-proposer (task.ratchet.yaml:7)');
+    // The agent's entry names no model: the setting's default is what the run would call.
+    writeFileSync(sidecar, readFileSync(sidecar, 'utf8').replace('agent: { model: sim-agent, temperature: 0 }', 'agent: { temperature: 0 }'));
+    expect(await tooltip()).toBe('Models: agent: llama3.1 (setting ratchet.models.default) · proposer: sim-proposer (task.ratchet.yaml:7)');
   });
 
   it('a code file with an EVOLVE-BLOCK gets lenses at the marker line', async () => {

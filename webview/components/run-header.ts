@@ -35,6 +35,7 @@ export class RunHeader extends HTMLElement {
   private readonly waiting = el('span', { className: 'run-waiting', attrs: { role: 'timer' } });
   private readonly facts = el('div', { className: 'run-facts' });
   private readonly meters = el('div', { className: 'run-meters', attrs: { 'aria-label': 'Budget used' } });
+  private readonly models = el('div', { className: 'run-models', attrs: { title: 'The model each role calls, and the setting or run spec line that chose it' } });
   private readonly estimate = el('span', { className: 'run-estimate', attrs: { title: 'What the run expects to spend at most, said before its first call' } });
   private readonly progress = custom<HTMLElement & { value?: number; max: number }>('vscode-progress-bar', {
     attrs: { 'aria-label': 'Budget used', max: '100' },
@@ -84,6 +85,7 @@ export class RunHeader extends HTMLElement {
     this.append(
       el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status, this.waiting]),
       el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelSlot, this.resumeSlot])]),
+      this.models,
       el('div', { className: 'run-line' }, [this.meters, this.estimate]),
       this.progress,
       this.warning,
@@ -122,6 +124,8 @@ export class RunHeader extends HTMLElement {
     setChildren(this.warning, model.warning === undefined ? [] : [icon('warning'), ' ', model.warning]);
     this.report.hidden = model.testReport === undefined;
     setChildren(this.report, model.testReport === undefined ? [] : [icon('beaker'), ' ', model.testReport]);
+    this.models.hidden = model.models === undefined;
+    setChildren(this.models, model.models === undefined ? [] : [el('span', { className: 'meter-name', text: 'models' }), ` ${model.models}`]);
     this.estimate.hidden = model.estimate === undefined;
     setChildren(this.estimate, model.estimate === undefined ? [] : [el('span', { className: 'meter-name', text: 'estimate' }), ` ${model.estimate}`]);
     this.cancelButton.disabled = !model.canCancel;

@@ -5,6 +5,7 @@ import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from '../../src/protocol/runState';
 import { isEvaluation } from '../../src/protocol/results';
+import { describeModelChoices } from '../../src/core/run/modelChoice';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';
@@ -40,6 +41,8 @@ export interface HeaderModel {
   estimate: string | undefined;
   /** While an LLM call waits out a rate limit or a backoff: what it waits for, counting down. */
   waiting: WaitNote | undefined;
+  /** Each called role's model and where it was chosen: "agent, proposer: llama3.1 (setting ratchet.models.default)". */
+  models: string | undefined;
 }
 
 export interface WaitNote {
@@ -86,6 +89,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       testReport: undefined,
       estimate: undefined,
       waiting: undefined,
+      models: undefined,
     };
   }
   const info = state.info;
@@ -120,6 +124,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     testReport: testReportText(state),
     estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
+    models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
   };
 }
 

@@ -20,7 +20,8 @@ import type { EvolveOverrides } from '../../core/run/overrides';
 import type { EvolveRunOutcome } from '../../node/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
-import { describeEstimate, describeEvent, writeErr, writeOut } from '../output';
+import { describeEstimate, describeEvent, oneLine, writeErr, writeOut } from '../output';
+import { describeModelChoices } from '../../core/run/modelChoice';
 import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
@@ -180,7 +181,9 @@ export class Progress {
     }
     switch (e.type) {
       case 'run/started':
-        // Before the first call, so a run about to cost more than meant can still be stopped.
+        // Before the first call: which model each role will call and who chose it, so a wrong model
+        // is caught (and a run about to cost more than meant stopped) before anything is paid.
+        if (e.info.models) this.print(`models: ${oneLine(describeModelChoices(e.info.models))}`);
         if (e.info.estimate) this.print(`estimate: ${describeEstimate(e.info.estimate)} (an upper estimate)`);
         return;
       case 'candidate/proposed':

@@ -80,6 +80,8 @@ export interface EvolveOptions {
   startText?: string;
   /** What the run expects to spend (run/estimate.ts), said in `run/started` before the first call. */
   estimate?: RunSummaryInfo['estimate'];
+  /** Each called role's model and where it was chosen, said in `run/started`. */
+  models?: RunSummaryInfo['models'];
 }
 
 export interface EvolveResult {
@@ -124,6 +126,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         ...(spec.budget.wallTimeMinutes === undefined ? {} : { wallMs: spec.budget.wallTimeMinutes * 60_000 }),
       },
       ...(opts.estimate ? { estimate: opts.estimate } : {}),
+      ...(opts.models ? { models: opts.models } : {}),
     },
   });
   const splitItems = (split: 'feedback' | 'dev' | 'test') => opts.splits[split].map((item) => datasetItemInfo(item, split));

@@ -10,7 +10,7 @@ import type { EndpointConfig, Role } from './types';
 export type RoleConfig = { default: EndpointConfig } & Partial<Record<Role, Partial<EndpointConfig>>>;
 
 /** What may be shown, logged or journaled about an endpoint: everything but the key (`redact` blanks the URL's credentials where it is written down). */
-export type PublicEndpoint = Omit<EndpointConfig, 'apiKey' | 'apiKeyFrom'>;
+export type PublicEndpoint = Omit<EndpointConfig, 'apiKey' | 'apiKeyFrom' | 'modelFrom' | 'baseURLFrom'>;
 
 /**
  * The endpoint a role's calls go to. A role that overrides `baseURL` without its own `apiKey` gets
@@ -28,6 +28,10 @@ export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
   const endpoint: EndpointConfig = {};
   if (baseURL !== undefined) endpoint.baseURL = baseURL;
   if (model !== undefined) endpoint.model = model;
+  const modelFrom = override.model !== undefined ? override.modelFrom : base.modelFrom;
+  if (modelFrom !== undefined) endpoint.modelFrom = modelFrom;
+  const baseURLFrom = override.baseURL !== undefined ? override.baseURLFrom : base.baseURLFrom;
+  if (baseURLFrom !== undefined) endpoint.baseURLFrom = baseURLFrom;
   if (keyed.apiKey !== undefined && keyed.apiKey !== '') endpoint.apiKey = keyed.apiKey;
   const apiKeyFrom = keyed.apiKeyFrom ?? override.apiKeyFrom ?? base.apiKeyFrom;
   if (apiKeyFrom !== undefined) endpoint.apiKeyFrom = apiKeyFrom;
@@ -38,7 +42,7 @@ export function resolveEndpoint(roles: RoleConfig, role: Role): EndpointConfig {
 export function describeRoles(roles: RoleConfig): Record<Role, PublicEndpoint> {
   const out = {} as Record<Role, PublicEndpoint>;
   for (const role of ROLES) {
-    const { apiKey: _, apiKeyFrom: _from, ...shown } = resolveEndpoint(roles, role);
+    const { apiKey: _, apiKeyFrom: _from, modelFrom: _model, baseURLFrom: _url, ...shown } = resolveEndpoint(roles, role);
     out[role] = shown;
   }
   return out;

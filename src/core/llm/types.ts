@@ -27,6 +27,13 @@ export interface EndpointConfig {
    * advice a rejected key gets (a 401): it names the place to fix, not always OPENAI_API_KEY.
    */
   apiKeyFrom?: string;
+  /**
+   * Where `model` and `baseURL` were chosen (run/modelChoice.ts: `word-problems.ratchet.yaml:10`,
+   * `setting ratchet.endpoint.baseUrl`), so an unknown model or an unreachable endpoint names the
+   * place to fix it.
+   */
+  modelFrom?: string;
+  baseURLFrom?: string;
 }
 
 export interface ChatRequest {

@@ -24,6 +24,8 @@ export interface EndpointDefaults {
    */
   baseURLFrom?: string;
   apiKeyFrom?: string;
+  /** Where `model` came from (`setting ratchet.models.default`); undefined reads as RATCHET_MODEL. */
+  modelFrom?: string;
 }
 
 /** The CLI's defaults: the user's shell environment, where every variable can be a role's `apiKeyEnv`. */
@@ -37,6 +39,7 @@ export function endpointDefaultsFromEnv(env: Readonly<Record<string, string | un
     apiKeys,
     baseURLFrom: 'OPENAI_BASE_URL',
     apiKeyFrom: 'OPENAI_API_KEY',
+    modelFrom: 'RATCHET_MODEL',
   });
 }
 

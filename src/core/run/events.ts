@@ -4,6 +4,7 @@
  */
 import type { DecisionRecord } from '../gates/record';
 import type { CostReport } from '../llm/types';
+import type { RoleModel } from './modelChoice';
 
 export type RunMode = 'suggest' | 'autopilot';
 export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data';
@@ -23,6 +24,8 @@ export interface RunSummaryInfo {
    * has a price, else the unpriced model ids.
    */
   estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
+  /** The model each role the run calls uses, and where that was chosen (run/modelChoice.ts), said before the first call. */
+  models?: RoleModel[];
 }
 
 /** One dataset item as a run's journal records it (`dataset/loaded`). */

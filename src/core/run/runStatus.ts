@@ -27,8 +27,9 @@ export interface LiveRunStatus {
   line: string;
   /** While an LLM call waits: `line` says so for `ms`, then `then` (the run's own line) comes back. */
   wait?: { ms: number; then: string };
-  /** Why a `failed` run stopped. */
+  /** Why a `failed` run stopped, and its RatchetError code (an endpoint's failure gets Test Connection). */
   error?: string;
+  errorCode?: string;
   /** What the run does, once its `run/started` is folded: a code search words its line its own way. */
   kind?: RunKind;
   /** A code search's scores, once its starting program is evaluated. */
@@ -128,7 +129,7 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
       return shown(s, next, countsLine({ ...s, ...next }));
     }
     case 'run/failed':
-      return { ...shown(s, { state: 'failed' }, s.wait?.then ?? s.line), error: e.error.message };
+      return { ...shown(s, { state: 'failed' }, s.wait?.then ?? s.line), error: e.error.message, errorCode: e.error.code };
     case 'run/cancelled':
       return shown(s, { state: 'cancelled' }, s.wait?.then ?? s.line);
     case 'run/resumed':

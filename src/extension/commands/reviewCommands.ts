@@ -4,6 +4,8 @@
  * never over newer text); Reject is recorded by the engine, where the proposer's memory sees it.
  */
 import * as vscode from 'vscode';
+import { CONTEXT_KEYS } from '../menuTable';
+import { walkthroughStepDone } from '../walkthrough';
 import { AcceptSuggestionRequest, RejectSuggestionRequest } from '../../protocol/lsp';
 import { acceptAction } from '../review/decide';
 import { runTarget, suggestionTarget } from '../review/target';
@@ -37,6 +39,7 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
     return 'refused';
   }
   const { outcome } = await ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+  walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
   if (outcome === 'stale') {
     void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
   }
@@ -46,6 +49,7 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
 /** Reject leaves the text as it is: the suggestion was only ever drawn, never written. */
 async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promise<void> {
   await ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+  walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
 }
 
 /** Every pending suggestion of the run named by `[uri, runId]` (a lens), or of the active editor's drawn one. */

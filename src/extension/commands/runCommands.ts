@@ -4,6 +4,8 @@
  * from the explorer, a Runs-view node — or nothing, and then asks or uses the active editor.
  */
 import * as vscode from 'vscode';
+import { CONTEXT_KEYS } from '../menuTable';
+import { walkthroughStepDone } from '../walkthrough';
 import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest, StartSearchRequest } from '../../protocol/lsp';
 import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
@@ -35,6 +37,7 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
   const runId = await requestRun(ctx, what, uri, () => ctx.host.request(StartRunRequest, { uri: uri.toString(), kind }));
   if (runId === undefined) return;
   ctx.log.info(`Started ${kind} run ${runId} on ${uri.fsPath}.`);
+  walkthroughStepDone(CONTEXT_KEYS.runStarted);
   ctx.panel.showRun(runId, vscode.workspace.asRelativePath(uri, false));
 }
 

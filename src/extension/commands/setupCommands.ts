@@ -3,7 +3,12 @@
  * server restart. None needs a running server.
  */
 import * as vscode from 'vscode';
+import { ListModelsRequest } from '../../protocol/lsp';
+import { commandId } from '../commandTable';
 import type { CommandContext } from './context';
+
+/** Where Ollama listens by default, with its OpenAI-compatible API. */
+export const OLLAMA_BASE_URL = 'http://localhost:11434/v1';
 
 export function setupCommands(ctx: CommandContext) {
   return {
@@ -57,6 +62,51 @@ export function setupCommands(ctx: CommandContext) {
       await ctx.config.setGlobal('models.default', picked.model.id);
       await ctx.config.setGlobal('endpoint.provider', 'vscode-lm');
       void vscode.window.showInformationMessage(`Ratchet: runs will use ${picked.model.name} through VS Code's Language Model API.`);
+    },
+
+    /**
+     * Asks the endpoint runs would use for its models (`GET /models`, through the server, which
+     * resolves the endpoint as a run does) and says plainly whether it answered; then the user may
+     * pick one as `ratchet.models.default`. A failure is reported by the command table, in the
+     * endpoint's words, naming the setting the base URL came from.
+     */
+    async testConnection(): Promise<void> {
+      if (ctx.config.settings.provider === 'vscode-lm') {
+        // No endpoint to test: VS Code's language models answer, and picking one is Select Model.
+        await vscode.commands.executeCommand(commandId('selectModel'));
+        return;
+      }
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Ratchet: testing the connection…', cancellable: true },
+        (_progress, token) => ctx.host.request(ListModelsRequest, {}, token),
+      );
+      const where = `${result.baseURL} (${result.baseURLFrom})`;
+      if (result.models.length === 0) {
+        void vscode.window.showWarningMessage(`Ratchet: connected to ${where}, but it lists no models. Pull or load a model there, then test again.`);
+        return;
+      }
+      const current = result.current;
+      const missing = current !== undefined && !result.models.includes(current.model) ? ` Your model ${current.model} (${current.from}) is not among them.` : '';
+      const picked = await vscode.window.showQuickPick(
+        result.models.map((id) => ({ label: id, ...(id === current?.model ? { description: `current (${current.from})` } : {}) })),
+        {
+          title: `Ratchet: connected to ${where} — ${result.models.length} model${result.models.length === 1 ? '' : 's'}.${missing}`,
+          placeHolder: 'Pick the model every role uses (ratchet.models.default), or press Escape to keep yours',
+          ignoreFocusOut: true,
+        },
+      );
+      if (!picked) return;
+      await ctx.config.setGlobal('models.default', picked.label);
+      void vscode.window.showInformationMessage(`Ratchet: runs will use ${picked.label} (setting ratchet.models.default) wherever a run spec names no model.`);
+    },
+
+    /** The walkthrough's local choice: Ollama's default address, then the model list to pick from. */
+    async useOllama(): Promise<void> {
+      await ctx.config.setGlobal('endpoint.baseUrl', OLLAMA_BASE_URL);
+      if (ctx.config.settings.provider !== 'openai') await ctx.config.setGlobal('endpoint.provider', 'openai');
+      // The server asks the endpoint it knows of: it must have the new address before the test.
+      await ctx.host.sendSettings();
+      await vscode.commands.executeCommand(commandId('testConnection'));
     },
 
     async restartServer(): Promise<void> {

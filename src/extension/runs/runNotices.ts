@@ -16,6 +16,30 @@ export interface RunNotice {
   message: string;
   /** Also shown as a message (failures, a code search's outcome); otherwise only logged. */
   show: boolean;
+  /** Commands offered on the message, by name (commandTable.ts), with their buttons' words. */
+  actions?: NoticeAction[];
+}
+
+export interface NoticeAction {
+  title: string;
+  command: 'testConnection' | 'selectModel';
+}
+
+/**
+ * Failures of the endpoint itself (unreachable, an unknown model, a rejected key, an answer that
+ * is not the API) are fixed by pointing Ratchet at a working endpoint and model: the message offers
+ * the two commands that do that. Its text already names the setting or spec line that chose them.
+ */
+const ENDPOINT_FAILURES: ReadonlySet<string> = new Set(['llmHttp', 'llmNetwork', 'llmTimeout', 'llmMalformed']);
+export const ENDPOINT_ACTIONS: readonly NoticeAction[] = [
+  { title: 'Test Connection', command: 'testConnection' },
+  { title: 'Select Model', command: 'selectModel' },
+];
+
+function failedNotice(message: string, errorCode: string | undefined): RunNotice {
+  const notice: RunNotice = { level: 'error', message, show: true };
+  if (errorCode !== undefined && ENDPOINT_FAILURES.has(errorCode)) notice.actions = [...ENDPOINT_ACTIONS];
+  return notice;
 }
 
 function uriFileName(uri: string): string {
@@ -31,7 +55,7 @@ export function endNotice(p: RunStatusParams, previous: LiveRunStatus | undefine
   const counts = `${s.tested} tested, ${s.commits} committed`;
   switch (s.state) {
     case 'failed':
-      return { level: 'error', message: `Ratchet: the run on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, show: true };
+      return failedNotice(`Ratchet: the run on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, s.errorCode);
     case 'finished':
       return { level: 'info', message: `Run on ${where} finished: ${counts}.`, show: false };
     case 'cancelled':
@@ -59,7 +83,7 @@ function searchEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined
         : `; nothing beat the starting program's ${formatScore(start)}`;
   switch (s.state) {
     case 'failed':
-      return { level: 'error', message: `Ratchet: the code search on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, show: true };
+      return failedNotice(`Ratchet: the code search on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, s.errorCode);
     case 'finished':
       return { level: 'info', message: `Ratchet: the code search on ${where} finished: ${counts}${scores}.`, show: true };
     case 'cancelled':

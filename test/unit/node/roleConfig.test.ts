@@ -8,7 +8,7 @@ import { endpointDefaultsFromEnv } from '../../../src/core/run/endpointDefaults'
 import type { RunSpec } from '../../../src/core/run/specTypes';
 
 const spec = (models: Partial<Record<string, { model?: string; baseURL?: string; apiKeyEnv?: string }>>) =>
-  ({ models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {}, ...models } }) as unknown as RunSpec;
+  ({ models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {}, ...models }, origin: {} }) as unknown as RunSpec;
 
 describe('roleConfig', () => {
   it('ranks the spec above per-role settings, those above the default model and RATCHET_MODEL', () => {
@@ -20,8 +20,15 @@ describe('roleConfig', () => {
 
   it('falls back to OpenAI and OPENAI_API_KEY, and says what to set when no model is named', () => {
     const roles = roleConfig(spec({}), {}, { model: 'm', apiKey: 'sk-test' });
-    expect(roles.meta).toEqual({ baseURL: 'https://api.openai.com/v1', model: 'm', apiKey: 'sk-test', apiKeyFrom: 'OPENAI_API_KEY' });
-    expect(() => roleConfig(spec({}), {}, {})).toThrow(/No model for the agent role: pass --model, set RATCHET_MODEL/);
+    expect(roles.meta).toEqual({
+      baseURL: 'https://api.openai.com/v1',
+      baseURLFrom: 'the default, OpenAI',
+      model: 'm',
+      modelFrom: 'RATCHET_MODEL',
+      apiKey: 'sk-test',
+      apiKeyFrom: 'OPENAI_API_KEY',
+    });
+    expect(() => roleConfig(spec({}), {}, {})).toThrow(/No model for the agent role: set ratchet\.models\.default in the editor, pass --model or set RATCHET_MODEL/);
   });
 
   it('lets --base-url override every role', () => {
@@ -53,7 +60,7 @@ describe('roleConfig', () => {
       'The base URL from --base-url, "http://[redacted]@proxy/v1", has a user name or password in it, which the OpenAI client cannot send (fetch refuses such URLs): remove it from the URL and give the key as the API key instead (OPENAI_API_KEY or models.agent.apiKeyEnv).',
     );
     expect(run({}, { agent: { baseURL: 'https://bob:pw@h/v1' } })).toThrow(/^The base URL from the run spec's models\.agent\.baseURL, "https:\/\/\[redacted\]@h\/v1"/);
-    expect(run({}, {}, { baseURL: 'https://bob@h/v1', baseURLFrom: 'the setting ratchet.endpoint.baseUrl' })).toThrow(/^The base URL from the setting ratchet\.endpoint\.baseUrl, "https:\/\/\[redacted\]@h\/v1"/);
+    expect(run({}, {}, { baseURL: 'https://bob@h/v1', baseURLFrom: 'setting ratchet.endpoint.baseUrl' })).toThrow(/^The base URL from setting ratchet\.endpoint\.baseUrl, "https:\/\/\[redacted\]@h\/v1"/);
     // A key in the query (Azure style) is sent as given.
     expect(run({ baseURL: 'https://x.azure.com/openai/v1?api-key=SECRET' })().agent?.baseURL).toBe('https://x.azure.com/openai/v1?api-key=SECRET');
   });
@@ -71,6 +78,7 @@ describe('roleConfig', () => {
       apiKeys: { OPENAI_BASE_URL: 'http://local/v1', OPENAI_API_KEY: 'sk-x', JUDGE_KEY: 'sk-j' },
       baseURLFrom: 'OPENAI_BASE_URL',
       apiKeyFrom: 'OPENAI_API_KEY',
+      modelFrom: 'RATCHET_MODEL',
     });
   });
 

@@ -47,7 +47,7 @@ describe('foldStatus', () => {
     [
       'a failure, with its error; a wait is over with it',
       [proposed('v2'), waiting('retry', 1_000), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })],
-      { state: 'failed', line: 'testing v2', error: 'HTTP 500' },
+      { state: 'failed', line: 'testing v2', error: 'HTTP 500', errorCode: 'llmHttp' },
     ],
     ['a cancel', [proposed('v2'), ev({ type: 'run/cancelled' })], { state: 'cancelled', line: 'testing v2' }],
   ])('%s', (_, events, expected) => {

@@ -14,8 +14,9 @@ describe('endpointDefaults', () => {
       model: 'set-model',
       apiKey: 'sk-from-settings',
       apiKeys: { JUDGE_KEY: 'sk-judge' },
-      baseURLFrom: 'the setting ratchet.endpoint.baseUrl',
+      baseURLFrom: 'setting ratchet.endpoint.baseUrl',
       apiKeyFrom: 'the key stored with Ratchet: Set API Key',
+      modelFrom: 'setting ratchet.models.default',
     });
     expect(endpointDefaults({ provider: 'openai', trusted: true }, env)).toEqual({
       baseURL: 'http://env/v1',
@@ -23,13 +24,14 @@ describe('endpointDefaults', () => {
       apiKey: 'sk-from-env',
       baseURLFrom: "OPENAI_BASE_URL (the editor's environment)",
       apiKeyFrom: "OPENAI_API_KEY (the editor's environment)",
+      modelFrom: "RATCHET_MODEL (the editor's environment)",
     });
     // No key anywhere: a 401 says where to set one.
     expect(endpointDefaults({ provider: 'openai', trusted: true }, {})).toEqual({ apiKeyFrom: 'Ratchet: Set API Key' });
   });
 
   it('sends no key at all when the editor’s language models answer', () => {
-    expect(endpointDefaults({ provider: 'vscode-lm', trusted: true, models: { default: 'gpt-4o' } }, env, ['JUDGE_KEY'])).toEqual({ model: 'gpt-4o' });
+    expect(endpointDefaults({ provider: 'vscode-lm', trusted: true, models: { default: 'gpt-4o' } }, env, ['JUDGE_KEY'])).toEqual({ model: 'gpt-4o', modelFrom: 'setting ratchet.models.default' });
   });
 
   it('is blanked whole wherever it would be written down', () => {

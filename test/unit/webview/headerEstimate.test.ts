@@ -21,3 +21,16 @@ describe('run header: the estimate, then the real dollars', () => {
     expect(headerModel(undefined, 0).estimate).toBeUndefined();
   });
 });
+
+describe('run header: the models line', () => {
+  it('says each called role’s model and where it was chosen, as the run said before its first call', () => {
+    const models = [
+      { role: 'agent', model: 'llama3.1', from: 'setting ratchet.models.default' },
+      { role: 'proposer', model: 'gpt-4o', from: 'word-problems.ratchet.yaml:9' },
+    ];
+    const s = foldEvents(emptyRunState(RUN), [started({ models })]);
+    expect(headerModel(s, 0).models).toBe('agent: llama3.1 (setting ratchet.models.default) · proposer: gpt-4o (word-problems.ratchet.yaml:9)');
+    // A run journaled before runs said so has no line.
+    expect(headerModel(foldEvents(emptyRunState(RUN), [started()]), 0).models).toBeUndefined();
+  });
+});
