@@ -17,8 +17,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * see `Session.screenshot`), and its name under docs/images (the README links these names).
  */
 export const pictures = [
+  { spec: 'firstRun', artifact: 'first-run-walkthrough-checked.png', image: 'vscode-walkthrough.png' },
+  { spec: 'firstRun', artifact: 'first-run-model-origin.png', image: 'vscode-model-origin.png' },
   { spec: 'evolve', artifact: 'evolve-wealth-crosses-threshold.png', image: 'vscode-panel-wealth.png' },
-  { spec: 'suggest', artifact: 'suggest-inline-suggestion.png', image: 'vscode-inline-suggestion.png' },
+  { spec: 'panelWidth', artifact: 'panel-width-glossary-hover.png', image: 'vscode-panel-hover.png' },
+  { spec: 'inlineChange', artifact: 'inlinechange-inline-change.png', image: 'vscode-inline-suggestion.png' },
+  { spec: 'results', artifact: 'results-results-view.png', image: 'vscode-results.png' },
+  { spec: 'provenance', artifact: 'provenance-provenance-hover.png', image: 'vscode-provenance.png' },
+  { spec: 'provenance', artifact: 'provenance-prompt-history.png', image: 'vscode-prompt-history.png' },
   { spec: 'diagnostics', artifact: 'diagnostics-problems-panel.png', image: 'vscode-problems.png' },
 ];
 
