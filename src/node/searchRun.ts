@@ -28,6 +28,7 @@ import type { ModelPrice, PriceTable, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { SeededRandom } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
+import type { EvaluatorLoad } from '../core/run/runStatus';
 import type { EventPayload } from '../core/evolve/versions';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
@@ -61,6 +62,8 @@ export interface SearchRunOptions {
   untrusted?: boolean;
   /** Write the best program into the file at the end (when the file still holds the start text). */
   apply?: boolean;
+  /** Each time an evaluation starts or ends: the evaluator slots' load (the editor's status bar). */
+  onEvaluatorLoad?: (load: EvaluatorLoad) => void;
 }
 
 export interface SearchRunOutcome extends SearchOutcome {
@@ -184,7 +187,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
       spec,
       seedText: startText,
       llm,
-      evaluate: evaluations.evaluate,
+      evaluate: o.onEvaluatorLoad ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate,
       random: new SeededRandom(spec.seed),
       emit,
       signal: o.signal,
@@ -331,6 +334,27 @@ export function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaD
       ...(r.error === undefined ? {} : { error: r.error }),
       ...(r.correct ? {} : { output: outputTail(run.stderr, run.stdout) }),
     };
+  };
+}
+
+/**
+ * The evaluator with its load reported around each call. The search calls it only from inside one
+ * of its `concurrency` slots, so the calls in progress are the slots busy.
+ */
+function measuredLoad(evaluate: ProgramEvaluator, spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): ProgramEvaluator {
+  let busy = 0;
+  let runs = 0;
+  const tell = () => report({ busy, slots: spec.concurrency, runs, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }) });
+  return async (...args) => {
+    busy++;
+    runs++;
+    tell();
+    try {
+      return await evaluate(...args);
+    } finally {
+      busy--;
+      tell();
+    }
   };
 }
 
