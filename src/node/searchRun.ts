@@ -169,8 +169,15 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   const write = async (e: EngineEvent) => {
     o.onEvent(await writer.append(e));
   };
-  const replay = replayingEmitter(writer.runId, replayed, write);
-  const emit = (e: EventPayload<EngineEvent>) => replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
+  // A search's spend is journaled after each decision, as a prompt run's is after each iteration
+  // (the status bar and the panel read it). The node face adds it, not the engine, so a resume
+  // neither checks nor repeats it: the journal's are left out of the replay, and none is written
+  // while the replay lasts (a journal from before these events resumes as well).
+  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update'), write);
+  const emit = async (e: EventPayload<EngineEvent>) => {
+    await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
+    if (e.type === 'decision' && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
+  };
   const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
   try {
     if (resumeId) {

@@ -108,7 +108,7 @@ describe('EVOLVE-BLOCK markers as you type', () => {
     const startLine = lines.findIndex((l) => l.includes('EVOLVE-BLOCK-START'));
 
     await c.setText(uri, lines.filter((_, i) => i !== endLine).join('\n'));
-    const [unclosed] = await c.waitFor(() => c.diagnostics.get(uri)?.length && c.diagnostics.get(uri), 'the unclosed START');
+    const [unclosed] = await c.waitFor(() => (c.diagnostics.get(uri)?.length ?? 0) > 0 && c.diagnostics.get(uri), 'the unclosed START');
     expect(unclosed).toMatchObject({ severity: 1, range: { start: { line: startLine, character: 0 } }, message: 'EVOLVE-BLOCK-START is never closed by an EVOLVE-BLOCK-END' });
     // No search can start on it: the lens points at the Problems instead.
     expect((await lensesOf(c, uri))[0]![2]).toContain('Fix the EVOLVE-BLOCK markers');
@@ -117,7 +117,7 @@ describe('EVOLVE-BLOCK markers as you type', () => {
     await c.waitFor(() => c.diagnostics.get(uri)?.length === 0, 'the problem to clear');
 
     await c.setText(uri, lines.filter((l) => !l.includes('EVOLVE-BLOCK')).join('\n'));
-    const [whole] = await c.waitFor(() => c.diagnostics.get(uri)?.length && c.diagnostics.get(uri), 'the no-markers warning');
+    const [whole] = await c.waitFor(() => (c.diagnostics.get(uri)?.length ?? 0) > 0 && c.diagnostics.get(uri), 'the no-markers warning');
     expect(whole).toMatchObject({ severity: 2, range: { start: { line: 0 } } });
     expect(whole!.message).toContain('no EVOLVE-BLOCK-START / EVOLVE-BLOCK-END lines');
   });
@@ -147,7 +147,14 @@ describe('a running search’s status, as the status bar shows it', () => {
     expect(loads.map((l) => l.runs)).toEqual([...loads.map((l) => l.runs)].sort((a, b) => a - b));
     expect(loads.at(-1)!.busy).toBe(0);
     // Each program the journal says was evaluated took at least one evaluator run.
-    const evaluated = journal(ws.dir, runId).filter((e) => e.type === 'program/evaluated').length;
-    expect(loads.at(-1)!.runs).toBeGreaterThanOrEqual(evaluated);
+    const events = journal(ws.dir, runId);
+    expect(loads.at(-1)!.runs).toBeGreaterThanOrEqual(events.filter((e) => e.type === 'program/evaluated').length);
+    // The spend the status bar shows is journaled after each decision, the proposer's calls counted.
+    const types = events.map((e) => e.type);
+    expect(types.filter((t) => t === 'cost/update').length).toBe(types.filter((t) => t === 'decision').length);
+    types.forEach((t, i) => t === 'decision' && expect(types[i + 1]).toBe('cost/update'));
+    const spend = events.filter((e) => e.type === 'cost/update').at(-1);
+    expect(spend).toMatchObject({ llmCalls: expect.any(Number) });
+    expect((spend as { llmCalls: number }).llmCalls).toBeGreaterThan(0);
   }, 180_000);
 });

@@ -8,13 +8,13 @@
 import * as vscode from 'vscode';
 import { isOver } from '../../core/run/runStatus';
 import type { LiveRunStatus } from '../../core/run/runStatus';
-import { searchRunningText } from '../views/searchStatusText';
+import { loadText } from '../views/searchStatusText';
 import type { RunStatuses } from './runStatuses';
 
 export function showSearchProgress(statuses: RunStatuses, runId: string, title: string, cancel: () => Promise<unknown>): Promise<void> {
   return Promise.resolve(
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-      const line = (s: LiveRunStatus) => (s.kind === 'search' && s.state === 'running' && !s.wait ? `${searchRunningText(s).part} (${s.line})` : s.line);
+      const line = (s: LiveRunStatus) => (s.evaluator && s.state === 'running' && !s.wait ? `${s.line} · ${loadText(s.evaluator)}` : s.line);
       return new Promise<void>((resolve) => {
         const now = statuses.get(runId)?.status;
         if (now && isOver(now)) return resolve();

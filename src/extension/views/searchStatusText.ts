@@ -5,7 +5,12 @@
  * fresh as the last status pushed. No VS Code import, so the wording is unit-tested.
  */
 import { formatScore } from '../../core/run/runStatus';
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import type { EvaluatorLoad, LiveRunStatus } from '../../core/run/runStatus';
+
+/** `12/200 evals · 2/3 busy`: evaluations run (of the budget) and evaluator slots busy. */
+export function loadText(load: EvaluatorLoad): string {
+  return `${load.budget === undefined ? load.runs : `${load.runs}/${load.budget}`} evals · ${load.busy}/${load.slots} busy`;
+}
 
 export function searchRunningText(s: LiveRunStatus): { part: string; tooltip: string[] } {
   const parts: string[] = [];
@@ -16,8 +21,7 @@ export function searchRunningText(s: LiveRunStatus): { part: string; tooltip: st
   if (best !== undefined && start !== undefined) tooltip.push(`Best program ${best.candidateId}: ${formatScore(best.score)} (the starting program scored ${formatScore(start)}).`);
   const load = s.evaluator;
   if (load) {
-    parts.push(load.budget === undefined ? `${load.runs} evals` : `${load.runs}/${load.budget} evals`);
-    parts.push(`${load.busy}/${load.slots} busy`);
+    parts.push(loadText(load));
     tooltip.push(
       `${load.runs} evaluation${load.runs === 1 ? '' : 's'} run${load.budget === undefined ? '' : ` of a budget of ${load.budget}`}; ${load.busy} of ${load.slots} evaluator slot${load.slots === 1 ? '' : 's'} busy now.`,
     );
