@@ -11,7 +11,7 @@ import { isSidecarPath, sidecarPathFor } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
-import { codeSearchLenses } from './codeSearchLens';
+import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
 
 
 export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[], trusted: boolean): Promise<CodeLens[]> {
@@ -21,7 +21,7 @@ export async function codeLenses(doc: TextDocument, path: string, files: Files, 
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   const run = (at = top) => [lens(at, '$(play) Evolve', RatchetCommands.evolve, fileArgs), lens(at, 'Evaluate', RatchetCommands.evaluate, fileArgs)];
 
-  if (isSidecarPath(path)) return [...lenses, ...run()];
+  if (isSidecarPath(path)) return [...lenses, ...(codeSpecLenses(path, text, trusted) ?? run())];
   const configured = readSpecText(path, text).spec !== undefined || (await files.exists(sidecarPathFor(path)));
   if (isPromptPath(path) && (isClaimedByName(path) || configured)) {
     return [...lenses, ...(configured ? run() : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];

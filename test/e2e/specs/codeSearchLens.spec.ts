@@ -50,6 +50,20 @@ describe('code search from the editor', () => {
     await editor.openFile(PROGRAM);
     await editor.waitForCodeLens(/Start Code Search/, 90_000);
     expect(await editor.codeLensTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/Start Code Search/), expect.stringMatching(/Test Evaluator/)]));
+    // The block's lines are shaded, the frozen ones carry the left border: whole-line decorations
+    // in the editor's overlay layer, styled from the contributed theme colours.
+    const drawn = await waitUntil(
+      async () => {
+        const d = await s.page.evaluate(() => {
+          const layers = [...document.querySelectorAll('.monaco-editor .view-overlays .cdr')].map((e) => getComputedStyle(e));
+          return { bordered: layers.filter((c) => c.borderLeftWidth === '2px' && c.borderLeftStyle === 'solid').length, shaded: layers.filter((c) => c.backgroundColor !== 'rgba(0, 0, 0, 0)').length };
+        });
+        return d.bordered > 0 && d.shaded > 0 ? d : undefined;
+      },
+      'the EVOLVE-BLOCK shading and the frozen lines’ border',
+      30_000,
+    );
+    expect(drawn.bordered).toBeGreaterThan(0);
     await s.workbench.parkMouse();
     await s.screenshot('code-search-lens');
 
@@ -58,11 +72,12 @@ describe('code search from the editor', () => {
     expect(said).toContain('combined_score 1.917');
   });
 
-  it('Start Code Search runs it with progress and Cancel, the status bar following it to its end', async () => {
+  it('Start Code Search runs it with a progress notification offering Cancel, the status bar following it to its end', async () => {
     const s = session();
     const { editor, notifications } = s.workbench;
     await editor.clickCodeLens(/Start Code Search/);
     await notifications.waitFor(/Searching pack\.mjs/, 60_000);
+    expect(await notifications.toast(/Searching pack\.mjs/).first().getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
     const item = s.page.locator('.statusbar-item', { hasText: 'pack.mjs' }).first();
     const running = await waitUntil(
       async () => {

@@ -4,7 +4,7 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { describe, expect, it } from 'vitest';
 import { RatchetCommands } from '../../../src/protocol/lsp';
-import { MANAGE_TRUST_COMMAND, SHOW_PROBLEMS_COMMAND, codeSearchLenses } from '../../../src/server/codeSearchLens';
+import { MANAGE_TRUST_COMMAND, SHOW_PROBLEMS_COMMAND, codeSearchLenses, codeSpecLenses } from '../../../src/server/codeSearchLens';
 import { memFiles } from '../data/fakeFiles';
 
 const PROGRAM = 'import math\n\n# EVOLVE-BLOCK-START\nx = 1\n# EVOLVE-BLOCK-END\n';
@@ -44,5 +44,16 @@ describe('codeSearchLenses', () => {
 
   it('has nothing for a file without markers', async () => {
     expect(await summary('print(1)\n', { '/w/solve.py.ratchet.yaml': 'kind: code\n' })).toEqual([]);
+  });
+});
+
+describe('codeSpecLenses', () => {
+  it('gives a kind: code sidecar Start Code Search and Test Evaluator for its program, and leaves a prompt spec alone', () => {
+    expect(codeSpecLenses('/w/solve.py.ratchet.yaml', 'kind: code\n', true)?.map((l) => [l.command!.command, l.command!.arguments])).toEqual([
+      [RatchetCommands.startCodeSearch, ['file:///w/solve.py']],
+      [RatchetCommands.testEvaluator, ['file:///w/solve.py']],
+    ]);
+    expect(codeSpecLenses('/w/solve.py.ratchet.yaml', 'kind: code\n', false)?.map((l) => l.command!.command)).toEqual([MANAGE_TRUST_COMMAND]);
+    expect(codeSpecLenses('/w/task.ratchet.yaml', 'dataset: d.jsonl\n', true)).toBeUndefined();
   });
 });
