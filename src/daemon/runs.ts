@@ -19,7 +19,7 @@ import type { RunControl } from '../core/evolve/loop';
 import type { JournaledEvent } from '../core/run/events';
 import { readJournal } from '../core/run/replay';
 import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/run/runStatus';
-import type { LiveRunStatus } from '../core/run/runStatus';
+import type { EvaluatorLoad, LiveRunStatus } from '../core/run/runStatus';
 import type { Clock } from '../core/ports';
 import { readRunOwner, readRunRecord, runPaths } from '../core/run/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
@@ -93,7 +93,7 @@ export class DaemonRuns {
     this.refuseBusy(p.programPath);
     refuseEditorModels(p);
     const run = new DaemonRun(p.programPath, p.workspace, p.title);
-    return this.launch(run, p, (common) => startSearchRun({ ...searchOptions(common), programPath: p.programPath, workspace: p.workspace, overrides: p.overrides }));
+    return this.launch(run, p, (common) => startSearchRun({ ...searchOptions(common, run), programPath: p.programPath, workspace: p.workspace, overrides: p.overrides }));
   }
 
   async resume(p: DaemonResumeParams): Promise<{ runId: string }> {
@@ -111,7 +111,7 @@ export class DaemonRuns {
     if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
     this.register(run, p.runId, resumingStatus(p.runId, journal?.events ?? []));
     return this.launch(run, p, (common) =>
-      kind === 'search' ? resumeSearchRun(p.runId, { ...searchOptions(common), workspace: p.workspace }) : resumeEvolveRun(p.runId, p.workspace, common),
+      kind === 'search' ? resumeSearchRun(p.runId, { ...searchOptions(common, run), workspace: p.workspace }) : resumeEvolveRun(p.runId, p.workspace, common),
     );
   }
 
@@ -206,8 +206,16 @@ export class DaemonRuns {
 }
 
 /** What a code search takes of the run's common options: it asks the user nothing, and calls its endpoint itself. */
-function searchOptions(common: Common) {
-  return { onEvent: common.onEvent, signal: common.signal, endpointDefaults: common.endpointDefaults, version: common.version, untrusted: common.untrusted ?? false };
+function searchOptions(common: Common, run: DaemonRun) {
+  return {
+    onEvent: common.onEvent,
+    signal: common.signal,
+    endpointDefaults: common.endpointDefaults,
+    version: common.version,
+    untrusted: common.untrusted ?? false,
+    // Its evaluator slots' load is part of its live status (the editor's status bar shows it).
+    onEvaluatorLoad: (load: EvaluatorLoad) => run.status?.evaluator(load),
+  };
 }
 
 /** A code search's proposer calls an OpenAI-compatible endpoint; it has no way to VS Code's language models yet. */

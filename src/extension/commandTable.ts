@@ -25,6 +25,8 @@ export interface CommandSpec {
 export const COMMANDS = {
   evolve: { title: 'Evolve Prompt', icon: 'play', needsServer: true },
   startCodeSearch: { title: 'Start Code Search', icon: 'search', needsServer: true },
+  configureCodeSearch: { title: 'Configure Code Search', icon: 'gear', needsServer: false },
+  testEvaluator: { title: 'Test Evaluator', icon: 'beaker', needsServer: true },
   evaluate: { title: 'Evaluate Prompt', icon: 'beaker', needsServer: true },
   generateDevSet: { title: 'Generate Dev Set', needsServer: false, notYet: 'zero-data dev set generation (the Challenger role)' },
   acceptSuggestion: { title: 'Accept Suggestion', icon: 'check', needsServer: true },

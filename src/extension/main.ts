@@ -24,6 +24,7 @@ import { RunStatuses } from './runs/runStatuses';
 import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
+import { EvolveBlockDecorations } from './views/evolveBlocks';
 import { StatusBar } from './views/statusBar';
 import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 
@@ -39,7 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statuses = new RunStatuses();
   const feed = new RunFeed(store, editorJournals, log);
   const review = new InlineReview();
-  context.subscriptions.push(log, traceChannel, review);
+  context.subscriptions.push(log, traceChannel, review, new EvolveBlockDecorations());
 
   const statusBar = new StatusBar(store, statuses);
   context.subscriptions.push(statusBar);
@@ -101,7 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     loadRun: async (runId) => void (await feed.loadFromFolders((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), runId)),
     log,
   });
-  const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, review, runsView, panel };
+  const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, statuses, review, runsView, panel };
   context.subscriptions.push(...registerCommands(ctx));
   context.subscriptions.push(...registerProvenance(log));
 

@@ -26,6 +26,8 @@ export const CONTEXT_KEYS = {
    */
   runStarted: 'ratchet.runStarted',
   suggestionAnswered: 'ratchet.suggestionAnswered',
+  /** The active editor holds a program with EVOLVE-BLOCK markers (views/evolveBlocks.ts). */
+  evolveBlocksOpen: 'ratchet.evolveBlocksOpen',
 } as const;
 
 /** The Runs tree view (runsView.ts). */
@@ -55,12 +57,17 @@ export const MENUS: Readonly<Record<MenuId, readonly MenuEntry[]>> = {
     { command: 'showDiff', when: CONTEXT_KEYS.suggestionShown },
     // The view's own refresh button; from the palette it would refresh a view that may be hidden.
     { command: 'refreshRuns', when: 'false' },
+    // A program's commands, while one is the active editor. Configure Code Search stays listed: it
+    // also wakes the extension in a workspace with no run spec yet (no file there activates it).
+    { command: 'startCodeSearch', when: CONTEXT_KEYS.evolveBlocksOpen },
+    { command: 'testEvaluator', when: CONTEXT_KEYS.evolveBlocksOpen },
   ],
   'editor/title': [
     { command: 'acceptSuggestion', when: suggestion, group: 'navigation@1' },
     { command: 'rejectSuggestion', when: suggestion, group: 'navigation@2' },
     { command: 'showDiff', when: CONTEXT_KEYS.suggestionShown, group: 'navigation@3' },
     { command: 'evolve', when: `resourceScheme == file && ${claimedFile} && !${CONTEXT_KEYS.suggestionShown}`, group: 'navigation@9' },
+    { command: 'startCodeSearch', when: `resourceScheme == file && ${CONTEXT_KEYS.evolveBlocksOpen} && !${CONTEXT_KEYS.suggestionShown}`, group: 'navigation@9' },
   ],
   'explorer/context': [
     { command: 'evolve', when: claimedFile, group: 'ratchet@1' },

@@ -22,6 +22,16 @@ export const THEME_COLORS = {
     description: 'Background of the lines a pending Ratchet suggestion removes (also struck through).',
     defaults: { dark: '#da363340', light: '#ff000026', highContrast: '#8b000090', highContrastLight: '#ff000033' },
   },
+  evolveBlockBackground: {
+    id: 'ratchet.evolveBlockBackground',
+    description: 'Background of the lines inside EVOLVE-BLOCK markers: the code a code search may rewrite.',
+    defaults: { dark: '#4fc1ff12', light: '#0066cc0d', highContrast: '#4fc1ff1f', highContrastLight: '#0066cc1a' },
+  },
+  frozenCodeBorder: {
+    id: 'ratchet.frozenCodeBorder',
+    description: 'Left border of the frozen lines of a program with EVOLVE-BLOCK markers: code a code search keeps as it is.',
+    defaults: { dark: '#80808099', light: '#80808099', highContrast: 'contrastBorder', highContrastLight: 'contrastBorder' },
+  },
 } as const satisfies Record<string, ColorSpec>;
 
 /** A colour's CSS variable in the workbench: dots become dashes. */

@@ -29,6 +29,7 @@ import type { ModelPrice, PriceTable, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { SeededRandom } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
+import type { EvaluatorLoad } from '../core/run/runStatus';
 import type { EventPayload } from '../core/evolve/versions';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
@@ -62,6 +63,8 @@ export interface SearchRunOptions {
   untrusted?: boolean;
   /** Write the best program into the file at the end (when the file still holds the start text). */
   apply?: boolean;
+  /** Each time an evaluation starts or ends: the evaluator slots' load (the editor's status bar). */
+  onEvaluatorLoad?: (load: EvaluatorLoad) => void;
 }
 
 export interface SearchRunOutcome extends SearchOutcome {
@@ -168,8 +171,15 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   const write = async (e: EngineEvent) => {
     o.onEvent(await writer.append(e));
   };
-  const replay = replayingEmitter(writer.runId, replayed, write);
-  const emit = (e: EventPayload<EngineEvent>) => replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
+  // A search's spend is journaled after each decision, as a prompt run's is after each iteration
+  // (the status bar and the panel read it). The node face adds it, not the engine, so a resume
+  // neither checks nor repeats it: the journal's are left out of the replay, and none is written
+  // while the replay lasts (a journal from before these events resumes as well).
+  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update'), write);
+  const emit = async (e: EventPayload<EngineEvent>) => {
+    await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
+    if (e.type === 'decision' && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
+  };
   const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
   try {
     if (resumeId) {
@@ -194,7 +204,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
       spec,
       seedText: startText,
       llm,
-      evaluate: evaluations.evaluate,
+      evaluate: o.onEvaluatorLoad ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate,
       random: new SeededRandom(spec.seed),
       emit,
       signal: o.signal,
@@ -341,6 +351,27 @@ export function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaD
       ...(r.error === undefined ? {} : { error: r.error }),
       ...(r.correct ? {} : { output: outputTail(run.stderr, run.stdout) }),
     };
+  };
+}
+
+/**
+ * The evaluator with its load reported around each call. The search calls it only from inside one
+ * of its `concurrency` slots, so the calls in progress are the slots busy.
+ */
+function measuredLoad(evaluate: ProgramEvaluator, spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): ProgramEvaluator {
+  let busy = 0;
+  let runs = 0;
+  const tell = () => report({ busy, slots: spec.concurrency, runs, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }) });
+  return async (...args) => {
+    busy++;
+    runs++;
+    tell();
+    try {
+      return await evaluate(...args);
+    } finally {
+      busy--;
+      tell();
+    }
   };
 }
 

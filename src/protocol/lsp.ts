@@ -260,6 +260,34 @@ export interface ListModelsResult {
 export const ListModelsRequest = new RequestType<Record<string, never>, ListModelsResult, RatchetErrorData>('ratchet/listModels');
 
 // ---------------------------------------------------------------------------------------------
+// Code search: Test Evaluator.
+
+/**
+ * One run of the program's evaluator on the program as saved, in the sandbox, as a search would
+ * run it (the spec beside it; every instance). `correct: false` comes with `error`: the exact
+ * contract violation (no JSON on stdout, a non-finite score, a non-zero exit, a timeout…) or the
+ * evaluator's own reason, and `output`, the end of what it printed.
+ */
+export interface TestEvaluatorResult {
+  /** The command as the spec gives it (placeholders unfilled); absent: ShinkaEvolve's evaluate.py. */
+  command?: string;
+  correct: boolean;
+  /** combined_score. */
+  score?: number;
+  /** How many instance scores it reported. */
+  instances: number;
+  /** The public metrics (shown to the proposer). */
+  metrics?: Record<string, string | number | boolean | null>;
+  feedback?: string;
+  error?: string;
+  output?: string;
+  /** Wall time of the run. */
+  ms: number;
+}
+/** client → server: refused in an untrusted workspace (the evaluator is workspace code), and for a file with marker errors or no spec. */
+export const TestEvaluatorRequest = new RequestType<{ uri: string }, TestEvaluatorResult, RatchetErrorData>('ratchet/testEvaluator');
+
+// ---------------------------------------------------------------------------------------------
 // Language models through the client: server → client.
 
 /**
@@ -321,6 +349,9 @@ export const RatchetCommands = {
   rejectAllSuggestions: 'ratchet.rejectAllSuggestions',
   showDiff: 'ratchet.showDiff',
   showEvidence: 'ratchet.showEvidence',
+  startCodeSearch: 'ratchet.startCodeSearch',
+  configureCodeSearch: 'ratchet.configureCodeSearch',
+  testEvaluator: 'ratchet.testEvaluator',
 } as const;
 export type RatchetCommandId = (typeof RatchetCommands)[keyof typeof RatchetCommands];
 export type FileCommandArgs = [uri: string];

@@ -1,22 +1,30 @@
 /**
- * Code lenses: Evolve / Evaluate / Configure on prompt files, their sidecar specs and code files
- * with EVOLVE-BLOCK markers; Accept / Reject / Diff / Evidence over a pending suggestion. Lenses
+ * Code lenses: Evolve / Evaluate / Configure on prompt files and their sidecar specs, the code
+ * search lenses on files with EVOLVE-BLOCK markers (codeSearchLens.ts); Accept / Reject / Diff / Evidence over a pending suggestion. Lenses
  * only name commands (`RatchetCommands`); the client runs them by calling the server's requests.
  */
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { codeMarker, isClaimedByName, isPromptPath } from '../core/files/fileKinds';
+import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { findPromptForSidecar, isSidecarPath, sidecarPathFor } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
 import { hunkLines, inlineHunks } from '../core/edit/hunks';
+import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
 
 /** The models line of a prompt file (server/modelLine.ts): the Evolve lens's tooltip. */
 export type ModelLine = (promptPath: string) => Promise<string | undefined>;
 
-export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[], models: ModelLine): Promise<CodeLens[]> {
+export async function codeLenses(
+  doc: TextDocument,
+  path: string,
+  files: Files,
+  pending: readonly SuggestionState[],
+  models: ModelLine,
+  trusted: boolean,
+): Promise<CodeLens[]> {
   const lenses = suggestionLenses(pending);
   const text = doc.getText();
   const fileArgs: FileCommandArgs = [doc.uri];
@@ -30,19 +38,13 @@ export async function codeLenses(doc: TextDocument, path: string, files: Files, 
     return run(top, line === undefined ? undefined : `Models: ${line}`);
   };
 
-  if (isSidecarPath(path)) return [...lenses, ...(await promptRun(await findPromptForSidecar(files, path)))];
+  if (isSidecarPath(path)) return [...lenses, ...(codeSpecLenses(path, text, trusted) ?? (await promptRun(await findPromptForSidecar(files, path))))];
   const configured = readSpecText(path, text).spec !== undefined || (await files.exists(sidecarPathFor(path)));
   if (isPromptPath(path) && (isClaimedByName(path) || configured)) {
     return [...lenses, ...(configured ? await promptRun(path) : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];
   }
-  // A plain .md that no spec names may still be code with markers.
-  const marker = codeMarker(text);
-  if (marker) {
-    const line = doc.positionAt(marker.index).line;
-    const at = { start: { line, character: 0 }, end: { line, character: 0 } };
-    return [...lenses, ...(configured ? run(at) : [lens(at, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];
-  }
-  return lenses;
+  // Anything else with markers is a program for code search (codeSearchLens.ts).
+  return [...lenses, ...(await codeSearchLenses(doc, path, files, trusted))];
 }
 
 /**

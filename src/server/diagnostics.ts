@@ -6,7 +6,8 @@
  * - inputs: `loadRunInputs` on open and save of a prompt or its sidecar — missing dataset, items
  *   lacking a template variable, split advice — published on whichever file each problem is in.
  * An edit clears the inputs layer of the edited file at once (its ranges no longer hold); the next
- * save recomputes it.
+ * save recomputes it. A third layer, EVOLVE-BLOCK markers of code-search programs, is
+ * markerDiagnostics.ts's.
  */
 import { DiagnosticSeverity } from 'vscode-languageserver/node';
 import type { Connection, Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
@@ -17,6 +18,7 @@ import type { Files } from '../core/ports';
 import { findPromptForSidecar, isSidecarPath, loadRunInputs, sidecarPathFor, validateRunSpecText } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import type { OpenDocuments } from './documents';
+import { MarkerDiagnostics } from './markerDiagnostics';
 import { pathToUri } from './uris';
 
 interface InputCheck {
@@ -29,27 +31,35 @@ interface InputCheck {
 export class DiagnosticsPublisher {
   private readonly spec = new Map<string, Diagnostic[]>();
   private readonly inputs = new Map<string, InputCheck>();
+  private readonly markers: MarkerDiagnostics;
 
   constructor(
     private readonly connection: Connection,
     private readonly files: Files,
     private readonly docs: OpenDocuments,
-  ) {}
+  ) {
+    this.markers = new MarkerDiagnostics(files);
+  }
 
   /** On open and on every change: the spec layer from the editor's text; stale input problems in this file go. */
   textChanged(path: string, text: string, edited: boolean): void {
     if (edited) for (const check of this.inputs.values()) check.byFile.delete(path);
     if (mayHoldRunSpec(path)) this.spec.set(path, validateRunSpecText(path, text));
+    this.markers.textChanged(path, text);
     this.publish(path);
   }
 
   /** The editor closed the file: its spec layer described a buffer that is gone. */
   closed(path: string): void {
-    if (this.spec.delete(path)) this.publish(path);
+    const hadMarkers = this.markers.closed(path);
+    if (this.spec.delete(path) || hadMarkers) this.publish(path);
   }
 
   /** On open and save: re-check the run inputs this file takes part in. */
   async saved(path: string, text: string): Promise<void> {
+    const program = await this.markers.saved(path);
+    const programText = program === undefined ? undefined : program === path ? text : this.docs.byPath(program)?.getText();
+    if (program !== undefined && programText !== undefined && this.markers.textChanged(program, programText)) this.publish(program);
     const prompts = new Set<string>();
     if (isSidecarPath(path)) {
       const prompt = await findPromptForSidecar(this.files, path);
@@ -87,7 +97,7 @@ export class DiagnosticsPublisher {
   }
 
   private publish(path: string): void {
-    const all = [...(this.spec.get(path) ?? [])];
+    const all = [...(this.spec.get(path) ?? []), ...this.markers.get(path)];
     for (const check of this.inputs.values()) for (const x of (check.byFile.get(path) ?? [])) all.push(x);
     // The same schema error can come from both layers; show it once.
     const seen = new Set<string>();

@@ -26,6 +26,7 @@ import {
   StartRunRequest,
   StartSearchRequest,
   SuggestionChangedNotification,
+  TestEvaluatorRequest,
 } from '../protocol/lsp';
 import type { RatchetInitializationOptions, ServerSettings } from '../protocol/lsp';
 import { version } from '../../package.json';
@@ -41,6 +42,7 @@ import { reportStatus, watchProcess } from './health';
 import { LanguageModelBridge } from './languageModelBridge';
 import { RunHost } from './runHost';
 import { createRunSpec } from './runSpecTemplate';
+import { testEvaluator } from './testEvaluator';
 import { DEFAULT_SETTINGS, endpointDefaults, readSettings } from './settings';
 import { SuggestionBook } from './suggestions';
 import { uriToPath } from './uris';
@@ -108,7 +110,10 @@ function runWentAhead<T>(result: T): T {
 
 function applySettings(raw: unknown): void {
   const read = readSettings(raw);
+  const trustChanged = read.settings.trusted !== settings.trusted;
   settings = read.settings;
+  // The code search lens says whether the workspace is trusted.
+  if (trustChanged && capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   runs.settingsChanged();
   // The Evolve lens's tooltip names the models the settings choose.
   refreshLenses();
@@ -185,7 +190,7 @@ documents.onDidClose((e) => {
 connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const path = uriToPath(params.textDocument.uri);
-  return doc && path ? codeLenses(doc, path, files, book.pending(path), (prompt) => modelLine(files, prompt, settings)) : [];
+  return doc && path ? codeLenses(doc, path, files, book.pending(path), (prompt) => modelLine(files, prompt, settings), settings.trusted) : [];
 });
 
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------
@@ -193,6 +198,16 @@ connection.onCodeLens(async (params) => {
 connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
 connection.onRequest(StartSearchRequest, guarded(async (p) => runWentAhead(await runs.startSearch(p))));
 connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));
+connection.onRequest(
+  TestEvaluatorRequest,
+  guarded(async (p, token) => {
+    const path = uriToPath(p.uri);
+    if (!path) throw new RatchetError('badInput', `Save ${p.uri} to disk before testing its evaluator.`);
+    const stop = new AbortController();
+    token.onCancellationRequested(() => stop.abort());
+    return testEvaluator(files, settings, path, stop.signal);
+  }),
+);
 connection.onRequest(CancelRunRequest, guarded(async (p) => ({ cancelled: await runs.cancel(p.runId) })));
 connection.onRequest(ListRunsRequest, guarded(async () => ({ runs: await runs.list() })));
 connection.onRequest(AcceptSuggestionRequest, guarded((p) => book.accept(p)));

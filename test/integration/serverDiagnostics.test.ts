@@ -130,6 +130,6 @@ describe('code lenses and Configure', () => {
     const c = await client(w.dir);
     const uri = await c.open(code, 'python');
     const lenses = (await c.codeLenses(uri)) ?? [];
-    expect(lenses.map((l) => [l.command?.command, l.range.start.line])).toEqual([[RatchetCommands.configure, 2]]);
+    expect(lenses.map((l) => [l.command?.command, l.range.start.line])).toEqual([[RatchetCommands.configureCodeSearch, 2]]);
   });
 });

@@ -106,6 +106,15 @@ export const BY_NAME_EXTENSIONS: readonly string[] = FILE_KINDS.filter((r) => r.
 /** The same as workspace globs: the client's document selector and the manifest's activation events. */
 export const BY_NAME_GLOBS: readonly string[] = BY_NAME_EXTENSIONS.map((e) => `**/*${e}`);
 
+/**
+ * Source files the editor also hands the language server, so a program with EVOLVE-BLOCK markers
+ * gets its code-search lens and marker Problems. Code is known by its text, but a document selector
+ * can only select by name: these are the languages a code search is likely to evolve (the server
+ * does nothing with one that has no marker). Lower case, without the dot.
+ */
+export const PROGRAM_EXTENSIONS: readonly string[] = ['py', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs', 'rs', 'go', 'java', 'kt', 'scala', 'swift', 'jl', 'rb', 'lua', 'r', 'sh', 'hs', 'ml', 'f90', 'php'];
+export const PROGRAM_GLOB = `**/*.{${PROGRAM_EXTENSIONS.join(',')}}`;
+
 /** `/\.(prompt\.md|…)$/` as VS Code's when-clause `=~` wants it (the manifest's menus). */
 export function byNameWhenRegex(): string {
   const alternatives = BY_NAME_EXTENSIONS.map((e) => e.slice(1).replace(/\./g, '\\.'));

@@ -34,6 +34,23 @@ export interface LiveRunStatus {
   kind?: RunKind;
   /** A code search's scores, once its starting program is evaluated. */
   search?: SearchScores;
+  /** A code search's evaluator slots as they are now (live, never journaled: see `EvaluatorLoad`). */
+  evaluator?: EvaluatorLoad;
+}
+
+/**
+ * How busy a code search's evaluator is. Not an engine event: the search journals its events in a
+ * reproducible order, not as evaluations start and end, so the process running it reports this
+ * beside the events (src/node/searchRun.ts) and only the live status carries it.
+ */
+export interface EvaluatorLoad {
+  /** Evaluations running now, of `slots` (the spec's concurrency). */
+  busy: number;
+  slots: number;
+  /** Evaluations this process started (a resumed run counts from its resume). */
+  runs: number;
+  /** budget.evaluations, when the spec sets one. */
+  budget?: number;
 }
 
 /**
@@ -216,6 +233,11 @@ export class StatusFeed {
 
   event(e: EngineEvent): void {
     this.set(foldStatus(this.status, e));
+  }
+
+  /** A code search's evaluator load changed (while the run goes on). */
+  evaluator(load: EvaluatorLoad): void {
+    if (!isOver(this.status)) this.set({ ...this.status, evaluator: load });
   }
 
   /** The run's work settled; see `endStatus`. */

@@ -8,6 +8,7 @@ import type { EditorErrors } from '../errors';
 import type { RunStore } from '../panel';
 import type { InlineReview } from '../review/inlineReview';
 import type { RunFeed } from '../runs/runFeed';
+import type { RunStatuses } from '../runs/runStatuses';
 import type { ApiKeyStore } from '../secrets';
 import type { ServerHost } from '../server/serverHost';
 import type { RunsView } from '../views/runsView';
@@ -21,6 +22,8 @@ export interface CommandContext {
   log: vscode.LogOutputChannel;
   store: RunStore;
   feed: RunFeed;
+  /** The runs' live statuses, as the server relays them. */
+  statuses: RunStatuses;
   review: InlineReview;
   runsView: RunsView;
   panel: { show(): unknown; showRun(runId: string, target?: string): unknown; focus(runId: string, candidateId: string): unknown };

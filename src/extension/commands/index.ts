@@ -8,6 +8,7 @@ import { COMMANDS, COMMAND_NAMES, commandId, notYetMessage, routeCommand, server
 import type { CommandName } from '../commandTable';
 import { RESTART_SERVER, ServerDownError, phaseWords } from '../server/serverHost';
 import type { CommandContext, Handler } from './context';
+import { codeSearchCommands } from './codeSearchCommands';
 import { reviewCommands } from './reviewCommands';
 import { runCommands } from './runCommands';
 import { setupCommands } from './setupCommands';
@@ -21,6 +22,7 @@ function handlers(ctx: CommandContext): Record<CommandName, Entry> {
   const notYet = () => undefined;
   return {
     ...runCommands(ctx),
+    ...codeSearchCommands(ctx),
     ...reviewCommands(ctx),
     ...setupCommands(ctx),
     generateDevSet: notYet,

@@ -11,6 +11,7 @@ import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
 import { fileName } from '../../core/fileName';
 import { RUN_SPEC_EXTENSION, isPromptPath, isRunSpecPath, promptExtensionsText } from '../../core/files/fileKinds';
+import { showSearchProgress } from '../runs/searchProgress';
 
 /** The file a run command is about: its argument, else the active editor's file. */
 export function fileArg(arg: unknown): vscode.Uri | undefined {
@@ -43,7 +44,7 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
 
 /**
  * A code search on the program in the active editor (or the one passed). Its progress, with
- * Cancel, is the run's work-done progress; how it ended — the best score against the start — is
+ * Cancel, is a notification (runs/searchProgress.ts); how it ended — the best score against the start — is
  * said when it ends (runNotices.ts). The file is not written; the run's journal has its programs.
  */
 async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void> {
@@ -53,7 +54,9 @@ async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void>
     return;
   }
   const runId = await requestRun(ctx, 'Start Code Search', uri, () => ctx.host.request(StartSearchRequest, { uri: uri.toString() }));
-  if (runId !== undefined) ctx.log.info(`Started code search ${runId} on ${uri.fsPath}.`);
+  if (runId === undefined) return;
+  ctx.log.info(`Started code search ${runId} on ${uri.fsPath}.`);
+  void showSearchProgress(ctx.statuses, runId, `Ratchet: Searching ${fileName(uri.path)}`, () => ctx.host.request(CancelRunRequest, { runId }));
 }
 
 /** Saves the file (a run reads it from disk), then starts the run; undefined when the workspace's trust stopped it. */

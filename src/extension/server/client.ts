@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, TransportKind } from 'vscode-languageclient/node';
 import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { BY_NAME_GLOBS } from '../../core/files/fileKinds';
+import { BY_NAME_GLOBS, PROGRAM_GLOB } from '../../core/files/fileKinds';
 import type { RatchetInitializationOptions } from '../../protocol/lsp';
 import { titleWithKey } from '../keyTable';
 import { gaveUpMessage, keepConnection } from './restartPolicy';
@@ -17,8 +17,8 @@ import type { RestartPolicy } from './restartPolicy';
 // (a ResponseError from another copy of vscode-jsonrpc would not be recognised as one).
 export { DidChangeConfigurationNotification, ResponseError, State } from 'vscode-languageclient/node';
 
-/** The files the server answers for: prompt files and run specs that are Ratchet's by name, on disk. */
-export const DOCUMENT_SELECTOR = BY_NAME_GLOBS.map((pattern) => ({ scheme: 'file', pattern }));
+/** The files the server answers for, on disk: prompt files and run specs that are Ratchet's by name, and source files that may hold EVOLVE-BLOCK markers. */
+export const DOCUMENT_SELECTOR = [...BY_NAME_GLOBS, PROGRAM_GLOB].map((pattern) => ({ scheme: 'file', pattern }));
 
 export interface ClientSetup {
   serverModule: string;

@@ -10,6 +10,7 @@ import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
 import { costTotals } from '../../protocol/runState';
 import type { RunState } from '../../protocol/webview';
 import { fileName } from '../../core/fileName';
+import { searchRunningText } from './searchStatusText';
 
 export type ServerPhase = 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -75,6 +76,10 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
       if (w) tooltip.push(`Candidate ${w.candidateId}: evidence ×${Number(w.wealth.toPrecision(3))}, committed at ×${Number(w.threshold.toPrecision(3))} (1/α).`);
       if (s.wait) tooltip.push(`An LLM call is waiting before it tries again${state?.waiting ? `: ${state.waiting.message}` : '.'}`);
       if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
+      if (s.kind === 'search' && s.state === 'running' && !s.wait) {
+        const search = searchRunningText(s);
+        return { part: search.part, icon: '$(sync~spin)', tooltip: [...search.tooltip, ...tooltip] };
+      }
       return { part: s.line, icon: s.state === 'waiting-for-you' ? '$(bell)' : '$(sync~spin)', tooltip };
     }
     case 'interrupted':
