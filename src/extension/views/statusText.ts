@@ -7,6 +7,7 @@
  */
 import type { LiveRunStatus } from '../../core/run/runStatus';
 import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
+import { isEvaluation } from '../../protocol/results';
 import { costTotals } from '../../protocol/runState';
 import type { RunState } from '../../protocol/webview';
 import { fileName } from '../../core/fileName';
@@ -86,15 +87,25 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
       return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
     case 'finished':
     case 'cancelled':
+      if (s.state === 'finished' && state && isEvaluation(state.info)) return evaluatedText(state);
       return { part: `${s.state}, ${commitsText(s.commits)}`, icon: '$(check)', tooltip: [`${s.tested} tested, ${s.commits} committed.`] };
     case 'failed':
       return { part: `failed, ${commitsText(s.commits)}`, icon: '$(error)', tooltip: [`Failed: ${s.error ?? 'no reason given'}`] };
   }
 }
 
+/** An Evaluate tested one prompt: its mean score on the test split is the result, not a commit count. */
+function evaluatedText(state: RunState): { part: string; icon: string; tooltip: string[] } {
+  const r = state.testReport;
+  if (!r) return { part: 'evaluated, nothing scored', icon: '$(check)', tooltip: ['The run has no test split or no scorer.'] };
+  const { mean, lo, hi } = r.baseline;
+  return { part: `evaluated, mean ${mean.toFixed(3)}`, icon: '$(check)', tooltip: [`Mean score ${mean.toFixed(3)} on ${r.n} test items (95% interval ${lo.toFixed(3)}–${hi.toFixed(3)}).`] };
+}
+
 /** A run no daemon reports on: how its journal ends, and whether the listing says it was interrupted. */
 function fromEvents(state: RunState, interrupted: boolean): { part: string; icon: string; tooltip: string[] } {
   if (interrupted) return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
+  if (state.status === 'finished' && isEvaluation(state.info)) return evaluatedText(state);
   const commits = state.finished?.commits ?? state.decisions.filter((d) => d.decision === 'commit').length;
   const icon = state.status === 'failed' ? '$(error)' : state.status === 'running' || state.status === 'pending' ? '$(circle-outline)' : '$(check)';
   return { part: `${state.status}, ${commitsText(commits)}`, icon, tooltip: [] };

@@ -53,6 +53,16 @@ describe('statusView', () => {
     expect(asking.tooltip).toContain('Accept or Reject the suggestion in the editor');
   });
 
+  it('says what an Evaluate found (its mean test score), not a commit count', () => {
+    const evaluated = fold(
+      started({ kind: 'evaluate', budget: { candidates: 0 } }),
+      ev('report/test', { n: 3, baseline: { candidateId: 'v0', mean: 2 / 3, lo: 0.21, hi: 0.94 }, final: { candidateId: 'v0', mean: 2 / 3, lo: 0.21, hi: 0.94 }, difference: { mean: 0, lo: 0, hi: 0 } }),
+    );
+    const view = statusView(shown({ state: 'finished', tested: 0, commits: 0, line: 'finished' }, evaluated), 'running', undefined);
+    expect(view.text).toBe('$(check) x.prompt.md · evaluated, mean 0.667 · 0 calls');
+    expect(view.tooltip).toContain('Mean score 0.667 on 3 test items (95% interval 0.210–0.940).');
+  });
+
   it('shows how a run ended from its last status, even when its events never said so', () => {
     expect(statusView(shown({ state: 'finished', tested: 3, commits: 1, line: '3 tested · 1 committed' }), 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · $0.01');
     const failed = statusView(shown({ state: 'failed', tested: 2, line: 'testing v3', error: 'The dataset is gone.' }), 'running', undefined);
