@@ -162,10 +162,18 @@ function fillColumn(column: FeedColumn, cell: HTMLElement, f: FeedRow, decisionT
       return;
     case 'statistic':
       // Each term its own hover: "evidence ×3.1" and "(needs ×20)" say what they mean for this candidate.
-      setChildren(
-        cell,
-        f.statistic.pieces.map((p) => (p.title === undefined ? p.text : el('span', { className: 'term', text: p.text, title: p.title }))),
-      );
+      // Rebuilt only when the pieces change: a repaint (the list repaints when it takes focus, on a
+      // row's mousedown) must not replace the span under the pointer, or the browser drops the click.
+      {
+        const key = JSON.stringify(f.statistic.pieces);
+        if (cell.dataset.pieces !== key) {
+          cell.dataset.pieces = key;
+          setChildren(
+            cell,
+            f.statistic.pieces.map((p) => (p.title === undefined ? p.text : el('span', { className: 'term', text: p.text, title: p.title }))),
+          );
+        }
+      }
       // A cell whose terms have hovers has none of its own: the browser would draw it over theirs.
       {
         const title = f.statistic.pieces.some((p) => p.title !== undefined) ? '' : f.statistic.title;

@@ -152,6 +152,21 @@ describe('plain words: one name for one number, the statistics one hover away', 
   });
 });
 
+describe('a row with term hovers stays clickable', () => {
+  it('a repaint (the list taking focus on mousedown) keeps the term under the pointer, so the click lands and opens the evidence', () => {
+    const { app } = mount(answeredRun());
+    const list = app.feedElement.listElement;
+    const term = list.querySelector('.decision-commit .term');
+    expect(term).not.toBeNull();
+    list.dispatchEvent(new FocusEvent('focus'));
+    // The same node: a replaced one would be detached between mousedown and mouseup, and the
+    // browser would dispatch no click.
+    expect(term!.isConnected).toBe(true);
+    term!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(app.uiState.tab).toBe('evidence');
+  });
+});
+
 describe('a suggestion the user rejected', () => {
   it('reads "rejected by you" in the feed, not "commit"', () => {
     const s = fold(answeredRun());
