@@ -44,7 +44,6 @@ describe('the panel at its default width, in plain words', () => {
   it('keeps the header inside the frame, says "rejected by you", and explains a term on hover', async () => {
     const s = session();
     const { editor, ratchetPanel: panel } = s.workbench;
-    await s.page.setViewportSize({ width: 1400, height: 900 });
     await editor.openFile(fixture.promptRelative);
     await editor.clickCodeLens(/Evolve/, 60_000);
     await panel.waitForReady('ratchet-panel-app');
