@@ -169,7 +169,9 @@ describe('the bad-input corpus', () => {
   }
 });
 
-describe('the valid workspaces the cases start from get past their inputs', { timeout: 60_000 }, () => {
+// The search case retries its proposer against the closed port (`ratchet search` has no
+// --max-failures yet): 58 s when run alone on a busy machine, so the bound leaves room for a loaded one.
+describe('the valid workspaces the cases start from get past their inputs', { timeout: 180_000 }, () => {
   it('evolve: the run starts (and fails on the closed port)', async () => {
     const ws = workspace('prompt');
     const r = await runCase(BASE_ARGS.prompt!, { ws });
