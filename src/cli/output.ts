@@ -181,6 +181,8 @@ export function describeEvent(e: EngineEvent): string {
       return `from ${e.parentId} (${e.kind}, attempt ${e.attempt}): ${e.reason}: ${oneLine(e.message, 160)}`;
     case 'program/evaluated':
       return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}`;
+    case 'program/migrated':
+      return `after generation ${e.generation}: ${e.moves.map((m) => `${m.programId} island ${m.from}→${m.to}`).join(' · ')}`;
     case 'meta/notes':
       return `after ${e.afterProgram}: ${e.recommendations.map((r) => oneLine(r, 80)).join(' · ')}`;
     case 'run/finished':

@@ -9,6 +9,7 @@
 import type { CostReport, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { assertNever } from '../core/errors';
+import { emptyPrograms, foldProgramEvent } from './programs';
 import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally } from './webview';
 
 /** Caps that keep a long run's memory bounded on both ends. */
@@ -50,6 +51,7 @@ export function emptyRunState(runId: string): RunState {
     rubric: undefined,
     testReport: undefined,
     logs: [],
+    programs: emptyPrograms(),
     eventCount: 0,
     skippedEvents: 0,
   };
@@ -75,6 +77,7 @@ export function foldEvents(state: RunState, events: readonly PanelEvent[]): RunS
 export function applyEvent(s: RunState, e: PanelEvent): void {
   s.eventCount += 1;
   s.lastAt = s.lastAt === undefined ? e.at : Math.max(s.lastAt, e.at);
+  if (s.info?.kind === 'search' || (e.type === 'run/started' && e.info.kind === 'search')) foldProgramEvent(s.programs, e);
   switch (e.type) {
     case 'run/started':
       s.info = e.info;
@@ -222,6 +225,8 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     // failures read as log lines.
     case 'proposal/failed':
       s.logs.push({ at: e.at, level: 'info', message: `A ${e.kind} proposal from ${e.parentId} failed (${e.reason}): ${e.message}` });
+      return;
+    case 'program/migrated':
       return;
     case 'meta/notes':
       s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });

@@ -11,6 +11,7 @@
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
+import type { ProgramsState } from './programs';
 import type { ResultCell, ResultsFilter, ResultsTable } from './results';
 
 // ---------------------------------------------------------------------------------------------
@@ -144,6 +145,8 @@ export interface RunState {
   logs: LogLine[];
   /** The latest LLM wait (rate limit or retry backoff); a face shows it while `until` is ahead. */
   waiting?: { why: 'rate-limited' | 'retry'; until: number; message: string };
+  /** Code search: every program, failed proposal and migration (empty for other runs). */
+  programs: ProgramsState;
   eventCount: number;
   skippedEvents: number;
 }

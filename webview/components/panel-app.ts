@@ -82,6 +82,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'run/resumed':
     case 'proposal/failed':
     case 'program/evaluated':
+    case 'program/migrated':
     case 'meta/notes':
       return ['header'];
     case 'candidate/stopped':

@@ -437,6 +437,7 @@ class Search {
     const parentText = this.texts.get(p.parent.id)!;
     let childText: string | undefined;
     let answerName = '';
+    let description = '';
     for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
       // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
       const sample = { seed: hashSeed(s.seed, 'proposal', p.n, attempt), sampleIndex: p.n };
@@ -458,17 +459,19 @@ class Search {
       if (parsed.ok && applied?.ok) {
         childText = applied.text;
         answerName = parsed.answer.name;
+        description = parsed.answer.description;
         break;
       }
       const message = parsed.ok ? (applied!.ok ? '' : applied!.error.message) : parsed.error.message;
-      p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason: parsed.ok ? 'patch' : 'format', message });
+      p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason: parsed.ok ? 'patch' : 'format', message, ...(p.model ? { model: p.model } : {}) });
       p.messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: `${message}\n\nAnswer again in the same format.` });
     }
     if (childText === undefined) return { kind: 'none' };
     const child = await this.newChild(p, childText);
     if (!child) return { kind: 'none' };
     settleChild(child);
-    p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}) });
+    const program = { island: p.island, generation: p.generation, kind: p.kind, ...(p.model ? { model: p.model } : {}), ...(description ? { description } : {}) };
+    p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}), program });
     // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
     if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
     const result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
@@ -549,13 +552,24 @@ class Search {
   /** A program as the pairwise validator sees it: its diff, its mean score with the evaluator's public metrics, its feedback. */
   private programView(program: ProgramRef, scores: ReadonlyMap<string, number>, text: string, incumbentText: string): ProgramView {
     const mean = scores.size > 0 ? [...scores.values()].reduce((a, b) => a + b, 0) / scores.size : undefined;
-    // Shards in the order of their instances, not of their finishing: the view is the same on every run.
-    const reports = [...(this.reports.get(program.hash) ?? new Map())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
-    const metrics: Record<string, MetricValue> = { ...(mean === undefined ? {} : { score: mean }) };
-    for (const r of reports) Object.assign(metrics, r.publicMetrics);
-    const feedback = reports.flatMap((r) => (r.feedback ? [r.feedback] : [])).join('\n');
+    const { metrics, feedback } = this.reportedByHash(program.hash);
     const diff = text === incumbentText ? '' : createPatch(this.o.spec.programPath, incumbentText, text);
-    return { diff, metrics, ...(feedback ? { feedback } : {}) };
+    return { diff, metrics: { ...(mean === undefined ? {} : { score: mean }), ...metrics }, ...(feedback ? { feedback } : {}) };
+  }
+
+  /** The evaluator's public metrics and text feedback for a program, over every shard it ran. */
+  private reported(text: string | undefined): { metrics?: Record<string, MetricValue>; feedback?: string } | undefined {
+    if (text === undefined) return undefined;
+    const { metrics, feedback } = this.reportedByHash(textHash(text));
+    return { ...(Object.keys(metrics).length > 0 ? { metrics } : {}), ...(feedback ? { feedback } : {}) };
+  }
+
+  private reportedByHash(hash: string): { metrics: Record<string, MetricValue>; feedback: string } {
+    // Shards in the order of their instances, not of their finishing: the same on every run.
+    const reports = [...(this.reports.get(hash) ?? new Map())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+    const metrics: Record<string, MetricValue> = {};
+    for (const r of reports) Object.assign(metrics, r.publicMetrics);
+    return { metrics, feedback: reports.flatMap((r) => (r.feedback ? [r.feedback] : [])).join('\n') };
   }
 
   /** Applies a finished proposal, in launch order: its events into the journal, its child into the database. */
@@ -609,7 +623,10 @@ class Search {
     this.sinceNotes.push({ id: child.id, name: r.name, decision: result.record.decision, ...(mean === undefined ? {} : { score: mean }), ...(result.incorrect === undefined ? {} : { error: result.incorrect }) });
     const every = this.o.spec.search.metaEvery;
     if (every > 0 && this.sinceNotes.length >= every) await this.writeNotes(child.id);
-    if (this.o.spec.search.migrationRate > 0) this.db.migrate(p.generation, this.o.random);
+    if (this.o.spec.search.migrationRate > 0) {
+      const moves = this.db.migrate(p.generation, this.o.random);
+      if (moves.length > 0) await this.o.emit({ type: 'program/migrated', generation: p.generation, moves: moves.map((m) => ({ programId: m.id, from: m.from, to: m.to })) });
+    }
   }
 
   /**
@@ -773,6 +790,9 @@ class Search {
   }
 
   private async programEvaluated(id: string, island: number, e: ProgramEvaluation, instances: number): Promise<void> {
+    // The seed's text is filed under its island records only after its evaluation.
+    const reported = e.correct ? this.reported(this.texts.get(id) ?? (id === 'p0' ? this.o.seedText : undefined)) : undefined;
+    const feedback = e.feedback ?? reported?.feedback;
     await this.o.emit({
       type: 'program/evaluated',
       candidateId: id,
@@ -780,7 +800,8 @@ class Search {
       correct: e.correct,
       ...(e.score === undefined ? {} : { score: e.score }),
       instances,
-      ...(e.feedback === undefined ? {} : { feedback: e.feedback }),
+      ...(feedback ? { feedback } : {}),
+      ...(reported?.metrics ? { metrics: reported.metrics } : {}),
       ...(e.error === undefined ? {} : { error: e.error }),
       ...(e.output === undefined ? {} : { output: e.output }),
     });

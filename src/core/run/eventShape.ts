@@ -40,6 +40,7 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   'run/resumed': { elapsedMs: 'number' },
   'proposal/failed': { parentId: 'string', island: 'number', kind: 'string', attempt: 'number', reason: 'string', message: 'string' },
   'program/evaluated': { candidateId: 'string', island: 'number', correct: 'boolean', instances: 'number' },
+  'program/migrated': { generation: 'number', moves: 'array' },
   'meta/notes': { afterProgram: 'string', recommendations: 'array' },
   'candidate/stopped': { candidateId: 'string', reason: 'string', budget: 'string' },
   'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?' },

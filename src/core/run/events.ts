@@ -5,6 +5,7 @@
 import type { DecisionRecord } from '../gates/record';
 import type { CostReport } from '../llm/types';
 import type { RoleModel } from './modelChoice';
+import type { MetricValue } from '../code/database';
 
 export type RunMode = 'suggest' | 'autopilot';
 export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data';
@@ -26,6 +27,18 @@ export interface RunSummaryInfo {
   estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
   /** The model each role the run calls uses, and where that was chosen (run/modelChoice.ts), said before the first call. */
   models?: RoleModel[];
+}
+
+/** Code search: what `candidate/proposed` says of a proposed program beyond its text. */
+export interface ProposedProgram {
+  island: number;
+  generation: number;
+  /** How it was made from its parent: a SEARCH/REPLACE diff, a full rewrite, or a crossover. */
+  kind: 'diff' | 'full' | 'cross';
+  /** The proposer model the bandit picked (absent when the run has one proposer model and names none). */
+  model?: string;
+  /** The proposer's <DESCRIPTION> (its <NAME> is `reasoning`). */
+  description?: string;
 }
 
 /** One dataset item as a run's journal records it (`dataset/loaded`). */
@@ -78,6 +91,8 @@ export type EngineEvent = Base &
         contentHash: string;
         text: string;
         reasoning?: string;
+        /** Code search: where the proposal put the program and who wrote it (absent for prompts and for the seed). */
+        program?: ProposedProgram;
       }
     | {
         type: 'item/evaluated';
@@ -181,6 +196,8 @@ export type EngineEvent = Base &
         attempt: number;
         reason: 'format' | 'patch' | 'duplicate' | 'not-novel';
         message: string;
+        /** The proposer model the bandit picked for it. */
+        model?: string;
       }
     | {
         /** Code search: what the evaluator said of a program, once its gate test (or seed evaluation) is over. */
@@ -192,9 +209,17 @@ export type EngineEvent = Base &
         score?: number;
         instances: number;
         feedback?: string;
+        /** The evaluator's public metrics, merged over the shards it ran (the proposer sees these too). */
+        metrics?: Record<string, MetricValue>;
         error?: string;
         /** The end of what an incorrect program printed (stderr, then stdout). */
         output?: string;
+      }
+    | {
+        /** Code search: ring migration moved these committed programs to the next island (after generation `generation`). */
+        type: 'program/migrated';
+        generation: number;
+        moves: { programId: string; from: number; to: number }[];
       }
     | {
         /** Code search: the meta role's recommendations after `afterProgram`, one given to each later proposal in turn. */
