@@ -1,0 +1,169 @@
+/**
+ * The Challenger's answer format (J-Zero, issue #17): each task is one `<question>…</question>`
+ * block holding a value for every template variable of the prompt under evolution — a JSON object
+ * keyed by variable when the prompt has several, the plain text of the value when it has one.
+ *
+ * The answer is model output, so nothing in it is trusted: a block that cannot become a dataset
+ * item is discarded and counted by reason, never repaired, because a repaired task is one the
+ * Challenger did not write and its difficulty would be measured on our guess. The counts are data
+ * a loop journals and the Zero-data tab shows ("format" discards per round); the formatter here is
+ * the parser's inverse, so the examples the Challenger is shown are in exactly the format it is read in.
+ */
+import { RatchetError } from '../errors';
+import { valueText } from '../prompt/template';
+
+/** Longest task (characters of the block's content) kept when the caller sets none. */
+export const DEFAULT_MAX_TASK_CHARS = 4000;
+
+/** Why a block (or a task the Challenger was asked for) did not become a task. */
+export const DISCARD_REASONS = ['missingTag', 'unclosedTag', 'notJson', 'missingVariable', 'empty', 'overLength'] as const;
+export type FormatDiscardReason = (typeof DISCARD_REASONS)[number];
+
+export interface ChallengerTask {
+  /** One value per template variable (strings, or JSON values when the object gave them). */
+  vars: Record<string, unknown>;
+  /** The task as one text, variables in the prompt's order: what dedup compares. */
+  text: string;
+  /** 0-based position of the block in the answer, for messages and provenance. */
+  block: number;
+}
+
+export interface FormatDiscard {
+  reason: FormatDiscardReason;
+  /** The block's position; undefined for a task that was asked for and never written. */
+  block: number | undefined;
+  /** What was wrong, for a reviewer (the variable missing, the length, the JSON error). */
+  detail: string;
+}
+
+export interface ParsedChallengerAnswer {
+  tasks: ChallengerTask[];
+  discards: FormatDiscard[];
+  /** Discards counted by reason, every reason present (0 when none). */
+  counts: Record<FormatDiscardReason, number>;
+}
+
+export interface ChallengerFormatOptions {
+  /** The prompt's template variables (roots, in order of first use); at least one. */
+  variables: readonly string[];
+  /** How many tasks were asked for: a shortfall counts as `missingTag`, one per missing task. */
+  requested?: number;
+  maxChars?: number;
+}
+
+const OPEN = /<question>/gi;
+const CLOSE = /<\/question>/gi;
+
+/** Splits the answer into tasks and counted discards. */
+export function parseChallengerAnswer(answer: string, opts: ChallengerFormatOptions): ParsedChallengerAnswer {
+  requireVariables(opts.variables);
+  const maxChars = opts.maxChars ?? DEFAULT_MAX_TASK_CHARS;
+  const tasks: ChallengerTask[] = [];
+  const discards: FormatDiscard[] = [];
+  const { blocks, orphanCloses } = scanBlocks(answer);
+  for (let i = 0; i < orphanCloses; i++) discards.push({ reason: 'missingTag', block: undefined, detail: 'a </question> with no <question> before it' });
+  blocks.forEach((b, index) => {
+    if (b.content === undefined) {
+      discards.push({ reason: 'unclosedTag', block: index, detail: 'a <question> never closed before the next one or the end of the answer' });
+      return;
+    }
+    const read = readBlock(b.content, opts.variables, maxChars);
+    if ('reason' in read) discards.push({ ...read, block: index });
+    else tasks.push({ ...read, block: index });
+  });
+  const attempts = blocks.length + orphanCloses;
+  const shortfall = Math.max(0, (opts.requested ?? 0) - attempts);
+  for (let i = 0; i < shortfall; i++) discards.push({ reason: 'missingTag', block: undefined, detail: `asked for ${opts.requested} tasks, the answer holds ${attempts} blocks` });
+  return { tasks, discards, counts: countDiscards(discards) };
+}
+
+/** The counts of discards by reason, every reason present: the shape a journal event carries. */
+export function countDiscards(discards: readonly Pick<FormatDiscard, 'reason'>[]): Record<FormatDiscardReason, number> {
+  const counts = Object.fromEntries(DISCARD_REASONS.map((r) => [r, 0])) as Record<FormatDiscardReason, number>;
+  for (const d of discards) counts[d.reason]++;
+  return counts;
+}
+
+/**
+ * One task written as the Challenger must write it (the parser's inverse): the plain value for a
+ * one-variable prompt, else a JSON object with exactly the prompt's variables.
+ */
+export function questionBlock(vars: Readonly<Record<string, unknown>>, variables: readonly string[]): string {
+  requireVariables(variables);
+  const content = variables.length === 1 ? valueText(vars[variables[0]!]) : JSON.stringify(Object.fromEntries(variables.map((v) => [v, vars[v] ?? null])), null, 2);
+  return `<question>\n${content}\n</question>`;
+}
+
+/** The single text a task is compared by: the value alone, or `name: value` lines in the prompt's order. */
+export function taskText(vars: Readonly<Record<string, unknown>>, variables: readonly string[]): string {
+  return variables.length === 1 ? valueText(vars[variables[0]!]) : variables.map((v) => `${v}: ${valueText(vars[v])}`).join('\n');
+}
+
+function requireVariables(variables: readonly string[]): void {
+  // A prompt with no template variable gets its input appended as one (the caller names it);
+  // reaching here without one is a wiring error, not the user's.
+  if (variables.length === 0) throw new RatchetError('internal', 'The Challenger format needs at least one template variable.');
+}
+
+interface RawBlock {
+  /** undefined when the block was never closed. */
+  content: string | undefined;
+}
+
+/**
+ * Pairs each `<question>` with the first `</question>` after it. A second `<question>` before that
+ * close means the first was left open: nesting is not a format the Challenger is asked for, and
+ * reading it would make the outer block swallow the inner one.
+ */
+function scanBlocks(answer: string): { blocks: RawBlock[]; orphanCloses: number } {
+  const marks = [
+    ...[...answer.matchAll(OPEN)].map((m) => ({ at: m.index, end: m.index + m[0].length, open: true })),
+    ...[...answer.matchAll(CLOSE)].map((m) => ({ at: m.index, end: m.index + m[0].length, open: false })),
+  ].sort((a, b) => a.at - b.at);
+  const blocks: RawBlock[] = [];
+  let orphanCloses = 0;
+  let openEnd: number | undefined;
+  for (const m of marks) {
+    if (m.open) {
+      if (openEnd !== undefined) blocks.push({ content: undefined });
+      openEnd = m.end;
+    } else if (openEnd === undefined) {
+      orphanCloses++;
+    } else {
+      blocks.push({ content: answer.slice(openEnd, m.at) });
+      openEnd = undefined;
+    }
+  }
+  if (openEnd !== undefined) blocks.push({ content: undefined });
+  return { blocks, orphanCloses };
+}
+
+type BlockRead = Omit<ChallengerTask, 'block'> | Omit<FormatDiscard, 'block'>;
+
+function readBlock(raw: string, variables: readonly string[], maxChars: number): BlockRead {
+  const content = raw.trim();
+  if (content === '') return { reason: 'empty', detail: 'the block holds nothing' };
+  if (content.length > maxChars) return { reason: 'overLength', detail: `${content.length} characters, over the limit of ${maxChars}` };
+  if (variables.length === 1) return { vars: { [variables[0]!]: content }, text: content };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(withoutCodeFence(content));
+  } catch (err) {
+    return { reason: 'notJson', detail: `not a JSON object: ${(err as Error).message}` };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { reason: 'notJson', detail: 'JSON, but not an object keyed by variable' };
+  const obj = parsed as Record<string, unknown>;
+  const missing = variables.find((v) => obj[v] === undefined || obj[v] === null);
+  if (missing !== undefined) return { reason: 'missingVariable', detail: `no value for "${missing}"` };
+  const blank = variables.find((v) => valueText(obj[v]).trim() === '');
+  if (blank !== undefined) return { reason: 'empty', detail: `"${blank}" is empty` };
+  // Keys the prompt does not use are dropped: they would reach no model, only the dataset file.
+  const vars = Object.fromEntries(variables.map((v) => [v, obj[v]]));
+  return { vars, text: taskText(vars, variables) };
+}
+
+/** Models often wrap JSON in a ```json fence; the fence is layout, not content. */
+function withoutCodeFence(text: string): string {
+  const m = /^```[A-Za-z]*\s*\n([\s\S]*?)\n\s*```$/.exec(text);
+  return m ? m[1]! : text;
+}
