@@ -94,9 +94,13 @@ export function questionBlock(vars: Readonly<Record<string, unknown>>, variables
   return `<question>\n${content}\n</question>`;
 }
 
-/** The single text a task is compared by: the value alone, or `name: value` lines in the prompt's order. */
+/**
+ * The single text a task is compared by: its values, one per line in the prompt's order. Not the
+ * variable names: every task shares them, and those shared n-grams would push the BLEU of two
+ * unrelated short tasks towards the duplicate threshold.
+ */
 export function taskText(vars: Readonly<Record<string, unknown>>, variables: readonly string[]): string {
-  return variables.length === 1 ? valueText(vars[variables[0]!]) : variables.map((v) => `${v}: ${valueText(vars[v])}`).join('\n');
+  return variables.map((v) => valueText(vars[v])).join('\n');
 }
 
 function requireVariables(variables: readonly string[]): void {

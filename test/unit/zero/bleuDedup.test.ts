@@ -1,6 +1,7 @@
 // Sentence BLEU (sacrebleu defaults: 13a, exp smoothing, effective order) and near-duplicate removal (#17).
 import { describe, expect, it } from 'vitest';
 import { sentenceBleu, symmetricBleu, tokenize13a } from '../../../src/core/zero/bleu';
+import { taskText } from '../../../src/core/zero/challengerFormat';
 import { dedupTasks } from '../../../src/core/zero/dedup';
 
 describe('13a tokenisation', () => {
@@ -78,5 +79,15 @@ describe('dedup on an injected corpus', () => {
   it('the threshold decides what "near" means: at 1 only exact repeats go', () => {
     expect(dedupTasks(tasks, (t) => t.text, { threshold: 1 }).kept.map((t) => t.id)).toEqual(['t1', 't3', 't4', 't5']);
     expect(() => dedupTasks(tasks, (t) => t.text, { threshold: 0 })).toThrow(/threshold/);
+  });
+
+  it('compares several-variable tasks by their values, so shared variable names make no duplicate', () => {
+    const vars = ['question', 'context'];
+    const short = [
+      { question: 'Who?', context: 'Ann met Bo.' },
+      { question: 'Why?', context: 'It rained.' },
+      { question: 'Who?', context: 'Ann met Bo.' },
+    ];
+    expect(dedupTasks(short, (t) => taskText(t, vars)).kept).toEqual(short.slice(0, 2));
   });
 });

@@ -49,7 +49,7 @@ describe('several variables: a JSON object per block', () => {
       { question: 'Who wrote it?', context: 'Dickens wrote Bleak House.' },
       { question: 'At what temperature?', context: 'Water boils at 100 °C.' },
     ]);
-    expect(parsed.tasks[0]!.text).toBe('question: Who wrote it?\ncontext: Dickens wrote Bleak House.');
+    expect(parsed.tasks[0]!.text).toBe('Who wrote it?\nDickens wrote Bleak House.');
   });
 
   it('discards a block that is not an object, lacks a variable or leaves one empty', () => {
@@ -67,7 +67,7 @@ describe('several variables: a JSON object per block', () => {
       [2, 'no value for "context"'],
       [3, 'no value for "context"'],
     ]);
-    expect(parsed.tasks).toEqual([{ vars: { question: 'Kept', context: { table: [1, 2] } }, text: 'question: Kept\ncontext: {"table":[1,2]}', block: 5 }]);
+    expect(parsed.tasks).toEqual([{ vars: { question: 'Kept', context: { table: [1, 2] } }, text: 'Kept\n{"table":[1,2]}', block: 5 }]);
   });
 });
 
@@ -77,6 +77,6 @@ describe('the formatter is the parser inverse', () => {
     expect(parseChallengerAnswer(questionBlock(one, ['q']), { variables: ['q'] }).tasks[0]!.vars).toEqual(one);
     const two = { question: 'Q?', context: 'C.' };
     expect(parseChallengerAnswer(questionBlock(two, TWO), { variables: TWO }).tasks[0]!.vars).toEqual(two);
-    expect(taskText(two, TWO)).toBe('question: Q?\ncontext: C.');
+    expect(taskText(two, TWO)).toBe('Q?\nC.');
   });
 });
