@@ -51,16 +51,13 @@ export interface ChallengerFormatOptions {
   maxChars?: number;
 }
 
-const OPEN = /<question>/gi;
-const CLOSE = /<\/question>/gi;
-
 /** Splits the answer into tasks and counted discards. */
 export function parseChallengerAnswer(answer: string, opts: ChallengerFormatOptions): ParsedChallengerAnswer {
   requireVariables(opts.variables);
   const maxChars = opts.maxChars ?? DEFAULT_MAX_TASK_CHARS;
   const tasks: ChallengerTask[] = [];
   const discards: FormatDiscard[] = [];
-  const { blocks, orphanCloses } = scanBlocks(answer);
+  const { blocks, orphanCloses } = tagBlocks(answer, 'question');
   for (let i = 0; i < orphanCloses; i++) discards.push({ reason: 'missingTag', block: undefined, detail: 'a </question> with no <question> before it' });
   blocks.forEach((b, index) => {
     if (b.content === undefined) {
@@ -109,20 +106,21 @@ function requireVariables(variables: readonly string[]): void {
   if (variables.length === 0) throw new RatchetError('internal', 'The Challenger format needs at least one template variable.');
 }
 
-interface RawBlock {
+export interface RawBlock {
   /** undefined when the block was never closed. */
   content: string | undefined;
 }
 
 /**
- * Pairs each `<question>` with the first `</question>` after it. A second `<question>` before that
- * close means the first was left open: nesting is not a format the Challenger is asked for, and
- * reading it would make the outer block swallow the inner one.
+ * The `<tag>…</tag>` blocks of a model's answer (tag name case-insensitive), pairing each opening
+ * with the first close after it. A second opening before that close means the first was left
+ * open: nesting is not a format any role is asked for, and reading it would make the outer block
+ * swallow the inner one. `orphanCloses` counts closes with no opening before them.
  */
-function scanBlocks(answer: string): { blocks: RawBlock[]; orphanCloses: number } {
+export function tagBlocks(answer: string, tag: string): { blocks: RawBlock[]; orphanCloses: number } {
   const marks = [
-    ...[...answer.matchAll(OPEN)].map((m) => ({ at: m.index, end: m.index + m[0].length, open: true })),
-    ...[...answer.matchAll(CLOSE)].map((m) => ({ at: m.index, end: m.index + m[0].length, open: false })),
+    ...[...answer.matchAll(new RegExp(`<${tag}>`, 'gi'))].map((m) => ({ at: m.index, end: m.index + m[0].length, open: true })),
+    ...[...answer.matchAll(new RegExp(`</${tag}>`, 'gi'))].map((m) => ({ at: m.index, end: m.index + m[0].length, open: false })),
   ].sort((a, b) => a.at - b.at);
   const blocks: RawBlock[] = [];
   let orphanCloses = 0;
