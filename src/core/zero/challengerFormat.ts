@@ -22,7 +22,7 @@ export type FormatDiscardReason = (typeof DISCARD_REASONS)[number];
 export interface ChallengerTask {
   /** One value per template variable (strings, or JSON values when the object gave them). */
   vars: Record<string, unknown>;
-  /** The task as one text, variables in the prompt's order: what dedup compares. */
+  /** The task as one text (taskText: its values, one per line): what dedup compares. */
   text: string;
   /** 0-based position of the block in the answer, for messages and provenance. */
   block: number;

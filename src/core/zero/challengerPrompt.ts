@@ -44,7 +44,7 @@ export interface ChallengerBrief {
   /** The user's handful of examples (their variables), when there are some. */
   examples?: readonly TaskVars[];
   previous?: PreviousRound;
-  /** The first this many of each previous kind are shown (the caller orders them). */
+  /** The first this many examples, and of each previous kind, are shown (the caller orders them). */
   shownPerKind?: number;
 }
 
@@ -63,7 +63,7 @@ export function challengerMessages(brief: ChallengerBrief): ChatMessage[] {
   if (brief.description?.trim()) sections.push({ intro: "The prompt's description, as its author wrote it:", label: 'description', texts: [brief.description] });
   sections.push({ intro: 'The prompt the tasks are for. Each task fills its template variables:', label: 'prompt', texts: [brief.body] });
   if (brief.examples?.length) {
-    sections.push({ intro: "Inputs the prompt's user wrote. Match their domain and style; do not copy them:", label: 'user example', texts: asBlocks(brief.examples) });
+    sections.push({ intro: "Inputs the prompt's user wrote. Match their domain and style; do not copy them:", label: 'user example', texts: asBlocks(brief.examples, shown) });
   }
   const prev = brief.previous;
   if (prev) {

@@ -70,6 +70,13 @@ describe('challenger messages', () => {
     expect(parseChallengerAnswer(example, { variables: ['question', 'context'] }).tasks[0]!.vars).toEqual(brief.examples![0]);
   });
 
+  it('shows at most the first few user examples', () => {
+    const examples = [1, 2, 3, 4].map((i) => ({ text: `Example number ${i}` }));
+    const [, many] = challengerMessages({ body: 'Translate: {{text}}', variables: ['text'], count: 3, examples, shownPerKind: 3 });
+    expect(many!.content).toContain('Example number 3');
+    expect(many!.content).not.toContain('Example number 4');
+  });
+
   it('asks for plain text with one variable, and is the same call for the same round', () => {
     const one = challengerMessages({ body: 'Translate: {{text}}', variables: ['text'], count: 3 });
     expect(one[1]!.content).toContain('write only the value of the template variable "text", as plain text');
