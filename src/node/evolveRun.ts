@@ -192,7 +192,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   };
   const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
   // Accepted edits are recorded where the file's history is read (the editor's hover and Prompt History).
-  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId });
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'evolve' });
   for (const e of replayed) provenance.observe(e);
   const write = async (e: EngineEvent) => {
     const journaled = await writer.append(e);

@@ -178,7 +178,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   }
   llm.payFor(writer.runId);
   // Accepted programs are recorded where the file's history is read (the editor's hover), as a prompt run's edits are.
-  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId });
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'search' });
   for (const e of replayed) provenance.observe(e);
   const write = async (e: EngineEvent) => {
     const journaled = await writer.append(e);
