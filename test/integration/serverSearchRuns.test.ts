@@ -33,11 +33,12 @@ afterEach(async () => {
 const alive = (pid: number): boolean => isOwnerAlive({ ...currentOwner(), pid }) === true;
 
 async function setup(o: { prelude?: (dir: string) => string; settings?: Partial<ServerSettings> } = {}) {
+  // Each new best program is offered to the editor and, once the search is done, waited for: these tests are about the run, so each is rejected as it comes.
   const ws = searchWorkspace(o.prelude);
   const fake = await startFakeServer({});
   cleanups.push(() => fake.close());
   const open = async () => {
-    const c = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings } });
+    const c = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings }, answer: 'reject' });
     cleanups.push(() => c.stop());
     return c;
   };
