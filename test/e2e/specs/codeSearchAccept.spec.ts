@@ -3,8 +3,8 @@
  * against the fake endpoint; once the search is done its best program waits in the editor, drawn
  * whole in place with Accept / Reject / Diff / Evidence, and the status bar says the search waits
  * for you. Accept writes the program the search journaled, the frozen code outside the EVOLVE-BLOCK
- * byte for byte (read from the file once saved); one Ctrl+Z gives the file back exactly; the search
- * then finishes.
+ * byte for byte (read from the file once saved), and a hover on a line it brought names the program
+ * and its code search; one Ctrl+Z gives the file back exactly; the search then finishes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakeServer, type FakeServer } from '../../fixtures/fakeOpenAI/server';
 import { frozenSegments, parseBlocks } from '../../../src/core/code/blocks';
 import { useSession } from '../harness/specSession';
+import { Provenance } from '../pages/Provenance';
 import { waitUntil, waitVisible } from '../pages/waits';
 
 const PROGRAM = 'code/circle-packing/pack.mjs';
@@ -95,6 +96,12 @@ describe('the best program of a code search, offered inline', () => {
     const accepted = await readFile(join(s.folder, PROGRAM), 'utf8');
     expect(accepted).toBe(program);
     expect(frozen(accepted)).toEqual(frozen(onDisk));
+    // A line the program brought says where it came from: the program, its code search, the gate's evidence.
+    const brought = program.split('\n').find((l) => l.trim() !== '' && !onDisk.split('\n').includes(l))!;
+    const said = await new Provenance(s.page, editor, s.workbench.palette).hoverLine(brought.trim());
+    expect(said).toMatch(new RegExp(`this line came from program ${best} of code search \\d{8}-\\d{6}-\\w+`));
+    expect(said).toMatch(/Accepted by you/);
+    await s.workbench.parkMouse();
 
     // One Ctrl+Z gives the file back exactly.
     await editor.undo();
