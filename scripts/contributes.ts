@@ -3,13 +3,13 @@
  * table), `contributes.menus` (the menu table), `contributes.keybindings` (the key table),
  * `contributes.colors` (the theme-colour table), `contributes.configuration` (the settings table,
  * each price's shape from the server schema), `contributes.yamlValidation` and the
- * `workspaceContains:` activation events (the file-kind table), and the untrusted-workspace
+ * `workspaceContains:` and programs' `onLanguage:` activation events (the file-kind table), and the untrusted-workspace
  * `restrictedConfigurations` (the settings marked `restricted`). Everything else in package.json
  * is written by hand and kept as it is, in its place.
  *
  * Pure text → text, like the other renderers of scripts/tables.ts; `npm run manifest` applies it.
  */
-import { BY_NAME_GLOBS, RUN_SPEC_EXTENSIONS } from '../src/core/files/fileKinds';
+import { BY_NAME_GLOBS, PROGRAM_LANGUAGE_IDS, RUN_SPEC_EXTENSIONS } from '../src/core/files/fileKinds';
 import { CATEGORY, COMMANDS, COMMAND_NAMES, commandId } from '../src/extension/commandTable';
 import type { CommandSpec } from '../src/extension/commandTable';
 import { KEYBINDINGS } from '../src/extension/keyTable';
@@ -85,7 +85,9 @@ export function manifestJson(value: unknown): string {
 export function renderManifest(text: string): string {
   const pkg = JSON.parse(text) as Json & { contributes: Json; capabilities: { untrustedWorkspaces: Json }; activationEvents: string[] };
   // Assigning an existing key keeps its place, so a regenerated manifest diffs only where a table changed.
-  pkg.activationEvents = [...BY_NAME_GLOBS.map((glob) => `workspaceContains:${glob}`), ...pkg.activationEvents.filter((e) => !e.startsWith('workspaceContains:'))];
+  const programs = PROGRAM_LANGUAGE_IDS.map((id) => `onLanguage:${id}`);
+  const generated = (e: string) => e.startsWith('workspaceContains:') || programs.includes(e);
+  pkg.activationEvents = [...BY_NAME_GLOBS.map((glob) => `workspaceContains:${glob}`), ...programs, ...pkg.activationEvents.filter((e) => !generated(e))];
   pkg.capabilities.untrustedWorkspaces.restrictedConfigurations = SETTING_KEYS.filter((key) => (SETTINGS[key] as SettingDef).restricted === true).map((key) => `${SECTION}.${key}`);
   const c = pkg.contributes;
   c.commands = COMMAND_NAMES.map(command);

@@ -153,8 +153,10 @@ export function describeEvent(e: EngineEvent): string {
       return `${e.candidateId} suggested for ${oneLine(e.file)}`;
     case 'edit/applied':
       return `${e.candidateId} applied to ${oneLine(e.file)} by ${e.by}`;
-    case 'edit/rejected':
-      return `${e.candidateId} rejected for ${oneLine(e.file)} by ${e.by}${e.why ? `: ${oneLine(e.why, 80)}` : ''}`;
+    case 'edit/rejected': {
+      const what = e.by === 'user' ? `rejected for ${oneLine(e.file)} by user` : `withdrawn from ${oneLine(e.file)} (${e.reason ?? 'by the run'})`;
+      return `${e.candidateId} ${what}${e.why ? `: ${oneLine(e.why, 80)}` : ''}`;
+    }
     case 'cost/update': {
       const total = totalCost(e.cost, e.llmCalls);
       return `${e.llmCalls} LLM calls · ${formatCost(total)}${total.dollars === undefined ? '' : ` · ${total.tokens} tokens`}`;

@@ -88,7 +88,7 @@ export class DaemonRuns {
     return this.launch(run, p, (common) => startEvolveRun({ ...common, promptPath: p.promptPath, workspace: p.workspace, overrides: p.overrides }));
   }
 
-  /** A code search on the program; its file is never written (the best program is in the journal). */
+  /** A code search on the program: each new best is offered to the client (or written, in autopilot), as a prompt run's edits are. */
   startSearch(p: DaemonStartSearchParams): Promise<{ runId: string }> {
     this.refuseBusy(p.programPath);
     refuseEditorModels(p);
@@ -205,9 +205,10 @@ export class DaemonRuns {
   }
 }
 
-/** What a code search takes of the run's common options: it asks the user nothing, and calls its endpoint itself. */
+/** What a code search takes of the run's common options: it calls its endpoint itself (no editor language models). */
 function searchOptions(common: Common, run: DaemonRun) {
   return {
+    control: common.control,
     onEvent: common.onEvent,
     signal: common.signal,
     endpointDefaults: common.endpointDefaults,
@@ -215,6 +216,7 @@ function searchOptions(common: Common, run: DaemonRun) {
     untrusted: common.untrusted ?? false,
     // Its evaluator slots' load is part of its live status (the editor's status bar shows it).
     onEvaluatorLoad: (load: EvaluatorLoad) => run.status?.evaluator(load),
+    onWaitingForYou: (candidateId: string) => run.status?.waitingForYou(candidateId),
   };
 }
 

@@ -20,7 +20,7 @@ import type { Scorer } from '../core/data/scorers/types';
 import { RatchetError } from '../core/errors';
 import { REWARD_FREE_GATES, SCORED_GATES } from '../core/gates/gateTable';
 import { runEvolve } from '../core/evolve/loop';
-import type { EvolveResult, RunControl, Suggestion } from '../core/evolve/loop';
+import type { EvolveResult, RunControl } from '../core/evolve/loop';
 import type { LlmTransport } from '../core/ports';
 import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
@@ -35,7 +35,7 @@ import type { JournalWriter } from '../core/run/journal';
 import { estimateRun, rolesCalled } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
-import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
+import { activeElapsedMs, replayingControl, replayingEmitter } from '../core/run/resume';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
@@ -192,7 +192,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   };
   const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
   // Accepted edits are recorded where the file's history is read (the editor's hover and Prompt History).
-  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId });
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'evolve' });
   for (const e of replayed) provenance.observe(e);
   const write = async (e: EngineEvent) => {
     const journaled = await writer.append(e);
@@ -257,22 +257,6 @@ function checkGate(spec: RunSpec): void {
 }
 
 /** On resume, the user's earlier answers come from the journal, not from a second prompt. */
-function replayingControl(control: RunControl, replayed: readonly EngineEvent[]): RunControl {
-  const answered = new Map<string, 'accept' | 'reject'>();
-  const applied = new Set<string>();
-  for (const e of replayed) {
-    if (e.type === 'edit/rejected') answered.set(e.candidateId, 'reject');
-    if (e.type === 'edit/applied') {
-      applied.add(e.candidateId);
-      if (e.by === 'user') answered.set(e.candidateId, 'accept');
-    }
-  }
-  return {
-    decide: (s, signal) => Promise.resolve(answered.get(s.candidateId) ?? control.decide(s, signal)),
-    apply: (s: Suggestion, by) => (applied.has(s.candidateId) ? Promise.resolve('applied' as const) : control.apply(s, by)),
-  };
-}
-
 async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrides): Promise<RunInputs> {
   // The small-dev warning names the exact number of straight wins the run's gate needs.
   const gate = { ...(o.gate ? { name: o.gate } : {}), ...(o.alpha !== undefined ? { alpha: o.alpha } : {}) };

@@ -4,17 +4,20 @@
  * the LLM layer with the run's budgets, run every evaluation in the sandbox (src/node/sandbox.ts),
  * journal every event durably, and drive `runSearch`.
  *
- * --apply writes the best program into the file at the end, atomically, and only if the file
- * still holds the text the run started from; otherwise the caller prints the diff.
+ * In the editor (a `control`), each new best program is offered as it is committed (bestOffer.ts):
+ * a suggestion the user accepts or rejects, or, in autopilot, written. The CLI has none: --apply
+ * writes the best program into the file at the end, atomically, and only if the file still holds
+ * the text the run started from; otherwise the caller prints the diff.
  */
 import { availableParallelism } from 'node:os';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { badInputError, diagnostic, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
 import { CODE_GATES } from '../core/gates/gateTable';
 import { checkOverrides } from '../core/run/overrides';
 import type { SearchOverrides } from '../core/run/overrides';
 import { parseBlocks } from '../core/code/blocks';
+import { BestOffer, isOfferEvent } from '../core/code/bestOffer';
 import { runSearch } from '../core/code/search';
 import type { ProgramEvaluator, SearchOutcome } from '../core/code/search';
 import { CODE_DEFAULTS, proposerArms, resolveCodeSpec } from '../core/code/spec';
@@ -33,7 +36,9 @@ import type { EvaluatorLoad } from '../core/run/runStatus';
 import type { EventPayload } from '../core/evolve/versions';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
-import { activeElapsedMs, replayingEmitter } from '../core/run/resume';
+import { activeElapsedMs, replayingControl, replayingEmitter } from '../core/run/resume';
+import { ProvenanceRecorder } from '../core/run/provenanceControl';
+import type { RunControl } from '../core/evolve/loop';
 import { RunBudget } from '../core/run/budget';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { schemaDiagnostics } from '../core/run/specSchema';
@@ -65,6 +70,10 @@ export interface SearchRunOptions {
   apply?: boolean;
   /** Each time an evaluation starts or ends: the evaluator slots' load (the editor's status bar). */
   onEvaluatorLoad?: (load: EvaluatorLoad) => void;
+  /** The editor's part in the run: each new best is offered to it (or, in autopilot, written through it) as it is committed. */
+  control?: RunControl;
+  /** The search is done and its best program waits for the user's answer. */
+  onWaitingForYou?: (candidateId: string) => void;
 }
 
 export interface SearchRunOutcome extends SearchOutcome {
@@ -159,7 +168,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   const evaluations = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults));
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let writer: JournalWriter;
-  let replayed: EngineEvent[] = [];
+  let replayed: JournaledEvent[] = [];
   if (resumeId) {
     const r = await resumeJournal(files, workspace, resumeId, currentOwner());
     writer = r.writer;
@@ -168,18 +177,42 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
   }
   llm.payFor(writer.runId);
+  // Accepted programs are recorded where the file's history is read (the editor's hover), as a prompt run's edits are.
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'search' });
+  for (const e of replayed) provenance.observe(e);
   const write = async (e: EngineEvent) => {
-    o.onEvent(await writer.append(e));
+    const journaled = await writer.append(e);
+    provenance.observe(journaled);
+    o.onEvent(journaled);
   };
   // A search's spend is journaled after each decision, as a prompt run's is after each iteration
   // (the status bar and the panel read it). The node face adds it, not the engine, so a resume
   // neither checks nor repeats it: the journal's are left out of the replay, and none is written
   // while the replay lasts (a journal from before these events resumes as well).
-  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update'), write);
+  // The offer's events come when the user answers, so they are left out of the replay too; a
+  // resume journals only those the journal lacks, and gives the answers it holds again (replayingControl).
+  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update' && !isOfferEvent(e)), write);
   const emit = async (e: EventPayload<EngineEvent>) => {
     await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
     if (e.type === 'decision' && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
   };
+  const offerKey = (e: EngineEvent) => `${e.type}\u0000${'candidateId' in e ? e.candidateId : ''}`;
+  const offered = new Set(replayed.filter(isOfferEvent).map(offerKey));
+  const mode = o.overrides.mode ?? replayedMode(replayed) ?? 'suggest';
+  const offer = o.control
+    ? new BestOffer({
+        file: programPath,
+        startText,
+        mode,
+        control: replayingControl(provenance.control(o.control), replayed),
+        emit: async (e) => {
+          const event = { ...e, runId: writer.runId, at: clock.now() } as EngineEvent;
+          if (!offered.has(offerKey(event))) await write(event);
+        },
+        signal: o.signal,
+        ...(o.onWaitingForYou ? { onWaiting: o.onWaitingForYou } : {}),
+      })
+    : undefined;
   const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
   try {
     if (resumeId) {
@@ -194,7 +227,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
         target: programPath,
         gate: spec.gate.name,
         alpha: spec.gate.alpha,
-        mode: o.apply ? 'autopilot' : 'suggest',
+        mode: offer ? mode : o.apply ? 'autopilot' : 'suggest',
         seed: spec.seed,
         models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
       },
@@ -208,6 +241,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
       random: new SeededRandom(spec.seed),
       emit,
       signal: o.signal,
+      ...(offer ? { committed: offer } : {}),
     });
     const applied = o.apply ? await applyBest(files, programPath, startText, outcome.best.text) : undefined;
     return { ...outcome, runId: writer.runId, startText, evaluatorRuns: evaluations.stats.runs, ...(applied ? { applied } : {}) };
@@ -218,6 +252,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     ).catch(() => undefined);
     throw err;
   } finally {
+    offer?.close();
     offWait();
     await writer.flush().catch(() => undefined);
     await ports.close();
@@ -389,6 +424,12 @@ async function applyBest(files: NodeFiles, path: string, startText: string, best
   if ((await files.readText(path)) !== startText) return 'stale';
   await files.writeTextAtomic(path, best);
   return 'applied';
+}
+
+/** The mode a resumed search was started in (its `run/started`). */
+function replayedMode(replayed: readonly EngineEvent[]): 'suggest' | 'autopilot' | undefined {
+  const started = replayed.find((e) => e.type === 'run/started');
+  return started?.type === 'run/started' ? started.info.mode : undefined;
 }
 
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {

@@ -109,8 +109,9 @@ export interface StartSearchParams {
 }
 /**
  * client → server: start a code search (`ratchet search` in the run daemon). It runs the workspace's
- * evaluator, so an untrusted workspace is refused. The file is never written: the search's best
- * program is in its journal. Events and statuses follow as for any run; `ratchet/cancelRun` and
+ * evaluator, so an untrusted workspace is refused. Each new best program is a suggestion on the
+ * file (`ratchet/suggestionChanged`, answered like a prompt run's), or written in autopilot (the
+ * `ratchet.run.mode` setting). Events and statuses follow as for any run; `ratchet/cancelRun` and
  * `ratchet/resumeRun` take it like any other.
  */
 export const StartSearchRequest = new RequestType<StartSearchParams, StartRunResult, RatchetErrorData>('ratchet/startSearch');

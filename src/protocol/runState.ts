@@ -170,8 +170,9 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       return;
     }
     case 'edit/rejected': {
+      // A suggestion the run withdrew (superseded, stale) was not the user's no.
       const node = s.candidates[e.candidateId];
-      if (node) node.userRejected = true;
+      if (node && e.by === 'user') node.userRejected = true;
       return;
     }
     case 'cost/update':

@@ -94,7 +94,7 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
 
 /**
  * What the settings override in a code search's spec: the gate (when it is one a search can use;
- * a prompt gate set for every run is left to prompt runs), alpha and concurrency. Budgets are a
+ * a prompt gate set for every run is left to prompt runs), alpha, concurrency and the mode. Budgets are a
  * prompt run's (calls, candidates); a search's own come from its spec or the request.
  */
 export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
@@ -102,6 +102,8 @@ export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
   if (s.gate !== undefined && (CODE_GATES as readonly string[]).includes(s.gate)) o.gate = s.gate;
   if (s.alpha !== undefined) o.alpha = s.alpha;
   if (s.concurrency !== undefined) o.concurrency = s.concurrency;
+  // Suggest or autopilot means the same for the best program of a search as for a prompt run's edits.
+  if (s.mode !== undefined) o.mode = s.mode;
   return o;
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
+import { isOfferEvent } from '../../src/core/code/bestOffer';
 import { fromRatchetOutput } from '../../src/core/code/evaluation';
 import { RatchetCommands, StartSearchRequest, TestEvaluatorRequest } from '../../src/protocol/lsp';
 import type { LiveRunStatus } from '../../src/core/run/runStatus';
@@ -38,8 +39,9 @@ function example(name: string): string {
   return dir;
 }
 
+/** A client that rejects each best program a search offers (these tests are about the run's status, not the file). */
 async function client(dir: string, settings: Partial<ServerSettings> = {}): Promise<TestClient> {
-  const c = await TestClient.start({ folders: [dir], settings: { provider: 'openai', trusted: true, ...settings } });
+  const c = await TestClient.start({ folders: [dir], settings: { provider: 'openai', trusted: true, ...settings }, answer: 'reject' });
   cleanups.push(() => c.stop());
   return c;
 }
@@ -149,8 +151,9 @@ describe('a running search’s status, as the status bar shows it', () => {
     // Each program the journal says was evaluated took at least one evaluator run.
     const events = journal(ws.dir, runId);
     expect(loads.at(-1)!.runs).toBeGreaterThanOrEqual(events.filter((e) => e.type === 'program/evaluated').length);
-    // The spend the status bar shows is journaled after each decision, the proposer's calls counted.
-    const types = events.map((e) => e.type);
+    // The spend the status bar shows is journaled after each decision, the proposer's calls counted
+    // (the user's answers to the best program come when they come, between any two events).
+    const types = events.filter((e) => !isOfferEvent(e)).map((e) => e.type);
     expect(types.filter((t) => t === 'cost/update').length).toBe(types.filter((t) => t === 'decision').length);
     types.forEach((t, i) => t === 'decision' && expect(types[i + 1]).toBe('cost/update'));
     const spend = events.filter((e) => e.type === 'cost/update').at(-1);

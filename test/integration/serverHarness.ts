@@ -29,7 +29,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, CodeLens, Diagnostic, ProgressToken, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { LanguageModelRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../src/protocol/lsp';
+import { AcceptSuggestionRequest, LanguageModelRequest, RejectSuggestionRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../src/protocol/lsp';
 import type { LanguageModelParams, LanguageModelResult, RunEventParams, RunStatusParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../src/protocol/lsp';
 
 export const SERVER = resolve(__dirname, '../../out/server.js');
@@ -38,6 +38,8 @@ export interface ClientOptions {
   /** Workspace folder paths sent in `initialize`. */
   folders: string[];
   settings: ServerSettings;
+  /** Answers each suggestion as soon as it is pending (a test about the run, not the file); absent: the test answers. */
+  answer?: 'accept' | 'reject';
   /** Answers `ratchet/languageModel`; without it the request fails as with no model installed. */
   languageModel?: (p: LanguageModelParams) => Promise<LanguageModelResult>;
 }
@@ -108,7 +110,13 @@ export class TestClient {
     };
     conn.onNotification(RunEventNotification, record(this.events));
     conn.onNotification(RunStatusNotification, record(this.runStatuses));
-    conn.onNotification(SuggestionChangedNotification, record(this.suggestions));
+    conn.onNotification(SuggestionChangedNotification, (s: SuggestionState) => {
+      record(this.suggestions)(s);
+      if (!o.answer || s.status !== 'pending') return;
+      const ref = { runId: s.runId, candidateId: s.candidateId };
+      // A re-based suggestion is pending again: the second answer is refused, and that is fine.
+      void (o.answer === 'accept' ? this.conn.sendRequest(AcceptSuggestionRequest, ref) : this.conn.sendRequest(RejectSuggestionRequest, ref)).catch(() => undefined);
+    });
     conn.onNotification(ServerStatusNotification, record(this.statuses));
     conn.onNotification(LogMessageNotification.method, (p: { message: string }) => void this.logs.push(p.message));
     conn.onNotification(PublishDiagnosticsNotification.type, (p) => {

@@ -33,11 +33,12 @@ afterEach(async () => {
 const alive = (pid: number): boolean => isOwnerAlive({ ...currentOwner(), pid }) === true;
 
 async function setup(o: { prelude?: (dir: string) => string; settings?: Partial<ServerSettings> } = {}) {
+  // Each new best program is offered to the editor and, once the search is done, waited for: these tests are about the run, so each is rejected as it comes.
   const ws = searchWorkspace(o.prelude);
   const fake = await startFakeServer({});
   cleanups.push(() => fake.close());
   const open = async () => {
-    const c = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings } });
+    const c = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, ...o.settings }, answer: 'reject' });
     cleanups.push(() => c.stop());
     return c;
   };
@@ -187,5 +188,10 @@ describe('a code search in the run daemon', () => {
     expect(events.filter((e) => e.type === 'run/resumed')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'run/started')).toHaveLength(1);
     expect(events.map((e) => (e as { seq?: number }).seq)).toEqual(events.map((_, i) => i + 1));
+    // Each best was offered, and answered, once: the resume gave the journal's answers again.
+    const offers = events.flatMap((e) => (e.type === 'suggestion' || e.type === 'edit/rejected' ? [`${e.type} ${e.candidateId}`] : []));
+    expect(offers.length).toBeGreaterThan(0);
+    expect(new Set(offers).size).toBe(offers.length);
+    expect([...new Set(client.suggestions.filter((s) => s.status === 'rejected').map((s) => s.candidateId))]).toEqual(events.flatMap((e) => (e.type === 'edit/rejected' && e.by === 'user' ? [e.candidateId] : [])));
   }, 180_000);
 });

@@ -83,6 +83,22 @@ export interface SearchOptions {
   random: Random;
   emit: (e: EventPayload<EngineEvent>) => Promise<void>;
   signal: AbortSignal;
+  /** Told of the programs the run commits, to offer its best to the user (bestOffer.ts); absent: nobody is told. */
+  committed?: CommittedPrograms;
+}
+
+/** A program the run committed: its starting program (when correct), or a child the gate committed. */
+export interface CommittedProgram {
+  id: string;
+  text: string;
+  score: number;
+}
+
+export interface CommittedPrograms {
+  /** Each committed program once its events are journaled, in the run's order; the search waits only for this call. */
+  committed(program: CommittedProgram): Promise<void>;
+  /** Before the run finishes: resolves once nothing the run offered still waits (throws when the run is cancelled meanwhile). */
+  settled(): Promise<void>;
 }
 
 export interface SearchOutcome {
@@ -235,6 +251,7 @@ class Search {
       seedRecord = this.db.add({ id: island === 0 ? 'p0' : `p0.${island}`, island, generation: 0, textHash: textHash(this.o.seedText), correct: seed.correct, ...(seed.score === undefined ? {} : { score: seed.score }), kind: 'seed' }) as ProgramRecord;
       this.texts.set(seedRecord.id, this.o.seedText);
     }
+    if (seed.correct && seed.score !== undefined) await this.o.committed?.committed({ id: 'p0', text: this.o.seedText, score: seed.score });
     const window = proposalsInFlight(s.concurrency);
     const flight: Proposal[] = [];
     const fill = () => {
@@ -253,6 +270,8 @@ class Search {
       throw err;
     }
     if (this.stopped) await this.log('warn', `${this.stopped} The search stops after ${this.proposals} proposals.`);
+    // The best program may still wait for the user's answer: the run ends with it answered.
+    await this.o.committed?.settled();
     const best = this.db.best() ?? seedRecord!;
     await this.o.emit({ type: 'run/finished', commits: this.ledger.commits, candidates: this.ledger.tested, incumbentId: best.id });
     return {
@@ -617,6 +636,7 @@ class Search {
     }
     const output = correct ? undefined : this.outputs.get(child.hash);
     await this.programEvaluated(child.id, p.island, correct ? { correct, ...(mean === undefined ? {} : { score: mean }) } : { correct, error: result.incorrect!, ...(output ? { output } : {}) }, result.childScores.size);
+    if (correct && mean !== undefined && result.record.decision === 'commit') await this.o.committed?.committed({ id: child.id, text: child.text, score: mean });
     const parentMean = p.incumbent.score;
     const gain = mean !== undefined && parentMean !== undefined ? (mean - parentMean) / (e.scoreRange.hi - e.scoreRange.lo) : undefined;
     this.banditReward(p.model, gateReward({ decision: result.record.decision, ...(gain === undefined ? {} : { gain }), gainScale: 0.1 }));

@@ -110,9 +110,44 @@ export const BY_NAME_GLOBS: readonly string[] = BY_NAME_EXTENSIONS.map((e) => `*
  * Source files the editor also hands the language server, so a program with EVOLVE-BLOCK markers
  * gets its code-search lens and marker Problems. Code is known by its text, but a document selector
  * can only select by name: these are the languages a code search is likely to evolve (the server
- * does nothing with one that has no marker). Lower case, without the dot.
+ * does nothing with one that has no marker). Each ending (lower case, without the dot) with the
+ * language id VS Code gives it: opening one activates the extension (`onLanguage:`), so a program
+ * with markers and no run spec beside it still gets its lens.
  */
-export const PROGRAM_EXTENSIONS: readonly string[] = ['py', 'js', 'mjs', 'cjs', 'ts', 'mts', 'cts', 'jsx', 'tsx', 'c', 'h', 'cc', 'cpp', 'hpp', 'cs', 'rs', 'go', 'java', 'kt', 'scala', 'swift', 'jl', 'rb', 'lua', 'r', 'sh', 'hs', 'ml', 'f90', 'php'];
+const PROGRAM_LANGUAGES: Readonly<Record<string, string>> = {
+  py: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  jsx: 'javascriptreact',
+  tsx: 'typescriptreact',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  cs: 'csharp',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  kt: 'kotlin',
+  scala: 'scala',
+  swift: 'swift',
+  jl: 'julia',
+  rb: 'ruby',
+  lua: 'lua',
+  r: 'r',
+  sh: 'shellscript',
+  hs: 'haskell',
+  ml: 'ocaml',
+  f90: 'fortran',
+  php: 'php',
+};
+export const PROGRAM_EXTENSIONS: readonly string[] = Object.keys(PROGRAM_LANGUAGES);
+export const PROGRAM_LANGUAGE_IDS: readonly string[] = [...new Set(Object.values(PROGRAM_LANGUAGES))];
 export const PROGRAM_GLOB = `**/*.{${PROGRAM_EXTENSIONS.join(',')}}`;
 
 /** `/\.(prompt\.md|…)$/` as VS Code's when-clause `=~` wants it (the manifest's menus). */

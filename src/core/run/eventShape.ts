@@ -30,7 +30,7 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   decision: { record: 'object' },
   suggestion: { candidateId: 'string', file: 'string', baseText: 'string', newText: 'string' },
   'edit/applied': { candidateId: 'string', file: 'string', by: 'string' },
-  'edit/rejected': { candidateId: 'string', file: 'string', by: 'string' },
+  'edit/rejected': { candidateId: 'string', file: 'string', by: 'string', reason: 'string?' },
   'cost/update': { cost: 'object', llmCalls: 'number' },
   'rubric/updated': { version: 'number', rubric: 'string' },
   ratings: { ratings: 'array' },

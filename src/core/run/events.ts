@@ -127,7 +127,20 @@ export type EngineEvent = Base &
     | { type: 'decision'; record: DecisionRecord }
     | { type: 'suggestion'; candidateId: string; file: string; baseText: string; newText: string }
     | { type: 'edit/applied'; candidateId: string; file: string; by: 'autopilot' | 'user' }
-    | { type: 'edit/rejected'; candidateId: string; file: string; by: 'user'; why?: string }
+    | {
+        /**
+         * The edit was not written. By the user (Reject), or by the run: a code search's newer
+         * best `superseded` a suggestion still waiting for an answer, or the file had changed so
+         * the edit did not apply (`stale`; it was not written over the user's text).
+         */
+        type: 'edit/rejected';
+        candidateId: string;
+        file: string;
+        by: 'user' | 'run';
+        /** Present exactly when `by` is 'run'. */
+        reason?: 'superseded' | 'stale';
+        why?: string;
+      }
     | { type: 'cost/update'; cost: CostReport; llmCalls: number }
     | {
         /** Adaptive Focus: the meta role rewrote the judge's rubric between two tests. */

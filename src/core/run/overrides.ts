@@ -43,6 +43,8 @@ export interface SearchOverrides {
   timeoutSeconds?: number;
   baseURL?: string;
   model?: string;
+  /** The editor's: offer each new best program (suggest) or write it (autopilot); the CLI writes the best at the end (--apply). */
+  mode?: 'suggest' | 'autopilot';
 }
 
 /** The flag (and spec field) each checked override stands for, as messages name it. */

@@ -1,6 +1,6 @@
 /**
- * Provenance: where each accepted edit of a prompt file came from. Every time an edit reaches the
- * file (the user's Accept in suggest mode, or autopilot), one record is appended to
+ * Provenance: where each accepted edit of a prompt file (or a code search's program) came from.
+ * Every time an edit reaches the file (the user's Accept in suggest mode, or autopilot), one record is appended to
  * `.ratchet/provenance/<key>.jsonl`, the file's own append-only log: which run and candidate, the
  * gate's evidence, who accepted it and when, the text before and after, and the seq of the decision
  * in the run's journal. The editor reads it back for the line hover and the Prompt History view.
@@ -22,9 +22,11 @@ export type ProvenanceEvidence = Pick<DecisionRecord, 'gate' | 'reason' | 'logWe
 
 export interface ProvenanceRecord {
   format: number;
-  /** The prompt file, relative to the workspace folder, with `/` separators. */
+  /** The prompt file (or program), relative to the workspace folder, with `/` separators. */
   file: string;
   runId: string;
+  /** 'search': the candidate is a code search's program. Absent: a prompt run's (records from before code search). */
+  runKind?: 'evolve' | 'search';
   candidateId: string;
   /** `user`: Accept in suggest mode; `autopilot`: written by the run itself. */
   by: 'user' | 'autopilot';
@@ -122,6 +124,7 @@ function recordProblem(value: unknown): string | undefined {
     if (typeof v[field] !== 'string') return `no string field "${field}"`;
   }
   if (v.by !== 'user' && v.by !== 'autopilot') return 'field "by" is neither "user" nor "autopilot"';
+  if (v.runKind !== undefined && v.runKind !== 'evolve' && v.runKind !== 'search') return 'field "runKind" is neither "evolve" nor "search"';
   if (typeof v.decisionSeq !== 'number') return 'no number field "decisionSeq"';
   const e = v.evidence as Record<string, unknown> | null;
   if (e === null || typeof e !== 'object') return 'no object field "evidence"';

@@ -16,9 +16,10 @@ export interface ProvenanceRecorderOptions {
   log: Log;
   /** The workspace folder that holds `.ratchet/`. */
   root: string;
-  /** The prompt file, relative to `root`, with `/` separators. */
+  /** The prompt file (or program), relative to `root`, with `/` separators. */
   file: string;
   runId: () => string;
+  runKind: 'evolve' | 'search';
 }
 
 export class ProvenanceRecorder {
@@ -50,7 +51,7 @@ export class ProvenanceRecorder {
     try {
       if (!commit) throw new Error(`no commit decision for ${candidateId} was journaled`);
       const at = new Date(this.o.clock.now()).toISOString();
-      await appendProvenance(this.o.files, this.o.root, provenanceRecord({ file: this.o.file, runId, candidateId, by, at, decision: commit.record, decisionSeq: commit.seq, before, after }));
+      await appendProvenance(this.o.files, this.o.root, provenanceRecord({ file: this.o.file, runId, runKind: this.o.runKind, candidateId, by, at, decision: commit.record, decisionSeq: commit.seq, before, after }));
     } catch (err) {
       // The edit is in the file either way; a missing history entry must not stop the run.
       this.o.log.log('warn', `The provenance of ${candidateId} (run ${runId}) was not recorded: ${err instanceof Error ? err.message : String(err)}.`, { file: this.o.file });

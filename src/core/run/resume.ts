@@ -6,6 +6,7 @@
  * markers and an earlier endpoint failure depend on the endpoint, not on the seed.
  */
 import { RatchetError } from '../errors';
+import type { RunControl } from '../evolve/loop';
 import { isReplayed, isTerminal } from './events';
 import type { EngineEvent } from './events';
 
@@ -40,6 +41,49 @@ export function replayingEmitter(runId: string, journaled: readonly EngineEvent[
     await write(e);
   };
   return { emit, replaying: () => index < expected.length };
+}
+
+/**
+ * The run's control on resume: the user is never asked twice. An answer the journal holds is given
+ * again, an edit it says was written (or found stale) is not written again, and a code search's
+ * suggestion it says a newer best withdrew waits, unasked, to be withdrawn again at the same point.
+ */
+export function replayingControl(control: RunControl, replayed: readonly EngineEvent[]): RunControl {
+  const answered = new Map<string, 'accept' | 'reject'>();
+  const landed = new Map<string, 'applied' | 'stale'>();
+  const withdrawn = new Set<string>();
+  for (const e of replayed) {
+    if (e.type === 'edit/applied') {
+      landed.set(e.candidateId, 'applied');
+      if (e.by === 'user') answered.set(e.candidateId, 'accept');
+    }
+    if (e.type !== 'edit/rejected') continue;
+    if (e.by === 'user') answered.set(e.candidateId, 'reject');
+    else if (e.reason === 'superseded') withdrawn.add(e.candidateId);
+    else {
+      // Stale: it was accepted (or found stale before anyone answered), and not written.
+      answered.set(e.candidateId, 'accept');
+      landed.set(e.candidateId, 'stale');
+    }
+  }
+  return {
+    decide: (s, signal) => {
+      const known = answered.get(s.candidateId);
+      if (known) return Promise.resolve(known);
+      return withdrawn.has(s.candidateId) ? untilAborted(signal) : control.decide(s, signal);
+    },
+    apply: (s, by) => {
+      const known = landed.get(s.candidateId);
+      return known ? Promise.resolve(known) : control.apply(s, by);
+    },
+  };
+}
+
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 function candidateOf(e: EngineEvent): string | undefined {

@@ -128,6 +128,8 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
     case 'proposal/failed':
       return shown(s, {}, `${countsLine(s)} · a proposal ${PROPOSAL_FAILED[e.reason]}`);
     case 'suggestion':
+      // A code search goes on while its best waits in the editor; it waits for you only once done (`StatusFeed.waitingForYou`).
+      if (s.kind === 'search') return shown(s, {}, `${e.candidateId}, a new best, is in the editor for your Accept or Reject`);
       return shown(s, { state: 'waiting-for-you' }, `${e.candidateId} waits for your Accept or Reject`);
     case 'edit/applied':
     case 'edit/rejected':
@@ -238,6 +240,11 @@ export class StatusFeed {
   /** A code search's evaluator load changed (while the run goes on). */
   evaluator(load: EvaluatorLoad): void {
     if (!isOver(this.status)) this.set({ ...this.status, evaluator: load });
+  }
+
+  /** A code search is done and waits for the user's answer to its best program (not an engine event: when it comes is the user's). */
+  waitingForYou(candidateId: string): void {
+    if (!isOver(this.status)) this.set(shown(this.status, { state: 'waiting-for-you' }, `the search is done; ${candidateId} waits for your Accept or Reject`));
   }
 
   /** The run's work settled; see `endStatus`. */

@@ -45,7 +45,8 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
 /**
  * A code search on the program in the active editor (or the one passed). Its progress, with
  * Cancel, is a notification (runs/searchProgress.ts); how it ended — the best score against the start — is
- * said when it ends (runNotices.ts). The file is not written; the run's journal has its programs.
+ * said when it ends (runNotices.ts). Each new best program is offered inline like a prompt
+ * suggestion (or written, in autopilot); the run's journal has every program.
  */
 async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void> {
   const uri = fileArg(arg);

@@ -1,5 +1,6 @@
 /**
- * What the hover on a line from an accepted edit says (Markdown): which run and candidate, the
+ * What the hover on a line from an accepted edit says (Markdown): which run and candidate (a code
+ * search's: which program), the
  * gate's evidence in the panel's words, who accepted it and when, and a link to its Evidence in the
  * panel. No VS Code import: unit-tested.
  */
@@ -15,10 +16,12 @@ export function evidenceCommandUri(documentUri: string, r: Pick<ProvenanceRecord
 
 export function provenanceHoverMarkdown(r: ProvenanceRecord, documentUri: string, now: number): string {
   const who = r.by === 'user' ? 'Accepted by you' : 'Applied by autopilot';
+  const search = r.runKind === 'search';
+  const origin = search ? `program \`${r.candidateId}\` of code search \`${r.runId}\`` : `candidate \`${r.candidateId}\` of run \`${r.runId}\``;
   return [
-    `**Ratchet** — this line came from candidate \`${r.candidateId}\` of run \`${r.runId}\``,
+    `**Ratchet** — this line came from ${origin}`,
     '',
-    `${gateTitle(r.evidence)}: ${evidencePhrase(r.evidence)}`,
+    `${gateTitle(r.evidence)}: ${evidencePhrase(r.evidence, search ? 'instance' : 'dev item')}`,
     '',
     `${who} ${timeAgo(Date.parse(r.at), now)} (${new Date(r.at).toLocaleString()})`,
     '',
@@ -27,7 +30,7 @@ export function provenanceHoverMarkdown(r: ProvenanceRecord, documentUri: string
 }
 
 /** "evidence ×20.1 after 6 discordant pairs (needs ×20)"; for gates without an e-process, their own numbers. */
-export function evidencePhrase(e: ProvenanceEvidence): string {
+export function evidencePhrase(e: ProvenanceEvidence, item: 'dev item' | 'instance' = 'dev item'): string {
   const pairs = e.wins + e.losses;
   const afterPairs = `after ${pairs} discordant pair${pairs === 1 ? '' : 's'}`;
   if (gateOf(e)?.eprocess === true) {
@@ -38,7 +41,7 @@ export function evidencePhrase(e: ProvenanceEvidence): string {
   }
   const p = e.statistic?.pValue;
   if (p !== undefined) return `p = ${Number(p.toPrecision(2))} ${afterPairs}`;
-  const items = `${e.itemsConsumed} dev item${e.itemsConsumed === 1 ? '' : 's'}`;
+  const items = `${e.itemsConsumed} ${item}${e.itemsConsumed === 1 ? '' : 's'}`;
   return `${e.wins} won, ${e.losses} lost, ${e.ties} tied on ${items}`;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The blame hover: on a line of a prompt file that came from an accepted edit, which run and
+ * The blame hover: on a line of a prompt file (or a code search's program) that came from an accepted edit, which run and
  * candidate it came from, the evidence, who accepted it and when, and a link to its Evidence.
  */
 import * as vscode from 'vscode';

@@ -174,6 +174,13 @@ export class Editor {
     await waitVisible(group.and(this.page.locator('.active')), `editor group ${n} active`, 10_000);
   }
 
+  /** Ctrl+S in the active editor; resolves once its tab's dirty mark is gone (the file on disk holds what it shows). */
+  async save(): Promise<void> {
+    await this.focus();
+    await this.page.keyboard.press('Control+S');
+    await waitHidden(this.activeTab().and(this.page.locator('.dirty')), 'the dirty mark gone after Ctrl+S', 10_000);
+  }
+
   /** Ctrl+Z in the active editor (focused first, without moving the cursor off the text). */
   async undo(): Promise<void> {
     await this.focus();

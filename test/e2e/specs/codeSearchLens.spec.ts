@@ -37,7 +37,9 @@ describe('code search from the editor', () => {
       options: {
         name: 'code-search',
         // Not workspace settings: an untrusted workspace ignores those, and these are the user's.
-        userSettings: { 'ratchet.endpoint.baseUrl': fake.url, 'ratchet.models.default': 'sim-proposer' },
+        // Autopilot: each new best is written as it comes, so the search runs to its end without an
+        // answer (codeSearchAccept.spec.ts answers the suggestion suggest mode shows).
+        userSettings: { 'ratchet.endpoint.baseUrl': fake.url, 'ratchet.models.default': 'sim-proposer', 'ratchet.run.mode': 'autopilot' },
         populate: (folder) => writeFile(join(folder, `${PROGRAM}.ratchet.yaml`), SPEC),
       },
       cleanup: () => fake.close(),

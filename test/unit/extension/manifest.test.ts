@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manifestCommand } from '../../../scripts/generate';
 import { GENERATED } from '../../../scripts/tables';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
+import { PROGRAM_LANGUAGE_IDS } from '../../../src/core/files/fileKinds';
 import { COMMAND_NAMES, LENS_COMMAND_IDS, commandId } from '../../../src/extension/commandTable';
 import { CONTEXT_KEYS } from '../../../src/extension/menuTable';
 import { SETTINGS, SETTING_KEYS, readSettings as readClientSettings, toServerSettings } from '../../../src/extension/settings';
@@ -142,6 +143,11 @@ describe('what the manifest points at exists', () => {
     expect(pkg.activationEvents).toContain('onWebviewPanel:ratchet.panel');
     expect(pkg.activationEvents.some((e: string) => e.startsWith('workspaceContains:'))).toBe(true);
     for (const e of pkg.activationEvents as string[]) expect(e).not.toMatch(/^onStartupFinished$|^\*$/);
+  });
+
+  it('activates on opening a program of a language a code search evolves, so EVOLVE-BLOCK markers get their lens with no run spec', () => {
+    expect(pkg.activationEvents).toEqual(expect.arrayContaining(['onLanguage:python', 'onLanguage:javascript', 'onLanguage:typescript']));
+    expect(pkg.activationEvents).toEqual(expect.arrayContaining(PROGRAM_LANGUAGE_IDS.map((id) => `onLanguage:${id}`)));
   });
 
   it('walks through model → example → evolve → accept, each step completable', () => {

@@ -80,6 +80,12 @@ describe('the provenance hover', () => {
     expect(provenanceHoverMarkdown(edit('c1', BASE, C1, { by: 'autopilot' }), doc, now)).toContain('Applied by autopilot 3 minutes ago');
   });
 
+  it('names a code search\'s program, and words its evidence in instances', () => {
+    const program = edit('p7', BASE, C1, { runKind: 'search', file: 'solve.py', evidence: { ...edit('p7', BASE, C1).evidence, gate: 'greedy', reason: 'greedy' } });
+    const lines = provenanceHoverMarkdown(program, 'file:///ws/solve.py', now).split('\n');
+    expect(lines.slice(0, 3)).toEqual(['**Ratchet** — this line came from program `p7` of code search `20261129-223412-a1b2c3`', '', 'Greedy: 6 won, 0 lost, 3 tied on 9 instances']);
+  });
+
   it('words the evidence of gates without an e-process in their own numbers', () => {
     const e = edit('c1', BASE, C1).evidence;
     expect(evidencePhrase({ ...e, gate: 'sign', reason: 'p-value', statistic: { pValue: 0.0156 } })).toBe('p = 0.016 after 6 discordant pairs');

@@ -88,7 +88,7 @@ describe('ProvenanceRecorder: the RunControl every face’s accepted edits pass 
 
   function recorder(outcome: 'applied' | 'dry-run' | 'stale') {
     const warnings: string[] = [];
-    const rec = new ProvenanceRecorder({ files, clock: new ManualClock(), log: { log: (_level, message) => warnings.push(message) }, root, file: FILE, runId: () => 'r1' });
+    const rec = new ProvenanceRecorder({ files, clock: new ManualClock(), log: { log: (_level, message) => warnings.push(message) }, root, file: FILE, runId: () => 'r1', runKind: 'evolve' });
     const inner: RunControl = { decide: () => Promise.resolve('accept'), apply: () => Promise.resolve(outcome) };
     return { rec, control: rec.control(inner), warnings };
   }
@@ -98,7 +98,7 @@ describe('ProvenanceRecorder: the RunControl every face’s accepted edits pass 
     rec.observe(decision('c1', 14));
     expect(await control.apply(suggestion, 'autopilot')).toBe('applied');
     expect((await readProvenance(files, root, FILE)).records).toEqual([
-      { ...record('c1'), runId: 'r1', by: 'autopilot', at: '2026-11-29T22:34:12.000Z', before: suggestion.baseText, after: suggestion.newText, decisionSeq: 14 },
+      { ...record('c1'), runId: 'r1', runKind: 'evolve', by: 'autopilot', at: '2026-11-29T22:34:12.000Z', before: suggestion.baseText, after: suggestion.newText, decisionSeq: 14 },
     ]);
   });
 

@@ -2,7 +2,8 @@
 // (rate-limit waits, resume markers, an earlier endpoint failure) take no part in that check.
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../src/core/run/events';
-import { activeElapsedMs, replayingEmitter } from '../../../src/core/run/resume';
+import type { RunControl, Suggestion } from '../../../src/core/evolve/loop';
+import { activeElapsedMs, replayingControl, replayingEmitter } from '../../../src/core/run/resume';
 
 const at = (t: number) => ({ runId: 'r', at: t });
 const proposed = (id: string, t: number): EngineEvent => ({ type: 'candidate/proposed', candidateId: id, parentId: undefined, contentHash: id, text: id, ...at(t) });
@@ -48,5 +49,39 @@ describe('activeElapsedMs', () => {
     ];
     expect(activeElapsedMs(events)).toBe(7000);
     expect(activeElapsedMs([])).toBe(0);
+  });
+});
+
+describe('replayingControl', () => {
+  const suggestion = (id: string): Suggestion => ({ candidateId: id, file: 'f.js', baseText: 'a', newText: id });
+  const edit = (e: { type: 'edit/applied' | 'edit/rejected'; by: 'user' | 'run' | 'autopilot'; reason?: 'superseded' | 'stale' }, id: string) => ({ ...e, candidateId: id, file: 'f.js', ...at(1) }) as EngineEvent;
+
+  it('gives the journal\'s answers again and asks only about what it has none for', async () => {
+    const asked: string[] = [];
+    const written: string[] = [];
+    const user: RunControl = {
+      decide: async (s) => (asked.push(s.candidateId), 'accept'),
+      apply: async (s) => (written.push(s.candidateId), 'applied'),
+    };
+    const control = replayingControl(user, [
+      edit({ type: 'edit/applied', by: 'user' }, 'p3'),
+      edit({ type: 'edit/rejected', by: 'user' }, 'p5'),
+      edit({ type: 'edit/rejected', by: 'run', reason: 'stale' }, 'p7'),
+      edit({ type: 'edit/applied', by: 'autopilot' }, 'p8'),
+    ]);
+    const signal = new AbortController().signal;
+    expect(await Promise.all(['p3', 'p5', 'p7', 'p9'].map((id) => control.decide(suggestion(id), signal)))).toEqual(['accept', 'reject', 'accept', 'accept']);
+    expect(await Promise.all(['p3', 'p7', 'p8', 'p9'].map((id) => control.apply(suggestion(id), 'user')))).toEqual(['applied', 'stale', 'applied', 'applied']);
+    expect({ asked, written }).toEqual({ asked: ['p9'], written: ['p9'] });
+  });
+
+  it('a suggestion a newer best withdrew is not asked again: it waits to be withdrawn again', async () => {
+    const asked: string[] = [];
+    const control = replayingControl({ decide: async (s) => (asked.push(s.candidateId), 'accept'), apply: async () => 'applied' }, [edit({ type: 'edit/rejected', by: 'run', reason: 'superseded' }, 'p4')]);
+    const withdraw = new AbortController();
+    const answer = control.decide(suggestion('p4'), withdraw.signal);
+    withdraw.abort(new Error('superseded by p6'));
+    await expect(answer).rejects.toThrow('superseded by p6');
+    expect(asked).toEqual([]);
   });
 });

@@ -137,6 +137,17 @@ describe('foldStatus of a code search', () => {
     expect(s.search?.best).toEqual({ candidateId: 'p2', score: 0.65 });
   });
 
+  it('goes on running while its best waits in the editor; once done it waits for you, and the answer lets it end', () => {
+    const offered = fold([...seedEvaluated, ...tested('p1', 'commit', 0.7), ev({ type: 'suggestion', candidateId: 'p1', file: 'solve.py', baseText: 'a', newText: 'b' })]);
+    expect(offered).toMatchObject({ state: 'running', line: '1 program tested · 1 committed · best 0.7 (start 0.5)' });
+    const pushed: LiveRunStatus[] = [];
+    const f = new StatusFeed(offered, (next) => pushed.push(next), new VirtualClock({ auto: false }));
+    f.waitingForYou('p1');
+    expect(pushed.at(-1)).toMatchObject({ state: 'waiting-for-you', line: 'the search is done; p1 waits for your Accept or Reject' });
+    f.event(ev({ type: 'edit/applied', candidateId: 'p1', file: 'solve.py', by: 'user' }));
+    expect(pushed.at(-1)).toMatchObject({ state: 'running', line: '1 program tested · 1 committed · best 0.7 (start 0.5)' });
+  });
+
   it('a resumed search keeps its kind and its scores', () => {
     const journal = [...seedEvaluated, ...tested('p1', 'commit', 0.75), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })];
     const s = resumingStatus(runId, journal);
