@@ -10,7 +10,7 @@
  * the text the run started from; otherwise the caller prints the diff.
  */
 import { availableParallelism } from 'node:os';
-import { basename, dirname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { badInputError, diagnostic, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
 import { CODE_GATES } from '../core/gates/gateTable';
@@ -23,6 +23,7 @@ import type { ProgramEvaluator, SearchOutcome } from '../core/code/search';
 import { CODE_DEFAULTS, proposerArms, resolveCodeSpec } from '../core/code/spec';
 import type { CodeRunSpec } from '../core/code/spec';
 import { commandUsesInstances } from '../core/code/evaluation';
+import { commandFileWords, isBesideName } from '../core/code/commandFiles';
 import { createLlmClient } from '../core/llm/client';
 import { DEFAULT_RETRY } from '../core/llm/retry';
 import { listedPrice } from '../core/llm/prices';
@@ -99,7 +100,7 @@ export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutc
   if (o.overrides.gate !== undefined && !(CODE_GATES as readonly string[]).includes(o.overrides.gate)) {
     throw new RatchetError('badInput', `--gate (gate.name) must be one of ${CODE_GATES.join(', ')} for a code search, got ${o.overrides.gate}.`, { field: 'gate' });
   }
-  const spec = await loadCodeSpec(files, programPath, o.overrides);
+  const spec = await withCommandFiles(files, await loadCodeSpec(files, programPath, o.overrides), programPath);
   // Marker errors (file:line) before anything is spent.
   parseBlocks(startText, programPath);
   return execute(files, { ...o, programPath }, spec, startText, undefined);
@@ -163,7 +164,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   budget.measure(llm);
   const identity = await evaluatorIdentity(files, {
     spec: spec.evaluator,
-    filesRun: [...spec.evaluator.supportFiles, ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])],
+    filesRun: [...new Set([...spec.evaluator.supportFiles, ...(await namedFiles(files, spec.evaluator.command, programPath)), ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])])],
   });
   const evaluations = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults));
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
@@ -185,7 +186,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     provenance.observe(journaled);
     o.onEvent(journaled);
   };
-  // A search's spend is journaled after each decision, as a prompt run's is after each iteration
+  // A search's spend is journaled after each proposal's events (its proposer calls) and each decision, as a prompt run's is after each iteration
   // (the status bar and the panel read it). The node face adds it, not the engine, so a resume
   // neither checks nor repeats it: the journal's are left out of the replay, and none is written
   // while the replay lasts (a journal from before these events resumes as well).
@@ -194,7 +195,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update' && !isOfferEvent(e)), write);
   const emit = async (e: EventPayload<EngineEvent>) => {
     await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
-    if (e.type === 'decision' && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
+    if (PAID_FOR.has(e.type) && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
   };
   const offerKey = (e: EngineEvent) => `${e.type}\u0000${'candidateId' in e ? e.candidateId : ''}`;
   const offered = new Set(replayed.filter(isOfferEvent).map(offerKey));
@@ -257,6 +258,37 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     await writer.flush().catch(() => undefined);
     await ports.close();
   }
+}
+
+/** Events that follow LLM calls: the spend is journaled after each, so no face shows 0 calls while proposals are paid for. */
+const PAID_FOR: ReadonlySet<EngineEvent['type']> = new Set(['candidate/proposed', 'proposal/failed', 'decision']);
+
+/** Files the evaluator command names (absolute, or beside the program): they key the evaluation cache. */
+async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
+  if (command === undefined) return [];
+  const found: string[] = [];
+  for (const w of commandFileWords(command, basename(programPath))) {
+    const path = resolve(dirname(programPath), w);
+    if ((isAbsolute(w) || isBesideName(w)) && (await files.exists(path))) found.push(path);
+  }
+  return found;
+}
+
+/**
+ * A command naming a file beside the program (`--evaluator "node evaluate.mjs {program} {results}"`)
+ * gets that file copied into the sandbox, as Configure Code Search's supportFiles do: the sandbox
+ * runs in a fresh folder, where the relative name would otherwise not be found.
+ */
+async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
+  const { command, supportFiles } = spec.evaluator;
+  if (command === undefined) return spec;
+  const beside = commandFileWords(command, basename(programPath)).filter(isBesideName);
+  const extra: string[] = [];
+  for (const w of beside) {
+    const path = resolve(dirname(programPath), w);
+    if (!supportFiles.includes(path) && (await files.exists(path))) extra.push(path);
+  }
+  return extra.length === 0 ? spec : { ...spec, evaluator: { ...spec.evaluator, supportFiles: [...supportFiles, ...extra] } };
 }
 
 /** The sidecar next to the program, else a ShinkaEvolve task folder's defaults, with the flags on top. */

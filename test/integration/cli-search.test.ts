@@ -5,7 +5,7 @@
 // text, the evaluator never sees the API key, and --apply writes the best program only into a file
 // that still holds the text the run started from.
 import { execSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,28 @@ describe('ratchet search', () => {
       expect(now).not.toBe(PROGRAM);
       expect(Number(/rate = ([\d.]+)/.exec(now)![1])).toBeGreaterThan(0.3);
       expect(frozenSegments(now, parseBlocks(now))).toEqual(frozen);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it('--evaluator naming a script beside the program runs it in the sandbox, and an edited evaluator is run again, not read from the cache', async () => {
+    const ws = workspace();
+    // No spec at all: the flag alone names the evaluator, by its file name beside the program.
+    rmSync(join(ws.dir, 'step.mjs.ratchet.yaml'));
+    const server = await startFakeServer({});
+    try {
+      const args = ['search', ws.program, '--base-url', server.url, '--model', 'sim-proposer', '--proposals', '2', '--evaluator', 'node evaluate.mjs {program} {results}', '-w', ws.dir, '--json'];
+      const first = await runCli(args);
+      const [a] = runIds(ws.dir);
+      const seedOf = (id: string) => journal(ws.dir, id).find((e): e is Extract<EngineEvent, { type: 'program/evaluated' }> => e.type === 'program/evaluated' && e.candidateId === 'p0');
+      expect(seedOf(a!)?.correct, first.stderr).toBe(true);
+      expect(seedOf(a!)?.feedback).toBe('env keys: ');
+      // The same search again, with the evaluator's feedback changed: its seed is evaluated anew.
+      writeFileSync(join(ws.dir, 'evaluate.mjs'), readFileSync(join(ws.dir, 'evaluate.mjs'), 'utf8').replace("'env keys: '", "'edited, env keys: '"));
+      await runCli(args);
+      const b = runIds(ws.dir).find((id) => id !== a);
+      expect(seedOf(b!)?.feedback).toBe('edited, env keys: ');
     } finally {
       await server.close();
     }

@@ -151,11 +151,13 @@ describe('a running search’s status, as the status bar shows it', () => {
     // Each program the journal says was evaluated took at least one evaluator run.
     const events = journal(ws.dir, runId);
     expect(loads.at(-1)!.runs).toBeGreaterThanOrEqual(events.filter((e) => e.type === 'program/evaluated').length);
-    // The spend the status bar shows is journaled after each decision, the proposer's calls counted
-    // (the user's answers to the best program come when they come, between any two events).
+    // The spend the status bar shows is journaled after each proposal and each decision, the
+    // proposer's calls counted, so it never reads 0 calls while proposals are paid for (the user's
+    // answers to the best program come when they come, between any two events).
     const types = events.filter((e) => !isOfferEvent(e)).map((e) => e.type);
-    expect(types.filter((t) => t === 'cost/update').length).toBe(types.filter((t) => t === 'decision').length);
-    types.forEach((t, i) => t === 'decision' && expect(types[i + 1]).toBe('cost/update'));
+    const paidFor = ['candidate/proposed', 'proposal/failed', 'decision'];
+    expect(types.filter((t) => t === 'cost/update').length).toBe(types.filter((t) => paidFor.includes(t)).length);
+    types.forEach((t, i) => paidFor.includes(t) && expect(types[i + 1]).toBe('cost/update'));
     const spend = events.filter((e) => e.type === 'cost/update').at(-1);
     expect(spend).toMatchObject({ llmCalls: expect.any(Number) });
     expect((spend as { llmCalls: number }).llmCalls).toBeGreaterThan(0);

@@ -8,6 +8,7 @@
  * refuses in an untrusted workspace; here the user is offered Manage Workspace Trust first).
  */
 import * as vscode from 'vscode';
+import { commandFileWords, isBesideName } from '../../core/code/commandFiles';
 import { codeSpecTemplate, suggestedCommand } from '../../core/code/specTemplate';
 import { fileName } from '../../core/fileName';
 import { CODE_GATES, gateRow } from '../../core/gates/gateTable';
@@ -59,9 +60,8 @@ async function evaluatorFiles(program: vscode.Uri): Promise<string[]> {
 
 /** Words of the command that name files beside the program: the evaluator's own files, copied into the sandbox. */
 async function supportFilesOf(program: vscode.Uri, command: string): Promise<string[]> {
-  const words = command.split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, '')).filter((w) => w !== '' && !w.includes('{') && !w.startsWith('-') && !w.includes('..'));
   const found: string[] = [];
-  for (const w of new Set(words)) if (w !== fileName(program.path) && (await exists(vscode.Uri.joinPath(program, '..', w)))) found.push(w);
+  for (const w of commandFileWords(command, fileName(program.path))) if (isBesideName(w) && (await exists(vscode.Uri.joinPath(program, '..', w)))) found.push(w);
   return found;
 }
 
