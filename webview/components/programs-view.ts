@@ -1,7 +1,7 @@
 /**
  * <ratchet-programs-view>: the Programs tab of a code search. Sections, top to bottom: Score over
- * time, islands and the archive (a virtual list sorted by score or by recency), the selected
- * program, then the genealogy and throughput sections, which are their own elements
+ * time, the selected program (next to the chart it was picked from), islands and the archive (a
+ * virtual list sorted by score or by recency), then the genealogy and throughput sections, which are their own elements
  * (<ratchet-programs-genealogy>, <ratchet-programs-throughput>) mounted by tag name: each takes
  * `.programs` and `.runState` and says which program the user picked with a bubbling
  * `program-select` event, which opens it here like a click in the chart.
@@ -103,11 +103,11 @@ export class ProgramsView extends HTMLElement {
     }
     this.append(
       section('programs-score', 'Score over time', [el('div', { className: 'toolbar' }, [axisGroup]), this.chart]),
+      section('programs-detail', 'Program', [this.detail]),
       el('div', { className: 'programs-columns' }, [
         section('programs-islands', 'Islands', [this.islandsTable]),
         section('programs-archive', 'Archive', [el('div', { className: 'toolbar' }, [sortGroup, this.archiveCount]), this.archive]),
       ]),
-      section('programs-detail', 'Program', [this.detail]),
       ...this.mounted.map((m, i) => section(`programs-${MOUNTED_SECTIONS[i]!.tag.replace('ratchet-programs-', '')}`, MOUNTED_SECTIONS[i]!.title, [m])),
     );
   }

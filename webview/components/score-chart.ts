@@ -48,6 +48,7 @@ export class ScoreChart extends HTMLElement {
     setText(this.summary, model.summary);
     this.canvasHost.setAttribute('aria-label', `Score over time. ${model.summary} Arrow keys move the selected program.`);
     if (rebuild) this.controller?.rebuild();
+    this.showReadout(this.plot?.cursor.idx);
     this.controller?.update([model.x, ...model.islands, model.incorrect, model.committed, model.best, model.selected]);
     this.wireClicks();
   }
@@ -108,7 +109,7 @@ export class ScoreChart extends HTMLElement {
           label: 'combined score',
           size: 56,
           // The incorrect band is not a score: its tick says what it holds.
-          values: (_u: uPlot, splits: number[]) => splits.map((v) => (this.model && v < 2 * this.model.incorrectBand - this.model.yRange[0] ? '' : formatScore(v))),
+          values: (_u: uPlot, splits: number[]) => splits.map((v) => (this.model && v < this.model.scoreFloor ? '' : formatScore(v))),
         },
       ],
       legend: { show: true, live: false },
@@ -154,10 +155,12 @@ export class ScoreChart extends HTMLElement {
     ctx.restore();
   }
 
+  /** The program under the pointer; else the one open below. */
   private showReadout(idx: number | null | undefined): void {
     const id = idx === null || idx === undefined ? undefined : this.model?.ids[idx];
-    const node = id === undefined ? undefined : this.programs?.nodes[id];
-    setText(this.readout, node ? `${programLine(node)} — click to open` : 'Point at a program to see what it is; click it to open it.');
+    const hovered = id === undefined ? undefined : this.programs?.nodes[id];
+    const open = this.selectedId === undefined ? undefined : this.programs?.nodes[this.selectedId];
+    setText(this.readout, hovered ? `${programLine(hovered)} — click to open` : open ? `Open: ${programLine(open)}` : 'Point at a program to see what it is; click it to open it.');
   }
 }
 

@@ -28,6 +28,8 @@ export interface ScoreChartData {
   yRange: [number, number];
   /** Where the incorrect ones are drawn. */
   incorrectBand: number;
+  /** Below this the y axis holds the incorrect band, not scores: its ticks go unlabelled. */
+  scoreFloor: number;
   axis: ProgramsAxis;
   /** Text alternative (the chart's accessible name and stand-in without canvas). */
   summary: string;
@@ -54,7 +56,9 @@ export function scoreChartData(p: ProgramsState, axis: ProgramsAxis, selectedId:
   }
   if (!Number.isFinite(lo)) [lo, hi] = [0, 1];
   const pad = hi > lo ? (hi - lo) * 0.08 : Math.max(Math.abs(hi) * 0.05, 0.05);
-  const band = lo - 2 * pad;
+  // The band below the scores is drawn only when it holds something.
+  const anyIncorrect = nodes.some((node) => node.correct !== true || node.score === undefined || !Number.isFinite(node.score));
+  const band = anyIncorrect ? lo - 2 * pad : lo;
   let stepIndex = -1;
   let bestSoFar: number | null = null;
   nodes.forEach((node, i) => {
@@ -77,6 +81,7 @@ export function scoreChartData(p: ProgramsState, axis: ProgramsAxis, selectedId:
     selected,
     yRange: [band - pad, hi + pad],
     incorrectBand: band,
+    scoreFloor: anyIncorrect ? lo - pad : Number.NEGATIVE_INFINITY,
     axis,
     summary: summarize(p, nodes),
   };
@@ -124,9 +129,11 @@ export interface IslandRow {
 
 export function islandRows(p: ProgramsState): IslandRow[] {
   const rows: IslandRow[] = Array.from({ length: Math.max(1, p.islands) }, (_, island) => ({ island, bestId: undefined, bestScore: undefined, size: 0, evaluated: 0, stagnation: 0 }));
+  // The seed starts every island (it is each one's first incumbent).
+  const islandsOf = (node: ProgramNode): Set<number> => (node.parentId === undefined ? new Set(rows.map((r) => r.island)) : new Set([node.island, ...(node.migratedTo ?? [])]));
   for (const id of p.order) {
     const node = p.nodes[id]!;
-    for (const island of new Set([node.island, ...(node.migratedTo ?? [])])) {
+    for (const island of islandsOf(node)) {
       const row = rows[island];
       if (row) row.size += 1;
     }
@@ -134,14 +141,16 @@ export function islandRows(p: ProgramsState): IslandRow[] {
   // In evaluation order, so stagnation counts the evaluations after each island's last improvement.
   for (const id of p.evaluated) {
     const node = p.nodes[id]!;
-    const row = rows[node.island];
-    if (!row) continue;
-    row.evaluated += 1;
-    row.stagnation += 1;
-    if (node.correct === true && node.score !== undefined && (row.bestScore === undefined || node.score > row.bestScore)) {
-      row.bestId = node.id;
-      row.bestScore = node.score;
-      row.stagnation = 0;
+    for (const island of node.parentId === undefined ? islandsOf(node) : [node.island]) {
+      const row = rows[island];
+      if (!row) continue;
+      row.evaluated += 1;
+      row.stagnation += 1;
+      if (node.correct === true && node.score !== undefined && (row.bestScore === undefined || node.score > row.bestScore)) {
+        row.bestId = node.id;
+        row.bestScore = node.score;
+        row.stagnation = 0;
+      }
     }
   }
   // A migrant's score counts on the island it moved to (it was evaluated before it moved).

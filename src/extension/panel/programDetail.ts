@@ -24,6 +24,8 @@ export function buildProgramDetail(run: StoredRun, programId: string): ProgramDe
   const opponentId = record?.incumbentId ?? node.parentId;
   const pairs = pairedScores(run, programId, opponentId);
   const steps = detail.steps.get(programId) ?? [];
+  // The wealth moves only on discordant pairs; ties are counted beside it (as the run state folds them).
+  const discordant = steps.filter((s) => s.delta !== 0);
   const out: ProgramDetail = {
     runId: state.runId,
     programId,
@@ -35,8 +37,8 @@ export function buildProgramDetail(run: StoredRun, programId: string): ProgramDe
     omittedPairs: Math.max(0, pairs.length - MAX_PROGRAM_PAIRS),
     wealth: {
       candidateId: programId,
-      steps,
-      ties: detail.ties.get(programId) ?? 0,
+      steps: discordant,
+      ties: steps.length - discordant.length,
       ...(record ? { decision: record.decision, threshold: record.threshold } : {}),
     },
   };
@@ -67,8 +69,8 @@ export function buildProgramDetail(run: StoredRun, programId: string): ProgramDe
 }
 
 /**
- * The instances the program was scored on, in the gate's order where the e-process counted them
- * (then the rest in the order they were scored), each beside the opponent's score when known.
+ * The instances the program was scored on, in the gate's order where the e-process took them (ties
+ * too; then the rest in the order they were scored), each beside the opponent's score when known.
  */
 function pairedScores(run: StoredRun, programId: string, opponentId: string | undefined): PairedScore[] {
   const { detail } = run;

@@ -26,10 +26,8 @@ export interface RunDetail {
   items: Map<string, DatasetItemInfo>;
   /** `${candidateId}\n${itemId}` → the validator's verdicts in each order. */
   verdicts: Map<string, { childFirst?: JudgeView; parentFirst?: JudgeView }>;
-  /** Every e-process step per candidate (the light state may evict old traces). */
+  /** Every e-process step per candidate, ties included (the light state may evict old traces). */
   steps: Map<string, WealthStep[]>;
-  /** Ties per candidate, which the steps leave out. */
-  ties: Map<string, number>;
   records: Map<string, DecisionRecord>;
   rubrics: Map<number, string>;
   /** Code search: the proposer's <DESCRIPTION> per program. */
@@ -65,7 +63,6 @@ function emptyDetail(): RunDetail {
     items: new Map(),
     verdicts: new Map(),
     steps: new Map(),
-    ties: new Map(),
     records: new Map(),
     rubrics: new Map(),
     descriptions: new Map(),
@@ -274,10 +271,6 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
       return;
     }
     case 'wealth/step': {
-      if (e.delta === 0) {
-        d.ties.set(e.candidateId, (d.ties.get(e.candidateId) ?? 0) + 1);
-        return;
-      }
       let steps = d.steps.get(e.candidateId);
       if (!steps) d.steps.set(e.candidateId, (steps = []));
       steps.push({ k: e.k, itemId: e.itemId, delta: e.delta, logWealth: e.logWealth, logThreshold: e.logThreshold, logBest: e.logBest });

@@ -65,10 +65,12 @@ describe('buildProgramDetail', () => {
     // Every instance the child was scored on, with the e-process's pairs first in its order.
     const scored = ofType(events, 'item/evaluated').filter((e) => e.candidateId === id);
     expect(d.pairs.map((p) => p.instanceId).sort()).toEqual([...new Set(scored.map((e) => e.itemId))].sort());
-    const steps = ofType(events, 'wealth/step').filter((e) => e.candidateId === id && e.delta !== 0);
-    expect(d.pairs.filter((p) => p.delta !== undefined).map((p) => p.k)).toEqual(steps.map((s) => s.k));
+    const taken = ofType(events, 'wealth/step').filter((e) => e.candidateId === id);
+    expect(d.pairs.filter((p) => p.k !== undefined).map((p) => p.k)).toEqual(taken.map((s) => s.k));
     for (const p of d.pairs) if (p.opponent !== undefined && p.delta !== undefined) expect(Math.sign(p.child - p.opponent)).toBe(Math.sign(p.delta));
+    const steps = taken.filter((s) => s.delta !== 0);
     expect(d.wealth.steps.map((s) => s.logWealth)).toEqual(steps.map((s) => s.logWealth));
+    expect(d.wealth.ties).toBe(taken.length - steps.length);
     expect(d.wealth).toMatchObject({ candidateId: id, decision: 'commit', threshold: commit.threshold });
     // The commit crossed the 1/α line.
     expect(Math.exp(d.wealth.steps.at(-1)!.logWealth)).toBeGreaterThanOrEqual(commit.threshold);

@@ -119,7 +119,8 @@ describe('Programs view models', () => {
     const p = stateOf(searchEvents()).programs;
     expect(islandRows(p)).toEqual([
       { island: 0, bestId: 'p1', bestScore: 0.7, size: 4, evaluated: 4, stagnation: 2 },
-      { island: 1, bestId: 'p4', bestScore: 0.9, size: 2, evaluated: 2, stagnation: 0 },
+      // The seed starts every island.
+      { island: 1, bestId: 'p4', bestScore: 0.9, size: 3, evaluated: 3, stagnation: 0 },
     ]);
     expect(archiveRows(p, 'score').map((n) => n.id)).toEqual(['p4', 'p1', 'p2', 'p0', 'p5']);
     expect(archiveRows(p, 'recent').map((n) => n.id)).toEqual(['p5', 'p4', 'p2', 'p1', 'p0']);
@@ -128,6 +129,13 @@ describe('Programs view models', () => {
   it('a migrant counts on the island it moved to', () => {
     const p = stateOf([...searchEvents(), ev('program/migrated', { generation: 2, moves: [{ programId: 'p4', from: 1, to: 0 }] })]).programs;
     expect(islandRows(p)[0]).toMatchObject({ bestId: 'p4', bestScore: 0.9, size: 5 });
+  });
+
+  it('without an incorrect program there is no band below the scores', () => {
+    const chart = scoreChartData(stateOf(searchEvents().filter((e) => !('candidateId' in e) || e.candidateId !== 'p3')).programs, 'index', undefined);
+    expect(chart.incorrect.every((v) => v === null)).toBe(true);
+    expect(chart.scoreFloor).toBe(Number.NEGATIVE_INFINITY);
+    expect(chart.yRange[0]).toBeGreaterThan(0.4 - 0.1);
   });
 });
 
