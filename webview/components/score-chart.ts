@@ -17,6 +17,8 @@ import { themeColor } from '../theme';
 const HEIGHT = 240;
 /** Island colours in order (VS Code's chart palette, so every theme has them); more islands cycle. */
 const ISLAND_COLOURS = ['charts-blue', 'charts-orange', 'charts-green', 'charts-purple', 'charts-yellow', 'terminal-ansiCyan', 'terminal-ansiMagenta'];
+/** Past this many programs the markers shrink, or the rings of the committed ones hide the islands' colours. */
+const DENSE = 1_000;
 /** A press that moved further than this (px) was a zoom drag, not a click on a point. */
 const CLICK_SLOP = 4;
 
@@ -41,7 +43,8 @@ export class ScoreChart extends HTMLElement {
 
   update(model: ScoreChartData, programs: ProgramsState, selectedId: string | undefined): void {
     this.connectedCallback();
-    const rebuild = this.model !== undefined && (this.model.islands.length !== model.islands.length || this.model.axis !== model.axis);
+    const rebuild =
+      this.model !== undefined && (this.model.islands.length !== model.islands.length || this.model.axis !== model.axis || this.model.x.length > DENSE !== model.x.length > DENSE);
     this.model = model;
     this.programs = programs;
     this.selectedId = selectedId;
@@ -91,9 +94,12 @@ export class ScoreChart extends HTMLElement {
     const wrong = themeColor('errorForeground', 'charts-red');
     const m = this.model;
     const none = 'rgba(0,0,0,0)';
+    const dense = (m?.x.length ?? 0) > DENSE;
+    const dot = dense ? 3 : 6;
+    const ringSize = dense ? 6 : 12;
     const islandSeries = (m?.islands ?? [[]]).map((_, i): uPlot.Series => {
       const c = themeColor(ISLAND_COLOURS[i % ISLAND_COLOURS.length]!, 'charts-blue');
-      return { label: `island ${i}`, stroke: c, fill: c, width: 0, paths: () => null, points: { show: true, size: 6, width: 1, stroke: c, fill: c } };
+      return { label: `island ${i}`, stroke: c, fill: c, width: 0, paths: () => null, points: { show: true, size: dot, width: 1, stroke: c, fill: c } };
     });
     return {
       scales: {
@@ -119,7 +125,7 @@ export class ScoreChart extends HTMLElement {
         ...islandSeries,
         // Drawn as crosses by the draw hook; the series itself only names them in the legend.
         { label: 'incorrect', stroke: wrong, fill: wrong, width: 0, paths: () => null, points: { show: false } },
-        { label: 'committed', stroke: ring, width: 0, paths: () => null, points: { show: true, size: 12, width: 1.5, stroke: ring, fill: none } },
+        { label: 'committed', stroke: ring, width: 0, paths: () => null, points: { show: true, size: ringSize, width: dense ? 1 : 1.5, stroke: ring, fill: none } },
         { label: 'best so far', stroke: bestColour, width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false }, spanGaps: true },
         { label: 'selected', stroke: selectedColour, width: 0, paths: () => null, points: { show: true, size: 18, width: 2.5, stroke: selectedColour, fill: none } },
       ],
