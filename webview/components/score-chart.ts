@@ -103,11 +103,19 @@ export class ScoreChart extends HTMLElement {
     });
     return {
       scales: {
-        x: { time: false },
+        // Half a step of room each side, so the first and the latest point are not cut by the frame.
+        x: { time: false, range: (_u: uPlot, min: number, max: number): uPlot.Range.MinMax => (this.model?.axis === 'time' ? [min - Math.max(1, (max - min) * 0.02), max + Math.max(1, (max - min) * 0.02)] : [min - 0.5, max + 0.5]) },
         y: { range: (): uPlot.Range.MinMax => this.model?.yRange ?? [0, 1] },
       },
       axes: [
-        { stroke: fg, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: m?.axis === 'time' ? 'seconds since the start' : 'evaluation' },
+        {
+          stroke: fg,
+          grid: { stroke: grid, width: 1 },
+          ticks: { stroke: grid },
+          label: m?.axis === 'time' ? 'seconds since the start' : 'evaluation',
+          // Evaluations are whole numbers: integer tick steps only.
+          ...(m?.axis === 'time' ? {} : { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000] }),
+        },
         {
           stroke: fg,
           grid: { stroke: grid, width: 1 },
