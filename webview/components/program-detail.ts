@@ -26,6 +26,8 @@ export class ProgramDetailView extends HTMLElement {
   actions: ProgramDetailActions | undefined;
   private detail: ProgramDetail | undefined;
   private diffBase: DiffBase = 'parent';
+  /** One chart for every program shown: a chart owns a uPlot and observers, which a fresh one per click would leak. */
+  private readonly wealthChart = custom<WealthChart>('ratchet-wealth-chart');
 
   connectedCallback(): void {
     this.setAttribute('role', 'region');
@@ -54,7 +56,6 @@ export class ProgramDetailView extends HTMLElement {
 
   show(d: ProgramDetail, node: ProgramNode | undefined): void {
     this.detail = d;
-    if (d.parentText === undefined && d.seedText !== undefined) this.diffBase = 'seed';
     const r = d.record;
     const e = d.evaluation;
     const verdict = e === undefined ? 'under test' : !e.correct ? 'incorrect' : r ? `${r.decision} (${r.reason})` : node?.committed ? 'committed' : 'evaluated';
@@ -86,7 +87,7 @@ export class ProgramDetailView extends HTMLElement {
       d.description ? section('What the proposer says it does', el('pre', { className: 'text-block', text: d.description })) : undefined,
       section('Diff', this.diffBlock(d)),
       section('Evaluation', evaluationBlock(d)),
-      d.record !== undefined || d.wealth.steps.length > 0 ? section(`Gate evidence${r ? `: ${r.gate} at α = ${r.alpha}` : ''}`, evidenceBlock(d)) : undefined,
+      d.record !== undefined || d.wealth.steps.length > 0 ? section(`Gate evidence${r ? `: ${r.gate} at α = ${r.alpha}` : ''}`, evidenceBlock(d, this.wealthChart)) : undefined,
     ]);
   }
 
@@ -135,11 +136,10 @@ function evaluationBlock(d: ProgramDetail): HTMLElement {
   ]);
 }
 
-function evidenceBlock(d: ProgramDetail): HTMLElement {
+function evidenceBlock(d: ProgramDetail, chart: WealthChart): HTMLElement {
   const r = d.record;
   const opponent = d.opponentId ?? 'its parent';
   const statistic = r ? (r.logWealth !== 0 || d.wealth.steps.length > 0 ? evidenceText(r.logWealth, r.threshold) : `W ${r.wins} · L ${r.losses} · T ${r.ties}`) : 'test still running';
-  const chart = custom<WealthChart>('ratchet-wealth-chart');
   const body = el('tbody');
   for (const p of d.pairs) {
     const won = p.delta === undefined ? (p.opponent === undefined ? undefined : p.child - p.opponent) : p.delta;

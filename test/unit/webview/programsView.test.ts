@@ -196,6 +196,21 @@ describe('the Programs tab through an in-memory host', () => {
     expect(shown.querySelector('ratchet-diff-view')?.textContent).toContain('+ const x = 0.7;');
   });
 
+  it('the diff is from the parent, or from the seed when asked', () => {
+    const { host, app } = mount();
+    host.deliver({ type: 'run/snapshot', runs: [], run: stateOf(searchEvents()) });
+    app.programsElement.dispatchEvent(new CustomEvent('program-select', { bubbles: true, detail: { programId: 'p5' } }));
+    host.deliver({ type: 'program/show', detail: detail({ programId: 'p5', parentId: 'p1', text: 'a\nb2\nc2\n', parentText: 'a\nb2\nc\n', seedText: 'a\nb\nc\n' }) });
+    const shown = app.programsElement.detailElement;
+    const changed = () => [...shown.querySelectorAll('ratchet-diff-view .diff-add, ratchet-diff-view .diff-del')].map((l) => l.textContent);
+    expect(changed()).toEqual(['- c', '+ c2']);
+    const seed = shown.querySelector<HTMLElement & { checked: boolean }>('[data-base="seed"]')!;
+    seed.checked = true;
+    seed.dispatchEvent(new Event('change'));
+    expect(changed()).toEqual(['- b', '- c', '+ b2', '+ c2']);
+    expect(shown.querySelector('ratchet-diff-view')?.getAttribute('aria-label')).toBe('Diff from the seed p0 to p5');
+  });
+
   it('the open program is asked for again when its evaluation arrives, and after a reload', () => {
     const { host, app } = mount();
     const events = searchEvents();
