@@ -53,22 +53,21 @@ export class ScoreChart extends HTMLElement {
     if (rebuild) this.controller?.rebuild();
     this.showReadout(this.plot?.cursor.idx);
     this.controller?.update([model.x, ...model.islands, model.incorrect, model.committed, model.best, model.selected]);
-    this.wireClicks();
   }
 
+  /** The uPlot drawing the chart, once it has a width (the e2e spec reads where a point lies from it). */
   get plot(): uPlot | undefined {
     return this.controller?.instance;
   }
 
-  private wireClicks(): void {
-    const over = this.plot?.over;
-    if (!over || over.dataset.wired === 'true') return;
-    over.dataset.wired = 'true';
+  /** On each uPlot the controller makes (a theme change or a new axis makes a new one). */
+  private wireClicks(u: uPlot): void {
+    const over = u.over;
     over.addEventListener('mousedown', (e) => (this.pressedAt = { x: e.clientX, y: e.clientY }));
     over.addEventListener('click', (e) => {
       const from = this.pressedAt;
       if (from && Math.hypot(e.clientX - from.x, e.clientY - from.y) > CLICK_SLOP) return;
-      const idx = this.plot?.cursor.idx;
+      const idx = u.cursor.idx;
       const id = idx === null || idx === undefined ? undefined : this.model?.ids[idx];
       if (id !== undefined) this.onSelect?.(id);
     });
@@ -138,6 +137,7 @@ export class ScoreChart extends HTMLElement {
         { label: 'selected', stroke: selectedColour, width: 0, paths: () => null, points: { show: true, size: 18, width: 2.5, stroke: selectedColour, fill: none } },
       ],
       hooks: {
+        ready: [(u) => this.wireClicks(u)],
         draw: [(u) => this.drawCrosses(u, wrong)],
         setCursor: [(u) => this.showReadout(u.cursor.idx)],
       },
