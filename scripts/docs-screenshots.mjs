@@ -27,6 +27,7 @@ export const pictures = [
   { spec: 'provenance', artifact: 'provenance-prompt-history.png', image: 'vscode-prompt-history.png' },
   { spec: 'diagnostics', artifact: 'diagnostics-problems-panel.png', image: 'vscode-problems.png' },
   { spec: 'codeSearchAccept', artifact: 'code-search-accept-inline-best.png', image: 'vscode-code-search-suggestion.png' },
+  { spec: 'programsView', artifact: 'programs-programs-view.png', image: 'vscode-programs-view.png' },
 ];
 
 const { values: opts } = parseArgs({ options: { 'skip-run': { type: 'boolean', default: false } } });

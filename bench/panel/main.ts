@@ -8,8 +8,9 @@
  * virtualised list's worst case). Snapshot mode (the host's folded snapshot, what a reopened
  * panel gets) and streamed mode (events in batches, what a live run sends). Prints a table;
  * exits non-zero on a CSP violation or a page error.
- * A third case paints the Results tab with 2,000 items × 20 versions and scrolls it (its own table).
- * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only]
+ * A third case paints the Results tab with 2,000 items × 20 versions and scrolls it (its own table);
+ * a fourth, a code search of 5,000 programs on its Programs tab: the chart drawn, the archive scrolled.
+ * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only] [-- --programs-only]
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import type { DecisionRecord } from '../../src/core/gates/record';
 import type { HostMessage, PanelEvent } from '../../src/protocol/webview';
 import type { ResultsTable } from '../../src/protocol/results';
 import { syntheticRun } from '../../test/unit/webview/syntheticRun';
+import { syntheticSearch } from './searchRun';
 import { stubHostScript, type BenchTheme } from './stubHost';
 import { tour } from './tour';
 
@@ -292,6 +294,51 @@ function printResultsTable(rows: ResultsRow[]): void {
   console.log(`Results tab: medians of ${REPEATS} fresh pages; first paint = results/show posted → rows painted and one frame presented. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).`);
 }
 
+interface ProgramsRow {
+  programs: number;
+  paintMs: number;
+  domNodes: number;
+  scrollP95Ms: number;
+  scrollWorkMs: number;
+  longTasks: number;
+}
+
+/** A code search's snapshot opening on the Programs tab: time to the chart drawn with every program, and the scroll through the archive. */
+async function measurePrograms(context: BrowserContext, programs: number): Promise<ProgramsRow> {
+  const events = syntheticSearch(programs, Date.now() - programs * 4 * 37);
+  const store = new RunStore();
+  store.appendAll(events);
+  const page = await openPanel(context);
+  const snapshot: HostMessage = { type: 'run/snapshot', runs: store.runs(), run: store.snapshot(events[0]!.runId) };
+  const paintMs = await page.evaluate(async ({ snapshot, programs }) => {
+    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+    const t0 = performance.now();
+    window.postMessage(snapshot, '*');
+    const drawn = () => document.querySelector('ratchet-score-chart .chart-summary')?.textContent?.startsWith(`${programs} programs evaluated`) === true && document.querySelector('ratchet-score-chart canvas') !== null;
+    while (!drawn()) await frame();
+    await frame();
+    return performance.now() - t0;
+  }, { snapshot, programs });
+  const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+  const scroll = await scrollFeed(page, 'ratchet-programs-view ratchet-virtual-list');
+  if (shotsDir) await page.screenshot({ path: join(shotsDir, `panel-programs-${programs}.png`) });
+  const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
+  if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`page problems in the programs case: CSP ${JSON.stringify(problems.csp)} errors ${JSON.stringify(problems.errors)}`);
+  await page.close();
+  return { programs, paintMs, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
+}
+
+function printProgramsTable(rows: ProgramsRow[]): void {
+  const head = ['programs', 'first paint ms', 'DOM nodes', 'archive scroll p95 ms', 'scroll work ms/step', 'long tasks'];
+  const body = rows.map((r) => [String(r.programs), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
+  console.log(`\n${line(head)}`);
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const b of body) console.log(line(b));
+  console.log(`Programs tab: medians of ${REPEATS} fresh pages; first paint = a search's run/snapshot posted → Score over time drawn with every program and one frame presented. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).`);
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -336,7 +383,7 @@ async function main(): Promise<void> {
     await serve(context, script);
     const rows: Row[] = [];
     // --tour-only (with --shots): screenshots of every tab without the timings.
-    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only');
+    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only') && !process.argv.includes('--programs-only');
     for (const dataset of measureAll ? (['run', 'decisions'] as const) : []) {
       for (const events of SIZES) for (const mode of ['snapshot', 'streamed'] as const) rows.push(await measureMedian(context, dataset, events, mode));
     }
@@ -346,6 +393,12 @@ async function main(): Promise<void> {
       for (let i = 0; i < REPEATS; i++) runs.push(await measureResults(context, 2_000, 20));
       const pick = (f: (r: ResultsRow) => number) => median(runs.map(f));
       printResultsTable([{ ...runs[0]!, paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
+    }
+    if (measureAll || process.argv.includes('--programs-only')) {
+      const runs: ProgramsRow[] = [];
+      for (let i = 0; i < REPEATS; i++) runs.push(await measurePrograms(context, 5_000));
+      const pick = (f: (r: ProgramsRow) => number) => median(runs.map(f));
+      printProgramsTable([{ ...runs[0]!, paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
     }
     if (shotsDir) {
       writeFileSync(join(shotsDir, 'panel-bench.json'), JSON.stringify(rows, null, 2));

@@ -4,9 +4,10 @@
  * text, diff, stdout and evidence stay on the host and travel on request (`program/request`).
  * Pure data: no DOM, no VS Code, no Node.
  */
-import type { Decision, DecisionReason } from '../core/gates/record';
+import type { MetricValue } from '../core/code/database';
+import type { Decision, DecisionReason, DecisionRecord } from '../core/gates/record';
 import type { EventOf } from '../core/run/events';
-import type { PanelEvent } from './webview';
+import type { PanelEvent, WealthTrace } from './webview';
 
 /** Caps that keep a long search's memory bounded on both ends. */
 export const PROGRAM_LIMITS = {
@@ -101,6 +102,58 @@ export interface ProgramsState {
   /** The bandit's picks: proposals per proposer model (the seed's run has none when it names no model). */
   byModel: Record<string, ModelTally>;
   islands: number;
+}
+
+/** One instance of a program's gate test: the child's score beside the score of the program it was tested against. */
+export interface PairedScore {
+  instanceId: string;
+  /** 1-based place in the gate's pre-fixed instance order, when the e-process counted the pair. */
+  k?: number;
+  child: number;
+  /** Absent when the run's events never said the opponent's score on this instance. */
+  opponent?: number;
+  /** The e-process's outcome for the pair (child − opponent on its scale; 0 is a tie). */
+  delta?: number;
+}
+
+/**
+ * One program as the Programs view's detail shows it, built by the host on request
+ * (`program/request`) from the texts its journal's events carried. Every string in it came from an
+ * LLM, a file or the evaluator: the view sets each as text.
+ */
+export interface ProgramDetail {
+  runId: string;
+  programId: string;
+  parentId: string | undefined;
+  /** The seed's id (the diff "from the seed" is against its text). */
+  seedId: string | undefined;
+  text: string;
+  parentText?: string;
+  seedText?: string;
+  /** The proposer's <NAME> and <DESCRIPTION>. */
+  name?: string;
+  description?: string;
+  /** The evaluator's verdict; absent while the program is under test. */
+  evaluation?: {
+    correct: boolean;
+    score?: number;
+    instances: number;
+    metrics?: Record<string, MetricValue>;
+    feedback?: string;
+    error?: string;
+    /** The end of what an incorrect program printed, capped (`omittedOutput` says how much was cut). */
+    output?: string;
+    omittedOutput?: number;
+  };
+  /** The gate's decision; the seed and a repair have none. */
+  record?: DecisionRecord;
+  /** Who the program was tested against (its island's incumbent then; usually its parent). */
+  opponentId: string | undefined;
+  pairs: PairedScore[];
+  /** Pairs left out to keep the message small. */
+  omittedPairs: number;
+  /** The e-process's wealth, pair by pair, to the 1/α line. */
+  wealth: WealthTrace;
 }
 
 export function emptyPrograms(): ProgramsState {

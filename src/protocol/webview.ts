@@ -11,7 +11,7 @@
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
-import type { ProgramsState } from './programs';
+import type { ProgramDetail, ProgramsState } from './programs';
 import type { ResultCell, ResultsFilter, ResultsTable } from './results';
 
 // ---------------------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ export interface Evidence {
 // ---------------------------------------------------------------------------------------------
 // UI choices the webview persists with setState (never run data).
 
-export const TABS = ['verdicts', 'evidence', 'results', 'ratings', 'lineage', 'cost'] as const;
+export const TABS = ['programs', 'verdicts', 'evidence', 'results', 'ratings', 'lineage', 'cost'] as const;
 export type TabId = (typeof TABS)[number];
 export type DecisionFilter = 'all' | 'commit' | 'reject';
 export type CostMetric = 'calls' | 'tokens' | 'dollars';
@@ -219,7 +219,13 @@ export interface UiState {
   /** The decision whose evidence is open (and whose wealth is drawn next to the live one). */
   candidateId?: string;
   costMetric: CostMetric;
+  /** Code search: the program open in the Programs view. */
+  programId?: string;
+  /** Code search: the Score-over-time x axis (evaluation order, or wall time since the start). */
+  programsAxis?: ProgramsAxis;
 }
+
+export type ProgramsAxis = 'index' | 'time';
 
 // ---------------------------------------------------------------------------------------------
 // Messages.
@@ -240,7 +246,10 @@ export type HostMessage =
   /** The Results view's table, built from the run's journal, answering `results/request`. */
   | { type: 'results/show'; table: ResultsTable }
   /** One Results cell's output, answering `results/cell`. */
-  | { type: 'results/cell'; cell: ResultCell };
+  | { type: 'results/cell'; cell: ResultCell }
+  /** One program of a code search with its texts and its gate's evidence, answering `program/request`. */
+  | { type: 'program/show'; detail: ProgramDetail }
+  | { type: 'program/missing'; runId: string; programId: string; why: string };
 
 /** View → host. Cancel and Resume are requests: the host forwards them to the engine. */
 export type ViewMessage =
@@ -249,6 +258,8 @@ export type ViewMessage =
   | { type: 'run/cancel'; runId: string }
   | { type: 'run/resume'; runId: string }
   | { type: 'evidence/request'; runId: string; candidateId: string }
+  /** Code search: one program's texts, evaluation and evidence (the Programs view's detail). */
+  | { type: 'program/request'; runId: string; programId: string }
   | { type: 'candidate/open'; runId: string; candidateId: string; as: 'text' | 'diff' }
   | { type: 'results/request'; runId: string }
   | { type: 'results/cell'; runId: string; itemId: string; versionId: string }

@@ -4,7 +4,7 @@
  * only on the visible tab. It decides nothing: every number it shows came from the engine.
  */
 import { assertNever } from '../../src/core/errors';
-import type { CostMetric, DecisionFilter, HostMessage, PanelEvent, RunListEntry, RunState, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
+import type { CostMetric, DecisionFilter, HostMessage, PanelEvent, ProgramsAxis, RunListEntry, RunState, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
 import { TABS } from '../../src/protocol/webview';
 import { custom, el } from '../dom';
 import type { PanelHost } from '../host';
@@ -12,13 +12,13 @@ import { costChartData, costTable } from '../model/costSeries';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
-import { tabHiddenWhy } from '../model/tabs';
+import { firstTab, tabHiddenWhy } from '../model/tabs';
 import { foldEvents } from '../../src/protocol/runState';
-import { isEvaluation } from '../../src/protocol/results';
 import { wealthChartData } from '../model/wealthSeries';
 import type { CostView } from './cost-view';
 import type { EvidenceView } from './evidence-view';
 import type { LineageTreeView } from './lineage-tree';
+import type { ProgramsView } from './programs-view';
 import type { RatingsView } from './ratings-view';
 import type { ResultsView } from './results-view';
 import { TermHover } from './term-hover';
@@ -28,13 +28,14 @@ import type { WealthChart } from './wealth-chart';
 import './cost-view';
 import './evidence-view';
 import './lineage-tree';
+import './programs-view';
 import './ratings-view';
 import './results-view';
 import './run-header';
 import './verdict-feed';
 import './wealth-chart';
 
-export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost' | 'results';
+export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost' | 'results' | 'programs';
 
 export interface PanelAppOptions {
   host: PanelHost;
@@ -44,6 +45,7 @@ export interface PanelAppOptions {
 }
 
 const TAB_LABELS: Record<TabId, string> = {
+  programs: 'Programs',
   verdicts: 'Verdicts',
   results: 'Results',
   evidence: 'Evidence',
@@ -56,11 +58,15 @@ const TAB_LABELS: Record<TabId, string> = {
 export function partsFor(type: PanelEvent['type']): readonly Part[] {
   switch (type) {
     case 'decision':
-      return ['feed', 'chart', 'lineage', 'ratings', 'header', 'results'];
+      return ['feed', 'chart', 'lineage', 'ratings', 'header', 'results', 'programs'];
     case 'wealth/step':
       return ['chart'];
     case 'candidate/proposed':
-      return ['lineage'];
+      return ['lineage', 'programs'];
+    case 'proposal/failed':
+    case 'program/evaluated':
+    case 'program/migrated':
+      return ['header', 'programs'];
     // The user's answer to a suggestion: the feed's decision ("rejected by you") and the header's counts.
     case 'edit/applied':
     case 'edit/rejected':
@@ -80,9 +86,6 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'report/test':
     case 'llm/waiting':
     case 'run/resumed':
-    case 'proposal/failed':
-    case 'program/evaluated':
-    case 'program/migrated':
     case 'meta/notes':
       return ['header'];
     case 'candidate/stopped':
@@ -110,6 +113,8 @@ export function restoreUiState(saved: unknown): UiState {
   if (s.filter === 'all' || s.filter === 'commit' || s.filter === 'reject') ui.filter = s.filter;
   if (typeof s.candidateId === 'string') ui.candidateId = s.candidateId;
   if (s.costMetric === 'calls' || s.costMetric === 'tokens' || s.costMetric === 'dollars') ui.costMetric = s.costMetric;
+  if (typeof s.programId === 'string') ui.programId = s.programId;
+  if (s.programsAxis === 'index' || s.programsAxis === 'time') ui.programsAxis = s.programsAxis;
   return ui;
 }
 
@@ -123,6 +128,8 @@ export class PanelApp extends HTMLElement {
   private readonly dirty = new Set<Part>();
   private paintPending = false;
   private painted = false;
+  /** A run newly on screen opens on its kind's first tab once its events say its kind (model/tabs.ts). */
+  private chooseFirstTab = false;
   /** A focused decision the feed scrolls to the next time it paints (its tab may be hidden now). */
   private revealInFeed: string | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -140,6 +147,7 @@ export class PanelApp extends HTMLElement {
   private readonly lineage = custom<LineageTreeView>('ratchet-lineage-tree');
   private readonly cost = custom<CostView>('ratchet-cost-view');
   private readonly results = custom<ResultsView>('ratchet-results-view');
+  private readonly programs = custom<ProgramsView>('ratchet-programs-view');
   /** A results table asked of the host and not yet answered; `again`: the run changed meanwhile. */
   private resultsRequest: { runId: string; again: boolean } | undefined;
 
@@ -185,15 +193,18 @@ export class PanelApp extends HTMLElement {
         this.runs = msg.runs;
         this.state = msg.run;
         if (msg.run && this.ui.runId !== msg.run.runId) {
-          if (this.ui.runId !== undefined) delete this.ui.candidateId;
+          if (this.ui.runId !== undefined) {
+            delete this.ui.candidateId;
+            delete this.ui.programId;
+          }
           this.ui.runId = msg.run.runId;
           this.saveUi();
-          // An Evaluate has nothing to show but its results.
-          if (isEvaluation(msg.run.info)) this.showTab('results');
+          this.chooseFirstTab = true;
         }
         this.resultsRequest = undefined;
-        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence', 'results']);
+        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence', 'results', 'programs']);
         if (this.ui.tab === 'evidence' && this.ui.candidateId !== undefined && msg.run) this.requestEvidence(this.ui.candidateId);
+        if (this.ui.programId !== undefined && msg.run) this.requestProgram(this.ui.programId);
         return;
       case 'run/events': {
         if (!this.state || msg.runId !== this.state.runId) return;
@@ -203,6 +214,8 @@ export class PanelApp extends HTMLElement {
           for (const p of partsFor(e.type)) parts.add(p);
           // The evidence on screen was for a test still running: now it has its decision.
           if (e.type === 'decision' && e.record.candidateId === this.evidence.candidateId) this.requestEvidence(e.record.candidateId);
+          // Likewise the program open in the Programs view, once the evaluator's verdict is in.
+          if (e.type === 'program/evaluated' && e.candidateId === this.ui.programId) this.requestProgram(e.candidateId);
         }
         this.invalidate([...parts]);
         return;
@@ -225,6 +238,12 @@ export class PanelApp extends HTMLElement {
         return;
       case 'results/cell':
         this.results.showCell(msg.cell);
+        return;
+      case 'program/show':
+        if (msg.detail.runId === this.ui.runId && msg.detail.programId === this.ui.programId) this.programs.showDetail(msg.detail);
+        return;
+      case 'program/missing':
+        if (msg.runId === this.ui.runId && msg.programId === this.ui.programId) this.programs.showMissing(msg.programId, msg.why);
         return;
       case 'focus':
         // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.
@@ -249,12 +268,18 @@ export class PanelApp extends HTMLElement {
     this.evidence.actions = { openCandidate: (id, as) => this.openCandidate(id, as) };
     this.lineage.actions = { open: (id, as) => this.openCandidate(id, as) };
     this.cost.actions = { metric: (m) => this.setCostMetric(m) };
+    this.programs.actions = {
+      select: (id) => this.openProgram(id),
+      axis: (axis) => this.setProgramsAxis(axis),
+      openCandidate: (id, as) => this.openCandidate(id, as),
+    };
     this.results.actions = {
       openCell: (itemId, versionId) => this.state && this.post({ type: 'results/cell', runId: this.state.runId, itemId, versionId }),
       export: (format, filter) => this.state && this.post({ type: 'results/export', runId: this.state.runId, format, filter }),
     };
 
     const panels: Record<TabId, HTMLElement[]> = {
+      programs: [this.programs],
       verdicts: [this.chart, this.feed],
       results: [this.results],
       evidence: [this.evidence],
@@ -307,6 +332,29 @@ export class PanelApp extends HTMLElement {
     if (!this.state) return;
     this.evidence.showLoading(candidateId);
     this.post({ type: 'evidence/request', runId: this.state.runId, candidateId });
+  }
+
+  /** A program picked in the Programs view (chart, archive, genealogy…): its detail opens below the chart. */
+  private openProgram(programId: string): void {
+    const changed = this.ui.programId !== programId;
+    this.ui.programId = programId;
+    this.saveUi();
+    this.invalidate(['programs']);
+    this.requestProgram(programId);
+    if (changed) this.programs.revealDetail();
+  }
+
+  private requestProgram(programId: string): void {
+    if (!this.state) return;
+    this.programs.showLoading(programId);
+    this.post({ type: 'program/request', runId: this.state.runId, programId });
+  }
+
+  private setProgramsAxis(axis: ProgramsAxis): void {
+    if ((this.ui.programsAxis ?? 'index') === axis) return;
+    this.ui.programsAxis = axis;
+    this.saveUi();
+    this.invalidate(['programs']);
   }
 
   private openCandidate(candidateId: string, as: 'text' | 'diff'): void {
@@ -389,6 +437,9 @@ export class PanelApp extends HTMLElement {
         case 'results':
           this.requestResults();
           break;
+        case 'programs':
+          if (s) this.programs.update(s, this.ui.programsAxis ?? 'index', this.ui.programId);
+          break;
         default:
           assertNever(part, 'panel part');
       }
@@ -409,6 +460,9 @@ export class PanelApp extends HTMLElement {
       header.hidden = why !== undefined;
       header.title = why ?? '';
     }
+    const opening = this.chooseFirstTab && this.state?.info !== undefined ? firstTab(this.state) : undefined;
+    if (this.state?.info !== undefined) this.chooseFirstTab = false;
+    if (opening !== undefined) this.showTab(opening);
     const first = this.shownTabs[0];
     if (first !== undefined && !this.shownTabs.includes(this.ui.tab)) this.showTab(first);
   }
@@ -438,6 +492,9 @@ export class PanelApp extends HTMLElement {
   get resultsElement(): ResultsView {
     return this.results;
   }
+  get programsElement(): ProgramsView {
+    return this.programs;
+  }
 }
 
 function tabParts(tab: TabId): Part[] {
@@ -454,6 +511,8 @@ function tabParts(tab: TabId): Part[] {
       return ['cost'];
     case 'results':
       return ['results'];
+    case 'programs':
+      return ['programs'];
     default:
       return assertNever(tab, 'tab');
   }

@@ -85,7 +85,7 @@ export class WealthChart extends HTMLElement {
       cursor: { drag: { x: false, y: false } },
       series: [
         { label: 'pair' },
-        { label: `under test ${shortId(m?.liveId)}`, stroke: live, width: 2, spanGaps: false },
+        { label: `under test ${shortId(m?.liveId)}`, stroke: live, width: 2, spanGaps: false, show: m?.liveId !== undefined },
         { label: `selected ${shortId(m?.pastId)}`, stroke: past, width: 2, dash: [5, 3], show: m?.pastId !== undefined },
         { label: '1/α line', stroke: pass, width: 1, dash: [8, 4], points: { show: false } },
         { label: `futility bound ${shortId(m?.futilityId)}`, stroke: futile, width: 1, dash: [2, 3], points: { show: false } },

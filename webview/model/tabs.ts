@@ -1,7 +1,8 @@
 /**
- * Which of the panel's tabs have something to show for a run. A tab with nothing to show for the
- * run is hidden rather than left empty: Ratings exist only where ratings choose parents, and an
- * Evaluate (one prompt tested, no candidates) has no verdicts, evidence or lineage.
+ * Which of the panel's tabs have something to show for a run, and which one a run opens on. A tab
+ * with nothing to show for the run is hidden rather than left empty: Ratings exist only where
+ * ratings choose parents, an Evaluate (one prompt tested, no candidates) has no verdicts, evidence
+ * or lineage, Programs exist only in a code search, which has no dataset rows for Results.
  * One entry per tab that can be hidden; a tab not listed always shows.
  */
 import { gateRow, isGateName } from '../../src/core/gates/gateTable';
@@ -13,6 +14,8 @@ const noCandidates = (s: RunState): string | undefined =>
 
 /** Why the tab is hidden for this run, or undefined when it shows. */
 const HIDDEN_WHY: Partial<Record<TabId, (s: RunState) => string | undefined>> = {
+  programs: (s) => (isSearch(s) ? undefined : 'Programs are a code search’s: this run evolves a prompt.'),
+  results: (s) => (isSearch(s) ? 'A code search has no dataset rows to compare: its programs and their scores are under Programs.' : undefined),
   verdicts: noCandidates,
   evidence: noCandidates,
   lineage: noCandidates,
@@ -29,3 +32,14 @@ export function tabHiddenWhy(tab: TabId, state: RunState | undefined): string | 
   return state === undefined ? undefined : HIDDEN_WHY[tab]?.(state);
 }
 
+
+/** The tab a run opens on when the user starts or picks it; undefined: the one on screen stays. */
+export function firstTab(state: RunState): TabId | undefined {
+  if (isEvaluation(state.info)) return 'results';
+  if (isSearch(state)) return 'programs';
+  return undefined;
+}
+
+function isSearch(s: RunState): boolean {
+  return s.info?.kind === 'search';
+}

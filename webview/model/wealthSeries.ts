@@ -37,6 +37,15 @@ export function wealthChartData(state: RunState | undefined, selectedId: string 
   const liveId = state?.activeCandidateId;
   const live = liveId !== undefined ? state?.wealth[liveId] : undefined;
   const pastCandidate = selectedId !== undefined && selectedId !== liveId ? state?.wealth[selectedId] : undefined;
+  return chartData(state, liveId, live, pastCandidate);
+}
+
+/** One test's evidence on its own, as the selected trace (a code-search program's detail). */
+export function traceChartData(trace: WealthTrace): WealthChartData {
+  return chartData(undefined, undefined, undefined, trace);
+}
+
+function chartData(state: RunState | undefined, liveId: string | undefined, live: WealthTrace | undefined, pastCandidate: WealthTrace | undefined): WealthChartData {
   const n = Math.max(live?.steps.length ?? 0, pastCandidate?.steps.length ?? 0);
   const x = Array.from({ length: n + 1 }, (_, i) => i);
   const liveCol = wealthColumn(live, n);

@@ -45,8 +45,8 @@ async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): 
 /**
  * A code search on the program in the active editor (or the one passed). Its progress, with
  * Cancel, is a notification (runs/searchProgress.ts); how it ended — the best score against the start — is
- * said when it ends (runNotices.ts). Each new best program is offered inline like a prompt
- * suggestion (or written, in autopilot); the run's journal has every program.
+ * said when it ends (runNotices.ts); the panel opens on its Programs view. Each new best program is
+ * offered inline like a prompt suggestion (or written, in autopilot); the run's journal has every program.
  */
 async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void> {
   const uri = fileArg(arg);
@@ -57,6 +57,7 @@ async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void>
   const runId = await requestRun(ctx, 'Start Code Search', uri, () => ctx.host.request(StartSearchRequest, { uri: uri.toString() }));
   if (runId === undefined) return;
   ctx.log.info(`Started code search ${runId} on ${uri.fsPath}.`);
+  ctx.panel.showRun(runId, vscode.workspace.asRelativePath(uri, false));
   void showSearchProgress(ctx.statuses, runId, `Ratchet: Searching ${fileName(uri.path)}`, () => ctx.host.request(CancelRunRequest, { runId }));
 }
 
@@ -139,8 +140,7 @@ export function runCommands(ctx: CommandContext) {
       // The server resumes it as its run.json says: a prompt run, or a code search.
       const { runId: resumed } = await ctx.host.request(ResumeRunRequest, { runId });
       ctx.log.info(`Resumed run ${resumed}.`);
-      // The panel shows prompt runs; a code search shows its progress and its end (its views are #16's).
-      if (run?.kind !== 'search') ctx.panel.showRun(resumed);
+      ctx.panel.showRun(resumed);
     },
 
     async openJournal(arg?: unknown): Promise<void> {

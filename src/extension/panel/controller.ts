@@ -6,6 +6,7 @@
 import { assertNever } from '../../core/errors';
 import type { HostMessage, PanelEvent, ViewMessage } from '../../protocol/webview';
 import { buildEvidence } from './evidence';
+import { buildProgramDetail } from './programDetail';
 import { buildResultCell, buildResultsTable, exportResults } from './results';
 import type { RunStore } from './runStore';
 
@@ -47,8 +48,14 @@ export interface ControllerOptions {
 export function lightEvent(e: PanelEvent): PanelEvent {
   switch (e.type) {
     case 'candidate/proposed': {
+      // A program's reasoning is its proposer's <NAME>, a few words the Programs view labels it with.
+      if (e.program) return { ...e, text: '' };
       const { reasoning: _r, ...rest } = e;
       return { ...rest, text: '' };
+    }
+    case 'program/evaluated': {
+      const { feedback: _f, metrics: _m, output: _o, ...rest } = e;
+      return rest;
     }
     case 'item/evaluated': {
       const { output: _o, ...rest } = e;
@@ -142,6 +149,19 @@ export class PanelController {
             runId: msg.runId,
             candidateId: msg.candidateId,
             why: run ? 'the run has no events for this candidate.' : 'the run is no longer in memory; open it from its journal.',
+          });
+        return;
+      }
+      case 'program/request': {
+        const run = this.store.get(msg.runId);
+        const detail = run ? buildProgramDetail(run, msg.programId) : undefined;
+        if (detail) this.transport.post({ type: 'program/show', detail });
+        else
+          this.transport.post({
+            type: 'program/missing',
+            runId: msg.runId,
+            programId: msg.programId,
+            why: run ? 'the run has no events for this program.' : 'the run is no longer in memory; open it from its journal.',
           });
         return;
       }

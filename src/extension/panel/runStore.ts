@@ -11,8 +11,8 @@
  * (`append` says `gap`, `lastSeq` says after what). Events without a seq fold as they come.
  */
 import type { DecisionRecord } from '../../core/gates/record';
-import type { DatasetItemInfo } from '../../core/run/events';
-import type { JudgeView, PanelEvent, RunListEntry, RunState } from '../../protocol/webview';
+import type { DatasetItemInfo, EventOf } from '../../core/run/events';
+import type { JudgeView, PanelEvent, RunListEntry, RunState, WealthStep } from '../../protocol/webview';
 import { applyEvent, emptyRunState } from '../../protocol/runState';
 
 export interface RunDetail {
@@ -26,10 +26,14 @@ export interface RunDetail {
   items: Map<string, DatasetItemInfo>;
   /** `${candidateId}\n${itemId}` → the validator's verdicts in each order. */
   verdicts: Map<string, { childFirst?: JudgeView; parentFirst?: JudgeView }>;
-  /** Every e-process step per candidate (the light state may evict old traces). */
-  steps: Map<string, { k: number; itemId: string; delta: number }[]>;
+  /** Every e-process step per candidate, ties included (the light state may evict old traces). */
+  steps: Map<string, WealthStep[]>;
   records: Map<string, DecisionRecord>;
   rubrics: Map<number, string>;
+  /** Code search: the proposer's <DESCRIPTION> per program. */
+  descriptions: Map<string, string>;
+  /** Code search: the evaluator's verdict per program, with its metrics, feedback and output. */
+  evaluations: Map<string, EventOf<'program/evaluated'>>;
 }
 
 export interface StoredRun {
@@ -61,6 +65,8 @@ function emptyDetail(): RunDetail {
     steps: new Map(),
     records: new Map(),
     rubrics: new Map(),
+    descriptions: new Map(),
+    evaluations: new Map(),
   };
 }
 
@@ -248,6 +254,7 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
     case 'candidate/proposed':
       d.texts.set(e.candidateId, e.text);
       if (e.reasoning) d.reasoning.set(e.candidateId, e.reasoning);
+      if (e.program?.description) d.descriptions.set(e.candidateId, e.program.description);
       return;
     case 'item/evaluated':
       d.scores.set(itemKey(e.candidateId, e.itemId), e.score);
@@ -266,9 +273,12 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
     case 'wealth/step': {
       let steps = d.steps.get(e.candidateId);
       if (!steps) d.steps.set(e.candidateId, (steps = []));
-      steps.push({ k: e.k, itemId: e.itemId, delta: e.delta });
+      steps.push({ k: e.k, itemId: e.itemId, delta: e.delta, logWealth: e.logWealth, logThreshold: e.logThreshold, logBest: e.logBest });
       return;
     }
+    case 'program/evaluated':
+      d.evaluations.set(e.candidateId, e);
+      return;
     case 'decision':
       d.records.set(e.record.candidateId, e.record);
       return;
