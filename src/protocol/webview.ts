@@ -240,7 +240,19 @@ export type HostMessage =
   /** The Results view's table, built from the run's journal, answering `results/request`. */
   | { type: 'results/show'; table: ResultsTable }
   /** One Results cell's output, answering `results/cell`. */
-  | { type: 'results/cell'; cell: ResultCell };
+  | { type: 'results/cell'; cell: ResultCell }
+  /**
+   * A code search's evaluator load changed (its live status, never journaled): the Throughput
+   * section's slot timeline is made of these, so it covers only what this window saw.
+   */
+  | ({ type: 'programs/load'; runId: string } & EvaluatorLoadSample);
+
+/** How many evaluations ran at `at`, of `slots`. */
+export interface EvaluatorLoadSample {
+  at: number;
+  busy: number;
+  slots: number;
+}
 
 /** View → host. Cancel and Resume are requests: the host forwards them to the engine. */
 export type ViewMessage =

@@ -9,6 +9,7 @@ import { TABS } from '../../src/protocol/webview';
 import { custom, el } from '../dom';
 import type { PanelHost } from '../host';
 import { costChartData, costTable } from '../model/costSeries';
+import { evaluatorLoads } from '../model/evaluatorLoad';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
@@ -225,6 +226,9 @@ export class PanelApp extends HTMLElement {
         return;
       case 'results/cell':
         this.results.showCell(msg.cell);
+        return;
+      case 'programs/load':
+        evaluatorLoads.record(msg.runId, msg);
         return;
       case 'focus':
         // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.
