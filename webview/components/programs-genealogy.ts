@@ -338,7 +338,7 @@ export function describe(mark: GenealogyMark, s: ProgramsState | undefined): str
     node ? `${node.kind}${node.model ? ` by ${node.model}` : ''}` : undefined,
     node?.score !== undefined ? `score ${node.score.toFixed(4)}` : mark.evaluated ? undefined : 'not evaluated yet',
     mark.incorrect ? 'incorrect' : undefined,
-    mark.newBest ? 'new best' : mark.committed ? 'committed' : node?.decision === 'reject' ? 'rejected' : undefined,
+    mark.newBest ? 'committed, new best' : mark.committed ? 'committed' : node?.decision === 'reject' ? 'rejected' : undefined,
     node?.migratedTo?.length ? `migrated to island ${node.migratedTo.join(', ')}` : undefined,
   ].filter((x): x is string => x !== undefined);
   return `${mark.programId}${node?.name ? ` “${node.name}”` : ''}: ${facts.join(', ')}`;
