@@ -175,34 +175,59 @@ export class ProgramsGenealogy extends HTMLElement {
     }
     ctx.globalAlpha = 1;
 
-    // Edges whose vertical span crosses the view (a long one from an old incumbent included).
+    // Edges, one path per island and kind (thousands of strokes of their own would cost a frame
+    // each): a child in its parent's lane hangs off the parent's trunk by a tick; a child in
+    // another lane (its parent migrated, or a crossover) gets a curve from the parent.
     const bottom = top + height;
     const { marks } = layout;
-    ctx.lineWidth = 1;
-    for (const child of marks) {
-      if (child.parent === undefined) continue;
-      const parent = marks[child.parent]!;
-      if (Math.max(parent.y, child.y) < top || Math.min(parent.y, child.y) > bottom) continue;
-      ctx.globalAlpha = child.kind === 'failed' ? 0.2 : 0.45;
-      ctx.strokeStyle = p.islands(child.island);
-      ctx.beginPath();
-      ctx.moveTo(parent.x, parent.y);
-      ctx.bezierCurveTo(parent.x, (parent.y + child.y) / 2, child.x, (parent.y + child.y) / 2, child.x, child.y);
-      ctx.stroke();
+    const paths = new Map<string, { island: number; alpha: number; path: Path2D }>();
+    const pathFor = (island: number, alpha: number) => {
+      const key = `${island}:${alpha}`;
+      let batch = paths.get(key);
+      if (!batch) paths.set(key, (batch = { island, alpha, path: new Path2D() }));
+      return batch.path;
+    };
+    for (const m of marks) {
+      if (m.trunk && m.trunk.bottom >= top && m.y <= bottom) {
+        const path = pathFor(m.island, 0.4);
+        path.moveTo(m.x - 4, m.y);
+        path.lineTo(m.trunk.x, m.y);
+        path.lineTo(m.trunk.x, m.trunk.bottom);
+      }
+      if (m.parent === undefined) continue;
+      const parent = marks[m.parent]!;
+      const alpha = m.kind === 'failed' ? 0.3 : 0.6;
+      if (parent.trunk && parent.island === m.island && m.y > parent.y) {
+        if (m.y < top - g.rowHeight || m.y > bottom + g.rowHeight) continue;
+        const path = pathFor(m.island, alpha);
+        path.moveTo(parent.trunk.x, m.y);
+        path.lineTo(m.x - (m.kind === 'failed' ? 3 : 4), m.y);
+        continue;
+      }
+      if (Math.max(parent.y, m.y) < top || Math.min(parent.y, m.y) > bottom) continue;
+      const path = pathFor(m.island, 0.3);
+      const mid = (parent.y + m.y) / 2;
+      path.moveTo(parent.x, parent.y);
+      path.bezierCurveTo(parent.x, mid, m.x, mid, m.x, m.y);
     }
-    // Migrations: a dashed arrow from the program into the lane it moved to.
-    ctx.setLineDash([3, 3]);
+    ctx.lineWidth = 1;
+    for (const { island, alpha, path } of paths.values()) {
+      ctx.globalAlpha = alpha;
+      ctx.strokeStyle = p.islands(island);
+      ctx.stroke(path);
+    }
+    // Migrations: a dashed arrow between the lanes, at the generation after which it moved.
+    ctx.setLineDash([3, 2]);
     ctx.globalAlpha = 0.9;
     for (const m of layout.migrations) {
-      const from = marks[m.from]!;
-      if (Math.max(from.y, m.y) < top || Math.min(from.y, m.y) > bottom) continue;
+      if (m.y < top - g.rowHeight || m.y > bottom + g.rowHeight) continue;
       ctx.strokeStyle = p.islands(m.to);
       ctx.fillStyle = p.islands(m.to);
       ctx.beginPath();
-      ctx.moveTo(from.x, from.y);
+      ctx.moveTo(m.fromX, m.y);
       ctx.lineTo(m.x, m.y);
       ctx.stroke();
-      arrowHead(ctx, from.x, from.y, m.x, m.y);
+      arrowHead(ctx, m.fromX, m.y, m.x, m.y);
     }
     ctx.setLineDash([]);
 

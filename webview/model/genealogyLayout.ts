@@ -18,9 +18,11 @@ export interface GenealogyGeometry {
   laneGap: number;
   /** Marks one cell holds on a line before it wraps onto the next (a cell with many failed attempts). */
   cellSlots: number;
+  /** A lane is at least this many marks wide, so edges and migrations have room beside the marks. */
+  minLaneSlots: number;
 }
 
-export const GENEALOGY_GEOMETRY: GenealogyGeometry = { pitch: 14, rowHeight: 16, gutter: 48, header: 22, laneGap: 18, cellSlots: 8 };
+export const GENEALOGY_GEOMETRY: GenealogyGeometry = { pitch: 14, rowHeight: 16, gutter: 48, header: 22, laneGap: 24, cellSlots: 8, minLaneSlots: 3 };
 
 interface MarkBase {
   island: number;
@@ -30,6 +32,12 @@ interface MarkBase {
   y: number;
   /** Index of the parent's mark; undefined for a root or a parent the panel never saw. */
   parent: number | undefined;
+  /**
+   * A mark with children in its own lane draws one vertical trunk in the lane's gap, from its row
+   * down to its last such child's, and each of those children hangs off it by a short tick: a
+   * parent picked hundreds of times (an island's incumbent) is one line to follow, not hundreds.
+   */
+  trunk?: { x: number; bottom: number };
 }
 
 export interface ProgramMark extends MarkBase {
@@ -58,11 +66,16 @@ export interface Lane {
   width: number;
 }
 
+/**
+ * A ring migration, drawn where it happened: a short arrow at the row after generation
+ * `generation`, from the source lane into the target lane (not from the program's own mark, which
+ * may be hundreds of rows above).
+ */
 export interface GenealogyMigration {
   /** The migrated program's mark. */
   from: number;
   to: number;
-  /** Where the arrow ends: the target lane, at the row of the generation after which it moved. */
+  fromX: number;
   x: number;
   y: number;
 }
@@ -112,7 +125,7 @@ export function layoutGenealogy(s: ProgramsState, g: GenealogyGeometry = GENEALO
   });
 
   // Lane widths from the widest cell; row heights from the most wrapped cell.
-  const slotsWide = Array.from({ length: islands }, () => 1);
+  const slotsWide = Array.from({ length: islands }, () => g.minLaneSlots);
   const generations = [...cells.keys()].sort((a, b) => a - b);
   const rowTop = new Map<number, number>();
   let y = g.header;
@@ -164,16 +177,28 @@ export function layoutGenealogy(s: ProgramsState, g: GenealogyGeometry = GENEALO
   for (const mark of marks) {
     const parentId = mark.kind === 'program' ? s.nodes[mark.programId]!.parentId : mark.programId;
     const parent = parentId === undefined ? undefined : programMark.get(parentId);
-    if (parent !== undefined && marks[parent] !== mark) mark.parent = parent;
+    if (parent === undefined || marks[parent] === mark) continue;
+    mark.parent = parent;
+    const p = marks[parent]!;
+    if (p.island !== mark.island || mark.y <= p.y) continue;
+    // Trunks of different parents spread over the gap left of the lane's marks, so they part.
+    const lane = lanes[p.island]!;
+    p.trunk ??= { x: lane.x + 2 + ((parent * 5) % Math.max(1, g.laneGap / 2 - 4)), bottom: p.y };
+    p.trunk.bottom = Math.max(p.trunk.bottom, mark.y);
   }
   const migrations: GenealogyMigration[] = [];
   for (const m of s.migrations) {
     const from = programMark.get(m.programId);
-    const lane = lanes[m.to];
-    if (from === undefined || !lane) continue;
-    // It moved after generation m.generation: the arrow ends at the next row that exists.
+    const source = lanes[m.from];
+    const target = lanes[m.to];
+    if (from === undefined || !source || !target) continue;
+    // It moved after generation m.generation: the arrow sits between that row and the next, in the
+    // lanes' gaps, where no mark is.
     const top = rowTop.get(m.generation + 1) ?? rowTop.get(m.generation) ?? marks[from]!.y;
-    migrations.push({ from, to: m.to, x: lane.x + g.laneGap / 2 + g.pitch / 2, y: top + g.rowHeight / 2 });
+    const rightwards = target.x > source.x;
+    const gapLeft = (lane: Lane) => lane.x + g.laneGap / 4;
+    const gapRight = (lane: Lane) => lane.x + lane.width - g.laneGap / 4;
+    migrations.push({ from, to: m.to, fromX: rightwards ? gapRight(source) : gapLeft(source), x: rightwards ? gapLeft(target) : gapRight(target), y: top });
   }
   const lines = [...lineOf.values()].sort((a, b) => a.y - b.y);
   for (const line of lines) line.marks.sort((a, b) => marks[a]!.x - marks[b]!.x);

@@ -53,9 +53,16 @@ describe('genealogy layout', () => {
       const parent = layout.marks[m.parent!]!;
       expect(parent.kind === 'program' && parent.programId).toBe(node.parentId);
       expect(parent.y).toBeLessThan(m.y);
+      // A child in its parent's lane hangs off the parent's trunk, which reaches down to it.
+      if (parent.island === m.island) {
+        expect(parent.trunk!.bottom).toBeGreaterThanOrEqual(m.y);
+        expect(laneOf(layout, parent.trunk!.x)).toBe(m.island);
+        expect(parent.trunk!.x).toBeLessThan(m.x - layout.geometry.pitch / 2);
+      }
     }
     expect(layout.migrations.length).toBe(s.migrations.length);
     for (const [i, m] of layout.migrations.entries()) {
+      expect(laneOf(layout, m.fromX)).toBe(s.migrations[i]!.from);
       expect(laneOf(layout, m.x)).toBe(s.migrations[i]!.to);
       expect(layout.marks[m.from]!.kind === 'program' && (layout.marks[m.from] as ProgramMark).programId).toBe(s.migrations[i]!.programId);
     }
