@@ -9,7 +9,9 @@
  * panel gets) and streamed mode (events in batches, what a live run sends). Prints a table;
  * exits non-zero on a CSP violation or a page error.
  * A third case paints the Results tab with 2,000 items × 20 versions and scrolls it (its own table).
- * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only]
+ * A fourth paints the Programs view's Genealogy and Throughput sections for a 5,000-program code
+ * search (a seeded synthetic one: test/unit/webview/syntheticSearch.ts) and scrolls the genealogy.
+ * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only] [-- --programs-only]
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import type { DecisionRecord } from '../../src/core/gates/record';
 import type { HostMessage, PanelEvent } from '../../src/protocol/webview';
 import type { ResultsTable } from '../../src/protocol/results';
 import { syntheticRun } from '../../test/unit/webview/syntheticRun';
+import { syntheticSearch } from '../../test/unit/webview/syntheticSearch';
 import { stubHostScript, type BenchTheme } from './stubHost';
 import { tour } from './tour';
 
@@ -292,6 +295,72 @@ function printResultsTable(rows: ResultsRow[]): void {
   console.log(`Results tab: medians of ${REPEATS} fresh pages; first paint = results/show posted → rows painted and one frame presented. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).`);
 }
 
+interface ProgramsRow {
+  programs: number;
+  marks: number;
+  /** The whole panel painting the run's snapshot (header, verdict feed…), before the sections. */
+  snapshotMs: number;
+  paintMs: number;
+  domNodes: number;
+  scrollP95Ms: number;
+  scrollWorkMs: number;
+  longTasks: number;
+}
+
+/**
+ * The Programs view's Genealogy and Throughput sections on a 5,000-program search: the run's
+ * snapshot reaches the panel as usual, then the two elements are mounted on their own (the
+ * Programs tab's container is another part's) and given the run; first paint = properties set →
+ * every mark laid out, the throughput drawn and one frame presented. Then the genealogy scrolls.
+ */
+async function measurePrograms(context: BrowserContext, programs: number): Promise<ProgramsRow> {
+  const events = syntheticSearch({ programs, islands: 4, seed: 11, startAt: Date.now() - programs * 1_500 });
+  const store = new RunStore();
+  store.appendAll(events);
+  const runId = events[0]!.runId;
+  const page = await openPanel(context);
+  const snapshotMs = await deliverAndPaint(page, [{ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(runId) }], events.length);
+  const { paintMs, marks } = await page.evaluate(async () => {
+    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+    const app = document.querySelector('ratchet-panel-app') as unknown as HTMLElement & { runState: { programs: unknown } };
+    document.getElementById('root')!.hidden = true;
+    const host = document.createElement('div');
+    host.id = 'programs-bench';
+    document.body.append(host);
+    const t0 = performance.now();
+    const genealogy = document.createElement('ratchet-programs-genealogy') as HTMLElement & { programs: unknown; runState: unknown };
+    const throughput = document.createElement('ratchet-programs-throughput') as HTMLElement & { programs: unknown; runState: unknown };
+    host.append(genealogy, throughput);
+    for (const el of [genealogy, throughput]) {
+      el.programs = app.runState.programs;
+      el.runState = app.runState;
+    }
+    while (genealogy.dataset.marks === undefined || !throughput.querySelector('tbody tr')) await frame();
+    await frame();
+    return { paintMs: performance.now() - t0, marks: Number(genealogy.dataset.marks) };
+  });
+  const domNodes = await page.evaluate(() => document.getElementById('programs-bench')!.getElementsByTagName('*').length);
+  const scroll = await scrollFeed(page, 'ratchet-programs-genealogy .genealogy-scroll');
+  if (shotsDir) await page.screenshot({ path: join(shotsDir, `panel-programs-${programs}.png`), fullPage: true });
+  const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
+  if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`page problems in the programs case: CSP ${JSON.stringify(problems.csp)} errors ${JSON.stringify(problems.errors)}`);
+  await page.close();
+  return { programs, marks, snapshotMs, paintMs, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
+}
+
+function printProgramsTable(rows: ProgramsRow[]): void {
+  const head = ['programs', 'genealogy marks', 'run snapshot paint ms', 'sections first paint ms', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
+  const body = rows.map((r) => [String(r.programs), String(r.marks), r.snapshotMs.toFixed(0), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
+  console.log(`\n${line(head)}`);
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const b of body) console.log(line(b));
+  console.log(`Programs view, Genealogy + Throughput sections: medians of ${REPEATS} fresh pages; marks = programs + failed proposals.`);
+  console.log('Run snapshot paint: the run/snapshot posted → the panel painted it. Sections first paint: properties set → every mark laid out, the throughput drawn, one frame presented.');
+  console.log('Scroll: the genealogy, 120 frames at 96 px a frame. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).');
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -336,7 +405,7 @@ async function main(): Promise<void> {
     await serve(context, script);
     const rows: Row[] = [];
     // --tour-only (with --shots): screenshots of every tab without the timings.
-    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only');
+    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only') && !process.argv.includes('--programs-only');
     for (const dataset of measureAll ? (['run', 'decisions'] as const) : []) {
       for (const events of SIZES) for (const mode of ['snapshot', 'streamed'] as const) rows.push(await measureMedian(context, dataset, events, mode));
     }
@@ -346,6 +415,12 @@ async function main(): Promise<void> {
       for (let i = 0; i < REPEATS; i++) runs.push(await measureResults(context, 2_000, 20));
       const pick = (f: (r: ResultsRow) => number) => median(runs.map(f));
       printResultsTable([{ ...runs[0]!, paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
+    }
+    if (measureAll || process.argv.includes('--programs-only')) {
+      const runs: ProgramsRow[] = [];
+      for (let i = 0; i < REPEATS; i++) runs.push(await measurePrograms(context, 5_000));
+      const pick = (f: (r: ProgramsRow) => number) => median(runs.map(f));
+      printProgramsTable([{ ...runs[0]!, snapshotMs: pick((r) => r.snapshotMs), paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
     }
     if (shotsDir) {
       writeFileSync(join(shotsDir, 'panel-bench.json'), JSON.stringify(rows, null, 2));
