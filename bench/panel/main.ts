@@ -313,13 +313,19 @@ interface ProgramsRow {
  * Programs tab's container is another part's) and given the run; first paint = properties set →
  * every mark laid out, the throughput drawn and one frame presented. Then the genealogy scrolls.
  */
-async function measurePrograms(context: BrowserContext, programs: number): Promise<ProgramsRow> {
-  const events = syntheticSearch({ programs, islands: 4, seed: 11, startAt: Date.now() - programs * 1_500 });
+async function measurePrograms(context: BrowserContext, programs: number, theme: BenchTheme = 'dark'): Promise<ProgramsRow> {
+  const startAt = Date.now() - programs * 1_500;
+  const events = syntheticSearch({ programs, islands: 4, seed: 11, startAt });
   const store = new RunStore();
   store.appendAll(events);
   const runId = events[0]!.runId;
-  const page = await openPanel(context);
+  const page = await openPanel(context, theme);
   const snapshotMs = await deliverAndPaint(page, [{ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(runId) }], events.length);
+  // The evaluator load as the host posts it while the search runs: 4 slots, a change every 25 s.
+  const loads: HostMessage[] = Array.from({ length: 300 }, (_, i) => ({ type: 'programs/load', runId, at: startAt + i * 25_000, busy: [4, 3, 4, 2, 4, 4, 1, 3][i % 8]!, slots: 4 }));
+  await page.evaluate((loads) => {
+    for (const m of loads) window.postMessage(m, '*');
+  }, loads);
   const { paintMs, marks } = await page.evaluate(async () => {
     const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
     const app = document.querySelector('ratchet-panel-app') as unknown as HTMLElement & { runState: { programs: unknown } };
@@ -341,7 +347,14 @@ async function measurePrograms(context: BrowserContext, programs: number): Promi
   });
   const domNodes = await page.evaluate(() => document.getElementById('programs-bench')!.getElementsByTagName('*').length);
   const scroll = await scrollFeed(page, 'ratchet-programs-genealogy .genealogy-scroll');
-  if (shotsDir) await page.screenshot({ path: join(shotsDir, `panel-programs-${programs}.png`), fullPage: true });
+  if (shotsDir) {
+    // The first generations: the seed, the first commits and migrations.
+    await page.evaluate(() => new Promise((r) => {
+      document.querySelector('ratchet-programs-genealogy .genealogy-scroll')!.scrollTop = 0;
+      requestAnimationFrame(() => requestAnimationFrame(r));
+    }));
+    await page.screenshot({ path: join(shotsDir, `panel-programs-${programs}-${theme}.png`), fullPage: true });
+  }
   const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
   if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`page problems in the programs case: CSP ${JSON.stringify(problems.csp)} errors ${JSON.stringify(problems.errors)}`);
   await page.close();
@@ -420,6 +433,8 @@ async function main(): Promise<void> {
       const runs: ProgramsRow[] = [];
       for (let i = 0; i < REPEATS; i++) runs.push(await measurePrograms(context, 5_000));
       const pick = (f: (r: ProgramsRow) => number) => median(runs.map(f));
+      // The other themes for the screenshots only.
+      if (shotsDir) for (const theme of ['light', 'hc'] as const) await measurePrograms(context, 5_000, theme);
       printProgramsTable([{ ...runs[0]!, snapshotMs: pick((r) => r.snapshotMs), paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
     }
     if (shotsDir) {
