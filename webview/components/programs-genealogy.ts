@@ -437,6 +437,7 @@ function legend(): HTMLElement[] {
     item('committed', 'committed'),
     item('best', 'new best'),
     item('rejected', 'rejected'),
+    item('pending', 'not evaluated yet'),
     item('incorrect', 'incorrect'),
     item('failed', 'failed proposal'),
     item('migration', 'migration'),

@@ -121,7 +121,7 @@ export class ProgramsThroughput extends HTMLElement {
 
     const rate = s ? evaluationsPerMinute(s) : { x: [], perMinute: [] };
     const evaluations = rate.perMinute.reduce((a, b) => a + b, 0);
-    const peak = Math.max(0, ...rate.perMinute);
+    const peak = rate.perMinute.reduce((a, b) => Math.max(a, b), 0);
     setText(this.rateNote, evaluations > 0 ? `${evaluations} evaluations over ${rate.x.length} min: ${(evaluations / rate.x.length).toFixed(1)} a minute on average, ${peak} at most.` : 'No program evaluated yet.');
     this.rateChart.hidden = rate.x.length === 0;
     this.rateChart.setAttribute('aria-label', `Evaluations per minute: ${rate.perMinute.slice(-10).join(', ')} in the last minutes`);

@@ -24,14 +24,19 @@ export interface RateSeries {
 /** Evaluations finished in each wall-clock minute, from the first evaluation's minute to the last's (empty minutes are 0). */
 export function evaluationsPerMinute(s: ProgramsState): RateSeries {
   const times: number[] = [];
+  let earliest = Infinity;
+  let latest = -Infinity;
   for (const id of s.evaluated) {
     const at = s.nodes[id]?.evaluatedAt;
-    if (at !== undefined) times.push(at);
+    if (at === undefined) continue;
+    times.push(at);
+    earliest = Math.min(earliest, at);
+    latest = Math.max(latest, at);
   }
   if (times.length === 0) return { x: [], perMinute: [] };
   const minute = 60_000;
-  const first = Math.floor(Math.min(...times) / minute);
-  const last = Math.floor(Math.max(...times) / minute);
+  const first = Math.floor(earliest / minute);
+  const last = Math.floor(latest / minute);
   const perMinute = new Array<number>(last - first + 1).fill(0);
   for (const at of times) perMinute[Math.floor(at / minute) - first]! += 1;
   return { x: perMinute.map((_, i) => ((first + i) * minute) / 1000), perMinute };
