@@ -379,7 +379,7 @@ function readPalette(): Palette {
     background: themeColor('editor-background', 'panel-background'),
     islands: (island) => {
       let c = islands.get(island);
-      if (c === undefined) islands.set(island, (c = themeColor(islandColorName(island))));
+      if (c === undefined) islands.set(island, (c = themeColor(islandColorName(island), 'charts-blue')));
       return c;
     },
   };
