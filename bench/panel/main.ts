@@ -9,9 +9,8 @@
  * panel gets) and streamed mode (events in batches, what a live run sends). Prints a table;
  * exits non-zero on a CSP violation or a page error.
  * A third case paints the Results tab with 2,000 items × 20 versions and scrolls it (its own table).
- * A fourth paints the Programs view's Genealogy and Throughput sections for a 5,000-program code
- * search (a seeded synthetic one: test/unit/webview/syntheticSearch.ts) and scrolls the genealogy.
- * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only] [-- --programs-only]
+ * Another paints the Programs view's Genealogy and Throughput sections (programSections.ts).
+ * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only] [-- --sections-only]
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -26,9 +25,9 @@ import type { DecisionRecord } from '../../src/core/gates/record';
 import type { HostMessage, PanelEvent } from '../../src/protocol/webview';
 import type { ResultsTable } from '../../src/protocol/results';
 import { syntheticRun } from '../../test/unit/webview/syntheticRun';
-import { syntheticSearch } from '../../test/unit/webview/syntheticSearch';
 import { stubHostScript, type BenchTheme } from './stubHost';
 import { tour } from './tour';
+import { programSections } from './programSections';
 
 const ORIGIN = 'https://panel.bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -295,85 +294,6 @@ function printResultsTable(rows: ResultsRow[]): void {
   console.log(`Results tab: medians of ${REPEATS} fresh pages; first paint = results/show posted → rows painted and one frame presented. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).`);
 }
 
-interface ProgramsRow {
-  programs: number;
-  marks: number;
-  /** The whole panel painting the run's snapshot (header, verdict feed…), before the sections. */
-  snapshotMs: number;
-  paintMs: number;
-  domNodes: number;
-  scrollP95Ms: number;
-  scrollWorkMs: number;
-  longTasks: number;
-}
-
-/**
- * The Programs view's Genealogy and Throughput sections on a 5,000-program search: the run's
- * snapshot reaches the panel as usual, then the two elements are mounted on their own (the
- * Programs tab's container is another part's) and given the run; first paint = properties set →
- * every mark laid out, the throughput drawn and one frame presented. Then the genealogy scrolls.
- */
-async function measurePrograms(context: BrowserContext, programs: number, theme: BenchTheme = 'dark'): Promise<ProgramsRow> {
-  const startAt = Date.now() - programs * 1_500;
-  const events = syntheticSearch({ programs, islands: 4, seed: 11, startAt });
-  const store = new RunStore();
-  store.appendAll(events);
-  const runId = events[0]!.runId;
-  const page = await openPanel(context, theme);
-  const snapshotMs = await deliverAndPaint(page, [{ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(runId) }], events.length);
-  // The evaluator load as the host posts it while the search runs: 4 slots, a change every 25 s.
-  const loads: HostMessage[] = Array.from({ length: 300 }, (_, i) => ({ type: 'programs/load', runId, at: startAt + i * 25_000, busy: [4, 3, 4, 2, 4, 4, 1, 3][i % 8]!, slots: 4 }));
-  await page.evaluate((loads) => {
-    for (const m of loads) window.postMessage(m, '*');
-  }, loads);
-  const { paintMs, marks } = await page.evaluate(async () => {
-    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
-    const app = document.querySelector('ratchet-panel-app') as unknown as HTMLElement & { runState: { programs: unknown } };
-    document.getElementById('root')!.hidden = true;
-    const host = document.createElement('div');
-    host.id = 'programs-bench';
-    document.body.append(host);
-    const t0 = performance.now();
-    const genealogy = document.createElement('ratchet-programs-genealogy') as HTMLElement & { programs: unknown; runState: unknown };
-    const throughput = document.createElement('ratchet-programs-throughput') as HTMLElement & { programs: unknown; runState: unknown };
-    host.append(genealogy, throughput);
-    for (const el of [genealogy, throughput]) {
-      el.programs = app.runState.programs;
-      el.runState = app.runState;
-    }
-    while (genealogy.dataset.marks === undefined || !throughput.querySelector('tbody tr')) await frame();
-    await frame();
-    return { paintMs: performance.now() - t0, marks: Number(genealogy.dataset.marks) };
-  });
-  const domNodes = await page.evaluate(() => document.getElementById('programs-bench')!.getElementsByTagName('*').length);
-  const scroll = await scrollFeed(page, 'ratchet-programs-genealogy .genealogy-scroll');
-  if (shotsDir) {
-    // The first generations: the seed, the first commits and migrations.
-    await page.evaluate(() => new Promise((r) => {
-      document.querySelector('ratchet-programs-genealogy .genealogy-scroll')!.scrollTop = 0;
-      requestAnimationFrame(() => requestAnimationFrame(r));
-    }));
-    await page.screenshot({ path: join(shotsDir, `panel-programs-${programs}-${theme}.png`), fullPage: true });
-  }
-  const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
-  if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`page problems in the programs case: CSP ${JSON.stringify(problems.csp)} errors ${JSON.stringify(problems.errors)}`);
-  await page.close();
-  return { programs, marks, snapshotMs, paintMs, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
-}
-
-function printProgramsTable(rows: ProgramsRow[]): void {
-  const head = ['programs', 'genealogy marks', 'run snapshot paint ms', 'sections first paint ms', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
-  const body = rows.map((r) => [String(r.programs), String(r.marks), r.snapshotMs.toFixed(0), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
-  console.log(`\n${line(head)}`);
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const b of body) console.log(line(b));
-  console.log(`Programs view, Genealogy + Throughput sections: medians of ${REPEATS} fresh pages; marks = programs + failed proposals.`);
-  console.log('Run snapshot paint: the run/snapshot posted → the panel painted it. Sections first paint: properties set → every mark laid out, the throughput drawn, one frame presented.');
-  console.log('Scroll: the genealogy, 120 frames at 96 px a frame. Goal: scroll frame p95 ≤ 16.7 ms (60 fps).');
-}
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
@@ -418,7 +338,7 @@ async function main(): Promise<void> {
     await serve(context, script);
     const rows: Row[] = [];
     // --tour-only (with --shots): screenshots of every tab without the timings.
-    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only') && !process.argv.includes('--programs-only');
+    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only') && !process.argv.includes('--sections-only');
     for (const dataset of measureAll ? (['run', 'decisions'] as const) : []) {
       for (const events of SIZES) for (const mode of ['snapshot', 'streamed'] as const) rows.push(await measureMedian(context, dataset, events, mode));
     }
@@ -429,14 +349,7 @@ async function main(): Promise<void> {
       const pick = (f: (r: ResultsRow) => number) => median(runs.map(f));
       printResultsTable([{ ...runs[0]!, paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
     }
-    if (measureAll || process.argv.includes('--programs-only')) {
-      const runs: ProgramsRow[] = [];
-      for (let i = 0; i < REPEATS; i++) runs.push(await measurePrograms(context, 5_000));
-      const pick = (f: (r: ProgramsRow) => number) => median(runs.map(f));
-      // The other themes for the screenshots only.
-      if (shotsDir) for (const theme of ['light', 'hc'] as const) await measurePrograms(context, 5_000, theme);
-      printProgramsTable([{ ...runs[0]!, snapshotMs: pick((r) => r.snapshotMs), paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
-    }
+    if (measureAll || process.argv.includes('--sections-only')) await programSections(context, { openPanel, deliverAndPaint, scrollFeed, median, repeats: REPEATS, shotsDir });
     if (shotsDir) {
       writeFileSync(join(shotsDir, 'panel-bench.json'), JSON.stringify(rows, null, 2));
       const store = new RunStore();
