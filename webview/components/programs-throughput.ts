@@ -171,8 +171,8 @@ export class ProgramsThroughput extends HTMLElement {
       cursor: { drag: { x: false, y: false } },
       series: [
         { label: 'time' },
-        { label: 'busy', stroke: busy, ...translucent(busy), width: 2, paths: uPlot.paths.stepped!({ align: 1 }) },
-        { label: 'slots', stroke: themeColor('descriptionForeground'), width: 1, dash: [4, 4], paths: uPlot.paths.stepped!({ align: 1 }) },
+        { label: 'busy', stroke: busy, ...translucent(busy), width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } },
+        { label: 'slots', stroke: themeColor('descriptionForeground'), width: 1, dash: [4, 4], paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } },
       ],
     };
   }
@@ -184,7 +184,7 @@ export class ProgramsThroughput extends HTMLElement {
       scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      series: [{ label: 'minute' }, { label: 'evaluations', stroke: colour, fill: colour, paths: uPlot.paths.bars!({ size: [0.8, 40] }) }],
+      series: [{ label: 'minute' }, { label: 'evaluations', stroke: colour, fill: colour, paths: uPlot.paths.bars!({ size: [0.8, 40] }), points: { show: false } }],
     };
   }
 }
