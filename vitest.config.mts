@@ -11,6 +11,7 @@ const ISOLATED = [
   'test/unit/extension/evidenceCommand.test.ts',
   'test/unit/panel/ratchetPanel.test.ts',
   'test/unit/webview/panelApp.test.ts',
+  'test/unit/webview/programsSections.test.ts',
   'test/unit/webview/virtualList.test.ts',
 ];
 

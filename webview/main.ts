@@ -3,6 +3,8 @@
 import uplotCss from 'uplot/dist/uPlot.min.css';
 import panelCss from './styles.css';
 import './elements';
+import './components/programs-genealogy';
+import './components/programs-throughput';
 import { mountPanel } from './components/panel-app';
 import { vscodeHost } from './host';
 

@@ -9,8 +9,9 @@
  * panel gets) and streamed mode (events in batches, what a live run sends). Prints a table;
  * exits non-zero on a CSP violation or a page error.
  * A third case paints the Results tab with 2,000 items × 20 versions and scrolls it (its own table);
- * a fourth, a code search of 5,000 programs on its Programs tab: the chart drawn, the archive scrolled.
- * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only] [-- --programs-only]
+ * a fourth, a code search of 5,000 programs on its Programs tab: the chart drawn, the archive scrolled;
+ * a fifth paints the Programs view's Genealogy and Throughput sections (programSections.ts).
+ * Usage: npm run bench:panel [-- --shots DIR [--tour-only]] [-- --results-only] [-- --programs-only] [-- --sections-only]
  */
 import * as esbuild from 'esbuild';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -25,9 +26,10 @@ import type { DecisionRecord } from '../../src/core/gates/record';
 import type { HostMessage, PanelEvent } from '../../src/protocol/webview';
 import type { ResultsTable } from '../../src/protocol/results';
 import { syntheticRun } from '../../test/unit/webview/syntheticRun';
-import { syntheticSearch } from './searchRun';
+import { syntheticSearch } from '../../test/unit/webview/syntheticSearch';
 import { stubHostScript, type BenchTheme } from './stubHost';
 import { tour } from './tour';
+import { programSections } from './programSections';
 
 const ORIGIN = 'https://panel.bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -305,7 +307,7 @@ interface ProgramsRow {
 
 /** A code search's snapshot opening on the Programs tab: time to the chart drawn with every program, and the scroll through the archive. */
 async function measurePrograms(context: BrowserContext, programs: number): Promise<ProgramsRow> {
-  const events = syntheticSearch(programs, Date.now() - programs * 4 * 37);
+  const events = syntheticSearch({ programs, islands: 4, startAt: Date.now() - programs * 4 * 37 });
   const store = new RunStore();
   store.appendAll(events);
   const page = await openPanel(context);
@@ -383,7 +385,7 @@ async function main(): Promise<void> {
     await serve(context, script);
     const rows: Row[] = [];
     // --tour-only (with --shots): screenshots of every tab without the timings.
-    const measureAll = !process.argv.includes('--tour-only') && !process.argv.includes('--results-only') && !process.argv.includes('--programs-only');
+    const measureAll = !['--tour-only', '--results-only', '--programs-only', '--sections-only'].some((flag) => process.argv.includes(flag));
     for (const dataset of measureAll ? (['run', 'decisions'] as const) : []) {
       for (const events of SIZES) for (const mode of ['snapshot', 'streamed'] as const) rows.push(await measureMedian(context, dataset, events, mode));
     }
@@ -400,6 +402,7 @@ async function main(): Promise<void> {
       const pick = (f: (r: ProgramsRow) => number) => median(runs.map(f));
       printProgramsTable([{ ...runs[0]!, paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }]);
     }
+    if (measureAll || process.argv.includes('--sections-only')) await programSections(context, { openPanel, deliverAndPaint, scrollFeed, median, repeats: REPEATS, shotsDir });
     if (shotsDir) {
       writeFileSync(join(shotsDir, 'panel-bench.json'), JSON.stringify(rows, null, 2));
       const store = new RunStore();

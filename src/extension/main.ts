@@ -100,6 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     cancelRun: async (runId) => void (await vscode.commands.executeCommand(commandId('cancelRun'), runId)),
     resumeRun: async (runId) => void (await vscode.commands.executeCommand(commandId('resumeRun'), runId)),
     loadRun: async (runId) => void (await feed.loadFromFolders((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), runId)),
+    statuses,
     log,
   });
   const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, statuses, review, runsView, panel };

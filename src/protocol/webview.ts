@@ -249,7 +249,19 @@ export type HostMessage =
   | { type: 'results/cell'; cell: ResultCell }
   /** One program of a code search with its texts and its gate's evidence, answering `program/request`. */
   | { type: 'program/show'; detail: ProgramDetail }
-  | { type: 'program/missing'; runId: string; programId: string; why: string };
+  | { type: 'program/missing'; runId: string; programId: string; why: string }
+  /**
+   * A code search's evaluator load changed (its live status, never journaled): the Throughput
+   * section's slot timeline is made of these, so it covers only what this window saw.
+   */
+  | ({ type: 'programs/load'; runId: string } & EvaluatorLoadSample);
+
+/** How many evaluations ran at `at`, of `slots`. */
+export interface EvaluatorLoadSample {
+  at: number;
+  busy: number;
+  slots: number;
+}
 
 /** View → host. Cancel and Resume are requests: the host forwards them to the engine. */
 export type ViewMessage =

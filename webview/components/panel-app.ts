@@ -9,6 +9,7 @@ import { TABS } from '../../src/protocol/webview';
 import { custom, el } from '../dom';
 import type { PanelHost } from '../host';
 import { costChartData, costTable } from '../model/costSeries';
+import { evaluatorLoads } from '../model/evaluatorLoad';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
 import { headerModel } from '../model/header';
 import { ratingRows, ratingsChartData } from '../model/ratings';
@@ -244,6 +245,9 @@ export class PanelApp extends HTMLElement {
         return;
       case 'program/missing':
         if (msg.runId === this.ui.runId && msg.programId === this.ui.programId) this.programs.showMissing(msg.programId, msg.why);
+        return;
+      case 'programs/load':
+        evaluatorLoads.record(msg.runId, msg);
         return;
       case 'focus':
         // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.

@@ -13,10 +13,9 @@ import { PlotController } from '../charts/plot';
 import type { ScoreChartData } from '../model/programsView';
 import { formatScore, programLine } from '../model/programsView';
 import { themeColor } from '../theme';
+import { islandColorName } from '../model/islandColors';
 
 const HEIGHT = 240;
-/** Island colours in order (VS Code's chart palette, so every theme has them); more islands cycle. */
-const ISLAND_COLOURS = ['charts-blue', 'charts-orange', 'charts-green', 'charts-purple', 'charts-yellow', 'terminal-ansiCyan', 'terminal-ansiMagenta'];
 /** Past this many programs the markers shrink, or the rings of the committed ones hide the islands' colours. */
 const DENSE = 1_000;
 /** A press that moved further than this (px) was a zoom drag, not a click on a point. */
@@ -97,7 +96,7 @@ export class ScoreChart extends HTMLElement {
     const dot = dense ? 3 : 6;
     const ringSize = dense ? 6 : 12;
     const islandSeries = (m?.islands ?? [[]]).map((_, i): uPlot.Series => {
-      const c = themeColor(ISLAND_COLOURS[i % ISLAND_COLOURS.length]!, 'charts-blue');
+      const c = themeColor(islandColorName(i), 'charts-blue');
       return { label: `island ${i}`, stroke: c, fill: c, width: 0, paths: () => null, points: { show: true, size: dot, width: 1, stroke: c, fill: c } };
     });
     return {

@@ -4,7 +4,8 @@
  * into it; tests plug in an array.
  */
 import { assertNever } from '../../core/errors';
-import type { HostMessage, PanelEvent, ViewMessage } from '../../protocol/webview';
+import { isOver, type LiveRunStatus } from '../../core/run/runStatus';
+import type { EvaluatorLoadSample, HostMessage, PanelEvent, ViewMessage } from '../../protocol/webview';
 import { buildEvidence } from './evidence';
 import { buildProgramDetail } from './programDetail';
 import { buildResultCell, buildResultsTable, exportResults } from './results';
@@ -219,6 +220,15 @@ export class PanelController {
     } else this.pending = { runId };
   }
 
+  /**
+   * A code search's evaluator load changed (its live status): posted for any run, since the view
+   * keeps a bounded timeline per run; a view not ready misses it (the timeline says it covers what
+   * the window saw).
+   */
+  evaluatorLoad(runId: string, sample: EvaluatorLoadSample): void {
+    if (this.ready) this.transport.post({ type: 'programs/load', runId, ...sample });
+  }
+
   /** The webview was disposed or reloaded: nothing is posted until it says `view/ready` again. */
   detach(): void {
     this.ready = false;
@@ -294,6 +304,19 @@ export class PanelController {
       this.actions.reportError(`${what}: ${message(err)}`);
     }
   }
+}
+
+/**
+ * The evaluator load a status change says, at `at`, when it differs from the previous status's:
+ * a run that is over has no evaluation running, whatever its last load said.
+ */
+export function evaluatorSample(status: LiveRunStatus | undefined, previous: LiveRunStatus | undefined, at: number): EvaluatorLoadSample | undefined {
+  const load = status?.evaluator;
+  if (!status || !load) return undefined;
+  const busy = isOver(status) ? 0 : load.busy;
+  const before = previous?.evaluator && { busy: isOver(previous) ? 0 : previous.evaluator.busy, slots: previous.evaluator.slots };
+  if (before && before.busy === busy && before.slots === load.slots) return undefined;
+  return { at, busy, slots: load.slots };
 }
 
 function message(err: unknown): string {

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ViewMessage } from '../../protocol/webview';
+import type { EvaluatorLoadSample, ViewMessage } from '../../protocol/webview';
 import type { PanelActions } from './controller';
 import { PanelController } from './controller';
 import { WEBVIEW_RESOURCE_ROOTS, makeNonce, panelHtml } from './html';
@@ -79,6 +79,11 @@ export class RatchetPanel {
   /** Shows `runId` with `candidateId`'s decision selected and its evidence open, once the view is ready. */
   focus(runId: string, candidateId: string): void {
     this.controller.focus(runId, candidateId);
+  }
+
+  /** A code search's evaluator load changed (the Throughput section's slot timeline). */
+  evaluatorLoad(runId: string, sample: EvaluatorLoadSample): void {
+    this.controller.evaluatorLoad(runId, sample);
   }
 
   dispose(): void {

@@ -4,7 +4,9 @@
  */
 import * as vscode from 'vscode';
 import { commandId } from '../commandTable';
+import type { RunStatuses } from '../runs/runStatuses';
 import type { PanelActions } from './controller';
+import { evaluatorSample } from './controller';
 import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
 import type { RunStore } from './runStore';
 
@@ -18,6 +20,8 @@ export interface RegisterPanelDeps {
   resumeRun(runId: string): void | Promise<void>;
   /** Fills the store with a run from its journal (see PanelActions.loadRun). */
   loadRun(runId: string): void | Promise<void>;
+  /** The live run statuses: a code search's evaluator load feeds the Programs view's slot timeline. */
+  statuses?: RunStatuses;
   log?: vscode.LogOutputChannel;
 }
 
@@ -41,6 +45,11 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
     vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, candidateDocuments(deps.store)),
     { dispose: () => RatchetPanel.instance?.dispose() },
   );
+  const unwatchStatuses = deps.statuses?.onChange(({ runId, status, previous }) => {
+    const sample = evaluatorSample(status?.status, previous, Date.now());
+    if (sample) RatchetPanel.instance?.evaluatorLoad(runId, sample);
+  });
+  if (unwatchStatuses) context.subscriptions.push({ dispose: unwatchStatuses });
   const show = () => RatchetPanel.createOrShow(context, panelDeps);
   return {
     show,

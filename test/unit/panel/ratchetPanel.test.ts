@@ -2,6 +2,7 @@
 // webview is given (options, HTML with CSP), the singleton, the serializer, and disposal.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HostMessage, ViewMessage } from '../../../src/protocol/webview';
+import { RunStatuses } from '../../../src/extension/runs/runStatuses';
 import { RUN, proposed, started } from '../webview/events';
 
 interface FakePanel {
@@ -107,13 +108,13 @@ function makePanel(): FakePanel {
 }
 fake.makePanel = makePanel;
 
-function setup() {
+function setup(statuses?: RunStatuses) {
   const subscriptions: { dispose(): void }[] = [];
   const context = { extensionUri: { path: '/ext' }, subscriptions } as unknown as Parameters<typeof registerPanel>[0];
   const store = new RunStore();
   store.appendAll([started(), proposed('c0', undefined, 'parent text'), proposed('c1', 'c0', 'child text')]);
   const cancelRun = vi.fn();
-  const handle = registerPanel(context, { store, cancelRun, resumeRun: vi.fn(), loadRun: vi.fn() });
+  const handle = registerPanel(context, { store, cancelRun, resumeRun: vi.fn(), loadRun: vi.fn(), ...(statuses ? { statuses } : {}) });
   return { subscriptions, store, cancelRun, context, handle };
 }
 
@@ -185,5 +186,25 @@ describe('RatchetPanel in VS Code', () => {
     restored.dispose();
     expect(RatchetPanel.instance).toBeUndefined();
     expect(restored.webview.receive).toBeUndefined();
+  });
+
+  it('posts a code search’s evaluator load to the open view as it changes, idle once the run is over', async () => {
+    const statuses = new RunStatuses();
+    const { subscriptions } = setup(statuses);
+    await fake.commands.get('ratchet.showPanel')!();
+    const panel = fake.created[0]!.panel as FakePanel;
+    panel.webview.receive!({ type: 'view/ready', runId: undefined });
+    const status = (state: 'running' | 'finished', busy: number, line: string) => ({ uri: 'file:///w/solve.js', workspace: '/w', status: { runId: 's1', state, tested: 0, commits: 0, line, evaluator: { busy, slots: 4, runs: 0 } } });
+    statuses.set(status('running', 3, 'a'));
+    statuses.set(status('running', 3, 'b')); // the line changed, not the load
+    statuses.set(status('finished', 3, 'c'));
+    const loads = panel.webview.posted.filter((m) => m.type === 'programs/load');
+    expect(loads).toMatchObject([
+      { runId: 's1', busy: 3, slots: 4 },
+      { runId: 's1', busy: 0, slots: 4 },
+    ]);
+    for (const d of subscriptions) d.dispose();
+    statuses.set(status('running', 1, 'd'));
+    expect(panel.webview.posted.filter((m) => m.type === 'programs/load')).toHaveLength(2);
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * A seeded synthetic code search for the Programs view's tests and bench:panel, in the order the
+ * engine journals it: the seed, then one proposal per island per generation (a failed
+ * attempt or two before some), the gate's decision before the program's evaluation, and a ring
+ * migration every few generations. Valid events only (they fold like a real search's); the
+ * numbers are made up, the shape is not: parents are the island's incumbent or an earlier program
+ * of its island, scores drift from the parent's, a commit raises the island's incumbent.
+ */
+import type { DecisionRecord } from '../../../src/core/gates/record';
+import type { EngineEvent } from '../../../src/core/run/events';
+import { SeededRandom } from '../../../src/core/random';
+
+export interface SyntheticSearchOptions {
+  /** Programs proposed, the seeds included. */
+  programs: number;
+  islands?: number;
+  seed?: number;
+  runId?: string;
+  startAt?: number;
+  /** Wall-clock ms between two evaluations. */
+  spacingMs?: number;
+  migrationInterval?: number;
+  models?: string[];
+}
+
+const REASONS = ['patch', 'format', 'duplicate', 'not-novel'] as const;
+const KINDS = ['diff', 'diff', 'diff', 'full', 'cross'] as const;
+
+export function syntheticSearch(o: SyntheticSearchOptions): EngineEvent[] {
+  const islands = o.islands ?? 4;
+  const runId = o.runId ?? 'search-1';
+  const r = new SeededRandom(o.seed ?? 7);
+  const models = o.models ?? ['model-a', 'model-b', 'model-c'];
+  const spacing = o.spacingMs ?? 1_500;
+  const migrationInterval = o.migrationInterval ?? 10;
+  let at = o.startAt ?? 1_700_000_000_000;
+  const events: EngineEvent[] = [];
+  const emit = (e: Record<string, unknown>) => events.push({ runId, at, ...e } as EngineEvent);
+  emit({ type: 'run/started', info: { kind: 'search', target: 'circle_packing.js', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: o.seed ?? 7 } });
+
+  const score = new Map<string, number>();
+  const pool: string[][] = Array.from({ length: islands }, () => []);
+  const incumbent: string[] = [];
+  let made = 0;
+  let failures = 0;
+  // As the engine does: the seed is proposed and evaluated once; each other island starts from a
+  // copy of it (p0.<island>) that no event names, so its first children have a parent never seen.
+  emit({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: 'h-p0', text: '' });
+  emit({ type: 'program/evaluated', candidateId: 'p0', island: 0, correct: true, score: 0.5, instances: 30 });
+  made++;
+  for (let island = 0; island < islands; island++) {
+    const id = island === 0 ? 'p0' : `p0.${island}`;
+    score.set(id, 0.5);
+    pool[island]!.push(id);
+    incumbent[island] = id;
+  }
+  for (let generation = 1; made < o.programs; generation++) {
+    for (let island = 0; island < islands && made < o.programs; island++, made++) {
+      at += spacing;
+      const parentId = r.next() < 0.5 ? incumbent[island]! : pool[island]![Math.floor(r.next() * pool[island]!.length)]!;
+      const model = models[Math.floor(r.next() * models.length)]!;
+      const kind = KINDS[Math.floor(r.next() * KINDS.length)]!;
+      // Some attempts fail before the one that makes the program (the engine retries the step).
+      for (let attempt = 1; r.next() < 0.15 && attempt <= 2; attempt++) {
+        failures++;
+        emit({ type: 'proposal/failed', parentId, island, kind, attempt, reason: REASONS[failures % REASONS.length], message: `attempt ${attempt}: the SEARCH text was not found in the parent`, model });
+      }
+      const id = `p${made}`;
+      emit({ type: 'candidate/proposed', candidateId: id, parentId, contentHash: `h-${id}`, text: '', reasoning: `idea ${made}`, program: { island, generation, kind, model } });
+      const correct = r.next() > 0.05;
+      const value = Math.min(1, Math.max(0, score.get(parentId)! + (r.next() - 0.55) * 0.06));
+      const best = score.get(incumbent[island]!)!;
+      const commit = correct && value > best + 0.005 && r.next() < 0.8;
+      const record: DecisionRecord = {
+        candidateId: id, parentId, incumbentId: incumbent[island], gate: 'pace+', configHash: 'cfg', alpha: 0.05, schedule: 'per-candidate',
+        ledgerBefore: { tested: made, commits: 0 }, threshold: 20, orderSeed: made, itemsConsumed: 30, wins: commit ? 20 : 10, losses: commit ? 4 : 12, ties: 6,
+        logWealth: commit ? 3.2 : -1.5, decision: commit ? 'commit' : 'reject', reason: commit ? 'evidence' : 'futile', candidateCalls: 0, incumbentCalls: 0,
+      };
+      if (correct) emit({ type: 'decision', record });
+      emit({ type: 'program/evaluated', candidateId: id, island, correct, ...(correct ? { score: value } : {}), instances: correct ? 30 : 1 });
+      if (!correct) continue;
+      score.set(id, value);
+      pool[island]!.push(id);
+      if (commit) incumbent[island] = id;
+    }
+    if (islands > 1 && generation % migrationInterval === 0) {
+      const moves = Array.from({ length: islands }, (_, from) => ({ programId: incumbent[from]!, from, to: (from + 1) % islands }));
+      emit({ type: 'program/migrated', generation, moves });
+      for (const m of moves) pool[m.to]!.push(m.programId);
+    }
+  }
+  return events;
+}
