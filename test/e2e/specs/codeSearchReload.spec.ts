@@ -2,7 +2,7 @@
  * Issue #16, must show: a reload mid-search keeps the search running. A code search started from
  * the lens (the circle-packing example, against the fake endpoint) has an evaluation held open
  * while the window reloads; the run daemon keeps the search — the very same evaluator process —
- * going, the reloaded window shows it again (status bar, Runs view), and once the evaluation is let
+ * going, the reloaded window shows it again (status bar, Runs view, the panel's Programs tab), and once the evaluation is let
  * go the search goes on in its journal to the end, without a resume.
  */
 import { readdir, readFile } from 'node:fs/promises';
@@ -73,6 +73,11 @@ describe('reloading the window during a code search', () => {
     expect((await processesMarked(held.control)).map((p) => p.pid)).toEqual(expect.arrayContaining([pids.evaluator, pids.grandchild]));
     const shown = await statusBarSays(searching, 'the status bar to show the search again after the reload', 60_000);
     expect(shown).toMatch(/pack\.mjs · best 1\.917/);
+    // The panel comes back on the search's Programs tab, with the program evaluated before the reload (the seed) in its chart.
+    const panel = s.workbench.ratchetPanel;
+    await panel.waitForReady('ratchet-programs-view', 60_000);
+    const summary = panel.locator('ratchet-programs-view ratchet-score-chart .chart-summary');
+    await waitUntil(async () => (/^[1-9]\d* programs? evaluated/.test((await summary.textContent()) ?? '') ? true : undefined), 'the Programs view to show the programs evaluated before the reload', 60_000);
     const runs = new RunsView(s.page, palette);
     await runs.open();
     await runs.waitForRunLabel('pack.mjs', /^\d\d:\d\d · running · pack\.mjs$/);
@@ -97,8 +102,4 @@ describe('reloading the window during a code search', () => {
     await s.workbench.parkMouse();
     await s.screenshot('finished-after-reload');
   });
-
-  // The Programs view (the panel's tab for search runs) is another part of issue #16; once it
-  // exists, this asserts it comes back after the reload with the programs evaluated before it.
-  it.todo('the Programs view comes back after the reload, with the programs evaluated before it');
 });
