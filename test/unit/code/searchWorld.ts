@@ -3,6 +3,8 @@
 // proposer answering in ShinkaEvolve's formats that moves x (or, neutral, only renames a comment),
 // and a validator comparing two programs by the x each one's diff sets.
 import type { ProgramEvaluator } from '../../../src/core/code/search';
+import { runSearch } from '../../../src/core/code/search';
+import type { EngineEvent } from '../../../src/core/run/events';
 import { CODE_DEFAULTS } from '../../../src/core/code/spec';
 import type { CodeRunSpec, ParentSelection } from '../../../src/core/code/spec';
 import type { CodeGateName } from '../../../src/core/code/gate';
@@ -108,4 +110,23 @@ export function spec(gate: CodeGateName, proposals: number, parentSelection: Par
     callTimeoutSeconds: 60,
     origin: {},
   };
+}
+
+/**
+ * The events of a whole in-process search on two islands with frequent ring migration (every 2
+ * generations, half the island), for the tests of what the panel folds and draws from a search.
+ */
+export async function migratingSearchEvents(seed: number, proposals: number, broken = false): Promise<EngineEvent[]> {
+  const events: EngineEvent[] = [];
+  const s = spec('pace+', proposals);
+  await runSearch({
+    spec: { ...s, islands: 2, search: { ...s.search, migrationInterval: 2, migrationRate: 0.5 } },
+    seedText: SEED_PROGRAM,
+    llm: proposer(seed, false, broken),
+    evaluate: evaluator(seed).evaluate,
+    random: new SeededRandom(seed),
+    emit: async (e) => void events.push({ ...e, runId: 'r', at: events.length } as EngineEvent),
+    signal: new AbortController().signal,
+  });
+  return events;
 }

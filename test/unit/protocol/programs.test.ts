@@ -3,31 +3,13 @@
 // line steps only up and only at committed programs, and ring migrations and failed proposals are
 // kept as the journal says them.
 import { describe, expect, it } from 'vitest';
-import { runSearch } from '../../../src/core/code/search';
-import type { EngineEvent } from '../../../src/core/run/events';
-import { SeededRandom } from '../../../src/core/random';
 import { emptyPrograms, foldProgramEvent } from '../../../src/protocol/programs';
 import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import { SEED_PROGRAM, evaluator, proposer, spec } from '../code/searchWorld';
-
-async function searchEvents(seed: number, proposals: number, broken = false): Promise<EngineEvent[]> {
-  const events: EngineEvent[] = [];
-  const s = spec('pace+', proposals);
-  await runSearch({
-    spec: { ...s, islands: 2, search: { ...s.search, migrationInterval: 2, migrationRate: 0.5 } },
-    seedText: SEED_PROGRAM,
-    llm: proposer(seed, false, broken),
-    evaluate: evaluator(seed).evaluate,
-    random: new SeededRandom(seed),
-    emit: async (e) => void events.push({ ...e, runId: 'r', at: events.length } as EngineEvent),
-    signal: new AbortController().signal,
-  });
-  return events;
-}
+import { migratingSearchEvents } from '../code/searchWorld';
 
 describe('Programs view fold', () => {
   it('nodes, evaluation order, best-so-far steps and migrations follow the journal', async () => {
-    const events = await searchEvents(3, 40);
+    const events = await migratingSearchEvents(3, 40);
     const s = emptyPrograms();
     for (const e of events) foldProgramEvent(s, e);
     const proposed = events.filter((e) => e.type === 'candidate/proposed');
@@ -63,7 +45,7 @@ describe('Programs view fold', () => {
   });
 
   it('failed proposals are kept with their reason, and a run state folds programs only for a search', async () => {
-    const events = await searchEvents(5, 12, true);
+    const events = await migratingSearchEvents(5, 12, true);
     const failed = events.flatMap((e) => (e.type === 'proposal/failed' ? [e] : []));
     expect(failed.length).toBeGreaterThan(0);
     const state = foldEvents(emptyRunState('r'), [{ type: 'run/started', runId: 'r', at: 0, info: { kind: 'search', target: 'solve.mjs', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }, ...events]);

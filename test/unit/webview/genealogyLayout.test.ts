@@ -3,27 +3,14 @@
 // below its parent; failed proposals beside the step they were an attempt at; migrations ending
 // in the lane they moved to; and the keyboard and pointer finding the marks a user means.
 import { describe, expect, it } from 'vitest';
-import { runSearch } from '../../../src/core/code/search';
 import type { EngineEvent } from '../../../src/core/run/events';
-import { SeededRandom } from '../../../src/core/random';
 import { emptyPrograms, foldProgramEvent, type ProgramsState } from '../../../src/protocol/programs';
 import { layoutGenealogy, markAt, markKey, moveFrom, visibleLines, type GenealogyLayout, type ProgramMark } from '../../../webview/model/genealogyLayout';
-import { SEED_PROGRAM, evaluator, proposer, spec } from '../code/searchWorld';
+import { migratingSearchEvents } from '../code/searchWorld';
 import { syntheticSearch } from './syntheticSearch';
 
 async function realSearch(seed: number, proposals: number, broken: boolean): Promise<ProgramsState> {
-  const events: EngineEvent[] = [];
-  const s = spec('pace+', proposals);
-  await runSearch({
-    spec: { ...s, islands: 2, search: { ...s.search, migrationInterval: 2, migrationRate: 0.5 } },
-    seedText: SEED_PROGRAM,
-    llm: proposer(seed, false, broken),
-    evaluate: evaluator(seed).evaluate,
-    random: new SeededRandom(seed),
-    emit: async (e) => void events.push({ ...e, runId: 'r', at: events.length } as EngineEvent),
-    signal: new AbortController().signal,
-  });
-  return fold(events);
+  return fold(await migratingSearchEvents(seed, proposals, broken));
 }
 
 function fold(events: EngineEvent[]): ProgramsState {
