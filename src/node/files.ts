@@ -94,6 +94,16 @@ export class NodeFiles implements Files {
     this.appended.add(file);
   }
 
+  /** A regular file (not a folder, pipe or device) at `file`, following links. */
+  async isFile(file: string): Promise<boolean> {
+    try {
+      return (await stat(file)).isFile();
+    } catch (err) {
+      if (isCode(err, 'ENOENT') || isCode(err, 'ENOTDIR')) return false;
+      throw err;
+    }
+  }
+
   async exists(file: string): Promise<boolean> {
     try {
       await stat(file);

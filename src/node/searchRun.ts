@@ -269,7 +269,7 @@ async function namedFiles(files: NodeFiles, command: string | undefined, program
   const found: string[] = [];
   for (const w of commandFileWords(command, basename(programPath))) {
     const path = resolve(dirname(programPath), w);
-    if ((isAbsolute(w) || isBesideName(w)) && (await files.exists(path))) found.push(path);
+    if ((isAbsolute(w) || isBesideName(w)) && (await files.isFile(path))) found.push(path);
   }
   return found;
 }
@@ -286,7 +286,7 @@ async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath
   const extra: string[] = [];
   for (const w of beside) {
     const path = resolve(dirname(programPath), w);
-    if (!supportFiles.includes(path) && (await files.exists(path))) extra.push(path);
+    if (!supportFiles.includes(path) && (await files.isFile(path))) extra.push(path);
   }
   return extra.length === 0 ? spec : { ...spec, evaluator: { ...spec.evaluator, supportFiles: [...supportFiles, ...extra] } };
 }

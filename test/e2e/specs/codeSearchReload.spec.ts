@@ -26,7 +26,8 @@ describe('reloading the window during a code search', () => {
     return {
       options: {
         name: 'code-search-reload',
-        userSettings: { 'ratchet.endpoint.baseUrl': fake.url, 'ratchet.models.default': 'sim-proposer' },
+        // Autopilot: each new best is written as it comes, so the search ends without waiting for an Accept (codeSearchAccept.spec answers one).
+        userSettings: { 'ratchet.endpoint.baseUrl': fake.url, 'ratchet.models.default': 'sim-proposer', 'ratchet.run.mode': 'autopilot' },
         populate: (folder) => held.populate(folder),
       },
       cleanup: async () => {

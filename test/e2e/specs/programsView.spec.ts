@@ -58,7 +58,8 @@ describe('the Programs view of a code search', () => {
     return {
       options: {
         name: 'programs',
-        userSettings: { 'ratchet.endpoint.baseUrl': fake.url, 'ratchet.models.default': 'sim-proposer' },
+        // Autopilot: each new best is written as it comes, so the search ends without waiting for an Accept (codeSearchAccept.spec answers one).
+        userSettings: { 'ratchet.endpoint.baseUrl': fake.url, 'ratchet.models.default': 'sim-proposer', 'ratchet.run.mode': 'autopilot' },
         populate: async (folder) => {
           await writeFile(join(folder, `${PROGRAM}.ratchet.yaml`), SPEC);
           await writeFile(join(folder, FOLDER, 'evaluate-instances.mjs'), INSTANCE_EVALUATOR);
