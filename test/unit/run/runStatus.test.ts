@@ -139,7 +139,9 @@ describe('foldStatus of a code search', () => {
 
   it('goes on running while its best waits in the editor; once done it waits for you, and the answer lets it end', () => {
     const offered = fold([...seedEvaluated, ...tested('p1', 'commit', 0.7), ev({ type: 'suggestion', candidateId: 'p1', file: 'solve.py', baseText: 'a', newText: 'b' })]);
-    expect(offered).toMatchObject({ state: 'running', line: '1 program tested · 1 committed · best 0.7 (start 0.5)' });
+    // It says the offer, and still runs: the next program's events bring the counts line back.
+    expect(offered).toMatchObject({ state: 'running', line: 'p1, a new best, is in the editor for your Accept or Reject' });
+    expect(fold([child('p2')], offered).state).toBe('running');
     const pushed: LiveRunStatus[] = [];
     const f = new StatusFeed(offered, (next) => pushed.push(next), new VirtualClock({ auto: false }));
     f.waitingForYou('p1');
