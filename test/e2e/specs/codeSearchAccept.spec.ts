@@ -79,6 +79,8 @@ describe('the best program of a code search, offered inline', () => {
       240_000,
     );
     const best = /(p\d+) waits/.exec(waiting)![1]!;
+    // Start Code Search opened the panel beside the program (its Programs tab); back to the program's group.
+    await editor.focusGroup(1);
     await editor.waitForCodeLens(`Accept ${best} (Ctrl+Shift+Enter)`, 30_000);
     expect(await editor.codeLensTexts()).toEqual(expect.arrayContaining([`Accept ${best} (Ctrl+Shift+Enter)`, 'Reject (Ctrl+Shift+Backspace)', 'Diff', 'Evidence']));
     const program = journaledProgram(s.folder, best);
