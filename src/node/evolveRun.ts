@@ -331,7 +331,13 @@ function hashInputs(inputs: RunInputs): string {
  * call goes to the editor, whatever endpoint the spec names: no base URL, no key, and a role
  * without a model leaves it undefined, for the editor to pick (EndpointConfig, llm/types.ts).
  */
-export function roleConfig(spec: Pick<RunSpec, 'models' | 'origin'>, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
+export function roleConfig(
+  spec: Pick<RunSpec, 'models' | 'origin'>,
+  o: EvolveOverrides,
+  defaults: EndpointDefaults,
+  editorModels = false,
+  called: readonly (typeof ROLES)[number][] = ROLES,
+): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
     const { value: model, from: modelFrom } = modelChoice(spec, role, o, defaults);
@@ -353,9 +359,9 @@ export function roleConfig(spec: Pick<RunSpec, 'models' | 'origin'>, o: EvolveOv
     const apiKeyFrom = !m.apiKeyEnv || named !== undefined ? (m.apiKeyEnv ? envField : defaultKeyFrom) : apiKey ? `${defaultKeyFrom}, as ${envField} is not set` : envField;
     return { baseURL, baseURLFrom, model, modelFrom, ...(apiKey ? { apiKey } : {}), apiKeyFrom };
   };
-  // Every role is spelled out; the editor's default has no model, so a role without one does not
-  // inherit another role's through it.
+  // Every role the run calls is spelled out; the editor's default has no model, so a role without
+  // one does not inherit another role's through it. A role the run never calls needs no model.
   const config: RoleConfig = { default: editorModels ? {} : endpointFor('agent') };
-  for (const role of ROLES) config[role] = endpointFor(role);
+  for (const role of called) config[role] = endpointFor(role);
   return config;
 }
