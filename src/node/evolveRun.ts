@@ -47,6 +47,11 @@ import { REDACTED, redactUrl, urlCredentials } from '../core/run/redact';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { OPENAI_BASE_URL, baseURLChoice, modelChoice, roleModels } from '../core/run/modelChoice';
 import type { RoleModel } from '../core/run/modelChoice';
+import { templateVariableNames } from '../core/prompt/template';
+import { addEstimates, estimateZeroRounds } from '../core/run/estimate';
+import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../core/zero/rounds';
+import type { ZeroRoundsDeps } from '../core/zero/rounds';
+import { zeroDataRounds } from './genDataRun';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
@@ -128,6 +133,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
   checkGate(spec);
+  // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
+  const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
@@ -210,6 +217,9 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const emit = replay.emit;
   // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
   const control = replayingControl(provenance.control(opts.control), replayed);
+  const challengerModel = roles.challenger?.model ?? '';
+  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
+  const estimate = estimateRun(inputs, prices.byRole);
   try {
     const result = await runEvolve(
       {
@@ -223,8 +233,9 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         meter: llm,
         budget,
         control,
-        estimate: estimateRun(inputs, prices.byRole),
-        models: calledModels(spec, opts),
+        estimate: zero ? addEstimates(estimate, estimateZeroRounds({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), tasks: zero.settings.tasks, samples: zero.settings.samples, heldOutShare: zero.settings.heldOutShare }, prices.byRole)) : estimate,
+        models: calledModels(spec, opts, zero !== undefined),
+        ...(dataRounds ? { dataRounds } : {}),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
       },
       emit,
@@ -239,8 +250,42 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
 }
 
 /** What `run/started` says about models: each role the run calls, as roleConfig chose it. */
-function calledModels(spec: RunSpec, opts: EvolveRunOptions): RoleModel[] {
-  return roleModels(spec, rolesCalled(spec), opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
+function calledModels(spec: RunSpec, opts: EvolveRunOptions, zeroData: boolean): RoleModel[] {
+  const called = rolesCalled(spec);
+  const roles = zeroData ? ROLES.filter((r) => called.includes(r) || r === 'challenger' || r === 'validator') : called;
+  return roleModels(spec, roles, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
+}
+
+/** Candidates tested on each zero-data round's items before the next round is written. */
+const ZERO_CANDIDATES_PER_ROUND = 2;
+
+/** The most rounds a zero-data evolve run can have: one per ZERO_CANDIDATES_PER_ROUND candidates. */
+function zeroRoundsAtMost(spec: RunSpec): number {
+  return Math.max(1, Math.ceil(spec.budget.candidates / ZERO_CANDIDATES_PER_ROUND));
+}
+
+/** A run whose spec names no dataset and no split files, and no --data was given. */
+function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
+  return o.dataset === undefined && spec.dataset === undefined && spec.split.kind !== 'files';
+}
+
+/** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */
+function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'now' | 'challengerModel'> {
+  const variables = templateVariableNames(inputs.prompt.body);
+  if (variables.length === 0) {
+    throw new RatchetError(
+      'badInput',
+      `${inputs.prompt.path} names no dataset and has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}, or name a dataset.`,
+      { file: inputs.prompt.path, field: 'dataset' },
+    );
+  }
+  const description = inputs.prompt.frontMatter?.['description'];
+  return {
+    template: inputs.template,
+    variables,
+    brief: typeof description === 'string' ? { description } : {},
+    settings: { ...DEFAULT_ZERO_SETTINGS, seed: inputs.spec.seed },
+  };
 }
 
 /**

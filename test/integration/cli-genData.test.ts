@@ -24,6 +24,12 @@ beforeAll(() => {
 // A noisy Solver (each sample right with probability ½) so most tasks have spread; a good judge.
 const SCENARIO: ScenarioInput = { seed: 3, agent: { baseAccuracy: 0.5, noise: 1 }, validator: { accuracy: 0.85, positionBias: 0, tieRate: 1 } };
 const CONCURRENCY = 4;
+/**
+ * Calls a kill -9 can catch in flight: the requests parked at the server (one per concurrency
+ * slot), and the answers that freed those slots, received but not yet in the response cache.
+ * Counted by request body, so a body the run sends twice by design counts twice.
+ */
+const IN_FLIGHT = 2 * CONCURRENCY;
 
 function workspace(): { dir: string; prompt: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-gendata-'));
@@ -44,6 +50,41 @@ function workspace(): { dir: string; prompt: string } {
 }
 
 const ARGS = ['--tasks', '8', '--keep', '3', '--samples', '4', '--rounds', '2'];
+
+// For `ratchet evolve` without a dataset: a proposer with scripted edits, a judge with a position
+// bias (so some known-order pairs split and become exemplars), the reward-free gate.
+const EVOLVE_SCENARIO: ScenarioInput = {
+  ...SCENARIO,
+  validator: { accuracy: 0.85, positionBias: 0.4, tieRate: 1 },
+  proposer: {
+    edits: [
+      { id: '1', text: 'Check the arithmetic twice.', effect: { kind: 'gain', delta: 0.4 } },
+      { id: '2', text: 'Be brief.', effect: { kind: 'neutral', churn: 0.2 } },
+      { id: '3', text: 'Show the steps.', effect: { kind: 'neutral', churn: 0.2 } },
+      { id: '4', text: 'Use a table.', effect: { kind: 'harm', delta: 0.2 } },
+    ],
+  },
+};
+
+function evolveWorkspace(): { dir: string; prompt: string } {
+  const ws = workspace();
+  writeFileSync(
+    join(ws.dir, 'sums.ratchet.yaml'),
+    [
+      'models:',
+      '  agent: { model: sim-agent }',
+      '  proposer: { model: sim-proposer }',
+      '  validator: { model: sim-validator }',
+      '  meta: { model: sim-meta }',
+      '  challenger: { model: sim-challenger }',
+      'gate: { name: pace-rf, alpha: 0.1 }',
+      'budget: { candidates: 4 }',
+      'seed: 5',
+      `concurrency: ${CONCURRENCY}`,
+    ].join('\n') + '\n',
+  );
+  return ws;
+}
 
 function records(path: string) {
   const text = readFileSync(path, 'utf8');
@@ -164,11 +205,85 @@ describe('ratchet gen-data', () => {
       const again = await runCli(['gen-data', ws.prompt, ...ARGS, '--base-url', server.url, '-w', ws.dir]);
       expect(again.code, again.stderr).toBe(0);
       const paidTwice = server.calls.filter((c) => first.includes(key(c.body))).length;
-      // At most the calls in flight at the kill (the concurrency), never round 1's answered ones.
+      // Never round 1's answered calls; at most those in flight at the kill (IN_FLIGHT).
       expect(first.length).toBeGreaterThan(roundOne);
-      expect(paidTwice).toBeLessThanOrEqual(CONCURRENCY);
+      expect(paidTwice).toBeLessThanOrEqual(IN_FLIGHT);
       expect(readFileSync(join(ws.dir, 'sums.dev.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.dev.jsonl'), 'utf8'));
       expect(readFileSync(join(ws.dir, 'sums.test.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.test.jsonl'), 'utf8'));
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+});
+
+describe('ratchet evolve without a dataset (zero-data)', () => {
+  it('runs generation rounds and reward-free candidates to the end in one journal, with reliability per round and the judge\'s exemplars', async () => {
+    const ws = evolveWorkspace();
+    const server = await startFakeServer({ scenario: EVOLVE_SCENARIO });
+    try {
+      const r = await runCli(['evolve', ws.prompt, '--base-url', server.url, '-w', ws.dir]);
+      const [id] = runIds(ws.dir);
+      expect(id, r.stderr).toBeDefined();
+      const events = journal(ws.dir, id!);
+      expect(events[0]?.type).toBe('run/started');
+      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+      // Estimated before any call, with the Challenger among the models.
+      const started = events[0]!.type === 'run/started' ? events[0]!.info : undefined;
+      expect(started?.estimate?.calls).toBeGreaterThan(0);
+      expect(started?.models?.map((m) => m.role)).toContain('challenger');
+      const zero = rounds(ws.dir, id!);
+      expect(zero.map((e) => e.round)).toEqual([1, 2]);
+      for (const e of zero) for (const rel of e.reliability) expect(rel.pairs).toBeGreaterThan(0);
+      expect(zero[0]!.exemplars.length).toBeGreaterThan(0);
+      expect(zero[1]!.exemplarsUsed).toEqual(zero[0]!.exemplars.map((x) => x.pairId));
+      // Candidates were tested by the reward-free gate between the rounds, on the kept tasks.
+      const decisions = events.flatMap((e) => (e.type === 'decision' ? [e] : []));
+      expect(decisions.length).toBeGreaterThan(0);
+      for (const d of decisions) expect(d.record.gate).toBe('pace-rf');
+      const firstDecision = events.findIndex((e) => e.type === 'decision');
+      expect(events.findIndex((e) => e.type === 'zero/round')).toBeLessThan(firstDecision);
+      const loaded = events.flatMap((e) => (e.type === 'dataset/loaded' ? [e] : []));
+      // One per round whose items the run went on with (a round whose held-out score did not rise ends it).
+      expect(loaded.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(loaded[0]!.items.filter((i) => i.split === 'dev').map((i) => i.itemId))).toEqual(new Set(zero[0]!.kept.map((k) => k.id)));
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it('killed with -9 and resumed with `ratchet runs resume`, repeats no paid call beyond those in flight and ends as an uninterrupted run does', async () => {
+    const server = await startFakeServer({ scenario: EVOLVE_SCENARIO });
+    const key = (body: unknown) => JSON.stringify(body);
+    try {
+      const ref = evolveWorkspace();
+      await runCli(['evolve', ref.prompt, '--base-url', server.url, '-w', ref.dir]);
+      const [refId] = runIds(ref.dir);
+      const reference = journal(ref.dir, refId!);
+      const total = server.calls.length;
+      server.resetStats();
+
+      const ws = evolveWorkspace();
+      server.inject({ kind: 'park', skip: Math.floor(total / 2), times: Infinity });
+      const { child, done } = startCli(['evolve', ws.prompt, '--base-url', server.url, '-w', ws.dir]);
+      await server.untilParked(1);
+      child.kill('SIGKILL');
+      await done;
+      server.clearFaults();
+      server.releaseParked();
+      const first = server.calls.map((c) => key(c.body));
+      server.resetStats();
+      const [id] = runIds(ws.dir);
+      expect(journalSoFar(ws.dir, id!).some((e) => e.type === 'run/finished')).toBe(false);
+
+      const resumed = await runCli(['runs', 'resume', id!, '--base-url', server.url, '-w', ws.dir]);
+      const events = journal(ws.dir, id!);
+      expect(events.at(-1)?.type, resumed.stderr).toBe('run/finished');
+      const paidTwice = server.calls.filter((c) => first.includes(key(c.body))).length;
+      expect(first.length).toBeGreaterThan(4 * IN_FLIGHT);
+      expect(paidTwice).toBeLessThanOrEqual(IN_FLIGHT);
+      // The same rounds and the same decisions as the run never interrupted.
+      const digest = (es: typeof events) => es.flatMap((e) => (e.type === 'zero/round' ? [`r${e.round}:${e.kept.map((k) => k.id).join(',')}`] : e.type === 'decision' ? [`${e.record.candidateId}:${e.record.decision}`] : []));
+      expect(digest(events)).toEqual(digest(reference));
     } finally {
       await server.close();
     }

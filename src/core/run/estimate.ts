@@ -188,3 +188,14 @@ export function estimateZeroRounds(z: ZeroEstimateInput, prices: RolePrices): Ru
   }
   return summarize(z.spec, tally, prices);
 }
+
+/** Two estimates of one run's parts, added; dollars only when both have them. */
+export function addEstimates(a: RunEstimate, b: RunEstimate): RunEstimate {
+  const unpriced = [...new Set([...(a.unpriced ?? []), ...(b.unpriced ?? [])])];
+  return {
+    calls: a.calls + b.calls,
+    tokens: a.tokens + b.tokens,
+    ...(a.dollars !== undefined && b.dollars !== undefined ? { dollars: a.dollars + b.dollars } : {}),
+    ...(unpriced.length > 0 ? { unpriced } : {}),
+  };
+}

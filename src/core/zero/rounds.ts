@@ -110,6 +110,11 @@ export interface RoundOutcome {
   dev: GeneratedTask[];
   /** The held-out generated tasks (the test split). */
   test: GeneratedTask[];
+  /**
+   * The rest of the judged pool (not in the top K, or no spread): answered, never gate items, so an
+   * evolve run's proposer reflects on these and not on the dev tasks its gate decides on.
+   */
+  feedback: GeneratedTask[];
   /** The incumbent's mean judged score on this round's held-out tasks, with a 95 % interval; undefined with none judged. */
   heldOutScore: { mean: number; lo: number; hi: number; n: number } | undefined;
   event: EventOf<'zero/round'>;
@@ -167,6 +172,7 @@ export class ZeroRounds {
       dispersion: spread.dispersion,
     });
     const dev = selection.kept.map(generatedTask);
+    const feedback = [...selection.notInTopK, ...selection.lowDispersion].map(generatedTask);
     const test = heldOut.map((s) => generatedTask(taskSpread({ task: s, scores: scoresOf(s) })));
     const heldOutScores = heldOut.flatMap(scoresOf);
     const interval = meanInterval(heldOutScores);
@@ -207,7 +213,7 @@ export class ZeroRounds {
       exemplars: this.exemplars,
       ...(heldOutScore ? { heldOutScore } : {}),
     };
-    return { round, dev, test, heldOutScore, event };
+    return { round, dev, test, feedback, heldOutScore, event };
   }
 
   private async generate(round: number, signal: AbortSignal) {
