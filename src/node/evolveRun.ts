@@ -32,7 +32,7 @@ import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
-import { estimateRun, rolesCalled } from '../core/run/estimate';
+import { estimateRun, estimateZeroEvolve, rolesCalled } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingControl, replayingEmitter } from '../core/run/resume';
@@ -48,7 +48,6 @@ import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { OPENAI_BASE_URL, baseURLChoice, modelChoice, roleModels } from '../core/run/modelChoice';
 import type { RoleModel } from '../core/run/modelChoice';
 import { templateVariableNames } from '../core/prompt/template';
-import { addEstimates, estimateZeroRounds } from '../core/run/estimate';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../core/zero/rounds';
 import type { ZeroRoundsDeps } from '../core/zero/rounds';
 import { zeroDataRounds } from './genDataRun';
@@ -219,7 +218,6 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const control = replayingControl(provenance.control(opts.control), replayed);
   const challengerModel = roles.challenger?.model ?? '';
   const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
-  const estimate = estimateRun(inputs, prices.byRole);
   try {
     const result = await runEvolve(
       {
@@ -233,7 +231,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         meter: llm,
         budget,
         control,
-        estimate: zero ? addEstimates(estimate, estimateZeroRounds({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), tasks: zero.settings.tasks, samples: zero.settings.samples, heldOutShare: zero.settings.heldOutShare }, prices.byRole)) : estimate,
+        estimate: zero ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole) : estimateRun(inputs, prices.byRole),
         models: calledModels(spec, opts, zero !== undefined),
         ...(dataRounds ? { dataRounds } : {}),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),

@@ -159,7 +159,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   const offWait = llm.onWait((w) => void emit({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
   llm.payFor(writer.runId);
 
-  const estimate = estimateZeroRounds({ spec, template: inputs.template, rounds, tasks: settings.tasks, samples: settings.samples, heldOutShare: settings.heldOutShare }, prices.byRole);
+  const estimate = estimateZeroRounds({ spec, template: inputs.template, rounds, ...settings }, prices.byRole);
   const info: RunSummaryInfo = {
     kind: 'gen-data',
     target: promptPath,

@@ -153,8 +153,21 @@ export interface ZeroEstimateInput {
   template: { text: string };
   rounds: number;
   tasks: number;
+  keep: number;
   samples: number;
   heldOutShare: number;
+}
+
+/**
+ * An evolve run without a dataset: its rounds, and the loop on what they generate — as if every
+ * round kept K dev tasks and left the rest of its pool as feedback, each task of the assumed length.
+ */
+export function estimateZeroEvolve(z: ZeroEstimateInput, prices: RolePrices): RunEstimate {
+  const generated = (n: number): DataItem[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `generated-${i}`, vars: { task: 'word '.repeat(ASSUMED.zeroTask) }, source: { file: '', line: 0 } }));
+  const heldOut = Math.max(1, Math.round(z.tasks * z.heldOutShare));
+  const loop = estimateRun({ spec: z.spec, template: z.template, splits: { feedback: generated(Math.max(0, z.tasks - heldOut - z.keep) * z.rounds), dev: generated(z.keep * z.rounds), test: [] } }, prices);
+  return addEstimates(loop, estimateZeroRounds(z, prices));
 }
 
 /**
