@@ -50,7 +50,7 @@ import type { RoleModel } from '../core/run/modelChoice';
 import { templateVariableNames } from '../core/prompt/template';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../core/zero/rounds';
 import type { ZeroRoundsDeps } from '../core/zero/rounds';
-import { zeroDataRounds } from './genDataRun';
+import { zeroDataRounds } from './zeroDataRounds';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
