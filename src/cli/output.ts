@@ -7,7 +7,7 @@
 import { assertNever } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
-import type { EngineEvent, RunSummaryInfo } from '../core/run/events';
+import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
 import { totalCost } from '../core/run/listRuns';
 
 let stdoutClosed = false;
@@ -187,6 +187,8 @@ export function describeEvent(e: EngineEvent): string {
       return `after generation ${e.generation}: ${e.moves.map((m) => `${m.programId} island ${m.from}→${m.to}`).join(' · ')}`;
     case 'meta/notes':
       return `after ${e.afterProgram}: ${e.recommendations.map((r) => oneLine(r, 80)).join(' · ')}`;
+    case 'zero/round':
+      return describeZeroRound(e);
     case 'run/finished':
       return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
     case 'run/failed':
@@ -196,6 +198,27 @@ export function describeEvent(e: EngineEvent): string {
     default:
       return assertNever(e, 'engine event');
   }
+}
+
+/** `round 1: 12 written · 8 kept, 3 held out · dropped 2 format, 1 duplicate, 2 low dispersion · judge role 0.83 [0.44, 0.97] n 6, amplification —`. */
+function describeZeroRound(e: EventOf<'zero/round'>): string {
+  const d = e.discarded;
+  const format = Object.values(d.format).reduce((a, b) => a + b, 0);
+  const dropped = [
+    [format, 'format'],
+    [d.duplicate, 'duplicate'],
+    [d.unjudged, 'unjudged'],
+    [d.lowDispersion, 'low dispersion'],
+    [d.notInTopK, 'not in top K'],
+  ].filter(([n]) => (n as number) > 0);
+  const reliability = e.reliability
+    .map((r) => `${r.type === 'roleAsymmetry' ? 'role' : 'amplification'} ${r.agreement === undefined ? '—' : `${round(r.agreement)} [${round(r.lo)}, ${round(r.hi)}]`} n ${r.pairs}`)
+    .join(', ');
+  return (
+    `round ${e.round}: ${e.written} written · ${e.kept.length} kept, ${e.heldOut.length} held out` +
+    (dropped.length > 0 ? ` · dropped ${dropped.map(([n, why]) => `${n} ${why}`).join(', ')}` : '') +
+    ` · judge ${reliability} · ${plural(e.exemplars.length, 'exemplar')} next`
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import { registerBench } from './commands/bench';
 import { registerRuns } from './commands/runs';
 import { registerEvolve } from './commands/evolve';
 import { registerGate } from './commands/gate';
-import { registerNotYet } from './commands/notYet';
+import { registerGenData } from './commands/genData';
 import { registerSearch } from './commands/search';
 
 export function buildProgram(): Command {
@@ -25,7 +25,7 @@ export function buildProgram(): Command {
   registerGate(program);
   registerSearch(program, version());
   registerBench(program);
-  registerNotYet(program);
+  registerGenData(program, version());
   return program;
 }
 

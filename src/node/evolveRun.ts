@@ -32,7 +32,7 @@ import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
-import { estimateRun, rolesCalled } from '../core/run/estimate';
+import { estimateRun, estimateZeroEvolve, rolesCalled } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingControl, replayingEmitter } from '../core/run/resume';
@@ -47,6 +47,10 @@ import { REDACTED, redactUrl, urlCredentials } from '../core/run/redact';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { OPENAI_BASE_URL, baseURLChoice, modelChoice, roleModels } from '../core/run/modelChoice';
 import type { RoleModel } from '../core/run/modelChoice';
+import { templateVariableNames } from '../core/prompt/template';
+import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../core/zero/rounds';
+import type { ZeroRoundsDeps } from '../core/zero/rounds';
+import { zeroDataRounds } from './zeroDataRounds';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
@@ -128,6 +132,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const inputs = await loadInputs(files, promptPath, opts.overrides);
   const spec = inputs.spec;
   checkGate(spec);
+  // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
+  const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
   checkDollarBudget(spec, prices);
@@ -210,6 +216,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const emit = replay.emit;
   // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
   const control = replayingControl(provenance.control(opts.control), replayed);
+  const challengerModel = roles.challenger?.model ?? '';
+  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
   try {
     const result = await runEvolve(
       {
@@ -223,8 +231,9 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         meter: llm,
         budget,
         control,
-        estimate: estimateRun(inputs, prices.byRole),
-        models: calledModels(spec, opts),
+        estimate: zero ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole) : estimateRun(inputs, prices.byRole),
+        models: calledModels(spec, opts, zero !== undefined),
+        ...(dataRounds ? { dataRounds } : {}),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
       },
       emit,
@@ -239,8 +248,42 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
 }
 
 /** What `run/started` says about models: each role the run calls, as roleConfig chose it. */
-function calledModels(spec: RunSpec, opts: EvolveRunOptions): RoleModel[] {
-  return roleModels(spec, rolesCalled(spec), opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
+function calledModels(spec: RunSpec, opts: EvolveRunOptions, zeroData: boolean): RoleModel[] {
+  const called = rolesCalled(spec);
+  const roles = zeroData ? ROLES.filter((r) => called.includes(r) || r === 'challenger' || r === 'validator') : called;
+  return roleModels(spec, roles, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
+}
+
+/** Candidates tested on each zero-data round's items before the next round is written. */
+const ZERO_CANDIDATES_PER_ROUND = 2;
+
+/** The most rounds a zero-data evolve run can have: one per ZERO_CANDIDATES_PER_ROUND candidates. */
+function zeroRoundsAtMost(spec: RunSpec): number {
+  return Math.max(1, Math.ceil(spec.budget.candidates / ZERO_CANDIDATES_PER_ROUND));
+}
+
+/** A run whose spec names no dataset and no split files, and no --data was given. */
+function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
+  return o.dataset === undefined && spec.dataset === undefined && spec.split.kind !== 'files';
+}
+
+/** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */
+function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'now' | 'challengerModel'> {
+  const variables = templateVariableNames(inputs.prompt.body);
+  if (variables.length === 0) {
+    throw new RatchetError(
+      'badInput',
+      `${inputs.prompt.path} names no dataset and has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}, or name a dataset.`,
+      { file: inputs.prompt.path, field: 'dataset' },
+    );
+  }
+  const description = inputs.prompt.frontMatter?.['description'];
+  return {
+    template: inputs.template,
+    variables,
+    brief: typeof description === 'string' ? { description } : {},
+    settings: { ...DEFAULT_ZERO_SETTINGS, seed: inputs.spec.seed },
+  };
 }
 
 /**
@@ -331,7 +374,13 @@ function hashInputs(inputs: RunInputs): string {
  * call goes to the editor, whatever endpoint the spec names: no base URL, no key, and a role
  * without a model leaves it undefined, for the editor to pick (EndpointConfig, llm/types.ts).
  */
-export function roleConfig(spec: Pick<RunSpec, 'models' | 'origin'>, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false): RoleConfig {
+export function roleConfig(
+  spec: Pick<RunSpec, 'models' | 'origin'>,
+  o: EvolveOverrides,
+  defaults: EndpointDefaults,
+  editorModels = false,
+  called: readonly (typeof ROLES)[number][] = ROLES,
+): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
     const { value: model, from: modelFrom } = modelChoice(spec, role, o, defaults);
@@ -353,9 +402,9 @@ export function roleConfig(spec: Pick<RunSpec, 'models' | 'origin'>, o: EvolveOv
     const apiKeyFrom = !m.apiKeyEnv || named !== undefined ? (m.apiKeyEnv ? envField : defaultKeyFrom) : apiKey ? `${defaultKeyFrom}, as ${envField} is not set` : envField;
     return { baseURL, baseURLFrom, model, modelFrom, ...(apiKey ? { apiKey } : {}), apiKeyFrom };
   };
-  // Every role is spelled out; the editor's default has no model, so a role without one does not
-  // inherit another role's through it.
+  // Every role the run calls is spelled out; the editor's default has no model, so a role without
+  // one does not inherit another role's through it. A role the run never calls needs no model.
   const config: RoleConfig = { default: editorModels ? {} : endpointFor('agent') };
-  for (const role of ROLES) config[role] = endpointFor(role);
+  for (const role of called) config[role] = endpointFor(role);
   return config;
 }

@@ -229,6 +229,9 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       return;
     case 'program/migrated':
       return;
+    // Zero-data rounds get their own tab later; the journal holds them until then.
+    case 'zero/round':
+      return;
     case 'meta/notes':
       s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
       return;

@@ -230,11 +230,3 @@ describe('ratchet runs resume', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
-
-describe('subcommands whose engines are not built yet', () => {
-  it.each(['gen-data'])('ratchet %s says it is not available and exits 2', (name) => {
-    const r = ratchet(name);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^ratchet: \`ratchet ${name}\` .* is not available yet in this version; nothing was run\\.\\n$`));
-  });
-});

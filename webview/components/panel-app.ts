@@ -94,6 +94,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'verdict':
     case 'suggestion':
     case 'rubric/updated':
+    case 'zero/round':
       return [];
     default:
       return assertNever(type, 'engine event type');

@@ -204,6 +204,7 @@ export class Progress {
       case 'program/evaluated':
       case 'proposal/failed':
       case 'meta/notes':
+      case 'zero/round':
         this.print(`${e.type === 'log' || e.type === 'llm/waiting' ? '' : `${e.type}: `}${describeEvent(e)}`);
         return;
       default:

@@ -106,6 +106,10 @@ export function registerRuns(program: Command, version: string): void {
       const root = workspaceRoot(files, opts.workspace);
       const id = await findRun(files, root, runId);
       const record = await readRunRecord(files, runPaths(files, root, id).runJson);
+      // A dev set is written once, at the end: running gen-data again is its resume, paid calls from the cache.
+      if (record.kind === 'gen-data') {
+        throw new RatchetError('badInput', `Run ${id} wrote a dev set (gen-data): run the same \`ratchet gen-data ${record.target}\` again; every call it already paid for is answered by the response cache.`, { runId: id });
+      }
       // A code search resumes through `ratchet search --resume`, with the flags it takes.
       process.exitCode =
         record.kind === 'search'

@@ -82,6 +82,19 @@ export interface EvolveOptions {
   estimate?: RunSummaryInfo['estimate'];
   /** Each called role's model and where it was chosen, said in `run/started`. */
   models?: RunSummaryInfo['models'];
+  /** A run without a dataset (zero-data): its items are generated in rounds as it goes. */
+  dataRounds?: DataRounds;
+}
+
+/**
+ * Where a zero-data run's items come from (core/zero/rounds.ts, through the face that journals
+ * them): round 1 before the first candidate, then one more round every `candidatesPerRound`
+ * candidates, each written for the incumbent of that moment. `next` answers the feedback and dev
+ * items so far, or 'stop' when generating more would not help (the held-out score stopped rising).
+ */
+export interface DataRounds {
+  candidatesPerRound: number;
+  next(round: number, incumbentText: string, signal: AbortSignal): Promise<{ feedback: DataItem[]; dev: DataItem[] } | 'stop'>;
 }
 
 export interface EvolveResult {
@@ -129,9 +142,22 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       ...(opts.models ? { models: opts.models } : {}),
     },
   });
-  const splitItems = (split: 'feedback' | 'dev' | 'test') => opts.splits[split].map((item) => datasetItemInfo(item, split));
-  await emit({ type: 'dataset/loaded', items: [...splitItems('feedback'), ...splitItems('dev'), ...splitItems('test')] });
+  const splits = { ...opts.splits };
+  const splitItems = (split: 'feedback' | 'dev' | 'test') => splits[split].map((item) => datasetItemInfo(item, split));
+  const datasetLoaded = () => emit({ type: 'dataset/loaded', items: [...splitItems('feedback'), ...splitItems('dev'), ...splitItems('test')] });
+  let round = 0;
+  /** A zero-data run's next round of items; false when there is none. */
+  const nextRound = async (): Promise<boolean> => {
+    const more = await opts.dataRounds!.next(++round, incumbent.text, signal);
+    if (more === 'stop') return false;
+    splits.feedback = more.feedback;
+    splits.dev = more.dev;
+    await datasetLoaded();
+    return true;
+  };
+  if (!opts.dataRounds) await datasetLoaded();
   try {
+    if (opts.dataRounds) await nextRound();
     const scores = scoreMode(opts.scorer);
     const evaluator = new Evaluator({
       llm: ports.llm,
@@ -148,7 +174,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       evaluator,
       llm: ports.llm,
       validator: spec.models.validator,
-      dev: opts.splits.dev,
+      dev: splits.dev,
       gate: spec.gate,
       scores,
       outcomes,
@@ -157,7 +183,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       rubric,
       signal,
     };
-    checkFeasible(spec, opts.splits.dev.length);
+    checkFeasible(spec, splits.dev.length);
 
     const memory = new RejectionMemory();
     const rejectedHashes = new Set<string>();
@@ -178,6 +204,11 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         await emit({ type: 'log', level: 'info', message: `Budget reached (${over}); stopping after ${candidates} candidates.` });
         break;
       }
+      if (opts.dataRounds && t > 1 && (t - 1) % opts.dataRounds.candidatesPerRound === 0) {
+        if (!(await nextRound())) break;
+        ctx.dev = splits.dev;
+        checkFeasible(spec, splits.dev.length);
+      }
       try {
         const iterRandom = random.fork(`iteration:${t}`);
 
@@ -191,7 +222,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
             : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
 
         // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
-        const batch = pair ? [] : sample(opts.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
+        const batch = pair ? [] : sample(splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
         const evals = await Promise.all(batch.map((item) => evaluator.evaluate(parent.hash, parent.text, item, signal)));
         if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
         const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
@@ -232,7 +263,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the prompt was over the length budget', by: 'gate' });
           continue;
         }
-        const copied = copiedDatasetText(parent.text, child.text, [...opts.splits.feedback, ...opts.splits.dev].map(itemText));
+        const copied = copiedDatasetText(parent.text, child.text, [...splits.feedback, ...splits.dev].map(itemText));
         if (copied.length > 0) {
           await emit({
             type: 'log',

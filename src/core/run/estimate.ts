@@ -45,6 +45,8 @@ export const ASSUMED = {
   /** An Adaptive Focus rubric refresh: recent decisions in, a new rubric out. */
   metaIn: 1500,
   metaOut: 300,
+  /** A generated task (the values of the prompt's variables). */
+  zeroTask: 120,
 } as const;
 
 /** The roles a run calls: the pre-flight needs a price for these and only these. */
@@ -143,4 +145,70 @@ function summarize(spec: RunSpec, tally: Record<Role, Tally>, prices: RolePrices
 function meanTokens(items: readonly DataItem[]): number {
   if (items.length === 0) return 0;
   return items.reduce((n, item) => n + estimateTokens(Object.values(item.vars).map(String).join(' ')), 0) / items.length;
+}
+
+/** What a zero-data generation reads: the prompt, the round settings, the run's budgets. */
+export interface ZeroEstimateInput {
+  spec: RunSpec;
+  template: { text: string };
+  rounds: number;
+  tasks: number;
+  keep: number;
+  samples: number;
+  heldOutShare: number;
+}
+
+/**
+ * An evolve run without a dataset: its rounds, and the loop on what they generate — as if every
+ * round kept K dev tasks and left the rest of its pool as feedback, each task of the assumed length.
+ */
+export function estimateZeroEvolve(z: ZeroEstimateInput, prices: RolePrices): RunEstimate {
+  const generated = (n: number): DataItem[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `generated-${i}`, vars: { task: 'word '.repeat(ASSUMED.zeroTask) }, source: { file: '', line: 0 } }));
+  const heldOut = Math.max(1, Math.round(z.tasks * z.heldOutShare));
+  const loop = estimateRun({ spec: z.spec, template: z.template, splits: { feedback: generated(Math.max(0, z.tasks - heldOut - z.keep) * z.rounds), dev: generated(z.keep * z.rounds), test: [] } }, prices);
+  return addEstimates(loop, estimateZeroRounds(z, prices));
+}
+
+/**
+ * The calls of `rounds` zero-data rounds (core/zero/rounds.ts) when every task the Challenger is
+ * asked for is well-formed and new (none dropped, so the estimate errs high): per round one
+ * Challenger call writing N tasks; M Solver answers and M judge scores per task; per held-out task
+ * the Challenger's own answer, a split into (at most four) subtasks, the Solver's answer to each,
+ * the composition, and two pairs judged in both orders. Not counted: the judge's exemplars shown in
+ * each pair call from the second round on (a few worked examples more of input).
+ */
+export function estimateZeroRounds(z: ZeroEstimateInput, prices: RolePrices): RunEstimate {
+  const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
+  const add = (role: Role, calls: number, input: number, output: number): void => {
+    tally[role].calls += calls;
+    tally[role].input += calls * input;
+    tally[role].output += calls * output;
+  };
+  const prompt = estimateTokens(z.template.text);
+  const answer = z.spec.models.agent.maxTokens ?? ASSUMED.answer;
+  const task = ASSUMED.zeroTask;
+  const heldOut = Math.max(1, Math.round(z.tasks * z.heldOutShare));
+  const subtasks = 4;
+  for (let r = 0; r < z.rounds; r++) {
+    add('challenger', 1, ASSUMED.proposerFrame + prompt + 3 * 5 * task, z.tasks * task);
+    add('agent', z.tasks * z.samples, prompt + task, answer);
+    add('validator', z.tasks * z.samples, ASSUMED.judgeFrame + prompt + task + answer, ASSUMED.verdict);
+    add('challenger', 2 * heldOut, ASSUMED.judgeFrame + prompt + task, answer);
+    add('agent', subtasks * heldOut, prompt + task + task, answer);
+    add('challenger', heldOut, ASSUMED.judgeFrame + prompt + task + subtasks * (task + answer), answer);
+    add('validator', 4 * heldOut, ASSUMED.judgeFrame + prompt + task + 2 * answer, ASSUMED.verdict);
+  }
+  return summarize(z.spec, tally, prices);
+}
+
+/** Two estimates of one run's parts, added; dollars only when both have them. */
+export function addEstimates(a: RunEstimate, b: RunEstimate): RunEstimate {
+  const unpriced = [...new Set([...(a.unpriced ?? []), ...(b.unpriced ?? [])])];
+  return {
+    calls: a.calls + b.calls,
+    tokens: a.tokens + b.tokens,
+    ...(a.dollars !== undefined && b.dollars !== undefined ? { dollars: a.dollars + b.dollars } : {}),
+    ...(unpriced.length > 0 ? { unpriced } : {}),
+  };
 }

@@ -43,6 +43,7 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   'program/migrated': { generation: 'number', moves: 'array' },
   'meta/notes': { afterProgram: 'string', recommendations: 'array' },
   'candidate/stopped': { candidateId: 'string', reason: 'string', budget: 'string' },
+  'zero/round': { round: 'number', requested: 'number', written: 'number', discarded: 'object', kept: 'array', heldOut: 'array', reliability: 'array', exemplars: 'array' },
   'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?' },
   'run/failed': { error: 'object' },
   'run/cancelled': {},

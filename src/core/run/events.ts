@@ -6,6 +6,18 @@ import type { DecisionRecord } from '../gates/record';
 import type { CostReport } from '../llm/types';
 import type { RoleModel } from './modelChoice';
 import type { MetricValue } from '../code/database';
+import type { FormatDiscardReason } from '../zero/challengerFormat';
+import type { HistogramBin } from '../zero/dispersion';
+import type { Exemplar } from '../zero/exemplars';
+import type { Reliability } from '../zero/reliability';
+
+/** A generated task as a `zero/round` event lists it; `id` is the dataset loader's id for its variables. */
+export interface ZeroTaskInfo {
+  id: string;
+  text: string;
+  difficulty: number;
+  dispersion: number;
+}
 
 export type RunMode = 'suggest' | 'autopilot';
 export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data';
@@ -239,6 +251,40 @@ export type EngineEvent = Base &
         type: 'meta/notes';
         afterProgram: string;
         recommendations: string[];
+      }
+    | {
+        /**
+         * One zero-data round (core/zero/rounds.ts), everything it decided as data for the Zero-data
+         * tab: what the Challenger wrote and why tasks were dropped, the dev tasks kept and the
+         * held-out (test) tasks, the histograms over every judged task, the judge's reliability per
+         * pair type (measured with `exemplarsUsed`, the previous round's choice) and the exemplars
+         * chosen for the next round.
+         */
+        type: 'zero/round';
+        round: number;
+        /** Tasks asked for, and blocks the Challenger wrote (well-formed or not). */
+        requested: number;
+        written: number;
+        discarded: {
+          format: Record<FormatDiscardReason, number>;
+          duplicate: number;
+          /** Every answer's score was an abstention. */
+          unjudged: number;
+          lowDispersion: number;
+          notInTopK: number;
+        };
+        kept: ZeroTaskInfo[];
+        heldOut: ZeroTaskInfo[];
+        tooEasy: number;
+        tooHard: number;
+        difficultyHistogram: HistogramBin[];
+        dispersionHistogram: HistogramBin[];
+        reliability: Reliability[];
+        exemplarsUsed: string[];
+        /** Whole worked examples, so the tab can show what the judge was taught. */
+        exemplars: Exemplar[];
+        /** The incumbent's mean judged score on the held-out tasks, n answers. */
+        heldOutScore?: ScoreInterval & { n: number };
       }
     | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
     | { type: 'run/failed'; error: { code: string; message: string } }

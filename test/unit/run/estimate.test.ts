@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DataItem } from '../../../src/core/data/item';
 import { ROLES } from '../../../src/core/llm/types';
 import type { ModelPrice } from '../../../src/core/llm/types';
-import { ASSUMED, estimateRun, rolesCalled } from '../../../src/core/run/estimate';
+import { ASSUMED, estimateRun, estimateZeroEvolve, estimateZeroRounds, rolesCalled } from '../../../src/core/run/estimate';
 import type { RolePrices } from '../../../src/core/run/estimate';
 import { loadRunSpec } from '../../../src/core/run/spec';
 import type { RunSpec } from '../../../src/core/run/specTypes';
@@ -85,5 +85,17 @@ describe('estimateRun: every candidate on the whole dev set, the incumbent once'
     const prices: RolePrices = { ...PER_TOKEN, proposer: { model: 'llama3', price: undefined }, meta: { model: 'other', price: undefined } };
     const e = estimateRun({ spec, template, splits }, prices);
     expect(e).toEqual({ calls: estimateRun({ spec, template, splits }, PER_TOKEN).calls, tokens: e.tokens, unpriced: ['llama3'] });
+  });
+});
+
+describe('estimateZeroRounds: what gen-data pays for when nothing is dropped', () => {
+  it('per round: one Challenger call, M answers and M scores per task; per held-out task three Challenger calls, four subtask answers, four pair verdicts', async () => {
+    const spec = await specOf('scorer: exact');
+    const z = { spec, template, rounds: 2, tasks: 8, keep: 3, samples: 4, heldOutShare: 0.25 };
+    const heldOut = 2;
+    expect(estimateZeroRounds(z, PER_TOKEN).calls).toBe(2 * (1 + 8 * 4 + 8 * 4 + 3 * heldOut + 4 * heldOut + 4 * heldOut));
+    // An evolve run without a dataset adds the loop on what the rounds keep.
+    expect(estimateZeroEvolve(z, PER_TOKEN).calls).toBeGreaterThan(estimateZeroRounds(z, PER_TOKEN).calls);
+    expect(estimateZeroRounds(z, priced(undefined, 'local')).unpriced).toEqual(['local']);
   });
 });

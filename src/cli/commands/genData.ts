@@ -1,0 +1,128 @@
+/**
+ * `ratchet gen-data <prompt-file>`: writes a dev set for a prompt that has none (zero-data, issue
+ * #17). The cost estimate is printed before the first call; each round is journaled and printed as
+ * a row of the summary table; the dev set and the held-out test split are written next to the
+ * prompt (node/genDataRun.ts says which files), never over an existing file without --force.
+ */
+import type { Command } from 'commander';
+import { RatchetError } from '../../core/errors';
+import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
+import type { EngineEvent } from '../../core/run/events';
+import { runGenData } from '../../node/genDataRun';
+import type { GenDataOptions } from '../../node/genDataRun';
+import type { RoundOutcome } from '../../core/zero/rounds';
+import { EXIT_ERROR, EXIT_OK } from '../exitCodes';
+import { integer, positive, seconds } from '../flags';
+import { writeErr, writeOut } from '../output';
+import { Progress } from './evolve';
+
+interface GenDataFlags {
+  tasks?: number;
+  keep?: number;
+  samples?: number;
+  rounds?: number;
+  out?: string;
+  force?: boolean;
+  seed?: number;
+  budgetCalls?: number;
+  baseUrl?: string;
+  model?: string;
+  concurrency?: number;
+  callTimeout?: number;
+  maxFailures?: number;
+  json?: boolean;
+  workspace: string;
+}
+
+export function registerGenData(program: Command, version: string): void {
+  program
+    .command('gen-data')
+    .description('Write a dev set for a prompt that has none: a Challenger writes tasks, the prompt answers them, a judge keeps the ones that tell versions apart (zero-data).')
+    .argument('<prompt-file>', 'the prompt file; its run spec names the models (challenger, agent, validator)')
+    .option('--tasks <n>', 'tasks the Challenger writes per round (N)', positive('--tasks'))
+    .option('--keep <n>', 'dev tasks kept per round at most, by dispersion (K)', positive('--keep'))
+    .option('--samples <n>', 'answers per task, at a temperature above 0 (M)', positive('--samples'))
+    .option('--rounds <n>', 'rounds of generation', positive('--rounds'))
+    .option('--out <file>', 'the dev set (JSONL; default <prompt name>.dev.jsonl next to the prompt); the test split goes beside it as .test.jsonl')
+    .option('--force', 'replace the dev and test files if they exist')
+    .option('--seed <n>', 'run seed (held-out tasks, samples, exemplars)', integer('--seed'))
+    .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
+    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
+    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
+    .option('--call-timeout <seconds>', 'abandon (and retry) an LLM request unanswered this long', seconds('--call-timeout'))
+    .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row', positive('--max-failures'))
+    .option('--json', 'print engine events as JSONL')
+    .option('-w, --workspace <dir>', 'folder that holds .ratchet/ (runs, response cache)', '.')
+    .action(async (promptFile: string, flags: GenDataFlags) => {
+      process.exitCode = await genDataCommand(promptFile, flags, version);
+    });
+}
+
+export async function genDataCommand(promptFile: string, flags: GenDataFlags, version: string): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = new Progress(!!flags.json);
+  const overrides: GenDataOptions['overrides'] = {};
+  if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
+  if (flags.model !== undefined) overrides.model = flags.model;
+  if (flags.seed !== undefined) overrides.seed = flags.seed;
+  if (flags.concurrency !== undefined) overrides.concurrency = flags.concurrency;
+  if (flags.callTimeout !== undefined) overrides.callTimeoutSeconds = flags.callTimeout;
+  if (flags.maxFailures !== undefined) overrides.maxFailures = flags.maxFailures;
+  if (flags.budgetCalls !== undefined) overrides.budgetCalls = flags.budgetCalls;
+  try {
+    const outcome = await runGenData({
+      promptPath: promptFile,
+      workspace: flags.workspace,
+      ...(flags.tasks !== undefined ? { tasks: flags.tasks } : {}),
+      ...(flags.keep !== undefined ? { keep: flags.keep } : {}),
+      ...(flags.samples !== undefined ? { samples: flags.samples } : {}),
+      ...(flags.rounds !== undefined ? { rounds: flags.rounds } : {}),
+      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      ...(flags.force ? { force: true } : {}),
+      overrides,
+      endpointDefaults: endpointDefaultsFromEnv(process.env),
+      version,
+      signal: controller.signal,
+      onEvent: (e: EngineEvent) => progress.show(e),
+    });
+    progress.end();
+    if (!flags.json) {
+      writeErr(roundTable(outcome.rounds));
+      if (outcome.written) writeErr(`dev set: ${outcome.devPath}\ntest split: ${outcome.testPath}\n`);
+      writeErr(`run ${outcome.runId}: ${outcome.status}${outcome.error ? ` · ${outcome.error.message}` : ''}\n  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`);
+    }
+    // The dev set's path alone on stdout, for a script to pick up.
+    if (outcome.written && !flags.json) writeOut(`${outcome.devPath}\n`);
+    return outcome.status === 'finished' || (outcome.status === 'budget' && outcome.written) ? EXIT_OK : EXIT_ERROR;
+  } finally {
+    progress.end();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+const COLUMNS = ['round', 'written', 'format', 'duplicate', 'low disp.', 'kept', 'held out', 'role rel.', 'amp. rel.', 'exemplars'] as const;
+
+/** One row per round: what was written, dropped and kept, and the judge's reliability with n. */
+export function roundTable(rounds: readonly RoundOutcome[]): string {
+  const rel = (r: RoundOutcome['event']['reliability'][number] | undefined) => (r?.agreement === undefined ? `— (n ${r?.pairs ?? 0})` : `${r.agreement.toFixed(2)} (n ${r.pairs})`);
+  const rows = rounds.map(({ event: e }) => [
+    String(e.round),
+    String(e.written),
+    String(Object.values(e.discarded.format).reduce((a, b) => a + b, 0)),
+    String(e.discarded.duplicate),
+    String(e.discarded.lowDispersion),
+    String(e.kept.length),
+    String(e.heldOut.length),
+    rel(e.reliability.find((r) => r.type === 'roleAsymmetry')),
+    rel(e.reliability.find((r) => r.type === 'amplification')),
+    String(e.exemplars.length),
+  ]);
+  const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => `${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
+  return [line(COLUMNS), ...rows.map(line)].join('');
+}
