@@ -31,10 +31,8 @@ export class Editor {
    */
   async openFile(relativePath: string, timeoutMs = 30_000): Promise<void> {
     const fileName = relativePath.split('/').pop() ?? relativePath;
-    await this.page.keyboard.press('Control+P');
-    const input = this.page.locator('.quick-input-widget input');
-    await waitVisible(input, 'Quick Open input', 10_000);
-    await input.fill(relativePath);
+    const widget = this.page.locator('.quick-input-widget');
+    const input = widget.locator('input');
     // The result row's label is the file name; its description holds the folder. The full path
     // puts it first, focused: Enter takes it. (A click can land on a row the list is re-rendering
     // as search results settle, on a loaded machine, and then nothing opens.)
@@ -42,9 +40,23 @@ export class Editor {
       .locator('.quick-input-list .monaco-list-row.focused')
       .filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(fileName)}$`) }) })
       .first();
-    await waitVisible(row, `Quick Open row '${relativePath}', focused`, timeoutMs);
-    await input.press('Enter');
-    await waitHidden(this.page.locator('.quick-input-widget'), 'Quick Open', 10_000);
+    // Quick Open closes when anything else takes focus: the walkthrough moving to its next step
+    // once one checks off, a notification's toast, a webview finishing its load. Then the input
+    // goes inert and hidden under the fill; open it again rather than wait out the timeout.
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Control+P');
+      await waitVisible(input, 'Quick Open input', 10_000);
+      try {
+        await input.fill(relativePath, { timeout: 5_000 });
+        await waitVisible(row, `Quick Open row '${relativePath}', focused`, Math.max(1_000, deadline - Date.now()));
+        await input.press('Enter', { timeout: 5_000 });
+        break;
+      } catch (cause) {
+        if (attempt >= 3 || Date.now() >= deadline || (await widget.isVisible())) throw cause;
+      }
+    }
+    await waitHidden(widget, 'Quick Open', 10_000);
     await waitVisible(this.activeTab().filter({ hasText: fileName }), `active tab '${fileName}'`, timeoutMs);
     await waitVisible(this.active, `editor for '${fileName}'`, timeoutMs);
   }
