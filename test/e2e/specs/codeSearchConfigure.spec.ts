@@ -57,7 +57,11 @@ describe('configuring a code search from the editor', () => {
 
     // The sidecar is on disk, open, and says what was chosen.
     const specPath = join(s.folder, `${PROGRAM}.ratchet.yaml`);
-    const text = await waitUntil(async () => readFile(specPath, 'utf8').catch(() => undefined), 'the written sidecar', 30_000);
+    // The workspace edit creates the file empty and fills it in the editor; the flow then saves it.
+    const text = await waitUntil(async () => {
+      const t = await readFile(specPath, 'utf8').catch(() => '');
+      return t.includes('kind: code') ? t : undefined;
+    }, 'the sidecar saved with its text', 30_000);
     expect(text).toMatch(/^#/m);
     expect(parse(text)).toMatchObject({
       kind: 'code',
@@ -66,6 +70,8 @@ describe('configuring a code search from the editor', () => {
       budget: { proposals: 20, evaluations: 60 },
     });
     await waitVisible(editor.activeTab().filter({ hasText: 'pack.mjs.ratchet.yaml' }), 'the sidecar’s tab', 30_000);
+    await editor.waitForText('kind: code');
+    await notifications.waitFor(/wrote pack\.mjs\.ratchet\.yaml/, 30_000);
     await s.screenshot('code-search-configured');
 
     // Test Evaluator, as the flow offers it: the seed's parsed result.
