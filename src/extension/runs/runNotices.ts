@@ -29,11 +29,14 @@ export interface NoticeAction {
  * Failures of the endpoint itself (unreachable, an unknown model, a rejected key, an answer that
  * is not the API) are fixed by pointing Ratchet at a working endpoint and model: the message offers
  * the two commands that do that. Its text already names the setting or spec line that chose them.
+ * Test Connection comes first: it lists the endpoint's own models (Ollama's, vLLM's) to pick from;
+ * the second button switches to VS Code's language models, and says so rather than "Select Model",
+ * which an endpoint user read as picking one of the endpoint's.
  */
 const ENDPOINT_FAILURES: ReadonlySet<string> = new Set(['llmHttp', 'llmNetwork', 'llmTimeout', 'llmMalformed']);
 export const ENDPOINT_ACTIONS: readonly NoticeAction[] = [
   { title: 'Test Connection', command: 'testConnection' },
-  { title: 'Select Model', command: 'selectModel' },
+  { title: 'Use a VS Code Model', command: 'selectModel' },
 ];
 
 function failedNotice(message: string, errorCode: string | undefined): RunNotice {

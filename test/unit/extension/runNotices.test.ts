@@ -25,11 +25,11 @@ describe('endNotice', () => {
     expect(endNotice(failed, failed.status)).toBeUndefined();
   });
 
-  it('offers Test Connection and Select Model when the endpoint failed (unknown model, unreachable), and nothing more for other failures', () => {
+  it('offers Test Connection and Use a VS Code Model when the endpoint failed (unknown model, unreachable), and nothing more for other failures', () => {
     const message = 'The endpoint http://x/v1 answered 404 Not Found: the model "gpt-4o-mini" is named at t.ratchet.yaml:6.';
     expect(endNotice(status({ state: 'failed', error: message, errorCode: 'llmHttp' }), going)?.actions).toEqual([
       { title: 'Test Connection', command: 'testConnection' },
-      { title: 'Select Model', command: 'selectModel' },
+      { title: 'Use a VS Code Model', command: 'selectModel' },
     ]);
     expect(endNotice(status({ state: 'failed', error: 'Could not reach the endpoint http://x/v1.', errorCode: 'llmNetwork' }), going)?.actions).toHaveLength(2);
     expect(endNotice(status({ state: 'failed', error: 't.ratchet.yaml:3:1: unknown key', errorCode: 'badInput' }), going)?.actions).toBeUndefined();
