@@ -61,6 +61,11 @@ describe('Generate Dev Set over LSP', () => {
     const { dir, fake, client, uri } = await setup();
     await client.open(join(dir, 'sums.prompt.md'));
     expect(await lensCommands(client, uri)).toEqual([RatchetCommands.evolve, RatchetCommands.evaluate, RatchetCommands.generateDevSet]);
+    const lens = ((await client.codeLenses(uri)) ?? []).find((l) => l.command?.command === RatchetCommands.generateDevSet);
+    expect(lens?.command?.tooltip).toMatch(/Writes sums\.dev\.jsonl and a held-out sums\.test\.jsonl\.$/);
+    // Its sidecar offers it too (for its prompt).
+    const sidecar = await client.open(join(dir, 'sums.ratchet.yaml'), 'yaml');
+    expect(await lensCommands(client, sidecar)).toEqual([RatchetCommands.evolve, RatchetCommands.evaluate, RatchetCommands.generateDevSet]);
     const devUri = client.uriOf(join(dir, 'sums.dev.jsonl'));
     const testUri = client.uriOf(join(dir, 'sums.test.jsonl'));
     expect(await client.conn.sendRequest(DevSetPathsRequest, { uri })).toEqual({ dev: devUri, test: testUri, existing: [] });

@@ -190,7 +190,7 @@ export class ZeroDataView extends HTMLElement {
         el('article', { className: 'exemplar', attrs: { 'aria-label': card.heading, tabindex: '0' } }, [
           el('h4', { className: 'exemplar-heading', text: card.heading }),
           el('p', { className: 'note', text: card.note }),
-          text('Task', card.task),
+          text('The task, as the judge saw it (the prompt filled in)', card.task),
           text(card.better.label, card.better.text),
           text(card.worse.label, card.worse.text),
         ]),
@@ -225,9 +225,10 @@ function paintHistogram(figure: HTMLElement, name: string, model: HistogramModel
     'div',
     { className: 'histogram-bars', attrs: { 'aria-hidden': 'true' } },
     model.bars.map((b) => {
-      const fill = el('span', { className: 'histogram-fill' });
+      // The count sits just above its bar's top, outside its height, so heights stay proportional.
+      const fill = el('span', { className: 'histogram-fill' }, [el('span', { className: 'histogram-count', text: b.count > 0 ? String(b.count) : '' })]);
       fill.style.height = `${Math.round(b.height * 100)}%`;
-      return el('span', { className: 'histogram-bar', title: b.label }, [el('span', { className: 'histogram-count', text: b.count > 0 ? String(b.count) : '' }), fill]);
+      return el('span', { className: 'histogram-bar', title: b.label }, [fill]);
     }),
   );
   setChildren(figure, [
