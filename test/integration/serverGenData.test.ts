@@ -3,7 +3,7 @@
 // the lens on a prompt without a dataset, the files the run will write, a run that streams each
 // round as a zero/round event and writes the dev set and the held-out split; an existing file
 // refused before any call unless replaced; Cancel, after which no call is made and nothing is
-// written; an input error located in its file.
+// written; an untrusted workspace (a generation runs no workspace code); an input error located in its file.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,14 +32,14 @@ afterEach(async () => {
 
 const SPEC = ['models:', '  agent: { model: sim-agent }', '  validator: { model: sim-validator }', '  challenger: { model: sim-challenger }', 'seed: 5', 'concurrency: 4', ''].join('\n');
 
-async function setup(o: { latencyMs?: number } = {}) {
+async function setup(o: { latencyMs?: number; trusted?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-server-gendata-'));
   const prompt = join(dir, 'sums.prompt.md');
   writeFileSync(prompt, '---\ndescription: arithmetic word problems\n---\nYou solve arithmetic problems.\n\nQuestion: {{question}}\n\nEnd with "The answer is N".\n');
   writeFileSync(join(dir, 'sums.ratchet.yaml'), SPEC);
   const fake = await startFakeServer({ scenario: { seed: 3, agent: { baseAccuracy: 0.5, noise: 1 }, validator: { accuracy: 0.85, positionBias: 0.3, tieRate: 1 } }, latencyMs: o.latencyMs ?? 0 });
   cleanups.push(() => fake.close());
-  const client = await TestClient.start({ folders: [dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url } });
+  const client = await TestClient.start({ folders: [dir], settings: { provider: 'openai', trusted: o.trusted ?? true, baseURL: fake.url } });
   cleanups.push(() => client.stop());
   return { dir, prompt, fake, client, uri: client.uriOf(prompt) };
 }
@@ -121,6 +121,13 @@ describe('Generate Dev Set over LSP', () => {
     await client.waitFor(() => fake.calls.every((c) => c.status !== undefined) || undefined, 'the calls in flight to be abandoned');
     expect(existsSync(join(dir, 'sums.dev.jsonl'))).toBe(false);
     expect(existsSync(join(dir, 'sums.test.jsonl'))).toBe(false);
+  });
+
+  it('runs in an untrusted workspace as an evolve run without workspace code does: a generation executes none', async () => {
+    const { dir, client, uri } = await setup({ trusted: false });
+    const { runId } = await client.conn.sendRequest(StartGenDataRequest, { uri });
+    expect((await client.waitFor(() => terminal(client, runId), 'run/finished', 60_000)).type).toBe('run/finished');
+    expect(existsSync(join(dir, 'sums.dev.jsonl'))).toBe(true);
   });
 
   it('a prompt with nothing to fill is refused with its file, before a run exists', async () => {
