@@ -13,6 +13,7 @@ const ISOLATED = [
   'test/unit/webview/panelApp.test.ts',
   'test/unit/webview/programsSections.test.ts',
   'test/unit/webview/virtualList.test.ts',
+  'test/unit/webview/zeroDataView.test.ts',
 ];
 
 export default defineConfig({

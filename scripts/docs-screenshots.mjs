@@ -28,6 +28,7 @@ export const pictures = [
   { spec: 'diagnostics', artifact: 'diagnostics-problems-panel.png', image: 'vscode-problems.png' },
   { spec: 'codeSearchAccept', artifact: 'code-search-accept-inline-best.png', image: 'vscode-code-search-suggestion.png' },
   { spec: 'programsView', artifact: 'programs-programs-view.png', image: 'vscode-programs-view.png' },
+  { spec: 'zeroData', artifact: 'zero-data-zero-data-tab.png', image: 'vscode-zero-data.png' },
 ];
 
 const { values: opts } = parseArgs({ options: { 'skip-run': { type: 'boolean', default: false } } });

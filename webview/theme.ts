@@ -12,6 +12,12 @@ export function themeColor(name: string, fallbackVar = 'foreground'): string {
   return fallback || style.color || 'currentColor';
 }
 
+/** uPlot band fills need a concrete colour; a translucent one keeps the points and lines over it readable. */
+export function themeColorAlpha(color: string): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color);
+  return hex ? `#${hex[1]}33` : `color-mix(in srgb, ${color} 20%, transparent)`;
+}
+
 /** Calls `listener` when VS Code switches theme (it rewrites body's class and data attribute). */
 export function onThemeChange(listener: () => void): () => void {
   const observer = new MutationObserver(() => listener());

@@ -9,6 +9,9 @@ import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
 import { totalCost } from '../core/run/listRuns';
+import { describeEstimate as estimateWords, formatCost } from '../core/run/costText';
+
+export { formatCost };
 
 let stdoutClosed = false;
 let epipeGuardInstalled = false;
@@ -110,22 +113,9 @@ export function formatOffset(ms: number): string {
   return `+${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
-/** `$0.0421` when every call had a price, otherwise the token count (`18.2k tok`). */
-export function formatCost(cost: { dollars: number | undefined; tokens: number } | undefined): string {
-  if (cost === undefined) return '—';
-  if (cost.dollars !== undefined) return cost.dollars < 1 ? `$${cost.dollars.toFixed(4)}` : `$${cost.dollars.toFixed(2)}`;
-  if (cost.tokens < 1000) return `${cost.tokens} tok`;
-  return cost.tokens < 1e6 ? `${(cost.tokens / 1000).toFixed(1)}k tok` : `${(cost.tokens / 1e6).toFixed(2)}M tok`;
-}
-
-/** `≈ 412 calls, ≈ 1.2M tokens, ≈ $0.38`, or `…, cost unknown (model llama3 unpriced)`: the run's own upper-ish estimate. */
+/** The estimate's words (core/run/costText.ts), its model ids made safe for a terminal. */
 export function describeEstimate(e: NonNullable<RunSummaryInfo['estimate']>): string {
-  const unpriced = (e.unpriced ?? []).map((m) => oneLine(m));
-  const cost =
-    e.dollars !== undefined
-      ? `≈ ${formatCost({ dollars: e.dollars, tokens: e.tokens })}`
-      : `cost unknown (${unpriced.length === 1 ? 'model' : 'models'} ${unpriced.join(', ')} unpriced)`;
-  return `≈ ${plural(e.calls, 'call')}, ≈ ${formatCost({ dollars: undefined, tokens: e.tokens })}, ${cost}`;
+  return estimateWords(e.unpriced === undefined ? e : { ...e, unpriced: e.unpriced.map((m) => oneLine(m)) });
 }
 
 /**

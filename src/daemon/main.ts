@@ -22,6 +22,7 @@ import {
   DaemonCancelRequest,
   DaemonExitingNotification,
   DaemonResumeRequest,
+  DaemonStartGenDataRequest,
   DaemonStartRequest,
   DaemonStartSearchRequest,
   RUN_DAEMON_PROTOCOL,
@@ -79,6 +80,7 @@ const server = createServer((socket) => {
   });
   connection.onRequest(DaemonStartRequest, guarded((p) => runs.start(p)));
   connection.onRequest(DaemonStartSearchRequest, guarded((p) => runs.startSearch(p)));
+  connection.onRequest(DaemonStartGenDataRequest, guarded((p) => runs.startGenData(p)));
   connection.onRequest(DaemonResumeRequest, guarded((p) => runs.resume(p)));
   connection.onRequest(DaemonCancelRequest, (p) => ({ cancelled: runs.cancel(p.runId) }));
   connection.onClose(() => link.closed(connection));

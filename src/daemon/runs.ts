@@ -1,5 +1,5 @@
 /**
- * The runs a daemon executes — prompt runs and code searches alike: start, resume (as the run's
+ * The runs a daemon executes — prompt runs, code searches and dev-set generations alike: start, resume (as the run's
  * run.json says it was), cancel, and what a newly attached client needs to catch up. Each run has its own AbortController; its events go to the client once durable in the
  * journal; the user's decisions, editor writes and VS Code language model calls go through the
  * client link, which waits for a client when none is attached.
@@ -25,11 +25,12 @@ import { readRunOwner, readRunRecord, runPaths } from '../core/run/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
 import type { EvolveRunOptions } from '../node/evolveRun';
 import { resumeSearchRun, startSearchRun } from '../node/searchRun';
+import { runGenData } from '../node/genDataRun';
 import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEventNotification, DaemonRunStatusNotification } from '../protocol/runDaemon';
-import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartParams, DaemonStartSearchParams } from '../protocol/runDaemon';
+import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartGenDataParams, DaemonStartParams, DaemonStartSearchParams } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
 import { ClientLanguageModels } from './languageModels';
 
@@ -96,6 +97,30 @@ export class DaemonRuns {
     return this.launch(run, p, (common) => startSearchRun({ ...searchOptions(common, run), programPath: p.programPath, workspace: p.workspace, overrides: p.overrides }));
   }
 
+  /**
+   * A dev-set generation on the prompt: its rounds' events go to the client like any run's; it asks
+   * the user nothing and writes its two files itself, at the end. It runs no workspace code (no
+   * scorer, no evaluator), so Workspace Trust has nothing to refuse here; the endpoint settings an
+   * untrusted workspace may not set were left out by the editor before this request.
+   */
+  startGenData(p: DaemonStartGenDataParams): Promise<{ runId: string }> {
+    this.refuseBusy(p.promptPath);
+    const run = new DaemonRun(p.promptPath, p.workspace, p.title);
+    return this.launch(run, p, (common) =>
+      runGenData({
+        promptPath: p.promptPath,
+        workspace: p.workspace,
+        force: p.force,
+        overrides: p.overrides,
+        endpointDefaults: common.endpointDefaults,
+        version: common.version,
+        signal: common.signal,
+        onEvent: common.onEvent,
+        ...(common.transport ? { transport: common.transport } : {}),
+      }),
+    );
+  }
+
   async resume(p: DaemonResumeParams): Promise<{ runId: string }> {
     if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
     const owner = await readRunOwner(this.files, runPaths(this.files, p.workspace, p.runId).lock);
@@ -104,6 +129,8 @@ export class DaemonRuns {
     }
     // The kind decides which engine takes the run up; an unreadable run.json fails here, with its reason.
     const { kind } = await readRunRecord(this.files, runPaths(this.files, p.workspace, p.runId).runJson);
+    // A dev set is written once, at its end: a generation is taken up by starting it again (its paid calls come from the cache).
+    if (kind === 'gen-data') throw new RatchetError('badInput', `Run ${p.runId} generated a dev set: run Generate Dev Set again; every call it already paid for is answered from the response cache.`, { runId: p.runId });
     if (kind === 'search') refuseEditorModels(p);
     const run = new DaemonRun(p.file, p.workspace, p.title);
     // Its counts go on from the journal's; an unreadable journal fails the resume itself, with its reason.

@@ -28,7 +28,7 @@ export const COMMANDS = {
   configureCodeSearch: { title: 'Configure Code Search', icon: 'gear', needsServer: false },
   testEvaluator: { title: 'Test Evaluator', icon: 'beaker', needsServer: true },
   evaluate: { title: 'Evaluate Prompt', icon: 'beaker', needsServer: true },
-  generateDevSet: { title: 'Generate Dev Set', needsServer: false, notYet: 'zero-data dev set generation (the Challenger role)' },
+  generateDevSet: { title: 'Generate Dev Set', icon: 'wand', needsServer: true },
   acceptSuggestion: { title: 'Accept Suggestion', icon: 'check', needsServer: true },
   rejectSuggestion: { title: 'Reject Suggestion', icon: 'close', needsServer: true },
   acceptAllSuggestions: { title: "Accept All of the Run's Suggestions", icon: 'check-all', needsServer: true },

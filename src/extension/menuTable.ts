@@ -72,6 +72,7 @@ export const MENUS: Readonly<Record<MenuId, readonly MenuEntry[]>> = {
   'explorer/context': [
     { command: 'evolve', when: claimedFile, group: 'ratchet@1' },
     { command: 'evaluate', when: claimedFile, group: 'ratchet@2' },
+    { command: 'generateDevSet', when: claimedFile, group: 'ratchet@3' },
   ],
   'view/title': [
     { command: 'refreshRuns', when: runsView, group: 'navigation@1' },

@@ -36,7 +36,7 @@ import { estimateRun, estimateZeroEvolve, rolesCalled } from '../core/run/estima
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingControl, replayingEmitter } from '../core/run/resume';
-import { loadRunInputs } from '../core/run/spec';
+import { loadRunInputs, namesNoDataset } from '../core/run/spec';
 import type { RunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
 import { checkOverrides } from '../core/run/overrides';
@@ -264,7 +264,7 @@ function zeroRoundsAtMost(spec: RunSpec): number {
 
 /** A run whose spec names no dataset and no split files, and no --data was given. */
 function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
-  return o.dataset === undefined && spec.dataset === undefined && spec.split.kind !== 'files';
+  return o.dataset === undefined && namesNoDataset(spec);
 }
 
 /** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */

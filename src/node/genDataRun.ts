@@ -27,7 +27,8 @@ import { estimateZeroRounds } from '../core/run/estimate';
 import type { EngineEvent, JournaledEvent, RunSummaryInfo } from '../core/run/events';
 import { createJournal } from '../core/run/journal';
 import { roleModels } from '../core/run/modelChoice';
-import type { EvolveOverrides } from '../core/run/overrides';
+import { checkOverrides } from '../core/run/overrides';
+import type { GenDataOverrides } from '../core/run/overrides';
 import { pricesFor } from '../core/run/pricing';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
@@ -59,7 +60,7 @@ export interface GenDataOptions {
   /** The dev set's path; default `<prompt name>.dev.jsonl` next to the prompt. */
   out?: string;
   force?: boolean;
-  overrides: Pick<EvolveOverrides, 'baseURL' | 'model' | 'seed' | 'concurrency' | 'callTimeoutSeconds' | 'maxFailures' | 'budgetCalls'>;
+  overrides: GenDataOverrides;
   endpointDefaults: EndpointDefaults;
   version: string;
   signal: AbortSignal;
@@ -94,6 +95,8 @@ function promptName(path: string): string {
 
 export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> {
   const files = new NodeFiles();
+  // The editor's settings reach here unchecked by any flag parser; a bad one is refused before anything exists.
+  checkOverrides(opts.overrides);
   const promptPath = resolve(opts.promptPath);
   const workspace = resolve(opts.workspace);
   const { devPath, testPath } = genDataPaths(promptPath, opts.out);
@@ -130,7 +133,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   const rounds = opts.rounds ?? DEFAULT_ZERO_ROUNDS;
 
   const roles = roleConfig(spec, o, opts.endpointDefaults, opts.transport !== undefined, ZERO_ROLES);
-  const prices = pricesFor(spec, describeRoles(roles));
+  const prices = pricesFor(spec, describeRoles(roles), o);
   const clock = new SystemClock();
   const budget = new RunBudget(spec.budget, clock);
   const llm = createLlmClient({
@@ -168,6 +171,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
     budget: { ...spec.budget },
     estimate,
     models: roleModels(spec, [...ZERO_ROLES], o, opts.endpointDefaults, opts.transport !== undefined),
+    rounds,
   };
   const base = () => ({ runId: writer.runId, at: clock.now() });
   const description = inputs.prompt.frontMatter?.['description'];

@@ -116,6 +116,35 @@ export interface StartSearchParams {
  */
 export const StartSearchRequest = new RequestType<StartSearchParams, StartRunResult, RatchetErrorData>('ratchet/startSearch');
 
+/**
+ * Where a dev-set generation on the prompt would write (`<name>.dev.jsonl` next to it, the held-out
+ * split `<name>.test.jsonl` beside it, as `ratchet gen-data` does), and which of the two exist
+ * already: the client asks before it replaces either (the CLI's `--force` rule).
+ */
+export interface DevSetPaths {
+  /** `file:` URIs. */
+  dev: string;
+  test: string;
+  /** Those of the two that exist now. */
+  existing: string[];
+}
+/** client → server: the files Generate Dev Set would write for the prompt (or its sidecar) at `uri`. */
+export const DevSetPathsRequest = new RequestType<{ uri: string }, DevSetPaths, RatchetErrorData>('ratchet/devSetPaths');
+
+export interface StartGenDataParams {
+  /** The prompt file (`file:` URI); a sidecar `*.ratchet.yaml` URI resolves to its prompt. */
+  uri: string;
+  /** Replace the dev and test files if they exist (the user said so); otherwise an existing one is refused before any call. */
+  replace?: boolean;
+}
+/**
+ * client → server: generate a dev set for a prompt that has none (`ratchet gen-data` in the run
+ * daemon): zero-data rounds, each a `zero/round` event, then the two files written at the end.
+ * Events and statuses follow as for any run; `ratchet/cancelRun` stops it (nothing is written).
+ * Answered, like `ratchet/startRun`, once the run's journal exists, with the files it will write.
+ */
+export const StartGenDataRequest = new RequestType<StartGenDataParams, StartRunResult & DevSetPaths, RatchetErrorData>('ratchet/startGenData');
+
 export interface RunRef {
   runId: string;
 }
@@ -337,12 +366,13 @@ export const ServerStatusNotification = new NotificationType<ServerStatusParams>
 
 /**
  * Command ids the server puts on code lenses; the client registers them (calling the requests
- * above). Arguments, in order: Evolve/Evaluate/Configure `[uri]`; the suggestion commands
+ * above). Arguments, in order: Evolve/Evaluate/Generate Dev Set/Configure `[uri]`; the suggestion commands
  * `[uri, runId, candidateId]`; Accept All / Reject All (every pending suggestion of a run) `[uri, runId]`.
  */
 export const RatchetCommands = {
   evolve: 'ratchet.evolve',
   evaluate: 'ratchet.evaluate',
+  generateDevSet: 'ratchet.generateDevSet',
   configure: 'ratchet.configure',
   acceptSuggestion: 'ratchet.acceptSuggestion',
   rejectSuggestion: 'ratchet.rejectSuggestion',

@@ -18,12 +18,12 @@ import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/run/events';
 import type { LiveRunStatus } from '../core/run/runStatus';
-import type { EvolveOverrides } from '../core/run/overrides';
+import type { EvolveOverrides, GenDataOverrides } from '../core/run/overrides';
 import type { SearchRunOverrides } from './lsp';
 import type { RatchetErrorData } from './errors';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
-export const RUN_DAEMON_PROTOCOL = 4;
+export const RUN_DAEMON_PROTOCOL = 5;
 
 /** Which run, for whom: enough for a client that has never heard of it to show it. */
 export interface DaemonRunIdentity {
@@ -79,6 +79,14 @@ export interface DaemonStartSearchParams extends DaemonRunSetup {
   overrides: SearchRunOverrides;
   title: string;
 }
+/** A dev-set generation: no suggestion, no edit; the files are written at its end, never over existing ones unless `force`. */
+export interface DaemonStartGenDataParams extends DaemonRunSetup {
+  promptPath: string;
+  workspace: string;
+  force: boolean;
+  overrides: GenDataOverrides;
+  title: string;
+}
 /** The daemon resumes the run as the kind its run.json names: a prompt run or a code search. */
 export interface DaemonResumeParams extends DaemonRunSetup {
   runId: string;
@@ -90,6 +98,7 @@ export interface DaemonResumeParams extends DaemonRunSetup {
 /** Answered once the run's journal exists (as `ratchet/startRun`); input errors carry `RatchetErrorData`. */
 export const DaemonStartRequest = new RequestType<DaemonStartParams, { runId: string }, RatchetErrorData>('daemon/startRun');
 export const DaemonStartSearchRequest = new RequestType<DaemonStartSearchParams, { runId: string }, RatchetErrorData>('daemon/startSearch');
+export const DaemonStartGenDataRequest = new RequestType<DaemonStartGenDataParams, { runId: string }, RatchetErrorData>('daemon/startGenData');
 export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, RatchetErrorData>('daemon/resumeRun');
 export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelled: boolean }, void>('daemon/cancelRun');
 

@@ -10,7 +10,8 @@ import type { CostReport, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { assertNever } from '../core/errors';
 import { emptyPrograms, foldProgramEvent } from './programs';
-import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally } from './webview';
+import type { EventOf } from '../core/run/events';
+import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally, ZeroRoundRow } from './webview';
 
 /** Caps that keep a long run's memory bounded on both ends. */
 export const LIMITS = {
@@ -52,6 +53,7 @@ export function emptyRunState(runId: string): RunState {
     testReport: undefined,
     logs: [],
     programs: emptyPrograms(),
+    zeroRounds: [],
     eventCount: 0,
     skippedEvents: 0,
   };
@@ -229,8 +231,8 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       return;
     case 'program/migrated':
       return;
-    // Zero-data rounds get their own tab later; the journal holds them until then.
     case 'zero/round':
+      foldZeroRound(s, e);
       return;
     case 'meta/notes':
       s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
@@ -241,6 +243,31 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     default:
       assertNever(e, 'engine event');
   }
+}
+
+/** A round replayed by a resume replaces its first sighting; rounds stay in round order. */
+function foldZeroRound(s: RunState, e: EventOf<'zero/round'>): void {
+  const row: ZeroRoundRow = {
+    round: e.round,
+    at: e.at,
+    requested: e.requested,
+    written: e.written,
+    discarded: { ...e.discarded, format: { ...e.discarded.format } },
+    kept: e.kept.length,
+    heldOut: e.heldOut.length,
+    tooEasy: e.tooEasy,
+    tooHard: e.tooHard,
+    difficultyHistogram: e.difficultyHistogram,
+    dispersionHistogram: e.dispersionHistogram,
+    reliability: e.reliability,
+    exemplars: e.exemplars.length,
+    exemplarsUsed: e.exemplarsUsed.length,
+    ...(e.heldOutScore ? { heldOutScore: e.heldOutScore } : {}),
+  };
+  const at = s.zeroRounds.findIndex((r) => r.round >= e.round);
+  if (at === -1) s.zeroRounds.push(row);
+  else if (s.zeroRounds[at]!.round === e.round) s.zeroRounds[at] = row;
+  else s.zeroRounds.splice(at, 0, row);
 }
 
 function traceFor(s: RunState, candidateId: string) {

@@ -10,7 +10,10 @@
  */
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
-import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
+import type { EngineEvent, EventOf, RunSummaryInfo, ScoreInterval } from '../core/run/events';
+import type { HistogramBin } from '../core/zero/dispersion';
+import type { Exemplar } from '../core/zero/exemplars';
+import type { Reliability } from '../core/zero/reliability';
 import type { ProgramDetail, ProgramsState } from './programs';
 import type { ResultCell, ResultsFilter, ResultsTable } from './results';
 
@@ -107,6 +110,30 @@ export interface LogLine {
   message: string;
 }
 
+/**
+ * One zero-data round as the Zero-data tab draws it (`zero/round`): what the Challenger wrote and
+ * why tasks were dropped, how many were kept and held out, the histograms and the judge's
+ * reliability. Counts only: the tasks' and the exemplars' texts stay on the host (`zero/request`).
+ */
+export interface ZeroRoundRow {
+  round: number;
+  at: number;
+  requested: number;
+  written: number;
+  discarded: EventOf<'zero/round'>['discarded'];
+  kept: number;
+  heldOut: number;
+  tooEasy: number;
+  tooHard: number;
+  difficultyHistogram: HistogramBin[];
+  dispersionHistogram: HistogramBin[];
+  reliability: Reliability[];
+  /** Worked examples chosen for the next round's judge, and how many this round's judge was shown. */
+  exemplars: number;
+  exemplarsUsed: number;
+  heldOutScore?: ScoreInterval & { n: number };
+}
+
 export interface RunState {
   runId: string;
   info: RunSummaryInfo | undefined;
@@ -147,6 +174,8 @@ export interface RunState {
   waiting?: { why: 'rate-limited' | 'retry'; until: number; message: string };
   /** Code search: every program, failed proposal and migration (empty for other runs). */
   programs: ProgramsState;
+  /** Zero-data rounds, in round order (a dev-set generation, an evolve run without a dataset; empty otherwise). */
+  zeroRounds: ZeroRoundRow[];
   eventCount: number;
   skippedEvents: number;
 }
@@ -206,7 +235,7 @@ export interface Evidence {
 // ---------------------------------------------------------------------------------------------
 // UI choices the webview persists with setState (never run data).
 
-export const TABS = ['programs', 'verdicts', 'evidence', 'results', 'ratings', 'lineage', 'cost'] as const;
+export const TABS = ['programs', 'zero', 'verdicts', 'evidence', 'results', 'ratings', 'lineage', 'cost'] as const;
 export type TabId = (typeof TABS)[number];
 export type DecisionFilter = 'all' | 'commit' | 'reject';
 export type CostMetric = 'calls' | 'tokens' | 'dollars';
@@ -223,6 +252,8 @@ export interface UiState {
   programId?: string;
   /** Code search: the Score-over-time x axis (evaluation order, or wall time since the start). */
   programsAxis?: ProgramsAxis;
+  /** Zero-data: the round whose histograms and exemplars are open (the latest when unset). */
+  zeroRound?: number;
 }
 
 export type ProgramsAxis = 'index' | 'time';
@@ -251,6 +282,11 @@ export type HostMessage =
   | { type: 'program/show'; detail: ProgramDetail }
   | { type: 'program/missing'; runId: string; programId: string; why: string }
   /**
+   * A zero-data round's exemplars (the judge's worked examples, LLM text) answering `zero/request`;
+   * `why` says why there are none to show when the host does not hold the round.
+   */
+  | { type: 'zero/exemplars'; runId: string; round: number; exemplars: Exemplar[]; why?: string }
+  /**
    * A code search's evaluator load changed (its live status, never journaled): the Throughput
    * section's slot timeline is made of these, so it covers only what this window saw.
    */
@@ -272,6 +308,8 @@ export type ViewMessage =
   | { type: 'evidence/request'; runId: string; candidateId: string }
   /** Code search: one program's texts, evaluation and evidence (the Programs view's detail). */
   | { type: 'program/request'; runId: string; programId: string }
+  /** Zero-data: one round's exemplars with their texts (the Zero-data tab's worked examples). */
+  | { type: 'zero/request'; runId: string; round: number }
   | { type: 'candidate/open'; runId: string; candidateId: string; as: 'text' | 'diff' }
   | { type: 'results/request'; runId: string }
   | { type: 'results/cell'; runId: string; itemId: string; versionId: string }

@@ -1,18 +1,21 @@
 /**
- * Code lenses: Evolve / Evaluate / Configure on prompt files and their sidecar specs, the code
+ * Code lenses: Evolve / Evaluate / Configure on prompt files and their sidecar specs (and Generate
+ * Dev Set on a prompt whose spec names no dataset), the code
  * search lenses on files with EVOLVE-BLOCK markers (codeSearchLens.ts); Accept / Reject / Diff / Evidence over a pending suggestion. Lenses
  * only name commands (`RatchetCommands`); the client runs them by calling the server's requests.
  */
+import { basename } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
-import { findPromptForSidecar, isSidecarPath, sidecarPathFor } from '../core/run/spec';
+import { findPromptForSidecar, isSidecarPath, loadRunSpec, namesNoDataset, sidecarPathFor } from '../core/run/spec';
 import { readSpecText } from '../core/run/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
 import { hunkLines, inlineHunks } from '../core/edit/hunks';
 import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
+import { genDataPaths } from '../node/genDataRun';
 
 /** The models line of a prompt file (server/modelLine.ts): the Evolve lens's tooltip. */
 export type ModelLine = (promptPath: string) => Promise<string | undefined>;
@@ -33,18 +36,33 @@ export async function codeLenses(
     lens(at, '$(play) Evolve', RatchetCommands.evolve, fileArgs, tooltip),
     lens(at, 'Evaluate', RatchetCommands.evaluate, fileArgs, tooltip),
   ];
+  const generate = (promptPath: string) => lens(top, '$(wand) Generate Dev Set', RatchetCommands.generateDevSet, fileArgs, generateTooltip(promptPath));
   const promptRun = async (promptPath: string | undefined) => {
     const line = promptPath === undefined ? undefined : await models(promptPath);
-    return run(top, line === undefined ? undefined : `Models: ${line}`);
+    const runs = run(top, line === undefined ? undefined : `Models: ${line}`);
+    return promptPath !== undefined && (await hasNoDataset(files, promptPath)) ? [...runs, generate(promptPath)] : runs;
   };
 
   if (isSidecarPath(path)) return [...lenses, ...(codeSpecLenses(path, text, trusted) ?? (await promptRun(await findPromptForSidecar(files, path))))];
   const configured = readSpecText(path, text).spec !== undefined || (await files.exists(sidecarPathFor(path)));
   if (isPromptPath(path) && (isClaimedByName(path) || configured)) {
-    return [...lenses, ...(configured ? await promptRun(path) : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs)])];
+    // A prompt with no spec has no dataset either: generating one is the other way to start.
+    return [...lenses, ...(configured ? await promptRun(path) : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs), generate(path)])];
   }
   // Anything else with markers is a program for code search (codeSearchLens.ts).
   return [...lenses, ...(await codeSearchLenses(doc, path, files, trusted))];
+}
+
+/** What Generate Dev Set does, and the files it writes for the prompt. */
+function generateTooltip(promptPath: string): string {
+  const { devPath, testPath } = genDataPaths(promptPath, undefined);
+  return `No dataset: a challenger model writes tasks for this prompt, the prompt answers each several times, a judge keeps those the answers disagree on. Writes ${basename(devPath)} and a held-out ${basename(testPath)}.`;
+}
+
+/** The prompt's spec loads and names no dataset (one that does not load says why in its diagnostics, and offers nothing). */
+async function hasNoDataset(files: Files, promptPath: string): Promise<boolean> {
+  const spec = await loadRunSpec(files, promptPath).catch(() => undefined);
+  return spec !== undefined && namesNoDataset(spec);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   AcceptSuggestionRequest,
   CancelRunRequest,
   CreateRunSpecRequest,
+  DevSetPathsRequest,
   ListModelsRequest,
   ListRunsRequest,
   ListSuggestionsRequest,
@@ -23,6 +24,7 @@ import {
   ResumeRunRequest,
   RunEventNotification,
   RunStatusNotification,
+  StartGenDataRequest,
   StartRunRequest,
   StartSearchRequest,
   SuggestionChangedNotification,
@@ -197,6 +199,8 @@ connection.onCodeLens(async (params) => {
 
 connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
 connection.onRequest(StartSearchRequest, guarded(async (p) => runWentAhead(await runs.startSearch(p))));
+connection.onRequest(StartGenDataRequest, guarded(async (p) => runWentAhead(await runs.startGenData(p))));
+connection.onRequest(DevSetPathsRequest, guarded((p) => runs.devSetPaths(p.uri)));
 connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));
 connection.onRequest(
   TestEvaluatorRequest,

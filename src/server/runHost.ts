@@ -27,13 +27,14 @@ import { streamJournal } from '../node/journalStream';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/storedRun';
 import { loadCodeSpec } from '../node/searchRun';
+import { genDataPaths } from '../node/genDataRun';
 import type { CodeRunSpec } from '../core/code/spec';
 import type { RunSpec } from '../core/run/specTypes';
-import type { RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartRunParams, StartRunResult, StartSearchParams } from '../protocol/lsp';
-import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest, DaemonStartSearchRequest } from '../protocol/runDaemon';
+import type { DevSetPaths, RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartGenDataParams, StartRunParams, StartRunResult, StartSearchParams } from '../protocol/lsp';
+import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartGenDataRequest, DaemonStartRequest, DaemonStartSearchRequest } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunSetup } from '../protocol/runDaemon';
 import { RunDaemonLink } from './runDaemonLink';
-import { endpointDefaults, searchSettingsOverrides, settingsOverrides } from './settings';
+import { endpointDefaults, genDataSettingsOverrides, searchSettingsOverrides, settingsOverrides } from './settings';
 import type { SuggestionBook } from './suggestions';
 import { isUnder, pathToUri, uriToPath } from './uris';
 
@@ -144,6 +145,36 @@ export class RunHost {
     const title = `Ratchet: Searching ${basename(programPath)}`;
     const spec = await loadCodeSpec(this.o.files, programPath, {}).catch(() => undefined);
     return await this.daemon.request(DaemonStartSearchRequest, { ...this.setup(spec), programPath, workspace, overrides, title });
+  }
+
+  /** The files a dev-set generation on the prompt writes (node/genDataRun.ts decides), and which exist. */
+  async devSetPaths(uri: string): Promise<DevSetPaths> {
+    const { devPath, testPath } = genDataPaths(await this.promptPathOf(uri), undefined);
+    const existing: string[] = [];
+    for (const path of [devPath, testPath]) if (await this.o.files.exists(path)) existing.push(pathToUri(path));
+    return { dev: pathToUri(devPath), test: pathToUri(testPath), existing };
+  }
+
+  /**
+   * A dev-set generation on the prompt (zero-data rounds, then its two files): the daemon runs it
+   * like any run. Without `replace` an existing dev or test file is refused before any call.
+   */
+  async startGenData(p: StartGenDataParams): Promise<StartRunResult & DevSetPaths> {
+    const promptPath = await this.promptPathOf(p.uri);
+    const workspace = this.rootFor(promptPath);
+    if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
+    const paths = await this.devSetPaths(p.uri);
+    const title = `Ratchet: Generating a dev set for ${basename(promptPath)}`;
+    const spec = await loadRunSpec(this.o.files, promptPath).catch(() => undefined);
+    const { runId } = await this.daemon.request(DaemonStartGenDataRequest, {
+      ...this.setup(spec),
+      promptPath,
+      workspace,
+      force: p.replace === true,
+      overrides: genDataSettingsOverrides(this.o.settings()),
+      title,
+    });
+    return { runId, ...paths };
   }
 
   /** Resumes a prompt run or a code search: the daemon takes it up as its run.json says. */

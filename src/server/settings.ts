@@ -8,7 +8,7 @@ import Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { modelPrice } from '../core/llm/prices';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
-import type { EvolveOverrides } from '../core/run/overrides';
+import type { EvolveOverrides, GenDataOverrides } from '../core/run/overrides';
 import { CODE_GATES } from '../core/gates/gateTable';
 import type { SearchRunOverrides, ServerSettings } from '../protocol/lsp';
 import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
@@ -90,6 +90,13 @@ export function settingsOverrides(s: ServerSettings): EvolveOverrides {
   if (s.prices && Object.keys(s.prices).length > 0) o.prices = Object.fromEntries(Object.entries(s.prices).map(([model, p]) => [model, modelPrice(p)]));
   if (s.free === true) o.free = true;
   return o;
+}
+
+/** What the settings override in a dev-set generation's spec: the prompt run's overrides a generation has a use for. */
+export function genDataSettingsOverrides(s: ServerSettings): GenDataOverrides {
+  const { concurrency, callTimeoutSeconds, budgetCalls, roleModels, prices, free } = settingsOverrides(s);
+  const o: GenDataOverrides = { concurrency, callTimeoutSeconds, budgetCalls, roleModels, prices, free };
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as GenDataOverrides;
 }
 
 /**

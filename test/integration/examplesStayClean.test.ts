@@ -1,8 +1,9 @@
 // Running the shipped examples leaves Source Control clean: the runs, the response cache and the
 // provenance a run writes under examples/.ratchet are ignored by the repository's own .gitignore.
-// Two Evolve runs of examples/math through the built CLI, against the fake endpoint playing one
-// model for every role (as a user's single local model does), in a git repository holding a copy
-// of this repository's .gitignore and examples/, committed; then `git status` lists nothing.
+// Two Evolve runs of examples/math and a Generate Dev Set on examples/mental-math through the built
+// CLI, against the fake endpoint playing one model for every role (as a user's single local model
+// does), in a git repository holding a copy of this repository's .gitignore and examples/,
+// committed; then `git status` lists nothing.
 import { execFileSync, execSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
 
 describe('the examples stay clean', () => {
-  it('two Evolve runs on examples/math leave `git status` empty', async () => {
+  it('two Evolve runs on examples/math and a dev set generated for examples/mental-math leave `git status` empty', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'ratchet-clean-'));
     cpSync(join(REPO, '.gitignore'), join(repo, '.gitignore'));
     cpSync(join(REPO, 'examples'), join(repo, 'examples'), { recursive: true, filter: (src) => !src.split(/[\\/]/).includes('.ratchet') });
@@ -46,8 +47,12 @@ describe('the examples stay clean', () => {
         const r = await runCli(['evolve', 'math/word-problems.prompt.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', ...apply], {}, workspace);
         expect(r.code, r.stderr).toBeLessThanOrEqual(1);
       }
-      // Two runs journaled (and the cache and provenance written), all of it under .ratchet/.
-      expect(readdirSync(join(workspace, '.ratchet', 'runs'))).toHaveLength(2);
+      // Generate Dev Set on the zero-data example writes its two files next to its prompt.
+      const gen = await runCli(['gen-data', 'mental-math/mental-math.prompt.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', '--rounds', '1'], {}, workspace);
+      expect(gen.code, gen.stderr).toBe(0);
+      expect(readdirSync(join(workspace, 'mental-math')).sort()).toEqual(['mental-math.dev.jsonl', 'mental-math.prompt.md', 'mental-math.test.jsonl']);
+      // Three runs journaled (and the cache and provenance written), all of it under .ratchet/.
+      expect(readdirSync(join(workspace, '.ratchet', 'runs'))).toHaveLength(3);
       expect(readdirSync(join(workspace, '.ratchet')).length).toBeGreaterThan(1);
       // The second run applied its commit: the prompt changed, and that is the one change git sees.
       expect(git(repo, 'status', '--porcelain')).toBe(' M examples/math/word-problems.prompt.md\n');

@@ -86,14 +86,14 @@ describe('diagnostics', () => {
 });
 
 describe('code lenses and Configure', () => {
-  it('a prompt without a run spec offers Configure, which creates a sidecar the schema accepts; then Evolve and Evaluate', async () => {
+  it('a prompt without a run spec offers Configure (and Generate Dev Set), which creates a sidecar the schema accepts; then Evolve and Evaluate', async () => {
     const w = makeWorkspace({ seed: 1 });
     const prompt = join(w.dir, 'fresh.prompt.md');
     writeFileSync(prompt, '---\ndescription: fresh\n---\nAnswer the question: {{question}}\nContext: {{context}}\n');
     const c = await client(w.dir);
     const uri = await c.open(prompt);
     const commands = async (u: string) => ((await c.codeLenses(u)) ?? []).map((l) => l.command?.command);
-    expect(await commands(uri)).toEqual([RatchetCommands.configure]);
+    expect(await commands(uri)).toEqual([RatchetCommands.configure, RatchetCommands.generateDevSet]);
 
     const result = await c.conn.sendRequest(CreateRunSpecRequest, { uri });
     expect(result).toEqual({ uri: c.uriOf(join(w.dir, 'fresh.ratchet.yaml')), created: true });

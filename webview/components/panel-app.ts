@@ -26,6 +26,7 @@ import { TermHover } from './term-hover';
 import type { RunHeader } from './run-header';
 import type { VerdictFeed } from './verdict-feed';
 import type { WealthChart } from './wealth-chart';
+import type { ZeroDataView } from './zero-data-view';
 import './cost-view';
 import './evidence-view';
 import './lineage-tree';
@@ -35,8 +36,9 @@ import './results-view';
 import './run-header';
 import './verdict-feed';
 import './wealth-chart';
+import './zero-data-view';
 
-export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost' | 'results' | 'programs';
+export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost' | 'results' | 'programs' | 'zero';
 
 export interface PanelAppOptions {
   host: PanelHost;
@@ -47,6 +49,7 @@ export interface PanelAppOptions {
 
 const TAB_LABELS: Record<TabId, string> = {
   programs: 'Programs',
+  zero: 'Zero-data',
   verdicts: 'Verdicts',
   results: 'Results',
   evidence: 'Evidence',
@@ -91,10 +94,11 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
       return ['header'];
     case 'candidate/stopped':
       return ['lineage', 'header'];
+    case 'zero/round':
+      return ['zero', 'header'];
     case 'verdict':
     case 'suggestion':
     case 'rubric/updated':
-    case 'zero/round':
       return [];
     default:
       return assertNever(type, 'engine event type');
@@ -117,6 +121,7 @@ export function restoreUiState(saved: unknown): UiState {
   if (s.costMetric === 'calls' || s.costMetric === 'tokens' || s.costMetric === 'dollars') ui.costMetric = s.costMetric;
   if (typeof s.programId === 'string') ui.programId = s.programId;
   if (s.programsAxis === 'index' || s.programsAxis === 'time') ui.programsAxis = s.programsAxis;
+  if (typeof s.zeroRound === 'number' && Number.isInteger(s.zeroRound)) ui.zeroRound = s.zeroRound;
   return ui;
 }
 
@@ -150,6 +155,7 @@ export class PanelApp extends HTMLElement {
   private readonly cost = custom<CostView>('ratchet-cost-view');
   private readonly results = custom<ResultsView>('ratchet-results-view');
   private readonly programs = custom<ProgramsView>('ratchet-programs-view');
+  private readonly zero = custom<ZeroDataView>('ratchet-zero-data-view');
   /** A results table asked of the host and not yet answered; `again`: the run changed meanwhile. */
   private resultsRequest: { runId: string; again: boolean } | undefined;
 
@@ -198,13 +204,14 @@ export class PanelApp extends HTMLElement {
           if (this.ui.runId !== undefined) {
             delete this.ui.candidateId;
             delete this.ui.programId;
+            delete this.ui.zeroRound;
           }
           this.ui.runId = msg.run.runId;
           this.saveUi();
           this.chooseFirstTab = true;
         }
         this.resultsRequest = undefined;
-        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence', 'results', 'programs']);
+        this.invalidate(['header', 'feed', 'chart', 'ratings', 'lineage', 'cost', 'evidence', 'results', 'programs', 'zero']);
         if (this.ui.tab === 'evidence' && this.ui.candidateId !== undefined && msg.run) this.requestEvidence(this.ui.candidateId);
         if (this.ui.programId !== undefined && msg.run) this.requestProgram(this.ui.programId);
         return;
@@ -250,6 +257,9 @@ export class PanelApp extends HTMLElement {
       case 'programs/load':
         evaluatorLoads.record(msg.runId, msg);
         return;
+      case 'zero/exemplars':
+        this.zero.showExemplars(msg.runId, msg.round, msg.exemplars, msg.why);
+        return;
       case 'focus':
         // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.
         if (this.state?.runId === msg.runId) this.focusDecision(msg.candidateId);
@@ -278,6 +288,10 @@ export class PanelApp extends HTMLElement {
       axis: (axis) => this.setProgramsAxis(axis),
       openCandidate: (id, as) => this.openCandidate(id, as),
     };
+    this.zero.actions = {
+      selectRound: (round) => this.setZeroRound(round),
+      requestExemplars: (round) => this.state && this.post({ type: 'zero/request', runId: this.state.runId, round }),
+    };
     this.results.actions = {
       openCell: (itemId, versionId) => this.state && this.post({ type: 'results/cell', runId: this.state.runId, itemId, versionId }),
       export: (format, filter) => this.state && this.post({ type: 'results/export', runId: this.state.runId, format, filter }),
@@ -285,6 +299,7 @@ export class PanelApp extends HTMLElement {
 
     const panels: Record<TabId, HTMLElement[]> = {
       programs: [this.programs],
+      zero: [this.zero],
       verdicts: [this.chart, this.feed],
       results: [this.results],
       evidence: [this.evidence],
@@ -384,6 +399,13 @@ export class PanelApp extends HTMLElement {
     this.invalidate(['feed']);
   }
 
+  private setZeroRound(round: number): void {
+    if (this.ui.zeroRound === round) return;
+    this.ui.zeroRound = round;
+    this.saveUi();
+    this.invalidate(['zero']);
+  }
+
   private setCostMetric(metric: CostMetric): void {
     if (this.ui.costMetric === metric) return;
     this.ui.costMetric = metric;
@@ -445,6 +467,9 @@ export class PanelApp extends HTMLElement {
         case 'programs':
           if (s) this.programs.update(s, this.ui.programsAxis ?? 'index', this.ui.programId);
           break;
+        case 'zero':
+          this.zero.update(s, this.ui.zeroRound);
+          break;
         default:
           assertNever(part, 'panel part');
       }
@@ -500,6 +525,9 @@ export class PanelApp extends HTMLElement {
   get programsElement(): ProgramsView {
     return this.programs;
   }
+  get zeroElement(): ZeroDataView {
+    return this.zero;
+  }
 }
 
 function tabParts(tab: TabId): Part[] {
@@ -518,6 +546,8 @@ function tabParts(tab: TabId): Part[] {
       return ['results'];
     case 'programs':
       return ['programs'];
+    case 'zero':
+      return ['zero'];
     default:
       return assertNever(tab, 'tab');
   }

@@ -8,7 +8,7 @@ import { codicon, el, setChildren, setText } from '../dom';
 import type { RatingRow, RatingsChartData } from '../model/ratings';
 import type { PlotOptions } from '../charts/plot';
 import { PlotController } from '../charts/plot';
-import { themeColor } from '../theme';
+import { themeColor, themeColorAlpha } from '../theme';
 
 const HEIGHT = 180;
 
@@ -88,7 +88,7 @@ export class RatingsView extends HTMLElement {
         { label: '95% high', stroke: band, width: 1, dash: [3, 3], points: { show: false } },
         { label: 'Elo', ...dots(elo) },
       ],
-      bands: [{ series: [3, 2] as [number, number], fill: `${themeColorAlpha(band)}` }],
+      bands: [{ series: [3, 2] as [number, number], fill: themeColorAlpha(band) }],
     };
   }
 }
@@ -97,12 +97,6 @@ function barFill(fraction: number): HTMLElement {
   const fill = el('span', { className: 'bar-fill' });
   fill.style.width = `${Math.round(fraction * 100)}%`;
   return fill;
-}
-
-/** uPlot band fills need a concrete colour; a translucent one keeps the points readable. */
-function themeColorAlpha(color: string): string {
-  const hex = /^#([0-9a-f]{6})$/i.exec(color);
-  return hex ? `#${hex[1]}33` : `color-mix(in srgb, ${color} 20%, transparent)`;
 }
 
 customElements.define('ratchet-ratings-view', RatingsView);

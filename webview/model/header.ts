@@ -6,6 +6,8 @@ import { count, formatCount, formatDollars, formatDuration, formatSigned, shortI
 import { costTotals } from '../../src/protocol/runState';
 import { isEvaluation } from '../../src/protocol/results';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
+import { generatedLine } from '../../src/core/run/runStatus';
+import { generatedTally } from './zeroData';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';
@@ -106,12 +108,14 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
   ];
   const fractions = meters.map((m) => m.fraction).filter((f): f is number => f !== undefined);
   const target = info?.target ?? state.requestedTarget;
+  const generation = info?.kind === 'gen-data';
   return {
     target: target !== undefined ? fileName(target) : state.runId,
     targetPath: target ?? state.runId,
-    gate: info?.gate ?? '—',
-    alpha: info ? `α = ${info.alpha}` : '—',
-    mode: info?.mode ?? '—',
+    // A dev-set generation gates nothing and edits nothing: its gate, α and mode would mean nothing.
+    gate: generation ? 'none (generates a dev set)' : (info?.gate ?? '—'),
+    alpha: info && !generation ? `α = ${info.alpha}` : '—',
+    mode: generation ? '—' : (info?.mode ?? '—'),
     status: state.status,
     statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : statusText(state),
     meters,
@@ -190,9 +194,14 @@ function statusText(s: RunState): string {
       return s.startedAt === undefined ? 'starting: waiting for the engine' : 'waiting for the engine';
     case 'running':
       if (isEvaluation(s.info)) return 'evaluating the prompt on the test split';
+      if (s.info?.kind === 'gen-data') {
+        const g = generatedTally(s);
+        return `generating a dev set: round ${g.rounds + 1}${g.of === undefined ? '' : ` of ${g.of}`}`;
+      }
       return s.resumed ? 'running (resumed)' : 'running';
     case 'finished':
       if (isEvaluation(s.info)) return evaluationText(s);
+      if (s.info?.kind === 'gen-data') return `finished: ${generatedLine(generatedTally(s))}`;
       return s.finished ? `finished: ${outcomeText(s, s.finished.candidates)}` : 'finished';
     case 'failed':
       return `failed: ${s.error?.message ?? 'unknown error'}`;

@@ -39,6 +39,8 @@ export interface RunSummaryInfo {
   estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
   /** The model each role the run calls uses, and where that was chosen (run/modelChoice.ts), said before the first call. */
   models?: RoleModel[];
+  /** A dev-set generation (gen-data): how many zero-data rounds it writes, so a face can say "round 1 of 2". */
+  rounds?: number;
 }
 
 /** Code search: what `candidate/proposed` says of a proposed program beyond its text. */

@@ -29,6 +29,16 @@ export interface EvolveOverrides extends FacePrices {
   maxFailures?: number;
 }
 
+/**
+ * What a face may set over a dev-set generation's spec (`ratchet gen-data`'s flags, the editor's
+ * settings): where calls go and with which models, their pace, limits and prices. Not the gate, the
+ * mode or the candidates: a generation decides nothing and edits nothing.
+ */
+export type GenDataOverrides = Pick<
+  EvolveOverrides,
+  'baseURL' | 'model' | 'roleModels' | 'seed' | 'concurrency' | 'callTimeoutSeconds' | 'maxFailures' | 'budgetCalls' | 'prices' | 'free'
+>;
+
 /** What a face may set over a code search's spec (`ratchet search`'s flags; the editor's subset, lsp.ts). */
 export interface SearchOverrides {
   evaluator?: string;

@@ -9,6 +9,7 @@
  */
 import { formatWait } from '../llm/retry';
 import type { Clock } from '../ports';
+import { describeEstimate } from './costText';
 import type { EngineEvent, EventOf, RunKind } from './events';
 
 /**
@@ -36,6 +37,16 @@ export interface LiveRunStatus {
   search?: SearchScores;
   /** A code search's evaluator slots as they are now (live, never journaled: see `EvaluatorLoad`). */
   evaluator?: EvaluatorLoad;
+  /** A dev-set generation's tally so far (and how many rounds it writes, when it said). */
+  generated?: GeneratedTally;
+}
+
+/** What a dev-set generation (gen-data) has written so far: its rounds, dev tasks and held-out tasks. */
+export interface GeneratedTally {
+  rounds: number;
+  of?: number;
+  dev: number;
+  test: number;
 }
 
 /**
@@ -109,7 +120,10 @@ const PROPOSAL_FAILED: Record<EventOf<'proposal/failed'>['reason'], string> = {
 export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
   switch (e.type) {
     case 'run/started':
+      if (e.info.kind === 'gen-data') return generationStarted(s, e.info);
       return e.info.kind === s.kind ? s : { ...s, kind: e.info.kind };
+    case 'zero/round':
+      return roundDone(s, e);
     case 'candidate/proposed':
       if (s.kind === 'search' && e.parentId === undefined) return shown(s, { state: 'running' }, 'evaluating the starting program');
       return shown(s, { state: 'running' }, e.candidateId === 'v0' ? 'scoring the starting prompt' : `testing ${e.candidateId}`);
@@ -143,6 +157,7 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
       return { ...s, line, wait: { ms: e.waitMs, then: s.wait?.then ?? s.line } };
     }
     case 'run/finished': {
+      if (s.kind === 'gen-data') return shown(s, { state: 'finished' }, generatedLine(s.generated));
       const next: Partial<LiveRunStatus> = { state: 'finished' };
       if (s.kind === 'search' && s.search) next.search = finalBest(s.search, e.incumbentId);
       return shown(s, next, countsLine({ ...s, ...next }));
@@ -186,6 +201,35 @@ function programScored(search: SearchScores | undefined, candidateId: string, sc
   const committed = { ...rest.committed, [candidateId]: score };
   const best = rest.best === undefined || score > rest.best.score ? { candidateId, score } : rest.best;
   return { ...rest, ...(isStart ? { start: score } : {}), committed, best };
+}
+
+// ---- a dev-set generation's rounds ------------------------------------------------------------
+
+/** Before its first call: which round comes and what the whole run should cost, as the CLI prints it. */
+function generationStarted(s: LiveRunStatus, info: EventOf<'run/started'>['info']): LiveRunStatus {
+  const generated: GeneratedTally = s.generated ?? { rounds: 0, dev: 0, test: 0, ...(info.rounds === undefined ? {} : { of: info.rounds }) };
+  const estimate = info.estimate ? ` · estimate ${describeEstimate(info.estimate)}` : '';
+  return shown(s, { kind: 'gen-data', generated }, `${nextRound(generated)}${estimate}`);
+}
+
+/** A zero-data round is journaled: a generation counts its tasks, an evolve run without a dataset says what it got. */
+function roundDone(s: LiveRunStatus, e: EventOf<'zero/round'>): LiveRunStatus {
+  const got = `${e.kept.length} kept, ${e.heldOut.length} held out`;
+  if (s.kind !== 'gen-data') return shown(s, {}, `zero-data round ${e.round}: ${got}`);
+  const before = s.generated ?? { rounds: 0, dev: 0, test: 0 };
+  const generated = { ...before, rounds: before.rounds + 1, dev: before.dev + e.kept.length, test: before.test + e.heldOut.length };
+  const more = generated.of === undefined || generated.rounds < generated.of ? ` · ${nextRound(generated)}` : '';
+  return shown(s, { generated }, `round ${e.round}${generated.of === undefined ? '' : ` of ${generated.of}`} done: ${got}${more}`);
+}
+
+function nextRound(g: GeneratedTally): string {
+  return `round ${g.rounds + 1}${g.of === undefined ? '' : ` of ${g.of}`}: writing and judging tasks`;
+}
+
+/** How a generation ended: what it wrote (nothing when no round finished before a budget ran out). */
+export function generatedLine(g: GeneratedTally | undefined): string {
+  if (g === undefined || g.rounds === 0) return 'no round finished: nothing written';
+  return `${g.dev} dev task${g.dev === 1 ? '' : 's'} and ${g.test} held-out from ${g.rounds} round${g.rounds === 1 ? '' : 's'}`;
 }
 
 /** The run's end names its best program (an island's incumbent); its score is among the committed ones. */

@@ -61,6 +61,11 @@ export async function loadRunSpec(files: Files, promptPath: string): Promise<Run
   return run.spec;
 }
 
+/** A spec that names no dataset and no split files: its run writes its own items (zero-data, core/zero/rounds.ts). */
+export function namesNoDataset(spec: Pick<RunSpec, 'dataset' | 'split'>): boolean {
+  return spec.dataset === undefined && spec.split.kind !== 'files';
+}
+
 /** The prompt file a sidecar belongs to (`x.ratchet.yaml` → the first of `x.prompt.md`, `x.prompty`, `x.md`, … that exists). */
 export async function findPromptForSidecar(files: Files, sidecarPath: string): Promise<string | undefined> {
   for (const candidate of promptCandidatesFor(sidecarPath)) if (await files.exists(candidate)) return candidate;

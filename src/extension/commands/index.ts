@@ -9,6 +9,7 @@ import type { CommandName } from '../commandTable';
 import { RESTART_SERVER, ServerDownError, phaseWords } from '../server/serverHost';
 import type { CommandContext, Handler } from './context';
 import { codeSearchCommands } from './codeSearchCommands';
+import { genDataCommands } from './genDataCommands';
 import { reviewCommands } from './reviewCommands';
 import { runCommands } from './runCommands';
 import { setupCommands } from './setupCommands';
@@ -19,13 +20,12 @@ export const REGISTERED_BY_PANEL = 'registeredByPanel';
 type Entry = Handler | typeof REGISTERED_BY_PANEL;
 
 function handlers(ctx: CommandContext): Record<CommandName, Entry> {
-  const notYet = () => undefined;
   return {
     ...runCommands(ctx),
     ...codeSearchCommands(ctx),
+    ...genDataCommands(ctx),
     ...reviewCommands(ctx),
     ...setupCommands(ctx),
-    generateDevSet: notYet,
     showPanel: REGISTERED_BY_PANEL,
   };
 }

@@ -11,7 +11,7 @@ import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
 import type { CommandContext } from './context';
 import { fileName } from '../../core/fileName';
 import { RUN_SPEC_EXTENSION, isPromptPath, isRunSpecPath, promptExtensionsText } from '../../core/files/fileKinds';
-import { showSearchProgress } from '../runs/searchProgress';
+import { showSearchProgress } from '../runs/runProgress';
 
 /** The file a run command is about: its argument, else the active editor's file. */
 export function fileArg(arg: unknown): vscode.Uri | undefined {

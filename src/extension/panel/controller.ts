@@ -70,6 +70,14 @@ export function lightEvent(e: PanelEvent): PanelEvent {
       return { ...e, baseText: '', newText: '' };
     case 'dataset/loaded':
       return { ...e, items: [] };
+    case 'zero/round':
+      // The tasks' and exemplars' texts are the Challenger's, the Solver's and the judge's: asked for with `zero/request`.
+      return {
+        ...e,
+        kept: e.kept.map((t) => ({ ...t, text: '' })),
+        heldOut: e.heldOut.map((t) => ({ ...t, text: '' })),
+        exemplars: e.exemplars.map((x) => ({ ...x, task: '', better: '', worse: '' })),
+      };
     default:
       return e;
   }
@@ -164,6 +172,12 @@ export class PanelController {
             programId: msg.programId,
             why: run ? 'the run has no events for this program.' : 'the run is no longer in memory; open it from its journal.',
           });
+        return;
+      }
+      case 'zero/request': {
+        const round = this.store.get(msg.runId)?.detail.zeroRounds.get(msg.round);
+        const why = round ? undefined : this.store.get(msg.runId) ? `the run has no round ${msg.round}.` : 'the run is no longer in memory; open it from its journal.';
+        this.transport.post({ type: 'zero/exemplars', runId: msg.runId, round: msg.round, exemplars: round?.exemplars ?? [], ...(why ? { why } : {}) });
         return;
       }
       case 'candidate/open':

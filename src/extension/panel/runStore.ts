@@ -34,6 +34,8 @@ export interface RunDetail {
   descriptions: Map<string, string>;
   /** Code search: the evaluator's verdict per program, with its metrics, feedback and output. */
   evaluations: Map<string, EventOf<'program/evaluated'>>;
+  /** Zero-data: each round's event, its tasks' and exemplars' texts included. */
+  zeroRounds: Map<number, EventOf<'zero/round'>>;
 }
 
 export interface StoredRun {
@@ -67,6 +69,7 @@ function emptyDetail(): RunDetail {
     rubrics: new Map(),
     descriptions: new Map(),
     evaluations: new Map(),
+    zeroRounds: new Map(),
   };
 }
 
@@ -290,6 +293,9 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
       return;
     case 'rubric/updated':
       d.rubrics.set(e.version, e.rubric);
+      return;
+    case 'zero/round':
+      d.zeroRounds.set(e.round, e);
       return;
     default:
       return;

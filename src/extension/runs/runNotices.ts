@@ -55,6 +55,7 @@ export function endNotice(p: RunStatusParams, previous: LiveRunStatus | undefine
   if (!isOver(s) || (previous !== undefined && isOver(previous))) return undefined;
   const where = `${uriFileName(p.uri)} (run ${s.runId})`;
   if (s.kind === 'search') return searchEndNotice(s, where);
+  if (s.kind === 'gen-data') return genDataEndNotice(s, where);
   const counts = `${s.tested} tested, ${s.commits} committed`;
   switch (s.state) {
     case 'failed':
@@ -93,6 +94,25 @@ function searchEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined
       return { level: 'info', message: `Code search on ${where} was cancelled (${counts}${scores}).`, show: false };
     case 'interrupted':
       return { level: 'info', message: `Code search on ${where} stopped before it ended (${counts}); Resume continues it from its journal.`, show: false };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A dev-set generation's end. Its failure is shown here; what it wrote is said by Generate Dev Set
+ * itself, which opens the dev set (genDataCommands.ts), so here it is only logged.
+ */
+function genDataEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined {
+  switch (s.state) {
+    case 'failed':
+      return failedNotice(`Ratchet: Generate Dev Set on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}; nothing was written.`, s.errorCode);
+    case 'finished':
+      return { level: 'info', message: `Dev-set generation on ${where} finished: ${s.line}.`, show: false };
+    case 'cancelled':
+      return { level: 'info', message: `Dev-set generation on ${where} was cancelled; nothing was written.`, show: false };
+    case 'interrupted':
+      return { level: 'info', message: `Dev-set generation on ${where} stopped before it ended; nothing was written.`, show: false };
     default:
       return undefined;
   }

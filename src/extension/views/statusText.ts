@@ -88,6 +88,11 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
     case 'finished':
     case 'cancelled':
       if (s.state === 'finished' && state && isEvaluation(state.info)) return evaluatedText(state);
+      // A dev-set generation commits nothing: what it wrote is its result.
+      if (s.kind === 'gen-data') {
+        const dev = s.generated?.dev ?? 0;
+        return { part: s.state === 'finished' ? `finished, ${dev} dev task${dev === 1 ? '' : 's'}` : 'cancelled, nothing written', icon: '$(check)', tooltip: [`${s.line}.`] };
+      }
       return { part: `${s.state}, ${commitsText(s.commits)}`, icon: '$(check)', tooltip: [`${s.tested} tested, ${s.commits} committed.`] };
     case 'failed':
       return { part: `failed, ${commitsText(s.commits)}`, icon: '$(error)', tooltip: [`Failed: ${s.error ?? 'no reason given'}`] };

@@ -4,6 +4,7 @@
  */
 import type { Page } from 'playwright-core';
 import { CommandPalette } from './CommandPalette';
+import { Dialog } from './Dialog';
 import { Editor } from './Editor';
 import { Notifications } from './Notifications';
 import { ProblemsPanel } from './ProblemsPanel';
@@ -13,6 +14,7 @@ import { waitUntil, waitVisible } from './waits';
 
 export class Workbench {
   readonly palette: CommandPalette;
+  readonly dialog: Dialog;
   readonly editor: Editor;
   readonly notifications: Notifications;
   readonly problems: ProblemsPanel;
@@ -21,6 +23,7 @@ export class Workbench {
 
   constructor(readonly page: Page) {
     this.palette = new CommandPalette(page);
+    this.dialog = new Dialog(page);
     this.editor = new Editor(page, () => this.palette);
     this.notifications = new Notifications(page, this.palette);
     this.problems = new ProblemsPanel(page, this.palette);

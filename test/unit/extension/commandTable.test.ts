@@ -11,7 +11,8 @@ describe('routeCommand', () => {
     ['showPanel', false, 'run'],
     ['startCodeSearch', true, 'run'],
     ['startCodeSearch', false, 'serverDown'],
-    ['generateDevSet', false, 'notYet'],
+    ['generateDevSet', true, 'run'],
+    ['generateDevSet', false, 'serverDown'],
   ] as const)('%s with the server %s → %s', (name, running, route) => {
     expect(routeCommand(COMMANDS[name], running)).toBe(route);
   });
@@ -23,9 +24,9 @@ describe('routeCommand', () => {
 
 describe('messages', () => {
   it('says plainly that a stub is not available yet', () => {
-    expect(notYetMessage(COMMANDS.generateDevSet)).toBe(
-      'Ratchet: "Generate Dev Set" is not available yet in this build — zero-data dev set generation (the Challenger role) is coming in a later version.',
-    );
+    const stub = { title: 'Explain Run', needsServer: false, notYet: 'run explanations' };
+    expect(routeCommand(stub, true)).toBe('notYet');
+    expect(notYetMessage(stub)).toBe('Ratchet: "Explain Run" is not available yet in this build — run explanations is coming in a later version.');
   });
 
   it('says the server is down, and what to do', () => {

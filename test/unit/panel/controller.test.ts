@@ -3,6 +3,8 @@ import { PanelController, lightEvent, type PanelActions } from '../../../src/ext
 import { RunStore } from '../../../src/extension/panel/runStore';
 import type { HostMessage, ViewMessage } from '../../../src/protocol/webview';
 import { RUN, decided, ev, proposed, started } from '../webview/events';
+import { exemplar, zeroRound } from '../webview/zeroRound';
+import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
 
 function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c0', 'long text', 'why'), decided('c1', 'commit', { parentId: 'c0' })]) {
   const store = new RunStore();
@@ -198,5 +200,24 @@ describe('lightEvent', () => {
     const rubric = ev('rubric/updated', { version: 1, rubric: 'keep me' });
     expect(lightEvent(rubric)).toBe(rubric);
     expect(lightEvent(ev('verdict', { candidateId: 'c', parentId: 'p', itemId: 'i', order: 'child-first', winner: 'child', rationale: 'long' }))).not.toHaveProperty('rationale');
+  });
+});
+
+describe('zero-data rounds', () => {
+  it('reach the view as counts only; the judge’s exemplars come with their texts when asked for', () => {
+    const round = zeroRound(1, { exemplars: [exemplar('r1:a:role', { task: 'What is 2 + 2?', better: 'The answer is 4', worse: 'The answer is 5' })] });
+    const light = lightEvent(round) as typeof round;
+    expect([...light.kept, ...light.heldOut].map((t) => t.text)).toEqual(['', '', '', '', '']);
+    expect(light.exemplars).toEqual([{ pairId: 'r1:a:role', type: 'roleAsymmetry', judgement: 'wrong', betterSlot: 'A', task: '', better: '', worse: '' }]);
+    // What the view folds is the same either way.
+    expect(foldEvents(emptyRunState(RUN), [light]).zeroRounds).toEqual(foldEvents(emptyRunState(RUN), [round]).zeroRounds);
+
+    const { store, posted, controller } = setup();
+    store.append(round);
+    controller.receive({ type: 'view/ready', runId: RUN });
+    controller.receive({ type: 'zero/request', runId: RUN, round: 1 });
+    expect(posted.at(-1)).toEqual({ type: 'zero/exemplars', runId: RUN, round: 1, exemplars: round.exemplars });
+    controller.receive({ type: 'zero/request', runId: RUN, round: 2 });
+    expect(posted.at(-1)).toEqual({ type: 'zero/exemplars', runId: RUN, round: 2, exemplars: [], why: 'the run has no round 2.' });
   });
 });

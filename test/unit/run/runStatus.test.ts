@@ -7,6 +7,7 @@ import { endStatus, endWait, foldStatus, isOver, resumingStatus, startingStatus,
 import type { LiveRunStatus } from '../../../src/core/run/runStatus';
 import { VirtualClock } from '../../fixtures/llmPorts';
 import { decisionRecord } from './journalHelpers';
+import { zeroRound } from '../webview/zeroRound';
 
 const runId = 'r1';
 type Body = EngineEvent extends infer E ? (E extends EngineEvent ? Omit<E, 'runId' | 'at'> : never) : never;
@@ -155,6 +156,48 @@ describe('foldStatus of a code search', () => {
     const s = resumingStatus(runId, journal);
     expect(s).toMatchObject({ state: 'running', kind: 'search', tested: 1, commits: 1, line: '1 program tested · 1 committed · best 0.75 (start 0.5)' });
     expect(fold([...tested('p2', 'commit', 0.8)], s).line).toBe('2 programs tested · 2 committed · best 0.8 (start 0.5)');
+  });
+});
+
+describe('foldStatus of a dev-set generation', () => {
+  const started = ev({
+    type: 'run/started',
+    info: { kind: 'gen-data', target: 'x.prompt.md', gate: 'none', alpha: 0.05, mode: 'suggest', seed: 1, rounds: 2, estimate: { calls: 260, tokens: 196_200, unpriced: ['llama3.1'] } },
+  });
+  const round = (n: number, kept: number, heldOut: number) => ev({ ...zeroRound(n, { kept, heldOut }) });
+
+  it('says the round under way, and first the estimate as the CLI prints it', () => {
+    expect(fold([started])).toEqual({
+      runId,
+      state: 'running',
+      tested: 0,
+      commits: 0,
+      kind: 'gen-data',
+      generated: { rounds: 0, of: 2, dev: 0, test: 0 },
+      line: 'round 1 of 2: writing and judging tasks · estimate ≈ 260 calls, ≈ 196.2k tok, cost unknown (model llama3.1 unpriced)',
+    });
+  });
+
+  it('counts each round’s kept and held-out tasks, and ends saying what it wrote', () => {
+    const one = fold([started, round(1, 3, 2)]);
+    expect(one).toMatchObject({ generated: { rounds: 1, of: 2, dev: 3, test: 2 }, line: 'round 1 of 2 done: 3 kept, 2 held out · round 2 of 2: writing and judging tasks' });
+    const two = fold([round(2, 4, 2)], one);
+    expect(two.line).toBe('round 2 of 2 done: 4 kept, 2 held out');
+    expect(fold([ev({ type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined })], two)).toMatchObject({
+      state: 'finished',
+      line: '7 dev tasks and 4 held-out from 2 rounds',
+    });
+  });
+
+  it('a budget that stopped it before any round ended: nothing written', () => {
+    expect(fold([started, ev({ type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined })]).line).toBe('no round finished: nothing written');
+  });
+
+  it('an evolve run without a dataset says what its round got, and goes on to its candidates', () => {
+    const s = fold([ev({ type: 'run/started', info: { kind: 'evolve', target: 'x.prompt.md', gate: 'pace-rf', alpha: 0.05, mode: 'suggest', seed: 1 } }), round(1, 3, 2)]);
+    expect(s.line).toBe('zero-data round 1: 3 kept, 2 held out');
+    expect(s.generated).toBeUndefined();
+    expect(fold([proposed('v1')], s).line).toBe('testing v1');
   });
 });
 

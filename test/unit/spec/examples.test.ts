@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/core/data/diagnostics';
 import { createScorer } from '../../../src/core/data/scorers/registry';
-import { loadRunInputs, validateRunSpecText } from '../../../src/core/run/spec';
+import { loadRunInputs, namesNoDataset, validateRunSpecText } from '../../../src/core/run/spec';
+import { templateVariableNames } from '../../../src/core/prompt/template';
 import { diskFiles } from '../data/fakeFiles';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -23,11 +24,13 @@ const all = walk(EXAMPLES);
 const prompts = all.filter((f) => /\.(prompt\.md|prompty)$/.test(f));
 const specs = all.filter((f) => f.endsWith('.ratchet.yaml'));
 const files = diskFiles(ROOT);
+/** Prompts without a dataset: the zero-data example (Generate Dev Set writes one). */
+const ZERO_DATA = ['examples/mental-math/mental-math.prompt.md'];
 
 describe('examples/', () => {
   it('has the documented examples', () => {
     expect(prompts).toEqual(
-      expect.arrayContaining(['examples/math/word-problems.prompt.md', 'examples/support/triage.prompt.md', 'examples/summaries/summarize.prompt.md']),
+      expect.arrayContaining(['examples/math/word-problems.prompt.md', 'examples/support/triage.prompt.md', 'examples/summaries/summarize.prompt.md', ...ZERO_DATA]),
     );
     expect(all).toContain('examples/README.md');
   });
@@ -36,13 +39,22 @@ describe('examples/', () => {
     expect(validateRunSpecText(file, readFileSync(path.join(ROOT, file), 'utf8')).map(formatDiagnostic)).toEqual([]);
   });
 
-  it.each(prompts)('%s loads: spec, dataset, template and splits, with no warnings', async (prompt) => {
+  it.each(prompts.filter((p) => !ZERO_DATA.includes(p)))('%s loads: spec, dataset, template and splits, with no warnings', async (prompt) => {
     expect(validateRunSpecText(prompt, readFileSync(path.join(ROOT, prompt), 'utf8'))).toEqual([]);
     const inputs = await loadRunInputs(files, prompt);
     expect(inputs.warnings.map(formatDiagnostic)).toEqual([]);
+    expect(namesNoDataset(inputs.spec)).toBe(false);
     expect(inputs.splits.dev.length).toBeGreaterThanOrEqual(20);
     expect(inputs.splits.feedback.length).toBeGreaterThan(0);
     expect(inputs.splits.test.length).toBeGreaterThan(0);
+  });
+
+  it.each(ZERO_DATA)('%s has no dataset on purpose: it loads with no warnings and a template variable for generated tasks to fill', async (prompt) => {
+    expect(validateRunSpecText(prompt, readFileSync(path.join(ROOT, prompt), 'utf8'))).toEqual([]);
+    const inputs = await loadRunInputs(files, prompt);
+    expect(inputs.warnings.map(formatDiagnostic)).toEqual([]);
+    expect(namesNoDataset(inputs.spec)).toBe(true);
+    expect(templateVariableNames(inputs.prompt.body)).toEqual(['question']);
   });
 
   it('math: every label is a number the numeric scorer accepts from a well-formed answer', async () => {
