@@ -162,7 +162,8 @@ export function describeEvent(e: EngineEvent): string {
       return `test split (${e.n} items): ${e.baseline.candidateId} ${pct(e.baseline.mean)} → ${e.final.candidateId} ${pct(e.final.mean)} (Δ ${pct(e.difference.mean)}, 95% [${pct(e.difference.lo)}, ${pct(e.difference.hi)}])`;
     }
     case 'log':
-      return `${e.level}: ${oneLine(e.message, 120)}`;
+      // A warning says what to do next, and its end is often that advice: cut it later than a note.
+      return `${e.level}: ${oneLine(e.message, e.level === 'warn' ? 400 : 120)}`;
     case 'llm/waiting':
       return `${e.why === 'rate-limited' ? 'rate limited' : 'retrying'} (${e.role}), waiting ${formatWait(e.waitMs)}: ${oneLine(e.message, 120)}`;
     case 'run/resumed':

@@ -29,6 +29,7 @@ import { runGenData } from '../node/genDataRun';
 import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
+import { runController } from '../node/runController';
 import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEventNotification, DaemonRunStatusNotification } from '../protocol/runDaemon';
 import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartGenDataParams, DaemonStartParams, DaemonStartSearchParams } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
@@ -36,7 +37,7 @@ import { ClientLanguageModels } from './languageModels';
 
 class DaemonRun {
   runId: string | undefined;
-  readonly controller = new AbortController();
+  readonly controller = runController();
   /** Set when the run is registered (its id known): a status is pushed only for a run a client can name. */
   status: StatusFeed | undefined;
   /** Answers the start/resume request; called once. */

@@ -32,7 +32,7 @@ import { SeededRandom, sha256Hex } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
-import { estimateRun, estimateZeroEvolve, rolesCalled } from '../core/run/estimate';
+import { estimateRun, estimateZeroEvolve } from '../core/run/estimate';
 import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { RunBudget } from '../core/run/budget';
 import { activeElapsedMs, replayingControl, replayingEmitter } from '../core/run/resume';
@@ -46,7 +46,6 @@ import { ProvenanceRecorder } from '../core/run/provenanceControl';
 import { REDACTED, redactUrl, urlCredentials } from '../core/run/redact';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { OPENAI_BASE_URL, baseURLChoice, modelChoice, roleModels } from '../core/run/modelChoice';
-import type { RoleModel } from '../core/run/modelChoice';
 import { templateVariableNames } from '../core/prompt/template';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../core/zero/rounds';
 import type { ZeroRoundsDeps } from '../core/zero/rounds';
@@ -134,8 +133,9 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   checkGate(spec);
   // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
   const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
+  const calls = zero ? 'zeroDataEvolve' : 'evolve';
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
-  const prices = pricesFor(spec, describeRoles(roles), opts.overrides);
+  const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
   checkDollarBudget(spec, prices);
   const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
   const clock = new SystemClock();
@@ -232,7 +232,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         budget,
         control,
         estimate: zero ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole) : estimateRun(inputs, prices.byRole),
-        models: calledModels(spec, opts, zero !== undefined),
+        models: roleModels(spec, prices.called, opts.overrides, opts.endpointDefaults, opts.transport !== undefined),
         ...(dataRounds ? { dataRounds } : {}),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
       },
@@ -245,13 +245,6 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     await writer.flush().catch(() => undefined);
     await ports.close();
   }
-}
-
-/** What `run/started` says about models: each role the run calls, as roleConfig chose it. */
-function calledModels(spec: RunSpec, opts: EvolveRunOptions, zeroData: boolean): RoleModel[] {
-  const called = rolesCalled(spec);
-  const roles = zeroData ? ROLES.filter((r) => called.includes(r) || r === 'challenger' || r === 'validator') : called;
-  return roleModels(spec, roles, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
 }
 
 /** Candidates tested on each zero-data round's items before the next round is written. */

@@ -23,13 +23,13 @@ import { templateVariableNames } from '../core/prompt/template';
 import { SeededRandom } from '../core/random';
 import { RunBudget, budgetOf } from '../core/run/budget';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
-import { estimateZeroRounds } from '../core/run/estimate';
+import { estimateZeroRounds, rolesCalled } from '../core/run/estimate';
 import type { EngineEvent, JournaledEvent, RunSummaryInfo } from '../core/run/events';
 import { createJournal } from '../core/run/journal';
 import { roleModels } from '../core/run/modelChoice';
 import { checkOverrides } from '../core/run/overrides';
 import type { GenDataOverrides } from '../core/run/overrides';
-import { pricesFor } from '../core/run/pricing';
+import { checkDollarBudget, pricesFor } from '../core/run/pricing';
 import { loadRunInputs } from '../core/run/spec';
 import type { RunSpec } from '../core/run/specTypes';
 import { devSetJsonl, generatedItemRecord } from '../core/zero/devSet';
@@ -46,8 +46,6 @@ import { currentOwner } from './process';
 /** Rounds when the caller sets none. */
 export const DEFAULT_ZERO_ROUNDS = 2;
 
-/** The roles a zero-data round calls: the Challenger, the Solver (agent) and the judge (validator). */
-const ZERO_ROLES = ['challenger', 'agent', 'validator'] as const;
 
 export interface GenDataOptions {
   promptPath: string;
@@ -132,8 +130,12 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   };
   const rounds = opts.rounds ?? DEFAULT_ZERO_ROUNDS;
 
-  const roles = roleConfig(spec, o, opts.endpointDefaults, opts.transport !== undefined, ZERO_ROLES);
-  const prices = pricesFor(spec, describeRoles(roles), o);
+  // The Challenger, the Solver (agent) and the judge (validator): priced, and a dollar budget
+  // refused before any call when one of them could not be counted.
+  const called = rolesCalled(spec, 'genData');
+  const roles = roleConfig(spec, o, opts.endpointDefaults, opts.transport !== undefined, called);
+  const prices = pricesFor(spec, describeRoles(roles), o, 'genData');
+  checkDollarBudget(spec, prices);
   const clock = new SystemClock();
   const budget = new RunBudget(spec.budget, clock);
   const llm = createLlmClient({
@@ -170,7 +172,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
     seed: spec.seed,
     budget: { ...spec.budget },
     estimate,
-    models: roleModels(spec, [...ZERO_ROLES], o, opts.endpointDefaults, opts.transport !== undefined),
+    models: roleModels(spec, called, o, opts.endpointDefaults, opts.transport !== undefined),
     rounds,
   };
   const base = () => ({ runId: writer.runId, at: clock.now() });
@@ -214,8 +216,19 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
         break;
       }
     }
-    const written = done.length > 0;
+    // Only a dev set with something in it is written: an empty one would replace (under --force)
+    // the user's file with nothing, and read as a dev set where there is none.
+    const written = done.some((round) => round.dev.length > 0);
     if (written) await writeDevSet(files, done, devPath, testPath, roles.challenger?.model ?? '');
+    else if (done.length > 0) {
+      const model = roles.challenger?.model;
+      await emit({
+        ...base(),
+        type: 'log',
+        level: 'warn',
+        message: `No generated task passed the filters in ${done.length === 1 ? 'the round' : `${done.length} rounds`}, so nothing was written; the rounds' counts say what dropped them. Check that the challenger model${model ? ` (${model})` : ''} writes the <question> blocks it is asked for.`,
+      });
+    }
     await emit({ ...base(), type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
     return outcome(status, written);
   } catch (err) {

@@ -6,7 +6,7 @@
 import type { Files } from '../core/ports';
 import { rolesCalled } from '../core/run/estimate';
 import { describeModelChoices, roleModels } from '../core/run/modelChoice';
-import { loadRunSpec } from '../core/run/spec';
+import { loadRunSpec, namesNoDataset } from '../core/run/spec';
 import type { ServerSettings } from '../protocol/lsp';
 import { endpointDefaults, settingsOverrides } from './settings';
 
@@ -17,6 +17,7 @@ export async function modelLine(files: Files, promptPath: string, settings: Serv
   const o = settingsOverrides(settings);
   // The settings' gate decides whether a validator is called, as it would in the run.
   const gated = o.gate === undefined ? spec : { ...spec, gate: { ...spec.gate, name: o.gate } };
-  const models = roleModels(spec, rolesCalled(gated), o, endpointDefaults(settings, process.env), settings.provider === 'vscode-lm');
+  // A spec with no dataset makes Evolve a zero-data run: the Challenger is called too.
+  const models = roleModels(spec, rolesCalled(gated, namesNoDataset(spec) ? 'zeroDataEvolve' : 'evolve'), o, endpointDefaults(settings, process.env), settings.provider === 'vscode-lm');
   return describeModelChoices(models);
 }

@@ -155,6 +155,42 @@ describe('ratchet gen-data', () => {
     }
   }, 180_000);
 
+  it('says nothing of listeners with the default concurrency (the run’s one signal is watched by every call in flight)', async () => {
+    const ws = workspace();
+    // The spec without its concurrency line: the default lets more than 10 calls wait on the signal.
+    writeFileSync(join(ws.dir, 'sums.ratchet.yaml'), ['models:', '  agent: { model: sim-agent }', '  validator: { model: sim-validator }', '  challenger: { model: sim-challenger }', 'seed: 5', ''].join('\n'));
+    const server = await startFakeServer({ scenario: SCENARIO });
+    try {
+      const r = await runCli(['gen-data', ws.prompt, '--tasks', '8', '--keep', '3', '--samples', '4', '--rounds', '1', '--base-url', server.url, '-w', ws.dir]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/MaxListenersExceeded|Warning:/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('writes nothing when no task passes the filters (a model that cannot write the tasks), leaving a dev set it was told to replace as it was', async () => {
+    const ws = workspace();
+    // One model for every role, as a single local model is: it answers, but never in <question> blocks.
+    writeFileSync(join(ws.dir, 'sums.ratchet.yaml'), ['models:', '  default: { model: sim-agent }', 'seed: 5', `concurrency: ${CONCURRENCY}`, ''].join('\n'));
+    const devPath = join(ws.dir, 'sums.dev.jsonl');
+    const mine = '{"vars":{"question":"What is 1 + 1?"}}\n';
+    writeFileSync(devPath, mine);
+    const server = await startFakeServer({ scenario: SCENARIO });
+    try {
+      const r = await runCli(['gen-data', ws.prompt, ...ARGS, '--force', '--base-url', server.url, '-w', ws.dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('No generated task passed the filters in 2 rounds, so nothing was written');
+      expect(r.stderr).toContain('Check that the challenger model (sim-agent) writes the <question> blocks it is asked for.');
+      expect(r.stderr).toContain(`nothing written: ${devPath} is as it was`);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(devPath, 'utf8')).toBe(mine);
+      expect(existsSync(join(ws.dir, 'sums.test.jsonl'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses to replace an existing dev set, naming it, before any call; --force replaces it', async () => {
     const ws = workspace();
     const devPath = join(ws.dir, 'sums.dev.jsonl');

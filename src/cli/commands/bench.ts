@@ -20,6 +20,7 @@ import { OpenAiTransport } from '../../node/openaiTransport';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { positive, seconds } from '../flags';
 import { formatTable, writeErr, writeOut } from '../output';
+import { cancelledByUser } from '../userCancel';
 
 interface InjectionFlags {
   baseUrl?: string;
@@ -62,16 +63,12 @@ async function benchInjection(flags: InjectionFlags): Promise<number> {
     clock: new SystemClock(),
     random: new SeededRandom(0).fork('llm-jitter'),
   });
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { controller, dispose: stopListening } = cancelledByUser();
   let report;
   try {
     report = await runInjectionBench(llm, controller.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
   if (flags.json) writeOut(report.rows.map((r) => JSON.stringify({ ...r, flipRate: r.flips / r.trials })).join('\n') + '\n');
   else {

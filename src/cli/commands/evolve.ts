@@ -25,6 +25,7 @@ import { describeModelChoices } from '../../core/run/modelChoice';
 import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
+import { cancelledByUser } from '../userCancel';
 
 export interface EvolveFlags {
   data?: string;
@@ -85,10 +86,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
 
   const files = new NodeFiles();
   const workspace = files.resolve(flags.workspace);
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { controller, dispose: stopListening } = cancelledByUser();
   const progress = new Progress(!!flags.json);
   const control = cliControl(flags, files);
   const common = {
@@ -104,8 +102,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
       ? await resumeEvolveRun(resumeId, workspace, { ...common, endpoint: resumeEndpoint(resumeId, flags) })
       : await startEvolveRun({ ...common, promptPath: promptFile!, workspace, overrides: overrides(flags) });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     progress.end();
   }
   for (const w of outcome.warnings) writeErr(`warning: ${w}\n`);

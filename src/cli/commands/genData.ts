@@ -5,16 +5,16 @@
  * prompt (node/genDataRun.ts says which files), never over an existing file without --force.
  */
 import type { Command } from 'commander';
-import { RatchetError } from '../../core/errors';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import type { EngineEvent } from '../../core/run/events';
 import { runGenData } from '../../node/genDataRun';
 import type { GenDataOptions } from '../../node/genDataRun';
 import type { RoundOutcome } from '../../core/zero/rounds';
-import { EXIT_ERROR, EXIT_OK } from '../exitCodes';
+import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, positive, seconds } from '../flags';
 import { writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
+import { cancelledByUser } from '../userCancel';
 
 interface GenDataFlags {
   tasks?: number;
@@ -60,10 +60,7 @@ export function registerGenData(program: Command, version: string): void {
 }
 
 export async function genDataCommand(promptFile: string, flags: GenDataFlags, version: string): Promise<number> {
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { controller, dispose: stopListening } = cancelledByUser();
   const progress = new Progress(!!flags.json);
   const overrides: GenDataOptions['overrides'] = {};
   if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
@@ -92,16 +89,17 @@ export async function genDataCommand(promptFile: string, flags: GenDataFlags, ve
     progress.end();
     if (!flags.json) {
       writeErr(roundTable(outcome.rounds));
-      if (outcome.written) writeErr(`dev set: ${outcome.devPath}\ntest split: ${outcome.testPath}\n`);
+      writeErr(outcome.written ? `dev set: ${outcome.devPath}\ntest split: ${outcome.testPath}\n` : `nothing written: ${outcome.devPath} is as it was\n`);
       writeErr(`run ${outcome.runId}: ${outcome.status}${outcome.error ? ` · ${outcome.error.message}` : ''}\n  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`);
     }
     // The dev set's path alone on stdout, for a script to pick up.
     if (outcome.written && !flags.json) writeOut(`${outcome.devPath}\n`);
-    return outcome.status === 'finished' || (outcome.status === 'budget' && outcome.written) ? EXIT_OK : EXIT_ERROR;
+    // A run that ended but let no task through wrote nothing: it ran, and nothing was accepted.
+    if (outcome.status !== 'finished' && outcome.status !== 'budget') return EXIT_ERROR;
+    return outcome.written ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
   } finally {
     progress.end();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
 }
 

@@ -22,6 +22,7 @@ import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, number, positive, seconds } from '../flags';
 import { writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
+import { cancelledByUser } from '../userCancel';
 
 interface SearchFlags {
   evaluator?: string;
@@ -80,10 +81,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
   } else if (file === undefined) {
     throw new RatchetError('badInput', 'Name the file to search, e.g. `ratchet search solve.py`, or continue a run with --resume <runId>.');
   }
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { controller, dispose: stopListening } = cancelledByUser();
   const progress = new Progress(!!flags.json);
   let outcome: SearchRunOutcome;
   try {
@@ -118,8 +116,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
       },
     });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     progress.end();
   }
   const score = (s: number | undefined) => (s === undefined ? '—' : s.toPrecision(6));

@@ -49,10 +49,21 @@ export const ASSUMED = {
   zeroTask: 120,
 } as const;
 
-/** The roles a run calls: the pre-flight needs a price for these and only these. */
-export function rolesCalled(spec: RunSpec): Role[] {
-  const validator = gateRow(spec.gate.name).kind !== 'scored' || spec.scorer?.type === 'llm-rubric';
-  return ROLES.filter((r) => r === 'agent' || r === 'proposer' || (r === 'validator' && validator) || (r === 'meta' && spec.gate.name === 'focus'));
+/**
+ * What a run does with its LLM: `evolve` the loop on a dataset; `zeroDataEvolve` the loop on the
+ * dev tasks it writes itself as it goes; `genData` only the writing (the Challenger writes tasks,
+ * the Solver — the agent — answers them, the Judge — the validator — scores them; no proposer).
+ */
+export type RunCalls = 'evolve' | 'zeroDataEvolve' | 'genData';
+
+/** The roles a run calls: the pre-flight needs a price for these and only these, and the meter counts them. */
+export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
+  const zero = calls !== 'evolve';
+  const loop = calls !== 'genData';
+  const validator = zero || gateRow(spec.gate.name).kind !== 'scored' || spec.scorer?.type === 'llm-rubric';
+  return ROLES.filter(
+    (r) => r === 'agent' || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero),
+  );
 }
 
 interface Tally {

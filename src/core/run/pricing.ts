@@ -16,7 +16,7 @@ import type { PublicEndpoint } from '../llm/roles';
 import { ROLES } from '../llm/types';
 import type { ModelPrice, PriceTable, Role } from '../llm/types';
 import { rolesCalled } from './estimate';
-import type { RolePrices } from './estimate';
+import type { RolePrices, RunCalls } from './estimate';
 import type { RunSpec } from './specTypes';
 
 /** What a face adds to the spec's prices (the editor's settings). */
@@ -29,6 +29,8 @@ export interface FacePrices {
 
 export interface RunPrices {
   byRole: RolePrices;
+  /** The roles the run calls (estimate.ts rolesCalled): the ones the table and the pre-flight cover. */
+  called: readonly Role[];
   /** By model id, for the LLM layer's meter (which prices each answer by its model). */
   table: PriceTable;
 }
@@ -36,7 +38,7 @@ export interface RunPrices {
 const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
 
 /** `endpoints`: each role's model and base URL as the face resolved them (spec, flags, settings). */
-export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}): RunPrices {
+export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}, calls: RunCalls = 'evolve'): RunPrices {
   const priceOf = (role: Role): ModelPrice | undefined => {
     const m = spec.models[role];
     const { model, baseURL } = endpoints[role];
@@ -56,7 +58,8 @@ export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>
   // The meter prices an answer by its model, so two called roles on one model need one price.
   const table: PriceTable = {};
   const owner: Record<string, Role> = {};
-  for (const role of rolesCalled(spec)) {
+  const called = rolesCalled(spec, calls);
+  for (const role of called) {
     const { model, price } = byRole[role];
     if (price === undefined || model === undefined) continue;
     const first = owner[model];
@@ -70,7 +73,7 @@ export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>
     owner[model] ??= role;
     table[model] = price;
   }
-  return { byRole, table };
+  return { byRole, called, table };
 }
 
 /**
@@ -81,7 +84,7 @@ export function checkDollarBudget(spec: RunSpec, prices: RunPrices): void {
   const limit = spec.budget.dollars;
   if (limit === undefined) return;
   const missing = new Map<string, { entry: string; model: string | undefined; roles: Role[] }>();
-  for (const role of rolesCalled(spec)) {
+  for (const role of prices.called) {
     const { model, price } = prices.byRole[role];
     if (price !== undefined) continue;
     // The entry the user would edit: the role's own, else `default` when the role inherits it.

@@ -50,7 +50,7 @@ export function devSetEnd(status: LiveRunStatus | undefined, paths: DevSetPaths,
       if (g.dev === 0) {
         return {
           level: 'warning',
-          message: `Ratchet: wrote ${dev}, but no generated task passed the filters in ${g.rounds === 1 ? 'its round' : `its ${g.rounds} rounds`}: the Zero-data tab says why each was dropped. Check that the challenger model writes the tasks it is asked for.`,
+          message: `Ratchet: no dev set was written — no generated task passed the filters in ${g.rounds === 1 ? 'its round' : `its ${g.rounds} rounds`}, so ${dev} is as it was: the Zero-data tab says why each was dropped. Check that the challenger model writes the tasks it is asked for.`,
           openDev: false,
           actions: [],
         };

@@ -43,7 +43,7 @@ describe('devSetEnd', () => {
     });
     expect(devSetEnd(status({ state: 'finished', generated: { rounds: 2, of: 2, dev: 0, test: 0 } }), paths(), undefined)).toMatchObject({
       level: 'warning',
-      message: expect.stringMatching(/^Ratchet: wrote mental math\.dev\.jsonl, but no generated task passed the filters in its 2 rounds/),
+      message: expect.stringMatching(/^Ratchet: no dev set was written — no generated task passed the filters in its 2 rounds, so mental math\.dev\.jsonl is as it was/),
       openDev: false,
     });
   });

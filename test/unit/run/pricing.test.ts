@@ -140,3 +140,27 @@ describe('checkDollarBudget: before the first call', () => {
     expect([b!.line, b!.column, b!.field]).toEqual([4, 12, 'models.agent.price']);
   });
 });
+
+describe('a run that writes its own dev set prices and checks the Challenger too', () => {
+  const own = { challenger: { model: 'gpt-4o', baseURL: 'https://api.openai.com/v1' } };
+  // The other roles on a free local model, each its own entry (models.default would pass free: true on to the Challenger).
+  const local = ['models:', ...['agent', 'proposer', 'validator'].map((r) => `  ${r}: { model: local, free: true }`)];
+
+  it("counts the Challenger's dollars in a zero-data evolve and in gen-data, and gen-data no proposer's", async () => {
+    const spec = await specOf(...local, '  challenger: gpt-4o');
+    const gpt4o = { inputPerMTok: 2.5, outputPerMTok: 10, cachedInputPerMTok: 1.25 };
+    // A run on a dataset never calls the Challenger: its model stays out of the meter's table.
+    expect(pricesFor(spec, endpoints('local', own)).table).toEqual({ local: FREE });
+    expect(pricesFor(spec, endpoints('local', own), {}, 'zeroDataEvolve')).toMatchObject({ called: ['agent', 'proposer', 'validator', 'challenger'], table: { local: FREE, 'gpt-4o': gpt4o } });
+    expect(pricesFor(spec, endpoints('local', own), {}, 'genData')).toMatchObject({ called: ['agent', 'validator', 'challenger'], table: { local: FREE, 'gpt-4o': gpt4o } });
+  });
+
+  it('refuses a dollar budget whose Challenger model has no price, before any call', async () => {
+    const spec = await specOf('budget: { dollars: 1 }', ...local, '  challenger: my-writer');
+    const writer = endpoints('local', { challenger: { model: 'my-writer', baseURL: 'http://l/v1' } });
+    expect(() => checkDollarBudget(spec, pricesFor(spec, writer))).not.toThrow();
+    for (const calls of ['zeroDataEvolve', 'genData'] as const) {
+      expect(() => checkDollarBudget(spec, pricesFor(spec, writer, {}, calls))).toThrow(/the challenger role's model my-writer has no known price/);
+    }
+  });
+});
