@@ -39,6 +39,8 @@ export interface RunSummary {
   reason?: string;
   /** It can go on from its journal: interrupted, or failed because the endpoint did. */
   resumable: boolean;
+  /** The tasks its zero-data rounds wrote (`zero/round` events), for a dev-set generation's line; absent without a round. */
+  generated?: { rounds: number; dev: number; test: number };
 }
 
 export interface ListRunsOptions {
@@ -112,6 +114,8 @@ export class RunSummaryFold {
   private proposed = 0;
   private committed = 0;
   private status: RunStatus = 'interrupted';
+  /** Dev and held-out tasks by round number: a round journaled again (replayed on resume) counts once. */
+  private readonly rounds = new Map<number, { dev: number; test: number }>();
 
   constructor(runId: string, record: RunRecord | undefined) {
     this.summary = emptySummary(runId, record);
@@ -129,6 +133,7 @@ export class RunSummaryFold {
     fold(summary, e);
     if (e.type === 'candidate/proposed') this.proposed++;
     else if (e.type === 'decision' && e.record.decision === 'commit') this.committed++;
+    else if (e.type === 'zero/round') this.rounds.set(e.round, { dev: e.kept.length, test: e.heldOut.length });
     else if (e.type === 'run/finished') {
       this.status = 'finished';
       // The engine's own count wins: it may count candidates it never journaled (duplicates).
@@ -148,6 +153,10 @@ export class RunSummaryFold {
       summary.commits = this.committed;
     }
     if (this.status === 'interrupted') summary.resumable = true;
+    if (this.rounds.size > 0) {
+      const tasks = [...this.rounds.values()];
+      summary.generated = { rounds: tasks.length, dev: tasks.reduce((n, r) => n + r.dev, 0), test: tasks.reduce((n, r) => n + r.test, 0) };
+    }
     return summary;
   }
 }

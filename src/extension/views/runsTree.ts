@@ -3,7 +3,7 @@
  * statuses and what the RunStore holds) → candidates → decisions. Pure data; runsView.ts turns
  * nodes into TreeItems.
  */
-import { isOver } from '../../core/run/runStatus';
+import { generatedLine, isOver } from '../../core/run/runStatus';
 import type { LiveRunStatus } from '../../core/run/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import type { DecisionRow, RunState } from '../../protocol/webview';
@@ -72,8 +72,12 @@ function runLabel(started: number | undefined, result: string, file: string): st
   return [startClock(started), result, file].filter((p) => p !== '').join(' · ');
 }
 
-/** How a run stands in a word or two: its state while it is not finished, else what it committed. */
-function resultWord(state: string, commits: number | undefined): string {
+/**
+ * How a run stands in a word or two: its state while it is not finished, else what it made — the
+ * edits it committed, or the dev tasks a generation wrote (it commits nothing).
+ */
+function resultWord(state: string, commits: number | undefined, generated?: RunListEntry['generated']): string {
+  if (state === 'finished' && generated !== undefined) return `${generated.dev} dev task${generated.dev === 1 ? '' : 's'}`;
   if (state === 'finished') return commits === undefined ? 'finished' : `${commits} committed`;
   return state === 'waiting-for-you' ? 'waiting for you' : state;
 }
@@ -104,7 +108,7 @@ const STATUS_ICONS: Record<LiveRunStatus['state'], RunNode['icon']> = {
 
 /** The description's state and counts, and the tooltip's lines, from a status. */
 function statusParts(s: LiveRunStatus): { parts: string[]; tooltip: string[] } {
-  const tooltip = [`${s.tested} tested, ${s.commits} committed.`];
+  const tooltip = [s.kind === 'gen-data' ? `${generatedLine(s.generated)}.` : `${s.tested} tested, ${s.commits} committed.`];
   if (s.error !== undefined) tooltip.push(`Failed: ${s.error}`);
   return { parts: [s.state === 'waiting-for-you' ? 'waiting for you' : s.state, s.line], tooltip };
 }
@@ -117,7 +121,10 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   const fallback = ended ?? e.status;
   const commits = live?.finished?.commits ?? e.commits;
   const candidates = live ? proposedCount(live) : e.candidates;
-  const shown = status ? statusParts(status) : { parts: [fallback, `${commits}/${candidates} committed`], tooltip: [] };
+  // A dev-set generation decides on no candidate: what it wrote is its count (as its live line says).
+  const generation = e.kind === 'gen-data';
+  const counts = generation ? generatedLine(e.generated) : `${commits}/${candidates} committed`;
+  const shown = status ? statusParts(status) : { parts: [fallback, counts], tooltip: [] };
   const going = status !== undefined && !isOver(status);
   const tooltip = [
     `Run ${e.runId}`,
@@ -132,7 +139,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   return {
     kind: 'run',
     runId: e.runId,
-    label: runLabel(e.started, resultWord(status?.state ?? fallback, status?.commits ?? commits), basename(e.target) ?? short(e.runId)),
+    label: runLabel(e.started, resultWord(status?.state ?? fallback, status?.commits ?? commits, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined), basename(e.target) ?? short(e.runId)),
     description: [...shown.parts, when(e.started)].filter((p) => p !== '').join(' · '),
     tooltip: tooltip.join('\n'),
     contextValue: ['run', hosted ? 'hosted' : undefined, e.resumable && !going ? 'resumable' : undefined].filter(Boolean).join('.'),

@@ -125,6 +125,14 @@ describe('runsTree', () => {
     expect(nodes[1]!.description).toBe('finished · 2/5 committed · 2026-11-29 10:00');
   });
 
+  it('says what a dev-set generation found on disk wrote, not a commit count', () => {
+    const gen = listed({ runId: 'r-gen', kind: 'gen-data', target: 'mental-math.prompt.md', candidates: 0, commits: 0, gate: 'none', generated: { rounds: 2, dev: 7, test: 4 } });
+    const empty = listed({ runId: 'r-none', kind: 'gen-data', target: 'mental-math.prompt.md', candidates: 0, commits: 0, gate: 'none' });
+    const [node, none] = runNodes([gen, empty], [], []);
+    expect([node!.label, node!.description]).toEqual([`${startClock(STARTED)} · 7 dev tasks · mental-math.prompt.md`, 'finished · 7 dev tasks and 4 held-out from 2 rounds · 2026-11-29 10:00']);
+    expect([none!.label, none!.description]).toEqual([`${startClock(STARTED)} · 0 dev tasks · mental-math.prompt.md`, 'finished · no round finished: nothing written · 2026-11-29 10:00']);
+  });
+
   it('shows a listed run that is live in the store as running, from the store', () => {
     const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], []);
     expect(node).toMatchObject({ icon: 'running', contextValue: 'run.hosted', loaded: true });

@@ -2,7 +2,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJournal } from '../../../src/core/run/journal';
-import { listRuns, totalCost } from '../../../src/core/run/listRuns';
+import { listRuns, summarizeRun, totalCost } from '../../../src/core/run/listRuns';
+import { zeroRound } from '../webview/zeroRound';
 import type { RunSummary } from '../../../src/core/run/listRuns';
 import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
@@ -92,5 +93,13 @@ describe('totalCost', () => {
 
   it('falls back to tokens only when a role used an unpriced model', () => {
     expect(totalCost({ agent: role(3, undefined), proposer: role(1, 0.5) }, 4)).toEqual({ dollars: undefined, tokens: 440, llmCalls: 4 });
+  });
+});
+
+describe('summarizeRun of a dev-set generation', () => {
+  it('counts the tasks its rounds wrote, a round journaled twice (replayed on resume) once', () => {
+    const events = [zeroRound(1, { kept: 3, heldOut: 2 }), zeroRound(2, { kept: 4, heldOut: 1 }), zeroRound(2, { kept: 4, heldOut: 1 })].map((e, i) => ({ ...e, seq: i + 1 }));
+    expect(summarizeRun('run-1', undefined, { events, tornTail: false, validLength: 0 }).generated).toEqual({ rounds: 2, dev: 7, test: 3 });
+    expect(summarizeRun('run-2', undefined, { events: [], tornTail: false, validLength: 0 }).generated).toBeUndefined();
   });
 });
