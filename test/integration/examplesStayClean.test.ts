@@ -47,9 +47,12 @@ describe('the examples stay clean', () => {
         const r = await runCli(['evolve', 'math/word-problems.prompt.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', ...apply], {}, workspace);
         expect(r.code, r.stderr).toBeLessThanOrEqual(1);
       }
-      // Generate Dev Set on the zero-data example writes its two files next to its prompt.
-      const gen = await runCli(['gen-data', 'mental-math/mental-math.prompt.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', '--rounds', '1'], {}, workspace);
+      // Generate Dev Set on the zero-data example writes its two files next to its prompt. The same
+      // one model plays every role; its answers vary from sample to sample, so some tasks spread.
+      const sampling = await startFakeServer({ scenario: { seed: 0, generalists: ['llama3.1'], agent: { baseAccuracy: 0.5, noise: 1 } }, latencyMs: 0 });
+      const gen = await runCli(['gen-data', 'mental-math/mental-math.prompt.md', '-w', '.', '--base-url', sampling.url, '--model', 'llama3.1', '--rounds', '1'], {}, workspace).finally(() => sampling.close());
       expect(gen.code, gen.stderr).toBe(0);
+      expect(readFileSync(join(workspace, 'mental-math', 'mental-math.dev.jsonl'), 'utf8')).toMatch(/^\{"vars":\{"question":/);
       expect(readdirSync(join(workspace, 'mental-math')).sort()).toEqual(['mental-math.dev.jsonl', 'mental-math.prompt.md', 'mental-math.test.jsonl']);
       // Three runs journaled (and the cache and provenance written), all of it under .ratchet/.
       expect(readdirSync(join(workspace, '.ratchet', 'runs'))).toHaveLength(3);
