@@ -42,9 +42,9 @@ install_missing() {
     printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
     trap 'rm -f /usr/sbin/policy-rc.d' RETURN
   fi
-  apt-get install -y --no-install-recommends slurm-wlm slurmdbd munge mariadb-server >/dev/null 2>&1 || {
+  apt-get install -y slurm-wlm slurmdbd munge mariadb-server >/dev/null 2>&1 || {
     apt-get update >/dev/null
-    apt-get install -y --no-install-recommends slurm-wlm slurmdbd munge mariadb-server >/dev/null
+    apt-get install -y slurm-wlm slurmdbd munge mariadb-server >/dev/null
   }
 }
 
