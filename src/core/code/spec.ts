@@ -159,8 +159,9 @@ export const CODE_DEFAULTS = {
     network: 'off' as const,
     limits: { memoryMb: 4096, fileSizeMb: 256, openFiles: 256, processes: 64 },
     backend: 'local' as EvaluatorBackend,
-    slurm: { cpus: 1, sbatch: [] as readonly string[], retries: 2, pollSeconds: 2 },
   },
+  /** evaluator.slurm's fixed defaults (its time and memory come from the evaluator's timeout and limit). */
+  slurm: { cpus: 1, sbatch: [] as readonly string[], retries: 2, pollSeconds: 2 },
   search: {
     mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, archivePolicy: 'fitness' as ArchivePolicy, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
     bandit: { costWeight: 0 },
@@ -289,7 +290,7 @@ const SLURM_TIME = /^(\d+-\d+(:\d+){0,2}|\d+(:\d+){0,2})$/;
 
 function resolveSlurm(raw: unknown, e: { timeoutSeconds: number; memoryMb: number }, ctx: CodeResolveContext, report: Report): SlurmSpec {
   const r: Raw = isPlainObject(raw) ? raw : {};
-  const d = CODE_DEFAULTS.evaluator.slurm;
+  const d = CODE_DEFAULTS.slurm;
   const str = (k: string): string | undefined => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
   const time = str('time');
   if (time !== undefined && !SLURM_TIME.test(time)) {

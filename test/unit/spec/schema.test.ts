@@ -50,7 +50,8 @@ describe('run-spec schema', () => {
   });
 
   it('states the same code-search defaults as the code resolver', () => {
-    const { limits, scoreRange, slurm, ...evaluator } = CODE_DEFAULTS.evaluator;
+    const { limits, scoreRange, ...evaluator } = CODE_DEFAULTS.evaluator;
+    const slurm = CODE_DEFAULTS.slurm;
     expect(defaultsOf(defs.evaluator!)).toEqual({ ...evaluator, scoreRange: [...scoreRange] });
     expect(defaultsOf(defs.evaluator!.properties!.limits!)).toEqual(limits);
     expect(defaultsOf(defs.evaluator!.properties!.slurm!)).toEqual({ ...slurm, sbatch: [...slurm.sbatch] });
