@@ -349,12 +349,12 @@ export type EngineEvent = Base &
       }
     | {
         /**
-         * The cluster as Ratchet sees it: `paused` while Slurm does not answer (submissions wait and
-         * are retried with backoff), `resumed` when it answers again, `ready` once the probe job saw
-         * the shared run folder.
+         * The cluster as Ratchet sees it: `probing` while the probe job checks that the nodes see
+         * the shared run folder, `ready` once it did, `paused` while Slurm does not answer
+         * (submissions wait and are retried with backoff), `resumed` when it answers again.
          */
         type: 'slurm/status';
-        state: 'paused' | 'resumed' | 'ready';
+        state: 'probing' | 'ready' | 'paused' | 'resumed';
         message: string;
         retryMs?: number;
       }
