@@ -82,6 +82,8 @@ export interface SlurmBackendOptions {
 const MAX_POLL_MS = 30_000;
 /** How long `close()` waits for the run's jobs to leave the queue after cancelling them. */
 const CLOSE_WAIT_MS = 90_000;
+/** And then for sacct to record what the cancelled tasks that ran cost. */
+const ACCOUNTING_WAIT_MS = 30_000;
 /** Polls a task may be missing from both squeue and sacct (their records lag) before it counts as lost. */
 const LOST_AFTER_POLLS = 10;
 /** Polls a COMPLETED task's result may take to appear (a shared filesystem's attribute cache lags). */
@@ -408,8 +410,9 @@ export class SlurmBackend {
         const row = own.get(id);
         if (row && FINAL.has(row.state)) {
           if (await this.finish(t, row)) changed = true;
-        } else if (t.cancelled && (grouped.get(id)?.state === 'CANCELLED' || grouped.get(t.jobId)?.state === 'CANCELLED' || ++t.missing >= 2)) {
-          // Cancelled before it started: Slurm keeps no record of its own for it.
+        } else if (t.cancelled && (grouped.get(id)?.state === 'CANCELLED' || grouped.get(t.jobId)?.state === 'CANCELLED' || (t.state === 'queued' && ++t.missing >= 2) || ++t.missing >= LOST_AFTER_POLLS)) {
+          // Cancelled before it started: Slurm keeps no record of its own for it. (One that ran gets
+          // its record, with what it cost, once the accounting daemon has it: it is waited for.)
           await this.finish(t, { tasks: [id], jobId: t.jobId, state: 'CANCELLED', exitCode: '', elapsedSeconds: 0, cpus: 0, reason: '', grouped: false });
           changed = true;
         } else if (!row && ++t.missing >= LOST_AFTER_POLLS) {
@@ -451,13 +454,13 @@ export class SlurmBackend {
     } else {
       const tail = await outputTail(t.dir, t.index, t.jobId);
       const said = row.state === 'COMPLETED' ? 'COMPLETED without writing its result' : row.state;
-      const why = `${said}${row.reason ? ` (${row.reason})` : ''}${row.state === 'FAILED' && row.exitCode ? ` with exit code ${row.exitCode}` : ''}${row.state === 'TIMEOUT' ? ` at its time limit of ${this.o.slurm.time}` : ''}${tail ? `: ${tail}` : ''}`;
+      const why = `${said}${row.reason ? ` (${row.reason})` : ''}${row.state === 'FAILED' && row.exitCode ? ` with exit code ${row.exitCode}` : ''}${row.state === 'TIMEOUT' ? ` at its time limit (evaluator.slurm.time: ${this.o.slurm.time})` : ''}`;
       if (t.attempt <= this.o.slurm.retries && !this.spent) {
         mark('retry', why);
         await this.o.emit({ ...base, reason: why, outcome: 'retry' });
         this.pendingRetries.push(t);
       } else {
-        const error = `Slurm ended the evaluation's task ${why}${t.attempt > 1 ? `, on each of its ${t.attempt} attempts` : ''}`;
+        const error = `Slurm ended the evaluation's task ${why}${t.attempt > 1 ? `, on each of its ${t.attempt} attempts` : ''}${tail ? `; its error output: ${tail}` : ''}`;
         mark('incorrect', error);
         await this.o.emit({ ...base, reason: why, outcome: 'incorrect' });
         for (const w of t.waiters) w.resolve({ correct: false, error });
@@ -535,15 +538,22 @@ export class SlurmBackend {
       await this.o.clock.sleep(wait);
       wait = Math.min(5000, wait * 1.5);
     }
-    // What the cancelled tasks cost, from sacct (one look: the run is ending).
-    const still = this.live();
-    if (still.length > 0) {
-      const rows = await this.cli.accounting(unique(still.map((t) => t.jobId)), { deadline }).catch(() => []);
+    // What the cancelled tasks cost, from sacct, which records a task that ran a moment after it
+    // leaves the queue; one that never started has no record of its own and cost nothing.
+    const accountBy = Math.min(deadline, this.o.clock.now() + ACCOUNTING_WAIT_MS);
+    wait = 250;
+    for (let still = this.live(); still.length > 0; still = this.live()) {
+      const rows = await this.cli.accounting(unique(still.map((t) => t.jobId)), { deadline: accountBy }).catch(() => []);
       const own = new Map(rows.filter((r) => !r.grouped).map((r) => [r.tasks[0]!, r]));
+      const over = this.o.clock.now() >= accountBy;
       for (const t of still) {
         const row = own.get(`${t.jobId}_${t.index}`);
-        await this.finish(t, row && FINAL.has(row.state) ? row : { tasks: [], jobId: t.jobId, state: 'CANCELLED', exitCode: '', elapsedSeconds: 0, cpus: 0, reason: '', grouped: false }).catch(() => undefined);
+        if (row && FINAL.has(row.state)) await this.finish(t, row).catch(() => undefined);
+        else if (t.state === 'queued' || over) await this.finish(t, { tasks: [], jobId: t.jobId, state: 'CANCELLED', exitCode: '', elapsedSeconds: 0, cpus: 0, reason: over && t.state === 'running' ? 'sacct had no record of it yet' : '', grouped: false }).catch(() => undefined);
       }
+      if (this.live().length === 0) break;
+      await this.o.clock.sleep(wait);
+      wait = Math.min(2000, wait * 1.5);
     }
     this.report();
   }

@@ -135,7 +135,7 @@ describe('Slurm backend', () => {
     ]);
     fake.end(fake.submissions()[1]!.tasks[0]!, 'TIMEOUT', 60);
     const r = await result!;
-    expect(r).toEqual({ correct: false, error: 'Slurm ended the evaluation\'s task TIMEOUT at its time limit of 5, on each of its 2 attempts' });
+    expect(r).toEqual({ correct: false, error: 'Slurm ended the evaluation\'s task TIMEOUT at its time limit (evaluator.slurm.time: 5), on each of its 2 attempts' });
     expect(ofType(events, 'slurm/task').filter((e) => e.outcome).map((e) => [e.attempt, e.state, e.outcome, e.clusterSeconds])).toEqual([
       [1, 'TIMEOUT', 'retry', 60],
       [2, 'TIMEOUT', 'incorrect', 60],
