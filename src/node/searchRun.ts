@@ -191,7 +191,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
           identity,
           ...(spec.budget.clusterHours === undefined ? {} : { clusterHours: spec.budget.clusterHours }),
           sharedDir: spec.evaluator.slurm!.sharedDir ?? files.join(workspace, '.ratchet', 'slurm'),
-          runnerFile: SLURM_TASK_RUNNER,
+          runnerFile: slurmTaskRunner(),
           node: spec.evaluator.slurm!.node ?? process.execPath,
           secrets: runSecrets(spec, o.endpointDefaults),
           env: process.env,
@@ -366,8 +366,14 @@ export async function loadCodeSpec(files: NodeFiles, programPath: string, o: Sea
   };
 }
 
-/** The task runner each Slurm task runs (bundled beside the CLI and the daemon: scripts/build.mjs). */
-const SLURM_TASK_RUNNER = join(__dirname, 'slurmTask.js');
+/**
+ * The task runner each Slurm task runs: bundled beside the CLI and the daemon (out/slurmTask.js,
+ * scripts/build.mjs), which are CommonJS, so `__dirname` is their folder. Read only when a run
+ * goes to Slurm (an ES-module caller, such as a bench, passes its own).
+ */
+function slurmTaskRunner(): string {
+  return join(typeof __dirname === 'string' ? __dirname : resolve('out'), 'slurmTask.js');
+}
 
 /** A Slurm run's load as the live status reports it: tasks running of those in flight, and the cluster's counts. */
 function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): (load: ClusterLoad) => void {

@@ -23,8 +23,12 @@ export const RUNNER_NAME = 'slurmTask.js';
 
 /** Copies the runner and the evaluator's files into the run folder; returns the setup as the nodes see it. */
 export async function stageRunFolder(runDir: string, runnerFile: string, setup: EvaluatorSetup): Promise<EvaluatorSetup> {
-  await mkdir(runDir, { recursive: true });
-  await cp(runnerFile, join(runDir, RUNNER_NAME));
+  await mkdir(runDir, { recursive: true }).catch((err: unknown) => {
+    throw new RatchetError('badInput', `Could not create the shared run folder ${runDir}: ${(err as Error).message}. Set evaluator.slurm.sharedDir to a folder you can write that every node mounts.`, { field: 'evaluator.slurm.sharedDir' });
+  });
+  await cp(runnerFile, join(runDir, RUNNER_NAME)).catch((err: unknown) => {
+    throw new RatchetError('internal', `Ratchet's Slurm task runner ${runnerFile} could not be copied (${(err as Error).message}); rebuild Ratchet (npm run build writes out/slurmTask.js).`);
+  });
   const supportFiles: EvaluatorSetup['supportFiles'] = [];
   for (const [i, f] of setup.supportFiles.entries()) {
     const to = join(runDir, 'support', String(i), basename(f.from));
