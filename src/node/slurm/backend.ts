@@ -259,6 +259,7 @@ export class SlurmBackend {
     const mine: Task[] = [];
     const fresh: number[] = [];
     const later: number[] = [];
+    const retries: number[] = [];
     for (const [i, key] of keys.entries()) {
       const k = this.known.get(key);
       const live = k && this.tasks.get(`${k.jobId}_${k.index}`);
@@ -278,6 +279,9 @@ export class SlurmBackend {
         // Cancelled past a verdict before the resume: the replayed gate reaches that verdict again,
         // so it is submitted only if the gate comes to need it after all.
         later.push(i);
+      } else if (k?.outcome === 'retry') {
+        // The process died between a failed attempt and its retry's submission: the retry goes now.
+        retries.push(i);
       } else fresh.push(i);
     }
     const onAbort = () => {
@@ -289,6 +293,7 @@ export class SlurmBackend {
     const settled = Promise.allSettled(waiting.map((w) => w.promise)).then(() => signal.removeEventListener('abort', onAbort));
     void settled;
     if (fresh.length > 0) await this.submit(text, fresh.map((i) => ({ key: keys[i]!, instances: shards[i], attempt: 1, waiters: [waiting[i]!] })), signal, mine);
+    for (const i of retries) await this.submit(text, [{ key: keys[i]!, instances: shards[i], attempt: this.known.get(keys[i]!)!.attempt + 1, waiters: [waiting[i]!] }], signal, mine);
     for (const i of later) {
       // Only once every shard before it is settled and the gate went on (a turn of the event loop
       // later, past the microtasks in which a verdict aborts the batch) does the gate need it.

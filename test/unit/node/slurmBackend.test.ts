@@ -174,6 +174,43 @@ describe('Slurm backend', () => {
     expect(ofType(second.events, 'slurm/submitted')).toEqual([]);
   });
 
+  it('a resume does not submit again the shards its journal says a verdict cancelled, unless the replayed gate comes to need them', async () => {
+    const fake = new FakeSlurm();
+    const first = backend(fake);
+    const gate = new AbortController();
+    const shards = [['a'], ['b'], ['c']];
+    const results = first.b.evaluateShards(TEXT, shards, gate.signal);
+    results.forEach((p) => p.catch(() => undefined));
+    await until(() => fake.submissions().length === 1, 'the submission');
+    await fake.complete(fake.submissions()[0]!.tasks[0]!, scored);
+    await results[0];
+    gate.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
+    await until(() => ofType(first.events, 'slurm/task').filter((e) => e.outcome === 'cancelled').length === 2, 'the cancelled tasks accounted');
+    await first.b.close();
+    // The replay reaches the same verdict after shard 0: nothing is submitted.
+    const replay = backend(fake, { journaled: first.events, sharedDir: first.dir });
+    const again = new AbortController();
+    const replayed = replay.b.evaluateShards(TEXT, shards, again.signal);
+    replayed.forEach((p) => p.catch(() => undefined));
+    expect(await replayed[0]).toEqual({ correct: true, instances: { a: 1 }, score: 0 });
+    again.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
+    await Promise.allSettled(replayed);
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+    expect(fake.submissions()).toHaveLength(1);
+    // A gate that goes on (it did not decide there this time) gets them, each once the ones before it are in.
+    const onward = backend(fake, { journaled: first.events, sharedDir: first.dir });
+    const more = onward.b.evaluateShards(TEXT, shards, new AbortController().signal);
+    await until(() => fake.submissions().length === 2, 'shard 1 submitted');
+    await fake.complete(fake.submissions()[1]!.tasks[0]!, scored);
+    await until(() => fake.submissions().length === 3, 'shard 2 submitted after shard 1');
+    await fake.complete(fake.submissions()[2]!.tasks[0]!, scored);
+    expect((await Promise.all(more)).map((r) => Object.keys(r.instances!))).toEqual([['a'], ['b'], ['c']]);
+    expect(ofType(onward.events, 'slurm/submitted').map((e) => [e.attempt, e.tasks.map((t) => t.instances)])).toEqual([
+      [2, [['b']]],
+      [2, [['c']]],
+    ]);
+  });
+
   it('a resume finds by the run\'s job name a job its journal never recorded (the process died between sbatch and the journal)', async () => {
     const fake = new FakeSlurm();
     let dead = false;
