@@ -26,6 +26,9 @@ const builds = [
   // The run daemon: started detached by the server, so runs outlive the extension host.
   { entryPoints: { runDaemon: 'src/daemon/main.ts' }, platform: 'node', format: 'cjs', target: 'node22' },
   { entryPoints: { cli: 'src/cli/main.ts' }, platform: 'node', format: 'cjs', target: 'node22', define: { RATCHET_VERSION: JSON.stringify(pkg.version) } },
+  // What each Slurm array task runs on its node: the sandbox and nothing else (a code search on
+  // Slurm copies it into the shared run folder; src/node/slurm/taskMain.ts).
+  { entryPoints: { slurmTask: 'src/node/slurm/taskMain.ts' }, platform: 'node', format: 'cjs', target: 'node22' },
   { entryPoints: { webview: 'webview/main.ts' }, platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'text' } },
 ].map((b) => ({ ...common, ...b, outdir: 'out' }));
 
@@ -38,5 +41,5 @@ if (watch) {
   const started = Date.now();
   await Promise.all(builds.map((b) => esbuild.build(b)));
   copyWebviewAssets();
-  console.log(`esbuild: out/extension.js out/languageClient.js out/server.js out/runDaemon.js out/cli.js out/webview.js in ${Date.now() - started} ms`);
+  console.log(`esbuild: out/extension.js out/languageClient.js out/server.js out/runDaemon.js out/cli.js out/slurmTask.js out/webview.js in ${Date.now() - started} ms`);
 }

@@ -180,6 +180,16 @@ export function describeEvent(e: EngineEvent): string {
       return `after ${e.afterProgram}: ${e.recommendations.map((r) => oneLine(r, 80)).join(' · ')}`;
     case 'zero/round':
       return describeZeroRound(e);
+    case 'slurm/submitted':
+      return `job ${e.jobId}: ${plural(e.tasks.length, 'task')} for ${e.programHash.slice(0, 8)}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}${e.adopted ? ' (found by name at resume)' : ''}`;
+    case 'slurm/task':
+      return `task ${e.jobId}_${e.index} ${e.state}${e.reason ? ` (${oneLine(e.reason, 80)})` : ''}${e.clusterSeconds === undefined ? '' : ` · ${e.clusterSeconds} cluster-s`}${e.outcome ? ` → ${e.outcome}` : ''}`;
+    case 'slurm/cancelled':
+      return `scancel ${plural(e.indices.length, 'task')} of job ${e.jobId} (${e.why})`;
+    case 'slurm/attached':
+      return `re-attached to ${plural(e.indices.length, 'task')} of job ${e.jobId}`;
+    case 'slurm/status':
+      return `${e.state}: ${oneLine(e.message, 160)}`;
     case 'run/finished':
       return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
     case 'run/failed':

@@ -10,7 +10,7 @@
  * the text the run started from; otherwise the caller prints the diff.
  */
 import { availableParallelism } from 'node:os';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { badInputError, diagnostic, errorsOf } from '../core/data/diagnostics';
 import { RatchetError } from '../core/errors';
 import { CODE_GATES } from '../core/gates/gateTable';
@@ -33,7 +33,7 @@ import type { ModelPrice, PriceTable, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { SeededRandom } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
-import type { EvaluatorLoad } from '../core/run/runStatus';
+import type { ClusterLoad, EvaluatorLoad } from '../core/run/runStatus';
 import type { EventPayload } from '../core/evolve/versions';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
@@ -53,6 +53,9 @@ import { currentOwner } from './process';
 import { nodeEvaluationSandbox } from './sandbox';
 import type { EvaluationSandbox } from '../core/code/evaluatorPort';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
+import { evaluationRequest, evaluatorSetup, programEvaluation } from './sandboxEvaluation';
+import { SlurmBackend } from './slurm/backend';
+import { nodeSlurmRunner } from './slurm/cli';
 import { roleConfig } from './evolveRun';
 
 export type { SearchOverrides };
@@ -166,7 +169,6 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     spec: spec.evaluator,
     filesRun: [...new Set([...spec.evaluator.supportFiles, ...(await namedFiles(files, spec.evaluator.command, programPath)), ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])])],
   });
-  const evaluations = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults));
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let writer: JournalWriter;
   let replayed: JournaledEvent[] = [];
@@ -178,6 +180,30 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
   }
   llm.payFor(writer.runId);
+  // evaluator.backend: slurm — every evaluation an array task on the cluster, through the same cache.
+  const slurm =
+    spec.evaluator.backend === 'slurm'
+      ? new SlurmBackend({
+          runId: writer.runId,
+          startedAt: Date.parse(writer.record.createdAt),
+          slurm: spec.evaluator.slurm!,
+          setup: evaluatorSetup(spec.evaluator, programPath, shinkaDir),
+          identity,
+          ...(spec.budget.clusterHours === undefined ? {} : { clusterHours: spec.budget.clusterHours }),
+          sharedDir: spec.evaluator.slurm!.sharedDir ?? files.join(workspace, '.ratchet', 'slurm'),
+          runnerFile: slurmTaskRunner(),
+          node: spec.evaluator.slurm!.node ?? process.execPath,
+          secrets: runSecrets(spec, o.endpointDefaults),
+          env: process.env,
+          journaled: replayed,
+          emit: (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent),
+          clock,
+          signal: o.signal,
+          runner: nodeSlurmRunner,
+          ...(o.onEvaluatorLoad ? { onLoad: clusterLoad(spec, o.onEvaluatorLoad) } : {}),
+        })
+      : undefined;
+  const evaluations = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, slurm ? slurm.evaluate : sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults));
   // Accepted programs are recorded where the file's history is read (the editor's hover), as a prompt run's edits are.
   const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'search' });
   for (const e of replayed) provenance.observe(e);
@@ -194,6 +220,8 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   // resume journals only those the journal lacks, and gives the answers it holds again (replayingControl).
   const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update' && !isOfferEvent(e)), write);
   const emit = async (e: EventPayload<EngineEvent>) => {
+    // The run's jobs leave the cluster (and their cost is journaled) before its end is.
+    if (e.type === 'run/finished') await slurm?.close();
     await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
     if (PAID_FOR.has(e.type) && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
   };
@@ -234,11 +262,14 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
       },
     });
     await reportSandbox(spec, emit);
+    // Before the first evaluation: the run folder staged, the probe job passed, a resume's jobs taken up again.
+    await slurm?.open();
     const outcome = await runSearch({
       spec,
       seedText: startText,
       llm,
-      evaluate: o.onEvaluatorLoad ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate,
+      evaluate: o.onEvaluatorLoad && !slurm ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate,
+      ...(slurm ? { evaluateShards: evaluations.batch(slurm.evaluateShards), evaluationBudget: () => slurm.exceeded() } : {}),
       random: new SeededRandom(spec.seed),
       emit,
       signal: o.signal,
@@ -248,11 +279,14 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     return { ...outcome, runId: writer.runId, startText, evaluatorRuns: evaluations.stats.runs, ...(applied ? { applied } : {}) };
   } catch (err) {
     const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    // Cancel (the panel, Ctrl+C) or a failure: no job of the run is left on the cluster.
+    await slurm?.close().catch(() => undefined);
     await write(
       error.code === 'cancelled' ? { type: 'run/cancelled', runId: writer.runId, at: clock.now() } : { type: 'run/failed', runId: writer.runId, at: clock.now(), error },
     ).catch(() => undefined);
     throw err;
   } finally {
+    await slurm?.close().catch(() => undefined);
     offer?.close();
     offWait();
     await writer.flush().catch(() => undefined);
@@ -332,8 +366,28 @@ export async function loadCodeSpec(files: NodeFiles, programPath: string, o: Sea
   };
 }
 
+/**
+ * The task runner each Slurm task runs: bundled beside the CLI and the daemon (out/slurmTask.js,
+ * scripts/build.mjs), which are CommonJS, so `__dirname` is their folder. Read only when a run
+ * goes to Slurm (an ES-module caller, such as a bench, passes its own).
+ */
+function slurmTaskRunner(): string {
+  return join(typeof __dirname === 'string' ? __dirname : resolve('out'), 'slurmTask.js');
+}
+
+/** A Slurm run's load as the live status reports it: tasks running of those in flight, and the cluster's counts. */
+function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): (load: ClusterLoad) => void {
+  return (cluster) =>
+    report({ busy: cluster.running, slots: cluster.running + cluster.queued, runs: cluster.queued + cluster.running + cluster.finished, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }), cluster });
+}
+
 /** The pre-flight's word on the sandbox, at the top of every search: what confines the evaluator here, and what does not. */
 async function reportSandbox(spec: CodeRunSpec, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<void> {
+  const s = spec.evaluator.slurm;
+  if (spec.evaluator.backend === 'slurm' && s) {
+    const where = [s.partition && `partition ${s.partition}`, s.account && `account ${s.account}`, s.qos && `QoS ${s.qos}`].filter(Boolean).join(', ');
+    await emit({ type: 'log', level: 'info', message: `Evaluations run on Slurm${where ? ` (${where})` : ''}: one array job per program under test, a task per shard, each the sandbox below on its node (time ${s.time}, ${s.cpus} CPU, ${s.memoryMb} MB${s.gres ? `, gres ${s.gres}` : ''}).` });
+  }
   const pre = await nodeEvaluationSandbox.preflight();
   const network = spec.evaluator.network === 'on' ? 'on (evaluator.network: on)' : pre.network;
   await emit({ type: 'log', level: 'info', message: `Sandbox: network ${network}; limits: ${pre.limits}; processes: ${pre.processes}.` });
@@ -382,43 +436,19 @@ function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: R
 
 /** The engine's evaluator port over the sandbox (another `EvaluationSandbox`, e.g. one that times each run, can stand in). */
 export function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: string | undefined, endpoint: EndpointDefaults, sandbox: EvaluationSandbox = nodeEvaluationSandbox): ProgramEvaluator {
-  const e = spec.evaluator;
-  // The keys this run uses: the default one and those its roles name (the CLI's apiKeys is the whole environment).
-  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
-  const secrets = [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
+  const setup = evaluatorSetup(spec.evaluator, programPath, shinkaDir);
+  const secrets = runSecrets(spec, endpoint);
   return async (text, ids, signal) => {
-    const run = await sandbox.run({
-      programText: text,
-      programName: basename(programPath),
-      supportFiles: e.supportFiles.map((from) => ({ from, to: basename(from) })),
-      // A command reading {instances} gets a file either way; an empty one means every instance.
-      ...(ids ? { instances: [...ids] } : shinkaDir === undefined && commandUsesInstances(e.command!) ? { instances: [] } : {}),
-      timeoutMs: e.timeoutSeconds * 1000,
-      limits: {
-        addressSpaceBytes: e.limits.memoryMb * 1024 ** 2,
-        ...(e.limits.cpuSeconds === undefined ? {} : { cpuSeconds: e.limits.cpuSeconds }),
-        fileSizeBytes: e.limits.fileSizeMb * 1024 ** 2,
-        openFiles: e.limits.openFiles,
-        processes: e.limits.processes,
-      },
-      env: e.env,
-      network: e.network,
-      signal,
-      secrets,
-      ...(shinkaDir === undefined ? { command: e.command! } : { shinka: { taskDir: shinkaDir } }),
-    });
+    const run = await sandbox.run(evaluationRequest(setup, text, ids, signal, secrets));
     signal.throwIfAborted();
-    const r = run.result;
-    return {
-      correct: r.correct,
-      ...(r.score === undefined ? {} : { score: r.score }),
-      ...(r.instances === undefined ? {} : { instances: r.instances }),
-      ...(r.public === undefined ? {} : { publicMetrics: r.public as Record<string, string | number | boolean | null> }),
-      ...(r.feedback === undefined ? {} : { feedback: r.feedback }),
-      ...(r.error === undefined ? {} : { error: r.error }),
-      ...(r.correct ? {} : { output: outputTail(run.stderr, run.stdout) }),
-    };
+    return programEvaluation(run);
   };
+}
+
+/** The keys this run uses, which never reach an evaluator: the default one and those its roles name (the CLI's apiKeys is the whole environment). */
+function runSecrets(spec: CodeRunSpec, endpoint: EndpointDefaults): string[] {
+  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
+  return [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
 }
 
 /**
@@ -440,15 +470,6 @@ function measuredLoad(evaluate: ProgramEvaluator, spec: CodeRunSpec, report: (lo
       tell();
     }
   };
-}
-
-/** What fix mode shows of a broken program's output: the last lines of stderr, then of stdout, within a few KiB. */
-const FIX_OUTPUT_CHARS = 4000;
-function outputTail(stderr: string, stdout: string): string | undefined {
-  const parts = [stderr.trim() && `stderr:\n${stderr.trim()}`, stdout.trim() && `stdout:\n${stdout.trim()}`].filter((x) => x);
-  if (parts.length === 0) return undefined;
-  const tail = (text: string, n: number) => (text.length <= n ? text : `…${text.slice(text.length - n)}`);
-  return parts.map((p) => tail(p, FIX_OUTPUT_CHARS / parts.length)).join('\n');
 }
 
 async function applyBest(files: NodeFiles, path: string, startText: string, best: string): Promise<'applied' | 'stale' | 'unchanged'> {

@@ -237,6 +237,16 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'meta/notes':
       s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
       return;
+    // Slurm tasks are the Programs view's throughput (queued / running / finished, cluster-seconds),
+    // which reads them from the journal and the live status; a paused cluster says why.
+    case 'slurm/submitted':
+    case 'slurm/task':
+    case 'slurm/cancelled':
+    case 'slurm/attached':
+      return;
+    case 'slurm/status':
+      if (e.state !== 'ready') s.logs.push({ at: e.at, level: e.state === 'paused' ? 'warn' : 'info', message: e.message });
+      return;
     case 'program/evaluated':
       if (!e.correct) s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
       return;

@@ -71,6 +71,14 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'program/evaluated':
     case 'program/migrated':
       return ['header', 'programs'];
+    // A Slurm task's state and cost: the Programs view's throughput (issue #18); a paused cluster also says why in the header's log.
+    case 'slurm/submitted':
+    case 'slurm/task':
+    case 'slurm/cancelled':
+    case 'slurm/attached':
+      return ['programs'];
+    case 'slurm/status':
+      return ['header', 'programs'];
     // The user's answer to a suggestion: the feed's decision ("rejected by you") and the header's counts.
     case 'edit/applied':
     case 'edit/rejected':

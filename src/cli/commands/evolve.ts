@@ -202,6 +202,7 @@ export class Progress {
       case 'proposal/failed':
       case 'meta/notes':
       case 'zero/round':
+      case 'slurm/status':
         this.print(`${e.type === 'log' || e.type === 'llm/waiting' ? '' : `${e.type}: `}${describeEvent(e)}`);
         return;
       default:

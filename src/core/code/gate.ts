@@ -20,6 +20,11 @@
  * evaluated up to `parallelShards` at a time, and consumed in order as they finish; the verdict
  * aborts the shards still running. An evaluator that cannot run a subset has one shard (all).
  * A child that any shard reports incorrect is rejected on the spot (reason `incorrect`).
+ *
+ * A backend that runs a program's shards together (a Slurm array job: `evaluateBatch`) is handed
+ * every shard of the child, and the parent's missing instances shard by shard, at the start; the
+ * outcomes are still consumed strictly in the pre-fixed order, so the decision is the one the
+ * shard-by-shard walk takes, and the verdict aborts (cancels) the shards not yet consumed.
  */
 import { RatchetError } from '../errors';
 import { gateRow } from '../gates/gateTable';
@@ -49,6 +54,12 @@ export type ShardOutcome = { correct: true; scores: Readonly<Record<string, numb
 
 export type ShardEvaluator = (program: ProgramRef, instanceIds: readonly string[], signal: AbortSignal) => Promise<ShardOutcome>;
 
+/**
+ * Starts a program's shards all at once (one cluster submission); element i settles with shard i's
+ * outcome, in whatever order they finish. Aborting the signal cancels every shard not yet settled.
+ */
+export type ShardBatchEvaluator = (program: ProgramRef, shards: readonly (readonly string[])[], signal: AbortSignal) => readonly Promise<ShardOutcome>[];
+
 export interface CodeGateSpec {
   name: CodeGateName;
   alpha: number;
@@ -69,6 +80,8 @@ export interface CodeGateContext {
   /** Evaluator calls of one test running at once. */
   parallelShards: number;
   evaluate: ShardEvaluator;
+  /** A backend that takes a program's shards in one submission; when given, it runs every shard instead of `evaluate`. */
+  evaluateBatch?: ShardBatchEvaluator;
   /** Per-instance scores already known, by program hash (the parent's, from earlier tests). */
   cache: ScoreCache;
   /** Each e-process step as it happens (the journal's `wealth/step`). */
@@ -156,6 +169,12 @@ async function walkShards(ctx: CodeGateContext, child: ProgramRef, parent: Progr
     started.push(p);
   };
   try {
+    if (ctx.evaluateBatch) {
+      started.push(...evaluateBatch(ctx, ctx.evaluateBatch, child, parent, shards, stop.signal));
+      for (const p of started) p.catch(() => undefined);
+      for (const p of started) if (await consume(await p)) return;
+      return;
+    }
     for (let i = 0; i < Math.min(Math.max(1, ctx.parallelShards), shards.length); i++) start(i);
     for (let i = 0; i < shards.length; i++) {
       const scores = await started[i]!;
@@ -173,8 +192,30 @@ async function evaluateShard(ctx: CodeGateContext, child: ProgramRef, parent: Pr
   const missing = ids.filter((id) => ctx.cache.get(parent.hash, id) === undefined);
   const [childOutcome, parentOutcome] = await Promise.all([
     ctx.evaluate(child, ids, signal),
-    missing.length > 0 ? ctx.evaluate(parent, missing, signal) : Promise.resolve<ShardOutcome>({ correct: true, scores: {} }),
+    missing.length > 0 ? ctx.evaluate(parent, missing, signal) : Promise.resolve<ShardOutcome>(NOTHING),
   ]);
+  return shardScores(ctx, parent, ids, missing, childOutcome, parentOutcome);
+}
+
+const NOTHING: ShardOutcome = { correct: true, scores: {} };
+
+/**
+ * Every shard at once through a batch backend: the child's shards in one submission, the parent's
+ * missing instances (as the cache has them now) in another, shard by shard.
+ */
+function evaluateBatch(ctx: CodeGateContext, batch: ShardBatchEvaluator, child: ProgramRef, parent: ProgramRef, shards: readonly string[][], signal: AbortSignal): Promise<ShardScores>[] {
+  const missing = shards.map((ids) => ids.filter((id) => ctx.cache.get(parent.hash, id) === undefined));
+  const childOutcomes = batch(child, shards, signal);
+  const asked = missing.flatMap((m, i) => (m.length > 0 ? [i] : []));
+  const parentOutcomes = asked.length > 0 ? batch(parent, asked.map((i) => missing[i]!), signal) : [];
+  return shards.map(async (ids, i) => {
+    const k = asked.indexOf(i);
+    const [childOutcome, parentOutcome] = await Promise.all([childOutcomes[i]!, k < 0 ? NOTHING : parentOutcomes[k]!]);
+    return shardScores(ctx, parent, ids, missing[i]!, childOutcome, parentOutcome);
+  });
+}
+
+function shardScores(ctx: CodeGateContext, parent: ProgramRef, ids: readonly string[], missing: readonly string[], childOutcome: ShardOutcome, parentOutcome: ShardOutcome): ShardScores {
   if (!parentOutcome.correct) {
     // A parent is a program the evaluator passed before: failing now means the evaluator is not
     // repeatable (or the machine misbehaves), which no test can paper over.

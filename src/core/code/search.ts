@@ -41,7 +41,7 @@ import type { MetricValue, ParentRule, ProgramKind, ProgramRecord } from './data
 import { scalesScores, scoreCache, testChild } from './gate';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
-import type { CodeGateContext, CodeGateResult, PairwiseValidator, ProgramRef, ShardEvaluator, ShardOutcome } from './gate';
+import type { CodeGateContext, CodeGateResult, PairwiseValidator, ProgramRef, ShardBatchEvaluator, ShardEvaluator, ShardOutcome } from './gate';
 import { ngramSimilarity, textHash } from './novelty';
 import { NoveltyJudge } from './noveltyJudge';
 import { applyAnswer } from './patch';
@@ -50,6 +50,7 @@ import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
 import { priceOf } from '../llm/cost';
+import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
 
@@ -74,12 +75,24 @@ export interface ProgramEvaluation {
  */
 export type ProgramEvaluator = (text: string, instanceIds: readonly string[] | undefined, signal: AbortSignal, repeat?: number) => Promise<ProgramEvaluation>;
 
+/**
+ * A backend that evaluates a program's shards in one submission (a Slurm array job) rather than
+ * one call at a time: element i settles with shard i's evaluation as it finishes; aborting the
+ * signal cancels the shards still running. It rejects with `budgetExhausted` when an evaluation
+ * budget of its own (cluster hours) is spent, and with `cancelled` for a cancelled shard.
+ */
+export type ProgramBatchEvaluator = (text: string, shards: readonly (readonly string[])[], signal: AbortSignal) => readonly Promise<ProgramEvaluation>[];
+
 export interface SearchOptions {
   spec: CodeRunSpec;
   /** The file's text when the run starts: the seed program. */
   seedText: string;
   llm: LlmClient;
   evaluate: ProgramEvaluator;
+  /** Evaluates a sharded test's shards together (a cluster backend); absent: shard by shard through `evaluate`, as the gate asks. */
+  evaluateShards?: ProgramBatchEvaluator;
+  /** Which budget of the evaluations' own (budget.clusterHours) is spent, in words; undefined while none is. */
+  evaluationBudget?: () => string | undefined;
   random: Random;
   emit: (e: EventPayload<EngineEvent>) => Promise<void>;
   signal: AbortSignal;
@@ -117,6 +130,7 @@ export interface SearchOutcome {
 /** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
 export const MAX_PATCH_RETRIES = 2;
 const SINGLE = 'score';
+const runKey = (hash: string, id: string) => `${hash}\n${id}`;
 
 /** Proposals in flight for `slots` evaluator slots: enough that each slot has work while the next children are written; one slot, one proposal. */
 export function proposalsInFlight(slots: number): number {
@@ -169,7 +183,9 @@ type ProposalResult =
   /** No child came of it (no usable answer, a duplicate, a near-copy). */
   | { kind: 'none' }
   | { kind: 'tested'; child: Child; name: string; result: CodeGateResult }
-  | { kind: 'repair'; child: Child; evaluation: ProgramEvaluation };
+  | { kind: 'repair'; child: Child; evaluation: ProgramEvaluation }
+  /** An evaluation budget ran out while its child was evaluated: neither committed nor rejected. */
+  | { kind: 'stopped'; child: Child; budget: string; message: string };
 
 class Search {
   private readonly db: ProgramDatabase;
@@ -286,6 +302,8 @@ class Search {
 
   private mayLaunch(): boolean {
     const b = this.o.spec.budget;
+    const spent = this.o.evaluationBudget?.();
+    if (spent !== undefined) this.stopped ??= `The run's budget is spent (${spent}); no further evaluation is submitted.`;
     return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations < b.evaluations);
   }
 
@@ -491,9 +509,16 @@ class Search {
     settleChild(child);
     const program = { island: p.island, generation: p.generation, kind: p.kind, ...(p.model ? { model: p.model } : {}), ...(description ? { description } : {}) };
     p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}), program });
-    // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
-    if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
-    const result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
+    let result: CodeGateResult;
+    try {
+      // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
+      if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
+      result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
+    } catch (err) {
+      // A spent evaluation budget (cluster hours) ends the test where it is: no decision on part of the evidence.
+      if (!(RatchetError.is(err) && err.code === 'budgetExhausted') || signal.aborted) throw err;
+      return { kind: 'stopped', child, budget: budgetOf(err), message: err.message };
+    }
     if (result.comparison) {
       // Journaled as prompt runs journal theirs: one event per presentation order, slot A first.
       const winner = (v: JudgeVerdict, childSlot: 'A' | 'B') => (v === 'tie' ? 'tie' : v === childSlot ? 'child' : 'parent');
@@ -539,6 +564,8 @@ class Search {
       shardSize: e.shards ? e.shardSize : this.instances.length,
       parallelShards: Math.max(1, Math.floor(this.o.spec.concurrency / 2)),
       evaluate: this.shardEvaluator(),
+      // A batch backend takes a sharded test's shards in one submission; a whole evaluation is one call either way.
+      ...(this.o.evaluateShards && e.shards && !this.single ? { evaluateBatch: this.shardBatchEvaluator(this.o.evaluateShards) } : {}),
       cache: this.cache,
       onStep: async (instanceId, step) => {
         p.events.push(
@@ -598,6 +625,11 @@ class Search {
     if (r.kind !== 'tested') {
       if (p.ledger.tested === this.testsReserved - 1) this.testsReserved--;
       if (r.kind === 'repair') return this.applyRepair(p, r.child, r.evaluation);
+      if (r.kind === 'stopped') {
+        this.stopped ??= r.message;
+        await this.o.emit({ type: 'candidate/stopped', candidateId: r.child.id, reason: 'budget', budget: r.budget });
+        return;
+      }
       if (r.kind === 'unsent') {
         this.proposals--;
         this.stopped ??= r.message;
@@ -703,48 +735,114 @@ class Search {
    * one incumbent) is waited for, not run twice.
    */
   private shardEvaluator(): ShardEvaluator {
+    const byHash = this.textsByHash();
+    return (program, ids, signal) => this.gather(program, this.textOf(program.hash, byHash), ids, undefined, signal);
+  }
+
+  /**
+   * The gate's view of a batch backend (`evaluateShards`): every shard of a program in one
+   * submission, made now. Instances another test is evaluating are left out of it and waited for,
+   * as `shardEvaluator` does; each shard submitted is one evaluator run.
+   */
+  private shardBatchEvaluator(batch: ProgramBatchEvaluator): ShardBatchEvaluator {
+    const byHash = this.textsByHash();
+    return (program, shards, signal) => {
+      const text = this.textOf(program.hash, byHash);
+      const mine = shards.map((ids) => ids.filter((id) => !this.running.has(runKey(program.hash, id))));
+      const submitted = mine.flatMap((ids, i) => (ids.length > 0 ? [i] : []));
+      const own = new Map<number, Promise<ShardOutcome>>();
+      if (submitted.length > 0) {
+        this.evaluations += submitted.length;
+        const outcomes = batch(text, submitted.map((i) => mine[i]!), signal);
+        submitted.forEach((i, k) => {
+          const ids = mine[i]!;
+          const outcome = outcomes[k]!.then((r) => {
+            signal.throwIfAborted();
+            this.noteRun(text, ids, r);
+            return this.shardOutcome(program.hash, ids, r);
+          });
+          outcome.catch(() => undefined); // awaited by gather below, or abandoned past the verdict
+          this.track(program.hash, ids, outcome);
+          own.set(i, outcome);
+        });
+      }
+      return shards.map((ids, i) => this.gather(program, text, ids, own.has(i) ? { ids: mine[i]!, outcome: own.get(i)! } : undefined, signal));
+    };
+  }
+
+  /**
+   * The scores of `ids` of a program: `started` (a batch's own submission) and the evaluations
+   * other tests run now, waited for; what neither covers is evaluated here.
+   */
+  private async gather(program: ProgramRef, text: string, ids: readonly string[], started: { ids: readonly string[]; outcome: Promise<ShardOutcome> } | undefined, signal: AbortSignal): Promise<ShardOutcome> {
+    const scores: Record<string, number> = {};
+    let todo: readonly string[] = started ? ids.filter((id) => !started.ids.includes(id)) : ids;
+    let first = started;
+    // A batch's shard set apart for another test's run may find that run over by now: its scores are cached.
+    if (started) {
+      todo = todo.filter((id) => {
+        const y = this.cache.get(program.hash, id);
+        if (y !== undefined && !this.running.has(runKey(program.hash, id))) scores[id] = y;
+        return y === undefined || this.running.has(runKey(program.hash, id));
+      });
+    }
+    while (todo.length > 0 || first) {
+      const parts = new Map<Promise<ShardOutcome>, readonly string[]>();
+      let mine: readonly string[] = [];
+      if (first) {
+        parts.set(first.outcome, first.ids);
+        mine = first.ids;
+        first = undefined;
+      }
+      const fresh = todo.filter((id) => !this.running.has(runKey(program.hash, id)));
+      for (const id of todo) {
+        const theirs = this.running.get(runKey(program.hash, id));
+        if (theirs && !parts.has(theirs)) parts.set(theirs, todo.filter((x) => this.running.get(runKey(program.hash, x)) === theirs));
+      }
+      if (fresh.length > 0) {
+        const own = this.runShard(text, program.hash, fresh, signal);
+        this.track(program.hash, fresh, own);
+        parts.set(own, fresh);
+        mine = [...mine, ...fresh];
+      }
+      const settled = await Promise.allSettled(parts.keys());
+      const again: string[] = [];
+      [...parts.values()].forEach((partIds, i) => {
+        const s = settled[i]!;
+        if (s.status === 'fulfilled') {
+          if (s.value.correct) for (const id of partIds) scores[id] = s.value.scores[id]!;
+        } else if (isCancellation(s.reason) && !signal.aborted && !mine.includes(partIds[0]!)) {
+          // The test that was running it reached its verdict and stopped it: run it here.
+          again.push(...partIds);
+        } else throw s.reason;
+      });
+      const incorrect = settled.find((s): s is PromiseFulfilledResult<ShardOutcome & { correct: false }> => s.status === 'fulfilled' && !s.value.correct);
+      if (incorrect) return incorrect.value;
+      todo = again;
+    }
+    return { correct: true, scores };
+  }
+
+  /** Marks `ids` of a program as being evaluated by `outcome` until it settles. */
+  private track(hash: string, ids: readonly string[], outcome: Promise<ShardOutcome>): void {
+    for (const id of ids) this.running.set(runKey(hash, id), outcome);
+    const release = () => ids.forEach((id) => this.running.get(runKey(hash, id)) === outcome && this.running.delete(runKey(hash, id)));
+    outcome.then(release, release);
+  }
+
+  private textsByHash(): Map<string, string> {
     const byHash = new Map<string, string>();
     for (const text of this.texts.values()) byHash.set(textHash(text), text);
-    const key = (hash: string, id: string) => `${hash}\n${id}`;
-    return async (program, ids, signal) => {
-      const scores: Record<string, number> = {};
-      let todo: readonly string[] = ids;
-      while (todo.length > 0) {
-        const parts = new Map<Promise<ShardOutcome>, string[]>();
-        const mine = todo.filter((id) => !this.running.has(key(program.hash, id)));
-        for (const id of todo) {
-          const theirs = this.running.get(key(program.hash, id));
-          if (theirs) parts.set(theirs, [...(parts.get(theirs) ?? []), id]);
-        }
-        if (mine.length > 0) {
-          const own = this.runShard(this.textOf(program.hash, byHash), program.hash, mine, signal);
-          for (const id of mine) this.running.set(key(program.hash, id), own);
-          const release = () => mine.forEach((id) => this.running.get(key(program.hash, id)) === own && this.running.delete(key(program.hash, id)));
-          own.then(release, release);
-          parts.set(own, mine);
-        }
-        const settled = await Promise.allSettled(parts.keys());
-        const again: string[] = [];
-        [...parts.values()].forEach((partIds, i) => {
-          const s = settled[i]!;
-          if (s.status === 'fulfilled') {
-            if (s.value.correct) for (const id of partIds) scores[id] = s.value.scores[id]!;
-          } else if (isCancellation(s.reason) && !signal.aborted && !mine.includes(partIds[0]!)) {
-            // The test that was running it reached its verdict and stopped it: run it here.
-            again.push(...partIds);
-          } else throw s.reason;
-        });
-        const incorrect = settled.find((s): s is PromiseFulfilledResult<ShardOutcome & { correct: false }> => s.status === 'fulfilled' && !s.value.correct);
-        if (incorrect) return incorrect.value;
-        todo = again;
-      }
-      return { correct: true, scores };
-    };
+    return byHash;
   }
 
   private async runShard(text: string, hash: string, ids: readonly string[], signal: AbortSignal): Promise<ShardOutcome> {
     const whole = !this.o.spec.evaluator.shards && this.o.spec.evaluator.repeats === undefined;
-    const r = await this.evaluateCounted(text, whole || this.single ? undefined : ids, signal);
+    return this.shardOutcome(hash, ids, await this.evaluateCounted(text, whole || this.single ? undefined : ids, signal));
+  }
+
+  /** An evaluation as the gate reads it: the scores of `ids` (cached), or incorrect. */
+  private shardOutcome(hash: string, ids: readonly string[], r: ProgramEvaluation): ShardOutcome {
     if (!r.correct) return { correct: false, error: r.error ?? 'the evaluator found the program incorrect' };
     const scores: Record<string, number> = {};
     for (const id of ids) {
@@ -770,13 +868,18 @@ class Search {
       signal.throwIfAborted();
       return this.o.evaluate(text, ids, signal, repeat);
     });
+    this.noteRun(text, ids, r);
+    return r;
+  }
+
+  /** What a finished evaluation reported beyond scores: an incorrect program's output, a correct one's metrics and feedback. */
+  private noteRun(text: string, ids: readonly string[] | undefined, r: ProgramEvaluation): void {
     if (!r.correct && r.output) this.outputs.set(textHash(text), r.output);
     if (r.correct && (r.publicMetrics !== undefined || r.feedback !== undefined)) {
       const byShard = this.reports.get(textHash(text)) ?? new Map();
       byShard.set(ids === undefined ? '' : ids.join('\n'), { ...(r.publicMetrics ? { publicMetrics: r.publicMetrics } : {}), ...(r.feedback ? { feedback: r.feedback } : {}) });
       this.reports.set(textHash(text), byShard);
     }
-    return r;
   }
 
   /** One pairwise match, applied in launch order; Bradley–Terry parents refit the ratings from every match so far (GATES.md 7.6). */

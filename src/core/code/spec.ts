@@ -40,7 +40,48 @@ export interface EvaluatorSpec {
   env: string[];
   network: 'off' | 'on';
   limits: { memoryMb: number; cpuSeconds?: number; fileSizeMb: number; openFiles: number; processes: number };
+  /** Where evaluations run: in the sandbox on this machine, or as Slurm array jobs (each task the same sandbox on a node). */
+  backend: EvaluatorBackend;
+  /** backend: slurm — how the jobs are submitted. */
+  slurm?: SlurmSpec;
 }
+
+export type EvaluatorBackend = 'local' | 'slurm';
+
+/**
+ * How a code search's evaluations are submitted to Slurm (issue #18): one program's shards as one
+ * `sbatch --array` job, each task the sandboxed evaluator on its shard, on a node.
+ */
+export interface SlurmSpec {
+  partition?: string;
+  account?: string;
+  qos?: string;
+  /** sbatch --time for each task, in Slurm's format (`30`, `1:30:00`, `1-00:00:00`). */
+  time: string;
+  /** sbatch --cpus-per-task. */
+  cpus: number;
+  /** sbatch --mem, in MB (default: evaluator.limits.memoryMb). */
+  memoryMb: number;
+  /** sbatch --gres, e.g. `gpu:1`. */
+  gres?: string;
+  /** Further sbatch options, one `#SBATCH` line each (`--constraint=skylake`). */
+  sbatch: string[];
+  /** One shell line run in each task before the evaluator (`module load nodejs`, `source venv/bin/activate`). */
+  setup?: string;
+  /** A folder every node sees at the same path, for the run's scripts, programs and results (resolved); absent: the workspace's .ratchet/slurm. */
+  sharedDir?: string;
+  /** The Node the tasks run the sandbox with; absent: the one running Ratchet, at the same path. */
+  node?: string;
+  /** Times a task that Slurm ended without a result (node failure, time limit, out of memory, preemption) is submitted again before it counts as incorrect. */
+  retries: number;
+  /** Seconds between the first polls of squeue; it backs off to 30 s while nothing changes. */
+  pollSeconds: number;
+  /** Tasks of one array job running at once (`--array=…%N`); absent: as many as Slurm allows. */
+  arrayLimit?: number;
+}
+
+/** sbatch options Ratchet sets itself on every job: a spec's `sbatch` lines may not repeat them. */
+export const SBATCH_OWN = ['--array', '-a', '--output', '-o', '--error', '-e', '--job-name', '-J', '--export', '--parsable', '--chdir', '-D', '--wrap', '--wait', '-W'] as const;
 
 export type ParentSelection = 'weighted' | 'power-law' | 'beam' | 'bt';
 
@@ -77,6 +118,8 @@ export interface NoveltySpec {
 export interface CodeBudgetSpec {
   proposals: number;
   evaluations?: number;
+  /** backend: slurm — cluster hours (ElapsedRaw × AllocCPUS of every task, as sacct reports them). */
+  clusterHours?: number;
   calls?: number;
   tokens?: number;
   dollars?: number;
@@ -115,7 +158,10 @@ export const CODE_DEFAULTS = {
     scoreRange: [0, 1] as const,
     network: 'off' as const,
     limits: { memoryMb: 4096, fileSizeMb: 256, openFiles: 256, processes: 64 },
+    backend: 'local' as EvaluatorBackend,
   },
+  /** evaluator.slurm's fixed defaults (its time and memory come from the evaluator's timeout and limit). */
+  slurm: { cpus: 1, sbatch: [] as readonly string[], retries: 2, pollSeconds: 2 },
   search: {
     mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, archivePolicy: 'fitness' as ArchivePolicy, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
     bandit: { costWeight: 0 },
@@ -158,9 +204,13 @@ export function resolveCodeSpec(merged: MergedSpec, ctx: CodeResolveContext): { 
     report(['budget', rawBudget.candidates !== undefined ? 'candidates' : 'iterations'], 'a code search counts budget.proposals and budget.evaluations, not candidates or iterations', 'error', 'key');
   }
   const budget: CodeBudgetSpec = { proposals: num(rawBudget.proposals) ?? CODE_DEFAULTS.budget.proposals };
-  for (const key of ['evaluations', 'calls', 'tokens', 'dollars', 'wallTimeMinutes'] as const) {
+  for (const key of ['evaluations', 'clusterHours', 'calls', 'tokens', 'dollars', 'wallTimeMinutes'] as const) {
     const n = num(rawBudget[key]);
     if (n !== undefined) budget[key] = n;
+  }
+  const rawEvaluator = isPlainObject(v.evaluator) ? v.evaluator : {};
+  if (budget.clusterHours !== undefined && rawEvaluator.backend !== 'slurm') {
+    report(['budget', 'clusterHours'], 'budget.clusterHours counts the cluster time of Slurm jobs; it needs evaluator.backend: slurm', 'error', 'key');
   }
 
   const gateRaw: Raw = typeof v.gate === 'string' ? { name: v.gate } : isPlainObject(v.gate) ? v.gate : {};
@@ -207,10 +257,15 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
   const repeats = num(r.repeats);
   const limits: Raw = isPlainObject(r.limits) ? r.limits : {};
   const cpuSeconds = num(limits.cpuSeconds);
+  const timeoutSeconds = num(r.timeoutSeconds) ?? d.timeoutSeconds;
+  const memoryMb = num(limits.memoryMb) ?? d.limits.memoryMb;
+  const backend: EvaluatorBackend = r.backend === 'slurm' ? 'slurm' : d.backend;
+  if (r.slurm !== undefined && backend !== 'slurm') report(['evaluator', 'slurm'], 'evaluator.slurm is read only with evaluator.backend: slurm', 'warning', 'key');
+  const slurm = backend === 'slurm' ? resolveSlurm(r.slurm, { timeoutSeconds, memoryMb }, ctx, report) : undefined;
   return {
     ...(command === undefined ? {} : { command }),
     supportFiles: Array.isArray(r.supportFiles) ? (r.supportFiles as string[]).map(ctx.resolvePath) : [],
-    timeoutSeconds: num(r.timeoutSeconds) ?? d.timeoutSeconds,
+    timeoutSeconds,
     deterministic: r.deterministic === true,
     shards,
     shardSize: num(r.shardSize) ?? d.shardSize,
@@ -219,12 +274,56 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
     env: Array.isArray(r.env) ? (r.env as string[]) : [],
     network: r.network === 'on' ? 'on' : d.network,
     limits: {
-      memoryMb: num(limits.memoryMb) ?? d.limits.memoryMb,
+      memoryMb,
       ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
       fileSizeMb: num(limits.fileSizeMb) ?? d.limits.fileSizeMb,
       openFiles: num(limits.openFiles) ?? d.limits.openFiles,
       processes: num(limits.processes) ?? d.limits.processes,
     },
+    backend,
+    ...(slurm ? { slurm } : {}),
+  };
+}
+
+/** Slurm's time formats: minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes, days-hours:minutes:seconds. */
+const SLURM_TIME = /^(\d+-\d+(:\d+){0,2}|\d+(:\d+){0,2})$/;
+
+function resolveSlurm(raw: unknown, e: { timeoutSeconds: number; memoryMb: number }, ctx: CodeResolveContext, report: Report): SlurmSpec {
+  const r: Raw = isPlainObject(raw) ? raw : {};
+  const d = CODE_DEFAULTS.slurm;
+  const str = (k: string): string | undefined => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
+  const time = str('time');
+  if (time !== undefined && !SLURM_TIME.test(time)) {
+    report(['evaluator', 'slurm', 'time'], `evaluator.slurm.time "${time}" is not a Slurm time limit: write minutes (30), hours:minutes:seconds (1:30:00) or days-hours:minutes:seconds (1-00:00:00)`);
+  }
+  const sbatch = Array.isArray(r.sbatch) ? (r.sbatch as unknown[]).filter((x): x is string => typeof x === 'string') : [...d.sbatch];
+  sbatch.forEach((line, i) => {
+    const option = line.trim().split(/[=\s]/)[0]!;
+    if (!option.startsWith('-')) report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}] "${line}" is not an sbatch option: write it as on sbatch's command line, e.g. --constraint=skylake`);
+    else if ((SBATCH_OWN as readonly string[]).includes(option)) report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}]: Ratchet sets ${option} itself on every job (its array, output files, name and environment); remove it`);
+  });
+  const sharedDir = str('sharedDir');
+  const pos = (k: string): number | undefined => {
+    const n = num(r[k]);
+    return n === undefined ? undefined : n;
+  };
+  const arrayLimit = pos('arrayLimit');
+  return {
+    ...(str('partition') ? { partition: str('partition')! } : {}),
+    ...(str('account') ? { account: str('account')! } : {}),
+    ...(str('qos') ? { qos: str('qos')! } : {}),
+    // The sandbox's own timeout ends a slow evaluation first; Slurm's limit leaves it room to start and report.
+    time: time ?? String(Math.ceil((e.timeoutSeconds + 120) / 60)),
+    cpus: pos('cpus') ?? d.cpus,
+    memoryMb: pos('memoryMb') ?? e.memoryMb,
+    ...(str('gres') ? { gres: str('gres')! } : {}),
+    sbatch,
+    ...(str('setup') ? { setup: str('setup')! } : {}),
+    ...(sharedDir ? { sharedDir: ctx.resolvePath(sharedDir) } : {}),
+    ...(str('node') ? { node: str('node')! } : {}),
+    retries: pos('retries') ?? d.retries,
+    pollSeconds: pos('pollSeconds') ?? d.pollSeconds,
+    ...(arrayLimit === undefined ? {} : { arrayLimit }),
   };
 }
 

@@ -67,6 +67,15 @@ export interface DatasetItemInfo {
   vars?: Record<string, string>;
 }
 
+/** One task of a Slurm array job as `slurm/submitted` lists it. */
+export interface SlurmTaskInfo {
+  index: number;
+  /** The evaluation's key: the same program on the same instances through the same evaluator. */
+  key: string;
+  /** The shard's instance ids; absent for a whole evaluation. */
+  instances?: string[];
+}
+
 /** A mean score with a 95 % interval. */
 export interface ScoreInterval {
   mean: number;
@@ -288,6 +297,69 @@ export type EngineEvent = Base &
         /** The incumbent's mean judged score on the held-out tasks, n answers. */
         heldOutScore?: ScoreInterval & { n: number };
       }
+    | {
+        /**
+         * Code search on Slurm (issue #18): an array job was submitted, one task per shard. Journaled
+         * before the run relies on the job, so a resume re-attaches to it instead of submitting again.
+         */
+        type: 'slurm/submitted';
+        jobId: string;
+        /** The program's content hash. */
+        programHash: string;
+        /** 1 for a shard's first submission; a retry of failed tasks counts up. */
+        attempt: number;
+        /** The shared run folder the job's script, inputs and results are in. */
+        dir: string;
+        /** One per array task: its index, its evaluation's key (the evaluation cache's) and its shard (absent: a whole evaluation). */
+        tasks: SlurmTaskInfo[];
+        /** Found on the cluster by its name when the run resumed, not journaled at submission (the process died in between). */
+        adopted?: boolean;
+      }
+    | {
+        /**
+         * A Slurm task of the run changed state: RUNNING, then its final state with what it cost.
+         * `clusterSeconds` = sacct's ElapsedRaw × AllocCPUS (allocated CPU-seconds, what a cluster
+         * charges), the unit of budget.clusterHours.
+         */
+        type: 'slurm/task';
+        jobId: string;
+        index: number;
+        key: string;
+        attempt: number;
+        /** Slurm's state word: PENDING, RUNNING, COMPLETED, FAILED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, PREEMPTED, CANCELLED… */
+        state: string;
+        /** Slurm's reason or exit code, when it gives one. */
+        reason?: string;
+        elapsedSeconds?: number;
+        cpus?: number;
+        clusterSeconds?: number;
+        /** Final states only: its result was read, it is submitted again, it counts as an incorrect evaluation, or Ratchet cancelled it. */
+        outcome?: 'done' | 'retry' | 'incorrect' | 'cancelled';
+      }
+    | {
+        /** Ratchet asked Slurm to cancel tasks: past a gate's verdict, at the run's end or cancel, or because budget.clusterHours is spent. */
+        type: 'slurm/cancelled';
+        jobId: string;
+        indices: number[];
+        why: 'verdict' | 'run' | 'budget';
+      }
+    | {
+        /** A resumed run took up tasks its journal says were submitted and not finished, instead of submitting them again. */
+        type: 'slurm/attached';
+        jobId: string;
+        indices: number[];
+      }
+    | {
+        /**
+         * The cluster as Ratchet sees it: `probing` while the probe job checks that the nodes see
+         * the shared run folder, `ready` once it did, `paused` while Slurm does not answer
+         * (submissions wait and are retried with backoff), `resumed` when it answers again.
+         */
+        type: 'slurm/status';
+        state: 'probing' | 'ready' | 'paused' | 'resumed';
+        message: string;
+        retryMs?: number;
+      }
     | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
     | { type: 'run/failed'; error: { code: string; message: string } }
     | { type: 'run/cancelled' }
@@ -305,7 +377,9 @@ export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T 
  * comparison on both sides, so a run resumed against a flakier endpoint still matches its journal.
  */
 export function isIncidental(e: EngineEvent): boolean {
-  return e.type === 'llm/waiting' || e.type === 'run/resumed';
+  // A cluster's events follow its queue and its clock (which task finishes when, whether the
+  // controller answers), not the run's seed: a resume neither replays nor checks them.
+  return e.type === 'llm/waiting' || e.type === 'run/resumed' || e.type.startsWith('slurm/');
 }
 
 /**

@@ -55,13 +55,30 @@ export interface GeneratedTally {
  * beside the events (src/node/searchRun.ts) and only the live status carries it.
  */
 export interface EvaluatorLoad {
-  /** Evaluations running now, of `slots` (the spec's concurrency). */
+  /** Evaluations running now, of `slots` (the spec's concurrency). On Slurm: tasks running, of the tasks in flight. */
   busy: number;
   slots: number;
   /** Evaluations this process started (a resumed run counts from its resume). */
   runs: number;
   /** budget.evaluations, when the spec sets one. */
   budget?: number;
+  /** evaluator.backend: slurm — the run's tasks on the cluster (the Programs view's throughput, the status bar's jobs in flight). */
+  cluster?: ClusterLoad;
+}
+
+/** A code search's Slurm tasks as they are now, over every process that ran it (the journal's `slurm/*` events hold their history). */
+export interface ClusterLoad {
+  /** Tasks submitted and waiting in the queue, running now, and over (any final state: done, failed, cancelled). */
+  queued: number;
+  running: number;
+  finished: number;
+  /** Array jobs with a task queued or running. */
+  jobs: number;
+  /** sacct's ElapsedRaw × AllocCPUS over the tasks that finished: what budget.clusterHours counts. */
+  clusterSeconds: number;
+  clusterHoursBudget?: number;
+  /** Why submissions wait: Slurm does not answer, or takes no more jobs for now. */
+  paused?: string;
 }
 
 /**
@@ -168,6 +185,11 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
       return shown(s, { state: 'cancelled' }, s.wait?.then ?? s.line);
     case 'run/resumed':
       return resumed(s);
+    case 'slurm/status':
+      // An outage of the cluster is the run's news until Slurm answers (`resumed` brings the run's line back; the live load says it too).
+      if (e.state === 'paused') return { ...s, line: `Slurm paused: ${e.message}`, wait: { ms: 86_400_000, then: s.wait?.then ?? s.line } };
+      if (e.state === 'probing') return shown(s, { state: 'running' }, e.message);
+      return s.wait ? endWait(s) : s;
     default:
       return s;
   }

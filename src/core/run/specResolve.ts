@@ -55,7 +55,7 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
   for (const key of CODE_ONLY_KEYS) {
     if (v[key] !== undefined) report([key], `${key} is for code search; set kind: code to evolve a code file against an evaluator`, 'error', 'key');
   }
-  for (const key of ['proposals', 'evaluations'] as const) {
+  for (const key of ['proposals', 'evaluations', 'clusterHours'] as const) {
     if (isPlainObject(v.budget) && v.budget[key] !== undefined) report(['budget', key], `budget.${key} counts a code search (kind: code); a prompt run counts budget.candidates`, 'error', 'key');
   }
   const scorer = resolveScorer(v.scorer, report);

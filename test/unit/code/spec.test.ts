@@ -81,8 +81,82 @@ describe('code run spec', () => {
   it('an unknown evaluator key is located with the keys it could be, as for prompt specs', () => {
     const text = ['kind: code', 'evaluator:', '  command: node e.mjs {program} {results}', '  timeout: 30', '  shard: true', ''].join('\n');
     expect(shown(text)).toEqual([
-      '4: error unknown key "timeout" in evaluator (expected one of: command, supportFiles, timeoutSeconds, deterministic, shards, shardSize, repeats, scoreRange, env, network, limits)',
+      '4: error unknown key "timeout" in evaluator (expected one of: command, supportFiles, timeoutSeconds, deterministic, shards, shardSize, repeats, scoreRange, env, network, limits, backend, slurm)',
       '5: error unknown key "shard" in evaluator (did you mean "shards"?)',
+    ]);
+  });
+
+  it('backend: slurm resolves its sbatch settings, with defaults drawn from the evaluator (time from timeoutSeconds, memory from its limit)', () => {
+    const base = ['kind: code', 'evaluator:', '  command: node e.mjs {program} {results}', '  timeoutSeconds: 300', '  limits: { memoryMb: 2048 }', '  backend: slurm'];
+    expect(shown([...base, ''].join('\n'))).toEqual([]);
+    expect(resolve([...base, ''].join('\n')).spec.evaluator).toMatchObject({ backend: 'slurm', slurm: { time: '7', cpus: 1, memoryMb: 2048, sbatch: [], retries: 2, pollSeconds: 2 } });
+    const full = [
+      ...base,
+      '  slurm:',
+      '    partition: short',
+      '    account: proj42',
+      '    qos: normal',
+      '    time: "0:30:00"',
+      '    cpus: 4',
+      '    memoryMb: 8000',
+      '    gres: "gpu:1"',
+      '    sbatch: ["--constraint=skylake"]',
+      '    setup: module load nodejs/24',
+      '    sharedDir: scratch/ratchet',
+      '    retries: 1',
+      '    pollSeconds: 0.5',
+      '    arrayLimit: 50',
+      'budget: { proposals: 10, clusterHours: 2 }',
+      '',
+    ].join('\n');
+    expect(shown(full)).toEqual([]);
+    const { spec } = resolve(full);
+    expect(spec.evaluator.slurm).toEqual({
+      partition: 'short',
+      account: 'proj42',
+      qos: 'normal',
+      time: '0:30:00',
+      cpus: 4,
+      memoryMb: 8000,
+      gres: 'gpu:1',
+      sbatch: ['--constraint=skylake'],
+      setup: 'module load nodejs/24',
+      sharedDir: '/ws/scratch/ratchet',
+      retries: 1,
+      pollSeconds: 0.5,
+      arrayLimit: 50,
+    });
+    expect(spec.budget).toEqual({ proposals: 10, clusterHours: 2 });
+    expect(resolve(['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', ''].join('\n')).spec.evaluator).toMatchObject({ backend: 'local' });
+  });
+
+  it('a Slurm setting that cannot work is a located error: a bad time, an sbatch line Ratchet owns or that is no option, cluster hours without Slurm', () => {
+    const text = [
+      'kind: code',
+      'evaluator:',
+      '  command: node e.mjs {program} {results}',
+      '  backend: slurm',
+      '  slurm:',
+      '    time: half an hour',
+      '    sbatch: ["--array=0-9", "constraint=skylake", "--exclude=node7"]',
+      '    setup: "module load a\\nmodule load b"',
+      '    cpus: 0',
+      '',
+    ].join('\n');
+    expect(shown(text)).toEqual([
+      '6: error evaluator.slurm.time must be a Slurm time limit: minutes, hours:minutes:seconds or days-hours:minutes:seconds (got "half an hour")',
+      '8: error evaluator.slurm.setup must be one shell line (got "module load a\\nmodule load b")',
+      '9: error evaluator.slurm.cpus must be ≥ 1 (got 0)',
+    ]);
+    const { diagnostics } = resolve(text.replace('    cpus: 0\n', '').replace('half an hour', '30').replace('    setup: "module load a\\nmodule load b"\n', ''));
+    expect(diagnostics.map((d) => `${d.line}: ${d.field}: ${d.message}`)).toEqual([
+      '7: evaluator.slurm.sbatch[0]: evaluator.slurm.sbatch[0]: Ratchet sets --array itself on every job (its array, output files, name and environment); remove it',
+      '7: evaluator.slurm.sbatch[1]: evaluator.slurm.sbatch[1] "constraint=skylake" is not an sbatch option: write it as on sbatch\'s command line, e.g. --constraint=skylake',
+    ]);
+    const local = ['kind: code', 'evaluator:', '  command: node e.mjs {program} {results}', '  slurm: { partition: short }', 'budget: { clusterHours: 1 }', ''].join('\n');
+    expect(resolve(local).diagnostics.map((d) => `${d.line}: ${d.severity} ${d.field}: ${d.message}`)).toEqual([
+      '4: warning evaluator.slurm: evaluator.slurm is read only with evaluator.backend: slurm',
+      '5: error budget.clusterHours: budget.clusterHours counts the cluster time of Slurm jobs; it needs evaluator.backend: slurm',
     ]);
   });
 

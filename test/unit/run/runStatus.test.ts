@@ -151,6 +151,17 @@ describe('foldStatus of a code search', () => {
     expect(pushed.at(-1)).toMatchObject({ state: 'running', line: '1 program tested · 1 committed · best 0.7 (start 0.5)' });
   });
 
+  it('on Slurm: the probe and an outage are the line while they last; the cluster answering again brings the run\'s line back, and task events change nothing shown', () => {
+    const counted = fold([...seedEvaluated, ...tested('p1', 'reject', 0.4)]);
+    const probing = foldStatus(counted, ev({ type: 'slurm/status', state: 'probing', message: 'probe job 7 checks that the nodes see /s/r1 and run node' }));
+    expect(probing.line).toBe('probe job 7 checks that the nodes see /s/r1 and run node');
+    const paused = foldStatus(counted, ev({ type: 'slurm/status', state: 'paused', message: 'Slurm does not answer (connect failure): submissions and polls are paused and retried with backoff', retryMs: 2000 }));
+    expect(paused.line).toBe('Slurm paused: Slurm does not answer (connect failure): submissions and polls are paused and retried with backoff');
+    expect(foldStatus(paused, ev({ type: 'slurm/status', state: 'resumed', message: 'Slurm answers again' })).line).toBe(counted.line);
+    const task = ev({ type: 'slurm/task', jobId: '12', index: 0, key: 'k', attempt: 1, state: 'RUNNING' });
+    expect(foldStatus(counted, task)).toBe(counted);
+  });
+
   it('a resumed search keeps its kind and its scores', () => {
     const journal = [...seedEvaluated, ...tested('p1', 'commit', 0.75), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })];
     const s = resumingStatus(runId, journal);

@@ -51,8 +51,10 @@ describe('run-spec schema', () => {
 
   it('states the same code-search defaults as the code resolver', () => {
     const { limits, scoreRange, ...evaluator } = CODE_DEFAULTS.evaluator;
+    const slurm = CODE_DEFAULTS.slurm;
     expect(defaultsOf(defs.evaluator!)).toEqual({ ...evaluator, scoreRange: [...scoreRange] });
     expect(defaultsOf(defs.evaluator!.properties!.limits!)).toEqual(limits);
+    expect(defaultsOf(defs.evaluator!.properties!.slurm!)).toEqual({ ...slurm, sbatch: [...slurm.sbatch] });
     const { mix, bandit, novelty, ...search } = CODE_DEFAULTS.search;
     expect(defaultsOf(defs.search!)).toEqual(search);
     expect(defaultsOf(defs.search!.properties!.mix!)).toEqual(mix);

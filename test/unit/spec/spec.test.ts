@@ -28,7 +28,7 @@ describe('validateRunSpecText: schema errors at line and column', () => {
 
   it('lists the allowed keys when nothing is close', () => {
     expect(show(validateRunSpecText(SIDE, 'budget:\n  wallclock: 5\n'))).toEqual([
-      `${SIDE}:2:3: unknown key "wallclock" in budget (expected one of: calls, tokens, dollars, wallTimeMinutes, iterations, candidates, proposals, evaluations)`,
+      `${SIDE}:2:3: unknown key "wallclock" in budget (expected one of: calls, tokens, dollars, wallTimeMinutes, iterations, candidates, proposals, evaluations, clusterHours)`,
     ]);
   });
 
