@@ -2,8 +2,9 @@
  * bench:panel's Programs sections case: a 5,000-program code search (a seeded synthetic one,
  * test/unit/webview/syntheticSearch.ts) reaches the panel as a snapshot, with the evaluator load
  * as the host posts it; the Genealogy and Throughput sections are then mounted on their own and
- * handed the run, and the genealogy scrolls. Prints its own table; with --shots, screenshots in
- * the three themes.
+ * handed the run, and the genealogy scrolls. Then the same search on Slurm (each child an array
+ * job of 4 shards: 20,000 tasks and their events more). Prints its own table; with --shots,
+ * screenshots in the three themes.
  */
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -23,18 +24,27 @@ export interface SectionsDeps {
 }
 
 const PROGRAMS = 5_000;
+/** Shards per child in the Slurm variant (one array task each). */
+const SLURM_SHARDS = 4;
 
 export async function programSections(context: BrowserContext, deps: SectionsDeps): Promise<void> {
-  const runs: SectionsRow[] = [];
-  for (let i = 0; i < deps.repeats; i++) runs.push(await measure(context, deps, PROGRAMS, 'dark'));
-  // The other themes for the screenshots only.
-  if (deps.shotsDir) for (const theme of ['light', 'hc'] as const) await measure(context, deps, PROGRAMS, theme);
-  const pick = (f: (r: SectionsRow) => number) => deps.median(runs.map(f));
-  printTable([{ ...runs[0]!, snapshotMs: pick((r) => r.snapshotMs), paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) }], deps.repeats);
+  const rows: SectionsRow[] = [];
+  for (const slurmShards of [undefined, SLURM_SHARDS]) {
+    const runs: SectionsRow[] = [];
+    for (let i = 0; i < deps.repeats; i++) runs.push(await measure(context, deps, PROGRAMS, 'dark', slurmShards));
+    // The other themes for the screenshots only.
+    if (deps.shotsDir) for (const theme of ['light', 'hc'] as const) await measure(context, deps, PROGRAMS, theme, slurmShards);
+    const pick = (f: (r: SectionsRow) => number) => deps.median(runs.map(f));
+    rows.push({ ...runs[0]!, snapshotMs: pick((r) => r.snapshotMs), paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) });
+  }
+  printTable(rows, deps.repeats);
 }
 
 interface SectionsRow {
   programs: number;
+  /** 'local', or 'slurm ×4' for the search whose children ran as array jobs. */
+  evaluator: string;
+  events: number;
   marks: number;
   /** The whole panel painting the run's snapshot (header, verdict feed…), before the sections. */
   snapshotMs: number;
@@ -51,10 +61,11 @@ interface SectionsRow {
  * Programs tab's container is another part's) and given the run; first paint = properties set →
  * every mark laid out, the throughput drawn and one frame presented. Then the genealogy scrolls.
  */
-async function measure(context: BrowserContext, deps: SectionsDeps, programs: number, theme: BenchTheme): Promise<SectionsRow> {
+async function measure(context: BrowserContext, deps: SectionsDeps, programs: number, theme: BenchTheme, slurmShards: number | undefined): Promise<SectionsRow> {
   const { openPanel, deliverAndPaint, scrollFeed, shotsDir } = deps;
   const startAt = Date.now() - programs * 1_500;
-  const events = syntheticSearch({ programs, islands: 4, seed: 11, startAt });
+  const events = syntheticSearch({ programs, islands: 4, seed: 11, startAt, ...(slurmShards === undefined ? {} : { slurmShards }) });
+  const evaluator = slurmShards === undefined ? 'local' : `slurm ×${slurmShards}`;
   const store = new RunStore();
   store.appendAll(events);
   const runId = events[0]!.runId;
@@ -92,17 +103,17 @@ async function measure(context: BrowserContext, deps: SectionsDeps, programs: nu
       document.querySelector('ratchet-programs-genealogy .genealogy-scroll')!.scrollTop = 0;
       requestAnimationFrame(() => requestAnimationFrame(r));
     }));
-    await page.screenshot({ path: join(shotsDir, `panel-sections-${programs}-${theme}.png`), fullPage: true });
+    await page.screenshot({ path: join(shotsDir, `panel-sections-${programs}${slurmShards === undefined ? '' : '-slurm'}-${theme}.png`), fullPage: true });
   }
   const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
   if (problems.csp.length > 0 || problems.errors.length > 0) throw new Error(`page problems in the programs case: CSP ${JSON.stringify(problems.csp)} errors ${JSON.stringify(problems.errors)}`);
   await page.close();
-  return { programs, marks, snapshotMs, paintMs, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
+  return { programs, evaluator, events: events.length, marks, snapshotMs, paintMs, domNodes, scrollP95Ms: scroll.p95, scrollWorkMs: scroll.workMs, longTasks: scroll.longTasks };
 }
 
 function printTable(rows: SectionsRow[], repeats: number): void {
-  const head = ['programs', 'genealogy marks', 'run snapshot paint ms', 'sections first paint ms', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
-  const body = rows.map((r) => [String(r.programs), String(r.marks), r.snapshotMs.toFixed(0), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
+  const head = ['programs', 'evaluator', 'events', 'genealogy marks', 'run snapshot paint ms', 'sections first paint ms', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
+  const body = rows.map((r) => [String(r.programs), r.evaluator, String(r.events), String(r.marks), r.snapshotMs.toFixed(0), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
   console.log(`\n${line(head)}`);

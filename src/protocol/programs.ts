@@ -8,6 +8,8 @@ import type { MetricValue } from '../core/code/database';
 import type { Decision, DecisionReason, DecisionRecord } from '../core/gates/record';
 import type { EventOf } from '../core/run/events';
 import type { PanelEvent, WealthTrace } from './webview';
+import { emptyClusterTasks, foldClusterEvent } from './clusterTasks';
+import type { ClusterTasks } from './clusterTasks';
 
 /** Caps that keep a long search's memory bounded on both ends. */
 export const PROGRAM_LIMITS = {
@@ -102,6 +104,8 @@ export interface ProgramsState {
   /** The bandit's picks: proposals per proposer model (the seed's run has none when it names no model). */
   byModel: Record<string, ModelTally>;
   islands: number;
+  /** A search whose evaluations run on Slurm: its tasks (clusterTasks.ts); absent for a local one. */
+  cluster?: ClusterTasks;
 }
 
 /** One instance of a program's gate test: the child's score beside the score of the program it was tested against. */
@@ -243,6 +247,13 @@ export function foldProgramEvent(s: ProgramsState, e: PanelEvent): void {
         s.islands = Math.max(s.islands, m.from + 1, m.to + 1);
       }
       if (s.migrations.length > PROGRAM_LIMITS.migrations) s.migrations.splice(0, s.migrations.length - PROGRAM_LIMITS.migrations);
+      return;
+    case 'slurm/submitted':
+    case 'slurm/task':
+    case 'slurm/cancelled':
+    case 'slurm/attached':
+    case 'slurm/status':
+      foldClusterEvent((s.cluster ??= emptyClusterTasks()), e);
       return;
     default:
       return;

@@ -1,7 +1,8 @@
 /**
  * <ratchet-programs-throughput>: how a code search spends its time and money: the evaluator's
- * slots over time (busy of total, as this window saw them live), evaluations per minute, proposal
- * failures by kind, and the bandit's picks per proposer model.
+ * slots over time (busy of total, as this window saw them live), on Slurm its tasks queued and
+ * running over time with the cluster time they used (from the journal), evaluations per minute,
+ * proposal failures by kind, and the bandit's picks per proposer model.
  */
 import uPlot from 'uplot';
 import type { ProgramsState } from '../../src/protocol/programs';
@@ -11,7 +12,7 @@ import type { PlotOptions } from '../charts/plot';
 import { PlotController } from '../charts/plot';
 import { evaluatorLoads } from '../model/evaluatorLoad';
 import { islandColorName } from '../model/islandColors';
-import { evaluationsPerMinute, failureRows, modelRows, slotSeries, slotUse } from '../model/throughputSeries';
+import { clusterLines, clusterSeries, evaluationsPerMinute, failureRows, modelRows, slotSeries, slotUse } from '../model/throughputSeries';
 import { themeColor } from '../theme';
 
 const HEIGHT = 160;
@@ -22,6 +23,9 @@ export class ProgramsThroughput extends HTMLElement {
   private framePending = false;
   private readonly slotsNote = el('p', { className: 'note throughput-slots-note' });
   private readonly slotsChart = el('div', { className: 'chart', attrs: { role: 'img' } });
+  private readonly clusterHeading = el('h3', { className: 'section-heading', text: 'Slurm tasks' });
+  private readonly clusterNote = el('div', { className: 'note throughput-cluster-note' });
+  private readonly clusterChart = el('div', { className: 'chart', attrs: { role: 'img' } });
   private readonly rateNote = el('p', { className: 'note' });
   private readonly rateChart = el('div', { className: 'chart', attrs: { role: 'img' } });
   private readonly failuresBody = el('tbody');
@@ -37,6 +41,7 @@ export class ProgramsThroughput extends HTMLElement {
   ]);
   private readonly modelsNote = el('p', { className: 'note' });
   private slotsPlot: PlotController | undefined;
+  private clusterPlot: PlotController | undefined;
   private ratePlot: PlotController | undefined;
   private unwatch: (() => void) | undefined;
 
@@ -66,6 +71,9 @@ export class ProgramsThroughput extends HTMLElement {
         heading('Evaluator slots'),
         this.slotsNote,
         this.slotsChart,
+        this.clusterHeading,
+        this.clusterNote,
+        this.clusterChart,
         heading('Evaluations per minute'),
         this.rateNote,
         this.rateChart,
@@ -77,6 +85,7 @@ export class ProgramsThroughput extends HTMLElement {
         this.modelsNote,
       );
       this.slotsPlot = new PlotController(this.slotsChart, () => this.slotOptions(), HEIGHT);
+      this.clusterPlot = new PlotController(this.clusterChart, () => this.clusterOptions(), HEIGHT);
       this.ratePlot = new PlotController(this.rateChart, () => this.rateOptions(), HEIGHT);
     }
     this.unwatch = evaluatorLoads.onChange((runId) => {
@@ -118,6 +127,17 @@ export class ProgramsThroughput extends HTMLElement {
     this.slotsChart.hidden = slots.x.length < 2;
     this.slotsChart.setAttribute('aria-label', first ? `Evaluator slots busy over time, ${samples.length} changes seen` : 'No evaluator load seen');
     if (slots.x.length >= 2) this.slotsPlot.update([slots.x, slots.busy, slots.slots]);
+
+    // On Slurm: the journal's record of its tasks (a local search has none, and the section hides).
+    const cluster = s?.cluster;
+    this.clusterHeading.hidden = this.clusterNote.hidden = cluster === undefined;
+    const tasks = cluster ? clusterSeries(cluster, now) : { x: [], queued: [], running: [] };
+    this.clusterChart.hidden = tasks.x.length < 2;
+    if (cluster) {
+      setChildren(this.clusterNote, clusterLines(cluster).map((text) => el('p', { text })));
+      this.clusterChart.setAttribute('aria-label', `Slurm tasks over time: ${cluster.queued} queued and ${cluster.running} running now, ${cluster.finished} over`);
+      if (tasks.x.length >= 2) this.clusterPlot?.update([tasks.x, tasks.queued, tasks.running]);
+    }
 
     const rate = s ? evaluationsPerMinute(s) : { x: [], perMinute: [] };
     const evaluations = rate.perMinute.reduce((a, b) => a + b, 0);
@@ -173,6 +193,23 @@ export class ProgramsThroughput extends HTMLElement {
         { label: 'time' },
         { label: 'busy', stroke: busy, ...translucent(busy), width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } },
         { label: 'slots', stroke: themeColor('descriptionForeground'), width: 1, dash: [4, 4], paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } },
+      ],
+    };
+  }
+
+  private clusterOptions(): PlotOptions {
+    const running = themeColor(islandColorName(0));
+    const queued = themeColor(islandColorName(1));
+    const stepped = uPlot.paths.stepped!({ align: 1 });
+    return {
+      axes: this.axes('tasks'),
+      scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+      legend: { show: true, live: false },
+      cursor: { drag: { x: false, y: false } },
+      series: [
+        { label: 'time' },
+        { label: 'queued', stroke: queued, width: 2, paths: stepped, points: { show: false } },
+        { label: 'running', stroke: running, ...translucent(running), width: 2, paths: stepped, points: { show: false } },
       ],
     };
   }

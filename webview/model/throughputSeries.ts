@@ -1,9 +1,11 @@
 /**
  * The Throughput section's numbers: evaluations per minute from the programs' evaluation times,
- * the evaluator's slot timeline from the live load this window saw, proposal failures by kind,
- * and the bandit's picks per proposer model. Pure data (no DOM).
+ * the evaluator's slot timeline from the live load this window saw, a Slurm search's tasks from
+ * its journal, proposal failures by kind, and the bandit's picks per proposer model. Pure data (no DOM).
  */
 import type { CostReport } from '../../src/core/llm/types';
+import { clusterTime } from '../../src/protocol/clusterTasks';
+import type { ClusterTasks } from '../../src/protocol/clusterTasks';
 import type { FailureReason, ProgramsState } from '../../src/protocol/programs';
 import type { EvaluatorLoadSample } from '../../src/protocol/webview';
 
@@ -128,4 +130,54 @@ export function modelRows(s: ProgramsState, cost: CostReport | undefined): Model
       ...(models.length === 1 && proposerDollars !== undefined ? { dollars: proposerDollars } : {}),
     }))
     .sort((a, b) => b.proposals + b.failed - (a.proposals + a.failed) || a.model.localeCompare(b.model));
+}
+
+export interface ClusterSeries {
+  /** Seconds since the epoch. */
+  x: number[];
+  queued: number[];
+  running: number[];
+}
+
+/** The Slurm tasks waiting and running over time, as steps; `now` holds the last counts to the present while the run goes on. */
+export function clusterSeries(c: ClusterTasks, now?: number): ClusterSeries {
+  const out: ClusterSeries = { x: [], queued: [], running: [] };
+  for (const p of c.steps) {
+    out.x.push(p.at / 1000);
+    out.queued.push(p.queued);
+    out.running.push(p.running);
+  }
+  const last = c.steps.at(-1);
+  if (last && now !== undefined && now > last.at) {
+    out.x.push(now / 1000);
+    out.queued.push(last.queued);
+    out.running.push(last.running);
+  }
+  return out;
+}
+
+/** The Slurm tasks in words: where they are now, what the finished ones cost, how they ended and what Ratchet cancelled. */
+export function clusterLines(c: ClusterTasks): string[] {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const lines = [
+    `${plural(c.submitted, 'task')} in ${plural(c.jobs, 'array job')}: ${c.queued} queued, ${c.running} running, ${c.finished} over; ${clusterTime(c.clusterSeconds)} used by the finished ones (sacct's elapsed time × CPUs, what budget.clusterHours counts).`,
+  ];
+  const ended = [
+    c.outcomes.done > 0 ? `${c.outcomes.done} read` : '',
+    c.outcomes.retry > 0 ? `${c.outcomes.retry} submitted again` : '',
+    c.outcomes.incorrect > 0 ? `${c.outcomes.incorrect} counted incorrect` : '',
+    c.outcomes.cancelled > 0 ? `${c.outcomes.cancelled} cancelled` : '',
+  ].filter((p) => p !== '');
+  const failed = Object.entries(c.failures)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([state, n]) => `${n} ${state}`);
+  if (ended.length > 0) lines.push(`Ended: ${ended.join(', ')}${failed.length > 0 ? ` (failed on the cluster: ${failed.join(', ')})` : ''}.`);
+  const why = [
+    c.cancelled.verdict > 0 ? `${plural(c.cancelled.verdict, 'task')} the gate's verdict made unneeded` : '',
+    c.cancelled.budget > 0 ? `${c.cancelled.budget} for the cluster-hours budget` : '',
+    c.cancelled.run > 0 ? `${c.cancelled.run} as the run ended` : '',
+  ].filter((p) => p !== '');
+  if (why.length > 0) lines.push(`Ratchet cancelled ${why.join(', ')}.`);
+  if (c.paused !== undefined) lines.push(`Submissions wait: ${c.paused}`);
+  return lines;
 }

@@ -45,6 +45,18 @@ describe('a code search in the status bar', () => {
     expect(shown.tooltip).toContain('12 evaluations run; 0 of 3 evaluator slots busy now.');
   });
 
+  it('on Slurm, shows the array jobs in flight (or that Slurm is paused), with the tasks and cluster time in the tooltip', () => {
+    const cluster = { queued: 5, running: 2, finished: 40, jobs: 3, clusterSeconds: 5400, clusterHoursBudget: 10 };
+    const onSlurm = { ...statusOf(searchEvents), evaluator: { busy: 2, slots: 7, runs: 47, budget: 200, cluster } };
+    const shown = view(onSlurm);
+    expect(shown.text).toBe('$(sync~spin) pack.mjs · best 1.917 · 47/200 evals · 3 jobs in flight · $0.01');
+    expect(shown.tooltip).toContain('47 evaluations run of a budget of 200.');
+    expect(shown.tooltip).toContain('On Slurm: 3 array jobs in flight, 5 tasks queued, 2 running, 40 over; 1.50 cluster-hours used of a budget of 10 cluster-hours.');
+    const paused = { ...onSlurm, evaluator: { ...onSlurm.evaluator, cluster: { ...cluster, paused: 'Slurm does not answer (sbatch: error: Unable to contact slurm controller); trying again in 8 s.' } } };
+    expect(view(paused).text).toBe('$(sync~spin) pack.mjs · best 1.917 · 47/200 evals · Slurm paused · $0.01');
+    expect(view(paused).tooltip).toContain('Submissions wait: Slurm does not answer (sbatch: error: Unable to contact slurm controller); trying again in 8 s.');
+  });
+
   it('says what it does before the starting program has a score', () => {
     const s = statusOf(searchEvents.slice(0, 2));
     expect(view(s, searchEvents.slice(0, 2)).text).toBe('$(sync~spin) pack.mjs · evaluating the starting program · $0.01');

@@ -74,4 +74,36 @@ describe('Programs sections', () => {
     await frame();
     expect(view.querySelector('.throughput-slots-note')!.textContent).toMatch(/^What this window saw since .*\(the journal keeps no evaluator start or end\): slots busy 50 % of the time\. Now 4 of 4 busy\.$/);
   });
+
+  it('a search on Slurm shows its tasks, what they cost and what Ratchet cancelled; a local one shows no such section', async () => {
+    const local = searchRun(20);
+    const view = document.createElement('ratchet-programs-throughput') as ProgramsThroughput;
+    document.body.replaceChildren(view);
+    view.runState = local;
+    await frame();
+    expect(view.querySelector<HTMLElement>('.throughput-cluster-note')!.hidden).toBe(true);
+
+    const base = { runId: 'search-1', at: Date.UTC(2026, 0, 1, 12, 0, 0) };
+    const at = (s: number) => ({ ...base, at: base.at + s * 1000 });
+    const tasks = [0, 1, 2, 3].map((index) => ({ index, key: `k${index}`, instances: [`bp-00${index}`] }));
+    const onSlurm = foldEvents(searchRun(20), [
+      { ...at(1), type: 'slurm/submitted', jobId: '41', programHash: 'h', attempt: 1, dir: '/shared/r', tasks },
+      { ...at(2), type: 'slurm/task', jobId: '41', index: 0, key: 'k0', attempt: 1, state: 'RUNNING' },
+      { ...at(3), type: 'slurm/task', jobId: '41', index: 1, key: 'k1', attempt: 1, state: 'RUNNING' },
+      { ...at(9), type: 'slurm/task', jobId: '41', index: 0, key: 'k0', attempt: 1, state: 'COMPLETED', outcome: 'done', clusterSeconds: 7200 },
+      { ...at(10), type: 'slurm/task', jobId: '41', index: 1, key: 'k1', attempt: 1, state: 'OUT_OF_MEMORY', outcome: 'incorrect', clusterSeconds: 1800 },
+      { ...at(10), type: 'slurm/cancelled', jobId: '41', indices: [2, 3], why: 'verdict' },
+      { ...at(11), type: 'slurm/task', jobId: '41', index: 2, key: 'k2', attempt: 1, state: 'CANCELLED', outcome: 'cancelled' },
+    ]);
+    view.runState = onSlurm;
+    await frame();
+    const note = view.querySelector<HTMLElement>('.throughput-cluster-note')!;
+    expect(note.hidden).toBe(false);
+    expect([...note.querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      "4 tasks in 1 array job: 1 queued, 0 running, 3 over; 2.50 cluster-hours used by the finished ones (sacct's elapsed time × CPUs, what budget.clusterHours counts).",
+      'Ended: 1 read, 1 counted incorrect, 1 cancelled (failed on the cluster: 1 OUT_OF_MEMORY).',
+      "Ratchet cancelled 2 tasks the gate's verdict made unneeded.",
+    ]);
+    expect(view.querySelector('.chart[aria-label^="Slurm tasks over time"]')!.getAttribute('aria-label')).toBe('Slurm tasks over time: 1 queued and 0 running now, 3 over');
+  });
 });

@@ -21,6 +21,12 @@ export interface SyntheticSearchOptions {
   spacingMs?: number;
   migrationInterval?: number;
   models?: string[];
+  /**
+   * Evaluations on Slurm: each child's instances as one array job of this many shards, submitted
+   * when it is proposed; the shards run and finish one after another, and the shards a decision
+   * made unneeded are cancelled, as the Slurm backend journals them.
+   */
+  slurmShards?: number;
 }
 
 const REASONS = ['patch', 'format', 'duplicate', 'not-novel'] as const;
@@ -30,6 +36,8 @@ export function syntheticSearch(o: SyntheticSearchOptions): EngineEvent[] {
   const islands = o.islands ?? 4;
   const runId = o.runId ?? 'search-1';
   const r = new SeededRandom(o.seed ?? 7);
+  // Its own stream, so a search on Slurm is the same search with its tasks added.
+  const cluster = new SeededRandom(o.seed ?? 7).fork('slurm');
   const models = o.models ?? ['model-a', 'model-b', 'model-c'];
   const spacing = o.spacingMs ?? 1_500;
   const migrationInterval = o.migrationInterval ?? 10;
@@ -76,6 +84,7 @@ export function syntheticSearch(o: SyntheticSearchOptions): EngineEvent[] {
         ledgerBefore: { tested: made, commits: 0 }, threshold: 20, orderSeed: made, itemsConsumed: 30, wins: commit ? 20 : 10, losses: commit ? 4 : 12, ties: 6,
         logWealth: commit ? 3.2 : -1.5, decision: commit ? 'commit' : 'reject', reason: commit ? 'evidence' : 'futile', candidateCalls: 0, incumbentCalls: 0,
       };
+      if (o.slurmShards !== undefined) slurmTasks(emit, () => (at += 400), made, o.slurmShards, correct ? (commit ? 0.4 : 0.7) : 1 / o.slurmShards, cluster);
       if (correct) emit({ type: 'decision', record });
       emit({ type: 'program/evaluated', candidateId: id, island, correct, ...(correct ? { score: value } : {}), instances: correct ? 30 : 1 });
       if (!correct) continue;
@@ -90,4 +99,23 @@ export function syntheticSearch(o: SyntheticSearchOptions): EngineEvent[] {
     }
   }
   return events;
+}
+
+/** One child's array job: its first `share` of shards run to the end (an incorrect one stops at its first), the rest are cancelled past the verdict. */
+function slurmTasks(emit: (e: Record<string, unknown>) => void, tick: () => number, job: number, shards: number, share: number, r: SeededRandom): void {
+  const jobId = String(1000 + job);
+  const ran = Math.max(1, Math.round(shards * share));
+  emit({ type: 'slurm/submitted', jobId, programHash: `h-p${job}`, attempt: 1, dir: '/shared/run', tasks: Array.from({ length: shards }, (_, index) => ({ index, key: `k${job}.${index}` })) });
+  for (let index = 0; index < ran; index++) {
+    tick();
+    emit({ type: 'slurm/task', jobId, index, key: `k${job}.${index}`, attempt: 1, state: 'RUNNING' });
+    const timedOut = r.next() < 0.02;
+    const clusterSeconds = Math.round(20 + r.next() * 40);
+    tick();
+    emit({ type: 'slurm/task', jobId, index, key: `k${job}.${index}`, attempt: 1, state: timedOut ? 'TIMEOUT' : 'COMPLETED', elapsedSeconds: clusterSeconds, cpus: 1, clusterSeconds, outcome: timedOut ? 'incorrect' : 'done' });
+  }
+  if (ran >= shards) return;
+  const cancelled = Array.from({ length: shards - ran }, (_, i) => ran + i);
+  emit({ type: 'slurm/cancelled', jobId, indices: cancelled, why: 'verdict' });
+  for (const index of cancelled) emit({ type: 'slurm/task', jobId, index, key: `k${job}.${index}`, attempt: 1, state: 'CANCELLED', outcome: 'cancelled' });
 }
