@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 // they need. Their tags stay plain elements, so these tests cover the panel's own behaviour; the
 // bench (bench/panel) loads the real bundle, components included, in Chromium.
 import type { PanelApp } from '../../../webview/components/panel-app';
-import { mountPanel, partsFor } from '../../../webview/components/panel-app';
+import { mountPanel } from '../../../webview/components/panel-app';
+import { partsFor } from '../../../webview/model/panelParts';
 import { memoryHost, type MemoryHost } from '../../../webview/memoryHost';
 import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
 import type { Evidence, HostMessage, PanelEvent, RunState, UiState } from '../../../src/protocol/webview';
