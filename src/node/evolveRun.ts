@@ -22,13 +22,11 @@ import { REWARD_FREE_GATES, SCORED_GATES } from '../core/gates/gateTable';
 import { runEvolve } from '../core/evolve/loop';
 import type { EvolveResult, RunControl } from '../core/evolve/loop';
 import type { LlmTransport } from '../core/ports';
-import { createLlmClient } from '../core/llm/client';
-import { DEFAULT_RETRY } from '../core/llm/retry';
 import { describeRoles } from '../core/llm/roles';
 import type { RoleConfig } from '../core/llm/roles';
 import { ROLES } from '../core/llm/types';
 import type { EndpointConfig } from '../core/llm/types';
-import { SeededRandom, sha256Hex } from '../core/random';
+import { sha256Hex } from '../core/random';
 import type { EngineEvent, JournaledEvent } from '../core/run/events';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../core/run/journal';
 import type { JournalWriter } from '../core/run/journal';
@@ -53,12 +51,12 @@ import { zeroDataRounds } from './zeroDataRounds';
 import { nodePorts } from './ports';
 import type { NodePorts } from './ports';
 import { NodeFiles } from './files';
-import { OpenAiTransport } from './openaiTransport';
 import { createNodeScorer } from './scorers';
 import { currentOwner } from './process';
 import { SystemClock } from './clock';
 import { locateRun, storeRun, storedRunOf } from './storedRun';
 import type { StoredRun } from './storedRun';
+import { runLlmClient } from './runLlm';
 
 export interface EvolveRunOptions {
   promptPath: string;
@@ -137,23 +135,9 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
   checkDollarBudget(spec, prices);
-  const cacheDir = files.join(opts.workspace, '.ratchet', 'cache', 'llm');
   const clock = new SystemClock();
   const budget = new RunBudget(spec.budget, clock);
-  const llm = createLlmClient({
-    transport: opts.transport ?? new OpenAiTransport({ roles }),
-    roles,
-    concurrency: spec.concurrency,
-    timeoutMs: spec.callTimeoutSeconds * 1000,
-    retry: opts.overrides.maxFailures === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, maxFailures: opts.overrides.maxFailures },
-    prices: prices.table,
-    cache: { files, dir: cacheDir },
-    admission: budget,
-    clock,
-    // Backoff jitter has its own stream so retries never shift the engine's draws.
-    random: new SeededRandom(spec.seed).fork('llm-jitter'),
-  });
-  budget.measure(llm);
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: opts.workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }) });
   const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let scorer: Scorer | undefined;
   if (spec.scorer) {

@@ -15,12 +15,9 @@
  */
 import { basename, dirname, join, resolve } from 'node:path';
 import { RatchetError, isCancellation } from '../core/errors';
-import { createLlmClient } from '../core/llm/client';
-import { DEFAULT_RETRY } from '../core/llm/retry';
 import { describeRoles } from '../core/llm/roles';
 import type { LlmTransport } from '../core/ports';
 import { templateVariableNames } from '../core/prompt/template';
-import { SeededRandom } from '../core/random';
 import { RunBudget, budgetOf } from '../core/run/budget';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import { estimateZeroRounds, rolesCalled } from '../core/run/estimate';
@@ -39,9 +36,9 @@ import { PROMPT_EXTENSIONS } from '../core/files/fileKinds';
 import { SystemClock } from './clock';
 import { roleConfig } from './evolveRun';
 import { NodeFiles } from './files';
-import { OpenAiTransport } from './openaiTransport';
 import { nodePorts } from './ports';
 import { currentOwner } from './process';
+import { runLlmClient } from './runLlm';
 
 /** Rounds when the caller sets none. */
 export const DEFAULT_ZERO_ROUNDS = 2;
@@ -138,19 +135,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   checkDollarBudget(spec, prices);
   const clock = new SystemClock();
   const budget = new RunBudget(spec.budget, clock);
-  const llm = createLlmClient({
-    transport: opts.transport ?? new OpenAiTransport({ roles }),
-    roles,
-    concurrency: spec.concurrency,
-    timeoutMs: spec.callTimeoutSeconds * 1000,
-    retry: o.maxFailures === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, maxFailures: o.maxFailures },
-    prices: prices.table,
-    cache: { files, dir: files.join(workspace, '.ratchet', 'cache', 'llm') },
-    admission: budget,
-    clock,
-    random: new SeededRandom(spec.seed).fork('llm-jitter'),
-  });
-  budget.measure(llm);
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(o.maxFailures === undefined ? {} : { maxFailures: o.maxFailures }) });
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   const writer = await createJournal(
     ports,

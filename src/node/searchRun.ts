@@ -24,8 +24,6 @@ import { CODE_DEFAULTS, proposerArms, resolveCodeSpec } from '../core/code/spec'
 import type { CodeRunSpec } from '../core/code/spec';
 import { commandUsesInstances } from '../core/code/evaluation';
 import { commandFileWords, isBesideName } from '../core/code/commandFiles';
-import { createLlmClient } from '../core/llm/client';
-import { DEFAULT_RETRY } from '../core/llm/retry';
 import { listedPrice } from '../core/llm/prices';
 import type { RoleConfig } from '../core/llm/roles';
 import { roleModels } from '../core/run/modelChoice';
@@ -47,7 +45,6 @@ import { mergeSpecTexts, readSpecText } from '../core/run/specSource';
 import { RUN_SPEC_EXTENSIONS } from '../core/files/fileKinds';
 import { SystemClock } from './clock';
 import { NodeFiles } from './files';
-import { OpenAiTransport } from './openaiTransport';
 import { nodePorts } from './ports';
 import { currentOwner } from './process';
 import { nodeEvaluationSandbox } from './sandbox';
@@ -57,6 +54,7 @@ import { evaluationRequest, evaluatorSetup, programEvaluation } from './sandboxE
 import { SlurmBackend } from './slurm/backend';
 import { nodeSlurmRunner } from './slurm/cli';
 import { roleConfig } from './evolveRun';
+import { runLlmClient } from './runLlm';
 
 export type { SearchOverrides };
 
@@ -115,7 +113,7 @@ export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutc
  * LLM response cache and every evaluation from the evaluation cache; the journal's events are
  * checked, not written twice, and the run goes on from where it stopped.
  */
-export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, 'programPath' | 'overrides'> & { overrides?: Pick<SearchOverrides, 'baseURL' | 'model'> }): Promise<SearchRunOutcome> {
+export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, 'programPath' | 'overrides'> & { overrides?: Pick<SearchOverrides, 'baseURL' | 'model' | 'maxFailures'> }): Promise<SearchRunOutcome> {
   const files = new NodeFiles();
   const workspace = resolve(o.workspace);
   if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { runId });
@@ -152,19 +150,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
     clock,
   );
-  const llm = createLlmClient({
-    transport: new OpenAiTransport({ roles }),
-    roles,
-    concurrency: spec.concurrency,
-    timeoutMs: spec.callTimeoutSeconds * 1000,
-    retry: DEFAULT_RETRY,
-    prices: searchPrices(spec, models, roles),
-    cache: { files, dir: files.join(workspace, '.ratchet', 'cache', 'llm') },
-    admission: budget,
-    clock,
-    random: new SeededRandom(spec.seed).fork('llm-jitter'),
-  });
-  budget.measure(llm);
+  const llm = runLlmClient({ spec, roles, prices: searchPrices(spec, models, roles), files, workspace, budget, clock, ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }) });
   const identity = await evaluatorIdentity(files, {
     spec: spec.evaluator,
     filesRun: [...new Set([...spec.evaluator.supportFiles, ...(await namedFiles(files, spec.evaluator.command, programPath)), ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])])],

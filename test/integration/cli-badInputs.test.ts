@@ -169,9 +169,8 @@ describe('the bad-input corpus', () => {
   }
 });
 
-// The search case retries its proposer against the closed port (`ratchet search` has no
-// --max-failures yet): 58 s when run alone on a busy machine, so the bound leaves room for a loaded one.
-describe('the valid workspaces the cases start from get past their inputs', { timeout: 180_000 }, () => {
+// Each run fails on its first call to the closed port (--max-failures 1), after its inputs were taken.
+describe('the valid workspaces the cases start from get past their inputs', () => {
   it('evolve: the run starts (and fails on the closed port)', async () => {
     const ws = workspace('prompt');
     const r = await runCase(BASE_ARGS.prompt!, { ws });
@@ -182,6 +181,9 @@ describe('the valid workspaces the cases start from get past their inputs', { ti
   it('search: the run starts', async () => {
     const ws = workspace('search');
     const r = await runCase(BASE_ARGS.search!, { ws });
+    // The proposer's one failed call ends it (--max-failures 1), the endpoint named.
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/127\.0\.0\.1/);
     // Nothing said about the program file (the models line names its sidecar as where the model came from).
     expect(r.stderr.replace(/^models: .*$/m, '')).not.toMatch(/step\.mjs/);
     expect(readdirSync(join(ws, '.ratchet', 'runs'))).toHaveLength(1);

@@ -37,6 +37,7 @@ interface SearchFlags {
   timeout?: number;
   baseUrl?: string;
   model?: string;
+  maxFailures?: number;
   json?: boolean;
   apply?: boolean;
   resume?: string;
@@ -60,6 +61,7 @@ export function registerSearch(program: Command, version: string): void {
     .option('--timeout <seconds>', 'per evaluation; the evaluator’s process group is killed past it', seconds('--timeout'))
     .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
     .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row (default 10; rate-limit waits do not count)', positive('--max-failures'))
     .option('--json', 'print engine events as JSONL')
     .option('--apply', 'write the best program into the file at the end (only if the file is unchanged since the start)')
     .option('--resume <runId>', 'continue an interrupted search from its journal (its spec, seed and start text)')
@@ -94,7 +96,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
       apply: !!flags.apply,
     };
     outcome = flags.resume
-      ? await resumeSearchRun(flags.resume, { ...common, overrides: defined({ baseURL: flags.baseUrl, model: flags.model }) })
+      ? await resumeSearchRun(flags.resume, { ...common, overrides: defined({ baseURL: flags.baseUrl, model: flags.model, maxFailures: flags.maxFailures }) })
       : await startSearchRun({
       ...common,
       programPath: file!,
@@ -112,6 +114,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
           timeoutSeconds: flags.timeout,
           baseURL: flags.baseUrl,
           model: flags.model,
+          maxFailures: flags.maxFailures,
         }),
       },
     });

@@ -53,6 +53,8 @@ export interface SearchOverrides {
   timeoutSeconds?: number;
   baseURL?: string;
   model?: string;
+  /** `--max-failures`: failed attempts in a row before an LLM call gives up (how the run calls, not what it is: a resume may set it too). */
+  maxFailures?: number;
   /** The editor's: offer each new best program (suggest) or write it (autopilot); the CLI writes the best at the end (--apply). */
   mode?: 'suggest' | 'autopilot';
 }
