@@ -12,14 +12,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { parseDataset } from '../../src/core/data/dataset';
 import { isTerminal } from '../../src/core/run/events';
-import type { EngineEvent, EventOf } from '../../src/core/run/events';
-import { foldStatus, startingStatus } from '../../src/core/run/runStatus';
-import type { LiveRunStatus } from '../../src/core/run/runStatus';
+import type { EventOf } from '../../src/core/run/events';
 import type { RatchetErrorData } from '../../src/protocol/errors';
 import { CancelRunRequest, DevSetPathsRequest, RatchetCommands, StartGenDataRequest } from '../../src/protocol/lsp';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { journal } from './evolveCli';
-import { SERVER, TestClient } from './serverHarness';
+import { SERVER, TestClient, statusChanges } from './serverHarness';
 
 beforeAll(() => {
   if (!existsSync(SERVER)) execSync('npm run build', { stdio: 'inherit' });
@@ -46,15 +44,6 @@ async function setup(o: { latencyMs?: number; trusted?: boolean } = {}) {
 
 const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
 const lensCommands = async (c: TestClient, uri: string) => ((await c.codeLenses(uri)) ?? []).map((l) => l.command?.command);
-
-function statusChanges(runId: string, events: readonly EngineEvent[]): LiveRunStatus[] {
-  const changes = [startingStatus(runId)];
-  for (const e of events) {
-    const next = foldStatus(changes.at(-1)!, e);
-    if (next !== changes.at(-1)) changes.push(next);
-  }
-  return changes;
-}
 
 describe('Generate Dev Set over LSP', () => {
   it('is offered on a prompt without a dataset, runs in the daemon round by round, and writes the dev set and the held-out split', async () => {

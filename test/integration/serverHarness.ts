@@ -29,6 +29,9 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, CodeLens, Diagnostic, ProgressToken, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { EngineEvent } from '../../src/core/run/events';
+import { foldStatus, startingStatus } from '../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../src/core/run/runStatus';
 import { AcceptSuggestionRequest, LanguageModelRequest, RejectSuggestionRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../src/protocol/lsp';
 import type { LanguageModelParams, LanguageModelResult, RunEventParams, RunStatusParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../src/protocol/lsp';
 
@@ -255,4 +258,14 @@ export class TestClient {
     }
     this.conn.dispose();
   }
+}
+
+/** Every status a fold of these events goes through, the first one included. */
+export function statusChanges(runId: string, events: readonly EngineEvent[]): LiveRunStatus[] {
+  const changes = [startingStatus(runId)];
+  for (const e of events) {
+    const next = foldStatus(changes.at(-1)!, e);
+    if (next !== changes.at(-1)) changes.push(next);
+  }
+  return changes;
 }

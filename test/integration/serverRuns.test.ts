@@ -9,15 +9,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/run/events';
-import type { EngineEvent } from '../../src/core/run/events';
-import { foldStatus, startingStatus } from '../../src/core/run/runStatus';
-import type { LiveRunStatus } from '../../src/core/run/runStatus';
 import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { RatchetErrorData } from '../../src/protocol/errors';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
-import { SERVER, TestClient } from './serverHarness';
+import { SERVER, TestClient, statusChanges } from './serverHarness';
 
 beforeAll(() => {
   if (!existsSync(SERVER)) execSync('npm run build', { stdio: 'inherit' });
@@ -47,16 +44,6 @@ async function start(folder: string, settings: ServerSettings) {
 }
 
 const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
-
-/** Every status a fold of these events goes through, the first one included. */
-function statusChanges(runId: string, events: readonly EngineEvent[]): LiveRunStatus[] {
-  const changes = [startingStatus(runId)];
-  for (const e of events) {
-    const next = foldStatus(changes.at(-1)!, e);
-    if (next !== changes.at(-1)) changes.push(next);
-  }
-  return changes;
-}
 
 describe('runs over LSP', () => {
   it('a started run streams every journaled event as ratchet/runEvent, ending with run/finished', async () => {

@@ -216,7 +216,7 @@ function key(runId: string, round: number): string {
 
 /** A labelled block of untrusted text. */
 function text(label: string, body: string): HTMLElement {
-  return el('div', { className: 'exemplar-part' }, [el('div', { className: 'exemplar-label', text: label }), el('pre', { className: 'exemplar-text', text: body })]);
+  return el('div', { className: 'exemplar-part' }, [el('div', { className: 'exemplar-label', text: label }), el('pre', { className: 'text-block exemplar-text', text: body })]);
 }
 
 function paintHistogram(figure: HTMLElement, name: string, model: HistogramModel, note: string): void {
