@@ -30,12 +30,12 @@ afterEach(async () => {
 
 const SPEC = ['models:', '  agent: { model: sim-agent }', '  validator: { model: sim-validator }', '  challenger: { model: sim-challenger }', 'seed: 5', 'concurrency: 4', ''].join('\n');
 
-async function setup(o: { latencyMs?: number; trusted?: boolean } = {}) {
+async function setup(o: { trusted?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-server-gendata-'));
   const prompt = join(dir, 'sums.prompt.md');
   writeFileSync(prompt, '---\ndescription: arithmetic word problems\n---\nYou solve arithmetic problems.\n\nQuestion: {{question}}\n\nEnd with "The answer is N".\n');
   writeFileSync(join(dir, 'sums.ratchet.yaml'), SPEC);
-  const fake = await startFakeServer({ scenario: { seed: 3, agent: { baseAccuracy: 0.5, noise: 1 }, validator: { accuracy: 0.85, positionBias: 0.3, tieRate: 1 } }, latencyMs: o.latencyMs ?? 0 });
+  const fake = await startFakeServer({ scenario: { seed: 3, agent: { baseAccuracy: 0.5, noise: 1 }, validator: { accuracy: 0.85, positionBias: 0.3, tieRate: 1 } }, latencyMs: 0 });
   cleanups.push(() => fake.close());
   const client = await TestClient.start({ folders: [dir], settings: { provider: 'openai', trusted: o.trusted ?? true, baseURL: fake.url } });
   cleanups.push(() => client.stop());
@@ -97,17 +97,22 @@ describe('Generate Dev Set over LSP', () => {
   });
 
   it('Cancel stops it: the journal says cancelled, no call is made after, nothing is written', async () => {
-    const { dir, fake, client, uri } = await setup({ latencyMs: 30 });
+    const { dir, fake, client, uri } = await setup();
+    // Every Solver answer is held, so the run is cancelled with its calls in flight, none answered.
+    fake.inject({ kind: 'park', model: 'sim-agent', times: 10_000 });
     const { runId } = await client.conn.sendRequest(StartGenDataRequest, { uri });
-    await client.waitFor(() => fake.calls.length >= 8 || undefined, 'the first calls of round 1');
+    await fake.untilParked(1);
     expect(await client.conn.sendRequest(CancelRunRequest, { runId })).toEqual({ cancelled: true });
     const end = await client.waitFor(() => terminal(client, runId), 'run/cancelled', 10_000);
     expect(end.type).toBe('run/cancelled');
     expect(journal(dir, runId).at(-1)?.type).toBe('run/cancelled');
     await client.waitFor(() => client.statusesOf(runId).at(-1)?.state === 'cancelled', 'the cancelled status');
-    // Every request reached the endpoint before the run said it was cancelled; none is still open.
-    expect(fake.calls.filter((c) => c.at > end.at)).toEqual([]);
+    const made = fake.calls.length;
+    // Released now, the held answers go nowhere: the run abandoned them, and asks for nothing more.
+    fake.releaseParked();
     await client.waitFor(() => fake.calls.every((c) => c.status !== undefined) || undefined, 'the calls in flight to be abandoned');
+    expect(fake.calls.length).toBe(made);
+    expect(fake.calls.filter((c) => c.fault === 'park').map((c) => c.status)).toEqual(Array.from({ length: fake.calls.filter((c) => c.fault === 'park').length }, () => 0));
     expect(existsSync(join(dir, 'sums.dev.jsonl'))).toBe(false);
     expect(existsSync(join(dir, 'sums.test.jsonl'))).toBe(false);
   });
