@@ -129,6 +129,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       target: opts.prompt.path,
       gate: spec.gate.name,
       alpha: spec.gate.alpha,
+      schedule: spec.gate.schedule,
       mode: spec.mode,
       seed: spec.seed,
       budget: {
@@ -175,6 +176,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       llm: ports.llm,
       validator: spec.models.validator,
       dev: splits.dev,
+      feedback: splits.feedback,
       gate: spec.gate,
       scores,
       outcomes,
@@ -204,9 +206,16 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         await emit({ type: 'log', level: 'info', message: `Budget reached (${over}); stopping after ${candidates} candidates.` });
         break;
       }
+      // A zero-data run's later rounds may bring more dev items, so only a fixed dev set is final.
+      const spent = opts.dataRounds ? undefined : runLevelSpent(spec, ledger, splits.dev.length);
+      if (spent) {
+        await emit({ type: 'log', level: 'info', message: `${spent}; stopping after ${candidates} candidates.` });
+        break;
+      }
       if (opts.dataRounds && t > 1 && (t - 1) % opts.dataRounds.candidatesPerRound === 0) {
         if (!(await nextRound())) break;
         ctx.dev = splits.dev;
+        ctx.feedback = splits.feedback;
         checkFeasible(spec, splits.dev.length);
       }
       try {
@@ -381,6 +390,19 @@ function checkFeasible(spec: RunSpec, n: number): void {
   if (!pf.feasible) throw new RatchetError('badInput', `${pf.message}. Add dev items or raise α.`, { field: 'split' });
 }
 
+/**
+ * Under a run-level schedule a threshold never falls again once the dev set cannot reach it (it
+ * grows with the candidates tested; e-LOND's falls only after a commit, which it rules out), so
+ * from then on no candidate can commit: the run says so and stops instead of paying for proposals.
+ */
+function runLevelSpent(spec: RunSpec, ledger: RunLedger, n: number): string | undefined {
+  const cfg = paceConfigOf(spec.gate);
+  if (!cfg || cfg.schedule === 'per-candidate') return undefined;
+  const pf = preflight(cfg, ledger, n);
+  if (pf.feasible) return undefined;
+  return `The run-level guarantee has no α left for another commit (${pf.message})`;
+}
+
 function defaultBudget(spec: RunSpec, clock: Ports['clock'], meter: Metered): RunBudget {
   const budget = new RunBudget(spec.budget, clock);
   budget.measure(meter);
@@ -469,6 +491,10 @@ function rejectionWhy(reason: string): string {
       return 'no evidence that it is better than the current prompt';
     case 'infeasible':
       return 'the dev set is too small to show it is better';
+    case 'floor':
+      return 'the evidence went against it early';
+    case 'screened':
+      return 'it did not beat the current prompt on a first check';
     case 'validator':
       return 'the validator did not prefer it consistently';
     default:
