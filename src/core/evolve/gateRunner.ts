@@ -8,7 +8,7 @@
  */
 import type { DataItem } from '../data/item';
 import type { GateSpec } from '../run/specTypes';
-import type { EngineEvent } from '../run/events';
+import type { EngineEvent, EventOf } from '../journal/events';
 import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
 import type { DecisionRecord, ScreenSummary } from '../gates/record';
@@ -17,7 +17,7 @@ import type { JudgeVerdict } from '../gates/pairwise';
 import type { ScoreMode } from '../gates/eprocess';
 import type { OutcomeCache } from '../gates/incumbentCache';
 import type { ScoredGateName } from '../gates/gateTable';
-import { gateConfigHash, startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepEvent } from '../gates/pace';
+import { gateConfigHash, startPaceTest, paceConfig, pairedDelta, paceDecisionRecord } from '../gates/pace';
 import type { PaceConfig, PaceGateName, PaceStep, PaceTest } from '../gates/pace';
 import { isPaceGate } from '../gates/gateTable';
 import { screenCandidate, screenOrder, screens } from './screenRunner';
@@ -30,7 +30,8 @@ import type { Evaluation, Evaluator } from './evaluator';
 import { itemJudgeCall, parseJudgeAnswer, promptJudgeCall } from './judge';
 import type { JudgeCall } from './judge';
 import type { JudgeAnswer } from './judge';
-import type { EventPayload, Version } from './versions';
+import type { Version } from './versions';
+import type { EventPayload } from '../journal/control';
 
 export type Emit = (e: EventPayload<EngineEvent>) => Promise<void>;
 
@@ -515,4 +516,18 @@ async function direct(
     rubricVersion: ctx.rubric.version,
   };
   return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches, rationales: rationales.filter(Boolean) };
+}
+
+/** The payload of a 'wealth/step' engine event (the loop adds runId and at). */
+export function wealthStepEvent(candidateId: string, itemId: string, step: PaceStep): Omit<EventOf<'wealth/step'>, 'runId' | 'at'> {
+  return {
+    type: 'wealth/step',
+    candidateId,
+    k: step.k,
+    itemId,
+    delta: step.delta,
+    logWealth: step.logWealth,
+    logThreshold: step.logThreshold,
+    logBest: step.logBest,
+  };
 }
