@@ -174,6 +174,12 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
     };
     checkFeasible(spec, splits.dev.length);
 
+    // One list per set of splits, so the copy check indexes the items once, not per proposal.
+    let texts: { dev: readonly DataItem[]; list: { id: string; text: string }[] } | undefined;
+    const datasetTexts = () => {
+      if (texts?.dev !== splits.dev) texts = { dev: splits.dev, list: [...splits.feedback, ...splits.dev].map(itemText) };
+      return texts.list;
+    };
     const memory = new RejectionMemory();
     const rejectedHashes = new Set<string>();
     const committed: Version[] = [v0];
@@ -259,7 +265,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the prompt was over the length budget', by: 'gate' });
           continue;
         }
-        const copied = copiedDatasetText(parent.text, child.text, [...splits.feedback, ...splits.dev].map(itemText));
+        const copied = copiedDatasetText(parent.text, child.text, datasetTexts());
         if (copied.length > 0) {
           await emit({
             type: 'log',
