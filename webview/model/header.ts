@@ -6,6 +6,7 @@ import { count, formatCount, formatDollars, formatDuration, formatSigned, shortI
 import { costTotals } from '../../src/panelState/runState';
 import { isEvaluation } from '../../src/panelState/results';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
+import { runGuarantee } from '../../src/core/gates/guarantee';
 import { generatedLine } from '../../src/core/journal/runStatus';
 import { generatedTally } from './zeroData';
 import type { RunState, RunStatus } from '../../src/panelState/types';
@@ -46,6 +47,8 @@ export interface HeaderModel {
   waiting: WaitNote | undefined;
   /** Each called role's model and where it was chosen: "agent, proposer: llama3.1 (setting ratchet.models.default)". */
   models: string | undefined;
+  /** What a commit means for this run: "this run: P(any false commit) ≤ 0.05" (core/gates/guarantee.ts). */
+  guarantee: string | undefined;
 }
 
 export interface WaitNote {
@@ -93,6 +96,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       estimate: undefined,
       waiting: undefined,
       models: undefined,
+      guarantee: undefined,
     };
   }
   const info = state.info;
@@ -130,6 +134,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
     models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
+    guarantee: info ? runGuarantee(info) : undefined,
   };
 }
 

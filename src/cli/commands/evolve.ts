@@ -23,6 +23,7 @@ import { describeEstimate, describeEvent, oneLine, writeErr, writeOut } from '..
 import { describeModelChoices } from '../../core/run/modelChoice';
 import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
+import { runGuarantee } from '../../core/gates/guarantee';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
 import { cancelledByUser } from '../userCancel';
 import type { RunControl, Suggestion } from '../../core/journal/control';
@@ -182,6 +183,8 @@ export class Progress {
         // is caught (and a run about to cost more than meant stopped) before anything is paid.
         if (e.info.models) this.print(`models: ${oneLine(describeModelChoices(e.info.models))}`);
         if (e.info.estimate) this.print(`estimate: ${describeEstimate(e.info.estimate)} (an upper estimate)`);
+        // What a commit will mean, before there is one: per candidate, or for the whole run.
+        if (runGuarantee(e.info)) this.print(`guarantee: ${runGuarantee(e.info)}`);
         return;
       case 'candidate/proposed':
         this.candidate = e.candidateId;

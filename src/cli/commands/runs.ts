@@ -230,6 +230,7 @@ function formatHead(summary: RunSummary, record: RunRecord): string {
       .filter((p) => p !== undefined)
       .join(' · '),
   ];
+  if (summary.guarantee !== undefined) head.push(`guarantee: ${summary.guarantee}`);
   if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
   return head.join('\n');
 }

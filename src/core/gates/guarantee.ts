@@ -41,6 +41,15 @@ export function guaranteeSentence(f: GuaranteeFacts): string | undefined {
   }
 }
 
+/**
+ * The sentence for a run as its `run/started` describes it (RunSummaryInfo's fields), or undefined
+ * when the run commits nothing (an evaluation, a dev-set generation) or predates the schedule.
+ */
+export function runGuarantee(info: { kind: string; gate: string; alpha: number; schedule?: string; budget?: { candidates?: number } }): string | undefined {
+  if (info.kind !== 'evolve' && info.kind !== 'search') return undefined;
+  return guaranteeSentence({ gate: info.gate, alpha: info.alpha, schedule: info.schedule, ...(info.budget?.candidates === undefined ? {} : { candidates: info.budget.candidates }) });
+}
+
 /** 0.05 → "0.05", 0.001 → "0.001", 0.7226 → "0.72", 0.99994 → "0.9999": never rounded up to 1. */
 function formatProbability(p: number): string {
   if (p >= 1) return '1';
