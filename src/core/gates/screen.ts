@@ -7,8 +7,8 @@
  *   net ≥ +4            → promote: the candidate goes on to the dev-set test
  *   net ≤ −2            → drop: rejected (reason `screened`), no dev item read
  *   20 items, undecided → drop
- *   the feedback split runs out first → promote unless behind (net ≥ 0); with no feedback items at
- *                         all every candidate is promoted, and the schedule is plain α-spending
+ *   the feedback split runs out first → promote if ahead (net > 0); with no feedback items at all
+ *                         every candidate is promoted, and the schedule is plain α-spending
  *
  * It can only reject: a promoted candidate still has to pass the dev-set test, so it cannot raise
  * the chance of a false commit. It reads no dev item, so the dev-set test's e-value is still an
@@ -67,7 +67,7 @@ export class Screen {
     if (net >= SCREEN.promoteAt) this.verdict = 'promote';
     else if (net <= -SCREEN.dropAt) this.verdict = 'drop';
     else if (this.seen >= SCREEN.maxItems) this.verdict = 'drop';
-    else if (this.seen >= this.available) this.verdict = net >= 0 ? 'promote' : 'drop';
+    else if (this.seen >= this.available) this.verdict = net > 0 ? 'promote' : 'drop';
     return this.verdict;
   }
 

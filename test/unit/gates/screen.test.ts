@@ -30,10 +30,10 @@ describe('the screen', () => {
     expect(run(150, [...Array(19).fill(0), 1, 1])).toEqual({ verdict: 'drop', read: 20 });
   });
 
-  it('on a feedback split smaller than 20 items, promotes at its end unless behind', () => {
+  it('on a feedback split smaller than 20 items, promotes at its end only a candidate ahead', () => {
     expect(run(6, [1, 0, 0, 0, 0, 0])).toEqual({ verdict: 'promote', read: 6 });
-    expect(run(6, [1, -1, 0, 0, 0, 0])).toEqual({ verdict: 'promote', read: 6 });
-    expect(run(6, [1, -1, -1, 1, 0, -1])).toEqual({ verdict: 'drop', read: 6 });
+    expect(run(6, [1, -1, 0, 0, 0, 0])).toEqual({ verdict: 'drop', read: 6 });
+    expect(run(6, [1, -1, 1, -1, 0, -1])).toEqual({ verdict: 'drop', read: 6 });
   });
 
   it('promotes every candidate when there is no feedback item to compare on', () => {
