@@ -2,7 +2,8 @@
 // of ten edits raises true accuracy by 0.30), through the built CLI, and the candidate
 // evaluations PACE+ saves relative to greedy. Run by hand: `npm run bench:evolve [-- --seeds N]`.
 // With --worlds: the evolve loop against GEPA's acceptance rule in simulated GSM8K worlds
-// (worlds.ts; `npm run bench:evolve -- --worlds --runs N`).
+// (worlds.ts; `npm run bench:evolve -- --worlds --runs N`); with --ablation: the run-level
+// default's parts one at a time (ablation.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { makeWorkspace, scenarioFor } from '../../test/integration/evolveWorkspa
 import type { EngineEvent } from '../../src/core/journal/events';
 import { BENCH_GATES } from './gates';
 import { worldsMain } from './worlds';
+import { ablationMain } from './ablation';
 
 const CLI = resolve('out/cli.js');
 const args = process.argv.slice(2);
@@ -97,4 +99,5 @@ async function main() {
 }
 
 if (args.includes('--worlds')) void worldsMain(args);
+else if (args.includes('--ablation')) ablationMain(args);
 else void main();
