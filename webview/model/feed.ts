@@ -139,6 +139,10 @@ export function reasonText(row: DecisionRow): string {
       return 'dev items ran out';
     case 'infeasible':
       return 'infeasible: dev set too small to commit';
+    case 'floor':
+      return 'stopped: evidence fell below ×0.2';
+    case 'screened':
+      return 'screened out: no lead on feedback items';
     case 'duplicate':
       return 'duplicate of a rejected candidate';
     case 'greedy':
