@@ -77,9 +77,22 @@ export function renderReadme(text: string): string {
   return text.slice(0, start) + block + text.slice(end + README_END.length);
 }
 
+const SCHEDULES_START = '<!-- schedules:start: generated from src/core/gates/schedules.ts by `npm run manifest` -->';
+const SCHEDULES_END = '<!-- schedules:end -->';
+
+/** The README's schedules table, between its markers. */
+function renderSchedules(text: string): string {
+  const start = text.indexOf(SCHEDULES_START);
+  const end = text.indexOf(SCHEDULES_END);
+  if (start < 0 || end < start) throw new Error(`${README_PATH}: the markers ${SCHEDULES_START} … ${SCHEDULES_END} are missing`);
+  const rows = SCHEDULE_TABLE.map((s) => `| \`${s.name}\`${s.name === DEFAULTS.gate.schedule ? ' (default)' : ''} | ${s.description} |`);
+  const block = [SCHEDULES_START, '| Schedule | What the run guarantees |', '| --- | --- |', ...rows, SCHEDULES_END].join('\n');
+  return text.slice(0, start) + block + text.slice(end + SCHEDULES_END.length);
+}
+
 /** Every generated file, with its renderer. */
 export const GENERATED: readonly { path: string; render: (text: string) => string }[] = [
   { path: SCHEMA_PATH, render: renderSchema },
   { path: MANIFEST_PATH, render: renderManifest },
-  { path: README_PATH, render: renderReadme },
+  { path: README_PATH, render: (text) => renderSchedules(renderReadme(text)) },
 ];

@@ -43,7 +43,7 @@ export const SCHEDULE_TABLE = [
     controls: 'fwer',
     title: 'run-level',
     description:
-      'Run-level (default): P(any false commit in the run) ≤ α. A candidate first meets the incumbent on feedback items (a screen that can only reject); α is spent only on those that reach the dev-set test, the j-th needing evidence ×j(j+1)/α.',
+      'Run-level: P(any false commit in the run) ≤ α. A candidate first meets the incumbent on feedback items (a screen that can only reject); α is spent only on those that reach the dev-set test, the j-th needing evidence ×j(j+1)/α.',
     screen: true,
     wealthFloor: 0.2,
     horizon: false,
