@@ -56,7 +56,7 @@ export function registerEvolve(program: Command, version: string): void {
     .argument('[prompt-file]', `the prompt file (${promptExtensionsText()}); its run spec is the front matter or <name>${RUN_SPEC_EXTENSION}`)
     .option('--data <file>', 'dataset to use instead of the spec’s (JSONL, CSV or YAML tests:)')
     .addOption(new Option('--gate <gate>', 'acceptance gate').choices(GATE_NAMES))
-    .option('--alpha <a>', 'false-commit rate per candidate', number('--alpha'))
+    .option('--alpha <a>', "false-commit level: for the whole run (the default schedule) or per candidate (the spec's gate.schedule: per-candidate)", number('--alpha'))
     .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
     .option('--candidates <n>', 'number of candidates to test', integer('--candidates'))
     .option('--seed <n>', 'run seed (splits, item order, parent choice)', integer('--seed'))
