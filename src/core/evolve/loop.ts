@@ -16,7 +16,8 @@ import { OutcomeCache } from '../gates/incumbentCache';
 import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
 import { signTestMinWins } from '../gates/signTest';
-import { EMPTY_LEDGER } from '../gates/thresholds';
+import { EMPTY_LEDGER, candidateThreshold } from '../gates/thresholds';
+import { gateRow } from '../gates/gateTable';
 import type { RunLedger } from '../gates/thresholds';
 import type { ScoreMode } from '../gates/eprocess';
 import type { Ports, Random } from '../ports';
@@ -505,7 +506,8 @@ function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledg
     alpha: spec.gate.alpha,
     schedule: spec.gate.schedule,
     ledgerBefore: { ...ledger },
-    threshold: 1 / spec.gate.alpha,
+    // The line it would have faced: the run's next share under a run-level schedule, else 1/α.
+    threshold: gateRow(spec.gate.name).errorControl ? candidateThreshold(spec.gate.schedule, spec.gate.alpha, ledger, spec.gate.horizon) : 1 / spec.gate.alpha,
     orderSeed: 0,
     itemsConsumed: 0,
     wins: 0,
