@@ -159,6 +159,22 @@ describe('the panel through an in-memory host', () => {
     expect(app.evidenceElement.textContent).toBe('No evidence for c1: gone.');
   });
 
+  it('says what the first check on feedback items found, and that a screened-out candidate used no dev item', () => {
+    const { host, app } = mount();
+    snapshot(host);
+    app.feedElement.listElement.renderedRows()[1]!.click();
+    const screen = { items: 5, wins: 1, losses: 3, ties: 1, net: -2, verdict: 'drop' as const, candidateCalls: 5, incumbentCalls: 2 };
+    host.deliver({
+      type: 'evidence/show',
+      evidence: evidence('c1', { record: { ...record('c1', 'reject'), reason: 'screened', itemsConsumed: 0, wins: 0, losses: 0, ties: 0, logWealth: 0, threshold: 120, screen } }),
+    });
+    const text = app.evidenceElement.textContent ?? '';
+    expect(text).toContain('Candidate c1: reject (screened)');
+    expect(text).toContain("First check on feedback items: 1 won, 3 lost, 1 tie over 5 items; screened out, so no dev item and none of the run's α was used.");
+    expect(text).toContain('Screened out before the dev set: no dev item was used.');
+    expect(text).not.toContain('every item so far was a tie');
+  });
+
   it('shows the decision the Evidence command names: its evidence open, its row selected in the feed', () => {
     const { host, app } = mount({ v: 1, runId: RUN, tab: 'lineage', filter: 'commit', costMetric: 'calls' });
     snapshot(host);
