@@ -44,8 +44,8 @@ export interface MenuEntry {
 
 const suggestion = `${CONTEXT_KEYS.suggestionShown} || resourceScheme == ${SUGGESTION_SCHEME}`;
 const runsView = `view == ${RUNS_VIEW_ID}`;
-/** A file Ratchet claims by its name (the file-kind table's by-name endings). */
-const claimedFile = `resourceFilename =~ ${byNameWhenRegex()}`;
+/** A file Ratchet claims by its name (the file-kind table's by-name patterns, some of which name a folder: the path, not the name). */
+const claimedFile = `resourcePath =~ ${byNameWhenRegex()}`;
 
 export const MENUS: Readonly<Record<MenuId, readonly MenuEntry[]>> = {
   // Without a `when`, a command is always in the palette; these only make sense in a context.

@@ -12,7 +12,7 @@ import { REWARD_FREE_GATES } from '../core/gates/gateTable';
 import { RUN_SPEC_EXTENSION } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { parsePromptFile, bodyForModel } from '../core/prompt/promptFile';
-import { templateVariableNames } from '../core/prompt/template';
+import { syntaxOf, templateVariableNames } from '../core/prompt/template';
 import { sidecarPathFor } from '../core/setup/spec';
 import type { CreateRunSpecResult } from '../protocol/lsp';
 import { pathToUri } from './uris';
@@ -22,7 +22,8 @@ export function runSpecTemplate(promptPath: string, promptText: string): string 
   const stem = basename(sidecarPathFor(promptPath)).slice(0, -RUN_SPEC_EXTENSION.length);
   let variables: string[] = [];
   try {
-    variables = templateVariableNames(bodyForModel(parsePromptFile(promptPath, promptText)));
+    const file = parsePromptFile(promptPath, promptText);
+    variables = templateVariableNames(bodyForModel(file), syntaxOf(file));
   } catch {
     // A prompt whose front matter does not parse still gets a template; its diagnostics say why.
   }
