@@ -52,7 +52,7 @@ export interface FileKindRow {
   readonly copilot: boolean;
   /** Prompts: how a version is evaluated by default. */
   readonly evaluatedAs?: EvaluatedAs;
-  /** Prompts: the group the Runs view and Prompt History put it in. */
+  /** The group the Runs view and Prompt History put it in. */
   readonly group?: string;
   /** The text that marks the file as this kind when its name does not. */
   readonly marker?: RegExp;
@@ -73,7 +73,7 @@ export const FILE_KINDS: readonly FileKindRow[] = [
   { kind: 'run-spec', role: 'run-spec', patterns: ['*.ratchet.yaml', '*.ratchet.yml'], byName: true, frontMatter: false, copilot: false },
   { kind: 'markdown', ...prompt, patterns: ['*.md', '*.markdown'], byName: false, frontMatter: false, copilot: false, evaluatedAs: 'user-message', group: 'Prompts' },
   { kind: 'text', ...prompt, patterns: ['*.txt'], byName: false, frontMatter: false, copilot: false, evaluatedAs: 'user-message', group: 'Prompts' },
-  { kind: 'code', role: 'code', patterns: [], byName: false, frontMatter: false, copilot: false, marker: /EVOLVE-BLOCK-START/ },
+  { kind: 'code', role: 'code', patterns: [], byName: false, frontMatter: false, copilot: false, group: 'Programs', marker: /EVOLVE-BLOCK-START/ },
 ];
 
 function rowOf(kind: FileKind): FileKindRow {
@@ -143,15 +143,16 @@ export function evaluatedAs(kind: PromptKind): EvaluatedAs {
   return rowOf(kind).evaluatedAs!;
 }
 
-/** The group a prompt of this kind is listed under (the Runs view, Prompt History); code is 'Programs'. */
+/** The group a file of this kind is listed under (the Runs view, Prompt History); a file of no kind is a prompt's. */
 export function kindGroup(path: string, text?: string): string {
-  const kind = fileKind(path, text);
-  if (kind === 'code' || kind === undefined) return kind === 'code' ? 'Programs' : rowOf('text').group!;
-  return rowOf(kind).group ?? rowOf('text').group!;
+  return rowOf(fileKind(path, text) ?? 'text').group!;
 }
 
+/** A code search's program, whatever its name: its group. */
+export const PROGRAMS_GROUP = rowOf('code').group!;
+
 /** The groups in the table's order, each once: how the views order them. */
-export const KIND_GROUPS: readonly string[] = [...new Set([...FILE_KINDS.flatMap((r) => (r.group ? [r.group] : [])), 'Programs'])];
+export const KIND_GROUPS: readonly string[] = [...new Set(FILE_KINDS.flatMap((r) => (r.group ? [r.group] : [])))];
 
 /** A pattern's name ending (`*.prompt.md` → `.prompt.md`); undefined for a whole name or path. */
 const endingOf = (pattern: string): string | undefined => (/^\*[^*/]+$/.test(pattern) ? pattern.slice(1).toLowerCase() : undefined);
@@ -164,6 +165,23 @@ export const PROMPT_EXTENSIONS: readonly string[] = FILE_KINDS.filter((r) => r.r
 /** The run-spec ending Ratchet writes. */
 export const RUN_SPEC_EXTENSIONS: readonly string[] = rowOf('run-spec').patterns.map((p) => endingOf(p)!);
 export const RUN_SPEC_EXTENSION = RUN_SPEC_EXTENSIONS[0]!;
+
+/** A file's name without its kind's ending (`triage.prompt.md` → `triage`), else without its last extension. */
+export function fileStem(path: string): string {
+  const name = path.split(/[\\/]/).pop() ?? path;
+  const ending = PROMPT_EXTENSIONS.find((e) => name.toLowerCase().endsWith(e));
+  return ending ? name.slice(0, -ending.length) : name.replace(/\.[^.]*$/, '');
+}
+
+/** The file name of a kind whose pattern is a whole name (`SKILL.md`). */
+export function kindFileName(kind: 'skill' | 'agents-md'): string {
+  return rowOf(kind).patterns[0]!;
+}
+
+/** One kind's patterns as a when-clause regex over `resourcePath` (a command for that kind only). */
+export function kindWhenRegex(kind: FileKind): string {
+  return `/(?:^|${SEP})(?:${rowOf(kind).patterns.map(patternBody).join('|')})$/i`;
+}
 
 /** `.prompt.md, .prompty, SKILL.md, … or .txt`, for messages. */
 export function promptExtensionsText(): string {

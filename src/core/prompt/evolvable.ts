@@ -32,6 +32,11 @@ export interface DescriptionField {
 
 /** A top-level `description:` key and its value's continuation lines, in a front matter's YAML text. */
 export function descriptionField(yaml: string, offset = 0): DescriptionField | undefined {
+  return frontMatterField(yaml, 'description', offset);
+}
+
+/** A top-level `<key>:` and its value's continuation lines, read from its lines (see above: not through strict YAML). */
+export function frontMatterField(yaml: string, key: string, offset = 0): DescriptionField | undefined {
   const lines: { at: number; text: string }[] = [];
   for (let at = 0; at <= yaml.length; ) {
     const nl = yaml.indexOf('\n', at);
@@ -39,7 +44,8 @@ export function descriptionField(yaml: string, offset = 0): DescriptionField | u
     lines.push({ at, text: yaml.slice(at, stop).replace(/\r$/, '') });
     at = stop + 1;
   }
-  const i = lines.findIndex((l) => /^description[ \t]*:/.test(l.text));
+  const keyRe = new RegExp(`^${key.replace(/[-.]/g, '\\$&')}[ \\t]*:`);
+  const i = lines.findIndex((l) => keyRe.test(l.text));
   if (i < 0) return undefined;
   // More-indented lines continue the value (a block scalar, a folded plain scalar), blank lines between them too.
   let last = i;
@@ -52,23 +58,23 @@ export function descriptionField(yaml: string, offset = 0): DescriptionField | u
     .slice(i, last + 1)
     .map((l) => l.text)
     .join('\n');
-  return { lines: text, start: offset + start, end: offset + end, value: descriptionValue(text) };
+  return { lines: text, start: offset + start, end: offset + end, value: fieldValue(text, key) };
 }
 
-/** The value of `description: …` lines: as YAML when they parse, else the text after the colon (as VS Code reads it). */
-function descriptionValue(lines: string): string {
+/** The value of `key: …` lines: as YAML when they parse, else the text after the colon (as VS Code reads it). */
+function fieldValue(lines: string, key: string): string {
   const doc = parseDocument(lines, { prettyErrors: false });
   if (doc.errors.length === 0) {
     try {
       const v: unknown = doc.toJS();
-      const d = (v as { description?: unknown } | null)?.description;
+      const d = (v as Record<string, unknown> | null)?.[key];
       if (typeof d === 'string') return d.trim();
     } catch {
       // An alias with no anchor (`**/*.ts`): read the text as written.
     }
   }
   return lines
-    .replace(/^description[ \t]*:[ \t]*/, '')
+    .slice(lines.indexOf(':') + 1)
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^(['"])(.*)\1$/, '$2');
