@@ -20,8 +20,8 @@ import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '
 import type { SplitName, Splits } from '../data/splits';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { checkStartingPrompt, datasetFieldsOf } from '../prompt/promptChecks';
-import { TRIGGER_FIELD, checkItemMessages, hasTriggerLabels } from '../data/itemMessage';
-import { evaluatedAs } from '../files/fileKinds';
+import { TRIGGER_FIELD, checkItemMessages, hasTriggerLabels, triggerOf } from '../data/itemMessage';
+import { evaluatedAs, promptKindOf } from '../files/fileKinds';
 import type { EvaluatedAs } from '../files/fileKinds';
 import { RatchetError } from '../errors';
 import { gateRow, isGateName } from '../gates/gateTable';
@@ -259,7 +259,9 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
   const { spec, diagnostics: resolved } = resolveRunSpec(merged, { promptPath, baseDir, resolvePath, labels });
   for (const x of resolved) diagnostics.push(x);
   if (spec.scorer && needsExpected(spec.scorer) && spec.labels === 'some') {
-    for (const item of allItems.filter((i) => !hasExpected(i))) {
+    // A skill's item that says it should not load is scored by that alone: it needs no answer.
+    const unscored = (i: DataItem) => promptKindOf(promptPath) === 'skill' && triggerOf(i) === false;
+    for (const item of allItems.filter((i) => !hasExpected(i) && !unscored(i))) {
       diagnostics.push(diagnostic(itemAt(item), `item has no expected answer, which scorer ${spec.scorer.type} needs`, { field: 'expected' }));
     }
   }
