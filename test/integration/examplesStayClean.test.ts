@@ -48,7 +48,7 @@ describe('the examples stay clean', () => {
         expect(r.code, r.stderr).toBeLessThanOrEqual(1);
       }
       // The skill example: its sidecar, its data folder and its run leave nothing new either.
-      const skill = await runCli(['evolve', 'skills/unit-conversion/SKILL.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', '--candidates', '2'], {}, workspace);
+      const skill = await runCli(['evolve', 'skills/unit-conversion/SKILL.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', '--candidates', '1'], {}, workspace);
       expect(skill.code, skill.stderr).toBeLessThanOrEqual(1);
       // Generate Dev Set on the zero-data example writes its two files next to its prompt. The same
       // one model plays every role; its answers vary from sample to sample, so some tasks spread.
@@ -67,5 +67,6 @@ describe('the examples stay clean', () => {
     } finally {
       await server.close();
     }
-  });
+    // Four runs of the built CLI, one after another: minutes on a loaded two-core machine.
+  }, 180_000);
 });

@@ -3,9 +3,10 @@
  * skill's SKILL.md (the shipped examples/skills) and on a prompt file in .github/prompts; a plain
  * Copilot prompt file — its front matter one that strict YAML refuses — gets no Problems entry of
  * Ratchet's; the quick fix moves a front matter's ratchet: block to a sidecar, and one Ctrl+Z puts
- * it back (the sidecar gone again).
+ * it back (the sidecar gone again); Convert to Skill writes the skill and its run spec where Copilot
+ * looks, and offers to evaluate both.
  */
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSession } from '../harness/specSession';
@@ -87,5 +88,22 @@ describe('Copilot customizations in the editor', () => {
     await editor.waitForText('  dataset: data/tickets.csv');
     await waitUntil(async () => ((await exists()) ? undefined : true), `${ROUTING_SIDECAR} gone after one Ctrl+Z`, 15_000);
     await waitUntil(async () => ((await editor.text()).startsWith(FILES[ROUTING]!.trimEnd()) ? true : undefined), 'the prompt back as it was', 10_000);
+  });
+
+  it('converts the support example to a skill in .github/skills, with its run spec rebased, and offers Evaluate Both', async () => {
+    const s = session();
+    const { editor, palette, notifications } = s.workbench;
+    await editor.openFile('support/triage.prompt.md');
+    await editor.waitForCodeLens(/Evolve/, 60_000);
+    await palette.run('Ratchet: Convert to Skill');
+    const message = await notifications.waitFor(/wrote skill triage/, 30_000);
+    expect(message).toMatch(/Evaluate both/);
+    await waitVisible(s.page.locator('.notification-toast').getByRole('button', { name: 'Evaluate Both' }), 'the Evaluate Both button', 10_000);
+    await waitVisible(editor.activeTab().filter({ hasText: 'SKILL.md' }), 'the new SKILL.md in the editor', 15_000);
+    await editor.waitForText('name: triage');
+    expect((await editor.text()).split('\n').slice(0, 4)).toEqual(['---', 'name: triage', 'description: Route a customer support ticket to the right queue.', '---']);
+    const spec = await waitUntil(() => readFile(join(s.folder, '.github/skills/triage/SKILL.ratchet.yaml'), 'utf8').catch(() => undefined), 'the skill’s run spec on disk', 15_000);
+    expect(spec).toContain('dataset: ../../../support/data/tickets.csv');
+    await s.screenshot('convert-to-skill');
   });
 });
