@@ -7,7 +7,7 @@
  *   words a CSV cell holds: true/false, yes/no, 1/0). An item without one invokes the skill by name,
  *   as `/skill-name` does, so only its answer is scored.
  */
-import { diagnostic, lineLocation } from './diagnostics';
+import { badInputError, diagnostic, lineLocation } from './diagnostics';
 import type { Diagnostic } from './diagnostics';
 import type { DataItem } from './item';
 import { listTemplateVariables, lookupVariable, renderTemplate, valueText } from '../prompt/template';
@@ -36,7 +36,9 @@ function messageFields(item: Pick<DataItem, 'vars'>): string[] {
 export function itemMessage(item: DataItem, message: string | undefined): string {
   if (message !== undefined) return renderTemplate(message, item.vars, { file: 'harness.message', itemId: item.id, syntax: 'copilot' });
   const fields = messageFields(item);
-  const name = fields.length === 1 ? fields[0]! : 'input';
+  const name = fields.length === 1 ? fields[0]! : fields.includes('input') ? 'input' : undefined;
+  // Never an empty message in its place: the model would be scored on a question it was not asked.
+  if (name === undefined) throw badInputError(checkItemMessages([item], { message, skill: false }));
   return valueText(item.vars[name]);
 }
 

@@ -45,6 +45,7 @@ import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
 import type { ZeroRoundsDeps } from '../../core/zero/rounds';
 import { zeroDataRounds } from './zeroDataRounds';
 import { commandHarness } from './commandHarness';
+import { checkItemMessages } from '../../core/data/itemMessage';
 import { agentCallsPerEvaluation } from '../../core/evolve/harness';
 import { evaluatedAs } from '../../core/files/fileKinds';
 import { ROLES } from '../../core/llm/types';
@@ -330,7 +331,9 @@ async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrid
   const reSplit = o.dataset !== undefined || o.seed !== undefined;
   if (reSplit && spec.split.kind !== 'files') {
     const items: DataItem[] = o.dataset !== undefined ? (await loadDataset(files, resolve(o.dataset))).items : [...inputs.splits.feedback, ...inputs.splits.dev, ...inputs.splits.test];
-    const problems = errorsOf(checkItemsAgainstTemplate(items, inputs.template));
+    const how = evaluatedAs(inputs.prompt.kind);
+    const messages = how === 'user-message' ? [] : checkItemMessages(items, { message: spec.harness.message, skill: how === 'skill' && spec.harness.type === 'chat' });
+    const problems = errorsOf([...checkItemsAgainstTemplate(items, inputs.template), ...messages]);
     if (problems.length > 0) throw badInputError(problems);
     splits = splitItems(items, spec.split as SplitPlan, spec.seed);
   }

@@ -103,6 +103,8 @@ describe('an item as a message', () => {
     expect(itemMessage(item({ question: 'Q?', trigger: true }), undefined)).toBe('Q?');
     expect(itemMessage(item({ input: 'I', context: 'C' }), undefined)).toBe('I');
     expect(itemMessage(item({ q: 'Q', c: 'C' }), 'Context: {{c}}\n${input:q}')).toBe('Context: C\nQ');
+    // No message to send is an error naming the item, never an empty question.
+    expect(() => itemMessage(item({ q: 'Q', c: 'C' }), undefined)).toThrow(/^data\.jsonl:1:1: item has the variables "q", "c"; which one is the user's message\?/);
   });
 
   it('reports, before any call, an item with no message and a trigger that is neither yes nor no', () => {
