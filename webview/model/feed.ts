@@ -88,6 +88,10 @@ export function rowFacts(row: DecisionRow): CandidateFacts {
 }
 
 export function statisticPieces(row: DecisionRow): FeedPiece[] {
+  // Dropped by the run-level default's first check: it has no evidence to show, only that.
+  if (row.reason === 'screened') {
+    return [{ text: 'screened out before the dev set', title: `${shortId(row.candidateId)} did not lead the version in force on feedback items, so it read no dev item and used none of the run’s α.` }];
+  }
   const groups: FeedPiece[][] = [];
   const gate = gateRow(row.gate);
   const facts = rowFacts(row);

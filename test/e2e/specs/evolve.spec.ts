@@ -45,13 +45,14 @@ describe('spec 1: evolve a prompt from the command palette', () => {
     expect(await panel.locator('ratchet-run-header .run-guarantee').textContent()).toBe('guarantee this run: P(any false commit) ≤ 0.05');
     expect(labels.filter((l) => l.startsWith('reject'))).toHaveLength(2);
 
-    // Select the commit: its evidence opens; back on Verdicts the chart shows that candidate's
-    // trace (dashed) next to the last one tested.
+    // Select the commit: its evidence opens; back on Verdicts the chart shows its trace. The two
+    // later candidates were screened out on feedback items and have no trace, so c1 is also the
+    // last one tested: one trace, "Under test".
     await panel.decisionRows('commit').click();
     await waitVisible(panel.locator('ratchet-evidence-view').getByText(/commit \(evidence\)/), 'the evidence of the commit', 15_000);
     await panel.showTab('verdicts');
-    const traces = await panel.waitForWealth((t) => t.some((x) => x.who === 'Selected' && x.candidate === 'c1'), 'the selected commit c1');
-    const c1 = traces.find((x) => x.who === 'Selected')!;
+    const traces = await panel.waitForWealth((t) => t.some((x) => x.candidate === 'c1' && x.outcome === 'committed'), 'the committed c1');
+    const c1 = traces.find((x) => x.candidate === 'c1')!;
     expect(c1.outcome).toBe('committed');
     expect(c1.threshold).toBe(40); // the first dev-set test of the run-level default: 1·2/α with α = 0.05
     expect(c1.wealth).toBeGreaterThanOrEqual(c1.threshold);

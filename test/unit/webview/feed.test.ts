@@ -46,6 +46,7 @@ describe('verdict feed rows', () => {
     expect(reasonText(row({ reason: 'duplicate' }))).toBe('duplicate of a rejected candidate');
     expect(reasonText(row({ reason: 'floor' }))).toBe('stopped: evidence fell below ×0.2');
     expect(reasonText(row({ reason: 'screened' }))).toBe('screened out: no lead on feedback items');
+    expect(statisticText(row({ reason: 'screened', decision: 'reject', threshold: 120, logWealth: 0 }))).toBe('screened out before the dev set');
   });
 
   it('formats a whole row, with a sentence for screen readers and a hover on each cell', () => {
