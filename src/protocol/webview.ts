@@ -54,6 +54,8 @@ export interface VerdictTally {
   child: number;
   parent: number;
   tie: number;
+  /** Judgements without a verdict (the judge did not answer, asked twice): never ties. Absent when none. */
+  abstained?: number;
   agreed: number;
   disagreed: number;
 }
@@ -75,6 +77,10 @@ export interface DecisionRow {
   wins: number;
   losses: number;
   ties: number;
+  /** Items the judge did not answer for, left out of the test (DecisionRecord.unjudged). */
+  unjudged?: number;
+  /** The judge's answers in this test and how many it did not give (DecisionRecord.judge). */
+  judge?: { answers: number; abstained: number; model?: string };
   statistic?: Record<string, number>;
   rubricVersion?: number;
   verdicts?: VerdictTally;
@@ -164,7 +170,12 @@ export interface RunState {
   activeCandidateId: string | undefined;
   verdicts: Record<string, VerdictTally>;
   /** First verdict of an item judged in one order, waiting for the other order. */
-  pendingVerdicts: Record<string, 'child' | 'parent' | 'tie'>;
+  pendingVerdicts: Record<string, EventOf<'verdict'>['winner']>;
+  /**
+   * The judge's answers over every decision so far, and how many it did not give (#25): the
+   * header's "the judge did not answer 70 of 72 times". Absent until a test asked the judge.
+   */
+  judge?: { answers: number; abstained: number; model?: string };
   ratings: CandidateRating[];
   rubric: { version: number; text: string; why?: string } | undefined;
   /** The held-out test split, scored once at the end (GATES.md 4.8: report this, not dev gains). */
@@ -196,8 +207,12 @@ export interface RunListEntry {
 // Evidence for one decision, built by the host on request from the texts it keeps.
 
 export interface JudgeView {
-  winner: 'child' | 'parent' | 'tie';
+  winner: EventOf<'verdict'>['winner'];
   rationale?: string;
+  /** Why no verdict was read, when the judge abstained. */
+  problem?: string;
+  /** The judge's reasoning, shown folded. */
+  thinking?: string;
 }
 
 export interface EvidenceItem {
@@ -209,7 +224,8 @@ export interface EvidenceItem {
   candidateOutput?: string;
   /** Candidate score minus incumbent score (−1/+1 for binary outcomes). */
   delta?: number;
-  winner: 'candidate' | 'incumbent' | 'tie';
+  /** `unjudged`: the judge gave no verdict in one order or both (asked twice), so the item was left out. */
+  winner: 'candidate' | 'incumbent' | 'tie' | 'unjudged';
   /** Pairwise gates: the validator's verdict with the child in slot A, and with the parent in slot A. */
   childFirst?: JudgeView;
   parentFirst?: JudgeView;
@@ -224,6 +240,8 @@ export interface Evidence {
   incumbentId: string | undefined;
   record: DecisionRecord | undefined;
   reasoning?: string;
+  /** The proposer's reasoning section (its model's thinking), shown folded; never read for the prompt. */
+  thinking?: string;
   rubric?: { version: number; text: string };
   candidateText: string;
   parentText?: string;

@@ -64,7 +64,7 @@ describe('an obedient judge against the structured prompt', () => {
           }
           // … and what is read is the honest verdict or an abstention, never the attacker's slot.
           expect(answer.verdict, `${attack.id}, attacker in ${self}: ${res.text}`).not.toBe(self);
-          if (answer.answered) expect(answer.verdict).toBe(self === 'A' ? 'B' : 'A');
+          if (answer.verdict !== 'abstained') expect(answer.verdict).toBe(self === 'A' ? 'B' : 'A');
         }
       }
     }

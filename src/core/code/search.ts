@@ -27,8 +27,9 @@ import type { EventPayload } from '../evolve/versions';
 import { fitBradleyTerry } from '../gates/bradleyTerry';
 import type { Comparison } from '../gates/bradleyTerry';
 import { CONTINUOUS_CAP } from '../gates/eprocess';
+import { abstentionWarning } from '../gates/abstentions';
 import { childMatchScore } from '../gates/pairwise';
-import type { JudgeVerdict } from '../gates/pairwise';
+import { verdictEvent } from '../evolve/judge';
 import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
@@ -521,13 +522,8 @@ class Search {
     }
     if (result.comparison) {
       // Journaled as prompt runs journal theirs: one event per presentation order, slot A first.
-      const winner = (v: JudgeVerdict, childSlot: 'A' | 'B') => (v === 'tie' ? 'tie' : v === childSlot ? 'child' : 'parent');
       const { childFirst, parentFirst } = result.comparison;
-      const verdict = { type: 'verdict' as const, candidateId: child.id, parentId: p.incumbent.id, itemId: undefined };
-      p.events.push(
-        { ...verdict, order: 'child-first', winner: winner(childFirst.verdict, 'A'), rationale: childFirst.rationale },
-        { ...verdict, order: 'parent-first', winner: winner(parentFirst.verdict, 'B'), rationale: parentFirst.rationale },
-      );
+      p.events.push(verdictEvent(child.id, p.incumbent.id, undefined, 'child-first', childFirst), verdictEvent(child.id, p.incumbent.id, undefined, 'parent-first', parentFirst));
     }
     return { kind: 'tested', child, name: answerName || child.id, result };
   }
@@ -589,7 +585,7 @@ class Search {
     const seed = hashSeed(s.seed, 'pairwise', child.hash, p.incumbent.textHash);
     const { lo, hi } = s.evaluator.scoreRange;
     return {
-      ask: (call, signal) => this.o.llm.chat({ role: 'validator', messages: call.messages, temperature: 0, logprobs: true, seed }, signal),
+      ask: (messages, signal) => this.o.llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true, seed }, signal),
       task: `Improve the program ${s.programPath}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
       view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
     };
@@ -656,7 +652,10 @@ class Search {
       kind: p.kind,
     });
     await this.o.emit({ type: 'decision', record: result.record });
-    if (result.comparison) this.rate(child.id, p.incumbent.id, childMatchScore(result.comparison.outcome));
+    const judgeWarning = abstentionWarning(result.record);
+    if (judgeWarning) await this.log('warn', judgeWarning);
+    const matchScore = result.comparison && childMatchScore(result.comparison.outcome);
+    if (matchScore !== undefined) this.rate(child.id, p.incumbent.id, matchScore);
     if (correct) {
       // A child tested against an incumbent that another child replaced meanwhile beat the old one, not the new.
       const superseded = result.record.decision === 'commit' && this.db.incumbent(p.island)?.id !== p.incumbent.id;

@@ -15,10 +15,17 @@ import type { ModelSpec } from '../run/specTypes';
 export interface Evaluation {
   itemId: string;
   input: string;
+  /** The agent's final answer (reasoning removed: src/core/llm/answer.ts): what scorers and judges read. */
   output: string;
-  /** undefined in a reward-free run (no scorer). */
+  /** The agent's reasoning, apart from its output: journaled, never scored. */
+  thinking?: string;
+  /** undefined in a reward-free run (no scorer), and when the judging scorer abstained. */
   score: number | undefined;
   reason: string | undefined;
+  /** The judging scorer's judge gave no grade (asked twice): what was wrong. A gate leaves the item out. */
+  abstained?: string;
+  /** The model a judging scorer (llm-rubric) asked, when one graded this output. */
+  judgedBy?: string;
   /** Mean token log-probability of the output, when the endpoint gave logprobs (Soft Elo). */
   tokenLogprobs: number[] | undefined;
   /** True when the output came from this run's memo (no call, no cache lookup). */
@@ -72,20 +79,31 @@ export class Evaluator {
         role: 'agent',
         messages: [{ role: 'user', content: input }],
         temperature: agent.temperature ?? 0,
-        ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens }),
+        // The run spec's limit is part of what is evaluated (A3): an answer cut off at it stays cut off.
+        ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens, onTruncated: 'keep' as const }),
+        ...(agent.stop === undefined || agent.stop.length === 0 ? {} : { stop: [...agent.stop] }),
         ...(this.deps.logprobs ? { logprobs: true } : {}),
         sampleIndex: 0,
       },
       signal,
     );
     // A scorer failure scores 0 for this version (GATES.md 4.7); infrastructure errors propagate.
-    const scored = this.deps.scorer ? await scoreSafely(this.deps.scorer, res.text, item, { signal }) : undefined;
+    // An answer cut off at the length limit has no final answer to score: the version's failure,
+    // and never read as if it were final (#25).
+    const scored = !this.deps.scorer
+      ? undefined
+      : res.truncated
+        ? { score: 0, reason: `the answer was cut off at ${res.usage.completionTokens} tokens (finish reason "${res.finishReason}") before it gave a final answer`, failed: true }
+        : await scoreSafely(this.deps.scorer, res.text, item, { signal });
     return {
       itemId: item.id,
       input,
       output: res.text,
+      ...(res.reasoning === undefined ? {} : { thinking: res.reasoning }),
       score: scored?.score,
       reason: scored?.reason,
+      ...(scored?.abstained === undefined ? {} : { abstained: scored.abstained }),
+      ...(scored?.judgedBy === undefined ? {} : { judgedBy: scored.judgedBy }),
       tokenLogprobs: res.logprobs?.map((t) => t.logprob),
       memo: false,
     };

@@ -12,6 +12,7 @@ import type { DataItem } from '../data/item';
 import { expectedText, hasExpected } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import { RatchetError, isCancellation } from '../errors';
+import { abstentionWarning } from '../gates/abstentions';
 import { OutcomeCache } from '../gates/incumbentCache';
 import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
@@ -287,6 +288,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         underTest = undefined;
         ledger = result.ledgerAfter;
         await emit({ type: 'decision', record: result.record });
+        const judgeWarning = abstentionWarning(result.record);
+        if (judgeWarning) await emit({ type: 'log', level: 'warn', message: judgeWarning });
         recentDecisions.push({ decision: result.record.decision, ...(result.rationales[0] ? { rationale: result.rationales[0] } : {}) });
 
         if (spec.gate.name === 'elo') {

@@ -20,9 +20,10 @@
  * chosen on.
  */
 import { contentId } from '../data/item';
-import { parseJudgeAnswer } from '../evolve/judge';
+import { judge } from '../evolve/judge';
+import { askAndRead } from '../llm/reask';
 import { meanInterval } from '../evolve/report';
-import type { JudgeVerdict } from '../gates/pairwise';
+import type { JudgeReading } from '../gates/pairwise';
 import type { LlmClient } from '../ports';
 import type { Template } from '../prompt/template';
 import { renderPrompt } from '../prompt/template';
@@ -42,7 +43,7 @@ import type { Exemplar } from './exemplars';
 import { knownOrderJudgeCalls, selectExemplars } from './exemplars';
 import type { JudgedPair, KnownOrderPair } from './reliability';
 import { PAIR_TYPES, amplificationPair, reliabilityOf, roleAsymmetryPair } from './reliability';
-import { DEFAULT_SCORE_RUBRIC, parseTaskScore, taskScoreCall } from './taskJudge';
+import { DEFAULT_SCORE_RUBRIC, readTaskScore, taskScoreCall, taskScoreReminder } from './taskJudge';
 
 export interface ZeroSettings {
   /** Tasks the Challenger is asked for per round (N). */
@@ -243,8 +244,13 @@ export class ZeroRounds {
     const scores = await Promise.all(
       answers.map(async (answer) => {
         const call = taskScoreCall(settings.rubric, input, answer);
-        const res = await llm.chat({ role: 'validator', messages: call.messages, temperature: 0, sampleIndex: 0 }, signal);
-        return parseTaskScore(res.text, call.frame);
+        const asked = await askAndRead(
+          (messages) => llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal),
+          call.messages,
+          (res) => readTaskScore(res.text, call.frame),
+          taskScoreReminder(call.frame),
+        );
+        return asked.value;
       }),
     );
     return { task, messages, input, answers, scores };
@@ -273,10 +279,8 @@ export class ZeroRounds {
 
   private async judgePair(pair: KnownOrderPair, exemplars: readonly Exemplar[], signal: AbortSignal): Promise<JudgedPair> {
     const calls = knownOrderJudgeCalls(pair, this.deps.settings.rubric, exemplars);
-    const verdict = async (call: typeof calls.betterFirst): Promise<JudgeVerdict> => {
-      const res = await this.deps.llm.chat({ role: 'validator', messages: call.messages, temperature: 0, sampleIndex: 0 }, signal);
-      return parseJudgeAnswer(res, call.frame).verdict;
-    };
+    const verdict = async (call: typeof calls.betterFirst): Promise<JudgeReading> =>
+      (await judge((messages) => this.deps.llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal), call)).verdict;
     const [betterFirst, worseFirst] = await Promise.all([verdict(calls.betterFirst), verdict(calls.worseFirst)]);
     return { pair, betterFirst, worseFirst };
   }

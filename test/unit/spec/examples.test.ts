@@ -64,7 +64,7 @@ describe('examples/', () => {
     expect(items.length).toBeGreaterThanOrEqual(40);
     for (const item of items) {
       expect(typeof item.expected, item.id).toBe('number');
-      expect((await scorer.score(`Work shown.\nAnswer: ${String(item.expected)}`, item)).score, item.id).toBe(1);
+      expect(await scorer.score(`Work shown.\nAnswer: ${String(item.expected)}`, item), item.id).toMatchObject({ score: 1 });
     }
   });
 
