@@ -39,7 +39,8 @@ import { DEFAULT_RUBRIC } from './judge';
 import { RejectionMemory } from './memory';
 import { copiedDatasetText, estimateTokens } from './overfit';
 import { paretoFront, pickParetoParent } from './pareto';
-import { mergeMessages, parseProposal, proposerMessages } from './proposer';
+import { mergeCall, proposalReminder, proposerCall, readProposal } from './proposer';
+import { askAndRead } from '../llm/reask';
 import type { FeedbackTrace } from './proposer';
 import { Ratings } from './ratings';
 import { differenceInterval, meanInterval } from './report';
@@ -228,23 +229,19 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
         const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
         const variables = templateVariableNames(opts.template.text);
-        const answer = await ports.llm.chat(
-          {
-            role: 'proposer',
-            messages: pair
-              ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables })
-              : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables }),
-            temperature: spec.models.proposer.temperature ?? 0.7,
-            sampleIndex: t,
-          },
-          signal,
+        const call = pair
+          ? mergeCall({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables })
+          : proposerCall({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables });
+        // An answer that cannot be read is answered once in the same chat with what was wrong (#25).
+        const asked = await askAndRead(
+          (messages) => ports.llm.chat({ role: 'proposer', messages, temperature: spec.models.proposer.temperature ?? 0.7, sampleIndex: t }, signal),
+          call.messages,
+          (res) => readProposal(res.text, call.block),
+          proposalReminder(call.block),
         );
-        let proposal;
-        try {
-          proposal = parseProposal(answer.text);
-        } catch (err) {
-          if (!RatchetError.is(err, 'llmMalformed')) throw err;
-          await emit({ type: 'log', level: 'warn', message: err.message });
+        const proposal = asked.value;
+        if (!proposal) {
+          await emit({ type: 'log', level: 'warn', message: `Iteration ${t}: the proposer's answer could not be read, even when asked again (${asked.problem}); the iteration is skipped.` });
           continue;
         }
 
@@ -256,7 +253,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         candidates++;
         byId.set(child.id, child);
         const reasoning = pair ? `Merge of ${pair[0].id} and ${pair[1].id}. ${proposal.reasoning}` : proposal.reasoning;
-        await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning });
+        await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning, ...(asked.reasoning === undefined ? {} : { thinking: asked.reasoning }) });
 
         const tokens = estimateTokens(child.text);
         if (tokens > spec.maxPromptTokens) {

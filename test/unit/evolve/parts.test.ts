@@ -1,46 +1,54 @@
 // The evolve loop's pure parts: what the proposer and the judge are told and how their answers
 // are read, parent selection, the overfitting guard, and the test-split report.
 import { describe, expect, it } from 'vitest';
-import { fence, lastFencedBlock } from '../../../src/core/evolve/fences';
-import { parseProposal, proposerMessages } from '../../../src/core/evolve/proposer';
+import { fence } from '../../../src/core/evolve/fences';
+import { proposerCall, readProposal } from '../../../src/core/evolve/proposer';
 import { itemJudgeCall, parseJudgeAnswer } from '../../../src/core/evolve/judge';
 import { paretoFront, pickParetoParent } from '../../../src/core/evolve/pareto';
 import { copiedDatasetText, estimateTokens } from '../../../src/core/evolve/overfit';
 import { differenceInterval, meanInterval } from '../../../src/core/evolve/report';
 import { SeededRandom } from '../../../src/core/random';
 
+const block = { open: '<<<PROMPT-0a1b2c3d4e5f>>>', close: '<<<END PROMPT-0a1b2c3d4e5f>>>' };
+
 describe('fences', () => {
   it('outgrow any backtick run inside the text, so fenced data cannot close its fence', () => {
     const text = 'a ```` b';
     const fenced = fence(text, 'prompt');
     expect(fenced.startsWith('`````prompt\n')).toBe(true);
-    expect(lastFencedBlock(`Reasoning: x\n\n${fenced}\n`, 'prompt')).toBe(text);
+    expect(readProposal(`Reasoning: x\n\n${fenced}\n`, block)).toEqual({ ok: true, value: { text, reasoning: 'x' } });
   });
 
   it('keep a prompt that contains a shorter fenced example intact', () => {
     const prompt = 'Answer as JSON:\n```json\n{"a": 1}\n```\nDone.';
-    expect(parseProposal(`Reasoning: add an example.\n\n${fence(prompt, 'prompt')}`)).toEqual({ text: prompt, reasoning: 'add an example.' });
+    expect(readProposal(`Reasoning: add an example.\n\n${fence(prompt, 'prompt')}`, block)).toEqual({ ok: true, value: { text: prompt, reasoning: 'add an example.' } });
   });
 });
 
 describe('proposer', () => {
-  it('sees the parent, feedback traces and tried edits — and says which placeholders to keep', () => {
-    const [system, user] = proposerMessages({
+  it('sees the parent, feedback traces and tried edits — and says which placeholders to keep, and the lines its answer goes between', () => {
+    const call = proposerCall({
       parentText: 'Q: {{question}}',
       traces: [{ itemId: 'f1', input: 'Q: 2+2', output: '5', expected: '4', score: 0 }],
       rejected: [{ parentId: 'v0', candidateId: 'c1', summary: 'Edit 1: be terse.', why: 'no evidence that it is better', by: 'gate' }],
       maxPromptTokens: 500,
       variables: ['question'],
     });
+    const [system, user] = call.messages;
     expect(system!.role).toBe('system');
+    expect(call.block.open).toMatch(/^<<<PROMPT-[0-9a-f]{12}>>>$/);
+    expect(system!.content).toContain(`between the line ${call.block.open} and the line ${call.block.close}`);
     expect(user!.content).toContain('{{question}}');
     expect(user!.content).toContain('Example 1 (wrong)');
     expect(user!.content).toContain('Expected: 4');
     expect(user!.content).toContain('Edit 1: be terse. — rejected by the gate: no evidence that it is better');
   });
 
-  it('treats an answer without a prompt block as the proposer’s failure, not a candidate', () => {
-    expect(() => parseProposal('Reasoning: I would change it.')).toThrow(/without a ```prompt block/);
+  it('treats an answer without a prompt block as the proposer’s failure, not a candidate, and says what is missing', () => {
+    expect(readProposal('Reasoning: I would change it.', block)).toEqual({
+      ok: false,
+      problem: `Your answer has no revised prompt between the lines ${block.open} and ${block.close}.`,
+    });
   });
 });
 
