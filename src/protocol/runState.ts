@@ -271,6 +271,7 @@ function foldZeroRound(s: RunState, e: EventOf<'zero/round'>): void {
     requested: e.requested,
     written: e.written,
     discarded: { ...e.discarded, format: { ...e.discarded.format } },
+    ...(e.repaired ? { repaired: { ...e.repaired } } : {}),
     kept: e.kept.length,
     heldOut: e.heldOut.length,
     tooEasy: e.tooEasy,

@@ -127,6 +127,8 @@ export interface ZeroRoundRow {
   requested: number;
   written: number;
   discarded: EventOf<'zero/round'>['discarded'];
+  /** How the Challenger's JSON was repaired, by kind (absent: nothing was). */
+  repaired?: EventOf<'zero/round'>['repaired'];
   kept: number;
   heldOut: number;
   tooEasy: number;

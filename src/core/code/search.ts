@@ -34,6 +34,8 @@ import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import { parseAnswer } from './answers';
+import type { ParsedAnswer } from './answers';
+import { CUT_OFF_PROBLEM } from '../llm/reask';
 import { UcbBandit, gateReward } from './bandit';
 import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
@@ -476,6 +478,7 @@ class Search {
     let childText: string | undefined;
     let answerName = '';
     let description = '';
+    const thinking: string[] = [];
     for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
       // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
       const sample = { seed: hashSeed(s.seed, 'proposal', p.n, attempt), sampleIndex: p.n };
@@ -492,7 +495,9 @@ class Search {
       }
       const dollars = priceOf(this.armPrices, p.model, reply.usage);
       if (dollars !== undefined) p.costs.push(dollars);
-      const parsed = parseAnswer(reply.text);
+      if (reply.reasoning) thinking.push(reply.reasoning);
+      // A cut-off answer is never read (#25): its blocks may stop mid-edit.
+      const parsed: ParsedAnswer = reply.truncated ? { ok: false, error: { kind: 'empty', message: `${CUT_OFF_PROBLEM} Answer again, shorter: only the blocks that change.` } } : parseAnswer(reply.text, p.kind === 'diff' ? 'diff' : 'full');
       const applied = parsed.ok ? applyAnswer(parentText, parsed.answer, s.programPath) : undefined;
       if (parsed.ok && applied?.ok) {
         childText = applied.text;
@@ -509,7 +514,16 @@ class Search {
     if (!child) return { kind: 'none' };
     settleChild(child);
     const program = { island: p.island, generation: p.generation, kind: p.kind, ...(p.model ? { model: p.model } : {}), ...(description ? { description } : {}) };
-    p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}), program });
+    p.events.push({
+      type: 'candidate/proposed',
+      candidateId: child.id,
+      parentId: p.parent.id,
+      contentHash: child.hash,
+      text: child.text,
+      ...(answerName ? { reasoning: answerName } : {}),
+      ...(thinking.length > 0 ? { thinking: thinking.join('\n\n') } : {}),
+      program,
+    });
     let result: CodeGateResult;
     try {
       // A repair has nothing correct to be tested against: the evaluator's verdict is the test.

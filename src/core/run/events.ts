@@ -7,6 +7,7 @@ import type { CostReport } from '../llm/types';
 import type { RoleModel } from './modelChoice';
 import type { MetricValue } from '../code/database';
 import type { FormatDiscardReason } from '../zero/challengerFormat';
+import type { JsonRepair } from '../zero/jsonRepair';
 import type { HistogramBin } from '../zero/dispersion';
 import type { Exemplar } from '../zero/exemplars';
 import type { Reliability } from '../zero/reliability';
@@ -298,6 +299,12 @@ export type EngineEvent = Base &
           lowDispersion: number;
           notInTopK: number;
         };
+        /**
+         * How the Challenger's task JSON had to be repaired to be read (a fence, a label line, a
+         * trailing comma, a comment, a line break inside a string), counted by kind; absent when
+         * nothing was (#25). A block may need several.
+         */
+        repaired?: Record<JsonRepair, number>;
         kept: ZeroTaskInfo[];
         heldOut: ZeroTaskInfo[];
         tooEasy: number;

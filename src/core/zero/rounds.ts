@@ -203,6 +203,7 @@ export class ZeroRounds {
         lowDispersion: selection.lowDispersion.length,
         notInTopK: selection.notInTopK.length,
       },
+      ...(Object.values(generated.repairs).some((n) => n > 0) ? { repaired: generated.repairs } : {}),
       kept: dev.map(taskInfo),
       heldOut: test.map(taskInfo),
       tooEasy: selection.tooEasy.length,

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DataItem } from '../../../src/core/data/item';
-import { lastNumber } from '../../../src/core/data/scorers/numeric';
+import { answerNumber, lastNumber } from '../../../src/core/data/scorers/numeric';
 import { createScorer } from '../../../src/core/data/scorers/registry';
 import { parseRubricScore, rubricCall } from '../../../src/core/data/scorers/rubric';
 import { splitCommandLine } from '../../../src/core/data/scorers/command';
@@ -53,13 +53,32 @@ describe('numeric scorer', () => {
     expect(await score(spec, 'So she pays $18.', item(18))).toBe(1);
     expect(await score(spec, 'So she pays $18.', item('$18.00'))).toBe(1);
     expect(await score(spec, 'Total: 1,234', item('1234'))).toBe(1);
-    expect(await score(spec, 'answer: 7\nCheck: 8', item(7))).toBe(0);
+    // The stated answer, not the check after it (#25).
+    expect(await score(spec, 'answer: 7\nCheck: 8', item(7))).toBe(1);
     expect(await score(spec, 'I do not know', item(7))).toBe(0);
     expect(await score({ ...spec, relativeTolerance: 0.01 }, '99.5', item(100))).toBe(1);
     expect(await score(spec, '5', item([4, 5]))).toBe(1);
     const s = await createScorer(spec, deps);
     expect(await s.score('none', item(3))).toEqual({ score: 0, reason: 'no number in the output' });
     expect(await s.score('17', item(18))).toEqual({ score: 0, reason: 'got 17, expected 18' });
+  });
+});
+
+describe('numeric scorer: the answer the output states (#25)', () => {
+  it.each([
+    ['GSM8K: #### after the reasoning, then a check', 'She pays 3 × 6 = 18.\n#### 18\nCheck: 18 / 3 = 6', 18],
+    ['\\boxed{}', 'So the total is $\\boxed{1{,}234}$? No: $\\boxed{42}$ and 7 more', 42],
+    ['a boxed fraction', 'Hence $\\boxed{\\frac{3}{4}}$.', 0.75],
+    ['Final answer, then a verification', 'Final answer: 18\nVerify: 18 × 2 = 36, half of 36 is 18. Done in 2 steps.', 18],
+    ['Final answer as a heading', '**Final Answer**\n\n$18.00\n\n(2 items)', 18],
+    ['"the answer is" with a unit', 'The answer is 25 km. That took 3 hours.', 25],
+    ['Answer: with thousands separators', 'Answer: 1,234,567\nThat is 7 digits.', 1234567],
+    ['thin-space thousands', 'Answer: 1\u2009234', 1234],
+    ['a plain fraction', 'Answer: 3/4 of the cake, i.e. 6 slices of 8', 0.75],
+    ['the strongest marker wins over a later weaker one', '#### 18\nThe answer is 36 if you double it', 18],
+    ['no stated answer: the last number', 'First 3, then 4, so 7', 7],
+  ])('%s', (_name, text, n) => {
+    expect(answerNumber(text)).toBe(n);
   });
 });
 
