@@ -7,8 +7,8 @@
  * the answer has no readable verdict.
  */
 import type { JudgeReading, JudgeVerdict } from '../gates/pairwise';
-import type { EngineEvent, EventOf } from '../run/events';
-import type { EventPayload } from './versions';
+import type { EngineEvent, EventOf } from '../journal/events';
+import type { EventPayload } from '../journal/control';
 import { twoTokenProbability } from '../gates/pairwise';
 import { readVerdict } from '../llm/answerValues';
 import { askAndRead } from '../llm/reask';

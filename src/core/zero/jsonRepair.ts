@@ -7,9 +7,8 @@
  * invented.
  */
 import { jsonrepair } from 'jsonrepair';
-
-export const JSON_REPAIRS = ['fence', 'label', 'comment', 'trailingComma', 'lineBreak', 'other'] as const;
-export type JsonRepair = (typeof JSON_REPAIRS)[number];
+import { JSON_REPAIRS } from '../journal/payloadTypes';
+import type { JsonRepair } from '../journal/payloadTypes';
 
 export type RepairedJson = { ok: true; value: unknown; repairs: JsonRepair[] } | { ok: false; error: string };
 

@@ -18,9 +18,8 @@
  */
 import type { JudgeReading } from '../gates/pairwise';
 import { meanInterval } from '../evolve/report';
-
-export const PAIR_TYPES = ['roleAsymmetry', 'amplification'] as const;
-export type PairType = (typeof PAIR_TYPES)[number];
+import { PAIR_TYPES } from '../journal/payloadTypes';
+import type { PairJudgement, PairType, Reliability } from '../journal/payloadTypes';
 
 export interface KnownOrderPair {
   id: string;
@@ -46,12 +45,6 @@ export interface JudgedPair {
   worseFirst: JudgeReading;
 }
 
-/**
- * right: every decisive verdict agrees; wrong: every one disagrees; split: one each; tie: none
- * decisive; abstained: none decisive and the judge gave no verdict in an order (#25) — not a tie.
- */
-export type PairJudgement = 'right' | 'wrong' | 'split' | 'tie' | 'abstained';
-
 export function pairJudgement(j: Pick<JudgedPair, 'betterFirst' | 'worseFirst'>): PairJudgement {
   const decisive = (v: JudgeReading, right: 'A' | 'B') => (v === 'A' || v === 'B' ? v === right : undefined);
   const agreements = [decisive(j.betterFirst, 'A'), decisive(j.worseFirst, 'B')].filter((a) => a !== undefined);
@@ -62,24 +55,6 @@ export function pairJudgement(j: Pick<JudgedPair, 'betterFirst' | 'worseFirst'>)
 }
 
 const PAIR_SCORE: Record<Exclude<PairJudgement, 'tie' | 'abstained'>, number> = { right: 1, wrong: 0, split: 0.5 };
-
-export interface Reliability {
-  type: PairType;
-  /** Pairs judged, ties included. */
-  pairs: number;
-  right: number;
-  wrong: number;
-  split: number;
-  /** Pairs with two tie verdicts: dropped from the rate. */
-  ties: number;
-  /** Pairs the judge gave no verdict on in either order, asked twice: dropped from the rate, and not ties. Absent when none. */
-  abstained?: number;
-  /** Mean pair score over the pairs not dropped; undefined when every pair was a tie (or none judged). */
-  agreement: number | undefined;
-  /** 95 % Wilson interval of the agreement; [0, 1] when there is none. */
-  lo: number;
-  hi: number;
-}
 
 /** The agreement of the judge with the known orders of one type of pair. */
 export function reliabilityOf(type: PairType, judged: readonly JudgedPair[]): Reliability {

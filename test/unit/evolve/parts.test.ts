@@ -5,9 +5,10 @@ import { fence } from '../../../src/core/evolve/fences';
 import { proposerCall, readProposal } from '../../../src/core/evolve/proposer';
 import { itemJudgeCall, parseJudgeAnswer } from '../../../src/core/evolve/judge';
 import { paretoFront, pickParetoParent } from '../../../src/core/evolve/pareto';
-import { copiedDatasetText, estimateTokens } from '../../../src/core/evolve/overfit';
+import { copiedDatasetText } from '../../../src/core/evolve/overfit';
 import { differenceInterval, meanInterval } from '../../../src/core/evolve/report';
 import { SeededRandom } from '../../../src/core/random';
+import { estimateTokens } from '../../../src/core/llm/tokens';
 
 const block = { open: '<<<PROMPT-0a1b2c3d4e5f>>>', close: '<<<END PROMPT-0a1b2c3d4e5f>>>' };
 

@@ -1,0 +1,84 @@
+/**
+ * One evaluation as the search asks for it and as the sandbox runs it, written once for both
+ * backends: the local one (searchRun.ts calls the sandbox in this process) and Slurm's (each array
+ * task calls the same sandbox on a node, slurm/taskMain.ts, from the setup the submitting process
+ * wrote down). The setup is plain data, so it can travel in a file: the same sandbox rules apply
+ * wherever the evaluation runs.
+ */
+import { basename } from 'node:path';
+import type { EvaluationRequest, EvaluationRun, SandboxLimits } from '../../core/code/evaluatorPort';
+import { commandUsesInstances } from '../../core/code/evaluation';
+import type { ProgramEvaluation } from '../../core/code/search';
+import type { EvaluatorSpec } from '../../core/code/spec';
+
+/** Everything a sandboxed evaluation needs but the program and its instances. */
+export interface EvaluatorSetup {
+  programName: string;
+  supportFiles: { from: string; to: string }[];
+  timeoutMs: number;
+  limits: Partial<SandboxLimits>;
+  env: string[];
+  network: 'off' | 'on';
+  command?: string;
+  /** ShinkaEvolve's form: the task folder holding evaluate.py. */
+  shinkaDir?: string;
+}
+
+export function evaluatorSetup(e: EvaluatorSpec, programPath: string, shinkaDir: string | undefined): EvaluatorSetup {
+  return {
+    programName: basename(programPath),
+    supportFiles: e.supportFiles.map((from) => ({ from, to: basename(from) })),
+    timeoutMs: e.timeoutSeconds * 1000,
+    limits: {
+      addressSpaceBytes: e.limits.memoryMb * 1024 ** 2,
+      ...(e.limits.cpuSeconds === undefined ? {} : { cpuSeconds: e.limits.cpuSeconds }),
+      fileSizeBytes: e.limits.fileSizeMb * 1024 ** 2,
+      openFiles: e.limits.openFiles,
+      processes: e.limits.processes,
+    },
+    env: e.env,
+    network: e.network,
+    ...(shinkaDir === undefined ? { command: e.command! } : { shinkaDir }),
+  };
+}
+
+/** The sandbox request for one evaluation of `text` on `ids` (undefined: every instance). */
+export function evaluationRequest(setup: EvaluatorSetup, text: string, ids: readonly string[] | undefined, signal: AbortSignal | undefined, secrets: string[]): EvaluationRequest {
+  return {
+    programText: text,
+    programName: setup.programName,
+    supportFiles: setup.supportFiles,
+    // A command reading {instances} gets a file either way; an empty one means every instance.
+    ...(ids ? { instances: [...ids] } : setup.shinkaDir === undefined && commandUsesInstances(setup.command!) ? { instances: [] } : {}),
+    timeoutMs: setup.timeoutMs,
+    limits: setup.limits,
+    env: setup.env,
+    network: setup.network,
+    ...(signal ? { signal } : {}),
+    secrets,
+    ...(setup.shinkaDir === undefined ? { command: setup.command! } : { shinka: { taskDir: setup.shinkaDir } }),
+  };
+}
+
+/** What the search reads of a sandbox run. */
+export function programEvaluation(run: EvaluationRun): ProgramEvaluation {
+  const r = run.result;
+  return {
+    correct: r.correct,
+    ...(r.score === undefined ? {} : { score: r.score }),
+    ...(r.instances === undefined ? {} : { instances: r.instances }),
+    ...(r.public === undefined ? {} : { publicMetrics: r.public as Record<string, string | number | boolean | null> }),
+    ...(r.feedback === undefined ? {} : { feedback: r.feedback }),
+    ...(r.error === undefined ? {} : { error: r.error }),
+    ...(r.correct ? {} : { output: outputTail(run.stderr, run.stdout) }),
+  };
+}
+
+/** What fix mode shows of a broken program's output: the last lines of stderr, then of stdout, within a few KiB. */
+const FIX_OUTPUT_CHARS = 4000;
+export function outputTail(stderr: string, stdout: string): string | undefined {
+  const parts = [stderr.trim() && `stderr:\n${stderr.trim()}`, stdout.trim() && `stdout:\n${stdout.trim()}`].filter((x) => x);
+  if (parts.length === 0) return undefined;
+  const tail = (text: string, n: number) => (text.length <= n ? text : `…${text.slice(text.length - n)}`);
+  return parts.map((p) => tail(p, FIX_OUTPUT_CHARS / parts.length)).join('\n');
+}
