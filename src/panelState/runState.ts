@@ -108,6 +108,10 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'wealth/step': {
       const trace = traceFor(s, e.candidateId);
       s.activeCandidateId = e.candidateId;
+      if (e.abstained) {
+        trace.unjudged = (trace.unjudged ?? 0) + 1;
+        return;
+      }
       if (e.delta === 0) {
         trace.ties += 1;
         return;

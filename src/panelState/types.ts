@@ -85,6 +85,8 @@ export interface WealthTrace {
   candidateId: string;
   steps: WealthStep[];
   ties: number;
+  /** Items consumed without an outcome: the judge did not answer (not ties). Absent when none. */
+  unjudged?: number;
   decision?: Decision;
   /** The threshold its decision was taken against (a factor, ×20): known even with no discordant pair. */
   threshold?: number;

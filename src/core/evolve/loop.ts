@@ -33,7 +33,7 @@ import type { Metered } from '../run/budget';
 import { sha256Hex } from '../random';
 import { Evaluator } from './evaluator';
 import type { Evaluation } from './evaluator';
-import { testCandidate, testCandidateWithMatches } from './gateRunner';
+import { evaluatedEvent, testCandidate, testCandidateWithMatches } from './gateRunner';
 import type { GateContext } from './gateRunner';
 import { DEFAULT_RUBRIC } from './judge';
 import { RejectionMemory } from './memory';
@@ -394,7 +394,8 @@ function feedbackScores(committed: readonly Version[], opts: EvolveOptions, eval
   return Promise.all(
     committed.map(async (v) => {
       const evals = await Promise.all(opts.splits.feedback.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
-      return { id: v.id, scores: new Map(evals.map((e) => [e.itemId, e.score ?? 0])) };
+      // An item the judge gave no grade on is left out, as the front leaves out items not run (#25).
+      return { id: v.id, scores: new Map(evals.flatMap((e) => (e.abstained === undefined ? [[e.itemId, e.score ?? 0] as const] : []))) };
     }),
   );
 }
@@ -559,16 +560,20 @@ async function reportTest(opts: EvolveOptions, evaluator: Evaluator, v0: Version
   // Results view can show the test split item by item, not only the report's means.
   const scoreAll = async (v: Version) => {
     const evals = await Promise.all(items.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
-    for (const e of evals) await emit({ type: 'item/evaluated', candidateId: v.id, itemId: e.itemId, score: e.score ?? 0, cached: false, output: e.output });
-    return evals.map((e) => e.score ?? 0);
+    for (const e of evals) await emit(evaluatedEvent(v.id, e));
+    return evals.map((e) => (e.abstained === undefined ? (e.score ?? 0) : undefined));
   };
   const base = await scoreAll(v0);
   const fin = final === v0 ? base : await scoreAll(final);
+  // Items the judge gave no grade on, for either version, are left out of the report (#25): n says how many remain.
+  const both = base.flatMap((b, i) => (b === undefined || fin[i] === undefined ? [] : [[b, fin[i]!] as const]));
+  const baseScores = both.map(([b]) => b);
+  const finScores = both.map(([, f]) => f);
   await emit({
     type: 'report/test',
-    n: items.length,
-    baseline: { candidateId: v0.id, ...meanInterval(base) },
-    final: { candidateId: final.id, ...meanInterval(fin) },
-    difference: differenceInterval(fin, base),
+    n: both.length,
+    baseline: { candidateId: v0.id, ...meanInterval(baseScores) },
+    final: { candidateId: final.id, ...meanInterval(finScores) },
+    difference: differenceInterval(finScores, baseScores),
   });
 }

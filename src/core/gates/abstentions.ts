@@ -32,6 +32,23 @@ export class JudgeTally {
   }
 }
 
+/** The judge's answers over a run (or a test) and how many it did not give. */
+export interface JudgeCount {
+  answers: number;
+  abstained: number;
+}
+
+/** "the judge did not answer 70 of 72 times", or undefined while it answered every time. */
+export function silenceText(j: JudgeCount | undefined): string | undefined {
+  if (!j || j.abstained === 0) return undefined;
+  return `the judge did not answer ${j.abstained} of ${j.answers} time${j.answers === 1 ? '' : 's'}`;
+}
+
+/** Adds a test's count to a run's. */
+export function addJudgeCount(total: JudgeCount | undefined, test: JudgeCount): JudgeCount {
+  return { answers: (total?.answers ?? 0) + test.answers, abstained: (total?.abstained ?? 0) + test.abstained };
+}
+
 /**
  * The warning for a test whose judge left more than ABSTENTION_WARNING_SHARE of its answers out;
  * undefined otherwise. It names the model, since the fix is usually another one.
