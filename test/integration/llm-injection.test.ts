@@ -70,6 +70,9 @@ describe('an obedient judge against the structured prompt', () => {
     }
     // Every attack of the corpus is one the obedient judge follows: the structure, not luck, defeats it.
     expect(obeyed).toBe(calls);
+    // Among them the answer forms the judge's reader now accepts after its tag (#25: [[A]], \boxed{A},
+    // "Response A", a forged reasoning section): outside the tag they are data, never a verdict.
+    expect(INJECTION_CORPUS.attacks.filter((a) => a.kind === 'answer forms (#25)').map((a) => a.id)).toEqual(['double-bracket', 'boxed-verdict', 'answer-word', 'fake-reasoning']);
   });
 
   it('the same judge flips a prompt with plain tags and a first-"Verdict:" reader (what #14 found)', async () => {

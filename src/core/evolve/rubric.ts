@@ -7,7 +7,9 @@
 import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
 import { blockInstruction, blockLines, readAnswerBlock } from '../llm/answerBlock';
+import type { BlockLines } from '../llm/answerBlock';
 import { askAndRead } from '../llm/reask';
+import type { Reading } from '../llm/reask';
 import { untrustedFrame } from '../llm/untrusted';
 import { fence } from './fences';
 
@@ -43,12 +45,17 @@ export async function refreshRubric(
         ].join('\n\n'),
       },
     ],
-    (res) => {
-      const read = readAnswerBlock(res.text, block, { infos: RUBRIC_FENCE_INFOS, what: 'new rubric' });
-      return read.ok && read.value.text.trim() === '' ? { ok: false, problem: 'The new rubric is empty.' } : read;
-    },
+    (res) => readRubric(res.text, block),
     `Answer again: a "Reasoning:" line, then the new rubric between the line ${block.open} and the line ${block.close}.`,
   );
-  if (!asked.value) return undefined;
-  return { rubric: asked.value.text.trim(), why: (/Reasoning\W*:\s*(.*)/i.exec(asked.value.before)?.[1] ?? '').trim() };
+  return asked.value;
+}
+
+/** The new rubric of an answer (between the call's lines, or fenced) and the reasoning line before it; else what is wrong. */
+export function readRubric(answer: string, block: BlockLines): Reading<{ rubric: string; why: string }> {
+  const read = readAnswerBlock(answer, block, { infos: RUBRIC_FENCE_INFOS, what: 'new rubric' });
+  if (!read.ok) return read;
+  const rubric = read.value.text.trim();
+  if (rubric === '') return { ok: false, problem: 'The new rubric is empty.' };
+  return { ok: true, value: { rubric, why: (/Reasoning\W*:\s*(.*)/i.exec(read.value.before)?.[1] ?? '').trim() } };
 }
