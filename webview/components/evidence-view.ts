@@ -93,6 +93,7 @@ export class EvidenceView extends HTMLElement {
           term(`${r?.wins ?? 0} won, ${r?.losses ?? 0} lost`, 'discordant', facts),
           ', ',
           term(count(r?.ties ?? 0, 'tie'), 'tie', facts),
+          r?.unjudged ? `, ${r.unjudged} left out: the judge did not answer` : '',
           ').',
         ]),
         el('div', { className: 'buttons' }, [openText, openDiff]),

@@ -112,8 +112,9 @@ export function statisticPieces(row: DecisionRow): FeedPiece[] {
       groups.push([{ text: `verdicts child ${row.wins} · parent ${row.losses} · tie ${row.ties}`, title: hover('tie', facts) }]);
     }
   }
-  // A judge that left answers out (verdicts or rubric grades) is said so, in every gate: those items are not ties.
-  const silence = row.judge && row.judge.abstained > 0 ? row.judge : undefined;
+  // A judge that left answers out is said so in every gate: those items are not ties. The verdict
+  // tally of a reward-free gate already counts them ("no answer N"); a scored gate's grades do not.
+  const silence = row.judge && row.judge.abstained > 0 && !row.verdicts?.abstained ? row.judge : undefined;
   if (silence) {
     groups.push([{ text: `judge did not answer ${silence.abstained} of ${silence.answers}`, title: `${silenceTitle(row)}` }]);
   }
