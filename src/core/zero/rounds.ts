@@ -59,6 +59,8 @@ export interface ZeroSettings {
   exemplarBudget: number;
   /** The Solver's sampling temperature; above 0, or M answers would be one. */
   solverTemperature: number;
+  /** Where the Solver's answers stop (the agent's `models.agent.stop`): a few-shot prompt's next example. */
+  solverStop?: readonly string[];
   /** The pointwise judge's rubric. */
   rubric: string;
   seed: number;
@@ -239,7 +241,7 @@ export class ZeroRounds {
     const messages: ChatMessage[] = [{ role: 'user', content: input }];
     const answers = await Promise.all(
       Array.from({ length: settings.samples }, async (_, m) => {
-        const res = await llm.chat({ role: 'agent', messages, temperature: settings.solverTemperature, seed: hashSeed(settings.seed, 'solver', m), sampleIndex: m }, signal);
+        const res = await llm.chat({ role: 'agent', messages, temperature: settings.solverTemperature, seed: hashSeed(settings.seed, 'solver', m), sampleIndex: m, ...solverStop(settings) }, signal);
         return res.text;
       }),
     );
@@ -270,7 +272,7 @@ export class ZeroRounds {
     if (subtasks.length === 0) return pairs;
     const parts = await Promise.all(
       subtasks.map(async (subtask) => {
-        const res = await llm.chat({ role: 'agent', messages: subtaskMessages(s.messages, subtask), temperature: 0, sampleIndex: 0 }, signal);
+        const res = await llm.chat({ role: 'agent', messages: subtaskMessages(s.messages, subtask), temperature: 0, sampleIndex: 0, ...solverStop(this.deps.settings) }, signal);
         return { subtask, answer: res.text };
       }),
     );
@@ -286,6 +288,11 @@ export class ZeroRounds {
     const [betterFirst, worseFirst] = await Promise.all([verdict(calls.betterFirst), verdict(calls.worseFirst)]);
     return { pair, betterFirst, worseFirst };
   }
+}
+
+/** The Solver's stop sequences, when the run's agent has any. */
+function solverStop(settings: ZeroSettings): { stop?: string[] } {
+  return settings.solverStop && settings.solverStop.length > 0 ? { stop: [...settings.solverStop] } : {};
 }
 
 function taskInfo(t: GeneratedTask): ZeroRoundEvent['kept'][number] {
