@@ -40,7 +40,7 @@ export function readVerdict(raw: string): VerdictValue | undefined {
 }
 
 const NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
-const GRADE = new RegExp(`^${OPENERS}(?:score|grade|rating)?\\s*[:=]?\\s*${NUMBER}\\s*(%|(?:/|out\\s+of|of)\\s*${NUMBER})?`, 'i');
+const GRADE = new RegExp(`^${OPENERS}(?:score|grade|rating)?\\s*[:=]?\\s*${NUMBER}[*_\\x60"'\\s]*(%|(?:/|out\\s+of|of)\\s*[*_\\x60]*${NUMBER})?`, 'i');
 /** After a grade, another grade or a range: the scale echoed back ("0-10", "7 or 8"). */
 const ANOTHER_GRADE = /^[\])}*_`"'\s]*(?:-|–|—|\bto\b|\bor\b|,|\/)\s*\d/i;
 
