@@ -1,16 +1,15 @@
 /**
- * Runs one version of the prompt on one item: render the template, call the agent role, score the
- * output. Each (version, item) has exactly one canonical draw (GATES.md 4.3): sampleIndex 0, so
- * the LLM response cache returns the same output on a rerun or a resume, and outputs are memoised
- * here so the judge and the scorer see the very same text.
+ * Runs one version of the prompt on one item: the harness gives it to the agent (harness.ts: the
+ * rendered prompt as the user message, instructions as the system message, a skill if the model
+ * loads it, or a command), then the output is scored. Each (version, item) has exactly one
+ * canonical draw (GATES.md 4.3): sampleIndex 0, so the LLM response cache returns the same output
+ * on a rerun or a resume, and outputs are memoised here so the judge and the scorer see the very
+ * same text.
  */
 import type { DataItem } from '../data/item';
-import type { Scorer } from '../data/scorers/types';
+import type { ScoreOutcome, Scorer } from '../data/scorers/types';
 import { scoreSafely } from '../data/scorers/types';
-import type { LlmClient } from '../ports';
-import type { Template } from '../prompt/template';
-import { renderPrompt } from '../prompt/template';
-import type { ModelSpec } from '../run/specTypes';
+import type { AgentHarness } from './harness';
 
 export interface Evaluation {
   itemId: string;
@@ -33,12 +32,8 @@ export interface Evaluation {
 }
 
 export interface EvaluatorDeps {
-  llm: LlmClient;
-  template: Template;
+  harness: AgentHarness;
   scorer: Scorer | undefined;
-  agent: ModelSpec;
-  /** Ask the agent for logprobs (Soft Elo needs them; harmless elsewhere when cached). */
-  logprobs: boolean;
 }
 
 export class Evaluator {
@@ -71,40 +66,28 @@ export class Evaluator {
   }
 
   private async run(versionText: string, item: DataItem, signal: AbortSignal): Promise<Evaluation> {
-    const template = { ...this.deps.template, text: versionText };
-    const input = renderPrompt(template, item.vars, item.id);
-    const { agent } = this.deps;
-    const res = await this.deps.llm.chat(
-      {
-        role: 'agent',
-        messages: [{ role: 'user', content: input }],
-        temperature: agent.temperature ?? 0,
-        // The run spec's limit is part of what is evaluated (A3): an answer cut off at it stays cut off.
-        ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens, onTruncated: 'keep' as const }),
-        ...(agent.stop === undefined || agent.stop.length === 0 ? {} : { stop: [...agent.stop] }),
-        ...(this.deps.logprobs ? { logprobs: true } : {}),
-        sampleIndex: 0,
-      },
-      signal,
-    );
+    const answer = await this.deps.harness.answer(versionText, item, signal);
     // A scorer failure scores 0 for this version (GATES.md 4.7); infrastructure errors propagate.
+    // A skill's trigger check decides some items itself; a reward-free run has no scores at all.
     // An answer cut off at the length limit has no final answer to score: the version's failure,
     // and never read as if it were final (#25).
-    const scored = !this.deps.scorer
+    const scored: ScoreOutcome | undefined = !this.deps.scorer
       ? undefined
-      : res.truncated
-        ? { score: 0, reason: `the answer was cut off at ${res.usage.completionTokens} tokens (finish reason "${res.finishReason}") before it gave a final answer`, failed: true }
-        : await scoreSafely(this.deps.scorer, res.text, item, { signal });
+      : answer.decided
+        ? { ...answer.decided, failed: false }
+        : answer.cutOff !== undefined
+          ? { score: 0, reason: answer.cutOff, failed: true }
+          : await scoreSafely(this.deps.scorer, answer.output, item, { signal });
     return {
       itemId: item.id,
-      input,
-      output: res.text,
-      ...(res.reasoning === undefined ? {} : { thinking: res.reasoning }),
+      input: answer.input,
+      output: answer.output,
+      ...(answer.thinking === undefined ? {} : { thinking: answer.thinking }),
       score: scored?.score,
       reason: scored?.reason,
       ...(scored?.abstained === undefined ? {} : { abstained: scored.abstained }),
       ...(scored?.judgedBy === undefined ? {} : { judgedBy: scored.judgedBy }),
-      tokenLogprobs: res.logprobs?.map((t) => t.logprob),
+      tokenLogprobs: answer.tokenLogprobs,
       memo: false,
     };
   }
