@@ -8,6 +8,7 @@ import { isEvaluation } from '../../src/panelState/results';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
 import { runGuarantee } from '../../src/core/gates/guarantee';
 import { generatedLine } from '../../src/core/journal/runStatus';
+import { silenceText } from '../../src/core/gates/abstentions';
 import { generatedTally } from './zeroData';
 import type { RunState, RunStatus } from '../../src/panelState/types';
 
@@ -49,6 +50,8 @@ export interface HeaderModel {
   models: string | undefined;
   /** What a commit means for this run: "this run: P(any false commit) ≤ 0.05" (core/gates/guarantee.ts). */
   guarantee: string | undefined;
+  /** When the judge left answers out: "The judge did not answer 70 of 72 times …" (#25); never folded into ties. */
+  judge: string | undefined;
 }
 
 export interface WaitNote {
@@ -97,6 +100,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       waiting: undefined,
       models: undefined,
       guarantee: undefined,
+      judge: undefined,
     };
   }
   const info = state.info;
@@ -135,7 +139,16 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     waiting: live ? waitNote(state, now) : undefined,
     models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
     guarantee: info ? runGuarantee(info) : undefined,
+    judge: judgeText(state),
   };
+}
+
+/** What the judge left out over the run's tests, said plainly: those items are neither ties nor wins. */
+export function judgeText(s: RunState): string | undefined {
+  const silence = silenceText(s.judge);
+  if (silence === undefined) return undefined;
+  const who = s.judge?.model === undefined ? '' : ` (model ${s.judge.model})`;
+  return `${silence[0]!.toUpperCase()}${silence.slice(1)}${who}, even when asked again: those items were left out of the tests, not counted as ties.`;
 }
 
 function estimateText(e: RunSummaryInfo['estimate']): string | undefined {

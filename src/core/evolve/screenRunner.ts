@@ -15,9 +15,9 @@ import type { ScreenSummary } from '../gates/screen';
 import { hashSeed, seededPermutation } from '../random';
 import type { Version } from './versions';
 
-/** One feedback item measured: Δ = Y_C − Y_I, and whether each side paid an agent call for it. */
+/** One feedback item measured: Δ = Y_C − Y_I (undefined: the judge left it unanswered), and whether each side paid an agent call for it. */
 export interface ScreenMeasure {
-  delta: number;
+  delta: number | undefined;
   candidateCall: boolean;
   incumbentCall: boolean;
 }

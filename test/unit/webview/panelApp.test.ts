@@ -163,7 +163,7 @@ describe('the panel through an in-memory host', () => {
     const { host, app } = mount();
     snapshot(host);
     app.feedElement.listElement.renderedRows()[1]!.click();
-    const screen = { items: 5, wins: 1, losses: 3, ties: 1, net: -2, verdict: 'drop' as const, candidateCalls: 5, incumbentCalls: 2 };
+    const screen = { items: 5, wins: 1, losses: 3, ties: 1, abstained: 0, net: -2, verdict: 'drop' as const, candidateCalls: 5, incumbentCalls: 2 };
     host.deliver({
       type: 'evidence/show',
       evidence: evidence('c1', { record: { ...record('c1', 'reject'), reason: 'screened', itemsConsumed: 0, wins: 0, losses: 0, ties: 0, logWealth: 0, threshold: 120, screen } }),
