@@ -6,6 +6,7 @@ import type { DecisionRecord } from '../gates/record';
 import type { CostReport } from '../llm/types';
 import type { RoleModel } from './modelChoice';
 import type { MetricValue } from '../code/database';
+import type { IsolationTier } from '../code/isolation';
 import type { FormatDiscardReason } from '../zero/challengerFormat';
 import type { HistogramBin } from '../zero/dispersion';
 import type { Exemplar } from '../zero/exemplars';
@@ -250,6 +251,10 @@ export type EngineEvent = Base &
         error?: string;
         /** The end of what an incorrect program printed (stderr, then stdout). */
         output?: string;
+        /** How far the evaluation was isolated from the machine (isolationWords says it). */
+        isolation?: IsolationTier;
+        /** What the sandbox saw: limits hit, processes left, late writes, escapes tried. */
+        incidents?: string[];
       }
     | {
         /** Code search: ring migration moved these committed programs to the next island (after generation `generation`). */
