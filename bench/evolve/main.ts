@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startFakeServer } from '../../test/fixtures/fakeOpenAI/server';
 import { makeWorkspace, scenarioFor } from '../../test/integration/evolveWorkspace';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { BENCH_GATES } from './gates';
 
 const CLI = resolve('out/cli.js');

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { RunStore } from '../../src/extension/panel/runStore';
+import { RunStore } from '../../src/extension/runs/runStore';
 import type { HostMessage } from '../../src/protocol/webview';
 import { syntheticSearch } from '../../test/unit/webview/syntheticSearch';
 import type { BenchTheme } from './stubHost';

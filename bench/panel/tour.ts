@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { buildEvidence } from '../../src/extension/panel/evidence';
-import type { RunStore } from '../../src/extension/panel/runStore';
+import type { RunStore } from '../../src/extension/runs/runStore';
 import type { HostMessage, ViewMessage } from '../../src/protocol/webview';
 import type { BenchTheme } from './stubHost';
 

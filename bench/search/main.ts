@@ -15,7 +15,7 @@
 import { runSearch } from '../../src/core/code/search';
 import type { ProgramEvaluator } from '../../src/core/code/search';
 import { hashSeed, SeededRandom } from '../../src/core/random';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { throughput } from './throughput';
 import { benchSpec, scriptedProposer, SEED } from './world';
 

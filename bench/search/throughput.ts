@@ -1,4 +1,4 @@
-// bench/search throughput: the search loop driving the real sandbox (src/node/sandbox.ts, through
+// bench/search throughput: the search loop driving the real sandbox (src/node/sandbox/sandbox.ts, through
 // the product's evaluator port) on an evaluator that takes 200 ms, with a scripted proposer that
 // answers at once, so every second not spent inside an evaluator is the engine's (or idle).
 //
@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSearch } from '../../src/core/code/search';
 import type { EvaluationSandbox } from '../../src/core/code/evaluatorPort';
-import { sandboxEvaluator } from '../../src/node/searchRun';
-import { nodeEvaluationSandbox } from '../../src/node/sandbox';
+import { sandboxEvaluator } from '../../src/node/runs/searchRun';
+import { nodeEvaluationSandbox } from '../../src/node/sandbox/sandbox';
 import { SeededRandom } from '../../src/core/random';
 import { benchSpec, scriptedProposer, SEED } from './world';
 

@@ -7,9 +7,9 @@
 import { assertNever } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
-import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/run/events';
-import { totalCost } from '../core/run/listRuns';
-import { describeEstimate as estimateWords, formatCost } from '../core/run/costText';
+import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/journal/events';
+import { totalCost } from '../core/journal/listRuns';
+import { describeEstimate as estimateWords, formatCost } from '../core/journal/costText';
 
 export { formatCost };
 

@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { RatchetError } from '../core/errors';
-import { redactText, redactUrlsIn } from '../core/run/redact';
+import { redactText, redactUrlsIn } from '../core/redact';
 import { EXIT_ERROR } from './exitCodes';
 import { registerBench } from './commands/bench';
 import { registerRuns } from './commands/runs';

@@ -4,7 +4,7 @@
  * journal; the user's decisions, editor writes and VS Code language model calls go through the
  * client link, which waits for a client when none is attached.
  *
- * The daemon is the one owner of each run's status (src/core/run/runStatus.ts): it folds the
+ * The daemon is the one owner of each run's status (src/core/journal/runStatus.ts): it folds the
  * run's events into it and pushes every change (`daemon/runStatus`), the run's end included, so
  * no client counts or times anything of its own; an attaching client gets the statuses of the
  * runs going on.
@@ -15,17 +15,16 @@
  */
 import { basename } from 'node:path';
 import { isCancellation, RatchetError } from '../core/errors';
-import type { RunControl } from '../core/evolve/loop';
-import type { JournaledEvent } from '../core/run/events';
-import { readJournal } from '../core/run/replay';
-import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/run/runStatus';
-import type { EvaluatorLoad, LiveRunStatus } from '../core/run/runStatus';
+import type { JournaledEvent } from '../core/journal/events';
+import { readJournal } from '../core/journal/replay';
+import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/journal/runStatus';
+import type { EvaluatorLoad, LiveRunStatus } from '../core/journal/runStatus';
 import type { Clock } from '../core/ports';
-import { readRunOwner, readRunRecord, runPaths } from '../core/run/journal';
-import { resumeEvolveRun, startEvolveRun } from '../node/evolveRun';
-import type { EvolveRunOptions } from '../node/evolveRun';
-import { resumeSearchRun, startSearchRun } from '../node/searchRun';
-import { runGenData } from '../node/genDataRun';
+import { readRunOwner, readRunRecord, runPaths } from '../core/journal/journal';
+import { resumeEvolveRun, startEvolveRun } from '../node/runs/evolveRun';
+import type { EvolveRunOptions } from '../node/runs/evolveRun';
+import { resumeSearchRun, startSearchRun } from '../node/runs/searchRun';
+import { runGenData } from '../node/runs/genDataRun';
 import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
@@ -34,6 +33,7 @@ import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEventNotification, Da
 import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartGenDataParams, DaemonStartParams, DaemonStartSearchParams } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
 import { ClientLanguageModels } from './languageModels';
+import type { RunControl } from '../core/journal/control';
 
 class DaemonRun {
   runId: string | undefined;

@@ -1,14 +1,14 @@
 /**
  * A journal read as a stream: `events.jsonl` goes through the engine's own line reader
- * (JournalLineReader, src/core/run/replay.ts) a chunk at a time, so a run of a million events is
+ * (JournalLineReader, src/core/journal/replay.ts) a chunk at a time, so a run of a million events is
  * shown in the memory of one chunk and one line, not of the whole file and all its events.
  * The file is split here rather than with node:readline, which cannot tell whether the last line
  * ended with a newline — and an unterminated last line is how a torn write is recognised.
  */
 import { RatchetError } from '../core/errors';
 import { formatSize } from '../core/files/inputLimits';
-import type { JournaledEvent } from '../core/run/events';
-import { JournalLineReader } from '../core/run/replay';
+import type { JournaledEvent } from '../core/journal/events';
+import { JournalLineReader } from '../core/journal/replay';
 import { inputLimitsFromEnv, openInputFile } from './inputFile';
 
 export interface StreamJournalOptions {

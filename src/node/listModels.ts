@@ -6,7 +6,7 @@
  */
 import OpenAI, { APIError } from 'openai';
 import { RatchetError } from '../core/errors';
-import { redactUrl } from '../core/run/redact';
+import { redactUrl } from '../core/redact';
 import { toRatchetError } from './openaiErrors';
 
 export interface ListModelsTarget {

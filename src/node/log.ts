@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import type { Log, LogLevel } from '../core/ports';
-import { redact, redactText, redactUrlsIn } from '../core/run/redact';
+import { redact, redactText, redactUrlsIn } from '../core/redact';
 
 const RANK: Record<LogLevel, number> = { trace: 0, debug: 1, info: 2, warn: 3, error: 4 };
 

@@ -13,7 +13,7 @@ import type {
 import type { LlmTransport } from '../core/ports';
 import { RatchetError } from '../core/errors';
 import { resolveEndpoint } from '../core/llm/roles';
-import { redactUrl } from '../core/run/redact';
+import { redactUrl } from '../core/redact';
 import type { RoleConfig } from '../core/llm/roles';
 import type {
   ChatRequest,

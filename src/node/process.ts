@@ -11,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { RatchetError } from '../core/errors';
 import type { ProcessResult, ProcessRunner } from '../core/ports';
-import type { RunOwner } from '../core/run/journal';
+import type { RunOwner } from '../core/journal/journal';
 import { abortReason } from './clock';
-import { userProgramEnv } from './sandboxEnv';
+import { userProgramEnv } from './sandbox/sandboxEnv';
 
 export interface NodeProcessRunnerOptions {
   /** Bytes kept of each of stdout and stderr; the rest is counted and dropped. Default 8 MiB. */

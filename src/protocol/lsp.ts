@@ -11,9 +11,9 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ChatMessage } from '../core/llm/types';
 import type { PriceInput } from '../core/llm/prices';
-import type { JournaledEvent, RunKind, RunMode } from '../core/run/events';
-import type { RunSummary } from '../core/run/listRuns';
-import type { LiveRunStatus } from '../core/run/runStatus';
+import type { JournaledEvent, RunKind, RunMode } from '../core/journal/events';
+import type { RunSummary } from '../core/journal/listRuns';
+import type { LiveRunStatus } from '../core/journal/runStatus';
 import type { GateName } from '../core/gates/record';
 import type { EvolveOverrides, SearchOverrides } from '../core/run/overrides';
 import type { RatchetErrorData } from './errors';

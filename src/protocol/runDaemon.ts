@@ -13,14 +13,14 @@
  * key sits in it, nor in any process the daemon starts.
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
-import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
-import type { JournaledEvent } from '../core/run/events';
-import type { LiveRunStatus } from '../core/run/runStatus';
+import type { JournaledEvent } from '../core/journal/events';
+import type { LiveRunStatus } from '../core/journal/runStatus';
 import type { EvolveOverrides, GenDataOverrides } from '../core/run/overrides';
 import type { SearchRunOverrides } from './lsp';
 import type { RatchetErrorData } from './errors';
+import type { Suggestion } from '../core/journal/control';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
 export const RUN_DAEMON_PROTOCOL = 5;
@@ -108,7 +108,7 @@ export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelle
 /** Each engine event, once durable in the journal, with its `seq` there. */
 export const DaemonRunEventNotification = new NotificationType<{ run: DaemonRunIdentity; event: JournaledEvent }>('daemon/runEvent');
 /**
- * The run's status, each time it changes (src/core/run/runStatus.ts). The daemon is its one owner:
+ * The run's status, each time it changes (src/core/journal/runStatus.ts). The daemon is its one owner:
  * a client shows it and keeps no copy. The run's end is a status too: once it is over (finished,
  * failed with its error, cancelled, interrupted) nothing more comes for the run.
  */

@@ -9,13 +9,13 @@ import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
-import { findPromptForSidecar, isSidecarPath, loadRunSpec, namesNoDataset, sidecarPathFor } from '../core/run/spec';
-import { readSpecText } from '../core/run/specSource';
+import { findPromptForSidecar, isSidecarPath, loadRunSpec, namesNoDataset, sidecarPathFor } from '../core/setup/spec';
+import { readSpecText } from '../core/setup/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
 import { hunkLines, inlineHunks } from '../core/edit/hunks';
 import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
-import { genDataPaths } from '../node/genDataRun';
+import { genDataPaths } from '../node/runs/genDataRun';
 
 /** The models line of a prompt file (server/modelLine.ts): the Evolve lens's tooltip. */
 export type ModelLine = (promptPath: string) => Promise<string | undefined>;

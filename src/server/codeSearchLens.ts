@@ -13,7 +13,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkMarkers } from '../core/code/markerProblems';
 import { errorsOf } from '../core/data/diagnostics';
 import { RUN_SPEC_EXTENSIONS, codeMarker } from '../core/files/fileKinds';
-import { readSpecText } from '../core/run/specSource';
+import { readSpecText } from '../core/setup/specSource';
 import type { Files } from '../core/ports';
 import { RatchetCommands } from '../protocol/lsp';
 import { codeSetup, isSearchReady } from './codeProgram';

@@ -37,7 +37,7 @@ import { codeLenses } from './codeLens';
 import { modelLine } from './modelLine';
 import { listModels } from '../node/listModels';
 import { OPENAI_BASE_URL } from '../core/run/modelChoice';
-import { redactUrl } from '../core/run/redact';
+import { redactUrl } from '../core/redact';
 import { DiagnosticsPublisher } from './diagnostics';
 import { OpenDocuments } from './documents';
 import { reportStatus, watchProcess } from './health';

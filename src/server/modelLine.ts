@@ -4,9 +4,9 @@
  * Evolve lens's tooltip shows it, so a wrong model is seen before anything is paid.
  */
 import type { Files } from '../core/ports';
-import { rolesCalled } from '../core/run/estimate';
+import { rolesCalled } from '../core/setup/estimate';
 import { describeModelChoices, roleModels } from '../core/run/modelChoice';
-import { loadRunSpec, namesNoDataset } from '../core/run/spec';
+import { loadRunSpec, namesNoDataset } from '../core/setup/spec';
 import type { ServerSettings } from '../protocol/lsp';
 import { endpointDefaults, settingsOverrides } from './settings';
 

@@ -13,10 +13,9 @@ import type { Socket } from 'node:net';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection, RequestType } from 'vscode-jsonrpc/node';
 import { RatchetError } from '../core/errors';
-import type { Suggestion } from '../core/evolve/loop';
 import type { ChatRequest, ChatResponse } from '../core/llm/types';
-import type { JournaledEvent } from '../core/run/events';
-import type { LiveRunStatus } from '../core/run/runStatus';
+import type { JournaledEvent } from '../core/journal/events';
+import type { LiveRunStatus } from '../core/journal/runStatus';
 import { ensureDaemonDir } from '../node/daemonAddress';
 import type { DaemonAddress } from '../node/daemonAddress';
 import { fromWireError, guarded, isConnectionLoss } from '../protocol/errors';
@@ -33,6 +32,7 @@ import {
   RUN_DAEMON_PROTOCOL,
 } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunInfo } from '../protocol/runDaemon';
+import type { Suggestion } from '../core/journal/control';
 
 export interface DaemonHandlers {
   event(run: DaemonRunIdentity, event: JournaledEvent): void;

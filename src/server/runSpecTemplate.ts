@@ -13,7 +13,7 @@ import { RUN_SPEC_EXTENSION } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { parsePromptFile, bodyForModel } from '../core/prompt/promptFile';
 import { templateVariableNames } from '../core/prompt/template';
-import { sidecarPathFor } from '../core/run/spec';
+import { sidecarPathFor } from '../core/setup/spec';
 import type { CreateRunSpecResult } from '../protocol/lsp';
 import { pathToUri } from './uris';
 

@@ -6,13 +6,13 @@
  * versioned edit on the text it was last re-based onto.
  */
 import { RatchetError } from '../core/errors';
-import type { RunControl, Suggestion } from '../core/evolve/loop';
 import type { AcceptSuggestionResult, SuggestionRef, SuggestionState, SuggestionStatus } from '../protocol/lsp';
 import type { EditApplier } from './applyEdit';
 import type { CurrentText, OpenDocuments } from './documents';
 import { changedSpan, rebase } from './textChange';
 import { abortReason } from '../node/clock';
 import { pathToUri } from './uris';
+import type { RunControl, Suggestion } from '../core/journal/control';
 
 export interface SuggestionListener {
   changed(state: SuggestionState): void;

@@ -6,7 +6,7 @@ import { execSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { CLI, decisions, journal, runCli, runIds, startCli } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { Workspace, WorkspaceOptions } from './evolveWorkspace';

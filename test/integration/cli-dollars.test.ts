@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
-import type { EngineEvent, EventOf } from '../../src/core/run/events';
+import type { EngineEvent, EventOf } from '../../src/core/journal/events';
 import { CLI, journal, runCli, runIds } from './evolveCli';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FaultSpec } from '../fixtures/fakeOpenAI/faults';
 import { CLI, decisions, journal, runCli, runIds } from './evolveCli';

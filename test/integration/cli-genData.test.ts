@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDataset } from '../../src/core/data/dataset';
-import type { EventOf } from '../../src/core/run/events';
+import type { EventOf } from '../../src/core/journal/events';
 import { symmetricBleu } from '../../src/core/zero/bleu';
 import { DEFAULT_DUPLICATE_BLEU } from '../../src/core/zero/dedup';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';

@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOURNAL_FORMAT } from '../../src/core/run/journal';
+import { JOURNAL_FORMAT } from '../../src/core/journal/journal';
 import { CLI } from './evolveCli';
-import { FIXTURE_RUNS, fixtureWorkspace } from '../unit/run/journalHelpers';
+import { FIXTURE_RUNS, fixtureWorkspace } from '../unit/journal/journalHelpers';
 
 function ratchet(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'test-key' } });

@@ -6,8 +6,8 @@ import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEngineEvent } from '../../src/core/run/eventShape';
-import { FIXTURE_RUNS, fixtureWorkspace, tempWorkspace } from '../unit/run/journalHelpers';
+import { isEngineEvent } from '../../src/core/journal/eventShape';
+import { FIXTURE_RUNS, fixtureWorkspace, tempWorkspace } from '../unit/journal/journalHelpers';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const cli = path.join(repo, 'out', 'cli.js');

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { CLI, journal, runCli, runIds } from './evolveCli';
 

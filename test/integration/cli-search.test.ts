@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { EXIT_NOTHING_ACCEPTED } from '../../src/cli/exitCodes';
 import { CLI, evolveThenKill, journal, runCli, runIds } from './evolveCli';
 import { EVALUATOR, PROGRAM, searchWorkspace } from './searchWorkspace';

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import type { DecisionRecord } from '../../src/core/gates/record';
 import { seededPermutation } from '../../src/core/random';
 import { CLI, decisions, inBatches, journal, runCli, runIds } from './evolveCli';

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execSync } from 'node:child_process';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
-import type { EngineEvent } from '../../src/core/run/events';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { binomialLower, binomialUpper, paceCommitProbability } from './bands';
 import { CLI, decisions, evolveThenKill, inBatches, journal, runCli, runIds } from './evolveCli';
 import { evolveInProcess } from './evolveInProcess';

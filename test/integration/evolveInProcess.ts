@@ -3,14 +3,13 @@
 // engine and gates, with the fake endpoint answering in-process (FakeTransport) instead of over
 // HTTP, and the run's journal and response cache left out (they are the Node face's, and a run
 // through the built CLI covers them: evolve.test.ts checks such a run decides exactly as this one).
-import { loadRunInputs } from '../../src/core/run/spec';
+import { loadRunInputs } from '../../src/core/setup/spec';
 import { runEvolve } from '../../src/core/evolve/loop';
 import { createLlmClient } from '../../src/core/llm/client';
 import { DEFAULT_RETRY } from '../../src/core/llm/retry';
 import { SeededRandom } from '../../src/core/random';
 import { RunBudget } from '../../src/core/run/budget';
-import type { EngineEvent } from '../../src/core/run/events';
-import { roleConfig } from '../../src/node/evolveRun';
+import type { EngineEvent } from '../../src/core/journal/events';
 import { NodeFiles } from '../../src/node/files';
 import { SystemClock } from '../../src/node/clock';
 import { NodeProcessRunner } from '../../src/node/process';
@@ -20,6 +19,7 @@ import type { ScenarioInput } from '../fixtures/fakeOpenAI/scenario';
 import { MemoryLog } from '../fixtures/llmPorts';
 import { makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { WorkspaceOptions } from './evolveWorkspace';
+import { roleConfig } from '../../src/node/runs/roles';
 
 export interface InProcessOutcome {
   seed: number;
@@ -43,7 +43,7 @@ export async function runInProcess(seed: number, promptPath: string, scenario: S
   const clock = new SystemClock();
   const budget = new RunBudget(spec.budget, clock);
   const transport = new FakeTransport(scenario);
-  // As startEvolveRun assembles it (src/node/evolveRun.ts), less the on-disk response cache.
+  // As startEvolveRun assembles it (src/node/runs/evolveRun.ts), less the on-disk response cache.
   const llm = createLlmClient({
     transport,
     roles: roleConfig(spec, {}, { apiKey: 'test-key' }),

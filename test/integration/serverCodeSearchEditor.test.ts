@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { isOfferEvent } from '../../src/core/code/bestOffer';
 import { fromRatchetOutput } from '../../src/core/code/evaluation';
 import { RatchetCommands, StartSearchRequest, TestEvaluatorRequest } from '../../src/protocol/lsp';
-import type { LiveRunStatus } from '../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { journal } from './evolveCli';
 import { searchWorkspace } from './searchWorkspace';

@@ -5,7 +5,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { validateRunSpecText } from '../../src/core/run/spec';
+import { validateRunSpecText } from '../../src/core/setup/spec';
 import { CreateRunSpecRequest, RatchetCommands } from '../../src/protocol/lsp';
 import { makeWorkspace } from './evolveWorkspace';
 import { SERVER, TestClient } from './serverHarness';

@@ -29,9 +29,9 @@ import {
 } from 'vscode-languageserver-protocol';
 import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, CodeLens, Diagnostic, ProgressToken, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { EngineEvent } from '../../src/core/run/events';
-import { foldStatus, startingStatus } from '../../src/core/run/runStatus';
-import type { LiveRunStatus } from '../../src/core/run/runStatus';
+import type { EngineEvent } from '../../src/core/journal/events';
+import { foldStatus, startingStatus } from '../../src/core/journal/runStatus';
+import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { AcceptSuggestionRequest, LanguageModelRequest, RejectSuggestionRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../src/protocol/lsp';
 import type { LanguageModelParams, LanguageModelResult, RunEventParams, RunStatusParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../src/protocol/lsp';
 

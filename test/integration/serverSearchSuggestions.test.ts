@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
-import { readProvenance } from '../../src/core/run/provenance';
+import { readProvenance } from '../../src/core/journal/provenance';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
 import { NodeFiles } from '../../src/node/files';
 import { AcceptSuggestionRequest, StartSearchRequest } from '../../src/protocol/lsp';

@@ -3,12 +3,12 @@
  * decision also in words and an icon, so colour is never the only cue). Enter opens the
  * parent → child diff, the toolbar opens the text; ArrowRight/Left expand and collapse.
  */
-import type { RunState } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren, setText } from '../dom';
 import type { LineageRow, LineageTree } from '../model/lineage';
 import { buildLineage, lineageRows, parentOf } from '../model/lineage';
 import type { VirtualList } from './virtual-list';
 import './virtual-list';
+import type { RunState } from '../../src/panelState/types';
 
 export interface LineageActions {
   open(candidateId: string, as: 'text' | 'diff'): void;

@@ -4,7 +4,7 @@
  * only on the visible tab. It decides nothing: every number it shows came from the engine.
  */
 import { assertNever } from '../../src/core/errors';
-import type { CostMetric, DecisionFilter, HostMessage, ProgramsAxis, RunListEntry, RunState, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
+import type { CostMetric, DecisionFilter, HostMessage, ProgramsAxis, RunListEntry, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
 import { custom, el } from '../dom';
 import type { PanelHost } from '../host';
 import { costChartData, costTable } from '../model/costSeries';
@@ -16,7 +16,7 @@ import { TAB_LABELS, defaultUiState, partsFor, restoreUiState, tabParts } from '
 import type { Part } from '../model/panelParts';
 import { ratingRows, ratingsChartData } from '../model/ratings';
 import { firstTab, tabHiddenWhy } from '../model/tabs';
-import { foldEvents } from '../../src/protocol/runState';
+import { foldEvents } from '../../src/panelState/runState';
 import { wealthChartData } from '../model/wealthSeries';
 import type { CostView } from './cost-view';
 import type { EvidenceView } from './evidence-view';
@@ -39,6 +39,7 @@ import './run-header';
 import './verdict-feed';
 import './wealth-chart';
 import './zero-data-view';
+import type { RunState } from '../../src/panelState/types';
 
 
 export interface PanelAppOptions {

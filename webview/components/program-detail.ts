@@ -5,7 +5,6 @@
  * the program it was tested against and the evidence pair by pair to the 1/α line. Every string here
  * came from an LLM, a file or the evaluator, so every one is set as text.
  */
-import type { ProgramDetail, ProgramNode } from '../../src/protocol/programs';
 import { codicon, custom, el, setChildren } from '../dom';
 import { evidenceText, formatFactor } from '../model/format';
 import { formatScore } from '../model/programsView';
@@ -14,6 +13,7 @@ import type { DiffView } from './diff-view';
 import type { WealthChart } from './wealth-chart';
 import './diff-view';
 import './wealth-chart';
+import type { ProgramDetail, ProgramNode } from '../../src/panelState/types';
 
 export interface ProgramDetailActions {
   select(programId: string): void;

@@ -9,9 +9,7 @@
  * Home/End to the first and last, Enter (or a click) opens the program — or, for a failed
  * proposal, its parent with the failure — by dispatching `program-select`.
  */
-import type { ProgramsState } from '../../src/protocol/programs';
-import { emptyPrograms } from '../../src/protocol/programs';
-import type { RunState } from '../../src/protocol/webview';
+import { emptyPrograms } from '../../src/panelState/programs';
 import { el, setText } from '../dom';
 import { canvasSupported } from '../charts/plot';
 import type { GenealogyLayout, GenealogyMark, Move } from '../model/genealogyLayout';
@@ -19,6 +17,8 @@ import { layoutGenealogy, markAt, markKey, moveFrom, visibleLines } from '../mod
 import { islandColorName } from '../model/islandColors';
 import { FAILURE_KINDS } from '../model/throughputSeries';
 import { onThemeChange, themeColor } from '../theme';
+import type { RunState } from '../../src/panelState/types';
+import type { ProgramsState } from '../../src/panelState/types';
 
 export interface ProgramSelectDetail {
   programId: string;

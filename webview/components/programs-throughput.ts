@@ -5,8 +5,6 @@
  * proposal failures by kind, and the bandit's picks per proposer model.
  */
 import uPlot from 'uplot';
-import type { ProgramsState } from '../../src/protocol/programs';
-import type { RunState } from '../../src/protocol/webview';
 import { el, setChildren, setText } from '../dom';
 import type { PlotOptions } from '../charts/plot';
 import { PlotController } from '../charts/plot';
@@ -14,6 +12,8 @@ import { evaluatorLoads } from '../model/evaluatorLoad';
 import { islandColorName } from '../model/islandColors';
 import { clusterLines, clusterSeries, evaluationsPerMinute, failureRows, modelRows, slotSeries, slotUse } from '../model/throughputSeries';
 import { themeColor } from '../theme';
+import type { RunState } from '../../src/panelState/types';
+import type { ProgramsState } from '../../src/panelState/types';
 
 const HEIGHT = 160;
 

@@ -6,8 +6,7 @@
  * `.programs` and `.runState` and says which program the user picked with a bubbling
  * `program-select` event, which opens it here like a click in the chart.
  */
-import type { ProgramDetail, ProgramNode, ProgramsState } from '../../src/protocol/programs';
-import type { ProgramsAxis, RunState } from '../../src/protocol/webview';
+import type { ProgramsAxis } from '../../src/protocol/webview';
 import { custom, el, setChildren, setText } from '../dom';
 import { count } from '../model/format';
 import type { ArchiveSort } from '../model/programsView';
@@ -18,6 +17,8 @@ import type { VirtualList } from './virtual-list';
 import './program-detail';
 import './score-chart';
 import './virtual-list';
+import type { RunState } from '../../src/panelState/types';
+import type { ProgramDetail, ProgramNode, ProgramsState } from '../../src/panelState/types';
 
 export interface ProgramsViewActions {
   /** Open a program (asks the host for its detail). */

@@ -6,8 +6,8 @@
  * Enter on a row, ←/→ to move between its cells) shows that version's output on the item. Rows are
  * virtualised, so 2,000 items × 20 versions cost what the screen shows.
  */
-import type { ResultCell, ResultsFilter, ResultsTable } from '../../src/protocol/results';
-import { cellText, emptyResultsFilter, filterRows, intervalMethodText, isFailure, versionAccuracy, versionLabel } from '../../src/protocol/results';
+import type { ResultCell, ResultsFilter, ResultsTable } from '../../src/panelState/results';
+import { cellText, emptyResultsFilter, filterRows, intervalMethodText, isFailure, versionAccuracy, versionLabel } from '../../src/panelState/results';
 import { custom, el, setChildren, setText } from '../dom';
 import type { VirtualList } from './virtual-list';
 import './virtual-list';

@@ -6,7 +6,6 @@
  * per-point DOM, and the step line is decimated by its path builder.
  */
 import uPlot from 'uplot';
-import type { ProgramsState } from '../../src/protocol/programs';
 import { el, setText } from '../dom';
 import type { PlotOptions } from '../charts/plot';
 import { PlotController } from '../charts/plot';
@@ -14,6 +13,7 @@ import type { ScoreChartData } from '../model/programsView';
 import { formatScore, programLine } from '../model/programsView';
 import { themeColor } from '../theme';
 import { islandColorName } from '../model/islandColors';
+import type { ProgramsState } from '../../src/panelState/types';
 
 const HEIGHT = 240;
 /** Past this many programs the markers shrink, or the rings of the committed ones hide the islands' colours. */

@@ -3,12 +3,13 @@
  * Activating a row (click, Enter) opens that decision's evidence. As the panel narrows, columns
  * give way by priority (model/feed.ts FEED_COLUMNS); the row's hover then says what they held.
  */
-import type { CandidateNode, DecisionFilter, DecisionRow } from '../../src/protocol/webview';
+import type { DecisionFilter } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren, setText } from '../dom';
 import type { FeedCell, FeedColumn, FeedColumnSpec, FeedRow } from '../model/feed';
 import { FEED_COLUMNS, feedColumnsFor, toFeedRow } from '../model/feed';
 import type { VirtualList } from './virtual-list';
 import './virtual-list';
+import type { CandidateNode, DecisionRow } from '../../src/panelState/types';
 
 export interface VerdictFeedActions {
   open(candidateId: string): void;

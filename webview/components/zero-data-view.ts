@@ -7,8 +7,6 @@
  *
  * The rounds are buttons: Tab reaches them, ↑/↓ move between them, Enter or Space picks one.
  */
-import type { Exemplar } from '../../src/core/zero/exemplars';
-import type { RunState, ZeroRoundRow } from '../../src/protocol/webview';
 import { el, setChildren, setText } from '../dom';
 import type { HistogramModel, TasksRow } from '../model/zeroData';
 import {
@@ -29,6 +27,8 @@ import {
 } from '../model/zeroData';
 import type { ReliabilityChart } from './reliability-chart';
 import './reliability-chart';
+import type { Exemplar } from '../../src/core/journal/payloadTypes';
+import type { RunState, ZeroRoundRow } from '../../src/panelState/types';
 
 export interface ZeroDataActions {
   /** A round was picked: the panel remembers it (UiState.zeroRound) and repaints. */

@@ -1,8 +1,9 @@
 /** Cost per role over time (calls, tokens or dollars), and the per-role totals table. Pure. */
 import type { Role } from '../../src/core/llm/types';
 import { ROLES } from '../../src/core/llm/types';
-import type { CostMetric, RunState } from '../../src/protocol/webview';
+import type { CostMetric } from '../../src/protocol/webview';
 import { formatCount, formatDollars, formatDuration } from './format';
+import type { RunState } from '../../src/panelState/types';
 
 export interface CostChartData {
   /** Seconds since the run started (uPlot's time axis wants seconds). */

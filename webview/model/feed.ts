@@ -4,10 +4,11 @@
  * term with its hover from the glossary, and which columns fit the feed's width.
  */
 import { gateRow } from '../../src/core/gates/gateTable';
-import type { CandidateNode, DecisionFilter, DecisionRow, RunState } from '../../src/protocol/webview';
+import type { DecisionFilter } from '../../src/protocol/webview';
 import { count, formatFactor, formatSigned, shortId } from './format';
 import type { CandidateFacts } from './glossary';
 import { hover } from './glossary';
+import type { CandidateNode, DecisionRow, RunState } from '../../src/panelState/types';
 
 /** A feed cell: what it shows and what its hover says (the meaning for this candidate, or what is cut). */
 export interface FeedCell {

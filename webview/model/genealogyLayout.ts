@@ -1,3 +1,4 @@
+import type { FailureReason, ProgramsState } from '../../src/panelState/types';
 /**
  * Where the genealogy draws each program: islands are vertical lanes, generations are rows going
  * down, a program sits in its (island, generation) cell beside the failed proposals of the same
@@ -5,7 +6,6 @@
  * the component only paints what lies in its viewport, and hit testing and keyboard moves are
  * binary searches over lines of marks, whatever the run's size.
  */
-import type { FailureReason, ProgramsState } from '../../src/protocol/programs';
 
 export interface GenealogyGeometry {
   /** Horizontal distance between two marks of one cell. */

@@ -1,13 +1,14 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
-import type { RunSummaryInfo } from '../../src/core/run/events';
-import type { RunListEntry, RunState, RunStatus } from '../../src/protocol/webview';
+import type { RunSummaryInfo } from '../../src/core/journal/events';
+import type { RunListEntry } from '../../src/protocol/webview';
 import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
-import { costTotals } from '../../src/protocol/runState';
-import { isEvaluation } from '../../src/protocol/results';
+import { costTotals } from '../../src/panelState/runState';
+import { isEvaluation } from '../../src/panelState/results';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
-import { generatedLine } from '../../src/core/run/runStatus';
+import { generatedLine } from '../../src/core/journal/runStatus';
 import { generatedTally } from './zeroData';
+import type { RunState, RunStatus } from '../../src/panelState/types';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';

@@ -2,8 +2,8 @@
  * The candidate tree (parent → children) flattened into the rows a virtualised tree list shows:
  * depth-first, children in proposal order, collapsed subtrees left out.
  */
-import type { CandidateNode, RunState } from '../../src/protocol/webview';
 import { shortId } from './format';
+import type { CandidateNode, RunState } from '../../src/panelState/types';
 
 export type LineageStatus = 'commit' | 'reject' | 'pending';
 

@@ -5,8 +5,9 @@
  * <ratchet-panel-app> repaints by them.
  */
 import { assertNever } from '../../src/core/errors';
-import type { PanelEvent, TabId, UiState } from '../../src/protocol/webview';
+import type { TabId, UiState } from '../../src/protocol/webview';
 import { TABS } from '../../src/protocol/webview';
+import type { PanelEvent } from '../../src/panelState/types';
 
 export type Part = 'header' | 'feed' | 'chart' | 'evidence' | 'ratings' | 'lineage' | 'cost' | 'results' | 'programs' | 'zero';
 

@@ -1,14 +1,14 @@
 /**
- * The Programs view's data, derived from a code search's folded programs (src/protocol/programs.ts):
+ * The Programs view's data, derived from a code search's folded programs (src/panelState/programs.ts):
  * the Score-over-time chart's columns in uPlot's aligned layout (one point per evaluated program,
  * one points-only series per island, the incorrect ones on a band below the scores, the committed
  * bests ringed, the best-so-far step line), per-island best, size and stagnation, and the archive's
  * rows. Pure.
  */
-import type { ProgramNode, ProgramsState } from '../../src/protocol/programs';
 import type { ProgramsAxis } from '../../src/protocol/webview';
 import { count } from './format';
 import type { Column } from './wealthSeries';
+import type { ProgramNode, ProgramsState } from '../../src/panelState/types';
 
 export interface ScoreChartData {
   /** Evaluation index (1-based), or seconds since the first evaluation's start on the time axis. */

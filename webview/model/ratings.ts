@@ -1,7 +1,7 @@
 /** The ratings table and interval chart data (GATES.md 7): Elo, Bradley–Terry with 95 % intervals,
  * parent-selection probability. Pure. */
-import type { CandidateRating, RunState } from '../../src/protocol/webview';
 import { shortId } from './format';
+import type { CandidateRating, RunState } from '../../src/panelState/types';
 
 export interface RatingRow {
   candidateId: string;

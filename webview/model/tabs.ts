@@ -7,8 +7,9 @@
  * One entry per tab that can be hidden; a tab not listed always shows.
  */
 import { gateRow, isGateName } from '../../src/core/gates/gateTable';
-import { isEvaluation } from '../../src/protocol/results';
-import type { RunState, TabId } from '../../src/protocol/webview';
+import { isEvaluation } from '../../src/panelState/results';
+import type { TabId } from '../../src/protocol/webview';
+import type { RunState } from '../../src/panelState/types';
 
 const GENERATION = 'A dev-set generation tests no candidates: what it did is under Zero-data, and in the dev set it writes.';
 

@@ -4,10 +4,10 @@
  * its journal, proposal failures by kind, and the bandit's picks per proposer model. Pure data (no DOM).
  */
 import type { CostReport } from '../../src/core/llm/types';
-import { clusterTime } from '../../src/protocol/clusterTasks';
-import type { ClusterTasks } from '../../src/protocol/clusterTasks';
-import type { FailureReason, ProgramsState } from '../../src/protocol/programs';
+import { clusterTime } from '../../src/panelState/clusterTasks';
+import type { ClusterTasks } from '../../src/panelState/clusterTasks';
 import type { EvaluatorLoadSample } from '../../src/protocol/webview';
+import type { FailureReason, ProgramsState } from '../../src/panelState/types';
 
 /** What each failure kind means, in the words the section shows. */
 export const FAILURE_KINDS: Record<FailureReason, string> = {

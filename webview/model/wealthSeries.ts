@@ -3,11 +3,11 @@
  * test and one past candidate, the 1/α line and the futility bound, in uPlot's aligned-columns
  * layout; and its summary in words, each statistical term with its hover.
  */
-import type { RunState, WealthTrace } from '../../src/protocol/webview';
 import type { FeedPiece } from './feed';
 import { count, formatFactor, shortId } from './format';
 import type { CandidateFacts } from './glossary';
 import { GLOSSARY, hover } from './glossary';
+import type { RunState, WealthTrace } from '../../src/panelState/types';
 
 export type Column = (number | null)[];
 

@@ -5,13 +5,13 @@
  * difficulty and dispersion histograms, and the words for its exemplars. Every number comes from
  * the `zero/round` events (core/zero/rounds.ts decides); nothing here judges anything.
  */
-import type { HistogramBin } from '../../src/core/zero/dispersion';
-import type { Exemplar } from '../../src/core/zero/exemplars';
-import type { PairType, Reliability } from '../../src/core/zero/reliability';
-import { generatedLine } from '../../src/core/run/runStatus';
-import type { GeneratedTally } from '../../src/core/run/runStatus';
-import type { RunState, ZeroRoundRow } from '../../src/protocol/webview';
+import { generatedLine } from '../../src/core/journal/runStatus';
+import type { GeneratedTally } from '../../src/core/journal/runStatus';
 import { count } from './format';
+import type { HistogramBin } from '../../src/core/journal/payloadTypes';
+import type { PairType, Reliability } from '../../src/core/journal/payloadTypes';
+import type { Exemplar } from '../../src/core/journal/payloadTypes';
+import type { RunState, ZeroRoundRow } from '../../src/panelState/types';
 
 /** Where each task the Challenger wrote ended up: the two splits written, then the reasons for dropping one. */
 export const TASK_FATES = ['kept', 'heldOut', 'notInTopK', 'lowDispersion', 'duplicate', 'format', 'unjudged'] as const;

@@ -10,14 +10,13 @@ import { createInterface } from 'node:readline/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
-import type { RunControl, Suggestion } from '../../core/evolve/loop';
 import type { GateName } from '../../core/gates/record';
-import type { EngineEvent } from '../../core/run/events';
+import type { EngineEvent } from '../../core/journal/events';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { NodeFiles } from '../../node/files';
-import { resumeEvolveRun, startEvolveRun } from '../../node/evolveRun';
+import { resumeEvolveRun, startEvolveRun } from '../../node/runs/evolveRun';
 import type { EvolveOverrides } from '../../core/run/overrides';
-import type { EvolveRunOutcome } from '../../node/evolveRun';
+import type { EvolveRunOutcome } from '../../node/runs/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, oneLine, writeErr, writeOut } from '../output';
@@ -26,6 +25,7 @@ import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
 import { cancelledByUser } from '../userCancel';
+import type { RunControl, Suggestion } from '../../core/journal/control';
 
 export interface EvolveFlags {
   data?: string;

@@ -6,9 +6,9 @@
  */
 import type { Command } from 'commander';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
-import type { EngineEvent } from '../../core/run/events';
-import { runGenData } from '../../node/genDataRun';
-import type { GenDataOptions } from '../../node/genDataRun';
+import type { EngineEvent } from '../../core/journal/events';
+import { runGenData } from '../../node/runs/genDataRun';
+import type { GenDataOptions } from '../../node/runs/genDataRun';
 import type { RoundOutcome } from '../../core/zero/rounds';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, positive, seconds } from '../flags';

@@ -5,7 +5,7 @@
  * never what the run decides: a flag that would is refused, naming it.
  */
 import { RatchetError } from '../../core/errors';
-import type { ResumeEndpoint } from '../../node/evolveRun';
+import type { ResumeEndpoint } from '../../node/runs/evolveRun';
 
 /** Flags that decide what a run does, with why a resume cannot take them. */
 const DECIDING = [

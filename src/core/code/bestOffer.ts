@@ -13,10 +13,10 @@
  * then each best written since — so an Accept after an Accept edits what the first one wrote; the
  * editor re-bases it onto whatever the user typed meanwhile, or marks it stale.
  */
-import type { RunControl, Suggestion } from '../evolve/loop';
-import type { EventPayload } from '../evolve/versions';
-import type { EngineEvent } from '../run/events';
+import type { EngineEvent } from '../journal/events';
 import type { CommittedProgram, CommittedPrograms } from './search';
+import type { RunControl, Suggestion } from '../journal/control';
+import type { EventPayload } from '../journal/control';
 
 export interface BestOfferOptions {
   /** The program file, as suggestions name it. */

@@ -15,6 +15,7 @@ import type { Random } from '../ports';
 import { RatchetError } from '../errors';
 import { ELO_INITIAL } from '../gates/elo';
 import { POWER_LAW_ALPHA, WEIGHTED_LAMBDA, drawIndex, powerLawProbabilities, ratingProbabilities, weightedProbabilities } from './parents';
+import type { MetricValue } from '../journal/payloadTypes';
 
 /**
  * How a program was made. `'migrant'` is a copy of a program from another island that the run
@@ -23,9 +24,6 @@ import { POWER_LAW_ALPHA, WEIGHTED_LAMBDA, drawIndex, powerLawProbabilities, rat
  * leaves their kind alone.
  */
 export type ProgramKind = 'seed' | 'diff' | 'full' | 'cross' | 'migrant';
-
-/** JSON-safe metric values the evaluator reports as public (shown to the proposer). */
-export type MetricValue = number | string | boolean | null;
 
 export interface ProgramRecord {
   id: string;

@@ -1,6 +1,6 @@
 /**
  * The evaluator contract of code search, pure: what an evaluation's outputs mean, and how an
- * evaluator command line becomes an argv. The sandbox (src/node/sandbox.ts) runs the process and
+ * evaluator command line becomes an argv. The sandbox (src/node/sandbox/sandbox.ts) runs the process and
  * hands the texts it read here; nothing in this file touches a process or a file.
  *
  * Two evaluator forms are accepted (issue #13):

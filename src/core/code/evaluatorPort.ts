@@ -1,6 +1,6 @@
 /**
  * The evaluation sandbox as the engine sees it: a port, like ProcessRunner in src/core/ports.ts,
- * so code search stays pure and tests can pass a fake. src/node/sandbox.ts implements it. Kept
+ * so code search stays pure and tests can pass a fake. src/node/sandbox/sandbox.ts implements it. Kept
  * apart from evaluation.ts, which says what an evaluator's outputs mean; this file says what one
  * run of an evaluator is asked and answers.
  */

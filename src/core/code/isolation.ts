@@ -10,14 +10,19 @@
  * hold. The Node sandbox (src/node/sandbox/jail.ts) picks the tier; this table is the one place
  * that says what each tier means.
  */
+import { ISOLATION_TIERS } from '../journal/payloadTypes';
+import type { IsolationTier } from '../journal/payloadTypes';
+
+export { ISOLATION_TIERS };
+export type { IsolationTier };
 
 /** `evaluator.isolation`: what the user asks for. */
 export const ISOLATION_SETTINGS = ['required', 'best', 'off'] as const;
 export type IsolationSetting = (typeof ISOLATION_SETTINGS)[number];
 export const DEFAULT_ISOLATION: IsolationSetting = 'best';
 
-/**
- * What an evaluation got:
+/*
+ * What an evaluation got (the tiers' list lives with the journal, which records it):
  * - `jail`: bubblewrap — new user, pid, mount, ipc, uts (and, unless `network: on`, net)
  *   namespaces; only the sandbox folder, the support files and the toolchain are visible;
  * - `namespaces`: no bubblewrap, but `unshare` gave it its own process tree (pid namespace) and,
@@ -26,8 +31,6 @@ export const DEFAULT_ISOLATION: IsolationSetting = 'best';
  *   limits and a clean environment only;
  * - `off`: `evaluator.isolation: off` — the user chose no isolation.
  */
-export const ISOLATION_TIERS = ['jail', 'namespaces', 'none', 'off'] as const;
-export type IsolationTier = (typeof ISOLATION_TIERS)[number];
 
 interface TierFacts {
   /** The file system outside the sandbox is hidden (home, workspace, .ratchet, /run/user). */

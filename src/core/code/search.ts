@@ -22,8 +22,7 @@ import type { LimitFunction } from 'p-limit';
 import { isCancellation, RatchetError } from '../errors';
 import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
-import type { EngineEvent } from '../run/events';
-import type { EventPayload } from '../evolve/versions';
+import type { EngineEvent } from '../journal/events';
 import { fitBradleyTerry } from '../gates/bradleyTerry';
 import type { Comparison } from '../gates/bradleyTerry';
 import { CONTINUOUS_CAP } from '../gates/eprocess';
@@ -37,7 +36,7 @@ import { UcbBandit, gateReward } from './bandit';
 import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
 import { ProgramDatabase } from './database';
-import type { MetricValue, ParentRule, ProgramKind, ProgramRecord } from './database';
+import type { ParentRule, ProgramKind, ProgramRecord } from './database';
 import { scalesScores, scoreCache, testChild } from './gate';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
@@ -53,6 +52,8 @@ import { priceOf } from '../llm/cost';
 import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
+import type { MetricValue } from '../journal/payloadTypes';
+import type { EventPayload } from '../journal/control';
 
 /** What one evaluator run says of a program (sandbox + result parsing live in src/node). */
 export interface ProgramEvaluation {

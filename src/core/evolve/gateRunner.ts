@@ -7,7 +7,7 @@
  */
 import type { DataItem } from '../data/item';
 import type { GateSpec } from '../run/specTypes';
-import type { EngineEvent } from '../run/events';
+import type { EngineEvent, EventOf } from '../journal/events';
 import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
 import type { DecisionRecord } from '../gates/record';
@@ -16,7 +16,7 @@ import type { JudgeVerdict } from '../gates/pairwise';
 import type { ScoreMode } from '../gates/eprocess';
 import type { OutcomeCache } from '../gates/incumbentCache';
 import type { ScoredGateName } from '../gates/gateTable';
-import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord, wealthStepEvent } from '../gates/pace';
+import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord } from '../gates/pace';
 import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
 import { bothOrderVerdict, judgeGateConfigHash, observeVerdicts } from '../gates/pairwise';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
@@ -26,7 +26,8 @@ import type { Evaluation, Evaluator } from './evaluator';
 import { itemJudgeCall, parseJudgeAnswer, promptJudgeCall } from './judge';
 import type { JudgeCall } from './judge';
 import type { JudgeAnswer } from './judge';
-import type { EventPayload, Version } from './versions';
+import type { Version } from './versions';
+import type { EventPayload } from '../journal/control';
 
 export type Emit = (e: EventPayload<EngineEvent>) => Promise<void>;
 
@@ -448,4 +449,18 @@ async function direct(
     rubricVersion: ctx.rubric.version,
   };
   return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches, rationales: rationales.filter(Boolean) };
+}
+
+/** The payload of a 'wealth/step' engine event (the loop adds runId and at). */
+export function wealthStepEvent(candidateId: string, itemId: string, step: PaceStep): Omit<EventOf<'wealth/step'>, 'runId' | 'at'> {
+  return {
+    type: 'wealth/step',
+    candidateId,
+    k: step.k,
+    itemId,
+    delta: step.delta,
+    logWealth: step.logWealth,
+    logThreshold: step.logThreshold,
+    logBest: step.logBest,
+  };
 }

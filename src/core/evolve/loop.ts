@@ -25,7 +25,7 @@ import { bodyForModel, withBody } from '../prompt/promptFile';
 import type { Template } from '../prompt/template';
 import { templateVariableNames } from '../prompt/template';
 import { agentConfidence } from '../gates/elo';
-import type { DatasetItemInfo, EngineEvent, RunSummaryInfo } from '../run/events';
+import type { DatasetItemInfo, EngineEvent, RunSummaryInfo } from '../journal/events';
 import type { RunSpec } from '../run/specTypes';
 import { RunBudget, budgetOf } from '../run/budget';
 import type { Metered } from '../run/budget';
@@ -36,7 +36,7 @@ import { testCandidate, testCandidateWithMatches } from './gateRunner';
 import type { GateContext } from './gateRunner';
 import { DEFAULT_RUBRIC } from './judge';
 import { RejectionMemory } from './memory';
-import { copiedDatasetText, estimateTokens } from './overfit';
+import { copiedDatasetText } from './overfit';
 import { paretoFront, pickParetoParent } from './pareto';
 import { mergeMessages, parseProposal, proposerMessages } from './proposer';
 import type { FeedbackTrace } from './proposer';
@@ -44,22 +44,9 @@ import { Ratings } from './ratings';
 import { differenceInterval, meanInterval } from './report';
 import { refreshRubric } from './rubric';
 import { makeVersion } from './versions';
-import type { EventPayload, Version } from './versions';
-
-export interface Suggestion {
-  candidateId: string;
-  file: string;
-  baseText: string;
-  newText: string;
-}
-
-/** How a face takes part in a run: the user's decisions and the writing of accepted edits. */
-export interface RunControl {
-  /** Suggest mode: the user's answer to a gated suggestion. */
-  decide(s: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'>;
-  /** Write the accepted text; 'stale' when the file no longer holds `baseText` (never overwritten). */
-  apply(s: Suggestion, by: 'autopilot' | 'user'): Promise<'applied' | 'dry-run' | 'stale'>;
-}
+import type { Version } from './versions';
+import type { EventPayload, RunControl, Suggestion } from '../journal/control';
+import { estimateTokens } from '../llm/tokens';
 
 /** The accounting the loop reads to emit cost updates (and the budget reads to enforce limits). */
 export type { Metered };

@@ -4,11 +4,6 @@
  * examples scores well on those items and generalises badly).
  */
 
-/** A rough token count (~4 characters per token for English) — no tokenizer ships with the engine. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 const WINDOW = 8;
 
 function words(text: string): string[] {

@@ -18,5 +18,3 @@ export function makeVersion(id: string, text: string, parentId: string | undefin
   return { id, text, hash: contentHash(text), parentId };
 }
 
-/** Events carry what is needed to render a version, never a cross-reference the face must resolve. */
-export type EventPayload<E> = E extends { runId: string; at: number } ? Omit<E, 'runId' | 'at'> : never;

@@ -12,7 +12,6 @@
  * the population one (default) or this dev set's (`population: 'finite'`, finite.ts).
  */
 import type { Decision, DecisionReason, DecisionRecord, Population, Schedule } from './record';
-import type { EventOf } from '../run/events';
 import type { BettorSpec, EProcess, ScoreMode } from './eprocess';
 import type { PaceGateName } from './gateTable';
 import type { RunLedger } from './thresholds';
@@ -337,16 +336,3 @@ export function paceDecisionRecord(test: PaceTest, meta: DecisionMeta): Decision
   };
 }
 
-/** The payload of a 'wealth/step' engine event (the loop adds runId and at). */
-export function wealthStepEvent(candidateId: string, itemId: string, step: PaceStep): Omit<EventOf<'wealth/step'>, 'runId' | 'at'> {
-  return {
-    type: 'wealth/step',
-    candidateId,
-    k: step.k,
-    itemId,
-    delta: step.delta,
-    logWealth: step.logWealth,
-    logThreshold: step.logThreshold,
-    logBest: step.logBest,
-  };
-}

@@ -13,7 +13,7 @@
  */
 import type { Files, Log } from '../ports';
 import { sha256Hex } from '../random';
-import { redactUrl } from '../run/redact';
+import { redactUrl } from '../redact';
 import { normalizeBaseURL } from './roles';
 import type { ChatRequest, ChatResponse, EmbedRequest, EmbedResponse } from './types';
 

@@ -16,7 +16,7 @@ import { ResponseCache, cacheKey, chatKeyMaterial, embedKeyMaterial } from './ca
 import { CostMeter } from './cost';
 import { waitMessage, withRetries } from './retry';
 import type { RetryInfo, RetryPolicy } from './retry';
-import { redactUrl } from '../run/redact';
+import { redactUrl } from '../redact';
 import { describeRoles, resolveEndpoint, validateRoles } from './roles';
 import type { PublicEndpoint, RoleConfig } from './roles';
 import type {

@@ -3,7 +3,7 @@
  * only name what differs (a cheaper validator model, a local agent on Ollama…).
  */
 import { RatchetError } from '../errors';
-import { redactUrl } from '../run/redact';
+import { redactUrl } from '../redact';
 import { ROLES } from './types';
 import type { EndpointConfig, Role } from './types';
 

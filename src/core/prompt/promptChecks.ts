@@ -10,10 +10,10 @@
  */
 import { diagnostic, lineLocation } from '../data/diagnostics';
 import type { Diagnostic } from '../data/diagnostics';
-import { estimateTokens } from '../evolve/overfit';
 import type { PromptFile } from './promptFile';
 import { bodyForModel } from './promptFile';
 import type { Template } from './template';
+import { estimateTokens } from '../llm/tokens';
 
 export interface StartingPromptContext {
   /** The run's limit on a prompt's length (RunSpec.maxPromptTokens). */

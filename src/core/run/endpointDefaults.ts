@@ -4,7 +4,7 @@
  * (`endpointDefaultsFromEnv`); the editor from its settings and SecretStorage, and it reaches the
  * run daemon as a field of the run request — never as an environment variable.
  *
- * Every field may be undefined: not set. `roleConfig` (src/node/evolveRun.ts) is the one place that
+ * Every field may be undefined: not set. `roleConfig` (src/node/runs/evolveRun.ts) is the one place that
  * says what happens then. The keys are secrets: `redact` blanks `apiKey` and `apiKeys` wherever
  * this object is written down, and nothing journals or logs it.
  */

@@ -1,7 +1,7 @@
 /**
  * Which model and endpoint each role calls, and where that choice was made: a line of the run
  * spec, an editor setting, a CLI flag or an environment variable. One precedence for the calls
- * (`roleConfig`, src/node/evolveRun.ts), the line a run says before its first call (CLI, panel
+ * (`roleConfig`, src/node/runs/evolveRun.ts), the line a run says before its first call (CLI, panel
  * header), the Evolve lens's tooltip, and the errors an unknown model or an unreachable endpoint
  * gets — so what a user is told is always what the run did.
  *
@@ -15,6 +15,7 @@ import type { Role } from '../llm/types';
 import type { EndpointDefaults } from './endpointDefaults';
 import type { EvolveOverrides } from './overrides';
 import type { RunSpec } from './specTypes';
+import type { RoleModel } from '../journal/payloadTypes';
 
 export interface Choice {
   /** undefined: nothing chose one (with the editor's language models: the editor picks). */
@@ -58,13 +59,6 @@ export function describeModelChoices(choices: readonly RoleModel[]): string {
     else groups.push({ roles: [c.role], model: c.model, from: c.from });
   }
   return groups.map((g) => `${g.roles.join(', ')}: ${g.model ?? 'no model'} (${g.from})`).join(' · ');
-}
-
-/** One role's model as a run reports it (`run/started`), and the lens shows it before a run. */
-export interface RoleModel {
-  role: Role;
-  model: string | undefined;
-  from: string;
 }
 
 /** `editorModels`: VS Code's language models answer, and pick a model for a role that names none. */

@@ -5,8 +5,7 @@
  */
 import { RatchetError } from '../errors';
 import type { GateName } from '../gates/record';
-import type { Role } from '../llm/types';
-import type { FacePrices } from './pricing';
+import type { ModelPrice, Role } from '../llm/types';
 import type { RunSpec } from './specTypes';
 
 /** What a face may override on top of the run spec (CLI flags, editor settings); prices below the spec's. */
@@ -100,4 +99,12 @@ export function checkOverrides(o: CheckedOverrides): void {
     const v = o[key];
     if (v !== undefined && !(Number.isFinite(v) && v > 0)) throw bad(key, 'a number above 0', v);
   }
+}
+
+/** What a face adds to the spec's prices (the editor's settings). */
+export interface FacePrices {
+  /** USD per million tokens by model id (`ratchet.models.prices`). */
+  prices?: Record<string, ModelPrice>;
+  /** The face's endpoint costs nothing (`ratchet.endpoint.free`). */
+  free?: boolean;
 }

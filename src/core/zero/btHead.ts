@@ -14,10 +14,10 @@
  * is what says whether the head can stand in for the judge in reward-free PACE; a head at ≈ ½
  * learned nothing.
  */
-import type { PairType } from './reliability';
 import { RatchetError } from '../errors';
 import { sigmoid } from '../gates/logMath';
 import { seededPermutation } from '../random';
+import type { PairType } from '../journal/payloadTypes';
 
 export interface EmbeddedPair {
   id: string;

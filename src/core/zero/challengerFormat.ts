@@ -11,13 +11,11 @@
  */
 import { RatchetError } from '../errors';
 import { valueText } from '../prompt/template';
+import { DISCARD_REASONS } from '../journal/payloadTypes';
+import type { FormatDiscardReason } from '../journal/payloadTypes';
 
 /** Longest task (characters of the block's content) kept when the caller sets none. */
 export const DEFAULT_MAX_TASK_CHARS = 4000;
-
-/** Why a block (or a task the Challenger was asked for) did not become a task. */
-export const DISCARD_REASONS = ['missingTag', 'unclosedTag', 'notJson', 'missingVariable', 'empty', 'overLength'] as const;
-export type FormatDiscardReason = (typeof DISCARD_REASONS)[number];
 
 export interface ChallengerTask {
   /** One value per template variable (strings, or JSON values when the object gave them). */

@@ -14,6 +14,7 @@
  *   or below `hardAt` (0: all failed) — the Challenger's feedback for its next round.
  */
 import { RatchetError } from '../errors';
+import type { HistogramBin } from '../journal/payloadTypes';
 
 /** Largest population standard deviation of values in [0, 1]: half at 0, half at 1. */
 export const MAX_DISPERSION = 0.5;
@@ -52,12 +53,6 @@ export function taskSpread<T>(scored: ScoredTask<T>, bands: BandThresholds = {})
   const hardAt = bands.hardAt ?? 0;
   const band: TaskBand = scores.every((s) => s >= easyAt) ? 'tooEasy' : scores.every((s) => s <= hardAt) ? 'tooHard' : 'mixed';
   return { task: scored.task, difficulty: 1 - mean, dispersion, band };
-}
-
-export interface HistogramBin {
-  lo: number;
-  hi: number;
-  count: number;
 }
 
 /**

@@ -15,27 +15,18 @@
  * with them, so whether the co-adaptation helped is measured, not assumed.
  */
 import type { JudgeCall } from '../evolve/judge';
-import type { JudgedPair, KnownOrderPair, PairJudgement, PairType } from './reliability';
+import type { JudgedPair, KnownOrderPair } from './reliability';
 import { RatchetError } from '../errors';
 import { judgeCall, itemJudgeCall } from '../evolve/judge';
 import { untrustedFrame } from '../llm/untrusted';
 import { SeededRandom, hashSeed } from '../random';
-import { PAIR_TYPES, pairJudgement } from './reliability';
+import { pairJudgement } from './reliability';
+import { PAIR_TYPES } from '../journal/payloadTypes';
+import type { PairType } from '../journal/payloadTypes';
+import type { Exemplar } from '../journal/payloadTypes';
 
 /** Longest exemplar text (characters) shown; longer ones are cut, so a budget of exemplars is a budget of tokens. */
 export const DEFAULT_EXEMPLAR_CHARS = 2000;
-
-export interface Exemplar {
-  pairId: string;
-  type: PairType;
-  /** How the judge got it wrong: in both orders, or in one. */
-  judgement: Extract<PairJudgement, 'wrong' | 'split'>;
-  task: string;
-  better: string;
-  worse: string;
-  /** The slot the better response is shown in. */
-  betterSlot: 'A' | 'B';
-}
 
 export function selectExemplars(judged: readonly JudgedPair[], budget: number, seed: number): Exemplar[] {
   if (!(Number.isInteger(budget) && budget >= 0)) throw new RatchetError('badInput', `The exemplar budget must be a whole number ≥ 0, got ${budget}.`);

@@ -18,9 +18,8 @@
  */
 import type { JudgeVerdict } from '../gates/pairwise';
 import { meanInterval } from '../evolve/report';
-
-export const PAIR_TYPES = ['roleAsymmetry', 'amplification'] as const;
-export type PairType = (typeof PAIR_TYPES)[number];
+import { PAIR_TYPES } from '../journal/payloadTypes';
+import type { PairJudgement, PairType, Reliability } from '../journal/payloadTypes';
 
 export interface KnownOrderPair {
   id: string;
@@ -46,9 +45,6 @@ export interface JudgedPair {
   worseFirst: JudgeVerdict;
 }
 
-/** right: every decisive verdict agrees; wrong: every one disagrees; split: one each; tie: none decisive. */
-export type PairJudgement = 'right' | 'wrong' | 'split' | 'tie';
-
 export function pairJudgement(j: Pick<JudgedPair, 'betterFirst' | 'worseFirst'>): PairJudgement {
   const agreements = [j.betterFirst === 'tie' ? undefined : j.betterFirst === 'A', j.worseFirst === 'tie' ? undefined : j.worseFirst === 'B'].filter((a) => a !== undefined);
   if (agreements.length === 0) return 'tie';
@@ -58,22 +54,6 @@ export function pairJudgement(j: Pick<JudgedPair, 'betterFirst' | 'worseFirst'>)
 }
 
 const PAIR_SCORE: Record<Exclude<PairJudgement, 'tie'>, number> = { right: 1, wrong: 0, split: 0.5 };
-
-export interface Reliability {
-  type: PairType;
-  /** Pairs judged, ties included. */
-  pairs: number;
-  right: number;
-  wrong: number;
-  split: number;
-  /** Pairs with two tie verdicts: dropped from the rate. */
-  ties: number;
-  /** Mean pair score over the pairs not dropped; undefined when every pair was a tie (or none judged). */
-  agreement: number | undefined;
-  /** 95 % Wilson interval of the agreement; [0, 1] when there is none. */
-  lo: number;
-  hi: number;
-}
 
 /** The agreement of the judge with the known orders of one type of pair. */
 export function reliabilityOf(type: PairType, judged: readonly JudgedPair[]): Reliability {

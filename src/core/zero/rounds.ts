@@ -27,7 +27,7 @@ import type { LlmClient } from '../ports';
 import type { Template } from '../prompt/template';
 import { renderPrompt } from '../prompt/template';
 import { hashSeed, seededPermutation } from '../random';
-import type { EventOf } from '../run/events';
+import type { EventOf } from '../journal/events';
 import type { ChatMessage } from '../llm/types';
 import { composeMessages, decomposeMessages, parseSubtasks, subtaskMessages } from './amplification';
 import type { ChallengerTask } from './challengerFormat';
@@ -38,11 +38,12 @@ import type { EarlierTask } from './dedup';
 import { dedupTasks } from './dedup';
 import type { TaskSpread } from './dispersion';
 import { selectByDispersion, taskSpread } from './dispersion';
-import type { Exemplar } from './exemplars';
 import { knownOrderJudgeCalls, selectExemplars } from './exemplars';
 import type { JudgedPair, KnownOrderPair } from './reliability';
-import { PAIR_TYPES, amplificationPair, reliabilityOf, roleAsymmetryPair } from './reliability';
+import { amplificationPair, reliabilityOf, roleAsymmetryPair } from './reliability';
 import { DEFAULT_SCORE_RUBRIC, parseTaskScore, taskScoreCall } from './taskJudge';
+import { PAIR_TYPES } from '../journal/payloadTypes';
+import type { Exemplar } from '../journal/payloadTypes';
 
 export interface ZeroSettings {
   /** Tasks the Challenger is asked for per round (N). */

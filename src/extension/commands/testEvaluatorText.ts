@@ -3,7 +3,7 @@
  * program the evaluator accepts, or exactly why it did not — and the whole of it for the log
  * (feedback, what the evaluator printed). No VS Code import, so the wording is unit-tested.
  */
-import { formatScore } from '../../core/run/runStatus';
+import { formatScore } from '../../core/journal/runStatus';
 import type { TestEvaluatorResult } from '../../protocol/lsp';
 
 export interface TestEvaluatorReport {

@@ -4,12 +4,13 @@
  * into it; tests plug in an array.
  */
 import { assertNever } from '../../core/errors';
-import { isOver, type LiveRunStatus } from '../../core/run/runStatus';
-import type { EvaluatorLoadSample, HostMessage, PanelEvent, ViewMessage } from '../../protocol/webview';
+import { isOver, type LiveRunStatus } from '../../core/journal/runStatus';
+import type { EvaluatorLoadSample, HostMessage, ViewMessage } from '../../protocol/webview';
 import { buildEvidence } from './evidence';
 import { buildProgramDetail } from './programDetail';
 import { buildResultCell, buildResultsTable, exportResults } from './results';
-import type { RunStore } from './runStore';
+import type { RunStore } from '../runs/runStore';
+import type { PanelEvent } from '../../panelState/types';
 
 export interface PanelTransport {
   post(msg: HostMessage): void;

@@ -5,8 +5,8 @@
  */
 import { gateRow } from '../../core/gates/gateTable';
 import type { Evidence, EvidenceItem } from '../../protocol/webview';
-import type { StoredRun } from './runStore';
-import { itemKey } from './runStore';
+import type { StoredRun } from '../runs/runStore';
+import { itemKey } from '../runs/runStore';
 
 /** Items per message; a test on a big dev set can have hundreds of discordant items. */
 export const MAX_EVIDENCE_ITEMS = 200;

@@ -3,4 +3,4 @@ export { registerPanel, registerPanelSerializer, SHOW_PANEL_COMMAND, CANDIDATE_S
 export type { PanelHandle, RegisterPanelDeps } from './register';
 export { RatchetPanel, PANEL_VIEW_TYPE } from './ratchetPanel';
 export type { PanelDeps } from './ratchetPanel';
-export { RunStore } from './runStore';
+export { RunStore } from '../runs/runStore';

@@ -5,9 +5,9 @@
  * incorrect one), and its gate test: per-instance scores against the program it was tested against
  * and the e-process's wealth pair by pair. Pure.
  */
-import type { PairedScore, ProgramDetail } from '../../protocol/programs';
-import type { StoredRun } from './runStore';
-import { itemKey } from './runStore';
+import type { StoredRun } from '../runs/runStore';
+import { itemKey } from '../runs/runStore';
+import type { PairedScore, ProgramDetail } from '../../panelState/types';
 
 /** Pairs per message: an evaluator can report thousands of instances. */
 export const MAX_PROGRAM_PAIRS = 500;

@@ -8,7 +8,7 @@ import type { EvaluatorLoadSample, ViewMessage } from '../../protocol/webview';
 import type { PanelActions } from './controller';
 import { PanelController } from './controller';
 import { WEBVIEW_RESOURCE_ROOTS, makeNonce, panelHtml } from './html';
-import type { RunStore } from './runStore';
+import type { RunStore } from '../runs/runStore';
 
 export const PANEL_VIEW_TYPE = 'ratchet.panel';
 

@@ -8,7 +8,7 @@ import type { RunStatuses } from '../runs/runStatuses';
 import type { PanelActions } from './controller';
 import { evaluatorSample } from './controller';
 import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
-import type { RunStore } from './runStore';
+import type { RunStore } from '../runs/runStore';
 
 export const SHOW_PANEL_COMMAND = commandId('showPanel');
 export const CANDIDATE_SCHEME = 'ratchet-candidate';

@@ -5,10 +5,10 @@
  * on; feedback items are not rows: the proposer reads them, the gate and the report never score on them.
  */
 import { formatCsv } from '../../core/data/csv';
-import type { ResultCell, ResultsFilter, ResultsItem, ResultsTable, ResultsVersion } from '../../protocol/results';
-import { ITEM_TEXT_LIMIT, cellText, filterRows, versionAccuracy, versionLabel } from '../../protocol/results';
-import type { StoredRun } from './runStore';
-import { itemKey } from './runStore';
+import type { ResultCell, ResultsFilter, ResultsItem, ResultsTable, ResultsVersion } from '../../panelState/results';
+import { ITEM_TEXT_LIMIT, cellText, filterRows, versionAccuracy, versionLabel } from '../../panelState/results';
+import type { StoredRun } from '../runs/runStore';
+import { itemKey } from '../runs/runStore';
 
 export type ResultsFormat = 'csv' | 'json';
 

@@ -5,7 +5,7 @@
  * panel. No VS Code import: unit-tested.
  */
 import { GATE_TABLE } from '../../core/gates/gateTable';
-import type { ProvenanceEvidence, ProvenanceRecord } from '../../core/run/provenance';
+import type { ProvenanceEvidence, ProvenanceRecord } from '../../core/journal/provenance';
 import { formatFactor } from '../../protocol/factor';
 import { commandId } from '../commandTable';
 

@@ -7,7 +7,7 @@
  * import: unit-tested.
  */
 import { diffArrays } from 'diff';
-import type { ProvenanceRecord } from '../../core/run/provenance';
+import type { ProvenanceRecord } from '../../core/journal/provenance';
 
 export function splitLines(text: string): string[] {
   return text.split(/\r?\n/);

@@ -5,7 +5,7 @@
  * could be edited or saved by mistake.
  */
 import * as vscode from 'vscode';
-import type { ProvenanceRecord } from '../../core/run/provenance';
+import type { ProvenanceRecord } from '../../core/journal/provenance';
 import { evidencePhrase, timeAgo } from './hoverText';
 import { readProvenanceLog, workspacePlace } from './provenanceLogs';
 

@@ -1,11 +1,11 @@
 /**
- * A prompt file's provenance log (src/core/run/provenance.ts), read through the editor's file
+ * A prompt file's provenance log (src/core/journal/provenance.ts), read through the editor's file
  * system so a remote workspace's history reads too. The log lives under the workspace folder that
  * holds the file, the folder its runs were started in.
  */
 import * as vscode from 'vscode';
-import { parseProvenance, provenanceFileName } from '../../core/run/provenance';
-import type { ProvenanceLog } from '../../core/run/provenance';
+import { parseProvenance, provenanceFileName } from '../../core/journal/provenance';
+import type { ProvenanceLog } from '../../core/journal/provenance';
 
 const warned = new Set<string>();
 

@@ -4,8 +4,8 @@
  * Open Log). Pure wording, no VS Code import, so it is unit-tested; genDataCommands.ts shows it.
  */
 import { fileName } from '../../core/fileName';
-import { generatedLine } from '../../core/run/runStatus';
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import { generatedLine } from '../../core/journal/runStatus';
+import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { DevSetPaths } from '../../protocol/lsp';
 
 export const REPLACE = 'Replace';

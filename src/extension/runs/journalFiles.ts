@@ -3,9 +3,9 @@
  * RunFeed asks for them (runFeed.ts); parsing is the engine's own reader.
  */
 import * as vscode from 'vscode';
-import { checkJournalFormat } from '../../core/run/journal';
-import { parseJournal } from '../../core/run/replay';
-import type { Replay } from '../../core/run/replay';
+import { checkJournalFormat } from '../../core/journal/journal';
+import { parseJournal } from '../../core/journal/replay';
+import type { Replay } from '../../core/journal/replay';
 import type { RunJournals } from './runFeed';
 
 export function journalUri(workspace: string, runId: string): vscode.Uri {

@@ -5,9 +5,9 @@
  * journal `seq`, so the store drops what it holds and keeps back what comes early (runStore.ts);
  * the feed only reads the journal after the store's last seq when the store reports a gap.
  */
-import type { Replay } from '../../core/run/replay';
+import type { Replay } from '../../core/journal/replay';
 import type { RunEventParams } from '../../protocol/lsp';
-import type { RunStore } from '../panel/runStore';
+import type { RunStore } from './runStore';
 
 /** Where the feed reads journals (the editor's file system; a fake in tests). */
 export interface RunJournals {

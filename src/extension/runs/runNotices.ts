@@ -5,8 +5,8 @@
  * event); the engine's warnings and waits come from its events. Pure wording here; main.ts shows
  * it. Only live notifications count: a journal replayed into the panel is history.
  */
-import { formatScore, isOver } from '../../core/run/runStatus';
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import { formatScore, isOver } from '../../core/journal/runStatus';
+import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunEventParams, RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { formatWait } from '../../core/llm/retry';
 import { fileName } from '../../core/fileName';

@@ -7,8 +7,8 @@
  * cancel the run like "Ratchet: Cancel Run".
  */
 import * as vscode from 'vscode';
-import { isOver } from '../../core/run/runStatus';
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import { isOver } from '../../core/journal/runStatus';
+import type { LiveRunStatus } from '../../core/journal/runStatus';
 import { loadText } from '../views/searchStatusText';
 import type { RunStatuses } from './runStatuses';
 

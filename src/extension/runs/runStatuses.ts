@@ -8,8 +8,8 @@
  * re-sends the statuses of the runs still going); and a run whose daemon died gets no last status,
  * so the server's listing (`ratchet/listRuns`) ends it. No VS Code import: unit-tested as is.
  */
-import { endStatus, isOver } from '../../core/run/runStatus';
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import { endStatus, isOver } from '../../core/journal/runStatus';
+import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 
 export interface StatusChange {

@@ -3,11 +3,11 @@
  * statuses and what the RunStore holds) → candidates → decisions. Pure data; runsView.ts turns
  * nodes into TreeItems.
  */
-import { generatedLine, isOver } from '../../core/run/runStatus';
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import { generatedLine, isOver } from '../../core/journal/runStatus';
+import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
-import type { DecisionRow, RunState } from '../../protocol/webview';
 import { fileName } from '../../core/fileName';
+import type { DecisionRow, RunState } from '../../panelState/types';
 
 export interface RunNode {
   kind: 'run';

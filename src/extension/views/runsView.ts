@@ -5,7 +5,7 @@
  * second.
  */
 import * as vscode from 'vscode';
-import { isOver } from '../../core/run/runStatus';
+import { isOver } from '../../core/journal/runStatus';
 import { ListRunsRequest } from '../../protocol/lsp';
 import type { RunListEntry } from '../../protocol/lsp';
 import type { RunStore } from '../panel';

@@ -4,9 +4,9 @@
  * scores its events fold into, the evaluator load the daemon reports beside them — so it is as
  * fresh as the last status pushed. No VS Code import, so the wording is unit-tested.
  */
-import { formatScore } from '../../core/run/runStatus';
-import type { ClusterLoad, EvaluatorLoad, LiveRunStatus } from '../../core/run/runStatus';
-import { clusterTime } from '../../protocol/clusterTasks';
+import { formatScore } from '../../core/journal/runStatus';
+import type { ClusterLoad, EvaluatorLoad, LiveRunStatus } from '../../core/journal/runStatus';
+import { clusterTime } from '../../panelState/clusterTasks';
 
 /**
  * `12/200 evals · 2/3 busy`: evaluations run (of the budget) and evaluator slots busy; on Slurm

@@ -5,13 +5,13 @@
  * A run no daemon reports on (one found on disk) is shown from its events and the server's listing.
  * No VS Code import, so the wording is unit-tested.
  */
-import type { LiveRunStatus } from '../../core/run/runStatus';
+import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
-import { isEvaluation } from '../../protocol/results';
-import { costTotals } from '../../protocol/runState';
-import type { RunState } from '../../protocol/webview';
+import { isEvaluation } from '../../panelState/results';
+import { costTotals } from '../../panelState/runState';
 import { fileName } from '../../core/fileName';
 import { searchRunningText } from './searchStatusText';
+import type { RunState } from '../../panelState/types';
 
 export type ServerPhase = 'starting' | 'running' | 'stopped' | 'failed';
 

@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { RatchetError } from '../../core/errors';
 import { tierFacts } from '../../core/code/isolation';
 import type { IsolationSetting, IsolationTier } from '../../core/code/isolation';
-import type { SandboxCaps } from '../sandboxCaps';
+import type { SandboxCaps } from './sandboxCaps';
 
 /** Paths inside the jail: fixed, so an evaluation's outputs never name the host's folders. */
 export const JAIL = {

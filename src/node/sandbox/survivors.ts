@@ -7,7 +7,7 @@
  * and said so (docs/sandbox.md).
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import type { EvaluationWatch } from '../sandboxWatchdog';
+import type { EvaluationWatch } from './sandboxWatchdog';
 import { readProcs } from './procTable';
 
 /** Kills and counts the processes of the evaluation led by `leader` that are still running. */

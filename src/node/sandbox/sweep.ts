@@ -8,7 +8,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { chmod, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { isAlive } from '../sandboxCaps';
+import { isAlive } from './sandboxCaps';
 
 export const EVAL_PREFIX = 'ratchet-eval-';
 export const STAGE_PREFIX = 'ratchet-stage-';

@@ -29,20 +29,20 @@ import type { ProgramBatchEvaluator, ProgramEvaluation, ProgramEvaluator } from 
 import type { SlurmSpec } from '../../core/code/spec';
 import type { Clock } from '../../core/ports';
 import { budgetError } from '../../core/run/budget';
-import type { EngineEvent, EventOf, SlurmTaskInfo } from '../../core/run/events';
-import type { ClusterLoad } from '../../core/run/runStatus';
-import type { EventPayload } from '../../core/evolve/versions';
+import type { EngineEvent, EventOf, SlurmTaskInfo } from '../../core/journal/events';
+import type { ClusterLoad } from '../../core/journal/runStatus';
 import { sha256Hex } from '../../core/random';
 import { deferred } from '../deferred';
 import type { Deferred } from '../deferred';
-import { evaluationKey } from '../evaluationCache';
-import { redactEvaluation } from '../sandboxEvaluation';
-import type { EvaluatorSetup } from '../sandboxEvaluation';
+import { evaluationKey } from '../runs/evaluationCache';
+import { redactEvaluation } from '../sandbox/sandboxEvaluation';
+import type { EvaluatorSetup } from '../sandbox/sandboxEvaluation';
 import { SlurmCli } from './cli';
 import type { AccountingRow, BackoffPolicy, SlurmRunner } from './cli';
 import { FINAL, probeSharedFolder, RUNNER_NAME, stageRunFolder } from './runFolder';
 import { jobScript, submitArgs } from './script';
 import { outputTail, readBatch, readResult, scriptPath, writeBatch, writeScript } from './taskFiles';
+import type { EventPayload } from '../../core/journal/control';
 
 type SlurmEvent = EventPayload<Extract<EngineEvent, { type: `slurm/${string}` }>>;
 

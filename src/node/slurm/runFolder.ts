@@ -15,7 +15,7 @@ import { basename, join } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import type { Clock } from '../../core/ports';
 import type { SlurmSpec } from '../../core/code/spec';
-import type { EvaluatorSetup } from '../sandboxEvaluation';
+import type { EvaluatorSetup } from '../sandbox/sandboxEvaluation';
 import type { SlurmCli } from './cli';
 import { jobScript, shellQuote } from './script';
 

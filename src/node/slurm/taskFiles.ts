@@ -16,7 +16,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ProgramEvaluation } from '../../core/code/search';
-import type { EvaluatorSetup } from '../sandboxEvaluation';
+import type { EvaluatorSetup } from '../sandbox/sandboxEvaluation';
 
 export const BATCH_FORMAT = 1;
 

@@ -2,7 +2,7 @@
  * The program each Slurm array task runs on its node (bundled to out/slurmTask.js and copied into
  * the shared run folder, so every node runs the Ratchet that submitted the job):
  *
- *   node slurmTask.js <batch dir> <array index>    one evaluation: the sandbox (src/node/sandbox.ts,
+ *   node slurmTask.js <batch dir> <array index>    one evaluation: the sandbox (src/node/sandbox/sandbox.ts,
  *                                                  the same rules as a local run) on the task's
  *                                                  shard, its result written beside the batch
  *   node slurmTask.js --probe <probe dir>          the probe job: proves the node sees the shared
@@ -15,8 +15,8 @@
 import { hostname } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runEvaluation } from '../sandbox';
-import { evaluationRequest, programEvaluation } from '../sandboxEvaluation';
+import { runEvaluation } from '../sandbox/sandbox';
+import { evaluationRequest, programEvaluation } from '../sandbox/sandboxEvaluation';
 import { readBatch, writeResult } from './taskFiles';
 
 export const PROBE_TOKEN = 'token';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeEstimate, describeEvent } from '../../../src/cli/output';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 
 describe('describeEstimate', () => {
   it('says calls, tokens and dollars, or which models left the cost unknown', () => {

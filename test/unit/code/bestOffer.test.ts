@@ -7,10 +7,10 @@ import { BestOffer } from '../../../src/core/code/bestOffer';
 import { frozenSegments, parseBlocks } from '../../../src/core/code/blocks';
 import { runSearch } from '../../../src/core/code/search';
 import { isCancellation, RatchetError } from '../../../src/core/errors';
-import type { RunControl, Suggestion } from '../../../src/core/evolve/loop';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import { SeededRandom } from '../../../src/core/random';
 import { SEED_PROGRAM, evaluator, proposer, spec } from './searchWorld';
+import type { RunControl, Suggestion } from '../../../src/core/journal/control';
 
 interface Question {
   suggestion: Suggestion;

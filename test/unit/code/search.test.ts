@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { frozenSegments, parseBlocks } from '../../../src/core/code/blocks';
 import { runSearch } from '../../../src/core/code/search';
 import type { SearchOptions } from '../../../src/core/code/search';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import type { LlmClient } from '../../../src/core/ports';
 import { RatchetError } from '../../../src/core/errors';
 import { SeededRandom } from '../../../src/core/random';

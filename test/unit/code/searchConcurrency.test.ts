@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { runSearch, proposalsInFlight } from '../../../src/core/code/search';
 import type { ProgramEvaluator } from '../../../src/core/code/search';
 import { textHash } from '../../../src/core/code/novelty';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import { hashSeed, SeededRandom } from '../../../src/core/random';
 import { INSTANCES, SEED_PROGRAM, constantOf, proposer, spec } from './searchWorld';
 

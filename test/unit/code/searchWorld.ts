@@ -4,7 +4,7 @@
 // and a validator comparing two programs by the x each one's diff sets.
 import type { ProgramEvaluator } from '../../../src/core/code/search';
 import { runSearch } from '../../../src/core/code/search';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import { CODE_DEFAULTS } from '../../../src/core/code/spec';
 import type { CodeRunSpec, ParentSelection } from '../../../src/core/code/spec';
 import type { CodeGateName } from '../../../src/core/code/gate';

@@ -3,8 +3,8 @@
 // problem located at its line, as the editor shows it.
 import { describe, expect, it } from 'vitest';
 import { proposerArms, resolveCodeSpec } from '../../../src/core/code/spec';
-import { validateRunSpecText } from '../../../src/core/run/spec';
-import { mergeSpecTexts, readSpecText } from '../../../src/core/run/specSource';
+import { validateRunSpecText } from '../../../src/core/setup/spec';
+import { mergeSpecTexts, readSpecText } from '../../../src/core/setup/specSource';
 
 const FILE = 'pack.mjs.ratchet.yaml';
 const shown = (text: string): string[] => validateRunSpecText(FILE, text).map((d) => `${d.line}: ${d.severity} ${d.message}`);

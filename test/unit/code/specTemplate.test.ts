@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { codeSpecTemplate, suggestedCommand } from '../../../src/core/code/specTemplate';
-import { validateRunSpecText } from '../../../src/core/run/spec';
+import { validateRunSpecText } from '../../../src/core/setup/spec';
 import { CODE_GATES } from '../../../src/core/gates/gateTable';
 
 const SPEC = '/w/pack.mjs.ratchet.yaml';

@@ -5,9 +5,10 @@ import { fence, lastFencedBlock } from '../../../src/core/evolve/fences';
 import { parseProposal, proposerMessages } from '../../../src/core/evolve/proposer';
 import { itemJudgeCall, parseJudgeAnswer } from '../../../src/core/evolve/judge';
 import { paretoFront, pickParetoParent } from '../../../src/core/evolve/pareto';
-import { copiedDatasetText, estimateTokens } from '../../../src/core/evolve/overfit';
+import { copiedDatasetText } from '../../../src/core/evolve/overfit';
 import { differenceInterval, meanInterval } from '../../../src/core/evolve/report';
 import { SeededRandom } from '../../../src/core/random';
+import { estimateTokens } from '../../../src/core/llm/tokens';
 
 describe('fences', () => {
   it('outgrow any backtick run inside the text, so fenced data cannot close its fence', () => {

@@ -4,14 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { createScorer } from '../../../src/core/data/scorers/registry';
 import { runEvolve } from '../../../src/core/evolve/loop';
-import type { Metered, RunControl } from '../../../src/core/evolve/loop';
+import type { Metered } from '../../../src/core/evolve/loop';
 import { ROLES } from '../../../src/core/llm/types';
 import type { ChatRequest, ChatResponse, CostReport, Role } from '../../../src/core/llm/types';
 import type { Ports } from '../../../src/core/ports';
 import { SeededRandom } from '../../../src/core/random';
-import type { EngineEvent } from '../../../src/core/run/events';
-import { loadRunInputs } from '../../../src/core/run/spec';
+import type { EngineEvent } from '../../../src/core/journal/events';
+import { loadRunInputs } from '../../../src/core/setup/spec';
 import { memFiles } from '../data/fakeFiles';
+import type { RunControl } from '../../../src/core/journal/control';
 
 const ITEMS = 48;
 

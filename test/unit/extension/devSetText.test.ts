@@ -2,7 +2,7 @@
 // where the held-out split is, that nothing was written when it was cancelled or no task passed,
 // and a failure as an error (with the endpoint's commands when the endpoint failed).
 import { describe, expect, it } from 'vitest';
-import type { LiveRunStatus } from '../../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
 import type { DevSetPaths } from '../../../src/protocol/lsp';
 import { devSetEnd, replaceQuestion } from '../../../src/extension/runs/devSetText';
 import { endNotice } from '../../../src/extension/runs/runNotices';

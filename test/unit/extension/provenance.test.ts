@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProvenanceRecord } from '../../../src/core/run/provenance';
+import type { ProvenanceRecord } from '../../../src/core/journal/provenance';
 import { evidenceCommandUri, evidencePhrase, provenanceHoverMarkdown, timeAgo } from '../../../src/extension/provenance/hoverText';
 import { lineOrigins } from '../../../src/extension/provenance/lineOrigin';
 

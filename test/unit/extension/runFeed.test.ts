@@ -1,9 +1,9 @@
 // The RunFeed: live notifications and journal reads overlap, and the store ends up with each event
 // of the run once, in seq order, whatever order they came in.
 import { describe, expect, it } from 'vitest';
-import type { JournaledEvent } from '../../../src/core/run/events';
-import type { Replay } from '../../../src/core/run/replay';
-import { RunStore } from '../../../src/extension/panel/runStore';
+import type { JournaledEvent } from '../../../src/core/journal/events';
+import type { Replay } from '../../../src/core/journal/replay';
+import { RunStore } from '../../../src/extension/runs/runStore';
 import { RunFeed } from '../../../src/extension/runs/runFeed';
 import type { RunJournals } from '../../../src/extension/runs/runFeed';
 import { RUN, decided, ev, proposed, started, step } from '../webview/events';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent, JournaledEvent } from '../../../src/core/run/events';
-import type { LiveRunStatus } from '../../../src/core/run/runStatus';
+import type { EngineEvent, JournaledEvent } from '../../../src/core/journal/events';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';
 import { endNotice, resumeOffer, runNotice, runsToOffer } from '../../../src/extension/runs/runNotices';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LiveRunStatus } from '../../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
 import { RunStatuses } from '../../../src/extension/runs/runStatuses';
 import type { StatusChange } from '../../../src/extension/runs/runStatuses';
 import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';

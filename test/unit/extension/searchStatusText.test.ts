@@ -1,14 +1,14 @@
 // A running code search in the status bar: best score, evaluations done of the budget, evaluator
 // slots busy, and the cost, from the live status the daemon pushes and the run's folded events.
 import { describe, expect, it } from 'vitest';
-import { foldStatus, startingStatus, StatusFeed } from '../../../src/core/run/runStatus';
-import type { EngineEvent } from '../../../src/core/run/events';
-import type { LiveRunStatus } from '../../../src/core/run/runStatus';
-import { RunStore } from '../../../src/extension/panel/runStore';
+import { foldStatus, startingStatus, StatusFeed } from '../../../src/core/journal/runStatus';
+import type { EngineEvent } from '../../../src/core/journal/events';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
+import { RunStore } from '../../../src/extension/runs/runStore';
 import { statusView } from '../../../src/extension/views/statusText';
-import type { RunState } from '../../../src/protocol/webview';
 import type { Clock } from '../../../src/core/ports';
 import { RUN, cost, ev } from '../webview/events';
+import type { RunState } from '../../../src/panelState/types';
 
 const at = 1;
 const searchEvents: EngineEvent[] = [

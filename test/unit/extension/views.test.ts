@@ -1,14 +1,14 @@
 // The status bar's words and the Runs tree's nodes, from runs' statuses (as the daemon pushes them)
 // and runs folded by the panel's RunStore.
 import { describe, expect, it } from 'vitest';
-import type { LiveRunStatus } from '../../../src/core/run/runStatus';
-import { RunStore } from '../../../src/extension/panel/runStore';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
+import { RunStore } from '../../../src/extension/runs/runStore';
 import { candidateNodes, decisionNodes, runNodes, startClock } from '../../../src/extension/views/runsTree';
 import { compact, statusView } from '../../../src/extension/views/statusText';
 import type { ShownRun } from '../../../src/extension/views/statusText';
 import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';
-import type { RunState } from '../../../src/protocol/webview';
 import { RUN, cost, decided, ev, proposed, started, step } from '../webview/events';
+import type { RunState } from '../../../src/panelState/types';
 
 function fold(...events: ReturnType<typeof started>[]): RunState {
   const store = new RunStore();

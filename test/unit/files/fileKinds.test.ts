@@ -1,7 +1,7 @@
 // The file-kind table's answers, and the sidecar ↔ prompt mapping that reads it.
 import { describe, expect, it } from 'vitest';
 import { byNameWhenRegex, fileKind, isClaimedByName, isPromptPath, mayHoldRunSpec, promptExtensionsText, promptKindOf } from '../../../src/core/files/fileKinds';
-import { promptCandidatesFor, sidecarPathFor } from '../../../src/core/run/specSource';
+import { promptCandidatesFor, sidecarPathFor } from '../../../src/core/setup/specSource';
 
 describe('fileKind', () => {
   it.each([

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_GATES, GATE_NAMES, GATE_TABLE, REWARD_FREE_GATES, SCORED_GATES, gateRow } from '../../../src/core/gates/gateTable';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
-import { RUN_SPEC_SCHEMA } from '../../../src/core/run/specSchema';
+import { RUN_SPEC_SCHEMA } from '../../../src/core/setup/specSchema';
 import { buildProgram } from '../../../src/cli/program';
 import { SETTINGS } from '../../../src/extension/settings';
 import { readSettings } from '../../../src/server/settings';

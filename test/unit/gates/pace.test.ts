@@ -2,9 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PaceStep } from '../../../src/core/gates/pace';
 import { DEFAULT_GRID } from '../../../src/core/gates/eprocess';
-import { gateConfigHash, paceConfig, paceDecisionRecord, runPaceOnOutcomes, startPaceTest, wealthStepEvent } from '../../../src/core/gates/pace';
+import { gateConfigHash, paceConfig, paceDecisionRecord, runPaceOnOutcomes, startPaceTest } from '../../../src/core/gates/pace';
 import { EMPTY_LEDGER } from '../../../src/core/gates/thresholds';
 import { RatchetError } from '../../../src/core/errors';
+import { wealthStepEvent } from '../../../src/core/evolve/gateRunner';
 
 const LOG20 = Math.log(20);
 const L15 = Math.log1p(0.5);

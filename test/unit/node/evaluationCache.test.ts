@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProgramEvaluator } from '../../../src/core/code/search';
-import { cachedEvaluator, evaluatorIdentity } from '../../../src/node/evaluationCache';
+import { cachedEvaluator, evaluatorIdentity } from '../../../src/node/runs/evaluationCache';
 import { NodeFiles } from '../../../src/node/files';
 
 describe('evaluation cache', () => {

@@ -7,10 +7,10 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../../src/core/llm/cache';
 import type { ChatResponse } from '../../../src/core/llm/types';
-import { createJournal, runPaths } from '../../../src/core/run/journal';
+import { createJournal, runPaths } from '../../../src/core/journal/journal';
 import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
-import { ManualClock, NEW_RUN, sampleEvents } from '../run/journalHelpers';
+import { ManualClock, NEW_RUN, sampleEvents } from '../journal/journalHelpers';
 
 const files = new NodeFiles();
 const response: ChatResponse = { text: 'hi', finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 1, completionTokens: 1 }, model: 'm' };

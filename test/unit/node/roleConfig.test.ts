@@ -3,9 +3,9 @@
 // comes only from the face's defaults: the one a role's apiKeyEnv names, else the default key.
 import { describe, expect, it } from 'vitest';
 import { describeRoles } from '../../../src/core/llm/roles';
-import { roleConfig } from '../../../src/node/evolveRun';
 import { endpointDefaultsFromEnv } from '../../../src/core/run/endpointDefaults';
 import type { RunSpec } from '../../../src/core/run/specTypes';
+import { roleConfig } from '../../../src/node/runs/roles';
 
 const spec = (models: Partial<Record<string, { model?: string; baseURL?: string; apiKeyEnv?: string }>>) =>
   ({ models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {}, ...models }, origin: {} }) as unknown as RunSpec;

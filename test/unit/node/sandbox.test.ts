@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import { procState } from '../../../src/node/process';
 import { DEFAULT_LIMITS } from '../../../src/core/code/evaluatorPort';
-import { preflight, runEvaluation } from '../../../src/node/sandbox';
+import { preflight, runEvaluation } from '../../../src/node/sandbox/sandbox';
 import type { EvaluationRun } from '../../../src/core/code/evaluatorPort';
-import type { NodeEvaluationRequest } from '../../../src/node/sandbox';
-import { sandboxCaps } from '../../../src/node/sandboxCaps';
-import type { SandboxCaps } from '../../../src/node/sandboxCaps';
+import type { NodeEvaluationRequest } from '../../../src/node/sandbox/sandbox';
+import { sandboxCaps } from '../../../src/node/sandbox/sandboxCaps';
+import type { SandboxCaps } from '../../../src/node/sandbox/sandboxCaps';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/evaluators');
 const linux = process.platform === 'linux';

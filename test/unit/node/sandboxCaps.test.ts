@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pidsHierarchies } from '../../../src/node/sandboxCaps';
+import { pidsHierarchies } from '../../../src/node/sandbox/sandboxCaps';
 
 describe('pidsHierarchies', () => {
   it('finds a cgroup v1 pids hierarchy, our own cgroup in it first', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { countGroup, statFields } from '../../../src/node/sandboxWatchdog';
+import { countGroup, statFields } from '../../../src/node/sandbox/sandboxWatchdog';
 
 describe('statFields', () => {
   it('reads state and process group after the command name, which may hold spaces and parentheses', () => {

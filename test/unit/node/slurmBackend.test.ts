@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import type { ProgramEvaluation } from '../../../src/core/code/search';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import { SystemClock } from '../../../src/node/clock';
 import { SlurmBackend } from '../../../src/node/slurm/backend';
 import type { SlurmBackendOptions } from '../../../src/node/slurm/backend';

@@ -3,10 +3,10 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
-import type { RunRecord } from '../../../src/core/run/journal';
+import type { RunRecord } from '../../../src/core/journal/journal';
 import type { RunSpec } from '../../../src/core/run/specTypes';
-import { locateRun, promptPathOfRun, storeRun, storedRunOf } from '../../../src/node/storedRun';
-import type { StoredRun } from '../../../src/node/storedRun';
+import { locateRun, promptPathOfRun, storeRun, storedRunOf } from '../../../src/node/runs/storedRun';
+import type { StoredRun } from '../../../src/node/runs/storedRun';
 
 const A = path.resolve('/work/a');
 const B = path.resolve('/copies/b');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { PanelController, lightEvent, type PanelActions } from '../../../src/extension/panel/controller';
-import { RunStore } from '../../../src/extension/panel/runStore';
+import { RunStore } from '../../../src/extension/runs/runStore';
 import type { HostMessage, ViewMessage } from '../../../src/protocol/webview';
 import { RUN, decided, ev, proposed, started } from '../webview/events';
 import { exemplar, zeroRound } from '../webview/zeroRound';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 
 function setup(events = [started(), proposed('c0', undefined), proposed('c1', 'c0', 'long text', 'why'), decided('c1', 'commit', { parentId: 'c0' })]) {
   const store = new RunStore();

@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { runSearch } from '../../../src/core/code/search';
 import type { ProgramEvaluator } from '../../../src/core/code/search';
-import type { EngineEvent, EventOf } from '../../../src/core/run/events';
+import type { EngineEvent, EventOf } from '../../../src/core/journal/events';
 import { SeededRandom } from '../../../src/core/random';
 import { PanelController, lightEvent, type PanelActions } from '../../../src/extension/panel/controller';
 import { MAX_PROGRAM_OUTPUT, buildProgramDetail } from '../../../src/extension/panel/programDetail';
-import { RunStore } from '../../../src/extension/panel/runStore';
+import { RunStore } from '../../../src/extension/runs/runStore';
 import type { HostMessage } from '../../../src/protocol/webview';
 import { SEED_PROGRAM, constantOf, evaluator, proposer, spec } from '../code/searchWorld';
 

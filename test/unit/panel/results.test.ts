@@ -3,10 +3,11 @@ import { parseCsv } from '../../../src/core/data/csv';
 import { tMeanInterval, tQuantile975 } from '../../../src/core/evolve/report';
 import { PanelController } from '../../../src/extension/panel/controller';
 import { buildResultCell, buildResultsTable, exportResults } from '../../../src/extension/panel/results';
-import { RunStore } from '../../../src/extension/panel/runStore';
-import { emptyResultsFilter, filterRows, isEvaluation, versionAccuracy } from '../../../src/protocol/results';
-import type { HostMessage, PanelEvent } from '../../../src/protocol/webview';
+import { RunStore } from '../../../src/extension/runs/runStore';
+import { emptyResultsFilter, filterRows, isEvaluation, versionAccuracy } from '../../../src/panelState/results';
+import type { HostMessage } from '../../../src/protocol/webview';
 import { RUN, decided, ev, proposed, started } from '../webview/events';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 const TRICKY = 'Answer: "42", then\na second line';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildEvidence, MAX_EVIDENCE_ITEMS } from '../../../src/extension/panel/evidence';
-import { RunStore } from '../../../src/extension/panel/runStore';
-import type { PanelEvent } from '../../../src/protocol/webview';
+import { RunStore } from '../../../src/extension/runs/runStore';
 import { RUN, decided, ev, proposed, started, step } from '../webview/events';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 const evaluated = (candidateId: string, itemId: string, score: number, output?: string) => ev('item/evaluated', { candidateId, itemId, score, cached: false, ...(output ? { output } : {}) });
 const verdict = (itemId: string, order: 'child-first' | 'parent-first', winner: 'child' | 'parent' | 'tie', rationale?: string) =>

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '../../../src/core/llm/types';
 import { baseURLChoice, describeModelChoices, modelChoice, roleModels } from '../../../src/core/run/modelChoice';
-import { loadRunSpec } from '../../../src/core/run/spec';
+import { loadRunSpec } from '../../../src/core/setup/spec';
 import type { RunSpec } from '../../../src/core/run/specTypes';
 import { memFiles } from '../data/fakeFiles';
 

@@ -2,7 +2,7 @@
 // else the server's environment read as the CLI reads the shell's — and only the variables that
 // say so, never a copy of the environment.
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../../src/core/run/redact';
+import { redact } from '../../../src/core/redact';
 import { endpointDefaults } from '../../../src/server/settings';
 
 const env = { OPENAI_BASE_URL: 'http://env/v1', RATCHET_MODEL: 'env-model', OPENAI_API_KEY: 'sk-from-env', JUDGE_KEY: 'sk-judge', HOME: '/home/u', PATH: '/bin' };

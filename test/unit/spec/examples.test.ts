@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/core/data/diagnostics';
 import { createScorer } from '../../../src/core/data/scorers/registry';
-import { loadRunInputs, namesNoDataset, validateRunSpecText } from '../../../src/core/run/spec';
+import { loadRunInputs, namesNoDataset, validateRunSpecText } from '../../../src/core/setup/spec';
 import { templateVariableNames } from '../../../src/core/prompt/template';
 import { diskFiles } from '../data/fakeFiles';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/core/data/diagnostics';
 import type { Diagnostic } from '../../../src/core/data/diagnostics';
 import { RatchetError } from '../../../src/core/errors';
-import { loadRunInputs } from '../../../src/core/run/spec';
+import { loadRunInputs } from '../../../src/core/setup/spec';
 import { diskFiles } from '../data/fakeFiles';
 
 const files = diskFiles(path.resolve(__dirname, '../../fixtures/bad-inputs'));

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CODE_DEFAULTS } from '../../../src/core/code/spec';
 import { DEFAULTS } from '../../../src/core/run/specTypes';
-import { RUN_SPEC_SCHEMA } from '../../../src/core/run/specSchema';
+import { RUN_SPEC_SCHEMA } from '../../../src/core/setup/specSchema';
 import { SCORER_TYPES } from '../../../src/core/data/scorers/types';
 import { ROLES } from '../../../src/core/llm/types';
 

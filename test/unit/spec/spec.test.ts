@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../../src/core/data/diagnostics';
 import type { Diagnostic } from '../../../src/core/data/diagnostics';
 import { RatchetError } from '../../../src/core/errors';
-import { findPromptForSidecar, loadRunInputs, loadRunSpec, sidecarPathFor, validateRunSpecText } from '../../../src/core/run/spec';
+import { findPromptForSidecar, loadRunInputs, loadRunSpec, sidecarPathFor, validateRunSpecText } from '../../../src/core/setup/spec';
 import type { RunSpec } from '../../../src/core/run/specTypes';
 import { memFiles } from '../data/fakeFiles';
 

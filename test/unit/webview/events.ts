@@ -1,7 +1,7 @@
 /** Small builders for panel events in tests: each fills the fields a test does not care about. */
 import type { DecisionRecord } from '../../../src/core/gates/record';
 import type { CostReport } from '../../../src/core/llm/types';
-import type { PanelEvent } from '../../../src/protocol/webview';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 export const RUN = 'run-1';
 let clock = 1_000;

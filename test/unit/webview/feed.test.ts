@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { feedCounts, feedRows, reasonText, statisticText, toFeedRow } from '../../../webview/model/feed';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { DecisionRow } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, decided, ev, started } from './events';
+import type { DecisionRow } from '../../../src/panelState/types';
 
 const row = (over: Partial<DecisionRow> = {}): DecisionRow => ({
   seq: 0,

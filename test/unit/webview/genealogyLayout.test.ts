@@ -3,11 +3,12 @@
 // below its parent; failed proposals beside the step they were an attempt at; migrations ending
 // in the lane they moved to; and the keyboard and pointer finding the marks a user means.
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../../src/core/run/events';
-import { emptyPrograms, foldProgramEvent, type ProgramsState } from '../../../src/protocol/programs';
+import type { EngineEvent } from '../../../src/core/journal/events';
+import { emptyPrograms, foldProgramEvent } from '../../../src/panelState/programs';
 import { layoutGenealogy, markAt, markKey, moveFrom, visibleLines, type GenealogyLayout, type ProgramMark } from '../../../webview/model/genealogyLayout';
 import { migratingSearchEvents } from '../code/searchWorld';
 import { syntheticSearch } from './syntheticSearch';
+import type { ProgramsState } from '../../../src/panelState/types';
 
 async function realSearch(seed: number, proposals: number, broken: boolean): Promise<ProgramsState> {
   return fold(await migratingSearchEvents(seed, proposals, broken));

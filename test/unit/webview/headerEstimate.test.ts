@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headerModel } from '../../../webview/model/header';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, cost, decided, ev, started } from './events';
 
 describe('run header: the estimate, then the real dollars', () => {

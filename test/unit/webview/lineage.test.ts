@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildLineage, lineageRows, parentOf } from '../../../webview/model/lineage';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, decided, proposed, started } from './events';
 
 const state = () =>

@@ -7,10 +7,11 @@ import type { PanelApp } from '../../../webview/components/panel-app';
 import { mountPanel } from '../../../webview/components/panel-app';
 import { partsFor } from '../../../webview/model/panelParts';
 import { memoryHost, type MemoryHost } from '../../../webview/memoryHost';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { Evidence, HostMessage, PanelEvent, RunState, UiState } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
+import type { Evidence, HostMessage, UiState } from '../../../src/protocol/webview';
 import { RUN, decided, ev, proposed, record, started, step } from './events';
 import { syntheticRun } from './syntheticRun';
+import type { PanelEvent, RunState } from '../../../src/panelState/types';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 

@@ -5,9 +5,9 @@ import { fileName } from '../../../src/core/fileName';
 import { evidenceText, formatFactor } from '../../../webview/model/format';
 import { headerModel } from '../../../webview/model/header';
 import { ratingRows, ratingsChartData } from '../../../webview/model/ratings';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { PanelEvent } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, cost, decided, ev, proposed, started } from './events';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 describe('run header', () => {
   it('shows budget used against each limit and drives the bar by the binding one', () => {

@@ -12,9 +12,9 @@ import { GLOSSARY, hover, type CandidateFacts } from '../../../webview/model/glo
 import { headerModel, outcomeText } from '../../../webview/model/header';
 import { tabHiddenWhy } from '../../../webview/model/tabs';
 import { wealthChartData } from '../../../webview/model/wealthSeries';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { PanelEvent, RunState } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, decided, ev, proposed, started, step } from './events';
+import type { PanelEvent, RunState } from '../../../src/panelState/types';
 
 /** The body's padding (styles.css): the feed is 24 px narrower than the panel. */
 const PADDING = 24;

@@ -4,7 +4,7 @@
 // failed proposal's parent with the failure); the throughput section words the failures, the
 // models and what the slot timeline covers.
 import { describe, expect, it } from 'vitest';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import type { ProgramSelectDetail, ProgramsGenealogy } from '../../../webview/components/programs-genealogy';
 import type { ProgramsThroughput } from '../../../webview/components/programs-throughput';
 import '../../../webview/components/programs-genealogy';

@@ -8,10 +8,10 @@ import type { PanelApp } from '../../../webview/components/panel-app';
 import { mountPanel } from '../../../webview/components/panel-app';
 import { memoryHost, type MemoryHost } from '../../../webview/memoryHost';
 import { archiveRows, islandRows, scoreChartData } from '../../../webview/model/programsView';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { ProgramDetail } from '../../../src/protocol/programs';
-import type { PanelEvent, RunState } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, decided, ev, started } from './events';
+import type { PanelEvent, RunState } from '../../../src/panelState/types';
+import type { ProgramDetail } from '../../../src/panelState/types';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 

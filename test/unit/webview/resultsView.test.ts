@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { PanelApp } from '../../../webview/components/panel-app';
 import { mountPanel } from '../../../webview/components/panel-app';
 import { memoryHost, type MemoryHost } from '../../../webview/memoryHost';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { ResultsTable } from '../../../src/protocol/results';
-import type { PanelEvent, ViewMessage } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
+import type { ResultsTable } from '../../../src/panelState/results';
+import type { ViewMessage } from '../../../src/protocol/webview';
 import { RUN, ev, proposed, started } from './events';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, applyEvent, costTotals, emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { PanelEvent } from '../../../src/protocol/webview';
+import { LIMITS, applyEvent, costTotals, emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, cost, decided, ev, proposed, started, step } from './events';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 const fold = (events: PanelEvent[]) => foldEvents(emptyRunState(RUN), events);
 

@@ -6,7 +6,7 @@
 import type { DecisionRecord } from '../../../src/core/gates/record';
 import type { CostReport } from '../../../src/core/llm/types';
 import { SeededRandom } from '../../../src/core/random';
-import type { PanelEvent } from '../../../src/protocol/webview';
+import type { PanelEvent } from '../../../src/panelState/types';
 
 export interface SyntheticOptions {
   count: number;

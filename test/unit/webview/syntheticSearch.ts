@@ -7,7 +7,7 @@
  * of its island, scores drift from the parent's, a commit raises the island's incumbent.
  */
 import type { DecisionRecord } from '../../../src/core/gates/record';
-import type { EngineEvent } from '../../../src/core/run/events';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import { SeededRandom } from '../../../src/core/random';
 
 export interface SyntheticSearchOptions {

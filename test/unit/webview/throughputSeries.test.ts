@@ -3,10 +3,10 @@
 // the bandit's picks per model.
 import { describe, expect, it } from 'vitest';
 import { emptyCostReport } from '../../../src/core/llm/cost';
-import type { LiveRunStatus } from '../../../src/core/run/runStatus';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
 import { PanelController, evaluatorSample } from '../../../src/extension/panel/controller';
-import { RunStore } from '../../../src/extension/panel/runStore';
-import { emptyPrograms, foldProgramEvent } from '../../../src/protocol/programs';
+import { RunStore } from '../../../src/extension/runs/runStore';
+import { emptyPrograms, foldProgramEvent } from '../../../src/panelState/programs';
 import type { HostMessage } from '../../../src/protocol/webview';
 import { EvaluatorLoads, LOAD_LIMITS } from '../../../webview/model/evaluatorLoad';
 import { evaluationsPerMinute, failureRows, modelRows, slotSeries, slotUse } from '../../../webview/model/throughputSeries';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { logSplits, wealthChartData } from '../../../webview/model/wealthSeries';
 import { RUN, decided, ev, started, step } from './events';
 

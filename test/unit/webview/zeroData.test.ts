@@ -4,13 +4,13 @@
 // gap, not a zero), and words the histograms and exemplars; the tab shows only for runs that
 // generate tasks, and a dev-set generation opens on it.
 import { describe, expect, it } from 'vitest';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { PanelEvent, RunState } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { headerModel } from '../../../webview/model/header';
 import { firstTab, tabHiddenWhy } from '../../../webview/model/tabs';
 import { exemplarCards, histogramModel, reliabilityChartData, reliabilityRows, shownRound, tasksRows, zeroSummary } from '../../../webview/model/zeroData';
 import { ev, started } from './events';
 import { bins, exemplar, zeroRound } from './zeroRound';
+import type { PanelEvent, RunState } from '../../../src/panelState/types';
 
 const generation = (): PanelEvent =>
   ev('run/started', { info: { kind: 'gen-data', target: 'm/x.prompt.md', gate: 'none', alpha: 0.05, mode: 'suggest', seed: 1, rounds: 2, estimate: { calls: 260, tokens: 1, unpriced: ['m'] } } });

@@ -6,10 +6,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { mountPanel } from '../../../webview/components/panel-app';
 import { memoryHost } from '../../../webview/memoryHost';
-import { emptyRunState, foldEvents } from '../../../src/protocol/runState';
-import type { PanelEvent, RunState } from '../../../src/protocol/webview';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, ev } from './events';
 import { exemplar, zeroRound } from './zeroRound';
+import type { PanelEvent, RunState } from '../../../src/panelState/types';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 

@@ -3,10 +3,10 @@
  * written tasks are exactly the kept, held-out and dropped ones (every task meets one fate), the
  * histograms count the judged pool, the two reliabilities are each pair type's.
  */
-import type { EventOf } from '../../../src/core/run/events';
-import type { HistogramBin } from '../../../src/core/zero/dispersion';
-import type { Exemplar } from '../../../src/core/zero/exemplars';
-import type { Reliability } from '../../../src/core/zero/reliability';
+import type { EventOf } from '../../../src/core/journal/events';
+import type { HistogramBin } from '../../../src/core/journal/payloadTypes';
+import type { Reliability } from '../../../src/core/journal/payloadTypes';
+import type { Exemplar } from '../../../src/core/journal/payloadTypes';
 
 export interface RoundShape {
   kept?: number;

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { JudgeVerdict } from '../../../src/core/gates/pairwise';
 import { itemJudgeCall, parseJudgeAnswer } from '../../../src/core/evolve/judge';
 import { exemplarJudgeCall, knownOrderJudgeCalls, selectExemplars } from '../../../src/core/zero/exemplars';
-import type { JudgedPair, PairType } from '../../../src/core/zero/reliability';
+import type { JudgedPair } from '../../../src/core/zero/reliability';
 import { amplificationPair, roleAsymmetryPair } from '../../../src/core/zero/reliability';
+import type { PairType } from '../../../src/core/journal/payloadTypes';
 
 function many(type: PairType, prefix: string, n: number, betterFirst: JudgeVerdict, worseFirst: JudgeVerdict): JudgedPair[] {
   return Array.from({ length: n }, (_, i) => {

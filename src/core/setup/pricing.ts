@@ -1,0 +1,116 @@
+/**
+ * The prices a run counts its dollars with, one per role, and the pre-flight that refuses a dollar
+ * budget the run could not count.
+ *
+ * Precedence, per role: the run spec's `models.<role>.free: true` or `price`; then the editor's
+ * `ratchet.models.prices` for the role's model; then `ratchet.endpoint.free`, for a role that
+ * calls the editor's endpoint (not one the spec names); then Ratchet's price list (llm/prices.ts).
+ * A model none of these prices is unpriced: no local-endpoint guess, since a wrong $0 would let a
+ * dollar budget overspend without a word.
+ */
+import { badInputError, diagnostic } from '../data/diagnostics';
+import { RatchetError } from '../errors';
+import { listedPrice } from '../llm/prices';
+import { normalizeBaseURL } from '../llm/roles';
+import type { PublicEndpoint } from '../llm/roles';
+import { ROLES } from '../llm/types';
+import type { ModelPrice, PriceTable, Role } from '../llm/types';
+import { rolesCalled } from './estimate';
+import type { RolePrices, RunCalls } from './estimate';
+import type { RunSpec } from '../run/specTypes';
+import type { FacePrices } from '../run/overrides';
+
+export interface RunPrices {
+  byRole: RolePrices;
+  /** The roles the run calls (estimate.ts rolesCalled): the ones the table and the pre-flight cover. */
+  called: readonly Role[];
+  /** By model id, for the LLM layer's meter (which prices each answer by its model). */
+  table: PriceTable;
+}
+
+const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
+
+/** `endpoints`: each role's model and base URL as the face resolved them (spec, flags, settings). */
+export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}, calls: RunCalls = 'evolve'): RunPrices {
+  const priceOf = (role: Role): ModelPrice | undefined => {
+    const m = spec.models[role];
+    const { model, baseURL } = endpoints[role];
+    // The meter prices each answer by the name of the model asked for; with none named (the
+    // editor's models pick one) there is no name to price, so its dollars cannot be counted.
+    if (model === undefined) return undefined;
+    if (m.free === true) return FREE;
+    if (m.price) return m.price;
+    const set = face.prices && Object.hasOwn(face.prices, model) ? face.prices[model] : undefined;
+    if (set) return set;
+    // The editor's endpoint is the one a role calls unless the spec names another (and no flag overrode it).
+    if (face.free === true && baseURL !== undefined && (m.baseURL === undefined || normalizeBaseURL(m.baseURL) !== normalizeBaseURL(baseURL))) return FREE;
+    return listedPrice(model);
+  };
+  const byRole = Object.fromEntries(ROLES.map((role) => [role, { model: endpoints[role].model, price: priceOf(role) }])) as RolePrices;
+
+  // The meter prices an answer by its model, so two called roles on one model need one price.
+  const table: PriceTable = {};
+  const owner: Record<string, Role> = {};
+  const called = rolesCalled(spec, calls);
+  for (const role of called) {
+    const { model, price } = byRole[role];
+    if (price === undefined || model === undefined) continue;
+    const first = owner[model];
+    if (first !== undefined && !samePrice(table[model]!, price)) {
+      throw new RatchetError(
+        'badInput',
+        `The ${first} and ${role} roles both call ${model} but at different prices (a price or free: true set for one of them only); dollars are counted per model, so give models.${first} and models.${role} the same price.`,
+        { field: `models.${role}.price` },
+      );
+    }
+    owner[model] ??= role;
+    table[model] = price;
+  }
+  return { byRole, called, table };
+}
+
+/**
+ * Before the first call: a run with `budget.dollars` whose called roles include an unpriced model
+ * could never count, so never stop on, its dollars. Located at the role's `models` entry.
+ */
+export function checkDollarBudget(spec: RunSpec, prices: RunPrices): void {
+  const limit = spec.budget.dollars;
+  if (limit === undefined) return;
+  const missing = new Map<string, { entry: string; model: string | undefined; roles: Role[] }>();
+  for (const role of prices.called) {
+    const { model, price } = prices.byRole[role];
+    if (price !== undefined) continue;
+    // The entry the user would edit: the role's own, else `default` when the role inherits it.
+    const entry = spec.origin[`models.${role}`] === undefined && spec.origin['models.default'] !== undefined ? 'default' : role;
+    const key = `${entry}\u0000${model ?? ''}`;
+    const m = missing.get(key) ?? { entry, model, roles: [] };
+    m.roles.push(role);
+    missing.set(key, m);
+  }
+  if (missing.size === 0) return;
+  const problems = [...missing.values()].map(({ entry, model, roles }) => {
+    const whose = `the ${roles.join(' and ')} role${roles.length > 1 ? 's\'' : '\'s'}`;
+    if (model === undefined) {
+      return {
+        at: spec.origin[`models.${entry}`] ?? spec.origin['budget.dollars'],
+        field: `models.${entry}.model`,
+        message: `budget.dollars is $${limit}, but ${whose} model is not named (the editor picks one), so its dollars could not be counted; name it in models.${entry}.model and price it`,
+      };
+    }
+    return {
+      at: spec.origin[`models.${entry}`] ?? spec.origin['budget.dollars'],
+      field: `models.${entry}.price`,
+      message:
+        `budget.dollars is $${limit}, but ${whose} model ${model} has no known price, so its dollars could not be counted; ` +
+        `add models.${entry}.price: { input: …, output: … } (USD per million tokens), or models.${entry}.free: true if its endpoint costs nothing (Ollama, vLLM), ` +
+        `or set its price in the editor setting ratchet.models.prices`,
+    };
+  });
+  const located = problems.flatMap((p) => (p.at ? [diagnostic(p.at, p.message, { field: p.field })] : []));
+  if (located.length === problems.length) throw badInputError(located);
+  throw new RatchetError('badInput', `${problems[0]!.message}.`, { field: problems[0]!.field });
+}
+
+function samePrice(a: ModelPrice, b: ModelPrice): boolean {
+  return a.inputPerMTok === b.inputPerMTok && a.outputPerMTok === b.outputPerMTok && a.cachedInputPerMTok === b.cachedInputPerMTok;
+}

@@ -1,0 +1,316 @@
+/**
+ * One evolve run as a Node face starts it (the CLI, and the run daemon for the editor): load and
+ * check the inputs, assemble the ports with the LLM layer, open (or resume) the journal, and drive
+ * `runEvolve` with every event journaled durably before the engine's next step.
+ *
+ * Resume replays, it does not patch (src/core/journal/resume.ts): the run is executed again from the
+ * start with the same seed, every LLM call made before the interruption is answered by the on-disk
+ * response cache (and counted as the paid call it was, so the meter and the budgets carry over),
+ * and the events already journaled are checked, not written twice; the user's decisions on
+ * suggestions are taken from the journal.
+ */
+import { relative, resolve, sep } from 'node:path';
+import type { DataItem } from '../../core/data/item';
+import { loadDataset } from '../../core/data/dataset';
+import { splitItems } from '../../core/data/splits';
+import type { SplitPlan } from '../../core/data/splits';
+import { checkItemsAgainstTemplate } from '../../core/data/templateCheck';
+import { badInputError, errorsOf } from '../../core/data/diagnostics';
+import type { Scorer } from '../../core/data/scorers/types';
+import { RatchetError } from '../../core/errors';
+import { REWARD_FREE_GATES, SCORED_GATES } from '../../core/gates/gateTable';
+import { runEvolve } from '../../core/evolve/loop';
+import type { EvolveResult } from '../../core/evolve/loop';
+import type { LlmTransport } from '../../core/ports';
+import { describeRoles } from '../../core/llm/roles';
+import { sha256Hex } from '../../core/random';
+import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
+import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
+import type { JournalWriter } from '../../core/journal/journal';
+import { estimateRun, estimateZeroEvolve } from '../../core/setup/estimate';
+import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
+import { RunBudget } from '../../core/run/budget';
+import { activeElapsedMs, replayingControl, replayingEmitter } from '../../core/journal/resume';
+import { loadRunInputs, namesNoDataset } from '../../core/setup/spec';
+import type { RunInputs } from '../../core/setup/spec';
+import type { RunSpec } from '../../core/run/specTypes';
+import { checkOverrides } from '../../core/run/overrides';
+import type { EvolveOverrides } from '../../core/run/overrides';
+import { paceConfigOf } from '../../core/run/gateConfig';
+import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
+import type { EndpointDefaults } from '../../core/run/endpointDefaults';
+import { roleModels } from '../../core/run/modelChoice';
+import { templateVariableNames } from '../../core/prompt/template';
+import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
+import type { ZeroRoundsDeps } from '../../core/zero/rounds';
+import { zeroDataRounds } from './zeroDataRounds';
+import { nodePorts } from '../ports';
+import type { NodePorts } from '../ports';
+import { NodeFiles } from '../files';
+import { createNodeScorer } from '../scorers';
+import { currentOwner } from '../process';
+import { SystemClock } from '../clock';
+import { locateRun, storeRun, storedRunOf } from './storedRun';
+import type { StoredRun } from './storedRun';
+import { runLlmClient } from './runLlm';
+import { roleConfig } from './roles';
+import type { RunControl } from '../../core/journal/control';
+
+export interface EvolveRunOptions {
+  promptPath: string;
+  /** Where `.ratchet/` lives (runs, cache). */
+  workspace: string;
+  overrides: EvolveOverrides;
+  control: RunControl;
+  /** Each new event, after it is durable in the journal, with the `seq` it has there. */
+  onEvent: (e: JournaledEvent) => void;
+  signal: AbortSignal;
+  /** Where roles without an endpoint of their own go, and the keys (secret: never journaled). */
+  endpointDefaults: EndpointDefaults;
+  version: string;
+  /** Refuse runs whose scorer executes workspace code (an untrusted workspace). */
+  untrusted?: boolean;
+  /** Where LLM calls go instead of the OpenAI-compatible endpoints (the editor's language models). */
+  transport?: LlmTransport;
+}
+
+export interface EvolveRunOutcome extends EvolveResult {
+  runId: string;
+  /** Warnings found while loading the inputs (small splits, ignored keys). */
+  warnings: string[];
+}
+
+export async function startEvolveRun(opts: EvolveRunOptions): Promise<EvolveRunOutcome> {
+  // Resolved against the face's working directory now, so run.json can keep it relative to the workspace.
+  const overrides = opts.overrides.dataset === undefined ? opts.overrides : { ...opts.overrides, dataset: resolve(opts.overrides.dataset) };
+  return execute({ ...opts, workspace: resolve(opts.workspace), overrides }, undefined);
+}
+
+/**
+ * Where and how patiently a resumed run's calls go, on top of what it started with. Never what:
+ * a base URL, a per-call timeout and the failures a call may take are not inputs a resume checks,
+ * while a model, gate, seed or concurrency would change the run's decisions and is not offered.
+ */
+export type ResumeEndpoint = Pick<EvolveOverrides, 'baseURL' | 'callTimeoutSeconds' | 'maxFailures'>;
+
+/**
+ * Resumes run `runId` of `workspace`, in that workspace: its journal, lock, response cache and prompt
+ * file are the ones there (run.json keeps paths relative to the workspace), whichever folder the run
+ * started in.
+ */
+export async function resumeEvolveRun(
+  runId: string,
+  workspace: string,
+  opts: Omit<EvolveRunOptions, 'promptPath' | 'workspace' | 'overrides'> & { endpoint?: ResumeEndpoint },
+): Promise<EvolveRunOutcome> {
+  const files = new NodeFiles();
+  const root = resolve(workspace);
+  const stored = storedRunOf(await readRunRecord(files, runPaths(files, root, runId).runJson));
+  const { promptPath, overrides } = locateRun(stored, root);
+  if (!(await files.exists(promptPath))) {
+    throw new RatchetError(
+      'badInput',
+      `Cannot resume run ${runId}: its prompt file ${promptPath} does not exist. Put the file back, or resume the run in the workspace folder that has it.`,
+      { runId, file: promptPath },
+    );
+  }
+  const { endpoint, ...rest } = opts;
+  const how = Object.fromEntries(Object.entries(endpoint ?? {}).filter(([, v]) => v !== undefined)) as ResumeEndpoint;
+  return execute({ ...rest, promptPath, workspace: root, overrides: { ...overrides, ...how } }, { runId, stored });
+}
+
+async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored: StoredRun } | undefined): Promise<EvolveRunOutcome> {
+  const files = new NodeFiles();
+  const promptPath = resolve(opts.promptPath);
+  // Every refusal of the inputs comes before the journal: a bad flag must not leave a failed run folder.
+  checkOverrides(opts.overrides);
+  const inputs = await loadInputs(files, promptPath, opts.overrides);
+  const spec = inputs.spec;
+  checkGate(spec);
+  // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
+  const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
+  const calls = zero ? 'zeroDataEvolve' : 'evolve';
+  const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
+  const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
+  checkDollarBudget(spec, prices);
+  const clock = new SystemClock();
+  const budget = new RunBudget(spec.budget, clock);
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: opts.workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }) });
+  const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  let scorer: Scorer | undefined;
+  if (spec.scorer) {
+    // `locate`: a scorer that cannot load names the spec's file:line of the field at fault.
+    scorer = await createNodeScorer(spec.scorer, { baseDir: spec.baseDir, files, llm, proc: ports.proc, locate: (field) => spec.origin[field] });
+    if (scorer.requiresTrust && opts.untrusted) {
+      throw new RatchetError(
+        'badInput',
+        `This run's ${scorer.type} scorer executes code from the workspace, which is not trusted; trust the workspace or use a scorer that runs no code.`,
+        { field: 'scorer' },
+      );
+    }
+  }
+  const inputsHash = hashInputs(inputs);
+
+  let writer: JournalWriter;
+  let replayed: JournaledEvent[] = [];
+  if (resuming) {
+    if (resuming.stored.inputsHash !== inputsHash) {
+      throw new RatchetError(
+        'badInput',
+        `The dataset or spec of run ${resuming.runId} changed since it started; resuming would not reproduce its decisions. Start a new run.`,
+        { runId: resuming.runId },
+      );
+    }
+    const r = await resumeJournal(files, opts.workspace, resuming.runId, currentOwner());
+    writer = r.writer;
+    replayed = r.replay.events;
+  } else {
+    const stored = storeRun({ promptPath, workspace: opts.workspace, overrides: opts.overrides, inputsHash, spec });
+    writer = await createJournal(ports, opts.workspace, { kind: 'evolve', target: promptPath, seed: spec.seed, version: opts.version, spec: stored }, currentOwner());
+  }
+
+  const startText = replayed.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'v0');
+  // Incidental events (isIncidental: waits for a rate limit or a backoff) are journaled and shown
+  // as they happen, outside the engine's event order that a resume replays and compares.
+  const emitIncidental = (e: EngineEvent) => {
+    void writer
+      .append(e)
+      .then((journaled) => opts.onEvent(journaled))
+      .catch(() => undefined); // after the run ended the journal refuses it, and nobody waits any more
+  };
+  const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
+  // Accepted edits are recorded where the file's history is read (the editor's hover and Prompt History).
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'evolve' });
+  for (const e of replayed) provenance.observe(e);
+  const write = async (e: EngineEvent) => {
+    const journaled = await writer.append(e);
+    provenance.observe(journaled);
+    opts.onEvent(journaled);
+  };
+  // Calls this run pays for are marked so in the cache: a later resume replays them as paid.
+  llm.payFor(writer.runId);
+  const replay = replayingEmitter(writer.runId, replayed, write);
+  if (resuming) {
+    const elapsedMs = activeElapsedMs(replayed);
+    budget.continueFrom(elapsedMs, replay.replaying);
+    await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
+  }
+  const emit = replay.emit;
+  // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
+  const control = replayingControl(provenance.control(opts.control), replayed);
+  const challengerModel = roles.challenger?.model ?? '';
+  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
+  try {
+    const result = await runEvolve(
+      {
+        runId: writer.runId,
+        spec,
+        prompt: inputs.prompt,
+        template: inputs.template,
+        splits: inputs.splits,
+        scorer,
+        ports,
+        meter: llm,
+        budget,
+        control,
+        estimate: zero ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole) : estimateRun(inputs, prices.byRole),
+        models: roleModels(spec, prices.called, opts.overrides, opts.endpointDefaults, opts.transport !== undefined),
+        ...(dataRounds ? { dataRounds } : {}),
+        ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
+      },
+      emit,
+      opts.signal,
+    );
+    return { ...result, runId: writer.runId, warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`) };
+  } finally {
+    offWait();
+    await writer.flush().catch(() => undefined);
+    await ports.close();
+  }
+}
+
+/** Candidates tested on each zero-data round's items before the next round is written. */
+const ZERO_CANDIDATES_PER_ROUND = 2;
+
+/** The most rounds a zero-data evolve run can have: one per ZERO_CANDIDATES_PER_ROUND candidates. */
+function zeroRoundsAtMost(spec: RunSpec): number {
+  return Math.max(1, Math.ceil(spec.budget.candidates / ZERO_CANDIDATES_PER_ROUND));
+}
+
+/** A run whose spec names no dataset and no split files, and no --data was given. */
+function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
+  return o.dataset === undefined && namesNoDataset(spec);
+}
+
+/** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */
+function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'now' | 'challengerModel'> {
+  const variables = templateVariableNames(inputs.prompt.body);
+  if (variables.length === 0) {
+    throw new RatchetError(
+      'badInput',
+      `${inputs.prompt.path} names no dataset and has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}, or name a dataset.`,
+      { file: inputs.prompt.path, field: 'dataset' },
+    );
+  }
+  const description = inputs.prompt.frontMatter?.['description'];
+  return {
+    template: inputs.template,
+    variables,
+    brief: typeof description === 'string' ? { description } : {},
+    settings: { ...DEFAULT_ZERO_SETTINGS, seed: inputs.spec.seed },
+  };
+}
+
+/**
+ * The gate the run will build, built once now (it is built again inside the engine): whatever it
+ * refuses — the spec's gate section with the flags on top — is refused before a run folder exists.
+ */
+function checkGate(spec: RunSpec): void {
+  try {
+    paceConfigOf(spec.gate);
+  } catch (err) {
+    if (!RatchetError.is(err, 'badInput')) throw err;
+    throw new RatchetError('badInput', `gate ${spec.gate.name}: ${err.message}`, { field: 'gate' }, err);
+  }
+}
+
+/** On resume, the user's earlier answers come from the journal, not from a second prompt. */
+async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrides): Promise<RunInputs> {
+  // The small-dev warning names the exact number of straight wins the run's gate needs.
+  const gate = { ...(o.gate ? { name: o.gate } : {}), ...(o.alpha !== undefined ? { alpha: o.alpha } : {}) };
+  const inputs = await loadRunInputs(files, promptPath, { gate });
+  const spec: RunSpec = {
+    ...inputs.spec,
+    gate: { ...inputs.spec.gate, ...gate },
+    budget: {
+      ...inputs.spec.budget,
+      ...(o.budgetCalls !== undefined ? { calls: o.budgetCalls } : {}),
+      ...(o.candidates !== undefined ? { candidates: o.candidates } : {}),
+    },
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.mode ? { mode: o.mode } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.callTimeoutSeconds !== undefined ? { callTimeoutSeconds: o.callTimeoutSeconds } : {}),
+  };
+  if (spec.rewardFree && SCORED_GATES.includes(spec.gate.name)) {
+    const others = REWARD_FREE_GATES.slice(0, -1).join(', ');
+    throw new RatchetError('badInput', `Gate ${spec.gate.name} needs scored items, and this run has no labels or scorer; use ${others} or ${REWARD_FREE_GATES.at(-1)}.`, { field: 'gate' });
+  }
+  let splits = inputs.splits;
+  const reSplit = o.dataset !== undefined || o.seed !== undefined;
+  if (reSplit && spec.split.kind !== 'files') {
+    const items: DataItem[] = o.dataset !== undefined ? (await loadDataset(files, resolve(o.dataset))).items : [...inputs.splits.feedback, ...inputs.splits.dev, ...inputs.splits.test];
+    const problems = errorsOf(checkItemsAgainstTemplate(items, inputs.template));
+    if (problems.length > 0) throw badInputError(problems);
+    splits = splitItems(items, spec.split as SplitPlan, spec.seed);
+  }
+  return { ...inputs, spec, splits };
+}
+
+function hashInputs(inputs: RunInputs): string {
+  const ids = (items: readonly DataItem[]) => items.map((i) => i.id).join(',');
+  // The default population is left out, so a run journaled before the option existed still resumes.
+  const { population, ...gate } = inputs.spec.gate;
+  const hashedGate = population === 'finite' ? inputs.spec.gate : gate;
+  return sha256Hex(JSON.stringify({ f: ids(inputs.splits.feedback), d: ids(inputs.splits.dev), t: ids(inputs.splits.test), gate: hashedGate, seed: inputs.spec.seed })).slice(0, 16);
+}

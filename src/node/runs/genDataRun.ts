@@ -1,0 +1,242 @@
+/**
+ * `ratchet gen-data` as a Node face runs it (issue #17): load the prompt and its run spec, state
+ * the cost estimate, run the zero-data rounds (core/zero/rounds.ts) with every round journaled as
+ * a `zero/round` event, and write what the user owns:
+ *
+ * - the dev set, `<prompt name>.dev.jsonl` next to the prompt (or `--out`): each round's top-K
+ *   tasks by dispersion, provenance `split: "dev"`;
+ * - the held-out generated test split in a second file, the dev file's name with `.test.jsonl`
+ *   for `.dev.jsonl` (or `.test` before `.jsonl`), provenance `split: "test"`: reported apart so a
+ *   gain on the Challenger's own distribution is not mistaken for a gain on the task.
+ *
+ * Neither file is overwritten unless --force; both are refused before any call. They are written
+ * once, at the end (atomically), so an interrupted run leaves no half dev set: running the same
+ * command again replays every call already paid for from the response cache.
+ */
+import { basename, dirname, join, resolve } from 'node:path';
+import { RatchetError, isCancellation } from '../../core/errors';
+import { describeRoles } from '../../core/llm/roles';
+import type { LlmTransport } from '../../core/ports';
+import { templateVariableNames } from '../../core/prompt/template';
+import { RunBudget, budgetOf } from '../../core/run/budget';
+import type { EndpointDefaults } from '../../core/run/endpointDefaults';
+import { estimateZeroRounds, rolesCalled } from '../../core/setup/estimate';
+import type { EngineEvent, JournaledEvent, RunSummaryInfo } from '../../core/journal/events';
+import { createJournal } from '../../core/journal/journal';
+import { roleModels } from '../../core/run/modelChoice';
+import { checkOverrides } from '../../core/run/overrides';
+import type { GenDataOverrides } from '../../core/run/overrides';
+import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
+import { loadRunInputs } from '../../core/setup/spec';
+import type { RunSpec } from '../../core/run/specTypes';
+import { devSetJsonl, generatedItemRecord } from '../../core/zero/devSet';
+import type { GeneratedTask, RoundOutcome, ZeroSettings } from '../../core/zero/rounds';
+import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
+import { PROMPT_EXTENSIONS } from '../../core/files/fileKinds';
+import { SystemClock } from '../clock';
+import { NodeFiles } from '../files';
+import { nodePorts } from '../ports';
+import { currentOwner } from '../process';
+import { runLlmClient } from './runLlm';
+import { roleConfig } from './roles';
+
+/** Rounds when the caller sets none. */
+export const DEFAULT_ZERO_ROUNDS = 2;
+
+
+export interface GenDataOptions {
+  promptPath: string;
+  workspace: string;
+  /** Round sizes; each unset one is the default (DEFAULT_ZERO_SETTINGS). */
+  tasks?: number;
+  keep?: number;
+  samples?: number;
+  rounds?: number;
+  /** The dev set's path; default `<prompt name>.dev.jsonl` next to the prompt. */
+  out?: string;
+  force?: boolean;
+  overrides: GenDataOverrides;
+  endpointDefaults: EndpointDefaults;
+  version: string;
+  signal: AbortSignal;
+  /** Each event once it is durable in the journal. */
+  onEvent: (e: JournaledEvent) => void;
+  transport?: LlmTransport;
+}
+
+export interface GenDataOutcome {
+  runId: string;
+  status: 'finished' | 'budget' | 'failed' | 'cancelled';
+  /** The files written (none when no round finished). */
+  devPath: string;
+  testPath: string;
+  written: boolean;
+  rounds: RoundOutcome[];
+  error?: { code: string; message: string };
+}
+
+/** The dev file and the test file of a run, from the prompt's path or --out. */
+export function genDataPaths(promptPath: string, out: string | undefined): { devPath: string; testPath: string } {
+  const devPath = out !== undefined ? resolve(out) : join(dirname(resolve(promptPath)), `${promptName(promptPath)}.dev.jsonl`);
+  const testPath = devPath.endsWith('.dev.jsonl') ? `${devPath.slice(0, -'.dev.jsonl'.length)}.test.jsonl` : devPath.replace(/(\.jsonl)?$/, '.test.jsonl');
+  return { devPath, testPath };
+}
+
+function promptName(path: string): string {
+  const name = basename(path);
+  const ext = [...PROMPT_EXTENSIONS].sort((a, b) => b.length - a.length).find((e) => name.toLowerCase().endsWith(e));
+  return ext ? name.slice(0, -ext.length) : name;
+}
+
+export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> {
+  const files = new NodeFiles();
+  // The editor's settings reach here unchecked by any flag parser; a bad one is refused before anything exists.
+  checkOverrides(opts.overrides);
+  const promptPath = resolve(opts.promptPath);
+  const workspace = resolve(opts.workspace);
+  const { devPath, testPath } = genDataPaths(promptPath, opts.out);
+  // Refused before anything is paid for: the user's files are never replaced silently.
+  if (!opts.force) {
+    for (const path of [devPath, testPath]) {
+      if (await files.exists(path)) throw new RatchetError('badInput', `${path} already exists; pass --force to replace it, or --out to write elsewhere.`, { file: path });
+    }
+  }
+  const inputs = await loadRunInputs(files, promptPath);
+  const o = opts.overrides;
+  const spec: RunSpec = {
+    ...inputs.spec,
+    budget: { ...inputs.spec.budget, ...(o.budgetCalls !== undefined ? { calls: o.budgetCalls } : {}) },
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.callTimeoutSeconds !== undefined ? { callTimeoutSeconds: o.callTimeoutSeconds } : {}),
+  };
+  const variables = templateVariableNames(inputs.prompt.body);
+  if (variables.length === 0) {
+    throw new RatchetError(
+      'badInput',
+      `${promptPath} has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}.`,
+      { file: promptPath },
+    );
+  }
+  const settings: ZeroSettings = {
+    ...DEFAULT_ZERO_SETTINGS,
+    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}),
+    ...(opts.keep !== undefined ? { keep: opts.keep } : {}),
+    ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
+    seed: spec.seed,
+  };
+  const rounds = opts.rounds ?? DEFAULT_ZERO_ROUNDS;
+
+  // The Challenger, the Solver (agent) and the judge (validator): priced, and a dollar budget
+  // refused before any call when one of them could not be counted.
+  const called = rolesCalled(spec, 'genData');
+  const roles = roleConfig(spec, o, opts.endpointDefaults, opts.transport !== undefined, called);
+  const prices = pricesFor(spec, describeRoles(roles), o, 'genData');
+  checkDollarBudget(spec, prices);
+  const clock = new SystemClock();
+  const budget = new RunBudget(spec.budget, clock);
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(o.maxFailures === undefined ? {} : { maxFailures: o.maxFailures }) });
+  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const writer = await createJournal(
+    ports,
+    workspace,
+    { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: { promptPath, settings, rounds, devPath, testPath } },
+    currentOwner(),
+  );
+  const emit = async (e: EngineEvent) => opts.onEvent(await writer.append(e));
+  const offWait = llm.onWait((w) => void emit({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
+  llm.payFor(writer.runId);
+
+  const estimate = estimateZeroRounds({ spec, template: inputs.template, rounds, ...settings }, prices.byRole);
+  const info: RunSummaryInfo = {
+    kind: 'gen-data',
+    target: promptPath,
+    gate: 'none',
+    alpha: spec.gate.alpha,
+    mode: spec.mode,
+    seed: spec.seed,
+    budget: { ...spec.budget },
+    estimate,
+    models: roleModels(spec, called, o, opts.endpointDefaults, opts.transport !== undefined),
+    rounds,
+  };
+  const base = () => ({ runId: writer.runId, at: clock.now() });
+  const description = inputs.prompt.frontMatter?.['description'];
+  const engine = new ZeroRounds({
+    runId: writer.runId,
+    llm,
+    now: () => clock.now(),
+    template: inputs.template,
+    variables,
+    brief: {
+      ...(typeof description === 'string' ? { description } : {}),
+      examples: [...inputs.splits.feedback, ...inputs.splits.dev].map((i) => i.vars),
+    },
+    settings,
+    challengerModel: roles.challenger?.model ?? '',
+  });
+  const done: RoundOutcome[] = [];
+  const outcome = (status: GenDataOutcome['status'], written: boolean, error?: GenDataOutcome['error']): GenDataOutcome => ({
+    runId: writer.runId,
+    status,
+    devPath,
+    testPath,
+    written,
+    rounds: done,
+    ...(error ? { error } : {}),
+  });
+  try {
+    await emit({ ...base(), type: 'run/started', info });
+    let status: GenDataOutcome['status'] = 'finished';
+    for (let r = 1; r <= rounds; r++) {
+      try {
+        const round = await engine.round(r, inputs.template.text, opts.signal);
+        done.push(round);
+        await emit({ ...round.event, at: clock.now() });
+        await emit({ ...base(), type: 'cost/update', cost: llm.cost(), llmCalls: llm.totalCalls() });
+      } catch (err) {
+        if (!RatchetError.is(err, 'budgetExhausted')) throw err;
+        await emit({ ...base(), type: 'log', level: 'warn', message: `Stopped in round ${r}: the ${budgetOf(err)} budget is spent; the dev set holds the ${done.length} rounds finished before it.` });
+        status = 'budget';
+        break;
+      }
+    }
+    // Only a dev set with something in it is written: an empty one would replace (under --force)
+    // the user's file with nothing, and read as a dev set where there is none.
+    const written = done.some((round) => round.dev.length > 0);
+    if (written) await writeDevSet(files, done, devPath, testPath, roles.challenger?.model ?? '');
+    else if (done.length > 0) {
+      const model = roles.challenger?.model;
+      await emit({
+        ...base(),
+        type: 'log',
+        level: 'warn',
+        message: `No generated task passed the filters in ${done.length === 1 ? 'the round' : `${done.length} rounds`}, so nothing was written; the rounds' counts say what dropped them. Check that the challenger model${model ? ` (${model})` : ''} writes the <question> blocks it is asked for.`,
+      });
+    }
+    await emit({ ...base(), type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
+    return outcome(status, written);
+  } catch (err) {
+    if (isCancellation(err) || opts.signal.aborted) {
+      await emit({ ...base(), type: 'run/cancelled' });
+      return outcome('cancelled', false);
+    }
+    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    await emit({ ...base(), type: 'run/failed', error });
+    return outcome('failed', false, error);
+  } finally {
+    offWait();
+    await writer.flush().catch(() => undefined);
+    await ports.close();
+  }
+}
+
+async function writeDevSet(files: NodeFiles, rounds: readonly RoundOutcome[], devPath: string, testPath: string, challengerModel: string): Promise<void> {
+  const records = (tasks: readonly GeneratedTask[], split: 'dev' | 'test') =>
+    tasks.map((t) => generatedItemRecord(t.vars, { round: t.round, difficulty: t.difficulty, dispersion: t.dispersion, challengerModel, split }));
+  await files.mkdirp(dirname(devPath));
+  await files.writeTextAtomic(devPath, devSetJsonl(records(rounds.flatMap((r) => r.dev), 'dev')));
+  await files.mkdirp(dirname(testPath));
+  await files.writeTextAtomic(testPath, devSetJsonl(records(rounds.flatMap((r) => r.test), 'test')));
+}
+

@@ -1,0 +1,467 @@
+/**
+ * One code search as a Node face starts it (the CLI; the run daemon next): read the program and
+ * its run spec (a sidecar `<file>.ratchet.yaml`, or none for a ShinkaEvolve task folder), assemble
+ * the LLM layer with the run's budgets, run every evaluation in the sandbox (src/node/sandbox/sandbox.ts),
+ * journal every event durably, and drive `runSearch`.
+ *
+ * In the editor (a `control`), each new best program is offered as it is committed (bestOffer.ts):
+ * a suggestion the user accepts or rejects, or, in autopilot, written. The CLI has none: --apply
+ * writes the best program into the file at the end, atomically, and only if the file still holds
+ * the text the run started from; otherwise the caller prints the diff.
+ */
+import { availableParallelism } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { badInputError, diagnostic, errorsOf } from '../../core/data/diagnostics';
+import { RatchetError } from '../../core/errors';
+import { CODE_GATES } from '../../core/gates/gateTable';
+import { checkOverrides } from '../../core/run/overrides';
+import type { SearchOverrides } from '../../core/run/overrides';
+import { parseBlocks } from '../../core/code/blocks';
+import { BestOffer, isOfferEvent } from '../../core/code/bestOffer';
+import { runSearch } from '../../core/code/search';
+import type { ProgramEvaluator, SearchOutcome } from '../../core/code/search';
+import { CODE_DEFAULTS, proposerArms, resolveCodeSpec } from '../../core/code/spec';
+import type { CodeRunSpec } from '../../core/code/spec';
+import { commandUsesInstances } from '../../core/code/evaluation';
+import { commandFileWords, isBesideName } from '../../core/code/commandFiles';
+import { listedPrice } from '../../core/llm/prices';
+import type { RoleConfig } from '../../core/llm/roles';
+import { roleModels } from '../../core/run/modelChoice';
+import type { ModelPrice, PriceTable, Role } from '../../core/llm/types';
+import { ROLES } from '../../core/llm/types';
+import { SeededRandom } from '../../core/random';
+import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
+import type { ClusterLoad, EvaluatorLoad } from '../../core/journal/runStatus';
+import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
+import type { JournalWriter } from '../../core/journal/journal';
+import { activeElapsedMs, replayingControl, replayingEmitter } from '../../core/journal/resume';
+import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
+import { RunBudget } from '../../core/run/budget';
+import type { EndpointDefaults } from '../../core/run/endpointDefaults';
+import { schemaDiagnostics } from '../../core/setup/specSchema';
+import { mergeSpecTexts, readSpecText } from '../../core/setup/specSource';
+import { RUN_SPEC_EXTENSIONS } from '../../core/files/fileKinds';
+import { SystemClock } from '../clock';
+import { NodeFiles } from '../files';
+import { nodePorts } from '../ports';
+import { currentOwner } from '../process';
+import { nodeEvaluationSandbox } from '../sandbox/sandbox';
+import { cachedEvaluator } from './evaluationCache';
+import { hideFromEnviron, secretVariableNames } from '../environSecrets';
+import { SandboxNotes, checkedStage, keyVariableNames, reportSandbox, runSecrets, stageEvaluator, stagedEvaluator, stagedSetup } from './searchSandbox';
+import { SlurmBackend } from '../slurm/backend';
+import { nodeSlurmRunner } from '../slurm/cli';
+import { runLlmClient } from './runLlm';
+import type { RunControl } from '../../core/journal/control';
+import type { EventPayload } from '../../core/journal/control';
+import { roleConfig } from './roles';
+
+export type { SearchOverrides };
+
+export interface SearchRunOptions {
+  programPath: string;
+  workspace: string;
+  overrides: SearchOverrides;
+  onEvent: (e: JournaledEvent) => void;
+  signal: AbortSignal;
+  endpointDefaults: EndpointDefaults;
+  version: string;
+  /** Refuse: every code search runs workspace code (its evaluator). */
+  untrusted?: boolean;
+  /** Write the best program into the file at the end (when the file still holds the start text). */
+  apply?: boolean;
+  /** Each time an evaluation starts or ends: the evaluator slots' load (the editor's status bar). */
+  onEvaluatorLoad?: (load: EvaluatorLoad) => void;
+  /** The editor's part in the run: each new best is offered to it (or, in autopilot, written through it) as it is committed. */
+  control?: RunControl;
+  /** The search is done and its best program waits for the user's answer. */
+  onWaitingForYou?: (candidateId: string) => void;
+}
+
+export interface SearchRunOutcome extends SearchOutcome {
+  runId: string;
+  startText: string;
+  /** --apply: 'applied', 'stale' (the file changed meanwhile; nothing written), or 'unchanged'. */
+  applied?: 'applied' | 'stale' | 'unchanged';
+  /** Evaluations this process ran; the rest came from the evaluation cache. */
+  evaluatorRuns: number;
+}
+
+export async function startSearchRun(o: SearchRunOptions): Promise<SearchRunOutcome> {
+  const files = new NodeFiles();
+  const programPath = resolve(o.programPath);
+  if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { file: programPath });
+  const startText = await files.readText(programPath).catch((err: unknown) => {
+    // The files port's refusals (not found, a pipe, too large) say why already.
+    if (RatchetError.is(err)) throw err;
+    throw new RatchetError('badInput', `Cannot read ${programPath}.`, { file: programPath });
+  });
+  // Refused before the journal is created: a bad flag must not leave a failed run folder behind.
+  checkOverrides(o.overrides);
+  if (o.overrides.gate !== undefined && !(CODE_GATES as readonly string[]).includes(o.overrides.gate)) {
+    throw new RatchetError('badInput', `--gate (gate.name) must be one of ${CODE_GATES.join(', ')} for a code search, got ${o.overrides.gate}.`, { field: 'gate' });
+  }
+  const spec = await withCommandFiles(files, await loadCodeSpec(files, programPath, o.overrides), programPath);
+  // Marker errors (file:line) before anything is spent.
+  parseBlocks(startText, programPath);
+  return execute(files, { ...o, programPath }, spec, startText, undefined);
+}
+
+/**
+ * Continues search run `runId` of `workspace`: the spec it started with (run.json), the program
+ * text it started from (its journal), and the same seed, so every proposal comes back from the
+ * LLM response cache and every evaluation from the evaluation cache; the journal's events are
+ * checked, not written twice, and the run goes on from where it stopped.
+ */
+export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, 'programPath' | 'overrides'> & { overrides?: Pick<SearchOverrides, 'baseURL' | 'model' | 'maxFailures'> }): Promise<SearchRunOutcome> {
+  const files = new NodeFiles();
+  const workspace = resolve(o.workspace);
+  if (o.untrusted) throw new RatchetError('badInput', 'A code search runs its evaluator, which is workspace code; trust the workspace first.', { runId });
+  const paths = runPaths(files, workspace, runId);
+  const record = await readRunRecord(files, paths.runJson);
+  if (record.kind !== 'search') throw new RatchetError('badInput', `Run ${runId} is a ${record.kind} run, not a code search; resume it with \`ratchet runs resume ${runId}\`.`, { runId });
+  const stored = record.spec as CodeRunSpec;
+  // A run recorded before the novelty and bandit settings existed resumes with their defaults.
+  const spec: CodeRunSpec = {
+    ...stored,
+    // …and one recorded before evaluator.isolation and limits.diskMb with theirs.
+    evaluator: { ...stored.evaluator, isolation: stored.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation, limits: { ...stored.evaluator.limits, diskMb: stored.evaluator.limits.diskMb ?? CODE_DEFAULTS.evaluator.limits.diskMb } },
+    search: { ...stored.search, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } },
+  };
+  const journalText = (await files.tryReadText(paths.events)) ?? '';
+  const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));
+  if (!seedLine) throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
+  const startText = (JSON.parse(seedLine) as { text: string }).text;
+  return execute(files, { ...o, programPath: record.target, overrides: o.overrides ?? {} }, spec, startText, runId);
+}
+
+async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec, startText: string, resumeId: string | undefined): Promise<SearchRunOutcome> {
+  const programPath = o.programPath;
+  const workspace = resolve(o.workspace);
+  const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
+  const face = { ...(o.overrides.baseURL ? { baseURL: o.overrides.baseURL } : {}), ...(o.overrides.model ? { model: o.overrides.model } : {}) };
+  // The proposer role's own model is its endpoint's default; with search.proposerModels and none named, the first of them.
+  const listed = spec.search.proposerModels?.[0];
+  const proposer = spec.models.proposer.model === undefined && listed ? { ...spec.models.proposer, model: listed.model } : spec.models.proposer;
+  if ((proposer.model ?? face.model ?? o.endpointDefaults.model) === undefined) {
+    throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
+  }
+  // The meta notes and the novelty judge (the validator role) go where the proposer goes unless the spec names their models.
+  const models = Object.fromEntries(ROLES.map((role) => [role, role === 'proposer' || spec.models[role].model === undefined ? proposer : spec.models[role]])) as CodeRunSpec['models'];
+  const roles = roleConfig({ models, origin: spec.origin }, face, o.endpointDefaults);
+  const calledRoles: Role[] = ['proposer', ...(spec.search.metaEvery > 0 ? ['meta' as const] : []), ...(spec.search.novelty.judge ? ['validator' as const] : [])];
+  const clock = new SystemClock();
+  const budget = new RunBudget(
+    { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
+    clock,
+  );
+  const llm = runLlmClient({ spec, roles, prices: searchPrices(spec, models, roles), files, workspace, budget, clock, ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }) });
+  // isolation: required without a jail stops here, before the journal: nothing is spent, no run folder is left.
+  if (spec.evaluator.backend !== 'slurm') await nodeEvaluationSandbox.preflight(spec.evaluator.isolation);
+  const secrets = runSecrets(spec, o.endpointDefaults);
+  // A program that can see this process must not find the run's keys in its /proc environ.
+  hideFromEnviron([...secretVariableNames(), ...keyVariableNames(spec)]);
+  // The evaluator's files as they are now, for the whole run: a program that rewrites them in the workspace changes nothing here.
+  const stage = await stageEvaluator(spec, programPath, shinkaDir, await namedFiles(files, spec.evaluator.command, programPath));
+  const identity = stage.identity;
+  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  let writer: JournalWriter;
+  let replayed: JournaledEvent[] = [];
+  if (resumeId) {
+    const r = await resumeJournal(files, workspace, resumeId, currentOwner());
+    writer = r.writer;
+    replayed = r.replay.events;
+  } else {
+    writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
+  }
+  llm.payFor(writer.runId);
+  // evaluator.backend: slurm — every evaluation an array task on the cluster, through the same cache.
+  const slurm =
+    spec.evaluator.backend === 'slurm'
+      ? new SlurmBackend({
+          runId: writer.runId,
+          startedAt: Date.parse(writer.record.createdAt),
+          slurm: spec.evaluator.slurm!,
+          setup: stagedSetup(spec, programPath, stage),
+          identity,
+          ...(spec.budget.clusterHours === undefined ? {} : { clusterHours: spec.budget.clusterHours }),
+          sharedDir: spec.evaluator.slurm!.sharedDir ?? files.join(workspace, '.ratchet', 'slurm'),
+          runnerFile: slurmTaskRunner(),
+          node: spec.evaluator.slurm!.node ?? process.execPath,
+          secrets,
+          env: process.env,
+          journaled: replayed,
+          emit: (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent),
+          clock,
+          signal: o.signal,
+          runner: nodeSlurmRunner,
+          ...(o.onEvaluatorLoad ? { onLoad: clusterLoad(spec, o.onEvaluatorLoad) } : {}),
+        })
+      : undefined;
+  const warn = (message: string) => void write({ type: 'log', runId: writer.runId, at: clock.now(), level: 'warn', message }).catch(() => undefined);
+  const notes = new SandboxNotes();
+  const evaluations = cachedEvaluator(
+    files,
+    files.join(workspace, '.ratchet', 'cache', 'eval'),
+    identity,
+    checkedStage(stage, slurm ? slurm.evaluate : stagedEvaluator(spec, programPath, stage, secrets, undefined, [workspace]), (changed) =>
+      warn(`${changed.join(', ')} changed in the workspace during the run; this run goes on evaluating with the copies staged at its start (a new run will use the new files).`),
+    ),
+    (file, why) => warn(`The evaluation cache entry ${file} cannot be used: ${why}. The program is evaluated again and the entry rewritten.`),
+  );
+  // Accepted programs are recorded where the file's history is read (the editor's hover), as a prompt run's edits are.
+  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'search' });
+  for (const e of replayed) provenance.observe(e);
+  const write = async (e: EngineEvent) => {
+    const journaled = await writer.append(notes.enrich(e));
+    provenance.observe(journaled);
+    o.onEvent(journaled);
+  };
+  // A search's spend is journaled after each proposal's events (its proposer calls) and each decision, as a prompt run's is after each iteration
+  // (the status bar and the panel read it). The node face adds it, not the engine, so a resume
+  // neither checks nor repeats it: the journal's are left out of the replay, and none is written
+  // while the replay lasts (a journal from before these events resumes as well).
+  // The offer's events come when the user answers, so they are left out of the replay too; a
+  // resume journals only those the journal lacks, and gives the answers it holds again (replayingControl).
+  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update' && !isOfferEvent(e)), write);
+  const emit = async (e: EventPayload<EngineEvent>) => {
+    // The run's jobs leave the cluster (and their cost is journaled) before its end is.
+    if (e.type === 'run/finished') await slurm?.close();
+    await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
+    if (PAID_FOR.has(e.type) && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
+  };
+  const offerKey = (e: EngineEvent) => `${e.type}\u0000${'candidateId' in e ? e.candidateId : ''}`;
+  const offered = new Set(replayed.filter(isOfferEvent).map(offerKey));
+  const mode = o.overrides.mode ?? replayedMode(replayed) ?? 'suggest';
+  const offer = o.control
+    ? new BestOffer({
+        file: programPath,
+        startText,
+        mode,
+        control: replayingControl(provenance.control(o.control), replayed),
+        emit: async (e) => {
+          const event = { ...e, runId: writer.runId, at: clock.now() } as EngineEvent;
+          if (!offered.has(offerKey(event))) await write(event);
+        },
+        signal: o.signal,
+        ...(o.onWaitingForYou ? { onWaiting: o.onWaitingForYou } : {}),
+      })
+    : undefined;
+  const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
+  try {
+    if (resumeId) {
+      const elapsedMs = activeElapsedMs(replayed);
+      budget.continueFrom(elapsedMs, replay.replaying);
+      await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
+    }
+    await emit({
+      type: 'run/started',
+      info: {
+        kind: 'search',
+        target: programPath,
+        gate: spec.gate.name,
+        alpha: spec.gate.alpha,
+        mode: offer ? mode : o.apply ? 'autopilot' : 'suggest',
+        seed: spec.seed,
+        models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
+      },
+    });
+    await reportSandbox(spec, stage, emit);
+    // Before the first evaluation: the run folder staged, the probe job passed, a resume's jobs taken up again.
+    await slurm?.open();
+    const outcome = await runSearch({
+      spec,
+      seedText: startText,
+      llm,
+      evaluate: notes.evaluator(o.onEvaluatorLoad && !slurm ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate),
+      ...(slurm ? { evaluateShards: notes.batch(evaluations.batch(slurm.evaluateShards)), evaluationBudget: () => slurm.exceeded() } : {}),
+      random: new SeededRandom(spec.seed),
+      emit,
+      signal: o.signal,
+      ...(offer ? { committed: offer } : {}),
+    });
+    const applied = o.apply ? await applyBest(files, programPath, startText, outcome.best.text) : undefined;
+    return { ...outcome, runId: writer.runId, startText, evaluatorRuns: evaluations.stats.runs, ...(applied ? { applied } : {}) };
+  } catch (err) {
+    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+    // Cancel (the panel, Ctrl+C) or a failure: no job of the run is left on the cluster.
+    await slurm?.close().catch(() => undefined);
+    await write(
+      error.code === 'cancelled' ? { type: 'run/cancelled', runId: writer.runId, at: clock.now() } : { type: 'run/failed', runId: writer.runId, at: clock.now(), error },
+    ).catch(() => undefined);
+    throw err;
+  } finally {
+    await slurm?.close().catch(() => undefined);
+    offer?.close();
+    offWait();
+    await writer.flush().catch(() => undefined);
+    await ports.close();
+    await stage.dispose();
+  }
+}
+
+/** Events that follow LLM calls: the spend is journaled after each, so no face shows 0 calls while proposals are paid for. */
+const PAID_FOR: ReadonlySet<EngineEvent['type']> = new Set(['candidate/proposed', 'proposal/failed', 'decision']);
+
+/** Files the evaluator command names by absolute path (those beside the program are support files): they key the evaluation cache. */
+async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
+  if (command === undefined) return [];
+  const found: string[] = [];
+  for (const w of commandFileWords(command, basename(programPath))) {
+    if (isAbsolute(w) && (await files.isFile(w))) found.push(w);
+  }
+  return found;
+}
+
+/**
+ * A command naming a file beside the program (`--evaluator "node evaluate.mjs {program} {results}"`)
+ * gets that file copied into the sandbox, as Configure Code Search's supportFiles do: the sandbox
+ * runs in a fresh folder, where the relative name would otherwise not be found.
+ */
+async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
+  const { command, supportFiles } = spec.evaluator;
+  if (command === undefined) return spec;
+  const beside = commandFileWords(command, basename(programPath)).filter(isBesideName);
+  const extra: string[] = [];
+  for (const w of beside) {
+    const path = resolve(dirname(programPath), w);
+    if (!supportFiles.includes(path) && (await files.isFile(path))) extra.push(path);
+  }
+  return extra.length === 0 ? spec : { ...spec, evaluator: { ...spec.evaluator, supportFiles: [...supportFiles, ...extra] } };
+}
+
+/** The sidecar next to the program, else a ShinkaEvolve task folder's defaults, with the flags on top. */
+export async function loadCodeSpec(files: NodeFiles, programPath: string, o: SearchOverrides): Promise<CodeRunSpec> {
+  const sidecars = RUN_SPEC_EXTENSIONS.map((ext) => `${programPath}${ext}`);
+  let sidecar: string | undefined;
+  for (const path of sidecars) if (await files.exists(path)) sidecar = path;
+  const shinkaTask = await files.exists(files.join(dirname(programPath), CODE_DEFAULTS.shinkaEvaluator));
+  const file = sidecar ?? sidecars[0]!;
+  const text = sidecar ? await files.readText(sidecar) : 'kind: code\n';
+  const { spec: read, diagnostics } = readSpecText(file, text);
+  if (!read) throw badInputError(diagnostics);
+  if (read.value.kind !== 'code') {
+    const kind = read.value.kind === undefined ? 'no kind (a prompt run spec)' : `kind ${JSON.stringify(read.value.kind)}`;
+    throw badInputError([diagnostic(read.locate(['kind']), `this run spec has ${kind}; a code search needs kind: code`, { field: 'kind' })]);
+  }
+  const schema = schemaDiagnostics(read.value, read.locate);
+  if (errorsOf(schema).length > 0) throw badInputError(schema);
+  const { merged } = mergeSpecTexts([read], file);
+  const baseDir = dirname(file);
+  const resolved = resolveCodeSpec(merged, { programPath, baseDir, resolvePath: (p) => resolve(baseDir, p), shinkaTask: shinkaTask || o.evaluator !== undefined, defaultSlots: Math.max(1, availableParallelism() - 1) });
+  if (errorsOf(resolved.diagnostics).length > 0) throw badInputError(resolved.diagnostics);
+  const spec = resolved.spec;
+  return {
+    ...spec,
+    evaluator: {
+      ...spec.evaluator,
+      ...(o.evaluator === undefined ? {} : { command: o.evaluator, shards: spec.evaluator.shards && commandUsesInstances(o.evaluator) }),
+      ...(o.timeoutSeconds === undefined ? {} : { timeoutSeconds: o.timeoutSeconds }),
+    },
+    gate: { ...spec.gate, ...(o.gate ? { name: o.gate as CodeRunSpec['gate']['name'] } : {}), ...(o.alpha === undefined ? {} : { alpha: o.alpha }) },
+    budget: {
+      ...spec.budget,
+      ...(o.proposals === undefined ? {} : { proposals: o.proposals }),
+      ...(o.evaluations === undefined ? {} : { evaluations: o.evaluations }),
+      ...(o.budgetDollars === undefined ? {} : { dollars: o.budgetDollars }),
+    },
+    ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+    ...(o.islands === undefined ? {} : { islands: o.islands }),
+    ...(o.seed === undefined ? {} : { seed: o.seed }),
+  };
+}
+
+/**
+ * The task runner each Slurm task runs: bundled beside the CLI and the daemon (out/slurmTask.js,
+ * scripts/build.mjs), which are CommonJS, so `__dirname` is their folder. Read only when a run
+ * goes to Slurm (an ES-module caller, such as a bench, passes its own).
+ */
+function slurmTaskRunner(): string {
+  return join(typeof __dirname === 'string' ? __dirname : resolve('out'), 'slurmTask.js');
+}
+
+/** A Slurm run's load as the live status reports it: tasks running of those in flight, and the cluster's counts. */
+function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): (load: ClusterLoad) => void {
+  return (cluster) =>
+    report({ busy: cluster.running, slots: cluster.running + cluster.queued, runs: cluster.queued + cluster.running + cluster.finished, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }), cluster });
+}
+
+/**
+ * The price of every model a code search calls — each proposer model the bandit chooses among, the
+ * meta notes' model, the novelty judge's (the validator role) and the embedding model (called at
+ * the validator's endpoint) — by model id, as the meter prices each answer. A dollar budget needs
+ * all of them: one unpriced model would leave the run's dollars unknown and the cap never reached.
+ */
+function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: RoleConfig): PriceTable {
+  const rolePrice = (role: Role): ModelPrice | undefined => {
+    const m = models[role];
+    const model = roles[role]?.model;
+    if (model === undefined) return undefined;
+    return m.free ? { inputPerMTok: 0, outputPerMTok: 0 } : (m.price ?? listedPrice(model));
+  };
+  const called: { model: string | undefined; price: ModelPrice | undefined; field: string }[] = [];
+  const listed = spec.search.proposerModels !== undefined;
+  for (const arm of proposerArms(spec)) {
+    // '' is the proposer role's own model (from the spec, a flag or the environment).
+    const model = arm.model === '' ? roles.proposer?.model : arm.model;
+    called.push({ model, price: arm.model === '' ? rolePrice('proposer') : arm.price, field: listed ? 'search.proposerModels' : 'models.proposer.price' });
+  }
+  if (spec.search.metaEvery > 0) called.push({ model: roles.meta?.model, price: rolePrice('meta'), field: 'models.meta.price' });
+  if (spec.search.novelty.judge) called.push({ model: roles.validator?.model, price: rolePrice('validator'), field: 'models.validator.price' });
+  const embedding = spec.search.novelty.embedding;
+  if (embedding) called.push({ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' });
+  const table: PriceTable = {};
+  for (const { model, price, field } of called) {
+    if (model === undefined) continue;
+    if (!price) {
+      if (spec.budget.dollars === undefined) continue;
+      throw new RatchetError('badInput', `budget.dollars needs a price for ${model}, which this search calls: set its price (${field}), or free: true.`, { field });
+    }
+    const known = table[model];
+    if (known && (known.inputPerMTok !== price.inputPerMTok || known.outputPerMTok !== price.outputPerMTok || known.cachedInputPerMTok !== price.cachedInputPerMTok)) {
+      throw new RatchetError('badInput', `${model} is given two different prices in the run spec (${field} and another entry); dollars are counted per model, so give it one.`, { field });
+    }
+    table[model] = price;
+  }
+  return table;
+}
+
+/**
+ * The evaluator with its load reported around each call. The search calls it only from inside one
+ * of its `concurrency` slots, so the calls in progress are the slots busy.
+ */
+function measuredLoad(evaluate: ProgramEvaluator, spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): ProgramEvaluator {
+  let busy = 0;
+  let runs = 0;
+  const tell = () => report({ busy, slots: spec.concurrency, runs, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }) });
+  return async (...args) => {
+    busy++;
+    runs++;
+    tell();
+    try {
+      return await evaluate(...args);
+    } finally {
+      busy--;
+      tell();
+    }
+  };
+}
+
+async function applyBest(files: NodeFiles, path: string, startText: string, best: string): Promise<'applied' | 'stale' | 'unchanged'> {
+  if (best === startText) return 'unchanged';
+  if ((await files.readText(path)) !== startText) return 'stale';
+  await files.writeTextAtomic(path, best);
+  return 'applied';
+}
+
+/** The mode a resumed search was started in (its `run/started`). */
+function replayedMode(replayed: readonly EngineEvent[]): 'suggest' | 'autopilot' | undefined {
+  const started = replayed.find((e) => e.type === 'run/started');
+  return started?.type === 'run/started' ? started.info.mode : undefined;
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
+}
+
+export { sandboxEvaluator } from './searchSandbox';

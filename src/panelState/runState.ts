@@ -1,0 +1,347 @@
+/**
+ * Folds engine events into the run state the panel paints from. The host's store
+ * (src/extension/runs/runStore.ts) builds its snapshot with this code and the view
+ * (webview/components/panel-app.ts) applies later events with it, so both ends agree by
+ * construction; it lives here, outside webview/, because both import it. Pure data: no DOM, no
+ * VS Code, no Node (it compiles under webview/tsconfig.json and the protocol lint boundary). `applyEvent` mutates the state it is given because a run can
+ * hold tens of thousands of events and copying per event would be quadratic.
+ */
+import type { CostReport, Role } from '../core/llm/types';
+import { ROLES } from '../core/llm/types';
+import { assertNever } from '../core/errors';
+import { emptyPrograms, foldProgramEvent } from './programs';
+import type { EventOf } from '../core/journal/events';
+import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally, ZeroRoundRow } from './types';
+
+/** Caps that keep a long run's memory bounded on both ends. */
+export const LIMITS = {
+  /** Decision rows kept; older ones are dropped (their count is shown). */
+  feedRows: 20_000,
+  /** Candidates whose wealth trace is kept; the oldest traces go first. */
+  wealthTraces: 400,
+  /** Cost samples kept; past this the series is thinned to every other sample. */
+  costSamples: 512,
+  logLines: 200,
+} as const;
+
+export function emptyRunState(runId: string): RunState {
+  return {
+    runId,
+    info: undefined,
+    status: 'pending',
+    resumed: false,
+    startedAt: undefined,
+    lastAt: undefined,
+    endedAt: undefined,
+    error: undefined,
+    incumbentId: undefined,
+    finished: undefined,
+    llmCalls: 0,
+    cost: undefined,
+    costSamples: [],
+    candidates: {},
+    candidateOrder: [],
+    decisions: [],
+    droppedDecisions: 0,
+    wealth: {},
+    wealthOrder: [],
+    activeCandidateId: undefined,
+    verdicts: {},
+    pendingVerdicts: {},
+    ratings: [],
+    rubric: undefined,
+    testReport: undefined,
+    logs: [],
+    programs: emptyPrograms(),
+    zeroRounds: [],
+    eventCount: 0,
+    skippedEvents: 0,
+  };
+}
+
+export function emptyTally(): VerdictTally {
+  return { child: 0, parent: 0, tie: 0, agreed: 0, disagreed: 0 };
+}
+
+/** Folds many events; an event of a type this build does not know is counted, not fatal. */
+export function foldEvents(state: RunState, events: readonly PanelEvent[]): RunState {
+  for (const e of events) {
+    try {
+      applyEvent(state, e);
+    } catch {
+      // A newer engine may send an event type this panel predates; showing the rest beats failing.
+      state.skippedEvents += 1;
+    }
+  }
+  return state;
+}
+
+export function applyEvent(s: RunState, e: PanelEvent): void {
+  s.eventCount += 1;
+  s.lastAt = s.lastAt === undefined ? e.at : Math.max(s.lastAt, e.at);
+  if (s.info?.kind === 'search' || (e.type === 'run/started' && e.info.kind === 'search')) foldProgramEvent(s.programs, e);
+  switch (e.type) {
+    case 'run/started':
+      s.info = e.info;
+      s.status = 'running';
+      s.resumed = s.resumed || e.resumed === true;
+      s.startedAt ??= e.at;
+      s.endedAt = undefined;
+      s.error = undefined;
+      return;
+    case 'candidate/proposed':
+      // A resumed run replays proposals it already journaled; keep the first sighting.
+      if (!Object.hasOwn(s.candidates, e.candidateId)) s.candidateOrder.push(e.candidateId);
+      s.candidates[e.candidateId] = {
+        ...s.candidates[e.candidateId],
+        id: e.candidateId,
+        parentId: e.parentId,
+        at: e.at,
+        contentHash: e.contentHash,
+      };
+      return;
+    case 'item/evaluated':
+      return;
+    case 'verdict':
+      foldVerdict(s, e.candidateId, e.itemId, e.winner);
+      return;
+    case 'wealth/step': {
+      const trace = traceFor(s, e.candidateId);
+      s.activeCandidateId = e.candidateId;
+      if (e.delta === 0) {
+        trace.ties += 1;
+        return;
+      }
+      trace.steps.push({
+        k: e.k,
+        itemId: e.itemId,
+        delta: e.delta,
+        logWealth: e.logWealth,
+        logThreshold: e.logThreshold,
+        logBest: e.logBest,
+      });
+      return;
+    }
+    case 'decision': {
+      const r = e.record;
+      const tally = s.verdicts[r.candidateId];
+      s.decisions.push({
+        seq: s.decisions.length + s.droppedDecisions,
+        at: e.at,
+        candidateId: r.candidateId,
+        parentId: r.parentId,
+        incumbentId: r.incumbentId,
+        gate: r.gate,
+        decision: r.decision,
+        reason: r.reason,
+        alpha: r.alpha,
+        threshold: r.threshold,
+        logWealth: r.logWealth,
+        itemsConsumed: r.itemsConsumed,
+        wins: r.wins,
+        losses: r.losses,
+        ties: r.ties,
+        ...(r.statistic ? { statistic: r.statistic } : {}),
+        ...(r.rubricVersion !== undefined ? { rubricVersion: r.rubricVersion } : {}),
+        ...(tally ? { verdicts: { ...tally } } : {}),
+      });
+      if (s.decisions.length > LIMITS.feedRows) {
+        const drop = s.decisions.length - LIMITS.feedRows;
+        s.decisions.splice(0, drop);
+        s.droppedDecisions += drop;
+      }
+      const node = s.candidates[r.candidateId];
+      if (node) {
+        node.decision = r.decision;
+        node.reason = r.reason;
+      }
+      const trace = s.wealth[r.candidateId];
+      if (trace) {
+        trace.decision = r.decision;
+        trace.threshold = r.threshold;
+      }
+      if (r.decision === 'commit') s.incumbentId = r.candidateId;
+      else s.incumbentId ??= r.incumbentId;
+      return;
+    }
+    case 'suggestion':
+      return;
+    case 'edit/applied': {
+      const node = s.candidates[e.candidateId];
+      if (node) node.applied = e.by;
+      return;
+    }
+    case 'edit/rejected': {
+      // A suggestion the run withdrew (superseded, stale) was not the user's no.
+      const node = s.candidates[e.candidateId];
+      if (node && e.by === 'user') node.userRejected = true;
+      return;
+    }
+    case 'cost/update':
+      s.cost = e.cost;
+      s.llmCalls = e.llmCalls;
+      pushCostSample(s, e.at, e.cost);
+      return;
+    case 'log':
+      s.logs.push({ at: e.at, level: e.level, message: e.message });
+      if (s.logs.length > LIMITS.logLines) s.logs.splice(0, s.logs.length - LIMITS.logLines);
+      return;
+    case 'run/finished':
+      s.status = 'finished';
+      s.endedAt = e.at;
+      s.finished = { commits: e.commits, candidates: e.candidates };
+      if (e.incumbentId !== undefined) s.incumbentId = e.incumbentId;
+      return;
+    case 'run/failed':
+      s.status = 'failed';
+      s.endedAt = e.at;
+      s.error = e.error;
+      return;
+    case 'run/cancelled':
+      s.status = 'cancelled';
+      s.endedAt = e.at;
+      return;
+    case 'ratings':
+      s.ratings = e.ratings;
+      return;
+    case 'dataset/loaded':
+      return;
+    case 'rubric/updated':
+      s.rubric = e.why === undefined ? { version: e.version, text: e.rubric } : { version: e.version, text: e.rubric, why: e.why };
+      return;
+    case 'run/resumed':
+      s.resumed = true;
+      return;
+    case 'llm/waiting':
+      s.waiting = { why: e.why, until: e.at + e.waitMs, message: e.message };
+      return;
+    case 'candidate/stopped': {
+      const node = s.candidates[e.candidateId];
+      if (node) node.stoppedBy = e.budget;
+      s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} was not decided: ${e.budget} ran out during its test.` });
+      return;
+    }
+    case 'report/test':
+      s.testReport = { n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
+      return;
+    // Code search: its own views come with the editor's code-search issue; until then its
+    // failures read as log lines.
+    case 'proposal/failed':
+      s.logs.push({ at: e.at, level: 'info', message: `A ${e.kind} proposal from ${e.parentId} failed (${e.reason}): ${e.message}` });
+      return;
+    case 'program/migrated':
+      return;
+    case 'zero/round':
+      foldZeroRound(s, e);
+      return;
+    case 'meta/notes':
+      s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
+      return;
+    // Slurm tasks are the Programs view's throughput (queued / running / finished, cluster-seconds),
+    // which reads them from the journal and the live status; a paused cluster says why.
+    case 'slurm/submitted':
+    case 'slurm/task':
+    case 'slurm/cancelled':
+    case 'slurm/attached':
+      return;
+    case 'slurm/status':
+      if (e.state !== 'ready') s.logs.push({ at: e.at, level: e.state === 'paused' ? 'warn' : 'info', message: e.message });
+      return;
+    case 'program/evaluated':
+      if (!e.correct) s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
+      return;
+    default:
+      assertNever(e, 'engine event');
+  }
+}
+
+/** A round replayed by a resume replaces its first sighting; rounds stay in round order. */
+function foldZeroRound(s: RunState, e: EventOf<'zero/round'>): void {
+  const row: ZeroRoundRow = {
+    round: e.round,
+    at: e.at,
+    requested: e.requested,
+    written: e.written,
+    discarded: { ...e.discarded, format: { ...e.discarded.format } },
+    kept: e.kept.length,
+    heldOut: e.heldOut.length,
+    tooEasy: e.tooEasy,
+    tooHard: e.tooHard,
+    difficultyHistogram: e.difficultyHistogram,
+    dispersionHistogram: e.dispersionHistogram,
+    reliability: e.reliability,
+    exemplars: e.exemplars.length,
+    exemplarsUsed: e.exemplarsUsed.length,
+    ...(e.heldOutScore ? { heldOutScore: e.heldOutScore } : {}),
+  };
+  const at = s.zeroRounds.findIndex((r) => r.round >= e.round);
+  if (at === -1) s.zeroRounds.push(row);
+  else if (s.zeroRounds[at]!.round === e.round) s.zeroRounds[at] = row;
+  else s.zeroRounds.splice(at, 0, row);
+}
+
+function traceFor(s: RunState, candidateId: string) {
+  let trace = s.wealth[candidateId];
+  if (!trace) {
+    trace = { candidateId, steps: [], ties: 0 };
+    s.wealth[candidateId] = trace;
+    s.wealthOrder.push(candidateId);
+    if (s.wealthOrder.length > LIMITS.wealthTraces) {
+      const evicted = s.wealthOrder.shift();
+      if (evicted !== undefined) delete s.wealth[evicted];
+    }
+  }
+  return trace;
+}
+
+/** Both-order judging (GATES.md 5): a pair agrees when the two orders name the same winner. */
+function foldVerdict(s: RunState, candidateId: string, itemId: string | undefined, winner: 'child' | 'parent' | 'tie'): void {
+  const tally = (s.verdicts[candidateId] ??= emptyTally());
+  tally[winner] += 1;
+  if (itemId === undefined) return;
+  const key = `${candidateId}\n${itemId}`;
+  const first = s.pendingVerdicts[key];
+  if (first === undefined) {
+    s.pendingVerdicts[key] = winner;
+    return;
+  }
+  delete s.pendingVerdicts[key];
+  if (first === winner && winner !== 'tie') tally.agreed += 1;
+  else tally.disagreed += 1;
+}
+
+function roleSample(cost: CostReport, role: Role): RoleSample {
+  const c = cost[role];
+  if (!c) return { calls: 0, tokens: 0 };
+  const sample: RoleSample = { calls: c.calls, tokens: c.promptTokens + c.completionTokens };
+  if (c.dollars !== undefined) sample.dollars = c.dollars;
+  return sample;
+}
+
+/** Samples are cumulative, so thinning to every other one loses resolution, never totals. */
+function pushCostSample(s: RunState, at: number, cost: CostReport): void {
+  const byRole = {} as Record<Role, RoleSample>;
+  for (const role of ROLES) byRole[role] = roleSample(cost, role);
+  const sample: CostSample = { at, byRole };
+  s.costSamples.push(sample);
+  if (s.costSamples.length > LIMITS.costSamples) {
+    const last = s.costSamples[s.costSamples.length - 1];
+    s.costSamples = s.costSamples.filter((_, i) => i % 2 === 0);
+    if (last && s.costSamples[s.costSamples.length - 1] !== last) s.costSamples.push(last);
+  }
+}
+
+/** Totals across roles: the panel's budget meters and the status bar's cost. */
+export function costTotals(s: RunState): { calls: number; tokens: number; dollars: number | undefined } {
+  let tokens = 0;
+  let dollars: number | undefined = 0;
+  if (s.cost) {
+    for (const role of ROLES) {
+      const c = s.cost[role];
+      if (!c) continue;
+      tokens += c.promptTokens + c.completionTokens;
+      if (c.calls > 0) dollars = c.dollars === undefined || dollars === undefined ? undefined : dollars + c.dollars;
+    }
+  }
+  return { calls: s.llmCalls, tokens, dollars };
+}
