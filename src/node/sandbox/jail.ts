@@ -75,7 +75,9 @@ export interface JailInput {
 export function jailArgv(j: JailInput, inner: string[]): string[] {
   if (j.tier === 'jail') return [...bwrapArgv(j), '--', ...inner];
   if (j.tier === 'namespaces' && j.caps.unshare.ok) {
-    return [...pdeathsig(j.caps), ...j.caps.unshare.argv, ...(j.network === 'off' ? j.caps.unshare.network : []), '--', ...inner];
+    // A shell is the namespace's first process and runs the evaluator as its child: it reports a
+    // death by signal (a limit's SIGXCPU) as 128 + n, which unshare passes on as it cannot a signal.
+    return [...pdeathsig(j.caps), ...j.caps.unshare.argv, ...(j.network === 'off' ? j.caps.unshare.network : []), '--', '/bin/sh', '-c', '"$@"; exit $?', 'ratchet-init', ...inner];
   }
   return [...pdeathsig(j.caps), ...inner];
 }

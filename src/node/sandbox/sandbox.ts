@@ -183,6 +183,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
         ...(use.pids ? {} : nsNproc ? { kernelTaskCap: limits.processes } : { maxTasks: limits.processes }),
         ...(use.memory ? {} : { maxRssBytes: limits.memoryBytes }),
         disk: { maxBytes: limits.diskBytes, hostDirs: jailed ? (host.results ? [host.results] : []) : [root], ...(jailed ? { jailMount: JAIL.work } : {}) },
+        cgroupHits: cgroups.map((c) => ({ limit: c.controller === 'pids' ? ('processes' as const) : ('memory' as const), hit: () => c.limitHit() })),
         intervalMs: use.pids ? WATCH_MS.memory : WATCH_MS.tasks,
       },
       mark,

@@ -41,6 +41,8 @@ export interface WatchPlan {
   maxRssBytes?: number;
   /** Bytes the sandbox may hold: host folders summed, and the jail's tmpfs (seen through a process inside). */
   disk?: { maxBytes: number; hostDirs: string[]; jailMount?: string };
+  /** Limits a cgroup keeps: asked whether they were hit, so the evaluation ends at once rather than limp on. */
+  cgroupHits?: { limit: WatchedLimit; hit: () => Promise<boolean> }[];
   /** The poll period for processes and memory. */
   intervalMs: number;
   onLimit(limit: WatchedLimit): void;
@@ -66,6 +68,7 @@ export class EvaluationWatch {
       this.timers.push(setInterval(() => this.checkProcesses(), plan.intervalMs));
     }
     if (plan.disk) this.timers.push(setInterval(() => void this.checkDisk(), Math.max(plan.intervalMs, 250)));
+    if (plan.cgroupHits && plan.cgroupHits.length > 0) this.timers.push(setInterval(() => void this.checkCgroups(), 250));
   }
 
   stop(): void {
@@ -118,6 +121,10 @@ export class EvaluationWatch {
         this.detached++;
       }
     }
+  }
+
+  private async checkCgroups(): Promise<void> {
+    for (const c of this.plan.cgroupHits ?? []) if (!this.hits.has(c.limit) && (await c.hit())) this.hit(c.limit);
   }
 
   private async checkDisk(): Promise<void> {
