@@ -172,8 +172,12 @@ export function describeEvent(e: EngineEvent): string {
       return `${e.candidateId} not decided: stopped by budget (${e.budget})`;
     case 'proposal/failed':
       return `from ${e.parentId} (${e.kind}, attempt ${e.attempt}): ${e.reason}: ${oneLine(e.message, 160)}`;
-    case 'program/evaluated':
-      return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}`;
+    case 'program/evaluated': {
+      // What the sandbox saw (a limit, a leftover, a late write, an escape tried) is said on the line, whatever the verdict.
+      const seen = (e.incidents ?? []).filter((i) => e.correct || !(e.error ?? '').includes(i));
+      const sandbox = seen.length > 0 ? ` · sandbox: ${seen.map((i) => oneLine(i, 160)).join('; ')}` : '';
+      return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}${sandbox}`;
+    }
     case 'program/migrated':
       return `after generation ${e.generation}: ${e.moves.map((m) => `${m.programId} island ${m.from}→${m.to}`).join(' · ')}`;
     case 'meta/notes':

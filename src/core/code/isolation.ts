@@ -11,10 +11,10 @@
  * that says what each tier means.
  */
 import { ISOLATION_TIERS } from '../journal/payloadTypes';
-import type { IsolationTier } from '../journal/payloadTypes';
+import type { EvaluationIsolation, IsolationTier } from '../journal/payloadTypes';
 
 export { ISOLATION_TIERS };
-export type { IsolationTier };
+export type { EvaluationIsolation, IsolationTier };
 
 /** `evaluator.isolation`: what the user asks for. */
 export const ISOLATION_SETTINGS = ['required', 'best', 'off'] as const;
@@ -64,4 +64,9 @@ export function isolationWords(tier: IsolationTier, network: 'off' | 'on'): stri
   if (t.ownProcesses) return `partly isolated: own process tree, ${net}; the program can read your files`;
   const can = ['read your files', 'see your processes', ...(network === 'off' ? ['reach the network'] : [])];
   return `not isolated${tier === 'off' ? ' (evaluator.isolation: off)' : ''}: the program can ${can.slice(0, -1).join(', ')} and ${can.at(-1)!}`;
+}
+
+/** An evaluation's isolation in words. */
+export function describeIsolation(i: EvaluationIsolation): string {
+  return isolationWords(i.tier, i.network);
 }

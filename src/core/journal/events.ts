@@ -6,7 +6,7 @@ import type { DecisionRecord } from '../gates/record';
 import type { CostReport } from '../llm/types';
 import type { RoleModel } from './payloadTypes';
 import type { MetricValue } from './payloadTypes';
-import type { IsolationTier } from './payloadTypes';
+import type { EvaluationIsolation } from './payloadTypes';
 import type { FormatDiscardReason } from './payloadTypes';
 import type { HistogramBin } from './payloadTypes';
 import type { Reliability } from './payloadTypes';
@@ -252,7 +252,7 @@ export type EngineEvent = Base &
         /** The end of what an incorrect program printed (stderr, then stdout). */
         output?: string;
         /** How far the evaluation was isolated from the machine (isolationWords says it). */
-        isolation?: IsolationTier;
+        isolation?: EvaluationIsolation;
         /** What the sandbox saw: limits hit, processes left, late writes, escapes tried. */
         incidents?: string[];
       }

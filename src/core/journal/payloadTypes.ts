@@ -20,6 +20,12 @@ export interface RoleModel {
 export const ISOLATION_TIERS = ['jail', 'namespaces', 'none', 'off'] as const;
 export type IsolationTier = (typeof ISOLATION_TIERS)[number];
 
+/** The isolation one evaluation had: its tier, and the network its spec asked for. */
+export interface EvaluationIsolation {
+  tier: IsolationTier;
+  network: 'off' | 'on';
+}
+
 /** JSON-safe metric values the evaluator reports as public (shown to the proposer). */
 export type MetricValue = number | string | boolean | null;
 

@@ -126,7 +126,7 @@ function evaluationProblem(e: unknown): string | undefined {
   if (e.instances !== undefined && !(isPlainObject(e.instances) && Object.values(e.instances).every((v) => typeof v === 'number' && Number.isFinite(v)))) return 'has instance scores that are not finite numbers';
   for (const k of ['feedback', 'error', 'output'] as const) if (e[k] !== undefined && typeof e[k] !== 'string') return `has a "${k}" that is not text`;
   if (e.publicMetrics !== undefined && !isPlainObject(e.publicMetrics)) return 'has public metrics that are not an object';
-  if (e.isolation !== undefined && !(ISOLATION_TIERS as readonly unknown[]).includes(e.isolation)) return 'names an unknown isolation';
+  if (e.isolation !== undefined && !(isPlainObject(e.isolation) && (ISOLATION_TIERS as readonly unknown[]).includes(e.isolation.tier) && (e.isolation.network === 'off' || e.isolation.network === 'on'))) return 'names an unknown isolation';
   if (e.incidents !== undefined && !(Array.isArray(e.incidents) && e.incidents.every((x) => typeof x === 'string'))) return 'has incidents that are not text';
   return undefined;
 }

@@ -8,7 +8,7 @@
 import { basename, dirname } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import { isolationWords } from '../../core/code/isolation';
-import type { IsolationTier } from '../../core/code/isolation';
+import type { EvaluationIsolation } from '../../core/code/isolation';
 import type { EvaluationSandbox } from '../../core/code/evaluatorPort';
 import type { ProgramBatchEvaluator, ProgramEvaluator } from '../../core/code/search';
 import { CODE_DEFAULTS } from '../../core/code/spec';
@@ -112,7 +112,7 @@ export function keyVariableNames(spec: CodeRunSpec): string[] {
  * of its evaluations.
  */
 export class SandboxNotes {
-  private readonly byText = new Map<string, { isolation?: IsolationTier; incidents: string[] }>();
+  private readonly byText = new Map<string, { isolation?: EvaluationIsolation; incidents: string[] }>();
   private readonly textOf = new Map<string, string>();
 
   private note(text: string, r: SandboxedEvaluation): void {

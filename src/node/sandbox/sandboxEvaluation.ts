@@ -8,14 +8,14 @@
 import { basename } from 'node:path';
 import type { EvaluationRequest, EvaluationRun, SandboxLimits } from '../../core/code/evaluatorPort';
 import { commandUsesInstances } from '../../core/code/evaluation';
-import type { IsolationSetting, IsolationTier } from '../../core/code/isolation';
+import type { EvaluationIsolation, IsolationSetting } from '../../core/code/isolation';
 import type { ProgramEvaluation } from '../../core/code/search';
 import type { EvaluatorSpec } from '../../core/code/spec';
 import { redactKnown } from '../../core/redact';
 
 /** An evaluation as the sandbox made it: the search's fields, and how it was confined (the journal and the Programs view say it). */
 export type SandboxedEvaluation = ProgramEvaluation & {
-  isolation?: IsolationTier;
+  isolation?: EvaluationIsolation;
   incidents?: string[];
 };
 
@@ -92,7 +92,8 @@ export function programEvaluation(run: EvaluationRun, secrets: readonly string[]
       ...(r.feedback === undefined ? {} : { feedback: r.feedback }),
       ...(r.error === undefined ? {} : { error: r.error }),
       ...(output === undefined ? {} : { output }),
-      isolation: run.sandbox.isolation,
+      // The network the spec asked for: 'on', or off (enforced, or not where the report says why).
+      isolation: { tier: run.sandbox.isolation, network: run.sandbox.network === 'on' ? 'on' : 'off' },
       ...(run.sandbox.incidents.length > 0 ? { incidents: run.sandbox.incidents } : {}),
     },
     secrets,

@@ -76,8 +76,8 @@ describe('evaluation cache', () => {
   });
 
   it('reads a good entry whole, the sandbox notes included', () => {
-    const evaluation = { correct: false, error: 'x', isolation: 'jail', incidents: ['the evaluation hit its disk limit (1 MB in its sandbox)'] };
+    const evaluation = { correct: false, error: 'x', isolation: { tier: 'jail', network: 'off' }, incidents: ['the evaluation hit its disk limit (1 MB in its sandbox)'] };
     expect(readEntry(JSON.stringify({ format: 2, key: 'k', evaluation }), 'k')).toEqual(evaluation);
-    expect(readEntry(JSON.stringify({ format: 2, key: 'k', evaluation: { ...evaluation, isolation: 'sort of' } }), 'k')).toBe('its evaluation names an unknown isolation');
+    expect(readEntry(JSON.stringify({ format: 2, key: 'k', evaluation: { ...evaluation, isolation: { tier: 'sort of', network: 'off' } } }), 'k')).toBe('its evaluation names an unknown isolation');
   });
 });
