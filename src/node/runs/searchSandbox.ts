@@ -83,6 +83,7 @@ export function checkedStage(stage: EvaluatorStage, inner: ProgramEvaluator, onW
 }
 
 function report(change: StageChange, onWorkspaceChange: (names: string[]) => void): void {
+  if (change.changedInWorkspace.length > 0) onWorkspaceChange(change.changedInWorkspace);
   if (change.tampered.length > 0) {
     throw new RatchetError(
       'fileChanged',
@@ -90,7 +91,6 @@ function report(change: StageChange, onWorkspaceChange: (names: string[]) => voi
       { files: change.tampered },
     );
   }
-  if (change.changedInWorkspace.length > 0) onWorkspaceChange(change.changedInWorkspace);
 }
 
 /** The keys this run uses, which never reach an evaluator and are blanked from what one printed: the default one, those its roles name, and every variable of ours named like a credential. */

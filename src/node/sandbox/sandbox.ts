@@ -67,7 +67,7 @@ function capWords(caps: SandboxCaps, tier: IsolationTier, limits: SandboxLimits,
   const processes = use.pids
     ? `cgroup pids.max=${limits.processes}`
     : userNs
-      ? `user namespace nproc=${limits.processes} (processes and threads)`
+      ? `watch: processes and threads counted every ${WATCH_MS.tasks} ms, stopped past ${limits.processes}; the user namespace's RLIMIT_NPROC refuses forks past ${nsBackstop(limits.processes)}`
       : `watch: processes and threads counted every ${WATCH_MS.tasks} ms, stopped past ${limits.processes} (best effort${caps.root || !caps.prlimit.ok ? '' : '; RLIMIT_NPROC over all of your threads stays as a wide backstop'})`;
   const memory = use.memory ? `cgroup ${Math.round(limits.memoryBytes / 1024 ** 2)} MB for the whole evaluation` : `watch: resident memory of the whole evaluation measured every ${WATCH_MS.memory} ms, stopped past ${Math.round(limits.memoryBytes / 1024 ** 2)} MB; ${caps.prlimit.ok ? 'address space capped per process' : 'no per-process cap'}`;
   const disk = tier === 'jail' ? `a ${Math.round(limits.diskBytes / 1024 ** 2)} MB tmpfs` : `watch: the sandbox folder measured every ${WATCH_MS.memory} ms, stopped past ${Math.round(limits.diskBytes / 1024 ** 2)} MB; the program can write elsewhere`;
@@ -136,7 +136,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
     let inner = argv;
     let outer: string[] = [];
     if (rlimits.length > 0) {
-      if (ownTree) inner = [...rlimits, ...(nsNproc && !use.pids ? [`--nproc=${limits.processes}`] : []), '--', ...argv];
+      if (ownTree) inner = [...rlimits, ...(nsNproc && !use.pids ? [`--nproc=${nsBackstop(limits.processes)}`] : []), '--', ...argv];
       else outer = [...rlimits, ...(!caps.root && !use.pids ? [`--nproc=${await nprocBackstop(limits.processes)}`] : []), '--'];
     }
     const join = cgroups.length > 0 ? ['/bin/sh', '-c', 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"', 'ratchet-sandbox', ...cgroups.map((c) => c.procsFile), '--'] : [];
@@ -180,7 +180,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       watch: {
         sharedProcessTable: !ownTree,
         jail: jailed,
-        ...(use.pids ? {} : nsNproc ? { kernelTaskCap: limits.processes } : { maxTasks: limits.processes }),
+        ...(use.pids ? {} : { maxTasks: limits.processes }),
         ...(use.memory ? {} : { maxRssBytes: limits.memoryBytes }),
         disk: { maxBytes: limits.diskBytes, hostDirs: jailed ? (host.results ? [host.results] : []) : [root], ...(jailed ? { jailMount: JAIL.work } : {}) },
         cgroupHits: cgroups.map((c) => ({ limit: c.controller === 'pids' ? ('processes' as const) : ('memory' as const), hit: () => c.limitHit() })),
@@ -251,6 +251,15 @@ function notes(ran: Ran, report: SandboxReport): string[] {
   if (report.leftoverProcesses > 0) out.push(`${report.leftoverProcesses} process${report.leftoverProcesses === 1 ? '' : 'es'} could not be killed`);
   if (ran.stdout.dropped > 0) out.push(`stdout was ${ran.stdout.dropped} bytes over its cap; its start was dropped`);
   return out;
+}
+
+/**
+ * A user namespace's RLIMIT_NPROC counts only the evaluation's tasks, but refuses a fork silently:
+ * it is set a little above the limit, as a backstop that stops a bomb between two looks of the
+ * watch, and the watch — which sees the evaluation stay past the limit — stops it and names it.
+ */
+function nsBackstop(processes: number): number {
+  return processes + Math.max(32, Math.ceil(processes / 4));
 }
 
 /** RLIMIT_NPROC outside a user namespace counts every thread of the user: room for all of them, wide, as a backstop behind the watch. */

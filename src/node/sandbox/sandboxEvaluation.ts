@@ -19,6 +19,9 @@ export type SandboxedEvaluation = ProgramEvaluation & {
   incidents?: string[];
 };
 
+/** The least address space a process of an evaluation gets, whatever memoryMb says. */
+const MIN_ADDRESS_SPACE_MB = 4096;
+
 /** Everything a sandboxed evaluation needs but the program and its instances. */
 export interface EvaluatorSetup {
   programName: string;
@@ -40,7 +43,9 @@ export function evaluatorSetup(e: EvaluatorSpec, programPath: string, shinkaDir:
     supportFiles: e.supportFiles.map((from) => ({ from, to: basename(from) })),
     timeoutMs: e.timeoutSeconds * 1000,
     limits: {
-      addressSpaceBytes: e.limits.memoryMb * 1024 ** 2,
+      // The whole evaluation's memory is the cap; each process's address space only a backstop, never
+      // below what a runtime reserves to start (V8 reserves gigabytes it never touches).
+      addressSpaceBytes: Math.max(e.limits.memoryMb, MIN_ADDRESS_SPACE_MB) * 1024 ** 2,
       memoryBytes: e.limits.memoryMb * 1024 ** 2,
       // A spec stored before diskMb existed (a resumed run) keeps the default.
       ...(e.limits.diskMb === undefined ? {} : { diskBytes: e.limits.diskMb * 1024 ** 2 }),

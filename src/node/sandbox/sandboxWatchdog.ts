@@ -32,11 +32,6 @@ export interface WatchPlan {
   jail: boolean;
   /** Tasks (processes and threads) allowed; undefined when the kernel counts them. */
   maxTasks?: number;
-  /**
-   * The cap a user namespace's RLIMIT_NPROC keeps: the kernel refuses the fork past it and says
-   * nothing, so reaching it is seen here (counted with the evaluation's first process) and named.
-   */
-  kernelTaskCap?: number;
   /** Resident bytes of the whole evaluation allowed; undefined when a memory cgroup caps it. */
   maxRssBytes?: number;
   /** Bytes the sandbox may hold: host folders summed, and the jail's tmpfs (seen through a process inside). */
@@ -64,7 +59,7 @@ export class EvaluationWatch {
   readonly seenStarts = new Map<number, number>();
 
   constructor(private readonly plan: WatchPlan) {
-    if (plan.maxTasks !== undefined || plan.kernelTaskCap !== undefined || plan.maxRssBytes !== undefined || plan.jail || plan.sharedProcessTable) {
+    if (plan.maxTasks !== undefined || plan.maxRssBytes !== undefined || plan.jail || plan.sharedProcessTable) {
       this.timers.push(setInterval(() => this.checkProcesses(), plan.intervalMs));
     }
     if (plan.disk) this.timers.push(setInterval(() => void this.checkDisk(), Math.max(plan.intervalMs, 250)));
@@ -100,7 +95,6 @@ export class EvaluationWatch {
     if (this.plan.jail) this.noteDetached(procs, members);
     const tasks = members.reduce((n, p) => n + Math.max(1, p.threads), 0);
     if (this.plan.maxTasks !== undefined && tasks > this.plan.maxTasks) this.hit('processes');
-    if (this.plan.kernelTaskCap !== undefined && tasks >= this.plan.kernelTaskCap) this.hit('processes');
     const rss = members.reduce((n, p) => n + p.rssPages * PAGE, 0);
     if (this.plan.maxRssBytes !== undefined && rss > this.plan.maxRssBytes) this.hit('memory');
   }
