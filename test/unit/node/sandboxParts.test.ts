@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import type { EvaluationRun } from '../../../src/core/code/evaluatorPort';
 import { TailBytes } from '../../../src/node/sandbox/outputTail';
+import { programEvaluation } from '../../../src/node/sandbox/sandboxEvaluation';
 import { fingerprint } from '../../../src/node/sandbox/resultFiles';
 import { EvaluatorStage } from '../../../src/node/sandbox/staging';
 
@@ -116,5 +118,35 @@ describe.skipIf(process.platform !== 'linux')('hideFromEnviron', () => {
     buildSync({ entryPoints: ['src/node/environSecrets.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: 'out/test-environ.cjs', logLevel: 'error' });
     const out = execFileSync(process.execPath, ['-e', script], { env: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-test-abcdefghijklmnop', MY_ROLE_KEY: 'role-secret-123456', OTHER: 'kept' }, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ r: { hidden: ['OPENAI_API_KEY', 'MY_ROLE_KEY'] }, names: ['OPENAI_API_KEY'], environHas: false, stillSet: 'sk-test-abcdefghijklmnop role-secret-123456', other: 'kept' });
+  });
+});
+
+describe('programEvaluation', () => {
+  it('blanks every key Ratchet knows from what the program printed, its error, feedback and metrics, before anything keeps them', () => {
+    const key = 'team-llm-key-0123456789';
+    const run: EvaluationRun = {
+      result: { correct: false, error: `crashed after reading ${key}`, feedback: `found ${key}`, public: { leaked: key, nested: { deeper: [key] } } },
+      stdout: `the key is ${key}\n`,
+      stderr: `OPENAI_API_KEY=${key}\n`,
+      truncated: { stdout: false, stderr: false },
+      droppedBytes: { stdout: 0, stderr: 0 },
+      exitCode: 1,
+      signal: null,
+      timedOut: false,
+      cancelled: false,
+      wallMs: 5,
+      sandbox: { isolation: 'jail', network: 'off', limits: 'prlimit', processes: '', memory: '', disk: '', processLimitHit: false, leftoverProcesses: 0, incidents: ['a note'] },
+    };
+    const e = programEvaluation(run, [key]);
+    expect(JSON.stringify(e)).not.toContain(key);
+    expect(e).toEqual({
+      correct: false,
+      error: 'crashed after reading [redacted]',
+      feedback: 'found [redacted]',
+      publicMetrics: { leaked: '[redacted]', nested: { deeper: ['[redacted]'] } },
+      output: 'stderr:\nOPENAI_API_KEY=[redacted]\nstdout:\nthe key is [redacted]',
+      isolation: { tier: 'jail', network: 'off' },
+      incidents: ['a note'],
+    });
   });
 });
