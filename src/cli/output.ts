@@ -5,6 +5,7 @@
  * terminal, where an escape sequence could otherwise rewrite the screen.
  */
 import { assertNever } from '../core/errors';
+import { sandboxPreflightText } from '../core/code/isolation';
 import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/journal/events';
@@ -178,6 +179,8 @@ export function describeEvent(e: EngineEvent): string {
       const sandbox = seen.length > 0 ? ` · sandbox: ${seen.map((i) => oneLine(i, 160)).join('; ')}` : '';
       return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}${sandbox}`;
     }
+    case 'sandbox/preflight':
+      return sandboxPreflightText(e);
     case 'program/migrated':
       return `after generation ${e.generation}: ${e.moves.map((m) => `${m.programId} island ${m.from}→${m.to}`).join(' · ')}`;
     case 'meta/notes':

@@ -219,9 +219,9 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
             if (tier.filesVisible) expect(outcome(name), name).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND /) });
             else clean(name);
           }
-          const preflight = ofType(events, 'log').map((e) => e.message).find((m) => m.startsWith('Sandbox: '))!;
-          expect(existsSync(join(w.outside, 'written-by-the-program')), `${preflight} ${JSON.stringify(outcome('writing outside the sandbox'))}`).toBe(tier.filesVisible);
-          expect(preflight).toMatch(tier.filesVisible ? /^Sandbox: partly isolated: own process tree, no network; the program can read your files \(evaluator\.isolation: best/ : /^Sandbox: isolated: no network, no home, own process tree \(evaluator\.isolation: best; jail: bubblewrap /);
+          const [preflight] = ofType(events, 'sandbox/preflight');
+          expect(existsSync(join(w.outside, 'written-by-the-program'))).toBe(tier.filesVisible);
+          expect(preflight).toMatchObject({ isolation: { tier: tier.filesVisible ? 'namespaces' : 'jail', network: 'off' }, setting: 'best' });
           // No network, not even loopback: nothing reached the listener.
           clean('a local listener on 127.0.0.1');
           expect(net.received).toEqual([]);
@@ -248,6 +248,10 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           // The run says how isolated its evaluations were.
           const show = execFileSync(process.execPath, [CLI, 'runs', 'show', runId!, '-w', w.dir], { encoding: 'utf8' });
           expect(show).toMatch(tier.filesVisible ? /\nSandbox: partly isolated: own process tree, no network; the program can read your files \(\d+ programs\)/ : /\nSandbox: isolated: no network, no home, own process tree \(\d+ programs\)/);
+          // …and its pre-flight line, as the CLI printed it.
+          expect(show).toMatch(tier.filesVisible ? /sandbox\/preflight\s+partly isolated: own process tree, no network; the program can read your files \(evaluator\.isolation: best; jail: none \(RATCHET_BWRAP=off turns bubblewrap off\)\)/ : /sandbox\/preflight\s+isolated: no network, no home, own process tree \(evaluator\.isolation: best; jail: bubblewrap /);
+          // A memory hit is on its program's line.
+          expect(show).toMatch(/program\/evaluated\s+p\d+ incorrect: the evaluation hit its memory limit \(400 MB for all its processes\)/);
         } finally {
           await server.close();
           net.server.close();
@@ -364,7 +368,7 @@ describe.skipIf(!linux)('Ratchet killed with SIGKILL mid-evaluation (#26)', () =
         expect(next.code, next.stderr).not.toBe(2);
         expect(readdirSync(w.tmp).filter((n) => n.includes(`-${pid}-`))).toEqual([]);
         const second = runIds(w.dir).map((id) => journal(w.dir, id)).find((e) => e.at(-1)?.type === 'run/finished')!;
-        expect(ofType(second, 'log').map((e) => e.message)).toContainEqual(`Sandbox: swept 2 sandbox folders left by Ratchet process that died (pid ${pid}).`);
+        expect(ofType(second, 'sandbox/preflight')[0]!.swept).toBe(`swept 2 sandbox folders left by Ratchet process that died (pid ${pid})`);
       } finally {
         await server.close();
       }

@@ -70,3 +70,8 @@ export function isolationWords(tier: IsolationTier, network: 'off' | 'on'): stri
 export function describeIsolation(i: EvaluationIsolation): string {
   return isolationWords(i.tier, i.network);
 }
+
+/** The sandbox's pre-flight in words, one line: the tier's words, what it rests on, the limits, a sweep, the caveats. */
+export function sandboxPreflightText(e: { isolation: EvaluationIsolation; setting: string; jail: string; limits: string; swept?: string; caveats: readonly string[] }): string {
+  return [`${describeIsolation(e.isolation)} (evaluator.isolation: ${e.setting}; jail: ${e.jail})`, `limits: ${e.limits}`, ...(e.swept ? [e.swept] : []), ...e.caveats].join(' · ');
+}

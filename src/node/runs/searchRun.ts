@@ -266,7 +266,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
         models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
       },
     });
-    await reportSandbox(spec, stage, emit);
+    await reportSandbox(spec, stage, emit, (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent));
     // Before the first evaluation: the run folder staged, the probe job passed, a resume's jobs taken up again.
     await slurm?.open();
     const outcome = await runSearch({

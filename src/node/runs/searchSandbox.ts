@@ -7,7 +7,6 @@
  */
 import { basename, dirname } from 'node:path';
 import { RatchetError } from '../../core/errors';
-import { isolationWords } from '../../core/code/isolation';
 import type { EvaluationIsolation } from '../../core/code/isolation';
 import type { EvaluationSandbox } from '../../core/code/evaluatorPort';
 import type { ProgramBatchEvaluator, ProgramEvaluator } from '../../core/code/search';
@@ -152,8 +151,12 @@ export class SandboxNotes {
   }
 }
 
-/** The pre-flight's word on the sandbox, at the top of every search: how isolated the evaluations are here, and what confines them. */
-export async function reportSandbox(spec: CodeRunSpec, stage: EvaluatorStage, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<void> {
+/**
+ * The pre-flight's word on the sandbox, at the top of every search and of every resume: how
+ * isolated the evaluations are on this machine, and what confines them. Written as it is, not
+ * replayed (`sandbox/preflight` is incidental): a resume on another machine says what it gets there.
+ */
+export async function reportSandbox(spec: CodeRunSpec, stage: EvaluatorStage, emit: (e: EventPayload<EngineEvent>) => Promise<void>, write: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<void> {
   const s = spec.evaluator.slurm;
   const isolation = spec.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation;
   if (spec.evaluator.backend === 'slurm' && s) {
@@ -162,8 +165,13 @@ export async function reportSandbox(spec: CodeRunSpec, stage: EvaluatorStage, em
     return;
   }
   const pre = await nodeEvaluationSandbox.preflight(isolation);
-  await emit({ type: 'log', level: 'info', message: `Sandbox: ${isolationWords(pre.isolation, spec.evaluator.network)} (evaluator.isolation: ${isolation}; jail: ${pre.jail}).` });
-  await emit({ type: 'log', level: 'info', message: `Sandbox limits: processes: ${pre.processes}; memory: ${pre.memory}; disk: ${pre.disk}; per process: ${pre.limits}. The evaluator's files are staged read-only for the run (identity ${stage.identity.slice(0, 12)}).` });
-  if (pre.swept) await emit({ type: 'log', level: 'info', message: `Sandbox: ${pre.swept}.` });
-  for (const caveat of pre.caveats) await emit({ type: 'log', level: 'info', message: `Sandbox: ${caveat}` });
+  await write({
+    type: 'sandbox/preflight',
+    isolation: { tier: pre.isolation, network: spec.evaluator.network },
+    setting: isolation,
+    jail: pre.jail,
+    limits: `processes: ${pre.processes}; memory: ${pre.memory}; disk: ${pre.disk}; per process: ${pre.limits}; the evaluator's files staged read-only for the run (identity ${stage.identity.slice(0, 12)})`,
+    ...(pre.swept ? { swept: pre.swept } : {}),
+    caveats: pre.caveats,
+  });
 }
