@@ -67,14 +67,19 @@ function capWords(caps: SandboxCaps, tier: IsolationTier, limits: SandboxLimits,
   const processes = use.pids
     ? `cgroup pids.max=${limits.processes}`
     : userNs
-      ? `watch: processes and threads counted every ${WATCH_MS.tasks} ms, stopped past ${limits.processes}; the user namespace's RLIMIT_NPROC refuses forks past ${nsBackstop(limits.processes)}`
-      : `watch: processes and threads counted every ${WATCH_MS.tasks} ms, stopped past ${limits.processes} (best effort${caps.root || !caps.prlimit.ok ? '' : '; RLIMIT_NPROC over all of your threads stays as a wide backstop'})`;
-  const memory = use.memory ? `cgroup ${Math.round(limits.memoryBytes / 1024 ** 2)} MB for the whole evaluation` : `watch: resident memory of the whole evaluation measured every ${WATCH_MS.memory} ms, stopped past ${Math.round(limits.memoryBytes / 1024 ** 2)} MB; ${caps.prlimit.ok ? 'address space capped per process' : 'no per-process cap'}`;
-  const disk = tier === 'jail' ? `a ${Math.round(limits.diskBytes / 1024 ** 2)} MB tmpfs` : `watch: the sandbox folder measured every ${WATCH_MS.memory} ms, stopped past ${Math.round(limits.diskBytes / 1024 ** 2)} MB; the program can write elsewhere`;
+      ? `watch: processes and threads counted every ${WATCH_MS.backed} ms, stopped past ${limits.processes}; the user namespace's RLIMIT_NPROC refuses forks past ${nsBackstop(limits.processes)}`
+      : `watch: processes and threads counted every ${WATCH_MS.alone} ms, stopped past ${limits.processes} (best effort${caps.root || !caps.prlimit.ok ? '' : '; RLIMIT_NPROC over all of your threads stays as a wide backstop'})`;
+  const memory = use.memory ? `cgroup ${Math.round(limits.memoryBytes / 1024 ** 2)} MB for the whole evaluation` : `watch: resident memory of the whole evaluation measured every ${use.pids || userNs ? WATCH_MS.backed : WATCH_MS.alone} ms, stopped past ${Math.round(limits.memoryBytes / 1024 ** 2)} MB; ${caps.prlimit.ok ? 'address space capped per process' : 'no per-process cap'}`;
+  const disk = tier === 'jail' ? `a ${Math.round(limits.diskBytes / 1024 ** 2)} MB tmpfs` : `watch: the sandbox folder measured every ${WATCH_MS.disk} ms, stopped past ${Math.round(limits.diskBytes / 1024 ** 2)} MB; the program can write elsewhere`;
   return { processes, memory, disk };
 }
 
-const WATCH_MS = { tasks: 100, memory: 250 };
+/**
+ * How often the watch looks (each look reads every process's /proc/<pid>/stat: a few ms on a
+ * desktop). Often where it is the only cap on processes (root without a pids cgroup, a machine
+ * without namespaces), less where the kernel keeps a backstop.
+ */
+const WATCH_MS = { alone: 100, backed: 500, disk: 250 };
 
 /** Evaluates one candidate. Rejects only for a request that can never run (badInput); a failing program is `result.correct === false`. */
 export async function runEvaluation(req: NodeEvaluationRequest): Promise<EvaluationRun> {
@@ -184,7 +189,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
         ...(use.memory ? {} : { maxRssBytes: limits.memoryBytes }),
         disk: { maxBytes: limits.diskBytes, hostDirs: jailed ? (host.results ? [host.results] : []) : [root], ...(jailed ? { jailMount: JAIL.work } : {}) },
         cgroupHits: cgroups.map((c) => ({ limit: c.controller === 'pids' ? ('processes' as const) : ('memory' as const), hit: () => c.limitHit() })),
-        intervalMs: use.pids ? WATCH_MS.memory : WATCH_MS.tasks,
+        intervalMs: use.pids || nsNproc ? WATCH_MS.backed : WATCH_MS.alone,
       },
       mark,
     });

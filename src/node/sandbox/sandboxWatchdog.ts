@@ -44,6 +44,8 @@ export interface WatchPlan {
 }
 
 const PAGE = 4096;
+/** The disk's look: du of the host folders, statfs of the jail's tmpfs. */
+const DISK_INTERVAL_MS = 250;
 /** du walks stop here: a flood of tiny files is a disk limit of its own. */
 const MAX_ENTRIES = 200_000;
 
@@ -62,7 +64,7 @@ export class EvaluationWatch {
     if (plan.maxTasks !== undefined || plan.maxRssBytes !== undefined || plan.jail || plan.sharedProcessTable) {
       this.timers.push(setInterval(() => this.checkProcesses(), plan.intervalMs));
     }
-    if (plan.disk) this.timers.push(setInterval(() => void this.checkDisk(), Math.max(plan.intervalMs, 250)));
+    if (plan.disk) this.timers.push(setInterval(() => void this.checkDisk(), DISK_INTERVAL_MS));
     if (plan.cgroupHits && plan.cgroupHits.length > 0) this.timers.push(setInterval(() => void this.checkCgroups(), 250));
   }
 

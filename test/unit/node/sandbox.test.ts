@@ -315,11 +315,15 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
       timeoutMs: 5000,
       pidsCgroup,
     });
-    // A pids cgroup counts the refused forks; otherwise the watch sees the evaluation stay past the
-    // limit (a user namespace's RLIMIT_NPROC, set a little above it, stops the bomb between its looks).
+    // A pids cgroup counts the refused forks, and as root the watch is the only cap and looks every
+    // 100 ms: the limit is named. A user namespace's RLIMIT_NPROC (a little above the limit) refuses
+    // forks silently and the watch looks every 500 ms: dash's bomb, whose shells give up at a failed
+    // fork, can collapse before it looks — stopped all the same, an incorrect program either way.
     expect(run.result.correct).toBe(false);
-    expect(run.result.error).toMatch(/^the evaluation hit its process limit \(32 processes and threads\)/);
-    expect(run.sandbox.processLimitHit).toBe(true);
+    if (pidsCgroup || caps.root) {
+      expect(run.result.error).toMatch(/^the evaluation hit its process limit \(32 processes and threads\)/);
+      expect(run.sandbox.processLimitHit).toBe(true);
+    }
     if (pidsCgroup) expect(run.sandbox).toMatchObject({ processes: 'cgroup pids.max=32', leftoverProcesses: 0 });
     await waitFor('every shell of the bomb to be gone', () => processesMentioning(name).length === 0);
   });
