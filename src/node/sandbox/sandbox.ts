@@ -259,12 +259,13 @@ function notes(ran: Ran, report: SandboxReport): string[] {
 }
 
 /**
- * A user namespace's RLIMIT_NPROC counts only the evaluation's tasks, but refuses a fork silently:
- * it is set a little above the limit, as a backstop that stops a bomb between two looks of the
- * watch, and the watch — which sees the evaluation stay past the limit — stops it and names it.
+ * A user namespace's RLIMIT_NPROC counts only the evaluation's tasks, but refuses a fork silently
+ * (a program that shrugs it off would pass). So it is a backstop at twice the limit, which stops a
+ * bomb between two looks of the watch, and the watch — which sees the evaluation past the limit —
+ * stops it and names the limit.
  */
 function nsBackstop(processes: number): number {
-  return processes + Math.max(32, Math.ceil(processes / 4));
+  return Math.max(2 * processes, processes + 64);
 }
 
 /** RLIMIT_NPROC outside a user namespace counts every thread of the user: room for all of them, wide, as a backstop behind the watch. */
