@@ -261,7 +261,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
       it(`${tier.label}, ${who.label}: a program that edits the evaluator changes nothing the run evaluates with`, async (ctx) => {
         if (who.asUser && !user) ctx.skip(`the non-root run needs root to make a throwaway user (useradd); this test runs as uid ${process.getuid?.()}`);
         const w = workspace(who);
-        const targets: Targets = { needles: [], sshFile: '', ratchetFile: '', outsideDir: w.dir, port: 1, marker: '0' };
+        const targets: Targets = { needles: [], sshFile: '', ratchetFile: '', outsideDir: w.dir, port: 1, marker: '0', stageRoot: w.tmp };
         const server = await startFakeServer({ apiKey: ROLE_SECRET, scenario: { code: { edits: 'serve', programs: [hostileBlock('editing the evaluator', targets)] } } });
         const before = readFileSync(join(w.dir, 'evaluate.mjs'), 'utf8');
         try {

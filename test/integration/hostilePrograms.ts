@@ -20,6 +20,11 @@ export interface Targets {
   port: number;
   /** A number no other process has in its command line: the leftovers are found by it. */
   marker: string;
+  /**
+   * Where the run's staged files are (the test's own temporary folder): the evaluator-editing
+   * attack looks only there, so it cannot touch the stage of another test's run on this machine.
+   */
+  stageRoot?: string;
 }
 
 /** The seed's own construct(): the hostile programs score exactly what the seed does. */
@@ -128,9 +133,9 @@ export function attacks(t: Targets): Record<string, string> {
       // The user's evaluator in the workspace, and every staged copy this process can see.
       const rewrite = (p) => { try { fs.chmodSync(p, 0o644); fs.appendFileSync(p, '\\n// forged\\n'); return true; } catch { return false; } };
       rewrite(${JSON.stringify(`${t.outsideDir}/evaluate.mjs`)});
-      // Staged copies are in a temporary folder: looked for under /tmp, three levels down.
+      // Staged copies are in the run's temporary folder (a hostile program would search every one).
       const ls = (dir) => { try { return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => dir + '/' + e.name); } catch { return []; } };
-      let dirs = ['/tmp'];
+      let dirs = [${JSON.stringify(t.stageRoot ?? '/nonexistent')}];
       for (let depth = 0; depth < 3; depth++) {
         const next = [];
         for (const dir of dirs) for (const sub of ls(dir)) {
