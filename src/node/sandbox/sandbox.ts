@@ -22,7 +22,6 @@
  *   evaluator exited, or a change to the results folder after that, voids the evaluation;
  * - stdout and stderr kept up to a cap each, the END kept (where the JSON is).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -31,21 +30,19 @@ import * as path from 'node:path';
 import { RatchetError } from '../../core/errors';
 import { expandCommand, withProcessOutcome } from '../../core/code/evaluation';
 import type { Evaluation } from '../../core/code/evaluation';
-import { DEFAULT_GRACE_MS, DEFAULT_LIMITS, DEFAULT_OUTPUT_CAP_BYTES } from '../../core/code/evaluatorPort';
+import { DEFAULT_LIMITS } from '../../core/code/evaluatorPort';
 import type { EvaluationRequest, EvaluationRun, EvaluationSandbox, Preflight, SandboxLimits, SandboxReport } from '../../core/code/evaluatorPort';
 import type { IsolationSetting, IsolationTier } from '../../core/code/isolation';
 import { countUserTasks, sandboxCaps } from './sandboxCaps';
 import type { SandboxCaps } from './sandboxCaps';
 import { evaluatorEnv } from './sandboxEnv';
-import { EvaluationWatch } from './sandboxWatchdog';
 import type { WatchedLimit } from './sandboxWatchdog';
 import { Cgroup } from './cgroups';
 import { JAIL, chooseTier, jailArgv, ownsProcesses } from './jail';
-import { TailBytes } from './outputTail';
-import { guard } from './reaper';
+import { spawnSandboxed } from './evaluationProcess';
+import type { Ran } from './evaluationProcess';
 import { fingerprint, readEvaluation } from './resultFiles';
 import { EVAL_PREFIX, makeWritable, sweepOnce, sweepWords } from './sweep';
-import { survivors } from './survivors';
 
 /** The request as the Node sandbox takes it: the port's, plus knobs of the host. */
 export type NodeEvaluationRequest = EvaluationRequest & {
@@ -300,159 +297,6 @@ export async function preflight(isolation: IsolationSetting = 'best'): Promise<P
     ...(swept ? { swept } : {}),
     caveats,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The process
-
-/** What the process did, before its result files are read. */
-interface Ran {
-  stdout: TailBytes;
-  stderr: TailBytes;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  cancelled: boolean;
-  wallMs: number;
-  limitsHit: Set<WatchedLimit>;
-  /** The results folder as the evaluator left it (undefined: no results folder). */
-  resultsAtExit: string | undefined;
-  /** Processes of the evaluation found running after the evaluator exited (killed). */
-  survivors: number;
-  detached: number;
-}
-
-/** Evaluation groups still running, killed if Ratchet itself exits first (they are detached from ours). */
-const liveGroups = new Set<number>();
-process.once('exit', () => {
-  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
-});
-
-interface SpawnOptions {
-  cwd: string;
-  env: Record<string, string>;
-  req: NodeEvaluationRequest;
-  cgroups: Cgroup[];
-  results: string | undefined;
-  watch: Omit<ConstructorParameters<typeof EvaluationWatch>[0], 'leader' | 'onLimit'>;
-  mark: string;
-}
-
-function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
-  const { req, cgroups } = o;
-  const started = performance.now();
-  const cap = req.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
-  const graceMs = req.graceMs ?? DEFAULT_GRACE_MS;
-  const stdout = new TailBytes(cap);
-  const stderr = new TailBytes(cap);
-  const base = { stdout, stderr, limitsHit: new Set<WatchedLimit>(), resultsAtExit: undefined, survivors: 0, detached: 0 };
-  if (req.signal?.aborted) return Promise.resolve({ ...base, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0 });
-  return new Promise<Ran>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-    const pid = child.pid;
-    if (pid !== undefined) liveGroups.add(pid);
-    const unguard = guard(pid, cgroups.map((c) => c.procsFile));
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-
-    let timedOut = false;
-    let cancelled = false;
-    let killing = false;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    let drainTimer: ReturnType<typeof setTimeout> | undefined;
-    let resultsAtExit: Promise<string | undefined> = Promise.resolve(undefined);
-    let survivorsFound: Promise<number> = Promise.resolve(0);
-    const killAll = (sig: NodeJS.Signals): void => {
-      if (pid !== undefined) {
-        if (process.platform === 'win32') {
-          // No process groups on Windows; taskkill /T walks the tree (no limits or namespaces there either).
-          spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
-        } else signalGroup(pid, sig);
-      }
-      for (const c of cgroups) void c.signalAll(sig);
-    };
-    // Past a limit there is no grace period: SIGKILL at once.
-    const watch =
-      pid !== undefined && process.platform === 'linux'
-        ? new EvaluationWatch({ ...o.watch, leader: pid, onLimit: () => killAll('SIGKILL') })
-        : undefined;
-    const stop = (): void => {
-      if (killing) return;
-      killing = true;
-      killAll('SIGTERM');
-      graceTimer = setTimeout(() => killAll('SIGKILL'), graceMs);
-    };
-    // setTimeout fires at once for delays past 2^31 - 1 ms; clamp so "no practical limit" stays so.
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        stop();
-      },
-      Math.min(req.timeoutMs, 2 ** 31 - 1),
-    );
-    const onAbort = (): void => {
-      cancelled = true;
-      stop();
-    };
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = (): void => {
-      watch?.stop();
-      clearTimeout(timer);
-      clearTimeout(graceTimer);
-      clearTimeout(drainTimer);
-      req.signal?.removeEventListener('abort', onAbort);
-      if (pid !== undefined) liveGroups.delete(pid);
-      unguard();
-    };
-
-    child.once('error', (err) => {
-      finish();
-      reject(new RatchetError('badInput', `Could not start the evaluator ${argv[0]}: ${err.message}.`, { argv }, err));
-    });
-    child.once('exit', () => {
-      // A timeout or cancel from now on would describe a run that already ended.
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onAbort);
-      // What the evaluator left in its results folder, before anything else of it can act again.
-      if (o.results !== undefined) resultsAtExit = fingerprint(o.results);
-      // Without a pid namespace, what is still running now outlived the evaluator: found, killed and counted.
-      if (o.watch.sharedProcessTable && pid !== undefined && process.platform === 'linux') survivorsFound = Promise.resolve(survivors(watch, o.mark, pid));
-      watch?.stop();
-      // The evaluation is over when its leader exits: whatever it left behind is a runaway.
-      killAll('SIGKILL');
-      // A process outside group and cgroup (possible only without a cgroup) may hold the pipes open.
-      drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 1000);
-    });
-    child.once('close', (exitCode, signal) => {
-      finish();
-      void Promise.all([resultsAtExit, survivorsFound]).then(([atExit, survived]) =>
-        resolve({
-          stdout,
-          stderr,
-          exitCode,
-          signal,
-          timedOut,
-          cancelled,
-          wallMs: Math.round(performance.now() - started),
-          limitsHit: watch?.hits ?? new Set(),
-          resultsAtExit: atExit,
-          survivors: survived,
-          detached: watch?.detached ?? 0,
-        }),
-      );
-    });
-  });
-}
-
-function signalGroup(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // ESRCH: the group is gone, which is the goal.
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
