@@ -11,7 +11,7 @@
 // code 0; exit code 2 means the evaluator itself was called wrongly (an unknown instance id, say).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
@@ -51,8 +51,8 @@ async function runProgram(programPath, instances) {
 // read with a nonce the program never sees. This evaluator's results go to stdout alone, after
 // every process the program started is gone — so nothing the program does, in the foreground or
 // in a process it leaves behind, can reach the verdict. (Under Ratchet's jail or namespaces,
-// RATCHET_ISOLATION says the evaluation has a process tree of its own, and every other process in
-// it is the program's: all are ended before the verdict.)
+// RATCHET_ISOLATION says the evaluation has a process tree of its own, and every process in it but
+// this evaluator and those it runs under is the program's: all are ended before the verdict.)
 
 /** Prepended to the child's code: `workerData` from stdin, `parentPort.postMessage` to fd 3, both taken before the program loads. */
 const CHILD_PRELUDE = `
@@ -136,13 +136,33 @@ function killGroup(pid) {
   }
 }
 
-/** Before the verdict: with a process tree of the evaluation's own, every process but this one (and the tree's first) is the program's. */
+/**
+ * Before the verdict: with a process tree of the evaluation's own, every process in it but this one
+ * and those it runs under (a wrapper that called this evaluator, the tree's first) is the
+ * program's. A few passes, for a process forked while the last one looked.
+ */
 function endProgramProcesses() {
   if (!['jail', 'namespaces'].includes(process.env.RATCHET_ISOLATION ?? '')) return;
-  try {
-    process.kill(-1, 'SIGKILL');
-  } catch {
-    // Nothing left to end.
+  const parentOf = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return 0;
+    }
+  };
+  const keep = new Set();
+  for (let pid = process.pid; pid > 0 && !keep.has(pid); pid = parentOf(pid)) keep.add(pid);
+  for (let pass = 0; pass < 3; pass++) {
+    for (const name of readdirSync('/proc')) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid) || pid <= 0 || keep.has(pid)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
   }
 }
 

@@ -101,12 +101,30 @@ def kill_group(pid):
 
 def end_program_processes():
     """Before the verdict: under Ratchet's jail or namespaces the evaluation has a process tree of its
-    own (RATCHET_ISOLATION says so), and every other process in it is the program's."""
-    if os.environ.get("RATCHET_ISOLATION") in ("jail", "namespaces"):
+    own (RATCHET_ISOLATION says so), and every process in it but this one and those it runs under
+    is the program's. A few passes, for a process forked while the last one looked."""
+    if os.environ.get("RATCHET_ISOLATION") not in ("jail", "namespaces"):
+        return
+
+    def parent_of(pid):
         try:
-            os.kill(-1, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+            return int(stat[stat.rindex(")") + 2:].split()[1])
+        except (OSError, ValueError):
+            return 0
+
+    keep, pid = set(), os.getpid()
+    while pid > 0 and pid not in keep:
+        keep.add(pid)
+        pid = parent_of(pid)
+    for _ in range(3):
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in keep:
+                try:
+                    os.kill(int(name), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
 
 def check_shape(network):
