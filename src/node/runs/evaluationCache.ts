@@ -28,6 +28,17 @@ export interface EvaluationCacheStats {
   runs: number;
 }
 
+/**
+ * An identity of a command and the files it runs, by their content: the agent harness's output
+ * cache (commandHarness.ts) keys by it. A code search's evaluator identity is its stage's
+ * (sandbox/staging.ts), the hash of the very bytes the run evaluates with.
+ */
+export async function evaluatorIdentity(files: NodeFiles, parts: { spec: unknown; filesRun: readonly string[] }): Promise<string> {
+  const contents: string[] = [];
+  for (const path of parts.filesRun) contents.push(sha256Hex((await files.tryReadText(path)) ?? `missing:${path}`));
+  return sha256Hex(JSON.stringify({ spec: parts.spec, files: contents })).slice(0, 32);
+}
+
 /** What a cache file holds; older Ratchets wrote the bare evaluation, which no key of today's finds. */
 const FORMAT = 2;
 
