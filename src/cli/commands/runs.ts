@@ -15,6 +15,7 @@ import { RunSummaryFold, listRuns, resolveStatus } from '../../core/journal/list
 import type { ListRunsOptions, RunSummary } from '../../core/journal/listRuns';
 import { redact } from '../../core/redact';
 import { describeIsolation } from '../../core/code/isolation';
+import { silenceText } from '../../core/gates/abstentions';
 import { NodeFiles } from '../../node/files';
 import { streamJournal } from '../../node/journalStream';
 import { isOwnerAlive } from '../../node/process';
@@ -257,6 +258,12 @@ function formatHead(summary: RunSummary, record: RunRecord): string {
       .filter((p) => p !== undefined)
       .join(' · '),
   ];
+  const silence = silenceText(summary.judge);
+  if (silence !== undefined) {
+    const who = summary.judge?.model === undefined ? '' : ` (model ${oneLine(summary.judge.model)})`;
+    head.push(`${silence}${who}, even when asked again: those items were left out of the tests, not counted as ties`);
+  }
+  if (summary.truncated) head.push(`${plural(summary.truncated, 'answer')} cut off at the length limit even with more room, not read as answers`);
   if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
   return head.join('\n');
 }
