@@ -1,0 +1,341 @@
+// `ratchet mcp` as an agent's host sees it: the built CLI launched over stdio, driven by the MCP
+// SDK's own Client, its LLM calls answered by the fake OpenAI-compatible endpoint (mcpHarness.ts
+// says which edit markers make a candidate better, worse or neutral).
+import { execSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeServer } from '../fixtures/fakeOpenAI/server';
+import type { FakeServer } from '../fixtures/fakeOpenAI/server';
+import type { EngineEvent } from '../../src/core/journal/events';
+import { binomialUpper, paceCommitProbability } from './bands';
+import { CLI, journalSoFar, runIds } from './evolveCli';
+import { SCRATCH } from './evolveWorkspace';
+import type { Workspace } from './evolveWorkspace';
+import { openSession, samplingVia, scenario, setScorer, textOf, withMarker, workspace } from './mcpHarness';
+import type { McpSession } from './mcpHarness';
+
+beforeAll(() => {
+  if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
+});
+
+/** Looks like a real key, so both of the product's nets (by value and by shape) must catch it. */
+const KEY = 'sk-mcp-test-4f9c2b7e1d0a8c6b5e3f';
+
+interface Judged {
+  verdict: 'commit' | 'reject' | 'undecided';
+  evidence: { wealth: number; threshold: number; wins: number; losses: number; ties: number; itemsUsed: number; devItems: number; reason: string };
+  applied: string;
+  cost: { calls: number; dollars: number | null };
+  runId: string;
+}
+const judged = (r: { structuredContent?: unknown }) => r.structuredContent as Judged;
+
+/** Waits for a condition with a generous deadline (a loaded machine is slow, not wrong). */
+async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('ratchet mcp with an endpoint', () => {
+  let fake: FakeServer;
+  let ws: Workspace;
+  let other: Workspace;
+  let s: McpSession;
+
+  beforeAll(async () => {
+    ws = workspace(1);
+    other = workspace(1);
+    fake = await startFakeServer({ scenario: scenario(ws, 1), apiKey: KEY });
+    s = await openSession({ args: ['-w', ws.dir, '-w', other.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY } });
+  });
+  afterAll(async () => {
+    await s.close();
+    await fake.close();
+  });
+
+  it('lists its tools, each input and output schema a valid JSON Schema', async () => {
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['cancel_run', 'evaluate', 'explain_decision', 'judge_edit', 'list_runs', 'run_status', 'start_run']);
+    // Each schema names its draft; it must compile under that draft's validator.
+    const compile = (schema: Record<string, unknown>) => (String(schema.$schema).includes('2020-12') ? new Ajv2020({ strict: true }) : new Ajv({ strict: true })).compile(schema);
+    for (const t of tools) {
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(() => compile(t.inputSchema), `${t.name} input`).not.toThrow();
+      expect(t.outputSchema, `${t.name} has an output schema`).toBeDefined();
+      expect(() => compile(t.outputSchema!), `${t.name} output`).not.toThrow();
+      expect(t.description!.length, t.name).toBeGreaterThan(40);
+    }
+    const judge = tools.find((t) => t.name === 'judge_edit')!;
+    expect(judge.inputSchema.required).toEqual(['file']);
+    // A candidate may come as text or as a diff; the budget has no field it would ignore.
+    expect(Object.keys(judge.inputSchema.properties!)).toEqual(['file', 'candidate', 'diff', 'rationale', 'apply', 'budget']);
+  });
+
+  it('judge_edit commits a truly better prompt, with progress as it goes, and never says a dev item', async () => {
+    const before = fake.calls.length;
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const r = await s.call('judge_edit', { file: ws.promptPath, candidate: withMarker('better'), rationale: 'fixes the wrong answers' }, { onprogress: (p) => progress.push(p) });
+    const j = judged(r);
+    // P(PACE+ does not commit) for a candidate winning each item with probability 0.4 and losing none: 1.4e-4 (bands.ts).
+    expect(j.verdict, textOf(r)).toBe('commit');
+    expect(j.evidence.wealth).toBeGreaterThanOrEqual(20);
+    expect(j.evidence).toMatchObject({ threshold: 20, losses: 0, devItems: 40, reason: 'evidence' });
+    expect(j.evidence.wins).toBeGreaterThanOrEqual(6);
+    expect(j.cost.calls).toBe(fake.calls.length - before);
+    expect(j.applied).toBe('not-requested');
+    expect(readFileSync(ws.promptPath, 'utf8')).not.toContain('edit:better');
+    // One notification per item consumed, out of the 40 dev items, the last at the crossing.
+    expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: j.evidence.itemsUsed }, (_, i) => i + 1));
+    expect(progress.every((p) => p.total === 40)).toBe(true);
+    expect(progress.at(-1)!.message).toMatch(/evidence ×2\d(\.\d+)? \(needs ×20\)/);
+    // A1: the agent learns totals, not which items or what the model said on them.
+    const said = JSON.stringify(r);
+    for (const item of ws.items.slice(0, 90)) expect(said).not.toContain(item.question);
+    // The run is a run like any other: journaled, with the candidate's text and the decision.
+    const events = journalSoFar(ws.dir, j.runId);
+    expect(events[0]).toMatchObject({ type: 'run/started', info: { kind: 'judge', gate: 'pace+' } });
+    expect(events.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'c1')).toMatchObject({ reasoning: 'fixes the wrong answers' });
+    expect(events.at(-1)).toMatchObject({ type: 'run/finished', commits: 1, candidates: 1 });
+  });
+
+  it('judge_edit rejects a worse prompt as futile, and takes the candidate as a unified diff too', async () => {
+    const current = readFileSync(ws.promptPath, 'utf8');
+    const diff = ['--- a/task.prompt.md', '+++ b/task.prompt.md', '@@ -8,1 +8,3 @@', ' End with "The answer is N".', '+', '+<!-- edit:worse -->', ''].join('\n');
+    expect(current.split('\n')[7]).toBe('End with "The answer is N".');
+    const r = await s.call('judge_edit', { file: ws.promptPath, diff });
+    const j = judged(r);
+    expect(j.verdict, textOf(r)).toBe('reject');
+    expect(j.evidence.reason).toBe('futile');
+    expect(j.evidence.losses).toBeGreaterThan(j.evidence.wins);
+    expect(textOf(r)).toMatch(/^reject: no evidence that the candidate is better/);
+    const bad = await s.call('judge_edit', { file: ws.promptPath, diff: diff.replace('End with', 'Finish with') });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/The diff does not apply to the current text of .*task\.prompt\.md/);
+  });
+
+  it('apply: true writes the file on commit only, through the apply point that records provenance', async () => {
+    const neutral = await s.call('judge_edit', { file: other.promptPath, candidate: withMarker('worse'), apply: true });
+    expect(judged(neutral)).toMatchObject({ verdict: 'reject', applied: 'not-committed' });
+    expect(readFileSync(other.promptPath, 'utf8')).not.toContain('edit:');
+    const better = await s.call('judge_edit', { file: other.promptPath, candidate: withMarker('better'), apply: true });
+    expect(judged(better)).toMatchObject({ verdict: 'commit', applied: 'applied' });
+    expect(readFileSync(other.promptPath, 'utf8')).toBe(withMarker('better'));
+    const events = journalSoFar(other.dir, judged(better).runId);
+    expect(events.filter((e) => e.type === 'edit/applied')).toMatchObject([{ candidateId: 'c1', by: 'autopilot' }]);
+    // The file's history holds the edit with its evidence, as an Accept in the editor would.
+    const provenance = execSync(`cat ${join(other.dir, '.ratchet', 'provenance')}/*.jsonl`).toString().trim().split('\n').map((l) => JSON.parse(l) as { runId: string; after: string; evidence: { reason: string } });
+    expect(provenance.at(-1)).toMatchObject({ runId: judged(better).runId, after: withMarker('better'), evidence: { reason: 'evidence' } });
+  });
+
+  it('a file changed while the candidate was judged is not written over', async () => {
+    const w = workspace(1);
+    const s2 = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY } });
+    try {
+      // Hold the test at its first agent calls, change the file, then let the test finish.
+      fake.inject({ kind: 'park', model: 'sim-agent', times: Infinity });
+      const pending = s2.call('judge_edit', { file: w.promptPath, candidate: withMarker('better'), apply: true });
+      await fake.untilParked(1);
+      writeFileSync(w.promptPath, `${readFileSync(w.promptPath, 'utf8')}\nThe user's own line.\n`);
+      fake.clearFaults();
+      fake.releaseParked();
+      const j = judged(await pending);
+      expect(j).toMatchObject({ verdict: 'commit', applied: 'stale' });
+      expect(readFileSync(w.promptPath, 'utf8')).toContain("The user's own line.");
+      expect(readFileSync(w.promptPath, 'utf8')).not.toContain('edit:better');
+      expect(journalSoFar(w.dir, j.runId).find((e) => e.type === 'edit/rejected')).toMatchObject({ by: 'run', reason: 'stale' });
+    } finally {
+      fake.clearFaults();
+      fake.releaseParked();
+      await s2.close();
+    }
+  });
+
+  it('a budget the test could pass is refused before any call, and no run folder is left', async () => {
+    const before = fake.calls.length;
+    const runsBefore = runIds(ws.dir).length;
+    const r = await s.call('judge_edit', { file: ws.promptPath, candidate: withMarker('better'), budget: { calls: 10 } });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/may need up to 80 LLM calls \(both versions on each of the 40 dev items of .*\) and the budget allows 10: raise budget\.calls to at least 80/);
+    const e = await s.call('judge_edit', { file: ws.promptPath, candidate: withMarker('better'), budget: { evaluations: 79 } });
+    expect(textOf(e)).toMatch(/may need up to 80 evaluations/);
+    expect(fake.calls.length).toBe(before);
+    expect(runIds(ws.dir).length).toBe(runsBefore);
+  });
+
+  it('a cancelled call stops its run: nothing more is asked of the endpoint, the journal says cancelled', async () => {
+    const w = workspace(1);
+    const s2 = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: KEY } });
+    try {
+      fake.inject({ kind: 'park', model: 'sim-agent', skip: 4, times: Infinity });
+      const abort = new AbortController();
+      const pending = s2.call('judge_edit', { file: w.promptPath, candidate: withMarker('n1') }, { signal: abort.signal });
+      await fake.untilParked(1);
+      const [runId] = runIds(w.dir);
+      abort.abort();
+      await expect(pending).rejects.toThrow();
+      await until('the journal to say cancelled', () => journalSoFar(w.dir, runId!).at(-1)?.type === 'run/cancelled');
+      const asked = fake.calls.length;
+      fake.clearFaults();
+      fake.releaseParked();
+      // The held calls were abandoned: answering them now starts nothing new.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(fake.calls.length).toBe(asked);
+      expect(journalSoFar(w.dir, runId!).filter((e) => e.type === 'decision')).toEqual([]);
+    } finally {
+      fake.clearFaults();
+      fake.releaseParked();
+      await s2.close();
+    }
+  });
+
+  it('refuses a path outside its folders, and a link inside them that leads out', async () => {
+    const outside = mkdtempSync(join(SCRATCH, 'ratchet-outside-'));
+    writeFileSync(join(outside, 'x.prompt.md'), 'secret prompt\n');
+    symlinkSync(join(outside, 'x.prompt.md'), join(ws.dir, 'link.prompt.md'));
+    const before = fake.calls.length;
+    for (const file of [join(outside, 'x.prompt.md'), join(ws.dir, 'link.prompt.md'), '../../etc/passwd', `file://${outside}/x.prompt.md`]) {
+      const r = await s.call('judge_edit', { file, candidate: 'anything' });
+      expect(r.isError, file).toBe(true);
+      expect(textOf(r), file).toMatch(/is outside the folders this MCP server may use|does not exist/);
+    }
+    expect(fake.calls.length).toBe(before);
+  });
+
+  it('evaluate scores a split with its interval; explain_decision and the run resources say a decision in plain words', async () => {
+    const ev = await s.call('evaluate', { file: ws.promptPath, split: 'test' });
+    const score = ev.structuredContent as { n: number; mean: number; lo: number; hi: number; runId: string };
+    expect(score.n).toBe(40);
+    expect(score.lo).toBeLessThanOrEqual(score.mean);
+    expect(score.hi).toBeGreaterThanOrEqual(score.mean);
+    expect(journalSoFar(ws.dir, score.runId).find((e) => e.type === 'report/test')).toMatchObject({ split: 'test', n: 40 });
+
+    const list = (await s.call('list_runs', {})).structuredContent as { runs: { runId: string; kind: string }[] };
+    const judge = list.runs.find((r) => r.kind === 'judge')!;
+    const ex = await s.call('explain_decision', { runId: judge.runId });
+    expect(textOf(ex)).toMatch(/discordant pair/);
+    const res = await s.client.readResource({ uri: `ratchet://runs/${judge.runId}/decisions/1` });
+    const decision = JSON.parse((res.contents[0] as { text: string }).text) as { explanation: string; threshold: number };
+    expect(decision.threshold).toBe(20);
+    expect(decision.explanation).toBe((ex.structuredContent as { explanation: string }).explanation);
+    const templates = await s.client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['ratchet://runs/{runId}', 'ratchet://runs/{runId}/decisions/{n}']);
+    const resources = await s.client.listResources();
+    expect(resources.resources.map((r) => r.uri)).toContain(`ratchet://runs/${judge.runId}`);
+    const run = JSON.parse(((await s.client.readResource({ uri: `ratchet://runs/${judge.runId}` })).contents[0] as { text: string }).text) as { kind: string; decisions: unknown[] };
+    expect(run).toMatchObject({ kind: 'judge' });
+    // Nothing of a dev item in a resource the agent may read.
+    for (const item of ws.items) expect(JSON.stringify(run)).not.toContain(item.question);
+  });
+
+  it('no key reaches the agent: not in any result, not in an endpoint error that echoes it', async () => {
+    const w = workspace(1);
+    const wrong = await startFakeServer({ scenario: scenario(w, 1), apiKey: 'another-key' });
+    const s2 = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: wrong.url, OPENAI_API_KEY: KEY } });
+    try {
+      const r = await s2.call('judge_edit', { file: w.promptPath, candidate: withMarker('better') });
+      expect(r.isError).toBe(true);
+      for (const text of [...s.seen, ...s2.seen]) expect(text).not.toContain(KEY);
+      expect(s.seen.length).toBeGreaterThan(10);
+    } finally {
+      await s2.close();
+      await wrong.close();
+    }
+  });
+});
+
+describe('false commits over seeded neutral candidates', () => {
+  it('stay within the binomial band of PACE+ at α = 0.05', async () => {
+    // Each neutral candidate re-draws every dev item at the file's accuracy, in a world seeded apart
+    // (its own scenario seed, its own workspace and response cache): against the file's text an item
+    // is a win with probability 0.24 and a loss with 0.24. PACE+ then commits with probability
+    // p = 0.0285 (bands.ts, exact), at most α = 0.05 by its guarantee. More commits than the 1e-3
+    // upper quantile of Bin(N, p) fails (and that band is inside α's).
+    const N = 30;
+    const spaces = Array.from({ length: N }, () => workspace(1));
+    const fake = await startFakeServer({ scenario: scenario(spaces[0]!, 1) });
+    const s = await openSession({ args: spaces.flatMap((w) => ['-w', w.dir]), env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } });
+    try {
+      const verdicts: string[] = [];
+      for (let i = 0; i < N; i++) {
+        fake.setScenario(scenario(spaces[i]!, 100 + i));
+        const r = await s.call('judge_edit', { file: spaces[i]!.promptPath, candidate: withMarker('n1') });
+        expect(r.isError, textOf(r)).toBeFalsy();
+        verdicts.push(judged(r).verdict);
+      }
+      const p = paceCommitProbability(40, 0.24, 0.24);
+      expect(p).toBeLessThan(0.05);
+      const commits = verdicts.filter((v) => v === 'commit').length;
+      expect(commits).toBeLessThanOrEqual(binomialUpper(N, p));
+      expect(binomialUpper(N, p)).toBeLessThanOrEqual(binomialUpper(N, 0.05));
+      // Every test decided: none was cut short by its budget.
+      expect(verdicts.filter((v) => v === 'undecided')).toEqual([]);
+    } finally {
+      await s.close();
+      await fake.close();
+    }
+  }, 240_000);
+});
+
+describe('sampling when no endpoint is configured', () => {
+  it("judges with the client's own model, priced at $0, and no call goes to an endpoint of its own", async () => {
+    const w = workspace(1);
+    const fake = await startFakeServer({ scenario: scenario(w, 1) });
+    const counter = { calls: 0 };
+    // No OPENAI_BASE_URL, no OPENAI_API_KEY: the server has no endpoint; the client's model is the fake.
+    const s = await openSession({ args: ['-w', w.dir], env: {}, sampling: samplingVia(fake, counter) });
+    try {
+      const r = await s.call('judge_edit', { file: w.promptPath, candidate: withMarker('better') });
+      const j = judged(r);
+      expect(j.verdict, textOf(r)).toBe('commit');
+      expect(j.cost.calls).toBe(counter.calls);
+      expect(j.cost.calls).toBeGreaterThan(0);
+      expect(j.cost.dollars).toBe(0);
+      // Every call the fake saw came through the client's sampling handler.
+      expect(fake.calls.length).toBe(counter.calls);
+      const events: EngineEvent[] = journalSoFar(w.dir, j.runId);
+      expect(events.find((e) => e.type === 'run/started')).toMatchObject({ info: { models: [{ role: 'agent', model: 'sim-agent' }] } });
+    } finally {
+      await s.close();
+      await fake.close();
+    }
+  });
+
+  it('without an endpoint or sampling, says how to give it one, before any call', async () => {
+    const w = workspace(1);
+    const s = await openSession({ args: ['-w', w.dir], env: {} });
+    try {
+      const r = await s.call('judge_edit', { file: w.promptPath, candidate: withMarker('better') });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/No model endpoint is configured for ratchet mcp and this MCP client does not offer sampling: set OPENAI_API_KEY/);
+      expect(runIds(w.dir)).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('workspace code runs only when trusted', () => {
+  it('refuses a command scorer without --trust, before it runs and before any call', async () => {
+    const w = workspace(1);
+    const marker = join(w.dir, 'scorer-ran');
+    setScorer(w, `  type: command\n  command: "touch ${marker}; echo 1"`);
+    const fake = await startFakeServer({ scenario: scenario(w, 1) });
+    const s = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } });
+    try {
+      const r = await s.call('judge_edit', { file: w.promptPath, candidate: withMarker('better') });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/The command scorer of this run spec executes code from the workspace, which is not trusted here; trust the workspace \(ratchet mcp --trust/);
+      expect(fake.calls.length).toBe(0);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await s.close();
+      await fake.close();
+    }
+  });
+});
