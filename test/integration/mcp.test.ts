@@ -12,7 +12,7 @@ import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import type { EngineEvent } from '../../src/core/journal/events';
 import { binomialUpper, paceCommitProbability } from './bands';
 import { CLI, journalSoFar, runIds } from './evolveCli';
-import { SCRATCH } from './evolveWorkspace';
+import { SCRATCH, scenarioFor } from './evolveWorkspace';
 import type { Workspace } from './evolveWorkspace';
 import { openSession, samplingVia, scenario, setScorer, textOf, withMarker, workspace } from './mcpHarness';
 import type { McpSession } from './mcpHarness';
@@ -245,6 +245,80 @@ describe('ratchet mcp with an endpoint', () => {
     } finally {
       await s2.close();
       await wrong.close();
+    }
+  });
+});
+
+describe('gated runs started and followed from the agent', () => {
+  it('start_run answers at once; run_status follows it live to its end; apply writes what the gate committed', async () => {
+    const w = workspace(1);
+    // The proposer's first edit is a real +0.3 gain; the rest re-draw items at the same accuracy.
+    const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: 1, gainAt: 1 }) });
+    const s = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } });
+    try {
+      const started = await s.call('start_run', { file: w.promptPath, apply: true, budget: { candidates: 2 } });
+      const { runId, kind, budget } = started.structuredContent as { runId: string; kind: string; budget: Record<string, number> };
+      expect(kind).toBe('evolve');
+      expect(budget).toEqual({ candidates: 2, calls: 200 });
+      let status: { state: string; live: boolean; tested: number; commits: number; line: string } | undefined;
+      const states = new Set<string>();
+      const end = Date.now() + 120_000;
+      for (;;) {
+        status = (await s.call('run_status', { runId })).structuredContent as typeof status;
+        states.add(status!.state);
+        if (status!.state !== 'running' || Date.now() > end) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(status).toMatchObject({ state: 'finished', live: true, tested: 2 });
+      expect(status!.commits).toBeGreaterThanOrEqual(1);
+      expect(readFileSync(w.promptPath, 'utf8')).toContain('Hint 1: read the question twice.');
+      const listed = (await s.call('list_runs', {})).structuredContent as { runs: { runId: string; kind: string; status: string; commits: number }[] };
+      expect(listed.runs.find((r) => r.runId === runId)).toMatchObject({ kind: 'evolve', status: 'finished', commits: status!.commits });
+    } finally {
+      await s.close();
+      await fake.close();
+    }
+  }, 120_000);
+
+  it('cancel_run stops a run this server started; its journal keeps what it did', async () => {
+    const w = workspace(1);
+    const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: 1 }) });
+    const s = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } });
+    try {
+      fake.inject({ kind: 'park', model: 'sim-proposer', times: Infinity });
+      const { runId } = (await s.call('start_run', { file: w.promptPath })).structuredContent as { runId: string };
+      await fake.untilParked(1);
+      expect((await s.call('cancel_run', { runId })).structuredContent).toEqual({ runId, cancelled: true });
+      // The journal's line is on disk a moment before it is durable and folded into the status: wait for the status.
+      const end = Date.now() + 60_000;
+      let state = '';
+      while (state !== 'cancelled' && Date.now() < end) state = ((await s.call('run_status', { runId })).structuredContent as { state: string }).state;
+      expect(state).toBe('cancelled');
+      expect(journalSoFar(w.dir, runId).at(-1)?.type).toBe('run/cancelled');
+      expect((await s.call('cancel_run', { runId })).structuredContent).toEqual({ runId, cancelled: false });
+    } finally {
+      fake.clearFaults();
+      fake.releaseParked();
+      await s.close();
+      await fake.close();
+    }
+  });
+
+  it("a client's roots replace the folders the server was started on", async () => {
+    const mine = workspace(1);
+    const theirs = workspace(1);
+    const fake = await startFakeServer({ scenario: scenario(theirs, 1) });
+    const s = await openSession({ args: ['-w', mine.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' }, roots: [theirs.dir] });
+    try {
+      const refused = await s.call('evaluate', { file: mine.promptPath });
+      expect(textOf(refused)).toMatch(/is outside the folders this MCP server may use/);
+      const scored = await s.call('evaluate', { file: 'task.prompt.md', split: 'dev' });
+      expect(scored.structuredContent).toMatchObject({ split: 'dev', n: 40 });
+      expect(runIds(theirs.dir)).toHaveLength(1);
+      expect(runIds(mine.dir)).toEqual([]);
+    } finally {
+      await s.close();
+      await fake.close();
     }
   });
 });
