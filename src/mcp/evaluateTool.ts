@@ -3,6 +3,7 @@
  * budget refused before any call when it could pass it, journaled as an `evaluate` run. The score
  * and the interval only: no item, no output (GATES.md A1).
  */
+import { relative } from 'node:path';
 import { z } from 'zod';
 import { RatchetError } from '../core/errors';
 import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
@@ -60,9 +61,10 @@ export function registerEvaluateTool(ctx: McpContext): void {
         });
         if (o.status !== 'finished') throw o.status === 'cancelled' ? new RatchetError('cancelled', `The evaluation was cancelled (run ${o.runId}).`) : new RatchetError('internal', `The evaluation failed (run ${o.runId}): ${o.error?.message ?? 'unknown error'}`);
         const s = o.score;
+        const shown = relative(root, path);
         const text = s
-          ? `${path} scores ${s.mean.toFixed(3)} on its ${split} split (95% interval ${s.lo.toFixed(3)}–${s.hi.toFixed(3)}, n = ${s.n}). Run ${o.runId}.`
-          : `The budget stopped the evaluation of ${path} before every ${split} item was scored (${o.stoppedBy ?? 'a budget ran out'}), so no score is reported; raise the budget. Run ${o.runId}.`;
+          ? `${shown} scores ${s.mean.toFixed(3)} on its ${split} split (95% interval ${s.lo.toFixed(3)}–${s.hi.toFixed(3)}, n = ${s.n}). Run ${o.runId}.`
+          : `The budget stopped the evaluation of ${shown} before every ${split} item was scored (${o.stoppedBy ?? 'a budget ran out'}), so no score is reported; raise the budget. Run ${o.runId}.`;
         return ctx.result(text, {
           split,
           n: s?.n ?? null,

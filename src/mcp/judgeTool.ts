@@ -9,6 +9,7 @@
  * an agent that saw them could tune its next edit to this dev set, and the next test would no
  * longer say anything about the task (GATES.md A1).
  */
+import { relative } from 'node:path';
 import { applyPatch } from 'diff';
 import { z } from 'zod';
 import { RatchetError } from '../core/errors';
@@ -105,7 +106,9 @@ export function registerJudgeTool(ctx: McpContext): void {
           version: ctx.options.version,
         });
         if (outcome.status !== 'finished') throw outcome.status === 'cancelled' ? new RatchetError('cancelled', `The test was cancelled (run ${outcome.runId}).`) : new RatchetError('internal', `The test failed (run ${outcome.runId}): ${outcome.error?.message ?? 'unknown error'}`);
-        return ctx.result(summaryOf(outcome, path, args.apply === true), structured(outcome, path, args.apply === true));
+        // Named as the agent knows it: relative to its root.
+        const shown = relative(root, path);
+        return ctx.result(summaryOf(outcome, shown, args.apply === true), structured(outcome, shown, args.apply === true));
       } catch (err) {
         return ctx.error(err);
       }
