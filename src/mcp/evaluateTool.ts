@@ -29,12 +29,13 @@ export function registerEvaluateTool(ctx: McpContext): void {
       },
       outputSchema: {
         split: z.enum(['dev', 'test']),
-        n: z.number().int().nullable(),
-        mean: z.number().nullable(),
-        lo: z.number().nullable(),
-        hi: z.number().nullable(),
+        // Absent (not null) when a budget stopped the evaluation: nullable types are less portable across clients.
+        n: z.number().int().optional(),
+        mean: z.number().optional(),
+        lo: z.number().optional(),
+        hi: z.number().optional(),
         stoppedBy: z.string().optional(),
-        cost: z.object({ calls: z.number().int(), tokens: z.number().int(), dollars: z.number().nullable() }),
+        cost: z.object({ calls: z.number().int(), tokens: z.number().int(), dollars: z.number().optional().describe('Absent when a model is unpriced.') }),
         runId: z.string(),
         resource: z.string(),
       },
@@ -67,12 +68,9 @@ export function registerEvaluateTool(ctx: McpContext): void {
           : `The budget stopped the evaluation of ${shown} before every ${split} item was scored (${o.stoppedBy ?? 'a budget ran out'}), so no score is reported; raise the budget. Run ${o.runId}.`;
         return ctx.result(text, {
           split,
-          n: s?.n ?? null,
-          mean: s?.mean ?? null,
-          lo: s?.lo ?? null,
-          hi: s?.hi ?? null,
+          ...(s ? { n: s.n, mean: s.mean, lo: s.lo, hi: s.hi } : {}),
           ...(o.stoppedBy ? { stoppedBy: o.stoppedBy } : {}),
-          cost: { calls: o.cost.calls, tokens: o.cost.tokens, dollars: o.cost.dollars ?? null },
+          cost: { calls: o.cost.calls, tokens: o.cost.tokens, ...(o.cost.dollars === undefined ? {} : { dollars: o.cost.dollars }) },
           runId: o.runId,
           resource: runUri(o.runId),
         });

@@ -43,7 +43,7 @@ const input = {
 };
 
 const evidence = z.object({
-  wealth: z.number().nullable().describe("The e-process's evidence when the test stopped (×1 at the start)."),
+  wealth: z.number().describe("The e-process's evidence when the test stopped (×1 at the start)."),
   threshold: z.number().describe('What the evidence had to reach to commit: 1/α.'),
   alpha: z.number(),
   pairs: z.number().int().describe('Discordant pairs: dev items where one version did better than the other.'),
@@ -63,7 +63,7 @@ export const judgeOutput = {
   gate: z.string().describe('The gate that decided: the spec’s when it is anytime-valid, else PACE+ (scores) or reward-free PACE (a judge model).'),
   specGate: z.string().optional().describe('The spec’s own gate, when it has no error control and another decided.'),
   applied: z.enum(['applied', 'stale', 'not-requested', 'not-committed']),
-  cost: z.object({ calls: z.number().int(), tokens: z.number().int(), dollars: z.number().nullable() }),
+  cost: z.object({ calls: z.number().int(), tokens: z.number().int(), dollars: z.number().optional().describe('Absent when a model is unpriced.') }),
   budget: z.object({ calls: z.number().int(), evaluations: z.number().int(), dollars: z.number().optional() }),
   runId: z.string(),
   resource: z.string().describe('The run as an MCP resource: ratchet://runs/<runId>.'),
@@ -146,11 +146,12 @@ function structured(o: JudgeRunOutcome, path: string, asked: boolean): Record<st
   return {
     verdict: o.verdict,
     summary: verdictSentence(o.verdict!, o.evidence, path, o.stoppedBy),
-    evidence: { ...o.evidence, wealth: o.evidence.wealth ?? null },
+    // The judge's gates are all of the PACE family: there is always a wealth.
+    evidence: { ...o.evidence, wealth: o.evidence.wealth ?? 1 },
     gate: o.gate,
     ...(o.substitutedGate ? { specGate: o.substitutedGate } : {}),
     applied: appliedOf(o, asked),
-    cost: { calls: o.cost.calls, tokens: o.cost.tokens, dollars: o.cost.dollars ?? null },
+    cost: { calls: o.cost.calls, tokens: o.cost.tokens, ...(o.cost.dollars === undefined ? {} : { dollars: o.cost.dollars }) },
     budget: o.budget,
     runId: o.runId,
     resource: runUri(o.runId),

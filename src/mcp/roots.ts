@@ -1,11 +1,11 @@
 /**
  * Where an MCP client may point Ratchet: inside its roots (`roots/list`, asked again after
- * `notifications/roots/list_changed`), or, from a client without roots, inside the folders
- * `ratchet mcp` was started on (`--workspace`, default the current folder). A path is checked
+ * `notifications/roots/list_changed`), or, from a client without roots (or one that lists none),
+ * inside the folders `ratchet mcp` was started on (`--workspace`, default the current folder). A path is checked
  * after every symbolic link in it is followed, so a link inside a root cannot lead out of it.
  */
 import { realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RatchetError } from '../core/errors';
 
@@ -71,7 +71,9 @@ export class Roots {
   }
 
   private async read(): Promise<string[]> {
-    const given = this.source.offersRoots() ? (await this.source.listRoots()).roots.flatMap((r) => (r.uri.startsWith('file:') ? [fileURLToPath(r.uri)] : [])) : [...this.fallback];
+    const listed = this.source.offersRoots() ? (await this.source.listRoots()).roots.flatMap((r) => (r.uri.startsWith('file:') ? [fileURLToPath(r.uri)] : [])) : [];
+    // A client that lists no folder (one that offers roots it has not set, as the Inspector's CLI does) leaves the server's own.
+    const given = listed.length > 0 ? listed : [...this.fallback];
     const real = await Promise.all(given.map((f) => realpath(f).catch(() => undefined)));
     return [...new Set(real.filter((f): f is string => f !== undefined))];
   }
@@ -81,9 +83,4 @@ export class Roots {
 export function isInside(path: string, folder: string): boolean {
   const rel = relative(folder, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-/** The folder a path's runs go to when none of the roots is named: its root (exported for the run tools). */
-export function folderOf(path: string): string {
-  return dirname(path);
 }

@@ -142,7 +142,7 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
       inputSchema: { limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 50).') },
       outputSchema: {
         runs: z.array(
-          z.object({ runId: z.string(), kind: z.string().optional(), file: z.string().optional(), status: z.string(), candidates: z.number().int(), commits: z.number().int(), calls: z.number().int().optional(), dollars: z.number().nullable().optional(), resource: z.string() }),
+          z.object({ runId: z.string(), kind: z.string().optional(), file: z.string().optional(), status: z.string(), candidates: z.number().int(), commits: z.number().int(), calls: z.number().int().optional(), dollars: z.number().optional(), resource: z.string() }),
         ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -159,7 +159,7 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
               status: runs.status(r.runId)?.state ?? r.status,
               candidates: r.candidates,
               commits: r.commits,
-              ...(r.cost ? { calls: r.cost.llmCalls, dollars: r.cost.dollars ?? null } : {}),
+              ...(r.cost ? { calls: r.cost.llmCalls, ...(r.cost.dollars === undefined ? {} : { dollars: r.cost.dollars }) } : {}),
               resource: runUri(r.runId),
             });
           }

@@ -14,7 +14,8 @@ import { binomialUpper, paceCommitProbability } from './bands';
 import { CLI, journalSoFar, runIds } from './evolveCli';
 import { SCRATCH, scenarioFor } from './evolveWorkspace';
 import type { Workspace } from './evolveWorkspace';
-import { openSession, samplingVia, scenario, setScorer, textOf, withMarker, workspace } from './mcpHarness';
+import { openSession, samplingVia, setScorer, textOf } from './mcpHarness';
+import { scenario, withMarker, workspace } from './judgeWorld';
 import type { McpSession } from './mcpHarness';
 
 beforeAll(() => {
@@ -28,7 +29,7 @@ interface Judged {
   verdict: 'commit' | 'reject' | 'undecided';
   evidence: { wealth: number; threshold: number; wins: number; losses: number; ties: number; itemsUsed: number; devItems: number; reason: string };
   applied: string;
-  cost: { calls: number; dollars: number | null };
+  cost: { calls: number; dollars?: number };
   runId: string;
 }
 const judged = (r: { structuredContent?: unknown }) => r.structuredContent as Judged;
@@ -70,6 +71,9 @@ describe('ratchet mcp with an endpoint', () => {
       expect(t.outputSchema, `${t.name} has an output schema`).toBeDefined();
       expect(() => compile(t.outputSchema!), `${t.name} output`).not.toThrow();
       expect(t.description!.length, t.name).toBeGreaterThan(40);
+      // One `type` per node: a nullable `type: [x, null]` is legal but not portable (Gemini's function
+      // declarations take one type; the MCP Inspector's --strict warns about it).
+      expect(JSON.stringify([t.inputSchema, t.outputSchema]), t.name).not.toMatch(/"type":\[/);
     }
     const judge = tools.find((t) => t.name === 'judge_edit')!;
     expect(judge.inputSchema.required).toEqual(['file']);
@@ -215,8 +219,10 @@ describe('ratchet mcp with an endpoint', () => {
     expect(score.hi).toBeGreaterThanOrEqual(score.mean);
     expect(journalSoFar(ws.dir, score.runId).find((e) => e.type === 'report/test')).toMatchObject({ split: 'test', n: 40 });
 
+    const judgedRun = judged(await s.call('judge_edit', { file: ws.promptPath, candidate: withMarker('n1') })).runId;
     const list = (await s.call('list_runs', {})).structuredContent as { runs: { runId: string; kind: string }[] };
-    const judge = list.runs.find((r) => r.kind === 'judge')!;
+    const judge = list.runs.find((r) => r.runId === judgedRun)!;
+    expect(judge.kind).toBe('judge');
     const ex = await s.call('explain_decision', { runId: judge.runId });
     expect(textOf(ex)).toMatch(/discordant pair/);
     const res = await s.client.readResource({ uri: `ratchet://runs/${judge.runId}/decisions/1` });

@@ -6,9 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CreateMessageRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI } from './evolveCli';
-import { PROMPT_BODY, makeWorkspace } from './evolveWorkspace';
 import type { Workspace } from './evolveWorkspace';
-import type { ScenarioInput } from '../fixtures/fakeOpenAI/scenario';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 
 export interface McpSession {
@@ -61,35 +59,6 @@ export async function openSession(o: SessionOptions): Promise<McpSession> {
 
 export function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-}
-
-/**
- * The world of these tests (evolveWorkspace.ts): 40 dev items, base accuracy 0.6, deterministic
- * answers. Markers a candidate may carry: `better` turns every wrong item right (+0.4), `worse`
- * turns two thirds of the right ones wrong (−0.4), `n<k>` re-draws every item at the same accuracy
- * (a neutral edit: against the file's text an item is a win with probability 0.4 · 0.6 = 0.24 and a
- * loss with 0.24).
- */
-export function scenario(ws: Workspace, seed: number, neutral: readonly string[] = ['n1']): ScenarioInput {
-  return {
-    seed,
-    items: ws.items.map((it) => ({ id: it.id, question: it.question, answer: it.answer })),
-    agent: {
-      baseAccuracy: 0.6,
-      noise: 0,
-      effects: { better: { kind: 'gain', delta: 0.4 }, worse: { kind: 'harm', delta: 0.4 }, ...Object.fromEntries(neutral.map((m) => [m, { kind: 'neutral', churn: 1 }])) },
-    },
-    validator: { accuracy: 0.9, positionBias: 0, tieRate: 1 },
-  };
-}
-
-/** The prompt file's text with an edit marker appended: the candidate an agent would send. */
-export function withMarker(marker: string): string {
-  return `---\ndescription: arithmetic\n---\n${PROMPT_BODY}\n<!-- edit:${marker} -->\n`;
-}
-
-export function workspace(seed = 1): Workspace {
-  return makeWorkspace({ seed });
 }
 
 /**

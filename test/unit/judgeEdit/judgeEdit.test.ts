@@ -19,7 +19,7 @@ import { createNodeScorer } from '../../../src/node/scorers';
 import { NodeProcessRunner } from '../../../src/node/process';
 import { FakeTransport } from '../../fixtures/fakeOpenAI/transport';
 import { makeWorkspace } from '../../integration/evolveWorkspace';
-import { scenario, withMarker } from '../../integration/mcpHarness';
+import { scenario, withMarker } from '../../integration/judgeWorld';
 
 async function setup(o: { labels?: boolean; calls?: number } = {}) {
   const ws = makeWorkspace({ seed: 1, labels: o.labels ?? true, ...(o.labels === false ? { gate: 'pace-rf' } : {}) });

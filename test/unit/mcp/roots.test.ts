@@ -32,6 +32,9 @@ describe('Roots', () => {
     expect(listed).toBe(2);
     const none = new Roots({ offersRoots: () => false, listRoots: async () => ({ roots: [] }) }, [root]);
     expect(await none.resolve('a.prompt.md')).toEqual({ path: join(root, 'a.prompt.md'), root });
+    // A client that offers roots but lists none leaves the server's folders.
+    const empty = new Roots({ offersRoots: () => true, listRoots: async () => ({ roots: [] }) }, [root]);
+    expect(await empty.folders()).toEqual([root]);
   });
 
   it('follows links before it decides: a link out is refused, a link to the root is the root', async () => {
