@@ -54,7 +54,7 @@ export function registerEvaluateTool(ctx: McpContext): void {
           split,
           ...(args.budget ? { budget: args.budget } : {}),
           endpointDefaults: ctx.options.endpoint,
-          ...(transport ? { transport, transportIsFree: free } : {}),
+          ...(transport ? { transport, clientModels: free } : {}),
           untrusted: !ctx.options.trusted,
           onEvent: progressOf(extra, 'scored'),
           signal: controller.signal,

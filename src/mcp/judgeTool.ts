@@ -67,6 +67,7 @@ export const judgeOutput = {
   budget: z.object({ calls: z.number().int(), evaluations: z.number().int(), dollars: z.number().optional() }),
   runId: z.string(),
   resource: z.string().describe('The run as an MCP resource: ratchet://runs/<runId>.'),
+  testsOnThisText: z.number().int().describe("Candidates judged against the file's current text so far, this one included: each passes by luck with probability at most α, so across them up to this many × α."),
   warnings: z.array(z.string()),
 };
 
@@ -99,7 +100,7 @@ export function registerJudgeTool(ctx: McpContext): void {
           ...(args.budget ? { budget: args.budget } : {}),
           ...(args.apply ? { apply: { decide: async () => 'accept', apply: fileApply(files) } } : {}),
           endpointDefaults: ctx.options.endpoint,
-          ...(transport ? { transport, transportIsFree: free } : {}),
+          ...(transport ? { transport, clientModels: free } : {}),
           untrusted: !ctx.options.trusted,
           onEvent: progressOf(extra, 'steps'),
           signal: controller.signal,
@@ -139,7 +140,8 @@ function summaryOf(o: JudgeRunOutcome, path: string, asked: boolean): string {
   const applied = appliedOf(o, asked);
   const written = applied === 'applied' ? ' The candidate was written into the file.' : applied === 'stale' ? ' The file changed during the test, so the candidate was not written.' : '';
   const substituted = o.substitutedGate ? ` (The run spec's gate ${o.substitutedGate} has no error control, so ${o.gate} decided.)` : '';
-  return `${sentence}${written}${substituted} Run ${o.runId}.`;
+  const tries = o.testsOnText > 1 ? ` This is candidate ${o.testsOnText} judged against this text: across them, up to ${o.testsOnText} × α = ${Number((o.testsOnText * o.evidence.alpha).toPrecision(2))} commits are expected by luck alone.` : '';
+  return `${sentence}${written}${substituted}${tries} Run ${o.runId}.`;
 }
 
 function structured(o: JudgeRunOutcome, path: string, asked: boolean): Record<string, unknown> {
@@ -155,6 +157,7 @@ function structured(o: JudgeRunOutcome, path: string, asked: boolean): Record<st
     budget: o.budget,
     runId: o.runId,
     resource: runUri(o.runId),
+    testsOnThisText: o.testsOnText,
     warnings: o.warnings,
   };
 }

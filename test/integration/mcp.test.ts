@@ -118,6 +118,9 @@ describe('ratchet mcp with an endpoint', () => {
     expect(j.evidence.reason).toBe('futile');
     expect(j.evidence.losses).toBeGreaterThan(j.evidence.wins);
     expect(textOf(r)).toMatch(/^reject: no evidence that the candidate is better/);
+    // The second candidate against this very text: the agent is told what trying many costs.
+    expect((r.structuredContent as { testsOnThisText: number }).testsOnThisText).toBe(2);
+    expect(textOf(r)).toMatch(/This is candidate 2 judged against this text: across them, up to 2 × α = 0\.1 commits are expected by luck alone\./);
     const bad = await s.call('judge_edit', { file: ws.promptPath, diff: diff.replace('End with', 'Finish with') });
     expect(bad.isError).toBe(true);
     expect(textOf(bad)).toMatch(/The diff does not apply to the current text of .*task\.prompt\.md/);

@@ -13,7 +13,7 @@ import { relative, resolve, sep } from 'node:path';
 import { describeRoles } from '../../core/llm/roles';
 import type { LlmTransport } from '../../core/ports';
 import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
-import { createJournal } from '../../core/journal/journal';
+import { createJournal, readRunRecord, runPaths, runsDir } from '../../core/journal/journal';
 import type { RunControl } from '../../core/journal/control';
 import { judgeEvidence } from '../../core/judgeEdit/evidence';
 import type { JudgeEvidence } from '../../core/judgeEdit/evidence';
@@ -24,6 +24,8 @@ import type { GateName } from '../../core/gates/gateTable';
 import { estimateJudge, rolesCalled } from '../../core/setup/estimate';
 import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
 import { loadRunInputs } from '../../core/setup/spec';
+import { bodyForModel } from '../../core/prompt/promptFile';
+import { contentHash } from '../../core/evolve/versions';
 import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
 import { RunBudget } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
@@ -58,8 +60,11 @@ export interface JudgeRunOptions {
   endpointDefaults: EndpointDefaults;
   /** Where calls go instead of the roles' HTTP endpoints (the editor's models, MCP sampling). */
   transport?: LlmTransport;
-  /** The transport's calls cost nothing (MCP sampling: the client's own models). */
-  transportIsFree?: boolean;
+  /**
+   * The transport is the client's own models (MCP sampling): they cost Ratchet nothing ($0), and
+   * the client picks the model call by call, so no answer is kept in the response cache.
+   */
+  clientModels?: boolean;
   /** Refuse a scorer that runs workspace code. */
   untrusted?: boolean;
   onEvent: (e: JournaledEvent) => void;
@@ -76,6 +81,11 @@ export interface JudgeRunOutcome extends JudgeEditOutcome {
   cost: { calls: number; tokens: number; dollars: number | undefined };
   budget: TestBudget;
   estimate: { calls: number; evaluations: number; dollars?: number };
+  /**
+   * Candidates judged against this very text of the file, this one included (its runs' journals):
+   * each is committed by luck with probability at most α, so across them up to this many × α.
+   */
+  testsOnText: number;
   warnings: string[];
 }
 
@@ -92,7 +102,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   checkCandidate(inputs.prompt, o.candidateText, dev, gate, o.ledger);
   const called = rolesCalled(spec, 'judge');
   const roles = roleConfig(spec, overrides, o.endpointDefaults, o.transport !== undefined, called);
-  const prices = o.transportIsFree ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), overrides, 'judge');
+  const prices = o.clientModels ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), overrides, 'judge');
   const estimate = estimateJudge({ spec, template: inputs.template, dev }, prices.byRole);
   const budget = testBudget(o.budget, estimate.dollars !== undefined);
   if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
@@ -100,15 +110,17 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
 
   const clock = new SystemClock();
   const runBudget = new RunBudget({ candidates: 1, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) }, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}), ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }) });
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}), ...(o.clientModels ? { cache: false } : {}), ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }) });
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   try {
     const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true);
     const file = relative(workspace, path).split(sep).join('/');
+    const incumbent = contentHash(bodyForModel(inputs.prompt));
+    const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
     const writer = await createJournal(
       ports,
       workspace,
-      { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) } },
+      { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) } },
       currentOwner(),
     );
     llm.payFor(writer.runId);
@@ -150,6 +162,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
         cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
         budget,
         estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
+        testsOnText: testsBefore + 1,
         warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
       };
     } finally {
@@ -161,3 +174,17 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   }
 }
 
+/**
+ * The judge runs of `file` (workspace-relative) whose incumbent had this content, from their
+ * run.json: how many candidates were already tested against this text. A run whose record cannot
+ * be read is not counted.
+ */
+async function judgedAgainst(files: NodeFiles, workspace: string, file: string, incumbent: string): Promise<number> {
+  let n = 0;
+  for (const runId of await files.list(runsDir(files, workspace))) {
+    const record = await readRunRecord(files, runPaths(files, workspace, runId).runJson).catch(() => undefined);
+    const spec = record?.spec as { file?: unknown; incumbent?: unknown } | undefined;
+    if (record?.kind === 'judge' && spec?.file === file && spec.incumbent === incumbent) n++;
+  }
+  return n;
+}

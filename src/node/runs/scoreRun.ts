@@ -34,7 +34,8 @@ export interface ScoreRunOptions {
   budget?: Partial<TestBudget>;
   endpointDefaults: EndpointDefaults;
   transport?: LlmTransport;
-  transportIsFree?: boolean;
+  /** As JudgeRunOptions.clientModels. */
+  clientModels?: boolean;
   untrusted?: boolean;
   onEvent: (e: JournaledEvent) => void;
   signal: AbortSignal;
@@ -60,7 +61,7 @@ export async function scorePromptFile(o: ScoreRunOptions): Promise<ScoreRunOutco
   if (items.length === 0) throw new RatchetError('badInput', `${path}'s run spec gives no ${o.split} items; name a dataset with a ${o.split} split.`, { file: path, field: 'split' });
   const called = rolesCalled(spec, 'judge');
   const roles = roleConfig(spec, {}, o.endpointDefaults, o.transport !== undefined, called);
-  const prices = o.transportIsFree ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), {}, 'judge');
+  const prices = o.clientModels ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), {}, 'judge');
   const estimate = estimateJudge({ spec, template: inputs.template, dev: items, versions: 1 }, prices.byRole);
   const budget = testBudget(o.budget, estimate.dollars !== undefined);
   if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
@@ -68,7 +69,7 @@ export async function scorePromptFile(o: ScoreRunOptions): Promise<ScoreRunOutco
 
   const clock = new SystemClock();
   const runBudget = new RunBudget({ candidates: 0, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) }, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: resolve(o.workspace), budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}) });
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: resolve(o.workspace), budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}), ...(o.clientModels ? { cache: false } : {}) });
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   try {
     const scorer = (await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true))!;

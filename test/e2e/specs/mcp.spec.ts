@@ -65,11 +65,11 @@ describe('ratchet mcp in VS Code', () => {
       () => 'Ratchet in the list of MCP servers',
       90_000,
     );
-    await s.screenshot('mcp-servers-list');
+    await s.screenshot('servers-list');
     await serverRow.first().click();
     const start = s.page.locator('.quick-input-list .monaco-list-row', { hasText: /Start Server/ });
     await waitVisible(start, 'the Start Server action of the Ratchet MCP server', 30_000);
-    await s.screenshot('mcp-server-actions');
+    await s.screenshot('server-actions');
     await start.first().click();
     // Started, the server's tools are among the editor's language model tools.
     const toolsFile = join(s.folder, '.e2e', 'tools.json');
@@ -96,7 +96,7 @@ describe('ratchet mcp in VS Code', () => {
     await s.workbench.palette.run('Ratchet e2e: Call Tool From Request File', { timeoutMs: 90_000 });
     // VS Code asks before it runs an MCP tool, as it does for a chat agent's call.
     await s.workbench.dialog.waitFor('Run Judge an edit', 60_000);
-    await s.screenshot('mcp-tool-confirmation');
+    await s.screenshot('tool-confirmation');
     await s.workbench.dialog.choose('Yes');
     const resultFile = join(s.folder, '.e2e', 'tool-result.json');
     const result = await waitUntil(
@@ -118,7 +118,7 @@ describe('ratchet mcp in VS Code', () => {
     await candidateRow.click();
     const decision = rows.filter({ has: s.page.locator('.label-name', { hasText: /^commit — evidence$/ }) }).first();
     await waitVisible(decision, "c1's commit decision", 30_000);
-    await s.screenshot('mcp-judged-run-in-runs-view');
+    await s.screenshot('judged-run-in-runs-view');
     // Its decision opens the panel on the run, like any run's.
     await decision.click();
     const panel = s.workbench.ratchetPanel;
@@ -129,6 +129,6 @@ describe('ratchet mcp in VS Code', () => {
     await waitVisible(evidence.filter({ hasText: 'Candidate c1: commit (evidence)' }), "the panel's evidence of the judged candidate", 30_000);
     expect(await evidence.textContent()).toMatch(/Gate pace\+ at α = 0\.05: evidence ×2\d(\.\d+)? \(needs ×20\)/);
     await s.workbench.parkMouse();
-    await s.screenshot('mcp-judged-run-in-panel');
+    await s.screenshot('judged-run-in-panel');
   });
 });
