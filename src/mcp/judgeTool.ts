@@ -15,10 +15,11 @@ import { z } from 'zod';
 import { RatchetError } from '../core/errors';
 import { verdictSentence } from '../core/judgeEdit/evidence';
 import { loadRunSpec } from '../core/setup/spec';
-import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
+import { isPromptPath } from '../core/files/fileKinds';
 import { NodeFiles } from '../node/files';
 import { fileApply } from '../node/runs/fileApply';
 import { judgePromptEdit } from '../node/runs/judgeRun';
+import { judgeProgramEdit } from '../node/runs/judgeProgramRun';
 import type { JudgeRunOutcome } from '../node/runs/judgeRun';
 import type { McpContext } from './context';
 import { progressOf } from './progress';
@@ -34,7 +35,7 @@ export const budgetInput = z
   .describe('Limits for this call. The test is refused before any call when it could need more.');
 
 const input = {
-  file: z.string().min(1).describe("The prompt file whose edit is judged: a path (absolute, or relative to the first root) or a file:// URI inside the client's roots. Its run spec (front matter or <name>.ratchet.yaml) gives the dev items, scorer and gate."),
+  file: z.string().min(1).describe("The file whose edit is judged: a path (absolute, or relative to the first root) or a file:// URI inside the client's roots. A prompt file's run spec (front matter or <name>.ratchet.yaml) gives the dev items, scorer and gate; a program's (<file>.ratchet.yaml, kind: code) its evaluator, whose instances the test runs on (only the EVOLVE-BLOCK regions may change)."),
   candidate: z.string().optional().describe("The candidate: the file's whole new text (give this or diff)."),
   diff: z.string().optional().describe("The candidate as a unified diff against the file's current text (give this or candidate)."),
   rationale: z.string().max(4000).optional().describe('Why the edit should help, in your words; kept with the candidate in the run’s journal.'),
@@ -52,7 +53,8 @@ const evidence = z.object({
   ties: z.number().int(),
   abstentions: z.number().int().describe("Items the judge gave no verdict on, left out of the test."),
   itemsUsed: z.number().int(),
-  devItems: z.number().int(),
+  devItems: z.number().int().describe('The items the test could use: dev items, or a program’s evaluator instances.'),
+  unit: z.enum(['dev item', 'instance']),
   reason: z.string().describe('evidence (committed), futile, budget (dev items ran out), infeasible, or stopped (the call budget ran out).'),
 });
 
@@ -77,7 +79,7 @@ export function registerJudgeTool(ctx: McpContext): void {
     {
       title: 'Judge an edit',
       description:
-        "Is this edit of a prompt file really better? Runs the paired anytime-valid test (PACE+) of the candidate against the file's current text on the file's own dev items and scorer, and answers commit, reject or undecided with the evidence. A candidate that is not better is committed with probability at most α (0.05 by default) per call. Never returns dev items or outputs. With apply: true the file is written only on commit.",
+        "Is this edit of a prompt file (or of a program's EVOLVE-BLOCK regions) really better? Runs the paired anytime-valid test (PACE+) of the candidate against the file's current text on the file's own dev items and scorer (a program: its evaluator's instances), and answers commit, reject or undecided with the evidence. A candidate that is not better is committed with probability at most α (0.05 by default) per call. Never returns dev items or outputs. With apply: true the file is written only on commit.",
       inputSchema: input,
       outputSchema: judgeOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -85,27 +87,27 @@ export function registerJudgeTool(ctx: McpContext): void {
     async (args, extra) => {
       try {
         const { path, root } = await ctx.roots.resolve(args.file);
-        if (!isPromptPath(path)) throw new RatchetError('badInput', `${path} is not a prompt file (${promptExtensionsText()}); judge_edit tests prompts, instructions and skills with a run spec.`, { file: path, field: 'file' });
         const files = new NodeFiles();
         const current = await files.readText(path);
         const candidateText = candidateOf(args, current, path);
-        const spec = await loadRunSpec(files, path);
-        const { transport, free } = ctx.transportFor(spec);
         const controller = ctx.controllerFor(extra.signal);
-        const outcome = await judgePromptEdit({
+        const common = {
           path,
           workspace: root,
           candidateText,
           ...(args.rationale ? { reasoning: args.rationale } : {}),
-          ...(args.budget ? { budget: args.budget } : {}),
-          ...(args.apply ? { apply: { decide: async () => 'accept', apply: fileApply(files) } } : {}),
+          ...(args.apply ? { apply: { decide: async () => 'accept' as const, apply: fileApply(files) } } : {}),
           endpointDefaults: ctx.options.endpoint,
-          ...(transport ? { transport, clientModels: free } : {}),
           untrusted: !ctx.options.trusted,
           onEvent: progressOf(extra, 'steps'),
           signal: controller.signal,
           version: ctx.options.version,
-        });
+        };
+        // A prompt, instructions or a skill: its dev items and scorer. Any other file: a program, judged by its evaluator.
+        const transport = isPromptPath(path) ? ctx.transportFor(await loadRunSpec(files, path)) : undefined;
+        const outcome = transport
+          ? await judgePromptEdit({ ...common, ...(args.budget ? { budget: args.budget } : {}), ...(transport.transport ? { transport: transport.transport, clientModels: transport.free } : {}) })
+          : await judgeProgramEdit({ ...common, ...(args.budget?.evaluations === undefined ? {} : { budget: { evaluations: args.budget.evaluations } }) });
         if (outcome.status !== 'finished') throw outcome.status === 'cancelled' ? new RatchetError('cancelled', `The test was cancelled (run ${outcome.runId}).`) : new RatchetError('internal', `The test failed (run ${outcome.runId}): ${outcome.error?.message ?? 'unknown error'}`);
         // Named as the agent knows it: relative to its root.
         const shown = relative(root, path);

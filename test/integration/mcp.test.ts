@@ -13,6 +13,7 @@ import type { EngineEvent } from '../../src/core/journal/events';
 import { binomialUpper, paceCommitProbability } from './bands';
 import { CLI, journalSoFar, runIds } from './evolveCli';
 import { SCRATCH, scenarioFor } from './evolveWorkspace';
+import { PROGRAM, searchWorkspace } from './searchWorkspace';
 import type { Workspace } from './evolveWorkspace';
 import { openSession, samplingVia, setScorer, textOf } from './mcpHarness';
 import { scenario, withMarker, workspace } from './judgeWorld';
@@ -419,6 +420,44 @@ describe('workspace code runs only when trusted', () => {
     } finally {
       await s.close();
       await fake.close();
+    }
+  });
+});
+
+describe('judging a program: its evaluator in the sandbox, only its EVOLVE-BLOCK regions changed', () => {
+  // searchWorkspace.ts: step.mjs returns `rate`; its evaluator scores 40 instances by how close
+  // rate is to 0.5 (each 0.8 better at 0.5 than at the file's 0.3), in the code search's sandbox.
+  const edit = (rate: string) => PROGRAM.replace('const rate = 0.300;', `const rate = ${rate};`);
+
+  it('commits a better program, rejects a worse one, refuses a change to the frozen code, and writes on commit', async () => {
+    const w = searchWorkspace();
+    const s = await openSession({ args: ['-w', w.dir, '--trust'], env: {} });
+    try {
+      const better = await s.call('judge_edit', { file: w.program, candidate: edit('0.500'), apply: true });
+      expect(better.structuredContent, textOf(better)).toMatchObject({ verdict: 'commit', applied: 'applied', evidence: { unit: 'instance', devItems: 40, losses: 0, reason: 'evidence' } });
+      expect(textOf(better)).toMatch(/instances/);
+      expect(readFileSync(w.program, 'utf8')).toBe(edit('0.500'));
+      const worse = await s.call('judge_edit', { file: w.program, candidate: edit('0.100').replace('0.300', '0.500') });
+      expect(worse.structuredContent, textOf(worse)).toMatchObject({ verdict: 'reject' });
+      const frozen = await s.call('judge_edit', { file: w.program, candidate: edit('0.500').replace('return rate;', 'return 0.5;').replace('const rate = 0.500;', 'const rate = 0.501;') });
+      expect(textOf(frozen)).toMatch(/The candidate changes .*step\.mjs outside its EVOLVE-BLOCK regions/);
+      const events = journalSoFar(w.dir, (better.structuredContent as { runId: string }).runId);
+      expect(events[0]).toMatchObject({ type: 'run/started', info: { kind: 'judge' } });
+      expect(events.find((e) => e.type === 'program/evaluated')).toMatchObject({ candidateId: 'c1', correct: true });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses to run the evaluator of an untrusted workspace', async () => {
+    const w = searchWorkspace();
+    const s = await openSession({ args: ['-w', w.dir], env: {} });
+    try {
+      const r = await s.call('judge_edit', { file: w.program, candidate: edit('0.500') });
+      expect(textOf(r)).toMatch(/runs its evaluator, which is workspace code: trust the workspace first \(ratchet mcp --trust/);
+      expect(runIds(w.dir)).toEqual([]);
+    } finally {
+      await s.close();
     }
   });
 });

@@ -21,15 +21,17 @@ export interface JudgeEvidence {
   ties: number;
   /** Items the judge did not answer for (reward-free gates), left out of the test. */
   abstentions: number;
-  /** Dev items the test consumed, of `devItems`. */
+  /** Dev items (a program's evaluator instances) the test consumed, of `devItems`. */
   itemsUsed: number;
   devItems: number;
+  /** What an item is, in words: a prompt's dev item, a program's evaluator instance. */
+  unit: 'dev item' | 'instance';
   /** Why the test stopped: evidence (committed), futile, budget (the dev items ran out), infeasible, stopped (a run budget). */
   reason: string;
 }
 
-export function judgeEvidence(record: DecisionRecord | undefined, devItems: number, alpha: number, threshold: number): JudgeEvidence {
-  if (!record) return { wealth: 1, threshold, alpha, pairs: 0, wins: 0, losses: 0, ties: 0, abstentions: 0, itemsUsed: 0, devItems, reason: 'stopped' };
+export function judgeEvidence(record: DecisionRecord | undefined, devItems: number, alpha: number, threshold: number, unit: JudgeEvidence['unit'] = 'dev item'): JudgeEvidence {
+  if (!record) return { wealth: 1, threshold, alpha, pairs: 0, wins: 0, losses: 0, ties: 0, abstentions: 0, itemsUsed: 0, devItems, unit, reason: 'stopped' };
   const wealth = gateRow(record.gate).eprocess ? Math.exp(record.logWealth) : undefined;
   return {
     // JSON has no NaN: an e-process before its first discordant pair is still at ×1.
@@ -43,6 +45,7 @@ export function judgeEvidence(record: DecisionRecord | undefined, devItems: numb
     abstentions: abstentionsOf(record),
     itemsUsed: record.itemsConsumed,
     devItems,
+    unit,
     reason: record.reason,
   };
 }
@@ -62,26 +65,28 @@ function factor(x: number | undefined): string {
 
 /** The verdict in one sentence an agent (or a person) can act on. */
 export function verdictSentence(verdict: JudgeVerdict, e: JudgeEvidence, file: string, stoppedBy?: string): string {
-  const tally = `${e.wins} won, ${e.losses} lost, ${e.ties} tied over ${e.itemsUsed} of ${e.devItems} dev items${e.abstentions > 0 ? `, ${e.abstentions} unjudged` : ''}`;
+  const tally = `${e.wins} won, ${e.losses} lost, ${e.ties} tied over ${e.itemsUsed} of ${e.devItems} ${e.unit}s${e.abstentions > 0 ? `, ${e.abstentions} unjudged` : ''}`;
   const evidence = `evidence ${factor(e.wealth)} (needs ${factor(e.threshold)})`;
   switch (verdict) {
     case 'commit':
       return `commit: the candidate is better than ${file}'s current text — ${evidence}, ${tally}. A candidate that is not better gets this far with probability at most α = ${e.alpha}.`;
     case 'reject':
-      return `reject: no evidence that the candidate is better than ${file}'s current text — ${evidence}, ${tally}; ${rejectWhy(e.reason)}`;
+      return `reject: no evidence that the candidate is better than ${file}'s current text — ${evidence}, ${tally}; ${rejectWhy(e.reason, e.unit)}`;
     case 'undecided':
       return `undecided: the budget stopped the test before it could decide (${stoppedBy ?? 'a budget ran out'}) — ${evidence}, ${tally}. Raise the budget to finish it.`;
   }
 }
 
-function rejectWhy(reason: string): string {
+function rejectWhy(reason: string, unit: JudgeEvidence['unit']): string {
   switch (reason) {
     case 'futile':
-      return 'even winning every remaining dev item could not have reached the line, so the test stopped.';
+      return `even winning every remaining ${unit} could not have reached the line, so the test stopped.`;
     case 'budget':
-      return 'the dev items ran out before the evidence reached the line. A small real gain often needs more dev items.';
+      return `the ${unit}s ran out before the evidence reached the line. A small real gain often needs more ${unit}s.`;
     case 'infeasible':
-      return 'the dev set is too small for any candidate to reach the line.';
+      return `there are too few ${unit}s for any candidate to reach the line.`;
+    case 'incorrect':
+      return 'its evaluator found the candidate incorrect.';
     default:
       return 'the gate did not find it better.';
   }

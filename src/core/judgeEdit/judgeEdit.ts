@@ -99,6 +99,8 @@ export interface JudgeEditOutcome {
   applied?: 'applied' | 'stale';
   /** The items the test consumed and how each went: a report's detail, never an agent's (A1). */
   pairs: JudgedPair[];
+  /** The items the test could use: the dev items (a program: its evaluator's instances, once known). */
+  items: number;
   ledgerAfter: RunLedger;
   error?: { code: string; message: string };
 }
@@ -145,7 +147,7 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
   const emit = (e: EventPayload<EngineEvent>) => emitEvent({ ...e, runId: o.runId, at: ports.clock.now() } as EngineEvent);
   const ledger = o.ledger ?? EMPTY_LEDGER;
   const pairs: JudgedPair[] = [];
-  const outcome = (status: JudgeEditOutcome['status'], rest: Partial<JudgeEditOutcome> = {}): JudgeEditOutcome => ({ status, verdict: undefined, record: undefined, pairs, ledgerAfter: ledger, ...rest });
+  const outcome = (status: JudgeEditOutcome['status'], rest: Partial<JudgeEditOutcome> = {}): JudgeEditOutcome => ({ status, verdict: undefined, record: undefined, pairs, items: o.dev.length, ledgerAfter: ledger, ...rest });
   const incumbent = makeVersion('v0', bodyForModel(o.file), undefined);
   const candidateFile = parsePromptFile(o.file.path, o.candidateText);
   const candidate: Version = makeVersion('c1', bodyForModel(candidateFile), 'v0');

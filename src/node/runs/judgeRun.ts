@@ -158,7 +158,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
         runId: writer.runId,
         gate: gate.name,
         ...(substituted ? { substitutedGate: substituted } : {}),
-        evidence: judgeEvidence(outcome.record, dev.length, gate.alpha, 1 / gate.alpha),
+        evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha),
         cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
         budget,
         estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
@@ -179,7 +179,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
  * run.json: how many candidates were already tested against this text. A run whose record cannot
  * be read is not counted.
  */
-async function judgedAgainst(files: NodeFiles, workspace: string, file: string, incumbent: string): Promise<number> {
+export async function judgedAgainst(files: NodeFiles, workspace: string, file: string, incumbent: string): Promise<number> {
   let n = 0;
   for (const runId of await files.list(runsDir(files, workspace))) {
     const record = await readRunRecord(files, runPaths(files, workspace, runId).runJson).catch(() => undefined);

@@ -284,7 +284,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
 const PAID_FOR: ReadonlySet<EngineEvent['type']> = new Set(['candidate/proposed', 'proposal/failed', 'decision']);
 
 /** Files the evaluator command names (absolute, or beside the program): they key the evaluation cache. */
-async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
+export async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
   if (command === undefined) return [];
   const found: string[] = [];
   for (const w of commandFileWords(command, basename(programPath))) {
@@ -299,7 +299,7 @@ async function namedFiles(files: NodeFiles, command: string | undefined, program
  * gets that file copied into the sandbox, as Configure Code Search's supportFiles do: the sandbox
  * runs in a fresh folder, where the relative name would otherwise not be found.
  */
-async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
+export async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
   const { command, supportFiles } = spec.evaluator;
   if (command === undefined) return spec;
   const beside = commandFileWords(command, basename(programPath)).filter(isBesideName);
