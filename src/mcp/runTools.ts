@@ -15,6 +15,7 @@ import { isOwnerAlive } from '../node/process';
 import type { McpContext } from './context';
 import { checkedRunId, runUri } from './resources';
 import { InProcessRuns } from './runHost';
+import { daemonRunStatuses } from './daemonRuns';
 import { readRunView } from './runRecords';
 
 /** What a run started from an agent may spend when the call does not say. */
@@ -39,7 +40,7 @@ const status = {
   tested: z.number().int(),
   commits: z.number().int(),
   error: z.string().optional(),
-  live: z.boolean().describe('Whether this server runs it now (its status is live, not read from the journal).'),
+  live: z.boolean().describe('Whether its status is live — this server runs it, or the editor’s run daemon does — rather than read from its journal.'),
   resource: z.string(),
 };
 
@@ -92,7 +93,7 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
     'run_status',
     {
       title: 'Run status',
-      description: "A run's status: live while this server runs it, else read from its journal (runs started by the editor or the CLI too).",
+      description: "A run's status: live while this server or the editor's run daemon runs it, else read from its journal (runs started by the CLI too).",
       inputSchema: { runId: z.string().min(1) },
       outputSchema: status,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -100,7 +101,7 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
     async ({ runId }) => {
       try {
         const id = checkedRunId(runId);
-        const live = runs.status(id);
+        const live = runs.status(id) ?? (await daemonRunStatuses(ctx.options.workspaces, ctx.options.version)).get(id);
         const root = await ctx.roots.rootOfRun(id, (r) => files.exists(runPaths(files, r, id).runJson));
         const view = await readRunView(files, root, id);
         const s = live
@@ -150,13 +151,14 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
     async ({ limit }) => {
       try {
         const rows = [];
+        const daemon = await daemonRunStatuses(ctx.options.workspaces, ctx.options.version);
         for (const root of await ctx.roots.folders()) {
           for (const r of await listRuns(files, root, { isOwnerAlive, now: Date.now() })) {
             rows.push({
               runId: r.runId,
               ...(r.kind ? { kind: r.kind } : {}),
               ...(r.target ? { file: r.target } : {}),
-              status: runs.status(r.runId)?.state ?? r.status,
+              status: runs.status(r.runId)?.state ?? daemon.get(r.runId)?.state ?? r.status,
               candidates: r.candidates,
               commits: r.commits,
               ...(r.cost ? { calls: r.cost.llmCalls, ...(r.cost.dollars === undefined ? {} : { dollars: r.cost.dollars }) } : {}),

@@ -14,6 +14,8 @@ import { binomialUpper, paceCommitProbability } from './bands';
 import { CLI, journalSoFar, runIds } from './evolveCli';
 import { SCRATCH, scenarioFor } from './evolveWorkspace';
 import { PROGRAM, searchWorkspace } from './searchWorkspace';
+import { TestClient } from './serverHarness';
+import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { Workspace } from './evolveWorkspace';
 import { openSession, samplingVia, setScorer, textOf } from './mcpHarness';
 import { scenario, withMarker, workspace } from './judgeWorld';
@@ -313,6 +315,41 @@ describe('gated runs started and followed from the agent', () => {
       await fake.close();
     }
   });
+
+  it("run_status reads a run the editor started from the editor's run daemon, live, without taking the editor's place", async () => {
+    const w = workspace(1);
+    const fake = await startFakeServer({ scenario: scenarioFor(w, { seed: 1 }) });
+    // The editor's side: the language server, which starts the workspace's run daemon and attaches to it.
+    const editor = await TestClient.start({ folders: [w.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url } });
+    const s = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } });
+    let runId = '';
+    try {
+      fake.inject({ kind: 'park', model: 'sim-proposer', times: Infinity });
+      ({ runId } = await editor.conn.sendRequest(StartRunRequest, { uri: editor.uriOf(w.promptPath), kind: 'evolve' }));
+      await fake.untilParked(1);
+      const status = (await s.call('run_status', { runId })).structuredContent as { state: string; live: boolean; kind: string };
+      expect(status).toMatchObject({ state: 'running', live: true, kind: 'evolve' });
+      const listed = (await s.call('list_runs', {})).structuredContent as { runs: { runId: string; status: string }[] };
+      expect(listed.runs.find((r) => r.runId === runId)?.status).toBe('running');
+      // The editor is still the daemon's client: the run's statuses keep reaching it.
+      const before = editor.runStatuses.length;
+      await editor.conn.sendRequest(CancelRunRequest, { runId });
+      await until('the editor to hear the run end', () => editor.runStatuses.slice(before).some((p) => p.status.runId === runId && p.status.state === 'cancelled'));
+      // Over, the daemon no longer runs it: its journal says how it ended.
+      await until('the run to leave the daemon', () => journalSoFar(w.dir, runId).at(-1)?.type === 'run/cancelled');
+      const after = (await s.call('run_status', { runId })).structuredContent as { state: string; live: boolean };
+      expect(after.state).toBe('cancelled');
+    } finally {
+      fake.clearFaults();
+      fake.releaseParked();
+      await s.close();
+      await editor.stop();
+      await fake.close();
+      // The daemon would linger for the next run: it goes with the test.
+      const owner = runId && existsSync(join(w.dir, '.ratchet', 'runs', runId, 'lock.json')) ? (JSON.parse(readFileSync(join(w.dir, '.ratchet', 'runs', runId, 'lock.json'), 'utf8')) as { pid: number }).pid : undefined;
+      if (owner !== undefined) process.kill(owner, 'SIGKILL');
+    }
+  }, 120_000);
 
   it("a client's roots replace the folders the server was started on", async () => {
     const mine = workspace(1);
