@@ -6,6 +6,7 @@
  * Never starts a daemon.
  */
 import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { LiveRunStatus } from '../core/journal/runStatus';
 import { daemonAddress } from '../node/daemonAddress';
@@ -16,7 +17,7 @@ const ANSWER_MS = 5_000;
 
 /** The daemon's runs going on, by run id; empty when no daemon serves these folders. */
 export async function daemonRunStatuses(folders: readonly string[], version: string): Promise<Map<string, LiveRunStatus>> {
-  const socket = await new Promise<import('node:net').Socket | undefined>((resolve) => {
+  const socket = await new Promise<Socket | undefined>((resolve) => {
     const s = connect(daemonAddress(folders, version).socket);
     s.once('connect', () => resolve(s));
     s.once('error', () => resolve(undefined));
