@@ -29,6 +29,7 @@ export const COMMANDS = {
   testEvaluator: { title: 'Test Evaluator', icon: 'beaker', needsServer: true },
   evaluate: { title: 'Evaluate Prompt', icon: 'beaker', needsServer: true },
   generateDevSet: { title: 'Generate Dev Set', icon: 'wand', needsServer: true },
+  convertToSkill: { title: 'Convert to Skill', icon: 'extensions', needsServer: false },
   acceptSuggestion: { title: 'Accept Suggestion', icon: 'check', needsServer: true },
   rejectSuggestion: { title: 'Reject Suggestion', icon: 'close', needsServer: true },
   acceptAllSuggestions: { title: "Accept All of the Run's Suggestions", icon: 'check-all', needsServer: true },

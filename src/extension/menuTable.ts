@@ -7,7 +7,7 @@
  * the context keys below, which the extension sets itself; test/unit/extension/manifest.test.ts
  * fails on a `ratchet.*` key that nothing sets, since such a menu entry would never show.
  */
-import { byNameWhenRegex } from '../core/files/fileKinds';
+import { byNameWhenRegex, kindWhenRegex } from '../core/files/fileKinds';
 import type { CommandName } from './commandTable';
 import { SUGGESTION_SCHEME } from './review/target';
 
@@ -44,8 +44,10 @@ export interface MenuEntry {
 
 const suggestion = `${CONTEXT_KEYS.suggestionShown} || resourceScheme == ${SUGGESTION_SCHEME}`;
 const runsView = `view == ${RUNS_VIEW_ID}`;
-/** A file Ratchet claims by its name (the file-kind table's by-name endings). */
-const claimedFile = `resourceFilename =~ ${byNameWhenRegex()}`;
+/** A file Ratchet claims by its name (the file-kind table's by-name patterns, some of which name a folder: the path, not the name). */
+const claimedFile = `resourcePath =~ ${byNameWhenRegex()}`;
+/** A Copilot prompt file (Convert to Skill's). */
+const copilotPromptFile = `resourcePath =~ ${kindWhenRegex('prompt-md')}`;
 
 export const MENUS: Readonly<Record<MenuId, readonly MenuEntry[]>> = {
   // Without a `when`, a command is always in the palette; these only make sense in a context.
@@ -73,6 +75,7 @@ export const MENUS: Readonly<Record<MenuId, readonly MenuEntry[]>> = {
     { command: 'evolve', when: claimedFile, group: 'ratchet@1' },
     { command: 'evaluate', when: claimedFile, group: 'ratchet@2' },
     { command: 'generateDevSet', when: claimedFile, group: 'ratchet@3' },
+    { command: 'convertToSkill', when: copilotPromptFile, group: 'ratchet@4' },
   ],
   'view/title': [
     { command: 'refreshRuns', when: runsView, group: 'navigation@1' },

@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
+import { evaluatedAs, isClaimedByName, isPromptPath, promptKindOf } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { findPromptForSidecar, isSidecarPath, loadRunSpec, namesNoDataset, sidecarPathFor } from '../core/setup/spec';
 import { readSpecText } from '../core/setup/specSource';
@@ -40,14 +40,17 @@ export async function codeLenses(
   const promptRun = async (promptPath: string | undefined) => {
     const line = promptPath === undefined ? undefined : await models(promptPath);
     const runs = run(top, line === undefined ? undefined : `Models: ${line}`);
-    return promptPath !== undefined && (await hasNoDataset(files, promptPath)) ? [...runs, generate(promptPath)] : runs;
+    const generates = promptPath !== undefined && evaluatedAs(promptKindOf(promptPath)) === 'user-message';
+    return generates && (await hasNoDataset(files, promptPath)) ? [...runs, generate(promptPath)] : runs;
   };
 
   if (isSidecarPath(path)) return [...lenses, ...(codeSpecLenses(path, text, trusted) ?? (await promptRun(await findPromptForSidecar(files, path))))];
   const configured = readSpecText(path, text).spec !== undefined || (await files.exists(sidecarPathFor(path)));
   if (isPromptPath(path) && (isClaimedByName(path) || configured)) {
-    // A prompt with no spec has no dataset either: generating one is the other way to start.
-    return [...lenses, ...(configured ? await promptRun(path) : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs), generate(path)])];
+    // A prompt with no spec has no dataset either: generating one is the other way to start. Not for
+    // instructions or a skill: generated tasks fill a prompt's variables, and those are the item's message.
+    const generates = evaluatedAs(promptKindOf(path)) === 'user-message';
+    return [...lenses, ...(configured ? await promptRun(path) : [lens(top, '$(gear) Configure Ratchet', RatchetCommands.configure, fileArgs), ...(generates ? [generate(path)] : [])])];
   }
   // Anything else with markers is a program for code search (codeSearchLens.ts).
   return [...lenses, ...(await codeSearchLenses(doc, path, files, trusted))];

@@ -2,11 +2,11 @@
  * The Ratchet language server: the editor's side of the engine, in its own process so the editor
  * never freezes; the runs themselves execute in the workspace's run daemon (src/daemon), which
  * outlives a window reload. This file only wires the connection to the feature modules:
- * runHost (runs), suggestions + applyEdit (suggest mode), diagnostics, codeLens, runSpecTemplate
+ * runHost (runs), suggestions + applyEdit (suggest mode), diagnostics, codeLens, codeActions, runSpecTemplate
  * (Configure), languageModelBridge (vscode.lm), settings, health.
  */
 import { join } from 'node:path';
-import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
+import { CodeActionKind, CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
 import type { ClientCapabilities } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { RatchetError } from '../core/errors';
@@ -33,6 +33,7 @@ import {
 import type { RatchetInitializationOptions, ServerSettings } from '../protocol/lsp';
 import { version } from '../../package.json';
 import { EditApplier } from './applyEdit';
+import { codeActions } from './codeActions';
 import { codeLenses } from './codeLens';
 import { modelLine } from './modelLine';
 import { listModels } from '../node/listModels';
@@ -133,6 +134,7 @@ connection.onInitialize((params) => {
     capabilities: {
       textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       codeLensProvider: { resolveProvider: false },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'ratchet-server', version },
@@ -193,6 +195,14 @@ connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const path = uriToPath(params.textDocument.uri);
   return doc && path ? codeLenses(doc, path, files, book.pending(path), (prompt) => modelLine(files, prompt, settings), settings.trusted) : [];
+});
+
+connection.onCodeAction(async (params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const path = uriToPath(params.textDocument.uri);
+  const edit = capabilities.workspace?.workspaceEdit;
+  const canCreateFiles = edit?.documentChanges === true && edit.resourceOperations?.includes('create') === true;
+  return doc && path ? codeActions(params, doc, path, { files, docs, canCreateFiles }) : [];
 });
 
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------

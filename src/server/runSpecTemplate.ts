@@ -9,10 +9,10 @@ import type { Connection } from 'vscode-languageserver/node';
 import { CreateFile, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
 import { RatchetError } from '../core/errors';
 import { REWARD_FREE_GATES } from '../core/gates/gateTable';
-import { RUN_SPEC_EXTENSION } from '../core/files/fileKinds';
+import { RUN_SPEC_EXTENSION, evaluatedAs, promptKindOf } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
 import { parsePromptFile, bodyForModel } from '../core/prompt/promptFile';
-import { templateVariableNames } from '../core/prompt/template';
+import { syntaxOf, templateVariableNames } from '../core/prompt/template';
 import { sidecarPathFor } from '../core/setup/spec';
 import type { CreateRunSpecResult } from '../protocol/lsp';
 import { pathToUri } from './uris';
@@ -22,14 +22,22 @@ export function runSpecTemplate(promptPath: string, promptText: string): string 
   const stem = basename(sidecarPathFor(promptPath)).slice(0, -RUN_SPEC_EXTENSION.length);
   let variables: string[] = [];
   try {
-    variables = templateVariableNames(bodyForModel(parsePromptFile(promptPath, promptText)));
+    const file = parsePromptFile(promptPath, promptText);
+    variables = templateVariableNames(bodyForModel(file), syntaxOf(file));
   } catch {
     // A prompt whose front matter does not parse still gets a template; its diagnostics say why.
   }
   const fields = variables.length > 0 ? variables.map((v) => `"${v}": "…"`).join(', ') : '"input": "…"';
+  // Instructions, agents and skills are the system message; each item's `input` is the user message.
+  const how = evaluatedAs(promptKindOf(promptPath));
+  const needs =
+    how === 'user-message'
+      ? `# Each dataset line needs the prompt's variables, e.g. {"id": "1", ${fields}, "expected": "…"}`
+      : `# The file is the system message, each dataset line's input the user message, e.g. {"id": "1", "input": "…", "expected": "…"${how === 'skill' ? ', "trigger": true' : ''}}`;
   return [
     `# Run spec for ${name}: what to evolve it against and when an edit may land.`,
-    `# Each dataset line needs the prompt's variables, e.g. {"id": "1", ${fields}, "expected": "…"}`,
+    needs,
+    ...(how === 'skill' ? ['# "trigger": true / false says whether the skill should load for the request (README, "Copilot customizations").'] : []),
     `dataset: data/${stem}.jsonl`,
     'split: { feedback: 0.2, dev: 0.6, test: 0.2 }',
     '# exact, contains, regex, numeric, json-schema, llm-rubric, module, command — or no scorer',

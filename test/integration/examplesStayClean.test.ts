@@ -1,7 +1,7 @@
 // Running the shipped examples leaves Source Control clean: the runs, the response cache and the
 // provenance a run writes under examples/.ratchet are ignored by the repository's own .gitignore.
-// Two Evolve runs of examples/math and a Generate Dev Set on examples/mental-math through the built
-// CLI, against the fake endpoint playing one model for every role (as a user's single local model
+// Two Evolve runs of examples/math, one of the skill in examples/skills, and a Generate Dev Set on
+// examples/mental-math through the built CLI, against the fake endpoint playing one model for every role (as a user's single local model
 // does), in a git repository holding a copy of this repository's .gitignore and examples/,
 // committed; then `git status` lists nothing.
 import { execFileSync, execSync } from 'node:child_process';
@@ -47,6 +47,9 @@ describe('the examples stay clean', () => {
         const r = await runCli(['evolve', 'math/word-problems.prompt.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', ...apply], {}, workspace);
         expect(r.code, r.stderr).toBeLessThanOrEqual(1);
       }
+      // The skill example: its sidecar, its data folder and its run leave nothing new either.
+      const skill = await runCli(['evolve', 'skills/unit-conversion/SKILL.md', '-w', '.', '--base-url', server.url, '--model', 'llama3.1', '--candidates', '1'], {}, workspace);
+      expect(skill.code, skill.stderr).toBeLessThanOrEqual(1);
       // Generate Dev Set on the zero-data example writes its two files next to its prompt. The same
       // one model plays every role; its answers vary from sample to sample, so some tasks spread.
       const sampling = await startFakeServer({ scenario: { seed: 0, generalists: ['llama3.1'], agent: { baseAccuracy: 0.5, noise: 1 } }, latencyMs: 0 });
@@ -54,8 +57,8 @@ describe('the examples stay clean', () => {
       expect(gen.code, gen.stderr).toBe(0);
       expect(readFileSync(join(workspace, 'mental-math', 'mental-math.dev.jsonl'), 'utf8')).toMatch(/^\{"vars":\{"question":/);
       expect(readdirSync(join(workspace, 'mental-math')).sort()).toEqual(['mental-math.dev.jsonl', 'mental-math.prompt.md', 'mental-math.test.jsonl']);
-      // Three runs journaled (and the cache and provenance written), all of it under .ratchet/.
-      expect(readdirSync(join(workspace, '.ratchet', 'runs'))).toHaveLength(3);
+      // Four runs journaled (and the cache and provenance written), all of it under .ratchet/.
+      expect(readdirSync(join(workspace, '.ratchet', 'runs'))).toHaveLength(4);
       expect(readdirSync(join(workspace, '.ratchet')).length).toBeGreaterThan(1);
       // The second run applied its commit: the prompt changed, and that is the one change git sees.
       expect(git(repo, 'status', '--porcelain')).toBe(' M examples/math/word-problems.prompt.md\n');
@@ -64,5 +67,6 @@ describe('the examples stay clean', () => {
     } finally {
       await server.close();
     }
-  });
+    // Four runs of the built CLI, one after another: minutes on a loaded two-core machine.
+  }, 180_000);
 });

@@ -11,6 +11,7 @@ import { createMessageConnection, IPCMessageReader, IPCMessageWriter } from 'vsc
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import {
   ApplyWorkspaceEditRequest,
+  CodeActionRequest,
   CodeLensRefreshRequest,
   CodeLensRequest,
   CreateFile,
@@ -27,7 +28,7 @@ import {
   WorkDoneProgressCancelNotification,
   WorkDoneProgressCreateRequest,
 } from 'vscode-languageserver-protocol';
-import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, CodeLens, Diagnostic, ProgressToken, TextEdit } from 'vscode-languageserver-protocol';
+import type { ApplyWorkspaceEditParams, ApplyWorkspaceEditResult, CodeAction, CodeLens, Command, Diagnostic, ProgressToken, TextEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { EngineEvent } from '../../src/core/journal/events';
 import { foldStatus, startingStatus } from '../../src/core/journal/runStatus';
@@ -205,6 +206,17 @@ export class TestClient {
 
   codeLenses(uri: string): Promise<CodeLens[] | null> {
     return this.conn.sendRequest(CodeLensRequest.type, { textDocument: { uri } });
+  }
+
+  /** The code actions at a line, with the problems the editor shows there (as VS Code sends them). */
+  codeActions(uri: string, line: number, diagnostics: Diagnostic[] = []): Promise<(CodeAction | Command)[] | null> {
+    const range = { start: { line, character: 0 }, end: { line, character: 0 } };
+    return this.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } });
+  }
+
+  /** Applies a code action's workspace edit as the editor does when the user picks it. */
+  applyCodeAction(action: CodeAction): Promise<ApplyWorkspaceEditResult> {
+    return this.applyEdit({ edit: action.edit! });
   }
 
   async cancelProgress(token: ProgressToken): Promise<void> {

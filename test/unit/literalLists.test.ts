@@ -75,10 +75,10 @@ describe('file endings are listed only in the file-kind table', () => {
       .split('\n')
       .map((line, i): [number, string] => [i + 1, line])
       .filter(([, line]) => !/^\s*(\*|\/\/|\/\*)/.test(line));
-  /** A regex over endings (`/\.(prompt\.md|…)$/`), a bare ending (`'.txt'`), or two endings in one string. */
-  const PATTERN = /\\\.\(?(?:prompt|prompty|md|markdown|txt|ratchet)\b/;
-  const BARE = /['"`](?:\*\*\/)?\*?\.(?:prompt\.md|prompty|md|markdown|txt|ratchet\.ya?ml)['"`]/;
-  const ENDING = /\.(?:prompt\.md|prompty|markdown|ratchet\.ya?ml|md|txt)\b/g;
+  /** A regex over endings (`/\.(prompt\.md|…)$/`), a bare ending (`'.txt'`) or name (`'SKILL.md'`), or two endings in one string. */
+  const PATTERN = /\\\.\(?(?:prompt|prompty|md|markdown|txt|ratchet|agent|chatmode|instructions)\b|(?:SKILL|AGENTS|copilot-instructions)\\\.md/;
+  const BARE = /['"`](?:\*\*\/)?(?:\*?\.(?:prompt\.md|prompty|md|markdown|txt|ratchet\.ya?ml|agent\.md|chatmode\.md|instructions\.md)|SKILL\.md|AGENTS\.md|(?:\.github\/)?copilot-instructions\.md)['"`]/;
+  const ENDING = /\.(?:prompt\.md|prompty|markdown|ratchet\.ya?ml|agent\.md|chatmode\.md|instructions\.md|md|txt)\b/g;
   const offends = (line: string): boolean => PATTERN.test(line) || BARE.test(line) || new Set(line.match(ENDING)).size >= 2;
 
   it('finds no hand-written file pattern in src/ or webview/', () => {
@@ -91,5 +91,9 @@ describe('file endings are listed only in the file-kind table', () => {
     expect(offends("const PROMPT_EXTENSIONS = ['.prompt.md', '.prompty', '.md', '.txt'];")).toBe(true);
     expect(offends("{ scheme: 'file', pattern: '**/*.prompty' },")).toBe(true);
     expect(offends("'Name the prompt file to evolve, e.g. `ratchet evolve prompts/x.prompt.md`.'")).toBe(false);
+    // Copilot's files (issue #31): a name written where the table's row belongs.
+    expect(offends("const skill = join(dir, 'SKILL.md');")).toBe(true);
+    expect(offends("if (/\\.instructions\\.md$/.test(path)) return 'instructions';")).toBe(true);
+    expect(offends("'Convert to Skill writes a skill from this prompt file.'")).toBe(false);
   });
 });

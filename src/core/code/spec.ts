@@ -173,7 +173,7 @@ export const CODE_DEFAULTS = {
 } as const;
 
 /** Keys of the prompt family that mean nothing to a code search. */
-const PROMPT_ONLY = ['dataset', 'split', 'scorer', 'mode', 'merge', 'maxPromptTokens'] as const;
+const PROMPT_ONLY = ['dataset', 'split', 'scorer', 'mode', 'merge', 'maxPromptTokens', 'harness'] as const;
 
 export interface CodeResolveContext {
   programPath: string;

@@ -1,16 +1,15 @@
 /**
- * Runs one version of the prompt on one item: render the template, call the agent role, score the
- * output. Each (version, item) has exactly one canonical draw (GATES.md 4.3): sampleIndex 0, so
- * the LLM response cache returns the same output on a rerun or a resume, and outputs are memoised
- * here so the judge and the scorer see the very same text.
+ * Runs one version of the prompt on one item: the harness gives it to the agent (harness.ts: the
+ * rendered prompt as the user message, instructions as the system message, a skill if the model
+ * loads it, or a command), then the output is scored. Each (version, item) has exactly one
+ * canonical draw (GATES.md 4.3): sampleIndex 0, so the LLM response cache returns the same output
+ * on a rerun or a resume, and outputs are memoised here so the judge and the scorer see the very
+ * same text.
  */
 import type { DataItem } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import { scoreSafely } from '../data/scorers/types';
-import type { LlmClient } from '../ports';
-import type { Template } from '../prompt/template';
-import { renderPrompt } from '../prompt/template';
-import type { ModelSpec } from '../run/specTypes';
+import type { AgentHarness } from './harness';
 
 export interface Evaluation {
   itemId: string;
@@ -26,12 +25,8 @@ export interface Evaluation {
 }
 
 export interface EvaluatorDeps {
-  llm: LlmClient;
-  template: Template;
+  harness: AgentHarness;
   scorer: Scorer | undefined;
-  agent: ModelSpec;
-  /** Ask the agent for logprobs (Soft Elo needs them; harmless elsewhere when cached). */
-  logprobs: boolean;
 }
 
 export class Evaluator {
@@ -64,29 +59,17 @@ export class Evaluator {
   }
 
   private async run(versionText: string, item: DataItem, signal: AbortSignal): Promise<Evaluation> {
-    const template = { ...this.deps.template, text: versionText };
-    const input = renderPrompt(template, item.vars, item.id);
-    const { agent } = this.deps;
-    const res = await this.deps.llm.chat(
-      {
-        role: 'agent',
-        messages: [{ role: 'user', content: input }],
-        temperature: agent.temperature ?? 0,
-        ...(agent.maxTokens === undefined ? {} : { maxTokens: agent.maxTokens }),
-        ...(this.deps.logprobs ? { logprobs: true } : {}),
-        sampleIndex: 0,
-      },
-      signal,
-    );
+    const answer = await this.deps.harness.answer(versionText, item, signal);
     // A scorer failure scores 0 for this version (GATES.md 4.7); infrastructure errors propagate.
-    const scored = this.deps.scorer ? await scoreSafely(this.deps.scorer, res.text, item, { signal }) : undefined;
+    // A skill's trigger check decides some items itself; a reward-free run has no scores at all.
+    const scored = !this.deps.scorer ? undefined : (answer.decided ?? (await scoreSafely(this.deps.scorer, answer.output, item, { signal })));
     return {
       itemId: item.id,
-      input,
-      output: res.text,
+      input: answer.input,
+      output: answer.output,
       score: scored?.score,
       reason: scored?.reason,
-      tokenLogprobs: res.logprobs?.map((t) => t.logprob),
+      tokenLogprobs: answer.tokenLogprobs,
       memo: false,
     };
   }

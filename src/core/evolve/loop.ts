@@ -21,9 +21,11 @@ import type { RunLedger } from '../gates/thresholds';
 import type { ScoreMode } from '../gates/eprocess';
 import type { Ports, Random } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
-import { bodyForModel, withBody } from '../prompt/promptFile';
+import { evolvableRefusal, evolvableText, fileTextWith, skillName } from '../prompt/evolvable';
+import { describeFrozenChange, frozenChange, frozenTokens } from '../prompt/frozenTokens';
 import type { Template } from '../prompt/template';
 import { templateVariableNames } from '../prompt/template';
+import { evaluatedAs, followsCopilot } from '../files/fileKinds';
 import { agentConfidence } from '../gates/elo';
 import type { DatasetItemInfo, EngineEvent, RunSummaryInfo } from '../journal/events';
 import type { RunSpec } from '../run/specTypes';
@@ -32,6 +34,8 @@ import type { Metered } from '../run/budget';
 import { sha256Hex } from '../random';
 import { Evaluator } from './evaluator';
 import type { Evaluation } from './evaluator';
+import { chatHarness, proposerNote } from './harness';
+import type { AgentHarness } from './harness';
 import { testCandidate, testCandidateWithMatches } from './gateRunner';
 import type { GateContext } from './gateRunner';
 import { DEFAULT_RUBRIC } from './judge';
@@ -71,6 +75,8 @@ export interface EvolveOptions {
   models?: RunSummaryInfo['models'];
   /** A run without a dataset (zero-data): its items are generated in rounds as it goes. */
   dataRounds?: DataRounds;
+  /** Who runs a version on an item when a command does (`harness: command`); default: the agent model, as the file's kind says. */
+  harness?: AgentHarness;
 }
 
 /**
@@ -99,9 +105,12 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
   const emit = (e: EventPayload<EngineEvent>) => emitEvent({ ...e, runId: opts.runId, at: ports.clock.now() } as EngineEvent);
   const budget = opts.budget ?? defaultBudget(spec, ports.clock, meter);
   const random = ports.random;
-  const v0 = makeVersion('v0', opts.startText ?? bodyForModel(opts.prompt), undefined);
+  const v0 = makeVersion('v0', opts.startText ?? evolvableText(opts.prompt), undefined);
   let incumbent = v0;
-  let fileText = withBody(opts.prompt, v0.text);
+  let fileText = fileTextWith(opts.prompt, v0.text);
+  // A Copilot file's frozen tokens, as the run started: every version keeps exactly these.
+  const frozen = followsCopilot(opts.prompt.kind) ? frozenTokens(v0.text) : [];
+  const about = proposerNote(evaluatedAs(opts.prompt.kind));
   let commits = 0;
   let candidates = 0;
   /** The candidate whose test is going on: a budget running out now leaves it undecided. */
@@ -146,13 +155,18 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
   try {
     if (opts.dataRounds) await nextRound();
     const scores = scoreMode(opts.scorer);
-    const evaluator = new Evaluator({
-      llm: ports.llm,
-      template: opts.template,
-      scorer: opts.scorer,
-      agent: spec.models.agent,
-      logprobs: spec.gate.name === 'elo' && spec.gate.elo.soft,
-    });
+    const harness =
+      opts.harness ??
+      chatHarness({
+        llm: ports.llm,
+        template: opts.template,
+        agent: spec.models.agent,
+        logprobs: spec.gate.name === 'elo' && spec.gate.elo.soft,
+        evaluatedAs: evaluatedAs(opts.prompt.kind),
+        message: spec.harness.message,
+        skillName: skillName(opts.prompt),
+      });
+    const evaluator = new Evaluator({ harness, scorer: opts.scorer });
     const evalConfig = sha256Hex(JSON.stringify({ agent: spec.models.agent, scorer: spec.scorer ?? null }));
     const outcomes = new OutcomeCache(evalConfig);
     const rubric = { text: DEFAULT_RUBRIC, version: 0 };
@@ -218,8 +232,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           {
             role: 'proposer',
             messages: pair
-              ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables })
-              : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables }),
+              ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables, frozen, ...(about ? { about } : {}) })
+              : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables, frozen, ...(about ? { about } : {}) }),
             temperature: spec.models.proposer.temperature ?? 0.7,
             sampleIndex: t,
           },
@@ -244,6 +258,13 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         const reasoning = pair ? `Merge of ${pair[0].id} and ${pair[1].id}. ${proposal.reasoning}` : proposal.reasoning;
         await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning });
 
+        // Refused before it costs an evaluation, and the proposer told why (its memory of this parent).
+        const refusal = evolvableRefusal(opts.prompt, child.text) ?? describeFrozenChange(frozenChange(frozen, child.text));
+        if (refusal !== undefined) {
+          await emit({ type: 'log', level: 'warn', message: `${child.id} was not tested: ${refusal}.` });
+          memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: `it was refused unevaluated: ${refusal}`, by: 'gate' });
+          continue;
+        }
         const tokens = estimateTokens(child.text);
         if (tokens > spec.maxPromptTokens) {
           await emit({ type: 'log', level: 'warn', message: `${child.id} is about ${tokens} tokens, over the run's maxPromptTokens of ${spec.maxPromptTokens}; not tested.` });
@@ -287,7 +308,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           outcomes.adopt(child.hash, result.candidateOutcomes);
           const previous = incumbent;
           incumbent = child;
-          const suggestion: Suggestion = { candidateId: child.id, file: opts.prompt.path, baseText: fileText, newText: withBody(opts.prompt, child.text) };
+          const suggestion: Suggestion = { candidateId: child.id, file: opts.prompt.path, baseText: fileText, newText: fileTextWith(opts.prompt, child.text) };
           const landed = await deliver(suggestion, spec.mode, opts.control, emit, meter, signal);
           if (landed === 'stale' && spec.mode === 'autopilot') {
             // Writing on would re-commit this same edit against a file that no longer matches it,

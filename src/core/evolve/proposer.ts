@@ -32,6 +32,10 @@ export interface ProposalContext {
   maxPromptTokens: number;
   /** Template variables the prompt must keep, e.g. ["question"]. */
   variables: readonly string[];
+  /** Text that must stay exactly as written (a Copilot file's `${…}` variables, tool references, links). */
+  frozen?: readonly string[];
+  /** What kind of file the prompt is, when it is not a plain prompt (a skill, instructions). */
+  about?: string;
 }
 
 const SYSTEM = [
@@ -45,8 +49,11 @@ const SYSTEM = [
 
 export function proposerMessages(ctx: ProposalContext): ChatMessage[] {
   const parts: string[] = [];
+  if (ctx.about) parts.push(ctx.about);
   parts.push(`Current prompt:\n${fence(ctx.parentText, 'prompt')}`);
   if (ctx.variables.length > 0) parts.push(`Placeholders to keep: ${ctx.variables.map((v) => `{{${v}}}`).join(', ')}.`);
+  const frozen = frozenLine(ctx.frozen);
+  if (frozen) parts.push(frozen);
   if (ctx.traces.length > 0) {
     const lines = ctx.traces.map((t, i) => {
       const verdict = t.score === undefined ? '' : t.score >= 1 ? ' (correct)' : t.score <= 0 ? ' (wrong)' : ` (score ${t.score.toFixed(2)})`;
@@ -95,6 +102,15 @@ export interface MergeContext {
   b: string;
   maxPromptTokens: number;
   variables: readonly string[];
+  frozen?: readonly string[];
+  about?: string;
+}
+
+/** The frozen tokens, each once, for the proposer: a candidate without them is refused unevaluated. */
+function frozenLine(frozen: readonly string[] | undefined): string | undefined {
+  const unique = [...new Set(frozen ?? [])];
+  if (unique.length === 0) return undefined;
+  return `Keep each of these exactly as written, as many times as the prompt has it, and add no others (a version that changes one is refused): ${unique.map((t) => `\`${t}\``).join(', ')}.`;
 }
 
 /**
@@ -103,10 +119,12 @@ export interface MergeContext {
  */
 export function mergeMessages(ctx: MergeContext): ChatMessage[] {
   const parts = [
+    ...(ctx.about ? [ctx.about] : []),
     `Prompt A:\n${fence(ctx.a, 'prompt')}`,
     `Prompt B:\n${fence(ctx.b, 'prompt')}`,
     'Each of these prompts does better than the other on some examples. Write one prompt that keeps what makes each of them work.',
     ...(ctx.variables.length > 0 ? [`Placeholders to keep: ${ctx.variables.map((v) => `{{${v}}}`).join(', ')}.`] : []),
+    ...[frozenLine(ctx.frozen)].filter((x): x is string => x !== undefined),
     `Keep the prompt under about ${ctx.maxPromptTokens} tokens.`,
   ];
   return [

@@ -31,7 +31,13 @@ import type { EngineEvent, RunSummaryInfo } from '../journal/events';
 import type { EventPayload, RunControl } from '../journal/control';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
-import { bodyForModel, parsePromptFile } from '../prompt/promptFile';
+import { parsePromptFile } from '../prompt/promptFile';
+import { evolvableRefusal, evolvableText, fileTextWith, skillDescription, skillName } from '../prompt/evolvable';
+import { describeFrozenChange, frozenChange, frozenTokens } from '../prompt/frozenTokens';
+import { evaluatedAs, followsCopilot } from '../files/fileKinds';
+import type { LlmClient } from '../ports';
+import { chatHarness } from '../evolve/harness';
+import type { AgentHarness } from '../evolve/harness';
 import { templateOf } from '../prompt/template';
 import { sha256Hex } from '../random';
 import type { Metered } from '../run/budget';
@@ -59,6 +65,8 @@ export interface JudgeEditOptions {
   scorer: Scorer | undefined;
   ports: Pick<Ports, 'llm' | 'clock'>;
   meter: Metered;
+  /** How a version meets the agent (a `harness: command` run's, from its face); default: the file kind's chat harness. */
+  harness?: AgentHarness;
   /**
    * The gate the test uses (judgeGate): the spec's when it is of the PACE family, else the
    * anytime-valid gate for its outcomes. The schedule is the caller's: per-candidate for one
@@ -118,28 +126,34 @@ export function judgeGate(spec: Pick<RunSpec, 'gate' | 'rewardFree'>, schedule: 
 
 /**
  * Everything the test refuses before its first call, from the two texts and the dev items: a
- * candidate that is no edit, one that changes the front matter (the run spec the test is made of,
- * A3), one whose template needs a variable the dev items lack, a dev set too small to commit.
+ * candidate that is no edit, one that changes what an edit may not (the front matter, where the run
+ * spec the test is made of lives — for a skill, all of it but its description: A3; a Copilot file's
+ * frozen tokens), one whose template needs a variable the dev items lack, a dev set too small to
+ * commit. Answers the candidate's version: what the agent is given (`evolvableText`).
  */
-export function checkCandidate(file: PromptFile, candidateText: string, dev: readonly DataItem[], gate: GateSpec, ledger: RunLedger = EMPTY_LEDGER): PromptFile {
-  const candidate = parsePromptFile(file.path, candidateText);
-  if (candidate.frontMatterRaw.replace(/\r\n/g, '\n') !== file.frontMatterRaw.replace(/\r\n/g, '\n')) {
+export function checkCandidate(file: PromptFile, candidateText: string, dev: readonly DataItem[], gate: GateSpec, ledger: RunLedger = EMPTY_LEDGER): string {
+  const lf = (t: string) => t.replace(/\r\n/g, '\n');
+  const version = evolvableText(parsePromptFile(file.path, candidateText));
+  const refusal = evolvableRefusal(file, version) ?? (followsCopilot(file.kind) ? describeFrozenChange(frozenChange(frozenTokens(evolvableText(file)), version)) : undefined);
+  if (refusal !== undefined) throw new RatchetError('badInput', `The candidate cannot be judged: ${refusal}.`, { file: file.path, field: 'candidate' });
+  if (lf(fileTextWith(file, version)) !== lf(candidateText)) {
+    const what = skillDescription(file) ? "the front matter beyond the skill's description" : 'the front matter';
     throw new RatchetError(
       'badInput',
-      `The candidate changes the front matter of ${file.path}, where its run spec and settings live; the test is made of them and cannot judge a change to them. Send the edit of the body alone.`,
+      `The candidate changes ${what} of ${file.path}, where its run spec and settings live; the test is made of them and cannot judge a change to them. Send the edit of the ${skillDescription(file) ? 'description and body' : 'body'} alone.`,
       { file: file.path, field: 'candidate' },
     );
   }
-  if (bodyForModel(candidate) === bodyForModel(file)) {
+  if (version === evolvableText(file)) {
     throw new RatchetError('badInput', `The candidate is the text ${file.path} already holds: there is no edit to judge.`, { file: file.path, field: 'candidate' });
   }
-  const problems = errorsOf(checkItemsAgainstTemplate(dev, templateOf(candidate)));
+  const problems = errorsOf(checkItemsAgainstTemplate(dev, templateOf(parsePromptFile(file.path, candidateText))));
   if (problems.length > 0) throw badInputError(problems.map((p) => ({ ...p, message: `the candidate: ${p.message}` })));
   if (dev.length === 0) throw new RatchetError('badInput', `${file.path}'s run spec gives no dev items to test on; name a dataset with a dev split.`, { file: file.path, field: 'split' });
   const cfg = paceConfigOf(gate);
   const pf = cfg && preflight(cfg, ledger, dev.length);
   if (pf && !pf.feasible) throw new RatchetError('badInput', `${pf.message}: no candidate can be committed on it. Add dev items or raise α.`, { file: file.path, field: 'split' });
-  return candidate;
+  return version;
 }
 
 export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEvent) => Promise<void>, signal: AbortSignal): Promise<JudgeEditOutcome> {
@@ -148,9 +162,8 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
   const ledger = o.ledger ?? EMPTY_LEDGER;
   const pairs: JudgedPair[] = [];
   const outcome = (status: JudgeEditOutcome['status'], rest: Partial<JudgeEditOutcome> = {}): JudgeEditOutcome => ({ status, verdict: undefined, record: undefined, pairs, items: o.dev.length, ledgerAfter: ledger, ...rest });
-  const incumbent = makeVersion('v0', bodyForModel(o.file), undefined);
-  const candidateFile = parsePromptFile(o.file.path, o.candidateText);
-  const candidate: Version = makeVersion('c1', bodyForModel(candidateFile), 'v0');
+  const incumbent = makeVersion('v0', evolvableText(o.file), undefined);
+  const candidate: Version = makeVersion('c1', evolvableText(parsePromptFile(o.file.path, o.candidateText)), 'v0');
 
   await emit({
     type: 'run/started',
@@ -175,7 +188,7 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
         if (e.type === 'wealth/step') pairs.push({ itemId: e.itemId, delta: e.delta });
         await emit(e);
       },
-      evaluator: new Evaluator({ llm: ports.llm, template: templateOf(o.file), scorer: o.scorer, agent: spec.models.agent, logprobs: false }),
+      evaluator: new Evaluator({ harness: o.harness ?? fileHarness(o.file, spec, ports.llm), scorer: o.scorer }),
       llm: ports.llm,
       validator: spec.models.validator,
       dev: o.dev,
@@ -232,4 +245,9 @@ async function applyCandidate(o: JudgeEditOptions, control: RunControl, emit: (e
   if (r === 'dry-run') return undefined;
   await emit({ type: 'edit/applied', candidateId: 'c1', file: o.file.path, by: 'autopilot' });
   return 'applied';
+}
+
+/** The chat harness the file's kind calls for (evolve/harness.ts), as the evolve loop builds it. */
+export function fileHarness(file: PromptFile, spec: RunSpec, llm: LlmClient): AgentHarness {
+  return chatHarness({ llm, template: templateOf(file), agent: spec.models.agent, logprobs: false, evaluatedAs: evaluatedAs(file.kind), message: spec.harness.message, skillName: skillName(file) });
 }

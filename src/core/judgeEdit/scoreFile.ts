@@ -14,8 +14,9 @@ import type { EngineEvent, RunSummaryInfo, ScoreInterval } from '../journal/even
 import type { EventPayload } from '../journal/control';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
-import { bodyForModel } from '../prompt/promptFile';
-import { templateOf } from '../prompt/template';
+import { evolvableText } from '../prompt/evolvable';
+import type { AgentHarness } from '../evolve/harness';
+import { fileHarness } from './judgeEdit';
 import type { Metered } from '../run/budget';
 import { budgetOf } from '../run/budget';
 import type { RunSpec } from '../run/specTypes';
@@ -32,6 +33,8 @@ export interface ScoreFileOptions {
   items: readonly DataItem[];
   scorer: Scorer;
   ports: Pick<Ports, 'llm' | 'clock'>;
+  /** A `harness: command` run's, from its face; default: the file kind's chat harness. */
+  harness?: AgentHarness;
   meter: Metered;
   budget?: RunSummaryInfo['budget'];
   estimate?: RunSummaryInfo['estimate'];
@@ -48,7 +51,7 @@ export interface ScoreFileOutcome {
 
 export async function runScoreFile(o: ScoreFileOptions, emitEvent: (e: EngineEvent) => Promise<void>, signal: AbortSignal): Promise<ScoreFileOutcome> {
   const emit = (e: EventPayload<EngineEvent>) => emitEvent({ ...e, runId: o.runId, at: o.ports.clock.now() } as EngineEvent);
-  const v0 = makeVersion('v0', bodyForModel(o.file), undefined);
+  const v0 = makeVersion('v0', evolvableText(o.file), undefined);
   await emit({
     type: 'run/started',
     info: {
@@ -66,7 +69,7 @@ export async function runScoreFile(o: ScoreFileOptions, emitEvent: (e: EngineEve
   await emit({ type: 'dataset/loaded', items: o.items.map((item) => datasetItemInfo(item, o.split)) });
   try {
     await emit({ type: 'candidate/proposed', candidateId: v0.id, parentId: undefined, contentHash: v0.hash, text: v0.text, reasoning: `The text of ${o.file.path}.` });
-    const evaluator = new Evaluator({ llm: o.ports.llm, template: templateOf(o.file), scorer: o.scorer, agent: o.spec.models.agent, logprobs: false });
+    const evaluator = new Evaluator({ harness: o.harness ?? fileHarness(o.file, o.spec, o.ports.llm), scorer: o.scorer });
     let evals;
     try {
       evals = await Promise.all(o.items.map((item) => evaluator.evaluate(v0.hash, v0.text, item, signal)));

@@ -5,8 +5,9 @@
  * uses none of the dataset's fields, which sends every item the same prompt (a warning: a prompt
  * may mean that, but it is almost always a forgotten `{{placeholder}}`).
  *
- * One check for every face: `loadRunInputs` runs it, so the CLI refuses with these messages and
- * the language server shows them as Problems on the prompt file.
+ * A `SKILL.md` also needs a description (an agent decides from it whether to load the skill) that
+ * VS Code accepts. One check for every face: `loadRunInputs` runs it, so the CLI refuses with these
+ * messages and the language server shows them as Problems on the prompt file.
  */
 import { diagnostic, lineLocation } from '../data/diagnostics';
 import type { Diagnostic } from '../data/diagnostics';
@@ -14,6 +15,7 @@ import type { PromptFile } from './promptFile';
 import { bodyForModel } from './promptFile';
 import type { Template } from './template';
 import { estimateTokens } from '../llm/tokens';
+import { evolvableRefusal, evolvableText, skillDescription } from './evolvable';
 
 export interface StartingPromptContext {
   /** The run's limit on a prompt's length (RunSpec.maxPromptTokens). */
@@ -44,6 +46,15 @@ export function checkStartingPrompt(prompt: PromptFile, template: Pick<Template,
     ];
   }
   const out: Diagnostic[] = [];
+  if (prompt.kind === 'skill') {
+    const field = skillDescription(prompt);
+    if (!field) {
+      out.push(diagnostic(lineLocation(prompt.path, 1), 'the skill has no description in its front matter: an agent reads it to decide whether to load the skill; add a description: line saying what the skill does and when to use it', { field: 'description' }));
+    } else {
+      const refusal = evolvableRefusal(prompt, evolvableText(prompt));
+      if (refusal) out.push(diagnostic(lineLocation(prompt.path, prompt.text.slice(0, field.start).split('\n').length), `the skill cannot be evolved: ${refusal}`, { field: 'description' }));
+    }
+  }
   const tokens = estimateTokens(body);
   if (tokens > ctx.maxPromptTokens) {
     out.push(

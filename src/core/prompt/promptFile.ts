@@ -4,7 +4,13 @@
  * spacing, comments and CRLF line endings. So the file is split on raw text, never re-serialised.
  *
  * Which files carry front matter is the file-kind table's to say (src/core/files/fileKinds.ts):
- * `*.prompt.md` (VS Code prompt files) and `*.prompty` do; in the others the whole text is body.
+ * `*.prompt.md` (VS Code prompt files), `*.prompty` and Copilot's customization files do; in the
+ * others the whole text is body.
+ *
+ * The front matter is Copilot's (or Prompty's) before it is Ratchet's: VS Code's own reader takes
+ * `applyTo: **\/*.py` or `description: Use when: …`, which strict YAML refuses. So its YAML is
+ * Ratchet's business only when it holds a `ratchet:` key; otherwise a YAML error is not reported
+ * (the body is found by the fences alone) and the parsed front matter is left undefined.
  */
 import { badInputError, diagnostic } from '../data/diagnostics';
 import type { Diagnostic } from '../data/diagnostics';
@@ -90,7 +96,20 @@ export function frontMatterSource(path: string, text: string): { source: YamlSou
   if (!hasFrontMatterConvention(promptKindOf(path))) return undefined;
   const split = splitFrontMatter(text);
   if (!split || 'unclosedLine' in split) return undefined;
-  return parseYamlSource(path, split.yaml, split.yamlLine - 1);
+  const { source, diagnostics } = ownedYaml(path, split);
+  return { source, diagnostics };
+}
+
+/** The front matter names a `ratchet:` key on a line of its own (so its YAML is Ratchet's to check). */
+export function holdsRatchetKey(yaml: string): boolean {
+  return /^ratchet[ \t]*:/m.test(yaml);
+}
+
+/** Parses the front matter's YAML; its problems are reported only when it holds a `ratchet:` key. */
+function ownedYaml(path: string, split: FrontMatterSplit): { source: YamlSource; diagnostics: Diagnostic[]; readable: boolean } {
+  const parsed = parseYamlSource(path, split.yaml, split.yamlLine - 1);
+  const readable = !parsed.diagnostics.some((d) => d.severity === 'error');
+  return { source: parsed.source, diagnostics: holdsRatchetKey(split.yaml) ? parsed.diagnostics : [], readable };
 }
 
 function readPromptFile(path: string, text: string): { file: PromptFile | undefined; diagnostics: Diagnostic[] } {
@@ -117,7 +136,7 @@ function readPromptFile(path: string, text: string): { file: PromptFile | undefi
     const loc = { file: path, line: split.unclosedLine, column: 1, endLine: split.unclosedLine, endColumn: 4 };
     return { file: undefined, diagnostics: [diagnostic(loc, 'front matter opened with --- is never closed; add a --- line after it')] };
   }
-  const { source, diagnostics } = parseYamlSource(path, split.yaml, split.yamlLine - 1);
+  const { source, diagnostics, readable } = ownedYaml(path, split);
   const value: unknown = source.value;
   if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     const loc = { file: path, line: split.yamlLine, column: 1, endLine: split.yamlLine, endColumn: 1 };
@@ -130,7 +149,8 @@ function readPromptFile(path: string, text: string): { file: PromptFile | undefi
       frontMatterRaw: split.raw,
       frontMatterYaml: split.yaml,
       frontMatterLine: split.yamlLine,
-      frontMatter: (value ?? {}) as Record<string, unknown>,
+      // A front matter whose YAML did not parse (not Ratchet's to report) reads as none.
+      frontMatter: !readable ? undefined : ((value ?? {}) as Record<string, unknown>),
       body: text.slice(bodyOffset),
       bodyOffset,
       bodyLine: countLines(split.raw) + 1,

@@ -6,9 +6,17 @@
  * (`{{ user.name }}`). Anything else in braces (`{{#if}}`, `{{> partial}}`, Jinja `{% %}`) is left
  * as literal text: Ratchet does not run a template language, so it must not half-interpret one.
  * Rendering is a single pass: a value that itself contains `{{x}}` is inserted verbatim.
+ *
+ * Files that follow Copilot's conventions (the file-kind table's `copilot`) also take VS Code's
+ * input variables, `${input:name}` and `${input:name:placeholder}`: filled from the item's `name`
+ * like `{{name}}` (the placeholder is what VS Code shows when it asks; the dataset answers instead).
  */
 import { RatchetError } from '../errors';
+import { followsCopilot } from '../files/fileKinds';
 import type { PromptFile } from './promptFile';
+
+/** `mustache`: `{{name}}` only; `copilot`: `{{name}}` and `${input:name[:placeholder]}`. */
+export type TemplateSyntax = 'mustache' | 'copilot';
 
 export interface TemplateVariable {
   /** As written, without braces and whitespace: `user.name`. */
@@ -31,18 +39,30 @@ export interface Template {
   text: string;
   /** File line of the text's first line (the body's line in a file with front matter). */
   firstLine: number;
+  syntax: TemplateSyntax;
   variables: TemplateVariable[];
 }
 
-const VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\s*\}\}/g;
+const MUSTACHE = '\\{\\{\\s*([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z0-9_]+)*)\\s*\\}\\}';
+/** VS Code's input variable; its name is group 2 (no dotted paths: VS Code has none). */
+const COPILOT_INPUT = '\\$\\{input:([A-Za-z_][A-Za-z0-9_-]*)(?::[^}\\n]*)?\\}';
+const VARIABLE: Record<TemplateSyntax, RegExp> = {
+  mustache: new RegExp(MUSTACHE, 'g'),
+  copilot: new RegExp(`${MUSTACHE}|${COPILOT_INPUT}`, 'g'),
+};
 
-/** Every `{{var}}` occurrence in order. `firstLine` shifts line numbers to file coordinates. */
-export function listTemplateVariables(text: string, firstLine = 1): TemplateVariable[] {
+/** The template syntax of a prompt file, from its kind. */
+export function syntaxOf(file: Pick<PromptFile, 'kind'>): TemplateSyntax {
+  return followsCopilot(file.kind) ? 'copilot' : 'mustache';
+}
+
+/** Every variable occurrence in order. `firstLine` shifts line numbers to file coordinates. */
+export function listTemplateVariables(text: string, firstLine = 1, syntax: TemplateSyntax = 'mustache'): TemplateVariable[] {
   const out: TemplateVariable[] = [];
   let line = firstLine;
   let lineStart = 0;
   let scanned = 0;
-  for (const m of text.matchAll(VARIABLE)) {
+  for (const m of text.matchAll(VARIABLE[syntax])) {
     for (let i = scanned; i < m.index; i++) {
       if (text.charCodeAt(i) === 10) {
         line++;
@@ -50,7 +70,7 @@ export function listTemplateVariables(text: string, firstLine = 1): TemplateVari
       }
     }
     scanned = m.index;
-    const name = m[1]!;
+    const name = (m[1] ?? m[2])!;
     const column = m.index - lineStart + 1;
     const lastBreak = m[0].lastIndexOf('\n');
     const endColumn = lastBreak < 0 ? column + m[0].length : m[0].length - lastBreak;
@@ -60,12 +80,13 @@ export function listTemplateVariables(text: string, firstLine = 1): TemplateVari
 }
 
 /** The distinct dataset variables a text uses, in order of first use. */
-export function templateVariableNames(text: string): string[] {
-  return [...new Set(listTemplateVariables(text).map((v) => v.root))];
+export function templateVariableNames(text: string, syntax: TemplateSyntax = 'mustache'): string[] {
+  return [...new Set(listTemplateVariables(text, 1, syntax).map((v) => v.root))];
 }
 
 export function templateOf(file: PromptFile): Template {
-  return { file: file.path, text: file.body, firstLine: file.bodyLine, variables: listTemplateVariables(file.body, file.bodyLine) };
+  const syntax = syntaxOf(file);
+  return { file: file.path, text: file.body, firstLine: file.bodyLine, syntax, variables: listTemplateVariables(file.body, file.bodyLine, syntax) };
 }
 
 /** undefined when a path segment is missing; null and '' are values. */
@@ -97,6 +118,7 @@ export interface RenderWhere {
   firstLine?: number;
   /** The dataset item, named in the error. */
   itemId?: string;
+  syntax?: TemplateSyntax;
 }
 
 /**
@@ -105,7 +127,7 @@ export interface RenderWhere {
  * failed, which is the wrong thing to measure.
  */
 export function renderTemplate(text: string, vars: Readonly<Record<string, unknown>>, where: RenderWhere = {}): string {
-  const variables = listTemplateVariables(text, where.firstLine ?? 1);
+  const variables = listTemplateVariables(text, where.firstLine ?? 1, where.syntax);
   const missing = variables.find((v) => lookupVariable(vars, v.name) === undefined);
   if (missing) {
     const file = where.file ?? 'the prompt';
@@ -127,7 +149,7 @@ export function renderTemplate(text: string, vars: Readonly<Record<string, unkno
 
 /** Renders a Template (a prompt file's body) for one item. */
 export function renderPrompt(template: Template, vars: Readonly<Record<string, unknown>>, itemId?: string): string {
-  const where: RenderWhere = { file: template.file, firstLine: template.firstLine };
+  const where: RenderWhere = { file: template.file, firstLine: template.firstLine, syntax: template.syntax };
   if (itemId !== undefined) where.itemId = itemId;
   return renderTemplate(template.text, vars, where);
 }

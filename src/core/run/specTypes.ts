@@ -64,6 +64,31 @@ export type SplitSpec =
       feedback?: string;
     };
 
+/**
+ * How a version of the file meets a model on one item (README "Copilot customizations"):
+ * - `chat` (default): one chat call per item, shaped by the file's kind (the file-kind table's
+ *   `evaluatedAs`): a prompt is the user message; instructions and agents are the system message,
+ *   with the item's message as the user message; a skill is loaded when the model, shown its
+ *   description, chooses it (core/evolve/harness.ts);
+ * - `command`: a command run per item in the evaluation sandbox, with the candidate file at its
+ *   place in a copy of the workspace, that applies it to a real agent and prints its output.
+ * `message` is the item's user message where the kind needs one (a template over the item's
+ * variables); by default the item's only variable, or its `input`.
+ */
+export type HarnessSpec =
+  | { type: 'chat'; message?: string }
+  | {
+      type: 'command';
+      command: string;
+      message?: string;
+      timeoutSeconds: number;
+      /** Names of variables of Ratchet's environment passed through (never a secret's). */
+      env: string[];
+      network: 'on' | 'off';
+      /** Resolved paths of files copied into the sandbox at their place in the workspace. */
+      supportFiles: string[];
+    };
+
 export interface SpecSource {
   file: string;
   kind: 'sidecar' | 'front-matter';
@@ -97,6 +122,7 @@ export interface RunSpec {
   concurrency: number;
   /** Seconds one LLM request may go unanswered before it is abandoned (and retried). */
   callTimeoutSeconds: number;
+  harness: HarnessSpec;
   /** Where each written field is, by dotted path (`gate.alpha`), for diagnostics raised later. */
   origin: Record<string, Location>;
 }
@@ -122,6 +148,11 @@ export const DEFAULTS = {
   merge: false,
   concurrency: 4,
   callTimeoutSeconds: 120,
+  harness: {
+    type: 'chat' as HarnessSpec['type'],
+    // An agent reaches its model over the network: the harness has it unless the spec says off.
+    command: { timeoutSeconds: 300, network: 'on' as const },
+  },
   scorer: {
     exact: { ignoreCase: false, trim: true },
     contains: { ignoreCase: false },

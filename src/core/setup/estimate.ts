@@ -28,6 +28,8 @@ export interface EstimateInput {
   spec: RunSpec;
   template: { text: string };
   splits: { feedback: readonly DataItem[]; dev: readonly DataItem[]; test: readonly DataItem[] };
+  /** The agent's LLM calls per evaluation (evolve/harness.ts agentCallsPerEvaluation); default 1. */
+  agentCalls?: number;
 }
 
 /** Lengths in tokens that nothing tells before the run: generous, so the estimate errs high. */
@@ -60,10 +62,12 @@ export type RunCalls = 'evolve' | 'zeroDataEvolve' | 'genData' | 'judge';
 /** The roles a run calls: the pre-flight needs a price for these and only these, and the meter counts them. */
 export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
   const zero = calls === 'zeroDataEvolve' || calls === 'genData';
+  // A command harness runs the agent itself: Ratchet calls no agent model (zero-data's Solver still is one).
+  const agent = zero || spec.harness.type !== 'command';
   const loop = calls === 'evolve' || calls === 'zeroDataEvolve';
   const validator = zero || gateRow(spec.gate.name).kind !== 'scored' || spec.scorer?.type === 'llm-rubric';
   return ROLES.filter(
-    (r) => r === 'agent' || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero),
+    (r) => (r === 'agent' && agent) || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero),
   );
 }
 
@@ -73,7 +77,7 @@ interface Tally {
   output: number;
 }
 
-export function estimateRun({ spec, template, splits }: EstimateInput, prices: RolePrices): RunEstimate {
+export function estimateRun({ spec, template, splits, agentCalls = 1 }: EstimateInput, prices: RolePrices): RunEstimate {
   const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
   const add = (role: Role, calls: number, input: number, output: number): void => {
     tally[role].calls += calls;
@@ -82,10 +86,10 @@ export function estimateRun({ spec, template, splits }: EstimateInput, prices: R
   };
   const prompt = estimateTokens(template.text);
   const answer = spec.models.agent.maxTokens ?? ASSUMED.answer;
-  // One agent call per (version, item); an llm-rubric scorer adds a validator call to score it.
+  // `agentCalls` agent calls per (version, item); an llm-rubric scorer adds a validator call to score it.
   const agent = (calls: number, items: readonly DataItem[]): void => {
     const item = meanTokens(items);
-    add('agent', calls, prompt + item, answer);
+    add('agent', calls * agentCalls, prompt + item, answer);
     if (spec.scorer?.type === 'llm-rubric') add('validator', calls, ASSUMED.judgeFrame + item + answer, ASSUMED.verdict);
   };
 
@@ -130,7 +134,7 @@ export function estimateRun({ spec, template, splits }: EstimateInput, prices: R
  * capped by the spec's budget: the caller compares it with its own.
  */
 export function estimateJudge(
-  { spec, template, dev, versions = 2 }: { spec: RunSpec; template: { text: string }; dev: readonly DataItem[]; versions?: 1 | 2 },
+  { spec, template, dev, versions = 2, agentCalls = 1 }: { spec: RunSpec; template: { text: string }; dev: readonly DataItem[]; versions?: 1 | 2; agentCalls?: number },
   prices: RolePrices,
 ): RunEstimate & { evaluations: number } {
   const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
@@ -143,7 +147,7 @@ export function estimateJudge(
   const answer = spec.models.agent.maxTokens ?? ASSUMED.answer;
   const item = meanTokens(dev);
   const evaluations = versions * dev.length;
-  add('agent', evaluations, prompt + item, answer);
+  add('agent', evaluations * agentCalls, prompt + item, answer);
   if (spec.scorer?.type === 'llm-rubric') add('validator', evaluations, ASSUMED.judgeFrame + item + answer, ASSUMED.verdict);
   if (versions === 2 && gateRow(spec.gate.name).kind !== 'scored') add('validator', 2 * dev.length, ASSUMED.judgeFrame + item + 2 * answer, ASSUMED.verdict);
   return { ...summarize({ ...spec, budget: { candidates: 1 } }, tally, prices), evaluations };

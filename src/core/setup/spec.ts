@@ -20,6 +20,9 @@ import { splitAdvice, splitAdviceDiagnostics, splitItems, splitOverlaps } from '
 import type { SplitName, Splits } from '../data/splits';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { checkStartingPrompt, datasetFieldsOf } from '../prompt/promptChecks';
+import { TRIGGER_FIELD, checkItemMessages, hasTriggerLabels, triggerOf } from '../data/itemMessage';
+import { evaluatedAs, promptKindOf } from '../files/fileKinds';
+import type { EvaluatedAs } from '../files/fileKinds';
 import { RatchetError } from '../errors';
 import { gateRow, isGateName } from '../gates/gateTable';
 import { minConsecutiveWins } from '../gates/preflight';
@@ -99,10 +102,14 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
   const diagnostics = [...run.diagnostics];
   const template = templateOf(prompt);
   const items = [...run.datasets.values()].flatMap((d) => d.items);
-  for (const x of checkStartingPrompt(prompt, template, { maxPromptTokens: spec.maxPromptTokens, datasetFields: datasetFieldsOf(items) })) diagnostics.push(x);
+  const how = evaluatedAs(prompt.kind);
+  // Instructions and skills need not use the items' fields: the item is the user message.
+  const datasetFields = how === 'user-message' ? datasetFieldsOf(items) : [];
+  for (const x of checkStartingPrompt(prompt, template, { maxPromptTokens: spec.maxPromptTokens, datasetFields })) diagnostics.push(x);
   // Every readable item is checked now, even when another line of the file is broken, so one
   // pass over the file fixes everything.
   for (const x of checkItemsAgainstTemplate(items, template)) diagnostics.push(x);
+  for (const x of checkHarness(spec, how, items)) diagnostics.push(x);
   throwIfErrors(diagnostics);
   const splitAt = merged.locate(merged.value.split !== undefined ? ['split'] : merged.value.dataset !== undefined ? ['dataset'] : [], 'key');
 
@@ -138,6 +145,28 @@ export async function loadRunInputs(files: Files, promptPath: string, opts: RunI
     for (const x of splitAdviceDiagnostics(advice, splitAt)) diagnostics.push(x);
   }
   return { spec, prompt, template, splits, warnings: diagnostics.filter((d) => d.severity === 'warning') };
+}
+
+/**
+ * The items as the harness will send them (core/data/itemMessage.ts): a message each where the file
+ * is not itself the message, a trigger label that is yes or no, a scorer when any item has one
+ * (the trigger is scored). A `harness.message` on a prompt file would be ignored: said so.
+ */
+function checkHarness(spec: RunSpec, how: EvaluatedAs, items: readonly DataItem[]): Diagnostic[] {
+  const at = (field: string) => spec.origin[field] ?? lineLocation(spec.promptPath, 1);
+  if (how === 'user-message') {
+    return spec.harness.message === undefined
+      ? []
+      : [diagnostic(at('harness.message'), 'harness.message is the user message of instructions, agents and skills; a prompt file is itself the user message, so it is not read', { field: 'harness.message', severity: 'warning' })];
+  }
+  const skill = how === 'skill' && spec.harness.type === 'chat';
+  const out = checkItemMessages(items, { message: spec.harness.message, skill });
+  if (skill && !spec.scorer && hasTriggerLabels(items)) {
+    out.push(
+      diagnostic(at('dataset'), `items say whether the skill should load (${TRIGGER_FIELD}), which is a score: add a scorer for the answers (with "expected" on the items, or scorer: { type: llm-rubric, rubric: … })`, { field: 'scorer' }),
+    );
+  }
+  return out;
 }
 
 /**
@@ -230,7 +259,9 @@ async function readRun(files: Files, promptPath: string): Promise<RunRead> {
   const { spec, diagnostics: resolved } = resolveRunSpec(merged, { promptPath, baseDir, resolvePath, labels });
   for (const x of resolved) diagnostics.push(x);
   if (spec.scorer && needsExpected(spec.scorer) && spec.labels === 'some') {
-    for (const item of allItems.filter((i) => !hasExpected(i))) {
+    // A skill's item that says it should not load is scored by that alone: it needs no answer.
+    const unscored = (i: DataItem) => promptKindOf(promptPath) === 'skill' && triggerOf(i) === false;
+    for (const item of allItems.filter((i) => !hasExpected(i) && !unscored(i))) {
       diagnostics.push(diagnostic(itemAt(item), `item has no expected answer, which scorer ${spec.scorer.type} needs`, { field: 'expected' }));
     }
   }

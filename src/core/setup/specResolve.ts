@@ -29,7 +29,7 @@ import type { Role } from '../llm/types';
 import { fieldName } from './specSchema';
 import type { MergedSpec } from './specSource';
 import { DEFAULTS, REWARD_FREE_GATES, SCORED_GATES } from '../run/specTypes';
-import type { BudgetSpec, GateSpec, ModelSpec, RunSpec, SplitSpec } from '../run/specTypes';
+import type { BudgetSpec, GateSpec, HarnessSpec, ModelSpec, RunSpec, SplitSpec } from '../run/specTypes';
 
 export interface ResolveContext {
   promptPath: string;
@@ -108,9 +108,35 @@ export function resolveRunSpec(merged: MergedSpec, ctx: ResolveContext): { spec:
     merge: v.merge === true,
     concurrency: typeof v.concurrency === 'number' ? v.concurrency : DEFAULTS.concurrency,
     callTimeoutSeconds: typeof v.callTimeoutSeconds === 'number' ? v.callTimeoutSeconds : DEFAULTS.callTimeoutSeconds,
+    harness: resolveHarness(v.harness, ctx, report),
     origin: origins(v, merged),
   };
   return { spec, diagnostics };
+}
+
+/** Fields only a command harness reads. */
+const COMMAND_HARNESS_KEYS = ['command', 'timeoutSeconds', 'env', 'network', 'supportFiles'] as const;
+
+function resolveHarness(raw: unknown, ctx: ResolveContext, report: Report): HarnessSpec {
+  const r: Raw = isPlainObject(raw) ? raw : {};
+  const message = typeof r.message === 'string' ? { message: r.message } : {};
+  if (r.type !== 'command') {
+    for (const key of COMMAND_HARNESS_KEYS) {
+      if (r[key] !== undefined) report(['harness', key], `harness.${key} is read by harness type: command only; set type: command, or remove it`, 'warning', 'key');
+    }
+    return { type: 'chat', ...message };
+  }
+  if (typeof r.command !== 'string') report(['harness', 'type'], 'harness type: command needs a command that runs the agent on {file} and {input}, e.g. command: ./run-agent.sh {file} {input}', 'error', 'key');
+  const d = DEFAULTS.harness.command;
+  return {
+    type: 'command',
+    command: typeof r.command === 'string' ? r.command : '',
+    ...message,
+    timeoutSeconds: typeof r.timeoutSeconds === 'number' ? r.timeoutSeconds : d.timeoutSeconds,
+    env: Array.isArray(r.env) ? (r.env as string[]) : [],
+    network: r.network === 'off' ? 'off' : d.network,
+    supportFiles: Array.isArray(r.supportFiles) ? (r.supportFiles as string[]).map(ctx.resolvePath) : [],
+  };
 }
 
 export type Report = (path: YamlPath, message: string, severity?: 'error' | 'warning', part?: 'key' | 'value') => void;

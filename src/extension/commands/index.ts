@@ -13,6 +13,7 @@ import { genDataCommands } from './genDataCommands';
 import { reviewCommands } from './reviewCommands';
 import { runCommands } from './runCommands';
 import { setupCommands } from './setupCommands';
+import { skillCommands } from './skillCommands';
 
 /** Registered elsewhere: the panel module owns `ratchet.showPanel` (and its serializer). */
 export const REGISTERED_BY_PANEL = 'registeredByPanel';
@@ -26,6 +27,7 @@ function handlers(ctx: CommandContext): Record<CommandName, Entry> {
     ...genDataCommands(ctx),
     ...reviewCommands(ctx),
     ...setupCommands(ctx),
+    ...skillCommands(ctx),
     showPanel: REGISTERED_BY_PANEL,
   };
 }

@@ -2,12 +2,14 @@
  * The "Prompt History" view: the active prompt file's accepted edits across runs, newest first,
  * each opening a diff of the file before ↔ after that edit. The texts come from the provenance log
  * through a read-only content provider (`ratchet-history:`), so a diff never shows a file that
- * could be edited or saved by mistake.
+ * could be edited or saved by mistake. Before any file is active, it lists every file with accepted
+ * edits, grouped by kind of file (Prompt files, Skills, Instructions…, the file-kind table's groups).
  */
 import * as vscode from 'vscode';
+import { KIND_GROUPS, PROGRAMS_GROUP, kindGroup } from '../../core/files/fileKinds';
 import type { ProvenanceRecord } from '../../core/journal/provenance';
 import { evidencePhrase, timeAgo } from './hoverText';
-import { readProvenanceLog, workspacePlace } from './provenanceLogs';
+import { readAllProvenance, readProvenanceLog, workspacePlace } from './provenanceLogs';
 
 export const PROMPT_HISTORY_VIEW_ID = 'ratchet.promptHistory';
 export const HISTORY_SCHEME = 'ratchet-history';
@@ -15,10 +17,23 @@ export const HISTORY_SCHEME = 'ratchet-history';
 type Side = 'before' | 'after';
 
 /** One row: an accepted edit, with the file it is of (the view may follow another file by the time it is drawn). */
-interface HistoryEntry {
+interface EditRow {
+  type: 'edit';
   file: vscode.Uri;
   record: ProvenanceRecord;
 }
+/** With no file followed: a kind of file, then a file with accepted edits. */
+interface GroupRow {
+  type: 'group';
+  label: string;
+  files: FileRow[];
+}
+interface FileRow {
+  type: 'file';
+  file: vscode.Uri;
+  records: ProvenanceRecord[];
+}
+type HistoryEntry = EditRow | GroupRow | FileRow;
 
 /** `ratchet-history:/<side>/<runId>/<candidateId>/<file name>?<the prompt file's URI>`: the name keeps the language. */
 export function historyUri(file: vscode.Uri, r: ProvenanceRecord, side: Side): vscode.Uri {
@@ -57,17 +72,32 @@ export class PromptHistory implements vscode.TreeDataProvider<HistoryEntry>, vsc
     const uri = editor?.document.uri;
     if (!uri || !workspacePlace(uri) || uri.toString() === this.file?.toString()) return;
     this.file = uri;
-    this.view.description = uri.path.split('/').at(-1);
+    this.view.description = `${uri.path.split('/').at(-1)} · ${kindGroup(uri.path)}`;
     this.changed.fire(undefined);
   }
 
   async getChildren(element?: HistoryEntry): Promise<HistoryEntry[]> {
+    if (element?.type === 'group') return element.files;
+    if (element?.type === 'file') return edits(element.file, element.records);
+    if (element) return [];
     const file = this.file;
-    if (element || !file) return [];
-    return (await readProvenanceLog(file, this.log)).records.reverse().map((record) => ({ file, record }));
+    if (file) return edits(file, (await readProvenanceLog(file, this.log)).records);
+    return groupRows(await readAllProvenance(this.log));
   }
 
-  getTreeItem({ file, record: r }: HistoryEntry): vscode.TreeItem {
+  getTreeItem(row: HistoryEntry): vscode.TreeItem {
+    if (row.type === 'group') {
+      const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.description = `${row.files.length} file${row.files.length === 1 ? '' : 's'}`;
+      item.iconPath = new vscode.ThemeIcon('folder-library');
+      return item;
+    }
+    if (row.type === 'file') {
+      const item = new vscode.TreeItem(row.file, vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = `${row.records.length} accepted edit${row.records.length === 1 ? '' : 's'}`;
+      return item;
+    }
+    const { file, record: r } = row;
     const item = new vscode.TreeItem(`${r.candidateId} · ${r.by === 'user' ? 'accepted by you' : 'applied by autopilot'}`);
     item.description = `${timeAgo(Date.parse(r.at), Date.now())} · run ${r.runId}`;
     item.tooltip = `${r.candidateId} of run ${r.runId}, ${new Date(r.at).toLocaleString()}: ${evidencePhrase(r.evidence)}`;
@@ -93,4 +123,17 @@ export class PromptHistory implements vscode.TreeDataProvider<HistoryEntry>, vsc
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+function edits(file: vscode.Uri, records: readonly ProvenanceRecord[]): EditRow[] {
+  return [...records].reverse().map((record) => ({ type: 'edit', file, record }));
+}
+
+/** Every file's accepted edits, by kind of file in the table's order. */
+function groupRows(all: readonly { file: vscode.Uri; records: ProvenanceRecord[] }[]): GroupRow[] {
+  const groupOf = (f: { file: vscode.Uri; records: ProvenanceRecord[] }) => (f.records.some((r) => r.runKind === 'search') ? PROGRAMS_GROUP : kindGroup(f.file.path));
+  return KIND_GROUPS.flatMap((label) => {
+    const files = all.filter((f) => groupOf(f) === label).map((f): FileRow => ({ type: 'file', file: f.file, records: f.records }));
+    return files.length === 0 ? [] : [{ type: 'group', label, files }];
+  });
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { parseProvenance, provenanceFileName } from '../../core/journal/provenance';
-import type { ProvenanceLog } from '../../core/journal/provenance';
+import type { ProvenanceLog, ProvenanceRecord } from '../../core/journal/provenance';
 
 const warned = new Set<string>();
 
@@ -41,4 +41,26 @@ export async function readProvenanceLog(uri: vscode.Uri, log: vscode.LogOutputCh
     log.warn(`Prompt history: skipped ${why}.`);
   }
   return parsed;
+}
+
+/** Every workspace folder's logs: each file with accepted edits, and its records. */
+export async function readAllProvenance(log: vscode.LogOutputChannel): Promise<{ file: vscode.Uri; records: ProvenanceRecord[] }[]> {
+  const out: { file: vscode.Uri; records: ProvenanceRecord[] }[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const dir = vscode.Uri.joinPath(folder.uri, '.ratchet', 'provenance');
+    const entries = await vscode.workspace.fs.readDirectory(dir).then(
+      (e) => e,
+      () => [] as [string, vscode.FileType][],
+    );
+    for (const [name, type] of entries) {
+      if (type !== vscode.FileType.File || !name.endsWith('.jsonl')) continue;
+      const logUri = vscode.Uri.joinPath(dir, name);
+      const text = await vscode.workspace.fs.readFile(logUri).then((b) => new TextDecoder().decode(b), () => undefined);
+      if (text === undefined) continue;
+      const { records, skipped } = parseProvenance(text, logUri.fsPath);
+      if (skipped.length > 0) log.warn(`Prompt history: skipped ${skipped.join('; ')}.`);
+      if (records.length > 0) out.push({ file: vscode.Uri.joinPath(folder.uri, ...records[0]!.file.split('/')), records });
+    }
+  }
+  return out;
 }

@@ -1,12 +1,15 @@
 /**
  * The Runs view's content: runs (from the server's `ratchet/listRuns`, joined with the runs'
- * statuses and what the RunStore holds) → candidates → decisions. Pure data; runsView.ts turns
- * nodes into TreeItems.
+ * statuses and what the RunStore holds) → candidates → decisions, under a group per kind of file
+ * (Prompt files, Skills, Instructions, Programs… the file-kind table's groups) once the runs are of
+ * more than one. Pure data; runsView.ts turns nodes into TreeItems.
  */
 import { generatedLine, isOver } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { fileName } from '../../core/fileName';
+import { KIND_GROUPS, PROGRAMS_GROUP, kindGroup } from '../../core/files/fileKinds';
+import type { RunKind } from '../../core/journal/events';
 import type { DecisionRow, RunState } from '../../panelState/types';
 
 export interface RunNode {
@@ -21,6 +24,16 @@ export interface RunNode {
   /** Whether the RunStore holds its events (else expanding loads its journal). */
   loaded: boolean;
   workspace: string | undefined;
+  /** The kind of file it ran on, as the view groups it. */
+  group: string;
+}
+
+/** A kind of file's runs, when the view holds runs of more than one kind. */
+export interface RunGroupNode {
+  kind: 'group';
+  label: string;
+  description: string;
+  runs: RunNode[];
 }
 
 export interface CandidateItem {
@@ -44,7 +57,22 @@ export interface DecisionItem {
   tooltip: string;
 }
 
-export type RunsNode = RunNode | CandidateItem | DecisionItem;
+export type RunsNode = RunGroupNode | RunNode | CandidateItem | DecisionItem;
+
+/** The group of a run's file: a code search's program is a program whatever its name. */
+export function runGroup(kind: RunKind | undefined, target: string | undefined): string {
+  return kind === 'search' ? PROGRAMS_GROUP : kindGroup(target ?? '');
+}
+
+/** The runs as the view's top level: as they are when of one kind of file, else a group per kind, in the table's order. */
+export function groupedRunNodes(runs: readonly RunNode[]): (RunGroupNode | RunNode)[] {
+  const groups = KIND_GROUPS.filter((g) => runs.some((r) => r.group === g));
+  if (groups.length < 2) return [...runs];
+  return groups.map((label) => {
+    const mine = runs.filter((r) => r.group === label);
+    return { kind: 'group', label, description: `${mine.length} run${mine.length === 1 ? '' : 's'}`, runs: mine };
+  });
+}
 
 const short = (id: string) => id.slice(0, 8);
 /** Evidence and its bar as the panel words them: ×21.5, ×20. */
@@ -146,6 +174,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
     icon: status ? STATUS_ICONS[status.state] : fallback,
     loaded: live !== undefined,
     workspace: e.workspace,
+    group: runGroup(e.kind, e.target),
   };
 }
 
@@ -171,6 +200,7 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
     loaded: r !== undefined,
     // Expanding a run heard of only by its status loads its journal from there.
     workspace: status?.workspace,
+    group: runGroup(info?.kind ?? s?.kind, info?.target ?? r?.requestedTarget ?? (status ? decodeURIComponent(status.uri) : undefined)),
   };
 }
 

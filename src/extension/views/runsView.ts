@@ -16,7 +16,7 @@ import type { EditorErrors } from '../errors';
 import type { RunFeed } from '../runs/runFeed';
 import type { RunStatuses } from '../runs/runStatuses';
 import type { ServerHost } from '../server/serverHost';
-import { candidateNodes, decisionNodes, runNodes } from './runsTree';
+import { candidateNodes, decisionNodes, groupedRunNodes, runNodes } from './runsTree';
 import type { RunNode, RunsNode } from './runsTree';
 
 const REFRESH_MS = 500;
@@ -110,6 +110,14 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
 
   getTreeItem(node: RunsNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `group:${node.label}`;
+        item.description = node.description;
+        item.contextValue = 'group';
+        item.iconPath = new vscode.ThemeIcon('folder-library');
+        return item;
+      }
       case 'run': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `run:${node.runId}`;
@@ -148,9 +156,11 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
         .runs()
         .map((r) => store.get(r.runId)?.state)
         .filter((s) => s !== undefined);
-      return runNodes(this.listed, live, statuses.all());
+      return groupedRunNodes(runNodes(this.listed, live, statuses.all()));
     }
     switch (node.kind) {
+      case 'group':
+        return node.runs;
       case 'run': {
         if (!node.loaded && node.workspace !== undefined) {
           try {

@@ -44,6 +44,12 @@ import { templateVariableNames } from '../../core/prompt/template';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
 import type { ZeroRoundsDeps } from '../../core/zero/rounds';
 import { zeroDataRounds } from './zeroDataRounds';
+import { commandHarness } from './commandHarness';
+import { checkItemMessages } from '../../core/data/itemMessage';
+import { agentCallsPerEvaluation } from '../../core/evolve/harness';
+import { evaluatedAs } from '../../core/files/fileKinds';
+import { ROLES } from '../../core/llm/types';
+import { nodeEvaluationSandbox } from '../sandbox/sandbox';
 import { nodePorts } from '../ports';
 import type { NodePorts } from '../ports';
 import { NodeFiles } from '../files';
@@ -149,6 +155,22 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
       );
     }
   }
+  if (spec.harness.type === 'command' && opts.untrusted) {
+    throw new RatchetError('badInput', "This run's harness runs a command from the workspace, which is not trusted; trust the workspace or use harness type: chat.", { field: 'harness' });
+  }
+  const harness =
+    spec.harness.type === 'command'
+      ? await commandHarness({
+          spec: spec.harness,
+          prompt: inputs.prompt,
+          template: inputs.template,
+          workspace: opts.workspace,
+          files,
+          cacheDir: files.join(opts.workspace, '.ratchet', 'cache', 'harness'),
+          secrets: runSecrets(spec, opts.endpointDefaults),
+          sandbox: nodeEvaluationSandbox,
+        })
+      : undefined;
   const inputsHash = hashInputs(inputs);
 
   let writer: JournalWriter;
@@ -213,7 +235,10 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         meter: llm,
         budget,
         control,
-        estimate: zero ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole) : estimateRun(inputs, prices.byRole),
+        estimate: zero
+          ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole)
+          : estimateRun({ ...inputs, agentCalls: agentCallsPerEvaluation(spec.harness, evaluatedAs(inputs.prompt.kind)) }, prices.byRole),
+        ...(harness ? { harness } : {}),
         models: roleModels(spec, prices.called, opts.overrides, opts.endpointDefaults, opts.transport !== undefined),
         ...(dataRounds ? { dataRounds } : {}),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
@@ -227,6 +252,12 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     await writer.flush().catch(() => undefined);
     await ports.close();
   }
+}
+
+/** The keys this run holds, which a command it starts must never see. */
+export function runSecrets(spec: RunSpec, endpoint: EndpointDefaults): string[] {
+  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
+  return [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
 }
 
 /** Candidates tested on each zero-data round's items before the next round is written. */
@@ -244,7 +275,7 @@ function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
 
 /** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */
 function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'now' | 'challengerModel'> {
-  const variables = templateVariableNames(inputs.prompt.body);
+  const variables = templateVariableNames(inputs.prompt.body, inputs.template.syntax);
   if (variables.length === 0) {
     throw new RatchetError(
       'badInput',
@@ -300,7 +331,9 @@ async function loadInputs(files: NodeFiles, promptPath: string, o: EvolveOverrid
   const reSplit = o.dataset !== undefined || o.seed !== undefined;
   if (reSplit && spec.split.kind !== 'files') {
     const items: DataItem[] = o.dataset !== undefined ? (await loadDataset(files, resolve(o.dataset))).items : [...inputs.splits.feedback, ...inputs.splits.dev, ...inputs.splits.test];
-    const problems = errorsOf(checkItemsAgainstTemplate(items, inputs.template));
+    const how = evaluatedAs(inputs.prompt.kind);
+    const messages = how === 'user-message' ? [] : checkItemMessages(items, { message: spec.harness.message, skill: how === 'skill' && spec.harness.type === 'chat' });
+    const problems = errorsOf([...checkItemsAgainstTemplate(items, inputs.template), ...messages]);
     if (problems.length > 0) throw badInputError(problems);
     splits = splitItems(items, spec.split as SplitPlan, spec.seed);
   }

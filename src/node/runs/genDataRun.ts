@@ -110,7 +110,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
     ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
     ...(o.callTimeoutSeconds !== undefined ? { callTimeoutSeconds: o.callTimeoutSeconds } : {}),
   };
-  const variables = templateVariableNames(inputs.prompt.body);
+  const variables = templateVariableNames(inputs.prompt.body, inputs.template.syntax);
   if (variables.length === 0) {
     throw new RatchetError(
       'badInput',

@@ -24,7 +24,9 @@ import type { GateName } from '../../core/gates/gateTable';
 import { estimateJudge, rolesCalled } from '../../core/setup/estimate';
 import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
 import { loadRunInputs } from '../../core/setup/spec';
-import { bodyForModel } from '../../core/prompt/promptFile';
+import { evolvableText } from '../../core/prompt/evolvable';
+import { agentCallsPerEvaluation } from '../../core/evolve/harness';
+import { evaluatedAs } from '../../core/files/fileKinds';
 import { contentHash } from '../../core/evolve/versions';
 import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
 import { RunBudget } from '../../core/run/budget';
@@ -38,6 +40,7 @@ import { nodePorts } from '../ports';
 import { currentOwner } from '../process';
 import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
+import { promptHarness } from './promptHarness';
 import { freePrices, refuseOverBudget, spent, testBudget, trustedScorer } from './testBudget';
 import type { TestBudget } from './testBudget';
 
@@ -103,7 +106,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   const called = rolesCalled(spec, 'judge');
   const roles = roleConfig(spec, overrides, o.endpointDefaults, o.transport !== undefined, called);
   const prices = o.clientModels ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), overrides, 'judge');
-  const estimate = estimateJudge({ spec, template: inputs.template, dev }, prices.byRole);
+  const estimate = estimateJudge({ spec, template: inputs.template, dev, agentCalls: agentCallsPerEvaluation(spec.harness, evaluatedAs(inputs.prompt.kind)) }, prices.byRole);
   const budget = testBudget(o.budget, estimate.dollars !== undefined);
   if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
   refuseOverBudget(estimate, budget, `both versions on each of the ${dev.length} dev items of ${path}`);
@@ -114,8 +117,9 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   try {
     const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true);
+    const harness = await promptHarness(inputs, { workspace, files, endpoint: o.endpointDefaults, untrusted: o.untrusted === true });
     const file = relative(workspace, path).split(sep).join('/');
-    const incumbent = contentHash(bodyForModel(inputs.prompt));
+    const incumbent = contentHash(evolvableText(inputs.prompt));
     const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
     const writer = await createJournal(
       ports,
@@ -142,6 +146,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
           scorer,
           ports: { llm, clock },
           meter: llm,
+          ...(harness ? { harness } : {}),
           gate,
           ...(o.ledger ? { ledger: o.ledger } : {}),
           ...(o.apply ? { apply: provenance.control(o.apply) } : {}),

@@ -24,6 +24,9 @@ import { nodePorts } from '../ports';
 import { currentOwner } from '../process';
 import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
+import { promptHarness } from './promptHarness';
+import { agentCallsPerEvaluation } from '../../core/evolve/harness';
+import { evaluatedAs } from '../../core/files/fileKinds';
 import { freePrices, refuseOverBudget, spent, testBudget, trustedScorer } from './testBudget';
 import type { TestBudget } from './testBudget';
 
@@ -62,7 +65,7 @@ export async function scorePromptFile(o: ScoreRunOptions): Promise<ScoreRunOutco
   const called = rolesCalled(spec, 'judge');
   const roles = roleConfig(spec, {}, o.endpointDefaults, o.transport !== undefined, called);
   const prices = o.clientModels ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), {}, 'judge');
-  const estimate = estimateJudge({ spec, template: inputs.template, dev: items, versions: 1 }, prices.byRole);
+  const estimate = estimateJudge({ spec, template: inputs.template, dev: items, versions: 1, agentCalls: agentCallsPerEvaluation(spec.harness, evaluatedAs(inputs.prompt.kind)) }, prices.byRole);
   const budget = testBudget(o.budget, estimate.dollars !== undefined);
   if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
   refuseOverBudget(estimate, budget, `each of the ${items.length} ${o.split} items of ${path} once`);
@@ -73,6 +76,7 @@ export async function scorePromptFile(o: ScoreRunOptions): Promise<ScoreRunOutco
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   try {
     const scorer = (await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true))!;
+    const harness = await promptHarness(inputs, { workspace: resolve(o.workspace), files, endpoint: o.endpointDefaults, untrusted: o.untrusted === true });
     const writer = await createJournal(ports, resolve(o.workspace), { kind: 'evaluate', target: path, seed: spec.seed, version: o.version, spec: { split: o.split, budget } }, currentOwner());
     llm.payFor(writer.runId);
     try {
@@ -85,6 +89,7 @@ export async function scorePromptFile(o: ScoreRunOptions): Promise<ScoreRunOutco
           items,
           scorer,
           ports: { llm, clock },
+          ...(harness ? { harness } : {}),
           meter: llm,
           budget: { llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
           estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },

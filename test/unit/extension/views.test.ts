@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
 import { RunStore } from '../../../src/extension/runs/runStore';
-import { candidateNodes, decisionNodes, runNodes, startClock } from '../../../src/extension/views/runsTree';
+import { candidateNodes, decisionNodes, groupedRunNodes, runNodes, startClock } from '../../../src/extension/views/runsTree';
 import { compact, statusView } from '../../../src/extension/views/statusText';
 import type { ShownRun } from '../../../src/extension/views/statusText';
 import type { RunListEntry, RunStatusParams } from '../../../src/protocol/lsp';
@@ -196,5 +196,29 @@ describe('a run no daemon reports on, interrupted on disk', () => {
   it('the Runs view takes the server’s interrupted over the folded running', () => {
     const [node] = runNodes([listed({ runId: RUN, status: 'interrupted', resumable: true })], [running()], []);
     expect(node).toMatchObject({ icon: 'interrupted', contextValue: 'run.resumable' });
+  });
+});
+
+describe('the Runs view groups runs by kind of file (#31)', () => {
+  it('lists runs as they are while they are of one kind, and under a group per kind, in the table’s order, once they are not', () => {
+    const prompts = runNodes([listed({ runId: 'a' }), listed({ runId: 'b', target: '.github/prompts/fix.prompt.md' })], [], []);
+    expect(groupedRunNodes(prompts).map((n) => n.kind)).toEqual(['run', 'run']);
+    const mixed = runNodes(
+      [
+        listed({ runId: 's', target: '.github/skills/triage/SKILL.md' }),
+        listed({ runId: 'p', target: 'support/triage.prompt.md' }),
+        listed({ runId: 'i', target: 'AGENTS.md' }),
+        listed({ runId: 'j', target: '.github/instructions/py.instructions.md' }),
+        listed({ runId: 'c', kind: 'search', target: 'code/pack.py' }),
+      ],
+      [],
+      [],
+    );
+    expect(groupedRunNodes(mixed).map((g) => (g.kind === 'group' ? [g.label, g.description, g.runs.map((r) => r.runId)] : g.runId))).toEqual([
+      ['Prompt files', '1 run', ['p']],
+      ['Skills', '1 run', ['s']],
+      ['Instructions', '2 runs', ['i', 'j']],
+      ['Programs', '1 run', ['c']],
+    ]);
   });
 });

@@ -19,6 +19,8 @@ import { createNodeScorer } from '../../../src/node/scorers';
 import { NodeProcessRunner } from '../../../src/node/process';
 import { FakeTransport } from '../../fixtures/fakeOpenAI/transport';
 import { makeWorkspace } from '../../integration/evolveWorkspace';
+import { parsePromptFile } from '../../../src/core/prompt/promptFile';
+import { DEFAULT_GRID } from '../../../src/core/gates/eprocess';
 import { scenario, withMarker } from '../../integration/judgeWorld';
 
 async function setup(o: { labels?: boolean; calls?: number } = {}) {
@@ -75,7 +77,31 @@ describe('checkCandidate', () => {
     expect(refusal(check(`${inputs.prompt.text}\nAlso {{context}}.\n`))).toMatch(/the candidate: item has no "context" variable/);
     expect(refusal(check(withMarker('better'), inputs.splits.dev.slice(0, 5)))).toMatch(/PACE\+ needs at least 6 consecutive wins at α = 0\.05; your dev set has 5 items: no candidate can be committed/);
     // CRLF line endings in the front matter are not a change of it.
-    expect(checkCandidate(inputs.prompt, withMarker('better').replace(/\n/g, '\r\n'), inputs.splits.dev, gate).body).toContain('edit:better');
+    expect(checkCandidate(inputs.prompt, withMarker('better').replace(/\n/g, '\r\n'), inputs.splits.dev, gate)).toContain('edit:better');
+  });
+});
+
+describe('checkCandidate on Copilot files', () => {
+  const gate = judgeGate({ gate: { name: 'pace+', alpha: 0.05, lambda: 0.5, lambdas: [...DEFAULT_GRID], schedule: 'per-candidate', horizon: 30, population: 'infinite', focus: { refreshEvery: 5 }, elo: { k: 32, matches: 2, temperature: 174, soft: false } }, rewardFree: false }).gate;
+  const dev = Array.from({ length: 10 }, (_, i) => ({ id: `d${i}`, vars: { message: `q${i}` }, source: { file: 'd.jsonl', line: i + 1 } }));
+  const skill = parsePromptFile('/w/.github/skills/unit-conversion/SKILL.md', ['---', 'name: unit-conversion', 'description: Convert a quantity. Use when asked.', 'argument-hint: a quantity', '---', '# Unit conversion', '', 'Convert it.', ''].join('\n'));
+  const refusal = (text: string) => {
+    try {
+      checkCandidate(skill, text, dev, gate);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return undefined;
+  };
+  it("a skill's description and body may change, its other front matter may not", () => {
+    expect(refusal(skill.text.replace('Convert it.', 'Convert it, showing the factor.'))).toBeUndefined();
+    expect(checkCandidate(skill, skill.text.replace('Convert a quantity.', 'Convert any quantity.'), dev, gate)).toContain('description: Convert any quantity.');
+    expect(refusal(skill.text.replace('argument-hint: a quantity', 'argument-hint: a unit'))).toMatch(/changes the front matter beyond the skill's description of .*SKILL\.md/);
+    expect(refusal(skill.text.replace('description: Convert a quantity. Use when asked.\n', ''))).toMatch(/^The candidate cannot be judged: it drops the skill's front matter, which must hold its description/);
+  });
+  it("a Copilot file's frozen tokens stay as written", () => {
+    const instructions = parsePromptFile('/w/shipping.instructions.md', ['---', "applyTo: '**'", '---', 'Answer with ${input:tone} tone; see [the rules](rules.md).', ''].join('\n'));
+    expect(() => checkCandidate(instructions, instructions.text.replace(' see [the rules](rules.md).', ''), dev.map((d) => ({ ...d, vars: { ...d.vars, tone: 'a' } })), gate)).toThrow(/The candidate cannot be judged: it drops or alters `\[the rules\]\(rules\.md\)`/);
   });
 });
 

@@ -78,8 +78,8 @@ describe('prompt files: front matter kept byte for byte', () => {
     expect(splitFrontMatter('---\na: 1\n')).toEqual({ unclosedLine: 1 });
   });
 
-  it('throws badInput at the file line of a YAML error in the front matter', () => {
-    const text = '---\ndescription: ok\nbad: [unclosed\n---\nbody\n';
+  it('throws badInput at the file line of a YAML error in a front matter that holds a ratchet: block', () => {
+    const text = '---\ndescription: ok\nbad: [unclosed\nratchet:\n  seed: 1\n---\nbody\n';
     let err: unknown;
     try {
       parsePromptFile('p.prompt.md', text);
@@ -88,6 +88,14 @@ describe('prompt files: front matter kept byte for byte', () => {
     }
     expect(RatchetError.is(err, 'badInput')).toBe(true);
     expect((err as RatchetError).message).toMatch(/^p\.prompt\.md:[34]:\d+: not valid YAML/);
+  });
+
+  it("leaves a Copilot front matter that strict YAML refuses to Copilot: no problem, the body found by its fences", () => {
+    // VS Code reads both; strict YAML sees an alias (*) and a nested mapping.
+    const text = '---\napplyTo: **/*.py\ndescription: Use when: reviewing Python\n---\nReview it.\n';
+    expect(promptFileDiagnostics('.github/instructions/py.instructions.md', text)).toEqual([]);
+    expect(parsePromptFile('.github/instructions/py.instructions.md', text)).toMatchObject({ kind: 'instructions-md', frontMatter: undefined, body: 'Review it.\n', bodyLine: 5 });
+    expect(withBody(parsePromptFile('a.prompt.md', text), 'New.\n')).toBe('---\napplyTo: **/*.py\ndescription: Use when: reviewing Python\n---\nNew.\n');
   });
 
   it('rejects front matter that is not a mapping', () => {

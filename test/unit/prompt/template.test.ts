@@ -41,4 +41,19 @@ describe('template variables', () => {
     expect(missingVariables(t, { a: '' }).map((v) => v.name)).toEqual(['b']);
     expect(renderPrompt(t, { a: 1, b: 2 }, 'x')).toBe('1 2 1');
   });
+
+  it("fills VS Code's input variables in a Copilot file like {{name}}, placeholder or not, and only there", () => {
+    const file = parsePromptFile('.github/prompts/ask.prompt.md', '---\ndescription: Ask\n---\nAnswer ${input:question:Type your question}.\nIn ${input:lang}; keep ${selection} as is.\n');
+    const t = templateOf(file);
+    expect(t.syntax).toBe('copilot');
+    expect(t.variables.map((v) => [v.name, v.line, v.column])).toEqual([
+      ['question', 4, 8],
+      ['lang', 5, 4],
+    ]);
+    expect(renderPrompt(t, { question: 'What is 2 + 2?', lang: 'French' }, 'q1')).toBe('Answer What is 2 + 2?.\nIn French; keep ${selection} as is.\n');
+    expect(() => renderPrompt(t, { question: 'x' }, 'q2')).toThrow('.github/prompts/ask.prompt.md:5:4: template variable "lang" has no value in item q2');
+    // A plain prompt's ${input:x} is text: Ratchet does not half-read another tool's syntax.
+    const plain = templateOf(parsePromptFile('notes.md', 'Answer ${input:question}.'));
+    expect([plain.syntax, plain.variables]).toEqual(['mustache', []]);
+  });
 });

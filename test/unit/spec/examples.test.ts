@@ -8,6 +8,8 @@ import { createScorer } from '../../../src/core/data/scorers/registry';
 import { loadRunInputs, namesNoDataset, validateRunSpecText } from '../../../src/core/setup/spec';
 import { templateVariableNames } from '../../../src/core/prompt/template';
 import { diskFiles } from '../data/fakeFiles';
+import { isClaimedByName, isPromptPath } from '../../../src/core/files/fileKinds';
+import { triggerOf } from '../../../src/core/data/itemMessage';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples');
@@ -21,7 +23,8 @@ function walk(dir: string): string[] {
 }
 
 const all = walk(EXAMPLES);
-const prompts = all.filter((f) => /\.(prompt\.md|prompty)$/.test(f));
+// The files Ratchet claims by name: prompt files, and Copilot's skills and instructions (#31).
+const prompts = all.filter((f) => isPromptPath(f) && isClaimedByName(f));
 const specs = all.filter((f) => f.endsWith('.ratchet.yaml'));
 const files = diskFiles(ROOT);
 /** Prompts without a dataset: the zero-data example (Generate Dev Set writes one). */
@@ -30,7 +33,14 @@ const ZERO_DATA = ['examples/mental-math/mental-math.prompt.md'];
 describe('examples/', () => {
   it('has the documented examples', () => {
     expect(prompts).toEqual(
-      expect.arrayContaining(['examples/math/word-problems.prompt.md', 'examples/support/triage.prompt.md', 'examples/summaries/summarize.prompt.md', ...ZERO_DATA]),
+      expect.arrayContaining([
+        'examples/math/word-problems.prompt.md',
+        'examples/support/triage.prompt.md',
+        'examples/summaries/summarize.prompt.md',
+        'examples/skills/unit-conversion/SKILL.md',
+        'examples/instructions/shipping.instructions.md',
+        ...ZERO_DATA,
+      ]),
     );
     expect(all).toContain('examples/README.md');
   });
@@ -74,7 +84,24 @@ describe('examples/', () => {
     const items = [...splits.feedback, ...splits.dev, ...splits.test];
     expect(items.length).toBeGreaterThanOrEqual(40);
     expect(new Set(items.map((i) => i.expected))).toEqual(new Set(offered));
-    expect(spec.sources.map((s) => s.kind)).toEqual(['front-matter']);
+    // The sidecar way: the front matter is Copilot's.
+    expect(spec.sources.map((s) => s.kind)).toEqual(['sidecar']);
+    expect(prompt.frontMatter).toEqual({ description: 'Route a customer support ticket to the right queue.' });
+  });
+
+  it('skills: some requests must load the skill (each with a numeric answer), others must not', async () => {
+    const { spec, splits } = await loadRunInputs(files, 'examples/skills/unit-conversion/SKILL.md');
+    const scorer = await createScorer(spec.scorer!, { baseDir: spec.baseDir, files });
+    const items = [...splits.feedback, ...splits.dev, ...splits.test];
+    const off = items.filter((i) => triggerOf(i) === false);
+    expect([off.length > 5, items.length - off.length >= 40]).toEqual([true, true]);
+    for (const item of items.filter((i) => triggerOf(i) === true)) expect((await scorer.score(`Done.\nThe answer is ${String(item.expected)}`, item)).score, item.id).toBe(1);
+  });
+
+  it('instructions: every label is a cost the numeric scorer accepts', async () => {
+    const { spec, splits } = await loadRunInputs(files, 'examples/instructions/shipping.instructions.md');
+    const scorer = await createScorer(spec.scorer!, { baseDir: spec.baseDir, files });
+    for (const item of [...splits.feedback, ...splits.dev, ...splits.test]) expect((await scorer.score(`The answer is ${String(item.expected)}`, item)).score, item.id).toBe(1);
   });
 
   it('summaries: unlabeled, so the run is reward-free under pace-rf', async () => {

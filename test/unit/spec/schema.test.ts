@@ -47,6 +47,7 @@ describe('run-spec schema', () => {
     expect({ ...defaultsOf(gateObject), focus: defaultsOf(gateObject.properties!.focus!), elo: defaultsOf(gateObject.properties!.elo!) }).toEqual(gateDefaults);
     expect(defaultsOf(defs.budget!)).toEqual(DEFAULTS.budget);
     for (const [type, d] of Object.entries(DEFAULTS.scorer)) expect(defaultsOf(branch(type)), type).toEqual(d);
+    expect(defaultsOf(defs.harness!)).toEqual({ type: DEFAULTS.harness.type, ...DEFAULTS.harness.command });
   });
 
   it('states the same code-search defaults as the code resolver', () => {

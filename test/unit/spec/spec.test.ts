@@ -173,6 +173,7 @@ describe('loadRunSpec', () => {
       merge: false,
       concurrency: 4,
       callTimeoutSeconds: 120,
+      harness: { type: 'chat' },
       origin: undefined,
     } satisfies Record<keyof RunSpec, unknown>);
     expect(spec.origin['models.proposer']).toEqual({ file: '/w/wp.ratchet.yaml', line: 6, column: 13, endLine: 6, endColumn: 19 });

@@ -57,7 +57,7 @@ function engine(llm: LlmClient): ZeroRounds {
     runId: 'r',
     llm,
     now: () => 0,
-    template: { file: 'x.prompt.md', text: BODY, firstLine: 1, variables: listTemplateVariables(BODY) },
+    template: { file: 'x.prompt.md', text: BODY, firstLine: 1, syntax: 'mustache', variables: listTemplateVariables(BODY) },
     variables: ['q'],
     brief: {},
     settings: { ...DEFAULT_ZERO_SETTINGS, tasks: 6, keep: 3, samples: 4, seed: 7 },
