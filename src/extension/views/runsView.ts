@@ -78,9 +78,12 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
 
   /** A journal written by a process whose runs this window does not hear of: relisted when it changes. */
   private watchJournals(): vscode.Disposable[] {
-    const watcher = vscode.workspace.createFileSystemWatcher('**/.ratchet/runs/*/events.jsonl', false, false, true);
+    // The folders too: a folder made with its files at once (the first run's .ratchet/runs/<id>/) can
+    // reach the watcher as the folder's creation alone.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.ratchet{,/runs,/runs/*,/runs/*/events.jsonl}', false, false, true);
     const changed = (uri: vscode.Uri) => {
-      const runId = uri.path.split('/').at(-2) ?? '';
+      const parts = uri.path.split('/');
+      const runId = parts.at(-1) === 'events.jsonl' ? (parts.at(-2) ?? '') : parts.at(-2) === 'runs' ? (parts.at(-1) ?? '') : '';
       // The daemon's runs come with their events and statuses already.
       if (this.deps.statuses.get(runId) !== undefined) return;
       this.externalTimer ??= setTimeout(() => {

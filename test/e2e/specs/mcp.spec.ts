@@ -14,7 +14,7 @@ import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture
 import { e2eRoot, repoRoot } from '../harness/paths';
 import { useSession } from '../harness/specSession';
 import { RunsView } from '../pages/RunsView';
-import { waitUntil, waitVisible } from '../pages/waits';
+import { waitHidden, waitUntil, waitVisible } from '../pages/waits';
 
 const toolCallerVsix = join(e2eRoot, 'artifacts', 'ratchet-e2e-tool-caller.vsix');
 
@@ -118,6 +118,9 @@ describe('ratchet mcp in VS Code', () => {
     await candidateRow.click();
     const decision = rows.filter({ has: s.page.locator('.label-name', { hasText: /^commit — evidence$/ }) }).first();
     await waitVisible(decision, "c1's commit decision", 30_000);
+    // The hover a click on c1 left (its tooltip) would take the next click: the mouse goes where nothing hovers first.
+    await s.workbench.parkMouse();
+    await waitHidden(s.page.locator('.context-view .hover-contents'), 'the tooltip of the candidate row', 10_000);
     await s.screenshot('judged-run-in-runs-view');
     // Its decision opens the panel on the run, like any run's.
     await decision.click();
