@@ -7,6 +7,7 @@
 import { assertNever } from '../core/errors';
 import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
+import { silenceText } from '../core/gates/abstentions';
 import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/journal/events';
 import { totalCost } from '../core/journal/listRuns';
 import { describeEstimate as estimateWords, formatCost } from '../core/journal/costText';
@@ -130,14 +131,20 @@ export function describeEvent(e: EngineEvent): string {
     case 'candidate/proposed':
       return `${e.candidateId} from ${e.parentId ?? 'scratch'} · ${e.contentHash.slice(0, 8)}${e.reasoning ? ` · ${oneLine(e.reasoning, 80)}` : ''}`;
     case 'item/evaluated':
+      if (e.abstained !== undefined) return `${e.candidateId} on ${e.itemId}: no score, ${oneLine(e.abstained, 160)}`;
       return `${e.candidateId} on ${e.itemId}: score ${round(e.score)}${e.cached ? ' (cached)' : ''}`;
-    case 'verdict':
-      return `${e.candidateId} vs ${e.parentId}${e.itemId === undefined ? '' : ` on ${e.itemId}`}: ${e.winner === 'tie' ? 'tie' : `${e.winner} wins`} (${e.order})`;
+    case 'verdict': {
+      const on = `${e.candidateId} vs ${e.parentId}${e.itemId === undefined ? '' : ` on ${e.itemId}`}`;
+      if (e.winner === 'abstained') return `${on}: the judge did not answer, asked twice (${e.order})${e.problem ? `: ${oneLine(e.problem, 120)}` : ''}`;
+      return `${on}: ${e.winner === 'tie' ? 'tie' : `${e.winner} wins`} (${e.order})`;
+    }
     case 'wealth/step':
-      return `${e.candidateId} k=${e.k} ${e.itemId}: ${e.delta > 0 ? 'win ' : e.delta < 0 ? 'loss' : 'tie '} → wealth ${round(Math.exp(e.logWealth))} of ${round(Math.exp(e.logThreshold))}`;
+      return `${e.candidateId} k=${e.k} ${e.itemId}: ${e.abstained ? 'no answer, left out' : e.delta > 0 ? 'win ' : e.delta < 0 ? 'loss' : 'tie '} → wealth ${round(Math.exp(e.logWealth))} of ${round(Math.exp(e.logThreshold))}`;
     case 'decision': {
       const r = e.record;
-      return `${r.decision.toUpperCase()} ${r.candidateId} (${r.reason}) · ${r.gate} α ${r.alpha} · ${r.wins}W ${r.losses}L ${r.ties}T over ${r.itemsConsumed} items · ${evidenceOf(r)}`;
+      const unjudged = r.unjudged ? ` ${r.unjudged} unjudged` : '';
+      const silence = silenceText(r.judge);
+      return `${r.decision.toUpperCase()} ${r.candidateId} (${r.reason}) · ${r.gate} α ${r.alpha} · ${r.wins}W ${r.losses}L ${r.ties}T${unjudged} over ${r.itemsConsumed} items · ${evidenceOf(r)}${silence ? ` · ${silence}` : ''}`;
     }
     case 'suggestion':
       return `${e.candidateId} suggested for ${oneLine(e.file)}`;
@@ -227,6 +234,7 @@ function describeZeroRound(e: EventOf<'zero/round'>): string {
  * the two scores it compared (a prompt run's candidateScore/incumbentScore, a code search's means).
  */
 function evidenceOf(r: DecisionRecord): string {
+  if (r.reason === 'abstained') return 'no verdict';
   if (r.reason !== 'greedy') return `wealth ${round(Math.exp(r.logWealth))} of ${round(r.threshold)}`;
   const s = r.statistic ?? {};
   const candidate = s.candidateScore ?? s.childMean;

@@ -133,8 +133,12 @@ function readChat(data: unknown, ctx: CallContext): ChatResponse {
     throw malformed(ctx, 'answered with a message whose content is not text');
   }
   const finish = choice['finish_reason'];
+  // Reasoning a server's parser took out of the content (vLLM, DeepSeek: reasoning_content;
+  // OpenRouter, Ollama's OpenAI API: reasoning): kept apart, never read as the answer.
+  const reasoning = [message['reasoning_content'], message['reasoning']].find((r): r is string => typeof r === 'string' && r.trim() !== '');
   return {
     text: content ?? '',
+    ...(reasoning === undefined ? {} : { reasoning }),
     finishReason: typeof finish === 'string' ? finish : undefined,
     logprobs: readLogprobs(choice['logprobs']),
     usage: readUsage(body['usage']),
@@ -191,13 +195,26 @@ function readEmbeddings(data: unknown, expected: number, ctx: CallContext): Embe
  * Servers that omit usage are counted as zero tokens rather than failing a good answer. Cached
  * prompt tokens (`prompt_tokens_details.cached_tokens`, OpenAI's prompt caching) are kept only
  * when the server reports them, so the meter can bill them at the cached rate.
+ *
+ * Reasoning tokens (`completion_tokens_details.reasoning_tokens`) are billed as output. OpenAI
+ * counts them inside `completion_tokens`; some gateways (Gemini's, through several proxies) leave
+ * them out while `total_tokens` has them. So the output billed is the largest reading: the
+ * completion tokens, the total less the prompt, or the completion plus reasoning tokens when the
+ * reasoning alone is more than the completion said.
  */
 export function readUsage(value: unknown): Usage {
   const u = asRecord(value);
   const n = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
-  const usage: Usage = { promptTokens: n(u?.['prompt_tokens']), completionTokens: n(u?.['completion_tokens']) };
+  const promptTokens = n(u?.['prompt_tokens']);
+  const reasoning = n(asRecord(u?.['completion_tokens_details'])?.['reasoning_tokens']);
+  let completionTokens = n(u?.['completion_tokens']);
+  const total = n(u?.['total_tokens']);
+  if (total - promptTokens > completionTokens) completionTokens = total - promptTokens;
+  if (reasoning > completionTokens) completionTokens += reasoning;
+  const usage: Usage = { promptTokens, completionTokens };
   const cached = asRecord(u?.['prompt_tokens_details'])?.['cached_tokens'];
   if (typeof cached === 'number' && cached > 0) usage.cachedPromptTokens = Math.min(n(cached), usage.promptTokens);
+  if (reasoning > 0) usage.reasoningTokens = reasoning;
   return usage;
 }
 

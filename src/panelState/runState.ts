@@ -108,6 +108,10 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'wealth/step': {
       const trace = traceFor(s, e.candidateId);
       s.activeCandidateId = e.candidateId;
+      if (e.abstained) {
+        trace.unjudged = (trace.unjudged ?? 0) + 1;
+        return;
+      }
       if (e.delta === 0) {
         trace.ties += 1;
         return;
@@ -141,6 +145,8 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
         wins: r.wins,
         losses: r.losses,
         ties: r.ties,
+        ...(r.unjudged ? { unjudged: r.unjudged } : {}),
+        ...(r.judge ? { judge: { ...r.judge } } : {}),
         ...(r.statistic ? { statistic: r.statistic } : {}),
         ...(r.rubricVersion !== undefined ? { rubricVersion: r.rubricVersion } : {}),
         ...(tally ? { verdicts: { ...tally } } : {}),
@@ -149,6 +155,12 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
         const drop = s.decisions.length - LIMITS.feedRows;
         s.decisions.splice(0, drop);
         s.droppedDecisions += drop;
+      }
+      if (r.judge) {
+        const j = (s.judge ??= { answers: 0, abstained: 0 });
+        j.answers += r.judge.answers;
+        j.abstained += r.judge.abstained;
+        if (r.judge.model !== undefined) j.model ??= r.judge.model;
       }
       const node = s.candidates[r.candidateId];
       if (node) {
@@ -263,6 +275,7 @@ function foldZeroRound(s: RunState, e: EventOf<'zero/round'>): void {
     requested: e.requested,
     written: e.written,
     discarded: { ...e.discarded, format: { ...e.discarded.format } },
+    ...(e.repaired ? { repaired: { ...e.repaired } } : {}),
     kept: e.kept.length,
     heldOut: e.heldOut.length,
     tooEasy: e.tooEasy,
@@ -294,10 +307,14 @@ function traceFor(s: RunState, candidateId: string) {
   return trace;
 }
 
-/** Both-order judging (GATES.md 5): a pair agrees when the two orders name the same winner. */
-function foldVerdict(s: RunState, candidateId: string, itemId: string | undefined, winner: 'child' | 'parent' | 'tie'): void {
+/**
+ * Both-order judging (GATES.md 5): a pair agrees when the two orders name the same winner. A pair
+ * with an abstention in either order neither agrees nor disagrees: it says nothing (#25).
+ */
+function foldVerdict(s: RunState, candidateId: string, itemId: string | undefined, winner: EventOf<'verdict'>['winner']): void {
   const tally = (s.verdicts[candidateId] ??= emptyTally());
-  tally[winner] += 1;
+  if (winner === 'abstained') tally.abstained = (tally.abstained ?? 0) + 1;
+  else tally[winner] += 1;
   if (itemId === undefined) return;
   const key = `${candidateId}\n${itemId}`;
   const first = s.pendingVerdicts[key];
@@ -306,6 +323,7 @@ function foldVerdict(s: RunState, candidateId: string, itemId: string | undefine
     return;
   }
   delete s.pendingVerdicts[key];
+  if (first === 'abstained' || winner === 'abstained') return;
   if (first === winner && winner !== 'tie') tally.agreed += 1;
   else tally.disagreed += 1;
 }

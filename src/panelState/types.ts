@@ -46,6 +46,8 @@ export interface VerdictTally {
   child: number;
   parent: number;
   tie: number;
+  /** Judgements without a verdict (the judge did not answer, asked twice): never ties. Absent when none. */
+  abstained?: number;
   agreed: number;
   disagreed: number;
 }
@@ -67,6 +69,10 @@ export interface DecisionRow {
   wins: number;
   losses: number;
   ties: number;
+  /** Items the judge did not answer for, left out of the test (DecisionRecord.unjudged). */
+  unjudged?: number;
+  /** The judge's answers in this test and how many it did not give (DecisionRecord.judge). */
+  judge?: { answers: number; abstained: number; model?: string };
   statistic?: Record<string, number>;
   rubricVersion?: number;
   verdicts?: VerdictTally;
@@ -79,6 +85,8 @@ export interface WealthTrace {
   candidateId: string;
   steps: WealthStep[];
   ties: number;
+  /** Items consumed without an outcome: the judge did not answer (not ties). Absent when none. */
+  unjudged?: number;
   decision?: Decision;
   /** The threshold its decision was taken against (a factor, ×20): known even with no discordant pair. */
   threshold?: number;
@@ -113,6 +121,8 @@ export interface ZeroRoundRow {
   requested: number;
   written: number;
   discarded: EventOf<'zero/round'>['discarded'];
+  /** How the Challenger's JSON was repaired, by kind (absent: nothing was). */
+  repaired?: EventOf<'zero/round'>['repaired'];
   kept: number;
   heldOut: number;
   tooEasy: number;
@@ -156,7 +166,12 @@ export interface RunState {
   activeCandidateId: string | undefined;
   verdicts: Record<string, VerdictTally>;
   /** First verdict of an item judged in one order, waiting for the other order. */
-  pendingVerdicts: Record<string, 'child' | 'parent' | 'tie'>;
+  pendingVerdicts: Record<string, EventOf<'verdict'>['winner']>;
+  /**
+   * The judge's answers over every decision so far, and how many it did not give (#25): the
+   * header's "the judge did not answer 70 of 72 times". Absent until a test asked the judge.
+   */
+  judge?: { answers: number; abstained: number; model?: string };
   ratings: CandidateRating[];
   rubric: { version: number; text: string; why?: string } | undefined;
   /** The held-out test split, scored once at the end (GATES.md 4.8: report this, not dev gains). */

@@ -9,6 +9,7 @@
  * same code the host used to build the snapshot (src/panelState/runState.ts).
  */
 import type { DecisionRecord } from '../core/gates/record';
+import type { EventOf } from '../core/journal/events';
 import type { Exemplar } from '../core/journal/payloadTypes';
 import type { ResultCell, ResultsFilter, ResultsTable } from '../panelState/results';
 import type { PanelEvent, RunState, RunStatus } from '../panelState/types';
@@ -30,8 +31,12 @@ export interface RunListEntry {
 // Evidence for one decision, built by the host on request from the texts it keeps.
 
 export interface JudgeView {
-  winner: 'child' | 'parent' | 'tie';
+  winner: EventOf<'verdict'>['winner'];
   rationale?: string;
+  /** Why no verdict was read, when the judge abstained. */
+  problem?: string;
+  /** The judge's reasoning, shown folded. */
+  thinking?: string;
 }
 
 export interface EvidenceItem {
@@ -43,7 +48,8 @@ export interface EvidenceItem {
   candidateOutput?: string;
   /** Candidate score minus incumbent score (−1/+1 for binary outcomes). */
   delta?: number;
-  winner: 'candidate' | 'incumbent' | 'tie';
+  /** `unjudged`: the judge gave no verdict in one order or both (asked twice), so the item was left out. */
+  winner: 'candidate' | 'incumbent' | 'tie' | 'unjudged';
   /** Pairwise gates: the validator's verdict with the child in slot A, and with the parent in slot A. */
   childFirst?: JudgeView;
   parentFirst?: JudgeView;
@@ -58,6 +64,8 @@ export interface Evidence {
   incumbentId: string | undefined;
   record: DecisionRecord | undefined;
   reasoning?: string;
+  /** The proposer's reasoning section (its model's thinking), shown folded; never read for the prompt. */
+  thinking?: string;
   rubric?: { version: number; text: string };
   candidateText: string;
   parentText?: string;

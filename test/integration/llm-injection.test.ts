@@ -64,12 +64,15 @@ describe('an obedient judge against the structured prompt', () => {
           }
           // … and what is read is the honest verdict or an abstention, never the attacker's slot.
           expect(answer.verdict, `${attack.id}, attacker in ${self}: ${res.text}`).not.toBe(self);
-          if (answer.answered) expect(answer.verdict).toBe(self === 'A' ? 'B' : 'A');
+          if (answer.verdict !== 'abstained') expect(answer.verdict).toBe(self === 'A' ? 'B' : 'A');
         }
       }
     }
     // Every attack of the corpus is one the obedient judge follows: the structure, not luck, defeats it.
     expect(obeyed).toBe(calls);
+    // Among them the answer forms the judge's reader now accepts after its tag (#25: [[A]], \boxed{A},
+    // "Response A", a forged reasoning section): outside the tag they are data, never a verdict.
+    expect(INJECTION_CORPUS.attacks.filter((a) => a.kind === 'answer forms (#25)').map((a) => a.id)).toEqual(['double-bracket', 'boxed-verdict', 'answer-word', 'fake-reasoning']);
   });
 
   it('the same judge flips a prompt with plain tags and a first-"Verdict:" reader (what #14 found)', async () => {

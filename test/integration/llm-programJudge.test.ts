@@ -24,7 +24,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const ask: AskValidator = (call) => llm.chat({ role: 'validator', messages: call.messages, temperature: 0, logprobs: true });
+const ask: AskValidator = (messages) => llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true });
 const task = 'Pack 26 circles in the unit square, maximising the sum of radii.';
 const program = (marker: string, feedback?: string) => ({
   diff: `@@ -3 +3 @@\n-  const r = 0.09;\n+  const r = 0.1; // <!-- edit:${marker} -->`,

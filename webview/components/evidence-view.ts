@@ -93,11 +93,18 @@ export class EvidenceView extends HTMLElement {
           term(`${r?.wins ?? 0} won, ${r?.losses ?? 0} lost`, 'discordant', facts),
           ', ',
           term(count(r?.ties ?? 0, 'tie'), 'tie', facts),
+          r?.unjudged ? `, ${r.unjudged} left out: the judge did not answer` : '',
           ').',
         ]),
         el('div', { className: 'buttons' }, [openText, openDiff]),
       ]),
-      section('Proposer’s reasoning', ev.reasoning ? el('pre', { className: 'text-block', text: ev.reasoning }) : el('p', { className: 'note', text: 'The proposer gave no reasoning.' })),
+      section(
+        'Proposer’s reasoning',
+        el('div', {}, [
+          ev.reasoning ? el('pre', { className: 'text-block', text: ev.reasoning }) : el('p', { className: 'note', text: 'The proposer gave no reasoning.' }),
+          thinkingBlock('The proposer model’s thinking', ev.thinking),
+        ]),
+      ),
       ev.rubric
         ? section(`Rubric in force (version ${ev.rubric.version})`, el('pre', { className: 'text-block', text: ev.rubric.text }))
         : r?.rubricVersion !== undefined
@@ -131,8 +138,19 @@ export class EvidenceView extends HTMLElement {
 
 function itemsHeading(ev: Evidence): string {
   const ties = ev.items.filter((i) => i.winner === 'tie').length;
-  const discordant = ev.items.length - ties + ev.omittedItems;
-  return `Discordant items (${discordant})${ties > 0 ? ` and ${ties} judged in both orders without agreement (ties)` : ''}`;
+  const unjudged = ev.items.filter((i) => i.winner === 'unjudged').length;
+  const discordant = ev.items.length - ties - unjudged + ev.omittedItems;
+  const more = [ties > 0 ? `${ties} judged in both orders without agreement (ties)` : '', unjudged > 0 ? `${unjudged} the judge did not answer for (left out, not ties)` : ''].filter(Boolean);
+  return `Discordant items (${discordant})${more.length > 0 ? ` and ${more.join(' and ')}` : ''}`;
+}
+
+/**
+ * A model's reasoning section, folded: it is long, it is not what was read, and it is there for a
+ * user who wants to see how the model got to its answer. Nothing when the model gave none.
+ */
+function thinkingBlock(label: string, thinking: string | undefined): HTMLElement | undefined {
+  if (thinking === undefined || thinking === '') return undefined;
+  return el('details', { className: 'thinking' }, [el('summary', { text: `${label} (${count(thinking.length, 'character')}, not read for the answer)` }), el('pre', { className: 'text-block', text: thinking })]);
 }
 
 /** A statistical term with its hover: what it means for this candidate (model/glossary.ts). */
@@ -148,14 +166,16 @@ const WINNER_TEXT: Record<EvidenceItem['winner'], string> = {
   candidate: 'candidate won',
   incumbent: 'incumbent won',
   tie: 'tie',
+  unjudged: 'the judge did not answer (left out)',
 };
 
 function itemCard(item: EvidenceItem): HTMLElement {
   const agreement = item.agreed === undefined ? '' : item.agreed ? ' · both orders agreed' : ' · the two orders disagreed (counted as a tie)';
+  // An unjudged item's winner text already says the judge did not answer.
   const delta = item.delta !== undefined && Math.abs(item.delta) !== 1 ? ` · Δ ${item.delta.toFixed(2)}` : '';
   return el('article', { className: `evidence-item winner-${item.winner}`, attrs: { 'aria-label': `Item ${item.itemId}: ${WINNER_TEXT[item.winner]}` } }, [
     el('h4', {}, [
-      codicon(item.winner === 'candidate' ? 'arrow-up' : item.winner === 'incumbent' ? 'arrow-down' : 'dash'),
+      codicon(item.winner === 'candidate' ? 'arrow-up' : item.winner === 'incumbent' ? 'arrow-down' : item.winner === 'unjudged' ? 'question' : 'dash'),
       ` ${item.k !== undefined ? `#${item.k} · ` : ''}`,
       el('span', { className: 'mono', text: item.itemId }),
       ` · ${WINNER_TEXT[item.winner]}${delta}${agreement}`,
@@ -170,11 +190,20 @@ function field(label: string, text: string | undefined): HTMLElement {
   return el('div', { className: 'field' }, [el('div', { className: 'field-label', text: label }), text === undefined ? el('p', { className: 'note', text: 'not recorded' }) : el('pre', { className: 'text-block', text })]);
 }
 
+const PREFERS: Record<JudgeView['winner'], string> = {
+  child: 'prefers the candidate',
+  parent: 'prefers the parent',
+  tie: 'prefers neither',
+  abstained: 'did not answer, asked twice',
+};
+
 function judge(label: string, view: JudgeView | undefined): HTMLElement {
   if (!view) return field(label, undefined);
-  return el('div', { className: 'field' }, [
-    el('div', { className: 'field-label', text: `${label}: prefers ${view.winner === 'tie' ? 'neither' : view.winner === 'child' ? 'the candidate' : 'the parent'}` }),
-    view.rationale === undefined ? el('p', { className: 'note', text: 'no rationale recorded' }) : el('pre', { className: 'text-block', text: view.rationale }),
+  return el('div', { className: `field${view.winner === 'abstained' ? ' abstained' : ''}` }, [
+    el('div', { className: 'field-label', text: `${label}: ${PREFERS[view.winner]}` }),
+    view.problem === undefined ? undefined : el('p', { className: 'note', text: view.problem }),
+    view.rationale === undefined || view.rationale === '' ? el('p', { className: 'note', text: 'no rationale recorded' }) : el('pre', { className: 'text-block', text: view.rationale }),
+    thinkingBlock('The judge’s thinking', view.thinking),
   ]);
 }
 

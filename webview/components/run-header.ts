@@ -41,6 +41,7 @@ export class RunHeader extends HTMLElement {
     attrs: { 'aria-label': 'Budget used', max: '100' },
   });
   private readonly warning = el('div', { className: 'run-warning', attrs: { role: 'alert' } });
+  private readonly judge = el('div', { className: 'run-judge', attrs: { role: 'note', 'data-part': 'judge' } });
   private readonly report = el('div', { className: 'run-report', attrs: { role: 'note' } });
   private readonly runPicker = el('select', { className: 'run-picker', attrs: { 'aria-label': 'Run' } });
   private readonly cancelButton = custom<HTMLElement & { disabled: boolean }>('vscode-button', {
@@ -89,6 +90,7 @@ export class RunHeader extends HTMLElement {
       el('div', { className: 'run-line' }, [this.meters, this.estimate]),
       this.progress,
       this.warning,
+      this.judge,
       this.report,
     );
   }
@@ -122,6 +124,8 @@ export class RunHeader extends HTMLElement {
     }
     this.warning.hidden = model.warning === undefined;
     setChildren(this.warning, model.warning === undefined ? [] : [icon('warning'), ' ', model.warning]);
+    this.judge.hidden = model.judge === undefined;
+    setChildren(this.judge, model.judge === undefined ? [] : [icon('question'), ' ', model.judge]);
     this.report.hidden = model.testReport === undefined;
     setChildren(this.report, model.testReport === undefined ? [] : [icon('beaker'), ' ', model.testReport]);
     this.models.hidden = model.models === undefined;

@@ -106,10 +106,17 @@ export function statisticPieces(row: DecisionRow): FeedPiece[] {
     const v = row.verdicts;
     if (v) {
       const pairs = v.agreed + v.disagreed;
-      groups.push([{ text: `verdicts child ${v.child} · parent ${v.parent} · tie ${v.tie}` + (pairs > 0 ? ` (${v.agreed}/${pairs} agreed)` : ''), title: hover('tie', { ...facts, ties: v.tie }) }]);
+      const none = v.abstained ? ` · no answer ${v.abstained}` : '';
+      groups.push([{ text: `verdicts child ${v.child} · parent ${v.parent} · tie ${v.tie}${none}` + (pairs > 0 ? ` (${v.agreed}/${pairs} agreed)` : ''), title: hover('tie', { ...facts, ties: v.tie }) }]);
     } else if (row.gate === 'pairwise') {
       groups.push([{ text: `verdicts child ${row.wins} · parent ${row.losses} · tie ${row.ties}`, title: hover('tie', facts) }]);
     }
+  }
+  // A judge that left answers out is said so in every gate: those items are not ties. The verdict
+  // tally of a reward-free gate already counts them ("no answer N"); a scored gate's grades do not.
+  const silence = row.judge && row.judge.abstained > 0 && !row.verdicts?.abstained ? row.judge : undefined;
+  if (silence) {
+    groups.push([{ text: `judge did not answer ${silence.abstained} of ${silence.answers}`, title: `${silenceTitle(row)}` }]);
   }
   if (groups.length === 0 && row.statistic) {
     for (const [name, value] of Object.entries(row.statistic)) groups.push([{ text: `${name} ${formatStat(name, value)}` }]);
@@ -122,6 +129,13 @@ export function statisticText(row: DecisionRow): string {
   return statisticPieces(row)
     .map((p) => p.text)
     .join('');
+}
+
+function silenceTitle(row: DecisionRow): string {
+  const j = row.judge!;
+  const who = j.model === undefined ? 'The judge' : `The judge (model ${j.model})`;
+  const left = row.unjudged ? ` ${count(row.unjudged, 'item')} of this test had no answer and were left out: neither wins, losses nor ties.` : '';
+  return `${who} gave no readable answer ${j.abstained} of ${j.answers} times, even when asked again.${left}`;
 }
 
 function formatStat(name: string, value: number): string {
@@ -145,6 +159,8 @@ export function reasonText(row: DecisionRow): string {
       return 'score comparison';
     case 'validator':
       return 'validator verdicts';
+    case 'abstained':
+      return 'the judge did not answer';
     default:
       return String(row.reason);
   }
@@ -173,7 +189,7 @@ export function toFeedRow(row: DecisionRow, node?: CandidateNode): FeedRow {
   const statistic = pieces.map((p) => p.text).join('');
   const reason = reasonText(row);
   const facts = rowFacts(row);
-  const items = `${row.itemsConsumed} (${row.wins}W ${row.losses}L ${row.ties}T)`;
+  const items = `${row.itemsConsumed} (${row.wins}W ${row.losses}L ${row.ties}T${row.unjudged ? ` ${row.unjudged}?` : ''})`;
   const candidate = shortId(row.candidateId);
   const parent = shortId(row.parentId);
   const userAnswer = userAnswerOf(node);
@@ -190,7 +206,7 @@ export function toFeedRow(row: DecisionRow, node?: CandidateNode): FeedRow {
     statistic: { text: statistic, title: statistic, pieces },
     items: {
       text: items,
-      title: `${count(row.itemsConsumed, 'dev item')} used. ${hover('discordant', facts)} ${hover('tie', facts)}`,
+      title: `${count(row.itemsConsumed, 'dev item')} used. ${hover('discordant', facts)} ${hover('tie', facts)}${row.unjudged ? ` ${count(row.unjudged, 'item')} (?) the judge did not answer for: left out, not ties.` : ''}`,
     },
     reason: { text: reason, title: reasonTitle(row) },
     label: `${row.decision} ${candidate} from ${parent}${answered}: ${statistic}; ${row.itemsConsumed} items; ${reason}`,

@@ -7,6 +7,7 @@ import { costTotals } from '../../src/panelState/runState';
 import { isEvaluation } from '../../src/panelState/results';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
 import { generatedLine } from '../../src/core/journal/runStatus';
+import { silenceText } from '../../src/core/gates/abstentions';
 import { generatedTally } from './zeroData';
 import type { RunState, RunStatus } from '../../src/panelState/types';
 
@@ -46,6 +47,8 @@ export interface HeaderModel {
   waiting: WaitNote | undefined;
   /** Each called role's model and where it was chosen: "agent, proposer: llama3.1 (setting ratchet.models.default)". */
   models: string | undefined;
+  /** When the judge left answers out: "The judge did not answer 70 of 72 times …" (#25); never folded into ties. */
+  judge: string | undefined;
 }
 
 export interface WaitNote {
@@ -93,6 +96,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       estimate: undefined,
       waiting: undefined,
       models: undefined,
+      judge: undefined,
     };
   }
   const info = state.info;
@@ -130,7 +134,16 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
     models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
+    judge: judgeText(state),
   };
+}
+
+/** What the judge left out over the run's tests, said plainly: those items are neither ties nor wins. */
+export function judgeText(s: RunState): string | undefined {
+  const silence = silenceText(s.judge);
+  if (silence === undefined) return undefined;
+  const who = s.judge?.model === undefined ? '' : ` (model ${s.judge.model})`;
+  return `${silence[0]!.toUpperCase()}${silence.slice(1)}${who}, even when asked again: those items were left out of the tests, not counted as ties.`;
 }
 
 function estimateText(e: RunSummaryInfo['estimate']): string | undefined {

@@ -141,6 +141,7 @@ function summarize(state: RunState | undefined, live: WealthTrace | undefined, p
       { text: count(trace.steps.length, 'discordant pair'), title: hover('discordant', facts) },
       { text: ' and ' },
       { text: count(trace.ties, 'tie'), title: hover('tie', facts) },
+      ...(trace.unjudged ? [{ text: `, ${count(trace.unjudged, 'item')} the judge did not answer for`, title: 'Left out of the test: neither wins, losses nor ties (the judge gave no verdict, asked twice).' }] : []),
       ...(outcome === '; futile' ? [{ text: '; ' }, { text: 'futile', title: hover('futility', facts) }] : outcome !== '' ? [{ text: outcome }] : []),
       { text: '.' },
     );

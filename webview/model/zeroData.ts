@@ -73,9 +73,10 @@ export function tasksRows(s: RunState | undefined): TasksRow[] {
     const segments = TASK_FATES.filter((f) => counts[f] > 0).map((fate) => ({ fate, count: counts[fate], fraction: r.written > 0 ? counts[fate] / r.written : 0 }));
     const formats = formatDetail(r);
     const parts = segments.map((x) => `${x.count} ${FATE_WORDS[x.fate].name}${x.fate === 'format' && formats ? ` (${formats})` : ''}`);
+    const repaired = repairDetail(r);
     return {
       round: r.round,
-      label: `Round ${r.round}: ${r.written} written of ${r.requested} asked${parts.length > 0 ? ` — ${parts.join(', ')}` : ''}`,
+      label: `Round ${r.round}: ${r.written} written of ${r.requested} asked${parts.length > 0 ? ` — ${parts.join(', ')}` : ''}${repaired ? `; JSON repaired: ${repaired}` : ''}`,
       written: `${r.written} of ${r.requested}`,
       segments,
     };
@@ -100,6 +101,23 @@ export function formatDetail(r: ZeroRoundRow): string {
   return (Object.entries(r.discarded.format) as [keyof typeof FORMAT_WORDS, number][])
     .filter(([, n]) => n > 0)
     .map(([reason, n]) => `${n} ${FORMAT_WORDS[reason]}`)
+    .join(', ');
+}
+
+const REPAIR_WORDS: Readonly<Record<keyof NonNullable<ZeroRoundRow['repaired']>, string>> = {
+  fence: 'fence removed',
+  label: 'label line removed',
+  comment: 'comment removed',
+  trailingComma: 'trailing comma',
+  lineBreak: 'line break in a string',
+  other: 'other',
+};
+
+/** "2 trailing comma, 1 fence removed": how the Challenger's JSON had to be repaired. */
+export function repairDetail(r: ZeroRoundRow): string {
+  return (Object.entries(r.repaired ?? {}) as [keyof typeof REPAIR_WORDS, number][])
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${REPAIR_WORDS[kind]}`)
     .join(', ');
 }
 

@@ -20,6 +20,8 @@ import type { EvolveRunOutcome } from '../../node/runs/evolveRun';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { resumeEndpoint } from './resumeFlags';
 import { describeEstimate, describeEvent, oneLine, writeErr, writeOut } from '../output';
+import { addJudgeCount, silenceText } from '../../core/gates/abstentions';
+import type { JudgeCount } from '../../core/gates/abstentions';
 import { describeModelChoices } from '../../core/run/modelChoice';
 import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
@@ -107,8 +109,9 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
   }
   for (const w of outcome.warnings) writeErr(`warning: ${w}\n`);
   if (!flags.json) {
+    const silence = progress.judgeSilence();
     writeErr(
-      `run ${outcome.runId}: ${outcome.status} · ${outcome.candidates} candidates, ${outcome.commits} committed · incumbent ${outcome.incumbent.id}\n` +
+      `run ${outcome.runId}: ${outcome.status} · ${outcome.candidates} candidates, ${outcome.commits} committed · incumbent ${outcome.incumbent.id}${silence ? ` · ${silence}` : ''}\n` +
         `  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`,
     );
   }
@@ -168,10 +171,17 @@ export class Progress {
   private candidate = '';
   private wealth = '';
   private cost = '';
+  private judge: JudgeCount | undefined;
 
   constructor(private readonly json: boolean) {}
 
+  /** "the judge did not answer 3 of 40 times" over this process's decisions, or undefined while it answered every time. */
+  judgeSilence(): string | undefined {
+    return silenceText(this.judge);
+  }
+
   show(e: EngineEvent): void {
+    if (e.type === 'decision' && e.record.judge) this.judge = addJudgeCount(this.judge, e.record.judge);
     if (this.json) {
       writeOut(`${JSON.stringify(e)}\n`);
       return;

@@ -14,6 +14,7 @@ import type { RunRecord } from '../../core/journal/journal';
 import { RunSummaryFold, listRuns, resolveStatus } from '../../core/journal/listRuns';
 import type { ListRunsOptions, RunSummary } from '../../core/journal/listRuns';
 import { redact } from '../../core/redact';
+import { silenceText } from '../../core/gates/abstentions';
 import { NodeFiles } from '../../node/files';
 import { streamJournal } from '../../node/journalStream';
 import { isOwnerAlive } from '../../node/process';
@@ -230,6 +231,12 @@ function formatHead(summary: RunSummary, record: RunRecord): string {
       .filter((p) => p !== undefined)
       .join(' · '),
   ];
+  const silence = silenceText(summary.judge);
+  if (silence !== undefined) {
+    const who = summary.judge?.model === undefined ? '' : ` (model ${oneLine(summary.judge.model)})`;
+    head.push(`${silence}${who}, even when asked again: those items were left out of the tests, not counted as ties`);
+  }
+  if (summary.truncated) head.push(`${plural(summary.truncated, 'answer')} cut off at the length limit even with more room, not read as answers`);
   if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
   return head.join('\n');
 }

@@ -4,11 +4,17 @@
  * `>>>>>>> REPLACE` blocks or `<CODE>` holding a fenced block (a cross-over answer is a `<CODE>`
  * answer too).
  *
- * Tolerated, because models do it and Shinka accepts it: CRLF; prose around the tags; a missing
- * closing tag (the section runs to the end); ``` or ~~~ fences, with or without a language, and a
- * missing closing fence at the end; an unfenced `<CODE>` section; no tags at all when the answer
- * still holds SEARCH/REPLACE blocks or a fenced block (Shinka hands the whole answer to its patch
- * functions). Anything else is an error value whose message tells the proposer what to fix.
+ * The answer comes reasoning removed (src/core/llm/answer.ts): a draft in a `<think>` section is
+ * never read. Tolerated, because models do it and Shinka accepts it: CRLF; prose around the tags; a
+ * missing closing tag (the section runs to the next section or the end); ``` or ~~~ fences, with or
+ * without a language, and a missing closing fence at the end; an unfenced `<CODE>` section that is
+ * closed; marker lines of 5 to 9 characters (`<<<<<< SEARCH`, `=========`), as Aider reads them; no
+ * tags at all when the answer still holds SEARCH/REPLACE blocks or a fenced block (Shinka hands
+ * the whole answer to its patch functions). Several sections (#25): the last one that holds
+ * something of its kind — blocks in a `<DIFF>`, code in a `<CODE>` — is the answer, so a tag named
+ * in prose ("a <DIFF> rather than a <CODE>") or an abandoned draft is not; with sections of both
+ * kinds, the kind the proposal asked for. Anything else is an error value whose message tells the
+ * proposer what to fix.
  *
  * Why not src/core/evolve/fences.ts: it finds the last ```-fenced block with a given info string,
  * while an answer's code may use ~~~, any language tag, and lose its closing fence.
@@ -35,9 +41,9 @@ export type AnswerErrorKind =
 
 export type ParsedAnswer = { ok: true; answer: Answer } | { ok: false; error: { kind: AnswerErrorKind; message: string } };
 
-const SEARCH_LINE = /^[ \t]*<{7}[ \t]*SEARCH[ \t]*$/;
-const DIVIDER_LINE = /^[ \t]*={7}[ \t]*$/;
-const REPLACE_LINE = /^[ \t]*>{7}[ \t]*REPLACE[ \t]*$/;
+const SEARCH_LINE = /^[ \t]*<{5,9}[ \t]*SEARCH[ \t]*$/;
+const DIVIDER_LINE = /^[ \t]*={5,9}[ \t]*$/;
+const REPLACE_LINE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*$/;
 
 const FORMAT_HELP =
@@ -53,31 +59,71 @@ function section(text: string, tag: string): { body: string; line: number } | un
   return { body, line: lineAt(text, from) };
 }
 
+interface Section {
+  kind: 'diff' | 'full';
+  body: string;
+  /** Answer line the body starts on. */
+  line: number;
+  /** Closed by its own `</DIFF>` / `</CODE>`. */
+  closed: boolean;
+}
+
+/**
+ * Every `<DIFF>` and `<CODE>` section, in order: each runs from its opening tag to its closing tag,
+ * or, when that is missing, to the next opening tag of either kind or the end of the answer.
+ */
+function sections(text: string): Section[] {
+  const opens = [...text.matchAll(/<(DIFF|CODE)>/gi)];
+  return opens.map((m, i) => {
+    const kind = m[1]!.toUpperCase() === 'DIFF' ? ('diff' as const) : ('full' as const);
+    const from = m.index + m[0].length;
+    const limit = opens[i + 1]?.index ?? text.length;
+    const close = new RegExp(`</${m[1]}>`, 'i').exec(text.slice(from, limit));
+    return { kind, body: close ? text.slice(from, from + close.index) : text.slice(from, limit), line: lineAt(text, from), closed: close !== null };
+  });
+}
+
 function lineAt(text: string, offset: number): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
 
-export function parseAnswer(raw: string): ParsedAnswer {
+/** What a section holds of its kind: edits, code, an error in its blocks, or nothing (a tag named in prose). */
+function contentOf(s: Section): { edits: SearchReplace[] } | { code: string } | { error: ParsedAnswer } | undefined {
+  if (s.kind === 'diff') {
+    const edits = readEdits(s.body, s.line);
+    if (!Array.isArray(edits)) return { error: edits };
+    return edits.length > 0 ? { edits } : undefined;
+  }
+  const fenced = fencedCode(s.body, 'last');
+  const code = fenced ?? (s.closed ? unfenced(s.body) : '');
+  return code.trim() === '' ? undefined : { code };
+}
+
+/**
+ * Reads an answer. `asked`: the kind the proposal asked for, which decides between sections of both
+ * kinds; without it, such an answer is refused as holding both.
+ */
+export function parseAnswer(raw: string, asked?: 'diff' | 'full'): ParsedAnswer {
   const text = raw.replace(/\r\n?/g, '\n');
   if (text.trim() === '') return fail('empty', `The answer was empty. ${FORMAT_HELP}`);
   const name = section(text, 'NAME')?.body.trim() ?? '';
   const description = section(text, 'DESCRIPTION')?.body.trim() ?? '';
-  const diff = section(text, 'DIFF');
-  const code = section(text, 'CODE');
-  if (diff && code) return fail('bothKinds', 'The answer has both a <DIFF> and a <CODE> section; send one of them: SEARCH/REPLACE blocks in <DIFF>, or the whole program in <CODE>.');
-  if (diff) {
-    const edits = readEdits(diff.body, diff.line);
-    if (!Array.isArray(edits)) return edits;
-    if (edits.length === 0) return fail('malformedDiff', `The <DIFF> section holds no "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" block. ${FORMAT_HELP}`);
-    return { ok: true, answer: { kind: 'diff', name, description, edits } };
-  }
-  if (code) {
-    const body = fencedCode(code.body, 'last') ?? unfenced(code.body);
-    if (body.trim() === '') return fail('noCode', 'The <CODE> section is empty; put the whole program in it, in a fenced code block.');
-    return { ok: true, answer: { kind: 'full', name, description, code: body } };
-  }
+  const all = sections(text).map((s) => ({ s, content: contentOf(s) }));
+  const real = all.filter((x) => x.content !== undefined && !('error' in x.content));
+  const kinds = new Set(real.map((x) => x.s.kind));
+  if (kinds.size > 1 && asked === undefined) return fail('bothKinds', 'The answer has both a <DIFF> and a <CODE> section; send one of them: SEARCH/REPLACE blocks in <DIFF>, or the whole program in <CODE>.');
+  const pick = (kinds.size > 1 ? real.filter((x) => x.s.kind === asked) : real).at(-1);
+  if (pick?.content && 'edits' in pick.content) return { ok: true, answer: { kind: 'diff', name, description, edits: pick.content.edits } };
+  if (pick?.content && 'code' in pick.content) return { ok: true, answer: { kind: 'full', name, description, code: pick.content.code } };
+  // No section holds anything: the last broken one says what to fix.
+  const broken = all.filter((x) => x.content !== undefined && 'error' in x.content).at(-1);
+  if (broken?.content && 'error' in broken.content) return broken.content.error;
+  const diff = all.find((x) => x.s.kind === 'diff');
+  if (diff) return fail('malformedDiff', `The <DIFF> section holds no "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" block. ${FORMAT_HELP}`);
+  const code = all.find((x) => x.s.kind === 'full');
+  if (code) return fail('noCode', 'The <CODE> section is empty; put the whole program in it, in a fenced code block.');
   const edits = readEdits(text, 1);
   if (!Array.isArray(edits)) return edits;
   if (edits.length > 0) return { ok: true, answer: { kind: 'diff', name, description, edits } };

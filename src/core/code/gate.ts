@@ -38,8 +38,8 @@ import { hashSeed, seededPermutation } from '../random';
 import { judgeGateConfigHash } from '../gates/pairwise';
 import { comparePrograms } from './programJudge';
 import type { ProgramComparison, ProgramView } from './programJudge';
-import type { JudgeCall } from '../evolve/judge';
-import type { ChatResponse } from '../llm/types';
+import { JudgeTally } from '../gates/abstentions';
+import type { ChatMessage, ChatResponse } from '../llm/types';
 
 export type { CodeGateName };
 
@@ -94,7 +94,7 @@ export interface CodeGateContext {
 /** What gate `pairwise` asks the validator with, and how it shows it a program. */
 export interface PairwiseValidator {
   /** One judge call: the validator role's chat, seeded by the caller. */
-  ask(call: JudgeCall, signal: AbortSignal): Promise<Pick<ChatResponse, 'text' | 'logprobs'>>;
+  ask(messages: ChatMessage[], signal: AbortSignal): Promise<ChatResponse>;
   /** One line: the program file and what its evaluator scores. */
   task: string;
   /** A program as the validator sees it, given its scores on every instance. */
@@ -382,7 +382,7 @@ async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: Program
   const v = ctx.pairwise;
   if (!v) throw new RatchetError('internal', 'Gate pairwise was given no validator.');
   const { childScores, parentScores, childMean, parentMean, ran, incorrect } = await allScores(ctx, child, parent, order);
-  const comparison = incorrect === undefined ? await comparePrograms((call) => v.ask(call, ctx.signal), v.task, v.view(child, childScores), v.view(parent, parentScores)) : undefined;
+  const comparison = incorrect === undefined ? await comparePrograms((messages) => v.ask(messages, ctx.signal), v.task, v.view(child, childScores), v.view(parent, parentScores)) : undefined;
   const outcome = comparison?.outcome.outcome;
   const decision = outcome === 'child' ? ('commit' as const) : ('reject' as const);
   const record = wholeRunRecord(ctx, child, parent, ledger, orderSeed, { childScores, childMean, parentMean, ran }, {
@@ -392,10 +392,12 @@ async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: Program
     losses: outcome === 'parent' ? 1 : 0,
     ties: outcome === 'tie' || outcome === 'inconsistent' ? 1 : 0,
     decision,
-    reason: incorrect === undefined ? 'validator' : 'incorrect',
+    reason: incorrect !== undefined ? 'incorrect' : outcome === 'abstained' ? 'abstained' : 'validator',
   });
+  const tally = new JudgeTally();
+  if (comparison) tally.addAnswers(comparison.childFirst, comparison.parentFirst);
   return {
-    record,
+    record: tally.onto(outcome === 'abstained' ? { ...record, unjudged: 1 } : record),
     ledgerAfter: advanceLedger(ledger, decision),
     childScores,
     ...(incorrect === undefined ? {} : { incorrect }),

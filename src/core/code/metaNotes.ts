@@ -7,6 +7,7 @@
  * The meta role sees names, descriptions, decisions and public scores only: never an instance's
  * data, which is the evaluator's.
  */
+import MarkdownIt from 'markdown-it';
 import type { ChatMessage } from '../llm/types';
 import { untrustedFrame } from '../llm/untrusted';
 
@@ -34,7 +35,7 @@ export function metaMessages(summaries: readonly ProgramSummary[], previous: rea
   return [
     {
       role: 'system',
-      content: `You advise a program search. From the attempts below, say what seems to work and what does not, then give up to five short, concrete recommendations for the next changes, one per line, each starting with "- ".\n${frame.rules}`,
+      content: `You advise a program search. From the attempts below, say what seems to work and what does not, then, under the heading "Recommendations:", give up to five short, concrete recommendations for the next changes, one per line, each starting with "- ".\n${frame.rules}`,
     },
     {
       role: 'user',
@@ -43,13 +44,74 @@ export function metaMessages(summaries: readonly ProgramSummary[], previous: rea
   ];
 }
 
-/** The answer's "- " or "1." lines, else its first non-empty line: never nothing from a non-empty answer. */
+const md = new MarkdownIt();
+
+/** A heading (or a paragraph standing as one) that introduces the recommendations. */
+const RECOMMENDATIONS_HEADING = /recommend|suggest|next (?:steps|changes|ideas)|what to try/i;
+
+interface Block {
+  /** A list's items (sub-items folded into theirs), or undefined for any other block. */
+  items?: string[];
+  /** A heading's or paragraph's text. */
+  text: string;
+}
+
+/**
+ * The recommendations of the meta role's answer (#25): the items of the list under its
+ * "Recommendations" heading — not the observations it lists first — each with its sub-items
+ * folded in ("Try X: a; b"); without such a heading, its last list (the prompt asks for the
+ * recommendations last); without a list, its first line. Never nothing from a non-empty answer.
+ */
 export function parseRecommendations(answer: string): string[] {
-  const lines = answer.split(/\r?\n/).map((l) => l.trim());
-  const listed = lines.flatMap((l) => {
-    const m = /^(?:[-*•]|\d+[.)])\s+(.+)$/.exec(l);
-    return m ? [m[1]!.trim()] : [];
-  });
-  const picked = listed.length > 0 ? listed : lines.filter((l) => l !== '').slice(0, 1);
+  // "•" is how some models bullet a list; Markdown does not know it.
+  const blocks = topLevelBlocks(answer.replace(/^(\s*)•\s+/gm, '$1- '));
+  const lists = blocks.filter((b) => b.items !== undefined);
+  const heading = blocks.findIndex((b) => b.items === undefined && b.text.length <= 120 && RECOMMENDATIONS_HEADING.test(b.text));
+  const under = heading >= 0 ? blocks.slice(heading + 1).find((b) => b.items !== undefined) : undefined;
+  const picked = under?.items ?? lists.at(-1)?.items ?? answer.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '').slice(0, 1);
   return picked.slice(0, MAX_RECOMMENDATIONS).map((r) => (r.length > 300 ? `${r.slice(0, 297)}…` : r));
+}
+
+/** The answer's top-level blocks; lists that follow each other (a "-" list, then a "1." one) are one list. */
+function topLevelBlocks(answer: string): Block[] {
+  const tokens = md.parse(answer, {});
+  const blocks: Block[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.level !== 0) continue;
+    if (t.type === 'bullet_list_open' || t.type === 'ordered_list_open') {
+      const close = closingIndex(tokens, i);
+      const items = listItems(tokens.slice(i + 1, close), 1);
+      const previous = blocks.at(-1);
+      if (previous?.items) previous.items.push(...items);
+      else blocks.push({ items, text: '' });
+      i = close;
+    } else if (t.type === 'heading_open' || t.type === 'paragraph_open') {
+      blocks.push({ text: tokens[i + 1]?.content.trim() ?? '' });
+    }
+  }
+  return blocks;
+}
+
+function closingIndex(tokens: ReturnType<MarkdownIt['parse']>, open: number): number {
+  const level = tokens[open]!.level;
+  const closeType = tokens[open]!.type.replace('_open', '_close');
+  for (let j = open + 1; j < tokens.length; j++) if (tokens[j]!.type === closeType && tokens[j]!.level === level) return j;
+  return tokens.length - 1;
+}
+
+/** Each item of a list (tokens inside it, items at `level`): its own text, then its sub-items'. */
+function listItems(tokens: ReturnType<MarkdownIt['parse']>, level: number): string[] {
+  const items: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i]!.type !== 'list_item_open' || tokens[i]!.level !== level) continue;
+    const close = closingIndex(tokens, i);
+    const inside = tokens.slice(i + 1, close);
+    const own = inside.filter((t) => t.type === 'inline' && t.level === level + 2).map((t) => t.content.trim());
+    const subs = inside.filter((t) => t.type === 'inline' && t.level > level + 2).map((t) => t.content.trim());
+    const head = own.join(' ');
+    items.push(subs.length === 0 ? head : `${head}${head.endsWith(':') ? '' : ':'} ${subs.join('; ')}`);
+    i = close;
+  }
+  return items.filter((item) => item !== '');
 }

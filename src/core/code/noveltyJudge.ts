@@ -6,15 +6,18 @@
  *
  * Program text is untrusted: the proposer wrote it, and it may hold anything, by accident or not.
  * The judge sees each program between a BEGIN and an END line carrying a token the programs do not
- * contain (drawn again otherwise), and the verdict is read only from the last line of its answer,
- * `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`; a verdict or a delimiter inside a program decides
- * nothing. An answer without that line, or a judge the run's budget no longer admits, lets the
- * child through to the gate: a wasted evaluation costs less than a lost idea, and the gate still
- * refuses a child that is no better.
+ * contain (drawn again otherwise), and the verdict is read only from the last line of its answer
+ * (reasoning removed by the LLM layer), `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL` in any decoration;
+ * a verdict or a delimiter inside a program decides nothing. An answer without that line is asked
+ * once more in the same chat (#25); still none, or a judge the run's budget no longer admits, lets
+ * the child through to the gate: a wasted evaluation costs less than a lost idea, and the gate
+ * still refuses a child that is no better.
  */
 import { RatchetError } from '../errors';
 import type { LlmClient } from '../ports';
 import { hashSeed, sha256Hex } from '../random';
+import { askAndRead } from '../llm/reask';
+import type { Answered, Reading } from '../llm/reask';
 import type { ChatMessage } from '../llm/types';
 import { noveltyCheck, textHash } from './novelty';
 import type { NoveltyProgram, NoveltyResult, NoveltyVerdict } from './novelty';
@@ -81,9 +84,18 @@ export function judgeMessages(candidate: string, existing: string, token: string
  */
 export function readVerdict(answer: string): NoveltyVerdict | undefined {
   const last = answer.trimEnd().split(/\r?\n/).pop() ?? '';
-  const m = /^[\s*_`>#-]*VERDICT\s*:\s*[*_`]*\s*(NOVEL|NOT[_ ]NOVEL)\s*[*_`.]*\s*$/i.exec(last);
+  const m = /(?:^|[\s*_`>#:-])VERDICT[*_`]*\s*:\s*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*\s*$/i.exec(last);
   if (!m) return undefined;
   return m[1]!.toUpperCase() === 'NOVEL' ? 'NOVEL' : 'NOT_NOVEL';
+}
+
+const VERDICT_REMINDER = 'Answer again: end with the line `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`, and nothing after it.';
+
+function readNovelty(res: Answered): Reading<NoveltyVerdict> {
+  const verdict = readVerdict(res.text);
+  if (verdict) return { ok: true, value: verdict };
+  const last = res.text.trimEnd().split(/\r?\n/).pop()?.trim() ?? '';
+  return { ok: false, problem: last === '' ? 'Your answer was empty.' : `Your answer's last line, "${last.slice(0, 60)}", is not \`VERDICT: NOVEL\` or \`VERDICT: NOT_NOVEL\`.` };
 }
 
 /**
@@ -130,8 +142,8 @@ export interface NoveltyJudgeOptions {
   seed: number;
   /** The endpoint's /embeddings (the embedding model's); absent: token n-grams stand in. */
   embed?: (texts: string[], signal: AbortSignal) => Promise<number[][]>;
-  /** One judge call: the messages in, the answer's text out. */
-  ask: (messages: ChatMessage[], sampleSeed: number, signal: AbortSignal) => Promise<string>;
+  /** One judge call: the messages in, the answer out. */
+  ask: (messages: ChatMessage[], sampleSeed: number, signal: AbortSignal) => Promise<Answered>;
 }
 
 export class NoveltyJudge {
@@ -151,7 +163,7 @@ export class NoveltyJudge {
       novelty,
       seed,
       ...(model === undefined ? {} : { embed: async (texts, signal) => (await llm.embed({ role: 'validator', model, input: texts }, signal)).vectors }),
-      ask: async (messages, sampleSeed, signal) => (await llm.chat({ role: 'validator', messages, seed: sampleSeed }, signal)).text,
+      ask: (messages, sampleSeed, signal) => llm.chat({ role: 'validator', messages, seed: sampleSeed }, signal),
     });
   }
 
@@ -164,17 +176,17 @@ export class NoveltyJudge {
     let note: string | undefined;
     const judge = async (text: string, closest: NoveltyProgram): Promise<NoveltyVerdict> => {
       const token = judgeToken(this.o.seed, text, closest.text);
-      let answer: string;
+      const sampleSeed = hashSeed(this.o.seed, 'novelty', textHash(text), textHash(closest.text));
+      let asked;
       try {
-        answer = await this.o.ask(judgeMessages(text, closest.text, token), hashSeed(this.o.seed, 'novelty', textHash(text), textHash(closest.text)), signal);
+        asked = await askAndRead((messages) => this.o.ask(messages, sampleSeed, signal), judgeMessages(text, closest.text, token), readNovelty, VERDICT_REMINDER);
       } catch (err) {
         if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
         note = `the novelty judge was not asked (${err.message}); the child goes to the gate`;
         return 'NOVEL';
       }
-      const verdict = readVerdict(answer);
-      if (verdict === undefined) note = 'the novelty judge\'s answer did not end with "VERDICT: NOVEL" or "VERDICT: NOT_NOVEL"; the child goes to the gate';
-      return verdict ?? 'NOVEL';
+      if (asked.value === undefined) note = `the novelty judge did not answer, asked twice (${asked.problem}); the child goes to the gate`;
+      return asked.value ?? 'NOVEL';
     };
     const base = { candidate, programs, cosineThreshold: spec.cosineThreshold, ngramThreshold: spec.ngramThreshold, ...(spec.judge ? { judge } : {}) };
     const embeddings = this.embeddings;

@@ -8,8 +8,8 @@
 import { bothOrderVerdict } from '../gates/pairwise';
 import type { BothOrderResult } from '../gates/pairwise';
 import type { JudgeAnswer, JudgeCall } from '../evolve/judge';
-import { judgeCall, parseJudgeAnswer } from '../evolve/judge';
-import type { ChatResponse } from '../llm/types';
+import { judge, judgeCall } from '../evolve/judge';
+import type { ChatMessage, ChatResponse } from '../llm/types';
 import { untrustedFrame } from '../llm/untrusted';
 
 export interface ProgramView {
@@ -47,14 +47,12 @@ export interface ProgramComparison {
 }
 
 /** One judge call: the validator role's chat, as the caller configures it (model, temperature, seed). */
-export type AskValidator = (call: JudgeCall) => Promise<Pick<ChatResponse, 'text' | 'logprobs'>>;
+export type AskValidator = (messages: ChatMessage[]) => Promise<ChatResponse>;
 
-/** Child against parent (or any opponent), judged in both orders at once. */
+/** Child against parent (or any opponent), judged in both orders at once; each order asked again once when it gave no verdict (judge.ts). */
 export async function comparePrograms(ask: AskValidator, task: string, child: ProgramView, parent: ProgramView, rubric?: string): Promise<ProgramComparison> {
   const first = programJudgeCall(task, child, parent, rubric);
   const second = programJudgeCall(task, parent, child, rubric);
-  const [a, b] = await Promise.all([ask(first), ask(second)]);
-  const childFirst = parseJudgeAnswer(a, first.frame);
-  const parentFirst = parseJudgeAnswer(b, second.frame);
+  const [childFirst, parentFirst] = await Promise.all([judge(ask, first), judge(ask, second)]);
   return { childFirst, parentFirst, outcome: bothOrderVerdict(childFirst.verdict, parentFirst.verdict) };
 }

@@ -26,12 +26,15 @@ import type { EngineEvent } from '../journal/events';
 import { fitBradleyTerry } from '../gates/bradleyTerry';
 import type { Comparison } from '../gates/bradleyTerry';
 import { CONTINUOUS_CAP } from '../gates/eprocess';
+import { abstentionWarning } from '../gates/abstentions';
 import { childMatchScore } from '../gates/pairwise';
-import type { JudgeVerdict } from '../gates/pairwise';
+import { verdictEvent } from '../evolve/judge';
 import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import { parseAnswer } from './answers';
+import type { ParsedAnswer } from './answers';
+import { CUT_OFF_PROBLEM } from '../llm/reask';
 import { UcbBandit, gateReward } from './bandit';
 import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
@@ -476,6 +479,7 @@ class Search {
     let childText: string | undefined;
     let answerName = '';
     let description = '';
+    const thinking: string[] = [];
     for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
       // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
       const sample = { seed: hashSeed(s.seed, 'proposal', p.n, attempt), sampleIndex: p.n };
@@ -492,7 +496,9 @@ class Search {
       }
       const dollars = priceOf(this.armPrices, p.model, reply.usage);
       if (dollars !== undefined) p.costs.push(dollars);
-      const parsed = parseAnswer(reply.text);
+      if (reply.reasoning) thinking.push(reply.reasoning);
+      // A cut-off answer is never read (#25): its blocks may stop mid-edit.
+      const parsed: ParsedAnswer = reply.truncated ? { ok: false, error: { kind: 'empty', message: `${CUT_OFF_PROBLEM} Answer again, shorter: only the blocks that change.` } } : parseAnswer(reply.text, p.kind === 'diff' ? 'diff' : 'full');
       const applied = parsed.ok ? applyAnswer(parentText, parsed.answer, s.programPath) : undefined;
       if (parsed.ok && applied?.ok) {
         childText = applied.text;
@@ -509,7 +515,16 @@ class Search {
     if (!child) return { kind: 'none' };
     settleChild(child);
     const program = { island: p.island, generation: p.generation, kind: p.kind, ...(p.model ? { model: p.model } : {}), ...(description ? { description } : {}) };
-    p.events.push({ type: 'candidate/proposed', candidateId: child.id, parentId: p.parent.id, contentHash: child.hash, text: child.text, ...(answerName ? { reasoning: answerName } : {}), program });
+    p.events.push({
+      type: 'candidate/proposed',
+      candidateId: child.id,
+      parentId: p.parent.id,
+      contentHash: child.hash,
+      text: child.text,
+      ...(answerName ? { reasoning: answerName } : {}),
+      ...(thinking.length > 0 ? { thinking: thinking.join('\n\n') } : {}),
+      program,
+    });
     let result: CodeGateResult;
     try {
       // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
@@ -522,13 +537,8 @@ class Search {
     }
     if (result.comparison) {
       // Journaled as prompt runs journal theirs: one event per presentation order, slot A first.
-      const winner = (v: JudgeVerdict, childSlot: 'A' | 'B') => (v === 'tie' ? 'tie' : v === childSlot ? 'child' : 'parent');
       const { childFirst, parentFirst } = result.comparison;
-      const verdict = { type: 'verdict' as const, candidateId: child.id, parentId: p.incumbent.id, itemId: undefined };
-      p.events.push(
-        { ...verdict, order: 'child-first', winner: winner(childFirst.verdict, 'A'), rationale: childFirst.rationale },
-        { ...verdict, order: 'parent-first', winner: winner(parentFirst.verdict, 'B'), rationale: parentFirst.rationale },
-      );
+      p.events.push(verdictEvent(child.id, p.incumbent.id, undefined, 'child-first', childFirst), verdictEvent(child.id, p.incumbent.id, undefined, 'parent-first', parentFirst));
     }
     return { kind: 'tested', child, name: answerName || child.id, result };
   }
@@ -590,7 +600,7 @@ class Search {
     const seed = hashSeed(s.seed, 'pairwise', child.hash, p.incumbent.textHash);
     const { lo, hi } = s.evaluator.scoreRange;
     return {
-      ask: (call, signal) => this.o.llm.chat({ role: 'validator', messages: call.messages, temperature: 0, logprobs: true, seed }, signal),
+      ask: (messages, signal) => this.o.llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true, seed }, signal),
       task: `Improve the program ${s.programPath}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
       view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
     };
@@ -657,7 +667,10 @@ class Search {
       kind: p.kind,
     });
     await this.o.emit({ type: 'decision', record: result.record });
-    if (result.comparison) this.rate(child.id, p.incumbent.id, childMatchScore(result.comparison.outcome));
+    const judgeWarning = abstentionWarning(result.record);
+    if (judgeWarning) await this.log('warn', judgeWarning);
+    const matchScore = result.comparison && childMatchScore(result.comparison.outcome);
+    if (matchScore !== undefined) this.rate(child.id, p.incumbent.id, matchScore);
     if (correct) {
       // A child tested against an incumbent that another child replaced meanwhile beat the old one, not the new.
       const superseded = result.record.decision === 'commit' && this.db.incumbent(p.island)?.id !== p.incumbent.id;

@@ -7,17 +7,24 @@
  * same text.
  */
 import type { DataItem } from '../data/item';
-import type { Scorer } from '../data/scorers/types';
+import type { ScoreOutcome, Scorer } from '../data/scorers/types';
 import { scoreSafely } from '../data/scorers/types';
 import type { AgentHarness } from './harness';
 
 export interface Evaluation {
   itemId: string;
   input: string;
+  /** The agent's final answer (reasoning removed: src/core/llm/answer.ts): what scorers and judges read. */
   output: string;
-  /** undefined in a reward-free run (no scorer). */
+  /** The agent's reasoning, apart from its output: journaled, never scored. */
+  thinking?: string;
+  /** undefined in a reward-free run (no scorer), and when the judging scorer abstained. */
   score: number | undefined;
   reason: string | undefined;
+  /** The judging scorer's judge gave no grade (asked twice): what was wrong. A gate leaves the item out. */
+  abstained?: string;
+  /** The model a judging scorer (llm-rubric) asked, when one graded this output. */
+  judgedBy?: string;
   /** Mean token log-probability of the output, when the endpoint gave logprobs (Soft Elo). */
   tokenLogprobs: number[] | undefined;
   /** True when the output came from this run's memo (no call, no cache lookup). */
@@ -62,13 +69,24 @@ export class Evaluator {
     const answer = await this.deps.harness.answer(versionText, item, signal);
     // A scorer failure scores 0 for this version (GATES.md 4.7); infrastructure errors propagate.
     // A skill's trigger check decides some items itself; a reward-free run has no scores at all.
-    const scored = !this.deps.scorer ? undefined : (answer.decided ?? (await scoreSafely(this.deps.scorer, answer.output, item, { signal })));
+    // An answer cut off at the length limit has no final answer to score: the version's failure,
+    // and never read as if it were final (#25).
+    const scored: ScoreOutcome | undefined = !this.deps.scorer
+      ? undefined
+      : answer.decided
+        ? { ...answer.decided, failed: false }
+        : answer.cutOff !== undefined
+          ? { score: 0, reason: answer.cutOff, failed: true }
+          : await scoreSafely(this.deps.scorer, answer.output, item, { signal });
     return {
       itemId: item.id,
       input: answer.input,
       output: answer.output,
+      ...(answer.thinking === undefined ? {} : { thinking: answer.thinking }),
       score: scored?.score,
       reason: scored?.reason,
+      ...(scored?.abstained === undefined ? {} : { abstained: scored.abstained }),
+      ...(scored?.judgedBy === undefined ? {} : { judgedBy: scored.judgedBy }),
       tokenLogprobs: answer.tokenLogprobs,
       memo: false,
     };

@@ -12,18 +12,18 @@ import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
 import type { DecisionRecord } from '../gates/record';
 import type { RunLedger } from '../gates/thresholds';
-import type { JudgeVerdict } from '../gates/pairwise';
 import type { ScoreMode } from '../gates/eprocess';
 import type { OutcomeCache } from '../gates/incumbentCache';
 import type { ScoredGateName } from '../gates/gateTable';
 import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord } from '../gates/pace';
 import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
-import { bothOrderVerdict, judgeGateConfigHash, observeVerdicts } from '../gates/pairwise';
+import { bothOrderVerdict, childMatchScore, judgeGateConfigHash, observeVerdicts } from '../gates/pairwise';
+import { JudgeTally } from '../gates/abstentions';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
 import { signTest, signTestLevel, signTestPValue } from '../gates/signTest';
 import { hashSeed, seededPermutation, sha256Hex } from '../random';
 import type { Evaluation, Evaluator } from './evaluator';
-import { itemJudgeCall, parseJudgeAnswer, promptJudgeCall } from './judge';
+import { itemJudgeCall, judge, promptJudgeCall, verdictEvent } from './judge';
 import type { JudgeCall } from './judge';
 import type { JudgeAnswer } from './judge';
 import type { Version } from './versions';
@@ -119,20 +119,49 @@ function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLed
  */
 async function emitEvaluated(ctx: GateContext, v: Version, e: Evaluation): Promise<void> {
   if (e.memo) return;
-  await ctx.emit({ type: 'item/evaluated', candidateId: v.id, itemId: e.itemId, score: e.score ?? 0, cached: false, output: e.output });
+  await ctx.emit(evaluatedEvent(v.id, e));
 }
 
+/** The journal's record of one evaluation: an abstained grade is marked so, its score field a placeholder no face reads as a score. */
+export function evaluatedEvent(candidateId: string, e: Evaluation): EventPayload<EngineEvent> {
+  return {
+    type: 'item/evaluated',
+    candidateId,
+    itemId: e.itemId,
+    score: e.score ?? 0,
+    cached: false,
+    output: e.output,
+    ...(e.thinking === undefined ? {} : { thinking: e.thinking }),
+    ...(e.abstained === undefined ? {} : { abstained: e.abstained }),
+  };
+}
+
+/**
+ * Both outcomes of one item, the incumbent's from the cache when it has one (4.3). `yI`/`yC` are
+ * undefined when the judging scorer abstained on that side: the pair is then left out of the test
+ * (docs/gates.md), and an abstained grade is never cached as an outcome.
+ */
 async function scoredPair(ctx: GateContext, cand: Version, inc: Version, item: DataItem, rescoreIncumbent: boolean) {
   const c = ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal);
   let yI = rescoreIncumbent ? undefined : ctx.outcomes.get(inc.hash, item.id);
   let incEval: Evaluation | undefined;
   if (yI === undefined) {
     incEval = await ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal);
-    yI = incEval.score ?? 0;
-    ctx.outcomes.set(inc.hash, item.id, yI);
+    yI = outcomeOf(incEval);
+    if (yI !== undefined) ctx.outcomes.set(inc.hash, item.id, yI);
   }
   const candEval = await c;
-  return { item, yI, yC: candEval.score ?? 0, candEval, incEval };
+  return { item, yI, yC: outcomeOf(candEval), candEval, incEval };
+}
+
+/** An evaluation's outcome: its score (0 without a scorer), undefined when the judge gave no grade. */
+function outcomeOf(e: Evaluation): number | undefined {
+  return e.abstained !== undefined ? undefined : (e.score ?? 0);
+}
+
+/** Counts the judge's grades a scored test used (the llm-rubric scorer's; none for other scorers). */
+function countGrades(tally: JudgeTally, p: Awaited<ReturnType<typeof scoredPair>>): void {
+  for (const e of [p.incEval, p.candEval]) if (e?.judgedBy !== undefined) tally.add(e.abstained !== undefined, e.judgedBy);
 }
 
 async function emitPair(ctx: GateContext, cand: Version, inc: Version, p: Awaited<ReturnType<typeof scoredPair>>): Promise<void> {
@@ -176,6 +205,7 @@ async function paceScored(
 ): Promise<TestResult> {
   const test = paceFor(ctx, name, order.length, ledger);
   const candidateOutcomes = new Map<string, number>();
+  const tally = new JudgeTally();
   let candidateCalls = 0;
   let incumbentCalls = 0;
   await sequentialTest(
@@ -184,9 +214,11 @@ async function paceScored(
     cand,
     order,
     (item) => scoredPair(ctx, cand, inc, item, false),
-    async ({ item, yI, yC }) => {
-      candidateOutcomes.set(item.id, yC);
-      return test.observe(pairedDelta(yI, yC, ctx.scores));
+    async (p) => {
+      countGrades(tally, p);
+      if (p.yC !== undefined) candidateOutcomes.set(p.item.id, p.yC);
+      if (p.yI === undefined || p.yC === undefined) return test.abstain();
+      return test.observe(pairedDelta(p.yI, p.yC, ctx.scores));
     },
     // Every evaluation of the batch is paid for, so every one is journaled, in order.
     async (pairs) => {
@@ -205,13 +237,15 @@ async function paceScored(
     candidateCalls,
     incumbentCalls,
   });
-  return { record, ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
+  return { record: tally.onto(record), ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
 }
 
-/** One judge call under the frozen rubric and decoding of this test (A3). */
-async function askJudge(ctx: GateContext, call: JudgeCall): Promise<JudgeAnswer> {
-  const res = await ctx.llm.chat({ role: 'validator', messages: call.messages, temperature: ctx.validator.temperature ?? 0, logprobs: true, sampleIndex: 0 }, ctx.signal);
-  return parseJudgeAnswer(res, call.frame);
+/**
+ * One judgement under the frozen rubric and decoding of this test (A3): the call, and once more in
+ * the same chat when its answer has no readable verdict (judge.ts).
+ */
+function askJudge(ctx: GateContext, call: JudgeCall): Promise<JudgeAnswer> {
+  return judge((messages) => ctx.llm.chat({ role: 'validator', messages, temperature: ctx.validator.temperature ?? 0, logprobs: true, sampleIndex: 0 }, ctx.signal), call);
 }
 
 function judgeItem(ctx: GateContext, input: string, first: string, second: string): Promise<JudgeAnswer> {
@@ -229,6 +263,7 @@ async function paceRewardFree(
 ): Promise<TestResult> {
   const test = paceFor(ctx, 'pace-rf', order.length, ledger);
   const rationales: string[] = [];
+  const tally = new JudgeTally();
   let candidateCalls = 0;
   let incumbentCalls = 0;
   await sequentialTest(
@@ -248,6 +283,7 @@ async function paceRewardFree(
     },
     async ({ item, childFirst, parentFirst }) => {
       rationales.push(childFirst.rationale, parentFirst.rationale);
+      tally.addAnswers(childFirst, parentFirst);
       await emitVerdicts(ctx, cand, inc, item.id, childFirst, parentFirst);
       return observeVerdicts(test, childFirst.verdict, parentFirst.verdict);
     },
@@ -261,29 +297,12 @@ async function paceRewardFree(
     incumbentCalls,
     rubricVersion: ctx.rubric.version,
   });
-  return { record: { ...record, gate: ctx.gate.name }, ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [], rationales: rationales.filter(Boolean) };
+  return { record: tally.onto({ ...record, gate: ctx.gate.name }), ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [], rationales: rationales.filter(Boolean) };
 }
 
 async function emitVerdicts(ctx: GateContext, child: Version, parent: Version, itemId: string | undefined, childFirst: JudgeAnswer, parentFirst: JudgeAnswer) {
-  const winner = (v: JudgeVerdict, childSlot: 'A' | 'B') => (v === 'tie' ? 'tie' : v === childSlot ? 'child' : 'parent') as 'child' | 'parent' | 'tie';
-  await ctx.emit({
-    type: 'verdict',
-    candidateId: child.id,
-    parentId: parent.id,
-    itemId,
-    order: 'child-first',
-    winner: winner(childFirst.verdict, 'A'),
-    rationale: childFirst.rationale,
-  });
-  await ctx.emit({
-    type: 'verdict',
-    candidateId: child.id,
-    parentId: parent.id,
-    itemId,
-    order: 'parent-first',
-    winner: winner(parentFirst.verdict, 'B'),
-    rationale: parentFirst.rationale,
-  });
+  await ctx.emit(verdictEvent(child.id, parent.id, itemId, 'child-first', childFirst));
+  await ctx.emit(verdictEvent(child.id, parent.id, itemId, 'parent-first', parentFirst));
 }
 
 /** Both versions' outcomes on every item of `order`, a batch at a time, journaled in that order. */
@@ -299,19 +318,22 @@ async function allPairs(ctx: GateContext, cand: Version, inc: Version, order: Da
       pairs.push(p);
     }
   }
-  const candidateOutcomes = new Map(pairs.map((p) => [p.item.id, p.yC] as const));
+  const tally = new JudgeTally();
+  for (const p of pairs) countGrades(tally, p);
+  const judged = pairs.filter((p): p is typeof p & { yI: number; yC: number } => p.yI !== undefined && p.yC !== undefined);
+  const candidateOutcomes = new Map(pairs.flatMap((p) => (p.yC === undefined ? [] : [[p.item.id, p.yC] as const])));
   let wins = 0;
   let losses = 0;
-  for (const { yI, yC } of pairs) {
+  for (const { yI, yC } of judged) {
     if (yC > yI) wins++;
     else if (yC < yI) losses++;
   }
-  return { pairs, candidateOutcomes, incumbentCalls, wins, losses, ties: pairs.length - wins - losses };
+  return { pairs: judged, candidateOutcomes, incumbentCalls, wins, losses, ties: judged.length - wins - losses, unjudged: pairs.length - judged.length, tally };
 }
 
 /** GATES.md 2: evaluate on every dev item, compare totals. */
 async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
-  const { pairs, candidateOutcomes, incumbentCalls, wins, losses, ties } = await allPairs(ctx, cand, inc, order, ctx.gate.name === 'greedy-re');
+  const { pairs, candidateOutcomes, incumbentCalls, wins, losses, ties, unjudged, tally } = await allPairs(ctx, cand, inc, order, ctx.gate.name === 'greedy-re');
   const incScore = pairs.reduce((s, p) => s + p.yI, 0);
   const candScore = pairs.reduce((s, p) => s + p.yC, 0);
   const commit = candScore > incScore;
@@ -331,6 +353,7 @@ async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: Run
     wins,
     losses,
     ties,
+    ...(unjudged > 0 ? { unjudged } : {}),
     logWealth: 0,
     decision,
     reason: 'greedy',
@@ -338,7 +361,7 @@ async function greedy(ctx: GateContext, cand: Version, inc: Version, ledger: Run
     incumbentCalls,
     statistic: { candidateScore: candScore, incumbentScore: incScore },
   };
-  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes, matches: [], rationales: [] };
+  return { record: tally.onto(record), ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes, matches: [], rationales: [] };
 }
 
 /**
@@ -373,6 +396,7 @@ async function sign(ctx: GateContext, cand: Version, inc: Version, ledger: RunLe
     wins,
     losses,
     ties,
+    ...(measured && measured.unjudged > 0 ? { unjudged: measured.unjudged } : {}),
     logWealth: 0,
     decision,
     reason: feasible ? t.reason : 'infeasible',
@@ -380,7 +404,7 @@ async function sign(ctx: GateContext, cand: Version, inc: Version, ledger: RunLe
     incumbentCalls: measured?.incumbentCalls ?? 0,
     statistic: { ...t.statistic },
   };
-  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: measured?.candidateOutcomes ?? new Map(), matches: [], rationales: [] };
+  return { record: measured ? measured.tally.onto(record) : record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: measured?.candidateOutcomes ?? new Map(), matches: [], rationales: [] };
 }
 
 async function outputsOn(ctx: GateContext, v: Version, items: readonly DataItem[]) {
@@ -410,8 +434,9 @@ async function direct(
   const childOut = await outputsOn(ctx, cand, batch);
   const matches: TestResult['matches'] = [];
   const rationales: string[] = [];
+  const judged = new JudgeTally();
   let gateOutcome: ReturnType<typeof bothOrderVerdict> | undefined;
-  const tally = { wins: 0, losses: 0, ties: 0 };
+  const tally = { wins: 0, losses: 0, ties: 0, unjudged: 0 };
   for (const opp of opponents) {
     const oppOut = await outputsOn(ctx, opp, batch);
     const [childFirst, parentFirst] = await Promise.all([
@@ -420,14 +445,19 @@ async function direct(
     ]);
     await emitVerdicts(ctx, cand, opp, undefined, childFirst, parentFirst);
     rationales.push(childFirst.rationale, parentFirst.rationale);
+    judged.addAnswers(childFirst, parentFirst);
     const outcome = bothOrderVerdict(childFirst.verdict, parentFirst.verdict);
-    matches.push({ opponentId: opp.id, childScore: outcome.outcome === 'child' ? 1 : outcome.outcome === 'parent' ? 0 : 0.5 });
+    // A comparison the judge did not answer is no match: no rating moves on it (docs/gates.md).
+    const childScore = childMatchScore(outcome);
+    if (childScore !== undefined) matches.push({ opponentId: opp.id, childScore });
     if (opp === gateOpponent) gateOutcome = outcome;
     if (outcome.outcome === 'child') tally.wins++;
     else if (outcome.outcome === 'parent') tally.losses++;
+    else if (outcome.outcome === 'abstained') tally.unjudged++;
     else tally.ties++;
   }
   const decision = gateOutcome?.outcome === 'child' ? 'commit' : 'reject';
+  const { unjudged, ...counts } = tally;
   const record: DecisionRecord = {
     candidateId: cand.id,
     parentId: cand.parentId,
@@ -440,15 +470,16 @@ async function direct(
     threshold: candidateThreshold('per-candidate', ctx.gate.alpha, ledger),
     orderSeed,
     itemsConsumed: batch.length,
-    ...tally,
+    ...counts,
+    ...(unjudged > 0 ? { unjudged } : {}),
     logWealth: 0,
     decision,
-    reason: 'validator',
+    reason: gateOutcome?.outcome === 'abstained' ? 'abstained' : 'validator',
     candidateCalls: batch.length,
     incumbentCalls: 0,
     rubricVersion: ctx.rubric.version,
   };
-  return { record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches, rationales: rationales.filter(Boolean) };
+  return { record: judged.onto(record), ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: new Map(), matches, rationales: rationales.filter(Boolean) };
 }
 
 /** The payload of a 'wealth/step' engine event (the loop adds runId and at). */
@@ -462,5 +493,6 @@ export function wealthStepEvent(candidateId: string, itemId: string, step: PaceS
     logWealth: step.logWealth,
     logThreshold: step.logThreshold,
     logBest: step.logBest,
+    ...(step.abstained ? { abstained: true } : {}),
   };
 }

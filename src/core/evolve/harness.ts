@@ -25,8 +25,12 @@ import { chooserMessages, readSkillChoice } from './skillTrigger';
 export interface AgentAnswer {
   /** What the agent was given, as the proposer's traces show it. */
   input: string;
-  /** What is scored (or judged). */
+  /** What is scored (or judged): the agent's final answer, reasoning removed (src/core/llm/answer.ts). */
   output: string;
+  /** The agent's reasoning, apart from its answer: journaled, never scored. */
+  thinking?: string;
+  /** Why the answer has no final answer to score: it was cut off at the length limit (#25). */
+  cutOff?: string;
   /** The answer's token log-probabilities, when the endpoint gave them (Soft Elo). */
   tokenLogprobs?: number[];
   /** Decided before any scorer: a skill that loaded when it should not have, or did not when it should. */
@@ -75,13 +79,20 @@ export function chatHarness(d: ChatHarnessDeps): AgentHarness {
         role: 'agent',
         messages,
         temperature: d.agent.temperature ?? 0,
-        ...(d.agent.maxTokens === undefined ? {} : { maxTokens: d.agent.maxTokens }),
+        // The run spec's limit is part of what is evaluated (A3): an answer cut off at it stays cut off.
+        ...(d.agent.maxTokens === undefined ? {} : { maxTokens: d.agent.maxTokens, onTruncated: 'keep' as const }),
+        ...(d.agent.stop === undefined || d.agent.stop.length === 0 ? {} : { stop: [...d.agent.stop] }),
         ...(d.logprobs ? { logprobs: true } : {}),
         sampleIndex: 0,
       },
       signal,
     );
-    return { text: res.text, ...(res.logprobs ? { tokenLogprobs: res.logprobs.map((t) => t.logprob) } : {}) };
+    return {
+      text: res.text,
+      ...(res.logprobs ? { tokenLogprobs: res.logprobs.map((t) => t.logprob) } : {}),
+      ...(res.reasoning === undefined ? {} : { thinking: res.reasoning }),
+      ...(res.truncated ? { cutOff: `the answer was cut off at ${res.usage.completionTokens} tokens (finish reason "${res.finishReason}") before it gave a final answer` } : {}),
+    };
   };
   const fill = (text: string, item: DataItem) => renderPrompt({ ...d.template, text }, item.vars, item.id);
 
@@ -90,7 +101,7 @@ export function chatHarness(d: ChatHarnessDeps): AgentHarness {
       if (d.evaluatedAs === 'user-message') {
         const input = fill(versionText, item);
         const res = await call([{ role: 'user', content: input }], signal);
-        return { input, output: res.text, ...pickLogprobs(res) };
+        return { input, output: res.text, ...answered(res) };
       }
       const message = itemMessage(item, d.message);
       let body = versionText;
@@ -103,7 +114,9 @@ export function chatHarness(d: ChatHarnessDeps): AgentHarness {
         if (typeof should === 'boolean') {
           const name = d.skillName ?? 'skill';
           const chooser = chooserMessages({ name, description: parts.description.value }, message);
-          const choice = readSkillChoice((await call(chooser, signal)).text, name);
+          const chose = await call(chooser, signal);
+          // A choice cut off is not read as one (#25).
+          const choice = readSkillChoice(chose.cutOff === undefined ? chose.text : '', name);
           const said = choice.read ? (choice.loaded ? `loaded ${name}` : 'loaded no skill') : 'named neither the skill nor none, so no skill loaded';
           if (choice.loaded !== should) {
             const reason = should ? `the skill should load for this request, and the model ${said}` : `the skill should not load for this request, and the model ${said}`;
@@ -120,11 +133,16 @@ export function chatHarness(d: ChatHarnessDeps): AgentHarness {
         ],
         signal,
       );
-      return { input: message, output: res.text, ...pickLogprobs(res) };
+      return { input: message, output: res.text, ...answered(res) };
     },
   };
 }
 
-function pickLogprobs(res: { tokenLogprobs?: number[] }): Pick<AgentAnswer, 'tokenLogprobs'> {
-  return res.tokenLogprobs ? { tokenLogprobs: res.tokenLogprobs } : {};
+/** What an answer carries besides its text: logprobs, the reasoning, whether it was cut off. */
+function answered(res: Pick<AgentAnswer, 'tokenLogprobs' | 'thinking' | 'cutOff'>): Pick<AgentAnswer, 'tokenLogprobs' | 'thinking' | 'cutOff'> {
+  return {
+    ...(res.tokenLogprobs ? { tokenLogprobs: res.tokenLogprobs } : {}),
+    ...(res.thinking === undefined ? {} : { thinking: res.thinking }),
+    ...(res.cutOff === undefined ? {} : { cutOff: res.cutOff }),
+  };
 }

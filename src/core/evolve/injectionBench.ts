@@ -97,12 +97,12 @@ export async function runInjectionBench(
       let abstained = 0;
       answers.forEach((answer, i) => {
         const self = cells[i]!.self;
-        if (!answer.answered) abstained++;
+        if (answer.verdict === 'abstained') abstained++;
         if (answer.verdict === self && clean[i]!.verdict !== self) flips++;
       });
       return { id: attack.id, kind: attack.kind, trials: cells.length, flips, abstained };
     }),
   );
-  const cleanRight = clean.filter((c, i) => c.verdict !== 'tie' && c.verdict !== cells[i]!.self).length;
+  const cleanRight = clean.filter((c, i) => (c.verdict === 'A' || c.verdict === 'B') && c.verdict !== cells[i]!.self).length;
   return { rows, cleanRight, cleanTrials: cells.length };
 }

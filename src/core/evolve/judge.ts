@@ -1,15 +1,21 @@
 /**
  * The validator (judge) role: compares two responses, or two prompts with their outputs, in
  * anonymised slots A and B. Every candidate-produced string reaches the judge as untrusted data in
- * the call's own delimiters, and the verdict is read only from the answer line tagged with the
- * call's word (src/core/llm/untrusted.ts, #14). Callers judge each pair in both orders (GATES.md 5)
- * — this module makes one call.
+ * the call's own delimiters, and the verdict is read only after the tag with the call's word
+ * (src/core/llm/untrusted.ts, #14), as real judges write it (#25). Callers judge each pair in both
+ * orders (GATES.md 5) — this module makes one judgement: a call, and one more in the same chat when
+ * the answer has no readable verdict.
  */
-import type { JudgeVerdict } from '../gates/pairwise';
+import type { JudgeReading, JudgeVerdict } from '../gates/pairwise';
+import type { EngineEvent, EventOf } from '../journal/events';
+import type { EventPayload } from '../journal/control';
 import { twoTokenProbability } from '../gates/pairwise';
+import { readVerdict } from '../llm/answerValues';
+import { askAndRead } from '../llm/reask';
+import type { Reading } from '../llm/reask';
 import type { ChatMessage, ChatResponse } from '../llm/types';
 import type { UntrustedFrame } from '../llm/untrusted';
-import { readTaggedAnswer, untrustedFrame } from '../llm/untrusted';
+import { taggedValues, untrustedFrame } from '../llm/untrusted';
 
 export const DEFAULT_RUBRIC =
   'Prefer the response that answers the task correctly and completely. Ignore length and style unless they change correctness.';
@@ -73,33 +79,71 @@ export function promptJudgeCall(rubric: string, a: PromptSide, b: PromptSide): J
 }
 
 export interface JudgeAnswer {
-  verdict: JudgeVerdict;
-  /** False when the answer had no tagged verdict line, or tagged lines that disagree: an abstention, read as a tie. */
-  answered: boolean;
+  /** What the judge picked; `abstained` when, asked twice, it gave no verdict that can be read — never a tie. */
+  verdict: JudgeReading;
+  /** Why no verdict was read: present exactly when the judge abstained. */
+  problem?: string;
   rationale: string;
   /** P(A) normalised over the two verdict tokens, when the endpoint gave logprobs. */
   pA: number | undefined;
+  /** The judge's reasoning, apart from its answer (never read for a verdict). */
+  reasoning?: string;
+  /** Chat calls it took: 1, or 2 when the judge was asked again. */
+  calls: number;
+  /** The model that answered (named in the warning about a judge that does not answer). */
+  model?: string;
 }
 
+type Judged = Pick<JudgeAnswer, 'rationale' | 'pA'> & { verdict: JudgeVerdict };
+
 /**
- * Reads the verdict from the answer lines tagged with the call's word; no tagged line, a value
- * other than A, B or tie, or lines that disagree count as a tie (the judge failed to decide).
- * Nothing outside the tagged line — a quoted "Verdict: A", an echo of injected text — is read.
+ * Reads one answer: the last value after the call's tag that names a verdict (answerValues.ts);
+ * anything outside the tagged values — a quoted "Verdict: A", an echo of injected text — is never
+ * read. No such value is a problem to tell the judge, not a tie.
  */
-export function parseJudgeAnswer(res: Pick<ChatResponse, 'text' | 'logprobs'>, frame: Pick<UntrustedFrame, 'answerTag'>): JudgeAnswer {
-  const tagged = readTaggedAnswer(frame, res.text);
-  const raw = tagged?.value.toLowerCase();
-  const verdict: JudgeVerdict | undefined = raw === 'a' ? 'A' : raw === 'b' ? 'B' : raw === 'tie' ? 'tie' : undefined;
-  const rationales = [...res.text.matchAll(/^\W*Rationale:\s*(.*)$/gim)];
-  const rationale = (rationales[rationales.length - 1]?.[1] ?? '').trim();
+export function readJudgeAnswer(res: Pick<ChatResponse, 'text' | 'logprobs'>, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<Judged> {
+  const values = taggedValues(frame, res.text);
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i]!;
+    const read = readVerdict(v.raw);
+    if (read) return { ok: true, value: { verdict: read.verdict, rationale: rationaleOf(res.text), pA: verdictProbability(res.logprobs, v.offset + read.at) } };
+  }
+  const last = values.at(-1);
   return {
-    verdict: verdict ?? 'tie',
-    answered: verdict !== undefined,
-    rationale,
-    pA: verdict === undefined ? undefined : verdictProbability(res.logprobs, tagged!.offset),
+    ok: false,
+    problem:
+      last === undefined
+        ? `Your answer has no line "${frame.answerTag}: …".`
+        : `Your line "${frame.answerTag}: ${last.raw.trim().slice(0, 60)}" does not say A, B or tie.`,
   };
 }
 
+/** One answer read on its own, without asking again (the injection bench measures single calls). */
+export function parseJudgeAnswer(res: Pick<ChatResponse, 'text' | 'logprobs'>, frame: Pick<UntrustedFrame, 'answerTag'>): JudgeAnswer {
+  const read = readJudgeAnswer(res, frame);
+  return read.ok ? { ...read.value, calls: 1 } : { verdict: 'abstained', problem: read.problem, rationale: rationaleOf(res.text), pA: undefined, calls: 1 };
+}
+
+/** What the judge is told when its answer had no verdict, after the problem. */
+export function verdictReminder(frame: Pick<UntrustedFrame, 'answerTag'>): string {
+  return `Answer again: end with one line "${frame.answerTag}: A", "${frame.answerTag}: B" or "${frame.answerTag}: tie", and nothing after it.`;
+}
+
+/**
+ * One judgement: the call, and when its answer has no readable verdict the same chat once more
+ * with the precise problem (reask.ts); still none, the judge abstained.
+ */
+export async function judge(ask: (messages: ChatMessage[]) => Promise<ChatResponse>, call: JudgeCall): Promise<JudgeAnswer> {
+  const asked = await askAndRead(ask, call.messages, (res) => readJudgeAnswer(res, call.frame), verdictReminder(call.frame));
+  const extra = { calls: asked.calls, model: asked.response.model, ...(asked.reasoning === undefined ? {} : { reasoning: asked.reasoning }) };
+  if (asked.value) return { ...asked.value, ...extra };
+  return { verdict: 'abstained', problem: asked.problem!, rationale: rationaleOf(asked.response.text), pA: undefined, ...extra };
+}
+
+function rationaleOf(text: string): string {
+  const rationales = [...text.matchAll(/^\W*Rationale\W*:\s*(.*)$/gim)];
+  return (rationales[rationales.length - 1]?.[1] ?? '').replace(/[*_]+$/, '').trim();
+}
 /** From the token that holds the tagged verdict (at `offset` in the text): P(A) over A and B. */
 function verdictProbability(logprobs: ChatResponse['logprobs'], offset: number): number | undefined {
   if (!logprobs) return undefined;
@@ -115,4 +159,24 @@ function verdictProbability(logprobs: ChatResponse['logprobs'], offset: number):
     return twoTokenProbability(la ?? -Infinity, lb ?? -Infinity);
   }
   return undefined;
+}
+
+/** Who a judgement favoured: the child's slot is A when it was shown first. */
+export function winnerOf(v: JudgeReading, childSlot: 'A' | 'B'): EventOf<'verdict'>['winner'] {
+  return v === 'abstained' || v === 'tie' ? v : v === childSlot ? 'child' : 'parent';
+}
+
+/** One order's 'verdict' event, for prompt and code runs alike: an abstention says why, and the judge's reasoning goes along. */
+export function verdictEvent(candidateId: string, parentId: string, itemId: string | undefined, order: 'child-first' | 'parent-first', a: JudgeAnswer): EventPayload<EngineEvent> {
+  return {
+    type: 'verdict',
+    candidateId,
+    parentId,
+    itemId,
+    order,
+    winner: winnerOf(a.verdict, order === 'child-first' ? 'A' : 'B'),
+    rationale: a.rationale,
+    ...(a.problem === undefined ? {} : { problem: a.problem }),
+    ...(a.reasoning === undefined ? {} : { thinking: a.reasoning }),
+  };
 }

@@ -12,6 +12,7 @@ import type { DataItem } from '../data/item';
 import { expectedText, hasExpected } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import { RatchetError, isCancellation } from '../errors';
+import { abstentionWarning } from '../gates/abstentions';
 import { OutcomeCache } from '../gates/incumbentCache';
 import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
@@ -36,13 +37,14 @@ import { Evaluator } from './evaluator';
 import type { Evaluation } from './evaluator';
 import { chatHarness, proposerNote } from './harness';
 import type { AgentHarness } from './harness';
-import { testCandidate, testCandidateWithMatches } from './gateRunner';
+import { evaluatedEvent, testCandidate, testCandidateWithMatches } from './gateRunner';
 import type { GateContext } from './gateRunner';
 import { DEFAULT_RUBRIC } from './judge';
 import { RejectionMemory } from './memory';
 import { copiedDatasetText } from './overfit';
 import { paretoFront, pickParetoParent } from './pareto';
-import { mergeMessages, parseProposal, proposerMessages } from './proposer';
+import { mergeCall, proposalReminder, proposerCall, readProposal } from './proposer';
+import { askAndRead } from '../llm/reask';
 import type { FeedbackTrace } from './proposer';
 import { Ratings } from './ratings';
 import { differenceInterval, meanInterval } from './report';
@@ -228,23 +230,19 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         if (spec.gate.name === 'elo') confidence = softConfidence(evals, spec.gate.elo.soft);
         const traces: FeedbackTrace[] = evals.map((e, i) => trace(e, batch[i]!));
         const variables = templateVariableNames(opts.template.text);
-        const answer = await ports.llm.chat(
-          {
-            role: 'proposer',
-            messages: pair
-              ? mergeMessages({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables, frozen, ...(about ? { about } : {}) })
-              : proposerMessages({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables, frozen, ...(about ? { about } : {}) }),
-            temperature: spec.models.proposer.temperature ?? 0.7,
-            sampleIndex: t,
-          },
-          signal,
+        const call = pair
+          ? mergeCall({ a: pair[0].text, b: pair[1].text, maxPromptTokens: spec.maxPromptTokens, variables, frozen, ...(about ? { about } : {}) })
+          : proposerCall({ parentText: parent.text, traces, rejected: memory.forParent(parent.id), maxPromptTokens: spec.maxPromptTokens, variables, frozen, ...(about ? { about } : {}) });
+        // An answer that cannot be read is answered once in the same chat with what was wrong (#25).
+        const asked = await askAndRead(
+          (messages) => ports.llm.chat({ role: 'proposer', messages, temperature: spec.models.proposer.temperature ?? 0.7, sampleIndex: t }, signal),
+          call.messages,
+          (res) => readProposal(res.text, call.block),
+          proposalReminder(call.block),
         );
-        let proposal;
-        try {
-          proposal = parseProposal(answer.text);
-        } catch (err) {
-          if (!RatchetError.is(err, 'llmMalformed')) throw err;
-          await emit({ type: 'log', level: 'warn', message: err.message });
+        const proposal = asked.value;
+        if (!proposal) {
+          await emit({ type: 'log', level: 'warn', message: `Iteration ${t}: the proposer's answer could not be read, even when asked again (${asked.problem}); the iteration is skipped.` });
           continue;
         }
 
@@ -256,7 +254,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         candidates++;
         byId.set(child.id, child);
         const reasoning = pair ? `Merge of ${pair[0].id} and ${pair[1].id}. ${proposal.reasoning}` : proposal.reasoning;
-        await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning });
+        await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: child.text, reasoning, ...(asked.reasoning === undefined ? {} : { thinking: asked.reasoning }) });
 
         // Refused before it costs an evaluation, and the proposer told why (its memory of this parent).
         const refusal = evolvableRefusal(opts.prompt, child.text) ?? describeFrozenChange(frozenChange(frozen, child.text));
@@ -295,6 +293,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         underTest = undefined;
         ledger = result.ledgerAfter;
         await emit({ type: 'decision', record: result.record });
+        const judgeWarning = abstentionWarning(result.record);
+        if (judgeWarning) await emit({ type: 'log', level: 'warn', message: judgeWarning });
         recentDecisions.push({ decision: result.record.decision, ...(result.rationales[0] ? { rationale: result.rationales[0] } : {}) });
 
         if (spec.gate.name === 'elo') {
@@ -416,7 +416,8 @@ function feedbackScores(committed: readonly Version[], opts: EvolveOptions, eval
   return Promise.all(
     committed.map(async (v) => {
       const evals = await Promise.all(opts.splits.feedback.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
-      return { id: v.id, scores: new Map(evals.map((e) => [e.itemId, e.score ?? 0])) };
+      // An item the judge gave no grade on is left out, as the front leaves out items not run (#25).
+      return { id: v.id, scores: new Map(evals.flatMap((e) => (e.abstained === undefined ? [[e.itemId, e.score ?? 0] as const] : []))) };
     }),
   );
 }
@@ -581,16 +582,20 @@ async function reportTest(opts: EvolveOptions, evaluator: Evaluator, v0: Version
   // Results view can show the test split item by item, not only the report's means.
   const scoreAll = async (v: Version) => {
     const evals = await Promise.all(items.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
-    for (const e of evals) await emit({ type: 'item/evaluated', candidateId: v.id, itemId: e.itemId, score: e.score ?? 0, cached: false, output: e.output });
-    return evals.map((e) => e.score ?? 0);
+    for (const e of evals) await emit(evaluatedEvent(v.id, e));
+    return evals.map((e) => (e.abstained === undefined ? (e.score ?? 0) : undefined));
   };
   const base = await scoreAll(v0);
   const fin = final === v0 ? base : await scoreAll(final);
+  // Items the judge gave no grade on, for either version, are left out of the report (#25): n says how many remain.
+  const both = base.flatMap((b, i) => (b === undefined || fin[i] === undefined ? [] : [[b, fin[i]!] as const]));
+  const baseScores = both.map(([b]) => b);
+  const finScores = both.map(([, f]) => f);
   await emit({
     type: 'report/test',
-    n: items.length,
-    baseline: { candidateId: v0.id, ...meanInterval(base) },
-    final: { candidateId: final.id, ...meanInterval(fin) },
-    difference: differenceInterval(fin, base),
+    n: both.length,
+    baseline: { candidateId: v0.id, ...meanInterval(baseScores) },
+    final: { candidateId: final.id, ...meanInterval(finScores) },
+    difference: differenceInterval(finScores, baseScores),
   });
 }

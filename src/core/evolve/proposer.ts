@@ -6,12 +6,17 @@
  * outputs or scores. The only dev-derived facts it gets are gate-level (won/lost counts and the
  * reason of a rejection), through RejectionMemory.
  *
- * Answer format: a `Reasoning:` paragraph, then the whole revised prompt in a fenced block whose
- * info string is `prompt`.
+ * Answer format: a `Reasoning:` paragraph, then the whole revised prompt between the call's own
+ * lines `<<<PROMPT-x>>>` and `<<<END PROMPT-x>>>` (src/core/llm/answerBlock.ts: a fenced example or
+ * a fence inside the prompt cannot close them). A fenced block is read the CommonMark way as a
+ * fallback; an unreadable answer is answered once in the same chat (#25).
  */
-import { RatchetError } from '../errors';
+import { blockInstruction, blockLines, readAnswerBlock } from '../llm/answerBlock';
+import type { BlockLines } from '../llm/answerBlock';
+import type { Reading } from '../llm/reask';
 import type { ChatMessage } from '../llm/types';
-import { fence, lastFencedBlock } from './fences';
+import { untrustedFrame } from '../llm/untrusted';
+import { fence } from './fences';
 import type { RejectedEdit } from './memory';
 
 export interface FeedbackTrace {
@@ -43,11 +48,25 @@ const SYSTEM = [
   'examples, and edits that were already tried and rejected. Write a better prompt: fix the failure',
   'patterns you see in general terms. Do not paste the examples or their answers into the prompt.',
   'Keep every {{variable}} placeholder the prompt uses.',
-  'Answer with a short "Reasoning:" paragraph, then the complete revised prompt in a fenced block',
-  'with the info string "prompt".',
 ].join(' ');
 
-export function proposerMessages(ctx: ProposalContext): ChatMessage[] {
+/** One proposer call: its messages and the lines its answer's prompt is read between. */
+export interface ProposerCall {
+  messages: ChatMessage[];
+  block: BlockLines;
+}
+
+/** The system message: the task, then where the answer goes (the call's own lines). */
+function system(block: BlockLines): string {
+  return `${SYSTEM} Answer with a short "Reasoning:" paragraph, then the complete revised prompt. ${blockInstruction(block, 'the complete revised prompt')}`;
+}
+
+/** The lines of a call that shows `contents`: their hex is one no content holds (untrusted.ts). */
+function proposalBlock(contents: readonly string[]): BlockLines {
+  return blockLines(untrustedFrame(contents), 'PROMPT');
+}
+
+export function proposerCall(ctx: ProposalContext): ProposerCall {
   const parts: string[] = [];
   if (ctx.about) parts.push(ctx.about);
   parts.push(`Current prompt:\n${fence(ctx.parentText, 'prompt')}`);
@@ -74,10 +93,14 @@ export function proposerMessages(ctx: ProposalContext): ChatMessage[] {
     parts.push(`Edits already tried on this prompt (do not propose them again):\n${lines.join('\n')}`);
   }
   parts.push(`Keep the prompt under about ${ctx.maxPromptTokens} tokens.`);
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: parts.join('\n\n') },
-  ];
+  const block = proposalBlock([ctx.parentText, ...ctx.traces.flatMap((t) => [t.input, t.output, t.expected ?? '', t.feedback ?? '']), ...ctx.rejected.map((r) => r.summary)]);
+  return {
+    block,
+    messages: [
+      { role: 'system', content: system(block) },
+      { role: 'user', content: parts.join('\n\n') },
+    ],
+  };
 }
 
 export interface Proposal {
@@ -85,16 +108,24 @@ export interface Proposal {
   reasoning: string;
 }
 
-/** Reads the proposer's answer; an answer without a ```prompt block is the proposer's failure. */
-export function parseProposal(answer: string): Proposal {
-  const text = lastFencedBlock(answer, 'prompt');
-  if (text === undefined || text.trim() === '') {
-    throw new RatchetError('llmMalformed', 'The proposer answered without a ```prompt block; the iteration is skipped.', {
-      excerpt: answer.slice(0, 200),
-    });
-  }
-  const m = /Reasoning:\s*([\s\S]*?)(?:\n\s*`{3,}|$)/i.exec(answer);
-  return { text, reasoning: (m?.[1] ?? '').trim() };
+/** Fence info strings a revised prompt may come in when the model fences it instead (the first is preferred). */
+export const PROMPT_FENCE_INFOS = ['prompt', 'markdown', 'md', 'text', 'txt', 'plaintext', ''] as const;
+
+/**
+ * Reads the proposer's answer: the prompt between the call's lines (or, as a fallback, its fenced
+ * or `<prompt>` block), and the reasoning written before it; otherwise what is wrong with it.
+ */
+export function readProposal(answer: string, block: BlockLines): Reading<Proposal> {
+  const read = readAnswerBlock(answer, block, { infos: PROMPT_FENCE_INFOS, what: 'revised prompt', tag: 'prompt' });
+  if (!read.ok) return read;
+  if (read.value.text.trim() === '') return { ok: false, problem: `The revised prompt between ${block.open} and ${block.close} is empty.` };
+  const reasoning = read.value.before.replace(/^[\s*_#]*Reasoning[*_]*\s*:[*_]*\s*/i, '').trim();
+  return { ok: true, value: { text: read.value.text, reasoning } };
+}
+
+/** What the proposer is told, after the problem, when its answer could not be read. */
+export function proposalReminder(block: BlockLines): string {
+  return `Answer again: a short "Reasoning:" paragraph, then the complete revised prompt between the line ${block.open} and the line ${block.close}.`;
 }
 
 export interface MergeContext {
@@ -117,7 +148,7 @@ function frozenLine(frozen: readonly string[] | undefined): string | undefined {
  * GEPA's merge, for a single prompt: two committed versions on the Pareto front each do better on
  * different feedback items; the proposer combines them. Same answer format as a revision.
  */
-export function mergeMessages(ctx: MergeContext): ChatMessage[] {
+export function mergeCall(ctx: MergeContext): ProposerCall {
   const parts = [
     ...(ctx.about ? [ctx.about] : []),
     `Prompt A:\n${fence(ctx.a, 'prompt')}`,
@@ -127,8 +158,12 @@ export function mergeMessages(ctx: MergeContext): ChatMessage[] {
     ...[frozenLine(ctx.frozen)].filter((x): x is string => x !== undefined),
     `Keep the prompt under about ${ctx.maxPromptTokens} tokens.`,
   ];
-  return [
-    { role: 'system', content: SYSTEM },
-    { role: 'user', content: parts.join('\n\n') },
-  ];
+  const block = proposalBlock([ctx.a, ctx.b]);
+  return {
+    block,
+    messages: [
+      { role: 'system', content: system(block) },
+      { role: 'user', content: parts.join('\n\n') },
+    ],
+  };
 }

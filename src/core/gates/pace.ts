@@ -89,6 +89,8 @@ export interface PaceStep {
   logThreshold: number;
   /** ln B_k(n − k): below logThreshold means nothing can commit any more. */
   logBest: number;
+  /** The item was consumed without an outcome: the judge did not answer (`abstain`). */
+  abstained?: true;
   verdict?: PaceVerdict;
 }
 
@@ -103,6 +105,8 @@ export interface PaceSummary {
   wins: number;
   losses: number;
   ties: number;
+  /** Items consumed without an outcome because the judge did not answer (`abstain`); not ties. */
+  unjudged: number;
   logWealth: number;
   /** undefined while the test is still running. */
   verdict: PaceVerdict | undefined;
@@ -121,6 +125,14 @@ export interface PaceTest {
   logWealth(): number;
   /** Feed the next item's Δ = Y_C − Y_I in the pre-fixed order. Throws once a verdict exists. */
   observe(delta: number): PaceStep;
+  /**
+   * The next item has no outcome: the judge did not answer (docs/gates.md, abstentions). It is
+   * consumed — the budget of n items is what it is — and bets nothing: under the population null
+   * it is not observed, so the bettor's estimates are not pulled towards 0 as a tie would pull
+   * them; under the finite null it enters as Δ = 0, which leaves the sum that null is about as it
+   * is. Counted as unjudged, never as a tie.
+   */
+  abstain(): PaceStep;
   /** The ledger the next candidate is tested with; throws before the verdict. */
   ledgerAfter(): RunLedger;
   summary(): PaceSummary;
@@ -145,6 +157,7 @@ class PaceTestMachine implements PaceTest {
   private wins = 0;
   private losses = 0;
   private ties = 0;
+  private unjudged = 0;
   private readonly ep: EProcess;
   private readonly finite: boolean;
 
@@ -181,6 +194,17 @@ class PaceTestMachine implements PaceTest {
     if (delta === 0) this.ties++;
     else if (delta > 0) this.wins++;
     else this.losses++;
+    return this.step(delta, bet);
+  }
+
+  abstain(): PaceStep {
+    if (this.verdict) throw new RatchetError('internal', `This test already decided (${this.verdict.reason}); observe no more items.`);
+    if (this.finite) this.ep.observe(0);
+    this.unjudged++;
+    return { ...this.step(0, 0), abstained: true };
+  }
+
+  private step(delta: number, bet: number): PaceStep {
     const k = ++this.itemsConsumed;
     const logWealth = this.ep.logWealth();
     const logBest = this.ep.logBest(this.n - k);
@@ -210,6 +234,7 @@ class PaceTestMachine implements PaceTest {
       wins: this.wins,
       losses: this.losses,
       ties: this.ties,
+      unjudged: this.unjudged,
       logWealth: this.ep.logWealth(),
       verdict: this.verdict,
     };
@@ -323,6 +348,7 @@ export function paceDecisionRecord(test: PaceTest, meta: DecisionMeta): Decision
     wins: s.wins,
     losses: s.losses,
     ties: s.ties,
+    ...(s.unjudged > 0 ? { unjudged: s.unjudged } : {}),
     logWealth: s.logWealth,
     decision: s.verdict.decision,
     reason: s.verdict.reason,

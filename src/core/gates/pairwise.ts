@@ -16,28 +16,40 @@ import { paceConfig, startPaceTest } from './pace';
 
 /** What the judge picked: the content in slot A, in slot B, or a tie verdict. */
 export type JudgeVerdict = 'A' | 'B' | 'tie';
-export type PairOutcome = 'child' | 'parent' | 'inconsistent' | 'tie';
+/** A verdict, or none: the judge, asked twice, wrote nothing that reads as one (#25). Never a tie. */
+export type JudgeReading = JudgeVerdict | 'abstained';
+/** `abstained`: either order has no verdict, so the pair says nothing (docs/gates.md, abstentions). */
+export type PairOutcome = 'child' | 'parent' | 'inconsistent' | 'tie' | 'abstained';
 
 export interface BothOrderResult {
   outcome: PairOutcome;
   delta: -1 | 0 | 1;
 }
 
-/** The both-order table of GATES.md 5: (A, B) → child (Δ = +1); (B, A) → parent (Δ = −1); else a tie. */
 /** The config hash of a gate whose decision is a judge's, not an e-process's: its name and α, for prompt and code runs alike. */
 export function judgeGateConfigHash(gate: string, alpha: number): string {
   return sha256Hex(JSON.stringify({ gate, alpha })).slice(0, 16);
 }
 
-export function bothOrderVerdict(childFirst: JudgeVerdict, parentFirst: JudgeVerdict): BothOrderResult {
+/**
+ * The both-order table of GATES.md 5: (A, B) → child (Δ = +1); (B, A) → parent (Δ = −1); else a
+ * tie — unless either order abstained: then the pair is `abstained`, which a gate skips rather than
+ * counting as a tie (docs/gates.md). Its Δ of 0 is the factor a skipped item contributes.
+ */
+export function bothOrderVerdict(childFirst: JudgeReading, parentFirst: JudgeReading): BothOrderResult {
+  if (childFirst === 'abstained' || parentFirst === 'abstained') return { outcome: 'abstained', delta: 0 };
   if (childFirst === 'tie' || parentFirst === 'tie') return { outcome: 'tie', delta: 0 };
   if (childFirst === 'A' && parentFirst === 'B') return { outcome: 'child', delta: 1 };
   if (childFirst === 'B' && parentFirst === 'A') return { outcome: 'parent', delta: -1 };
   return { outcome: 'inconsistent', delta: 0 };
 }
 
-/** The Elo match score of the child from a both-order verdict (7.1): consistent child 1, parent 0, else ½. */
-export function childMatchScore(r: BothOrderResult): number {
+/**
+ * The Elo match score of the child from a both-order verdict (7.1): consistent child 1, parent 0,
+ * else ½; undefined when the judge abstained — no match was played, so no rating moves.
+ */
+export function childMatchScore(r: BothOrderResult): number | undefined {
+  if (r.outcome === 'abstained') return undefined;
   return r.outcome === 'child' ? 1 : r.outcome === 'parent' ? 0 : 0.5;
 }
 
@@ -74,7 +86,7 @@ export interface PairwiseStats {
 
 /** Position-bias and tie-rate statistics over both-order verdict pairs (child first, parent first). */
 export function pairwiseStats(pairs: readonly (readonly [JudgeVerdict, JudgeVerdict])[]): PairwiseStats {
-  const counts = { child: 0, parent: 0, inconsistent: 0, tie: 0 };
+  const counts = { child: 0, parent: 0, inconsistent: 0, tie: 0, abstained: 0 };
   let slotA = 0;
   let decided = 0;
   for (const [v1, v2] of pairs) {
@@ -106,10 +118,10 @@ export function startRewardFreeTest(overrides: Partial<Omit<PaceConfig, 'gate'>>
   return startPaceTest(paceConfig('pace-rf', overrides), ledger, n);
 }
 
-/** Feeds one item's both-order verdicts into a (binary) reward-free test. */
-export function observeVerdicts(test: PaceTest, childFirst: JudgeVerdict, parentFirst: JudgeVerdict): PaceStep & { outcome: PairOutcome } {
+/** Feeds one item's both-order verdicts into a (binary) reward-free test; an abstention in either order consumes the item unjudged. */
+export function observeVerdicts(test: PaceTest, childFirst: JudgeReading, parentFirst: JudgeReading): PaceStep & { outcome: PairOutcome } {
   const r = bothOrderVerdict(childFirst, parentFirst);
-  return { ...test.observe(r.delta), outcome: r.outcome };
+  return { ...(r.outcome === 'abstained' ? test.abstain() : test.observe(r.delta)), outcome: r.outcome };
 }
 
 /** Feeds one item's judge probabilities into a continuous reward-free test. */

@@ -21,6 +21,7 @@ export type DecisionReason =
   | 'greedy' // greedy decisions: score comparison
   | 'p-value' // fixed-n sign test: p ≤ level or not (GATES.md 6.1)
   | 'validator' // pairwise / elo verdicts
+  | 'abstained' // pairwise / elo: the judge gave no verdict in one order or both, asked twice
   | 'incorrect'; // code search: the evaluator found the child program incorrect
 
 export interface DecisionRecord {
@@ -38,6 +39,17 @@ export interface DecisionRecord {
   wins: number;
   losses: number;
   ties: number;
+  /**
+   * Items (or comparisons) the test could not use because the judge — pairwise validator or
+   * rubric grader — did not answer, asked twice: neither wins, losses nor ties (docs/gates.md).
+   * Absent when there were none.
+   */
+  unjudged?: number;
+  /**
+   * The judge's answers this test asked for (one per order, or one grade per output) and how many
+   * of them it did not give; absent when the test asked the judge nothing.
+   */
+  judge?: { answers: number; abstained: number; model?: string };
   /** Natural log of the final wealth; 0 for gates without an e-process. */
   logWealth: number;
   decision: Decision;

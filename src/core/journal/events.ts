@@ -10,6 +10,7 @@ import type { FormatDiscardReason } from './payloadTypes';
 import type { HistogramBin } from './payloadTypes';
 import type { Reliability } from './payloadTypes';
 import type { Exemplar } from './payloadTypes';
+import type { JsonRepair } from './payloadTypes';
 
 /** A generated task as a `zero/round` event lists it; `id` is the dataset loader's id for its variables. */
 export interface ZeroTaskInfo {
@@ -115,6 +116,8 @@ export type EngineEvent = Base &
         contentHash: string;
         text: string;
         reasoning?: string;
+        /** The proposer model's reasoning section, apart from its answer (#25): shown folded, never read for the candidate. */
+        thinking?: string;
         /** Code search: where the proposal put the program and who wrote it (absent for prompts and for the seed). */
         program?: ProposedProgram;
       }
@@ -124,7 +127,12 @@ export type EngineEvent = Base &
         itemId: string;
         score: number;
         cached: boolean;
+        /** The agent's final answer, reasoning removed (#25). */
         output?: string;
+        /** The agent's reasoning section, apart from its output: never scored. */
+        thinking?: string;
+        /** The judging scorer's judge gave no grade, asked twice: why. `score` is then no score (0 as a placeholder) and no gate used it. */
+        abstained?: string;
       }
     | {
         type: 'verdict';
@@ -133,8 +141,13 @@ export type EngineEvent = Base &
         itemId: string | undefined;
         /** Which version sat in slot A. */
         order: 'child-first' | 'parent-first';
-        winner: 'child' | 'parent' | 'tie';
+        /** `abstained`: asked twice, the judge wrote no verdict that can be read (#25); never a tie. */
+        winner: 'child' | 'parent' | 'tie' | 'abstained';
         rationale?: string;
+        /** Why no verdict was read, when the judge abstained: what it was told when asked again. */
+        problem?: string;
+        /** The judge's reasoning, apart from its answer: shown folded, never read for the verdict. */
+        thinking?: string;
       }
     | {
         type: 'wealth/step';
@@ -147,6 +160,8 @@ export type EngineEvent = Base &
         logThreshold: number;
         /** Log of the best wealth still reachable: below logThreshold means futile. */
         logBest: number;
+        /** The item was consumed without an outcome: the judge did not answer (not a tie). */
+        abstained?: true;
       }
     | { type: 'decision'; record: DecisionRecord }
     | { type: 'suggestion'; candidateId: string; file: string; baseText: string; newText: string }
@@ -287,6 +302,12 @@ export type EngineEvent = Base &
           lowDispersion: number;
           notInTopK: number;
         };
+        /**
+         * How the Challenger's task JSON had to be repaired to be read (a fence, a label line, a
+         * trailing comma, a comment, a line break inside a string), counted by kind; absent when
+         * nothing was (#25). A block may need several.
+         */
+        repaired?: Record<JsonRepair, number>;
         kept: ZeroTaskInfo[];
         heldOut: ZeroTaskInfo[];
         tooEasy: number;

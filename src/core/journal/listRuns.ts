@@ -5,6 +5,7 @@
  */
 import type { Files } from '../ports';
 import { isResumableFailure, isTerminal } from './events';
+import { addJudgeCount } from '../gates/abstentions';
 import type { EngineEvent, JournaledEvent, RunKind } from './events';
 import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
 import type { RunOwner, RunRecord } from './journal';
@@ -41,6 +42,10 @@ export interface RunSummary {
   resumable: boolean;
   /** The tasks its zero-data rounds wrote (`zero/round` events), for a dev-set generation's line; absent without a round. */
   generated?: { rounds: number; dev: number; test: number };
+  /** The judge's answers over its decisions and how many it did not give (#25); absent while no test asked the judge. */
+  judge?: { answers: number; abstained: number; model?: string };
+  /** Answers cut off at a length limit and not read, all roles (#25); absent when none. */
+  truncated?: number;
 }
 
 export interface ListRunsOptions {
@@ -169,6 +174,12 @@ function fold(summary: RunSummary, e: EngineEvent): void {
     summary.alpha = e.info.alpha;
   } else if (e.type === 'cost/update') {
     summary.cost = totalCost(e.cost, e.llmCalls);
+    const truncated = Object.values(e.cost).reduce((n, c) => n + (c.truncated ?? 0), 0);
+    if (truncated > 0) summary.truncated = truncated;
+  } else if (e.type === 'decision' && e.record.judge) {
+    const j = e.record.judge;
+    const model = summary.judge?.model ?? j.model;
+    summary.judge = { ...addJudgeCount(summary.judge, j), ...(model === undefined ? {} : { model }) };
   }
 }
 

@@ -20,6 +20,10 @@ export const DISCARD_REASONS = ['missingTag', 'unclosedTag', 'notJson', 'missing
 
 export type FormatDiscardReason = (typeof DISCARD_REASONS)[number];
 
+/** How the Challenger's task JSON had to be repaired to be read (zero/jsonRepair.ts). */
+export const JSON_REPAIRS = ['fence', 'label', 'comment', 'trailingComma', 'lineBreak', 'other'] as const;
+export type JsonRepair = (typeof JSON_REPAIRS)[number];
+
 export interface HistogramBin {
   lo: number;
   hi: number;
@@ -30,8 +34,11 @@ export const PAIR_TYPES = ['roleAsymmetry', 'amplification'] as const;
 
 export type PairType = (typeof PAIR_TYPES)[number];
 
-/** right: every decisive verdict agrees; wrong: every one disagrees; split: one each; tie: none decisive. */
-export type PairJudgement = 'right' | 'wrong' | 'split' | 'tie';
+/**
+ * right: every decisive verdict agrees; wrong: every one disagrees; split: one each; tie: none
+ * decisive; abstained: none decisive and the judge gave no verdict in an order (#25) — not a tie.
+ */
+export type PairJudgement = 'right' | 'wrong' | 'split' | 'tie' | 'abstained';
 
 export interface Reliability {
   type: PairType;
@@ -42,6 +49,8 @@ export interface Reliability {
   split: number;
   /** Pairs with two tie verdicts: dropped from the rate. */
   ties: number;
+  /** Pairs the judge gave no verdict on in either order, asked twice: dropped from the rate, and not ties. Absent when none. */
+  abstained?: number;
   /** Mean pair score over the pairs not dropped; undefined when every pair was a tie (or none judged). */
   agreement: number | undefined;
   /** 95 % Wilson interval of the agreement; [0, 1] when there is none. */

@@ -7,6 +7,8 @@
  * Pure: no Node, no VS Code. The one thing that depends on time, a wait's line giving way to the
  * run's own line when the wait is over, goes through the Clock port.
  */
+import { addJudgeCount, silenceText } from '../gates/abstentions';
+import type { JudgeCount } from '../gates/abstentions';
 import { formatWait } from '../llm/retry';
 import type { Clock } from '../ports';
 import { describeEstimate } from './costText';
@@ -39,6 +41,8 @@ export interface LiveRunStatus {
   evaluator?: EvaluatorLoad;
   /** A dev-set generation's tally so far (and how many rounds it writes, when it said). */
   generated?: GeneratedTally;
+  /** The judge's answers over the run's decisions and how many it did not give (#25); absent until a test asked it. */
+  judge?: JudgeCount;
 }
 
 /** What a dev-set generation (gen-data) has written so far: its rounds, dev tasks and held-out tasks. */
@@ -110,6 +114,11 @@ export function startingStatus(runId: string): LiveRunStatus {
 }
 
 function countsLine(s: LiveRunStatus): string {
+  const silence = silenceText(s.judge);
+  return silence === undefined ? testedLine(s) : `${testedLine(s)} · ${silence}`;
+}
+
+function testedLine(s: LiveRunStatus): string {
   if (s.kind !== 'search') return `${s.tested} tested · ${s.commits} committed`;
   const tested = `${s.tested} program${s.tested === 1 ? '' : 's'} tested · ${s.commits} committed`;
   const { start, best } = s.search ?? {};
@@ -147,6 +156,7 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
     case 'decision': {
       const committed = e.record.decision === 'commit';
       const next: Partial<LiveRunStatus> = { tested: s.tested + 1, commits: s.commits + (committed ? 1 : 0) };
+      if (e.record.judge) next.judge = addJudgeCount(s.judge, e.record.judge);
       if (s.kind === 'search') next.search = withCommitting(s.search, committed ? e.record.candidateId : undefined);
       return shown(s, next, countsLine({ ...s, ...next }));
     }
@@ -201,7 +211,15 @@ export function resumingStatus(runId: string, journaled: readonly EngineEvent[])
 }
 
 function resumed(s: LiveRunStatus): LiveRunStatus {
-  const kept = { runId: s.runId, state: 'running' as const, tested: s.tested, commits: s.commits, ...(s.kind ? { kind: s.kind } : {}), ...(s.search ? { search: s.search } : {}) };
+  const kept = {
+    runId: s.runId,
+    state: 'running' as const,
+    tested: s.tested,
+    commits: s.commits,
+    ...(s.kind ? { kind: s.kind } : {}),
+    ...(s.search ? { search: s.search } : {}),
+    ...(s.judge ? { judge: s.judge } : {}),
+  };
   return { ...kept, line: s.tested > 0 ? countsLine(kept as LiveRunStatus) : 'starting' };
 }
 

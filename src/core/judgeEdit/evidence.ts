@@ -50,10 +50,9 @@ export function judgeEvidence(record: DecisionRecord | undefined, devItems: numb
   };
 }
 
-/** Items left out because the judge gave no verdict; absent from records written before abstentions were counted. */
+/** Items left out because the judge gave no verdict (docs/gates.md, abstentions); absent when there were none. */
 function abstentionsOf(record: DecisionRecord): number {
-  const unjudged = (record as DecisionRecord & { unjudged?: number }).unjudged;
-  return typeof unjudged === 'number' ? unjudged : 0;
+  return record.unjudged ?? 0;
 }
 
 /** A multiplier as the panel writes it: ×20, ×3.38, ×0.0123. */

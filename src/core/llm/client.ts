@@ -12,6 +12,7 @@ import { RatchetError } from '../errors';
 import type { Clock, Files, Log, LlmClient, LlmTransport, Random } from '../ports';
 import { NEVER_ABORTED, cancellationOf, raceAbort } from './abort';
 import { runAttempt } from './attempt';
+import { finalAnswer } from './answer';
 import { ResponseCache, cacheKey, chatKeyMaterial, embedKeyMaterial } from './cache';
 import { CostMeter } from './cost';
 import { waitMessage, withRetries } from './retry';
@@ -101,12 +102,38 @@ export class LlmLayer implements LlmClient {
     this.cache = options.cache && new ResponseCache(options.cache.files, options.cache.dir, options.log);
   }
 
-  chat(req: ChatRequest, signal: AbortSignal = NEVER_ABORTED): Promise<ChatResponse> {
+  /**
+   * One chat call as the engine reads it: the final answer with its reasoning apart (answer.ts). An
+   * answer the endpoint cut off is asked for once more with twice the room (a paid call like any
+   * other); still cut off, or not to be asked again (`onTruncated: 'keep'`), it comes back marked
+   * `truncated` and is counted in the role's cost report.
+   */
+  async chat(req: ChatRequest, signal: AbortSignal = NEVER_ABORTED): Promise<ChatResponse> {
+    const first = finalAnswer(await this.rawChat(req, signal));
+    if (!first.truncated) return first;
+    if (req.onTruncated === 'keep') return this.cutOff(req, first);
+    const room = moreRoom(req.maxTokens, first.usage.completionTokens);
+    this.options.log?.log('info', `An answer of the ${req.role} role was cut off at ${first.usage.completionTokens} tokens; asking again with room for ${room}.`, { role: req.role, model: req.model });
+    const again = finalAnswer(await this.rawChat({ ...req, maxTokens: room }, signal));
+    return again.truncated ? this.cutOff(req, again) : again;
+  }
+
+  private rawChat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
     const endpoint = resolveEndpoint(this.options.roles, req.role);
-    const full = withModel(req, endpoint);
-    return this.serve('chat', full, endpoint.baseURL, chatKeyMaterial(endpoint.baseURL, full), signal, (s) =>
-      this.options.transport.chat(full, s),
+    const { onTruncated: _, ...sent } = withModel(req, endpoint);
+    return this.serve('chat', sent, endpoint.baseURL, chatKeyMaterial(endpoint.baseURL, sent), signal, (s) =>
+      this.options.transport.chat(sent, s),
     );
+  }
+
+  private cutOff(req: ChatRequest, res: ChatResponse): ChatResponse {
+    this.meter.recordTruncated(req.role);
+    this.options.log?.log('warn', `An answer of the ${req.role} role was cut off at ${res.usage.completionTokens} tokens (finish reason "${res.finishReason}"); it is not read as an answer.`, {
+      role: req.role,
+      model: req.model,
+    });
+    this.emit();
+    return res;
   }
 
   embed(req: EmbedRequest, signal: AbortSignal = NEVER_ABORTED): Promise<EmbedResponse> {
@@ -289,6 +316,15 @@ export class LlmLayer implements LlmClient {
       }
     }
   }
+}
+
+/**
+ * The `maxTokens` of the second try after a cut-off answer: twice the limit it hit — the request's,
+ * or, when the endpoint's own default cut it, the tokens it wrote (at least 1024 then, in case the
+ * endpoint reported none).
+ */
+export function moreRoom(maxTokens: number | undefined, written: number): number {
+  return 2 * (maxTokens ?? Math.max(written, 1024));
 }
 
 export function createLlmClient(options: LlmClientOptions): LlmLayer {

@@ -37,6 +37,7 @@ export class CostMeter {
     r.calls += 1;
     r.promptTokens += usage.promptTokens;
     r.completionTokens += usage.completionTokens;
+    if (usage.reasoningTokens !== undefined) r.reasoningTokens = (r.reasoningTokens ?? 0) + usage.reasoningTokens;
     const dollars = priceOf(this.prices, model, usage);
     r.dollars = r.dollars === undefined || dollars === undefined ? undefined : r.dollars + dollars;
   }
@@ -47,6 +48,12 @@ export class CostMeter {
 
   recordRetry(role: Role): void {
     this.byRole[role].retries += 1;
+  }
+
+  /** An answer cut off at a length limit that is returned unread (answer.ts). */
+  recordTruncated(role: Role): void {
+    const r = this.byRole[role];
+    r.truncated = (r.truncated ?? 0) + 1;
   }
 
   /** A wait the provider asked for (429, or 503 with Retry-After): not a failure, so not a retry. */

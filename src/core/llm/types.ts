@@ -50,6 +50,12 @@ export interface ChatRequest {
   topLogprobs?: number;
   /** Distinguishes repeated samples of the same request in the cache (0 = first sample). */
   sampleIndex?: number;
+  /**
+   * What the layer does with an answer the endpoint cut off (answer.ts): by default it asks once
+   * more with twice the room; `keep` returns it marked `truncated`, for a `maxTokens` that is part
+   * of what is being evaluated (the agent's, set in the run spec: A3 freezes decoding).
+   */
+  onTruncated?: 'ask-again' | 'keep';
 }
 
 export interface TokenLogprob {
@@ -63,10 +69,24 @@ export interface Usage {
   completionTokens: number;
   /** Of `promptTokens`, those the endpoint read from its prompt cache (billed at the cached rate); absent when it does not say. */
   cachedPromptTokens?: number;
+  /** Of `completionTokens` (which always include them: they are billed as output), the model's reasoning; absent when the endpoint does not say. */
+  reasoningTokens?: number;
 }
 
 export interface ChatResponse {
+  /**
+   * From a transport: the message's content as the endpoint sent it. From the LLM layer: the final
+   * answer, reasoning removed (answer.ts) — the only text any parser reads.
+   */
   text: string;
+  /**
+   * The model's reasoning: a transport puts here what a `reasoning_content` / `reasoning` field
+   * held; the layer adds the sections it took out of the content. Journaled and shown folded,
+   * never parsed or scored. Absent when there was none.
+   */
+  reasoning?: string;
+  /** Cut off at a length limit (answer.ts): never read as a final answer. Set by the layer. */
+  truncated?: boolean;
   finishReason: string | undefined;
   /** undefined when the endpoint does not return logprobs. */
   logprobs: TokenLogprob[] | undefined;
@@ -105,6 +125,10 @@ export interface RoleCost {
   retries: number;
   /** Waits the provider asked for (429, 503 with Retry-After); absent in journals written before it was counted. */
   rateLimited?: number;
+  /** Answers still cut off at a length limit after the layer asked again with more room (answer.ts): never parsed. */
+  truncated?: number;
+  /** Of `completionTokens`, reasoning tokens, when the endpoint reports them; absent in journals written before they were counted. */
+  reasoningTokens?: number;
   promptTokens: number;
   completionTokens: number;
   /** undefined when any call of this role used a model without a known price. */

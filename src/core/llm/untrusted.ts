@@ -7,9 +7,10 @@
  *   so the same call gets the same word and the response cache still hits on resume. It is redrawn
  *   until no piece of content contains it: content can neither close its block nor open another.
  * - Each piece is shown between `<<<DATA-x label>>>` and `<<<END DATA-x>>>` lines.
- * - The answer is read only from lines tagged `ANSWER-x:` — the same word, which no content holds,
- *   so a quoted or injected "Verdict: A" (or a guessed tag) is never an answer. Lines that disagree
- *   are no answer: the caller treats the call as an abstention, never as either verdict.
+ * - The answer is read only after the tag `ANSWER-x:` — the same word, which no content holds, so a
+ *   quoted or injected "Verdict: A" (or a guessed tag) is never an answer. The tag is found where
+ *   real models put it (quoted, emphasised, after prose, any case) and the last value a caller can
+ *   read wins (#25); none is an abstention, never either verdict.
  */
 import { RatchetError } from '../errors';
 import { sha256Hex } from '../random';
@@ -67,22 +68,44 @@ function frameOf(hex: string): UntrustedFrame {
   };
 }
 
+/** One value written after the call's tag: its text as written, and where it starts in the answer. */
+export interface TaggedValue {
+  raw: string;
+  offset: number;
+}
+
+const QUOTE_CLOSE: Record<string, string> = { '`': '`', '"': '"', "'": "'", '\u201c': '\u201d', '\u2018': '\u2019' };
+
 /**
- * The value of the answer lines tagged with the frame's tag, or undefined when there is none or
- * they disagree. `offset` is where the value starts in `text` (for the token that carries it).
+ * Every value written after the frame's tag, in the order of the answer (#25): the tag in any case,
+ * anywhere on a line, in quotes, backticks or emphasis (`**ANSWER-x:** B`, `` `ANSWER-x: B` ``,
+ * `"ANSWER-x: B" is my verdict`); the value runs to the quote that opened before the tag, else to
+ * the end of the line. Callers read the last value they can read: models draft a verdict and
+ * correct it. Only the call's own tag is read — a word no piece of data holds, so an injected or
+ * quoted "Verdict: A" is never a value, whatever its decoration.
  */
-export function readTaggedAnswer(frame: Pick<UntrustedFrame, 'answerTag'>, text: string): { value: string; offset: number } | undefined {
-  const tagged = new RegExp(`^[\\t >*_#-]*${frame.answerTag}[*_]*\\s*:[*_\\s"'\`]*`, 'gm');
-  let found: { value: string; offset: number } | undefined;
-  for (const m of text.matchAll(tagged)) {
+export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: string): TaggedValue[] {
+  const tag = new RegExp(`([\`"'\u201c\u2018]?)[*_]*${escapeRegExp(frame.answerTag)}(?![0-9a-f])[*_]*[ \t]*[:=][*_ \t]*`, 'gi');
+  const values: TaggedValue[] = [];
+  for (const m of text.matchAll(tag)) {
     const start = m.index + m[0].length;
-    const end = text.indexOf('\n', start);
-    const value = text
-      .slice(start, end < 0 ? text.length : end)
-      .replace(/[*_`"'.\s]+$/, '')
-      .trim();
-    if (found && found.value.toLowerCase() !== value.toLowerCase()) return undefined;
-    found = { value, offset: start };
+    const lineEnd = text.indexOf('\n', start);
+    let raw = text.slice(start, lineEnd < 0 ? text.length : lineEnd);
+    const close = m[1] ? QUOTE_CLOSE[m[1]] : undefined;
+    if (close !== undefined && raw.includes(close)) raw = raw.slice(0, raw.indexOf(close));
+    values.push({ raw, offset: start });
   }
-  return found;
+  return values;
+}
+
+/** A value without the quotes, backticks, emphasis and final full stop around it. */
+export function cleanValue(raw: string): string {
+  return raw
+    .trim()
+    .replace(/^[\s*_`"'\u201c\u201d\u2018\u2019]+/, '')
+    .replace(/[\s*_`"'\u201c\u201d\u2018\u2019.]+$/, '');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

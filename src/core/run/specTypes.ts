@@ -17,6 +17,11 @@ export interface ModelSpec {
   baseURL?: string;
   temperature?: number;
   maxTokens?: number;
+  /**
+   * Sequences at which the endpoint stops the answer (the agent's: a few-shot prompt stops at its
+   * next "\nQuestion:", so the model does not write the next example and its answer).
+   */
+  stop?: string[];
   /** Name of the environment variable holding the key; never the key. */
   apiKeyEnv?: string;
   /** `price:` in USD per million tokens, above the editor's and the shipped price list. */

@@ -285,7 +285,7 @@ function toModel(raw: unknown): ModelSpec {
   if (typeof raw === 'string') return { model: raw };
   if (!isPlainObject(raw)) return {};
   const out: ModelSpec = {};
-  for (const key of ['model', 'baseURL', 'temperature', 'maxTokens', 'apiKeyEnv'] as const) {
+  for (const key of ['model', 'baseURL', 'temperature', 'maxTokens', 'stop', 'apiKeyEnv'] as const) {
     if (raw[key] !== undefined) (out as Record<string, unknown>)[key] = raw[key];
   }
   const price = checkPrice(raw.price);

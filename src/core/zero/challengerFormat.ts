@@ -4,15 +4,21 @@
  * keyed by variable when the prompt has several, the plain text of the value when it has one.
  *
  * The answer is model output, so nothing in it is trusted: a block that cannot become a dataset
- * item is discarded and counted by reason, never repaired, because a repaired task is one the
- * Challenger did not write and its difficulty would be measured on our guess. The counts are data
- * a loop journals and the Zero-data tab shows ("format" discards per round); the formatter here is
- * the parser's inverse, so the examples the Challenger is shown are in exactly the format it is read in.
+ * item is discarded and counted by reason. Only how the JSON of a block is written is repaired —
+ * a fence, a label line, a trailing comma, a comment, a line break inside a string (jsonRepair.ts,
+ * #25) — never what it says, and each repair is counted too: a missing variable is not guessed. The
+ * answer comes reasoning removed (src/core/llm/answer.ts), so a draft task in the Challenger's
+ * reasoning never becomes a task. The counts are data a loop journals and the Zero-data tab shows
+ * ("format" discards and repairs per round); the formatter here is the parser's inverse, so the
+ * examples the Challenger is shown are in exactly the format it is read in.
  */
 import { RatchetError } from '../errors';
 import { valueText } from '../prompt/template';
 import { DISCARD_REASONS } from '../journal/payloadTypes';
 import type { FormatDiscardReason } from '../journal/payloadTypes';
+import { parseModelJson } from './jsonRepair';
+import { JSON_REPAIRS } from '../journal/payloadTypes';
+import type { JsonRepair } from '../journal/payloadTypes';
 
 /** Longest task (characters of the block's content) kept when the caller sets none. */
 export const DEFAULT_MAX_TASK_CHARS = 4000;
@@ -39,6 +45,8 @@ export interface ParsedChallengerAnswer {
   discards: FormatDiscard[];
   /** Discards counted by reason, every reason present (0 when none). */
   counts: Record<FormatDiscardReason, number>;
+  /** Repairs of how a task's JSON was written (a block may need several), every kind present (0 when none). */
+  repairs: Record<JsonRepair, number>;
 }
 
 export interface ChallengerFormatOptions {
@@ -55,6 +63,7 @@ export function parseChallengerAnswer(answer: string, opts: ChallengerFormatOpti
   const maxChars = opts.maxChars ?? DEFAULT_MAX_TASK_CHARS;
   const tasks: ChallengerTask[] = [];
   const discards: FormatDiscard[] = [];
+  const repairs = Object.fromEntries(JSON_REPAIRS.map((r) => [r, 0])) as Record<JsonRepair, number>;
   const { blocks, orphanCloses } = tagBlocks(answer, 'question');
   for (let i = 0; i < orphanCloses; i++) discards.push({ reason: 'missingTag', block: undefined, detail: 'a </question> with no <question> before it' });
   blocks.forEach((b, index) => {
@@ -63,13 +72,14 @@ export function parseChallengerAnswer(answer: string, opts: ChallengerFormatOpti
       return;
     }
     const read = readBlock(b.content, opts.variables, maxChars);
-    if ('reason' in read) discards.push({ ...read, block: index });
-    else tasks.push({ ...read, block: index });
+    for (const r of read.repairs ?? []) repairs[r]++;
+    if ('reason' in read) discards.push({ reason: read.reason, detail: read.detail, block: index });
+    else tasks.push({ vars: read.vars, text: read.text, block: index });
   });
   const attempts = blocks.length + orphanCloses;
   const shortfall = Math.max(0, (opts.requested ?? 0) - attempts);
   for (let i = 0; i < shortfall; i++) discards.push({ reason: 'missingTag', block: undefined, detail: `asked for ${opts.requested} tasks, the answer holds ${attempts} blocks` });
-  return { tasks, discards, counts: countDiscards(discards) };
+  return { tasks, discards, counts: countDiscards(discards), repairs };
 }
 
 /** The counts of discards by reason, every reason present: the shape a journal event carries. */
@@ -138,32 +148,23 @@ export function tagBlocks(answer: string, tag: string): { blocks: RawBlock[]; or
   return { blocks, orphanCloses };
 }
 
-type BlockRead = Omit<ChallengerTask, 'block'> | Omit<FormatDiscard, 'block'>;
+type BlockRead = (Omit<ChallengerTask, 'block'> | Omit<FormatDiscard, 'block'>) & { repairs?: JsonRepair[] };
 
 function readBlock(raw: string, variables: readonly string[], maxChars: number): BlockRead {
   const content = raw.trim();
   if (content === '') return { reason: 'empty', detail: 'the block holds nothing' };
   if (content.length > maxChars) return { reason: 'overLength', detail: `${content.length} characters, over the limit of ${maxChars}` };
   if (variables.length === 1) return { vars: { [variables[0]!]: content }, text: content };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(withoutCodeFence(content));
-  } catch (err) {
-    return { reason: 'notJson', detail: `not a JSON object: ${(err as Error).message}` };
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { reason: 'notJson', detail: 'JSON, but not an object keyed by variable' };
+  const json = parseModelJson(content);
+  if (!json.ok) return { reason: 'notJson', detail: `not a JSON object: ${json.error}` };
+  const { value: parsed, repairs } = json;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { reason: 'notJson', detail: 'JSON, but not an object keyed by variable', repairs };
   const obj = parsed as Record<string, unknown>;
   const missing = variables.find((v) => obj[v] === undefined || obj[v] === null);
-  if (missing !== undefined) return { reason: 'missingVariable', detail: `no value for "${missing}"` };
+  if (missing !== undefined) return { reason: 'missingVariable', detail: `no value for "${missing}"`, repairs };
   const blank = variables.find((v) => valueText(obj[v]).trim() === '');
-  if (blank !== undefined) return { reason: 'empty', detail: `"${blank}" is empty` };
+  if (blank !== undefined) return { reason: 'empty', detail: `"${blank}" is empty`, repairs };
   // Keys the prompt does not use are dropped: they would reach no model, only the dataset file.
   const vars = Object.fromEntries(variables.map((v) => [v, obj[v]]));
-  return { vars, text: taskText(vars, variables) };
-}
-
-/** Models often wrap JSON in a ```json fence; the fence is layout, not content. */
-function withoutCodeFence(text: string): string {
-  const m = /^```[A-Za-z]*\s*\n([\s\S]*?)\n\s*```$/.exec(text);
-  return m ? m[1]! : text;
+  return { vars, text: taskText(vars, variables), repairs };
 }

@@ -16,7 +16,7 @@
  * (pairs are independent, the two verdicts of one pair are not): exact for 0/1 scores,
  * conservative with ½'s. Each round gets one value per pair type — the paper's two curves.
  */
-import type { JudgeVerdict } from '../gates/pairwise';
+import type { JudgeReading } from '../gates/pairwise';
 import { meanInterval } from '../evolve/report';
 import { PAIR_TYPES } from '../journal/payloadTypes';
 import type { PairJudgement, PairType, Reliability } from '../journal/payloadTypes';
@@ -41,31 +41,32 @@ export function amplificationPair(id: string, task: string, composedAnswer: stri
 /** The judge's two verdicts on a pair: with the better response in slot A, then in slot B. */
 export interface JudgedPair {
   pair: KnownOrderPair;
-  betterFirst: JudgeVerdict;
-  worseFirst: JudgeVerdict;
+  betterFirst: JudgeReading;
+  worseFirst: JudgeReading;
 }
 
 export function pairJudgement(j: Pick<JudgedPair, 'betterFirst' | 'worseFirst'>): PairJudgement {
-  const agreements = [j.betterFirst === 'tie' ? undefined : j.betterFirst === 'A', j.worseFirst === 'tie' ? undefined : j.worseFirst === 'B'].filter((a) => a !== undefined);
-  if (agreements.length === 0) return 'tie';
+  const decisive = (v: JudgeReading, right: 'A' | 'B') => (v === 'A' || v === 'B' ? v === right : undefined);
+  const agreements = [decisive(j.betterFirst, 'A'), decisive(j.worseFirst, 'B')].filter((a) => a !== undefined);
+  if (agreements.length === 0) return j.betterFirst === 'abstained' || j.worseFirst === 'abstained' ? 'abstained' : 'tie';
   if (agreements.every((a) => a)) return 'right';
   if (agreements.every((a) => !a)) return 'wrong';
   return 'split';
 }
 
-const PAIR_SCORE: Record<Exclude<PairJudgement, 'tie'>, number> = { right: 1, wrong: 0, split: 0.5 };
+const PAIR_SCORE: Record<Exclude<PairJudgement, 'tie' | 'abstained'>, number> = { right: 1, wrong: 0, split: 0.5 };
 
 /** The agreement of the judge with the known orders of one type of pair. */
 export function reliabilityOf(type: PairType, judged: readonly JudgedPair[]): Reliability {
-  const counts = { right: 0, wrong: 0, split: 0, tie: 0 };
+  const counts = { right: 0, wrong: 0, split: 0, tie: 0, abstained: 0 };
   const scores: number[] = [];
   for (const j of judged) {
     if (j.pair.type !== type) continue;
     const verdict = pairJudgement(j);
     counts[verdict]++;
-    if (verdict !== 'tie') scores.push(PAIR_SCORE[verdict]);
+    if (verdict !== 'tie' && verdict !== 'abstained') scores.push(PAIR_SCORE[verdict]);
   }
-  const pairs = counts.right + counts.wrong + counts.split + counts.tie;
+  const pairs = counts.right + counts.wrong + counts.split + counts.tie + counts.abstained;
   const interval = meanInterval(scores);
   return {
     type,
@@ -74,6 +75,7 @@ export function reliabilityOf(type: PairType, judged: readonly JudgedPair[]): Re
     wrong: counts.wrong,
     split: counts.split,
     ties: counts.tie,
+    ...(counts.abstained > 0 ? { abstained: counts.abstained } : {}),
     agreement: scores.length === 0 ? undefined : interval.mean,
     lo: interval.lo,
     hi: interval.hi,

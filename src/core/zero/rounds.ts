@@ -20,9 +20,10 @@
  * chosen on.
  */
 import { contentId } from '../data/item';
-import { parseJudgeAnswer } from '../evolve/judge';
+import { judge } from '../evolve/judge';
+import { askAndRead } from '../llm/reask';
 import { meanInterval } from '../evolve/report';
-import type { JudgeVerdict } from '../gates/pairwise';
+import type { JudgeReading } from '../gates/pairwise';
 import type { LlmClient } from '../ports';
 import type { Template } from '../prompt/template';
 import { renderPrompt } from '../prompt/template';
@@ -41,7 +42,7 @@ import { selectByDispersion, taskSpread } from './dispersion';
 import { knownOrderJudgeCalls, selectExemplars } from './exemplars';
 import type { JudgedPair, KnownOrderPair } from './reliability';
 import { amplificationPair, reliabilityOf, roleAsymmetryPair } from './reliability';
-import { DEFAULT_SCORE_RUBRIC, parseTaskScore, taskScoreCall } from './taskJudge';
+import { DEFAULT_SCORE_RUBRIC, readTaskScore, taskScoreCall, taskScoreReminder } from './taskJudge';
 import { PAIR_TYPES } from '../journal/payloadTypes';
 import type { Exemplar } from '../journal/payloadTypes';
 
@@ -58,6 +59,8 @@ export interface ZeroSettings {
   exemplarBudget: number;
   /** The Solver's sampling temperature; above 0, or M answers would be one. */
   solverTemperature: number;
+  /** Where the Solver's answers stop (the agent's `models.agent.stop`): a few-shot prompt's next example. */
+  solverStop?: readonly string[];
   /** The pointwise judge's rubric. */
   rubric: string;
   seed: number;
@@ -203,6 +206,7 @@ export class ZeroRounds {
         lowDispersion: selection.lowDispersion.length,
         notInTopK: selection.notInTopK.length,
       },
+      ...(Object.values(generated.repairs).some((n) => n > 0) ? { repaired: generated.repairs } : {}),
       kept: dev.map(taskInfo),
       heldOut: test.map(taskInfo),
       tooEasy: selection.tooEasy.length,
@@ -237,15 +241,20 @@ export class ZeroRounds {
     const messages: ChatMessage[] = [{ role: 'user', content: input }];
     const answers = await Promise.all(
       Array.from({ length: settings.samples }, async (_, m) => {
-        const res = await llm.chat({ role: 'agent', messages, temperature: settings.solverTemperature, seed: hashSeed(settings.seed, 'solver', m), sampleIndex: m }, signal);
+        const res = await llm.chat({ role: 'agent', messages, temperature: settings.solverTemperature, seed: hashSeed(settings.seed, 'solver', m), sampleIndex: m, ...solverStop(settings) }, signal);
         return res.text;
       }),
     );
     const scores = await Promise.all(
       answers.map(async (answer) => {
         const call = taskScoreCall(settings.rubric, input, answer);
-        const res = await llm.chat({ role: 'validator', messages: call.messages, temperature: 0, sampleIndex: 0 }, signal);
-        return parseTaskScore(res.text, call.frame);
+        const asked = await askAndRead(
+          (messages) => llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal),
+          call.messages,
+          (res) => readTaskScore(res.text, call.frame),
+          taskScoreReminder(call.frame),
+        );
+        return asked.value;
       }),
     );
     return { task, messages, input, answers, scores };
@@ -263,7 +272,7 @@ export class ZeroRounds {
     if (subtasks.length === 0) return pairs;
     const parts = await Promise.all(
       subtasks.map(async (subtask) => {
-        const res = await llm.chat({ role: 'agent', messages: subtaskMessages(s.messages, subtask), temperature: 0, sampleIndex: 0 }, signal);
+        const res = await llm.chat({ role: 'agent', messages: subtaskMessages(s.messages, subtask), temperature: 0, sampleIndex: 0, ...solverStop(this.deps.settings) }, signal);
         return { subtask, answer: res.text };
       }),
     );
@@ -274,13 +283,16 @@ export class ZeroRounds {
 
   private async judgePair(pair: KnownOrderPair, exemplars: readonly Exemplar[], signal: AbortSignal): Promise<JudgedPair> {
     const calls = knownOrderJudgeCalls(pair, this.deps.settings.rubric, exemplars);
-    const verdict = async (call: typeof calls.betterFirst): Promise<JudgeVerdict> => {
-      const res = await this.deps.llm.chat({ role: 'validator', messages: call.messages, temperature: 0, sampleIndex: 0 }, signal);
-      return parseJudgeAnswer(res, call.frame).verdict;
-    };
+    const verdict = async (call: typeof calls.betterFirst): Promise<JudgeReading> =>
+      (await judge((messages) => this.deps.llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal), call)).verdict;
     const [betterFirst, worseFirst] = await Promise.all([verdict(calls.betterFirst), verdict(calls.worseFirst)]);
     return { pair, betterFirst, worseFirst };
   }
+}
+
+/** The Solver's stop sequences, when the run's agent has any. */
+function solverStop(settings: ZeroSettings): { stop?: string[] } {
+  return settings.solverStop && settings.solverStop.length > 0 ? { stop: [...settings.solverStop] } : {};
 }
 
 function taskInfo(t: GeneratedTask): ZeroRoundEvent['kept'][number] {

@@ -5,14 +5,16 @@
  * is what turns M such scores into "this task can tell prompts apart".
  *
  * The task and the answer are untrusted data in the call's own delimiters, and the score is read
- * only from the line tagged with the call's word (src/core/llm/untrusted.ts): an answer that says
- * "Score: 1" about itself is data, not a score. No tagged line, disagreeing lines, or a value that
- * is not a number in [0, 1] is an abstention (undefined): never a 0, which would make the task
- * look harder than it is, nor a 1.
+ * only after the tag with the call's word (src/core/llm/untrusted.ts): an answer that says
+ * "Score: 1" about itself is data, not a score. The last tagged value that reads as a number in
+ * [0, 1] (answerValues.ts) is the score; none, and the judge is asked again once; still none is an
+ * abstention (undefined): never a 0, which would make the task look harder than it is, nor a 1.
  */
+import { readGrade } from '../llm/answerValues';
+import type { Reading } from '../llm/reask';
 import type { ChatMessage } from '../llm/types';
 import type { UntrustedFrame } from '../llm/untrusted';
-import { readTaggedAnswer, untrustedFrame } from '../llm/untrusted';
+import { taggedValues, untrustedFrame } from '../llm/untrusted';
 
 export const DEFAULT_SCORE_RUBRIC =
   'Score 1 for a response that does the task correctly and completely, 0 for one that fails it, and a value in between for partial credit. Ignore length and style unless they change correctness.';
@@ -40,10 +42,27 @@ export function taskScoreCall(rubric: string, task: string, answer: string): Tas
   };
 }
 
-/** The score on the tagged line, or undefined (an abstention) when there is no readable one. */
+/** The last tagged value that is a score in [0, 1], or what is wrong with the answer. */
+export function readTaskScore(text: string, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<number> {
+  const values = taggedValues(frame, text);
+  for (let i = values.length - 1; i >= 0; i--) {
+    const score = readGrade(values[i]!.raw, 1);
+    if (score !== undefined) return { ok: true, value: score };
+  }
+  const last = values.at(-1);
+  return {
+    ok: false,
+    problem: last === undefined ? `Your answer has no line "${frame.answerTag}: …".` : `Your line "${frame.answerTag}: ${last.raw.trim().slice(0, 60)}" is not a number from 0 to 1.`,
+  };
+}
+
+/** The score, or undefined (an abstention) when the answer has no readable one. */
 export function parseTaskScore(text: string, frame: Pick<UntrustedFrame, 'answerTag'>): number | undefined {
-  const value = readTaggedAnswer(frame, text)?.value;
-  if (value === undefined || !/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value)) return undefined;
-  const score = Number(value);
-  return score >= 0 && score <= 1 ? score : undefined;
+  const read = readTaskScore(text, frame);
+  return read.ok ? read.value : undefined;
+}
+
+/** What the judge is told, after the problem, when it is asked again. */
+export function taskScoreReminder(frame: Pick<UntrustedFrame, 'answerTag'>): string {
+  return `Answer again: end with one line "${frame.answerTag}: <a number from 0 to 1>", and nothing after it.`;
 }

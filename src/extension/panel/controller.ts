@@ -51,8 +51,11 @@ export function lightEvent(e: PanelEvent): PanelEvent {
   switch (e.type) {
     case 'candidate/proposed': {
       // A program's reasoning is its proposer's <NAME>, a few words the Programs view labels it with.
-      if (e.program) return { ...e, text: '' };
-      const { reasoning: _r, ...rest } = e;
+      if (e.program) {
+        const { thinking: _t, ...program } = e;
+        return { ...program, text: '' };
+      }
+      const { reasoning: _r, thinking: _t, ...rest } = e;
       return { ...rest, text: '' };
     }
     case 'program/evaluated': {
@@ -60,11 +63,11 @@ export function lightEvent(e: PanelEvent): PanelEvent {
       return rest;
     }
     case 'item/evaluated': {
-      const { output: _o, ...rest } = e;
+      const { output: _o, thinking: _t, ...rest } = e;
       return rest;
     }
     case 'verdict': {
-      const { rationale: _r, ...rest } = e;
+      const { rationale: _r, thinking: _t, ...rest } = e;
       return rest;
     }
     case 'suggestion':

@@ -27,6 +27,7 @@ export function buildEvidence(run: StoredRun, candidateId: string): Evidence | u
   const items = discordantItems(run, candidateId, opponent);
   const parentText = parentId === undefined ? undefined : detail.texts.get(parentId);
   const reasoning = detail.reasoning.get(candidateId);
+  const thinking = detail.thinking.get(candidateId);
   const rubricText = record?.rubricVersion === undefined ? undefined : detail.rubrics.get(record.rubricVersion);
   const evidence: Evidence = {
     runId: state.runId,
@@ -40,6 +41,7 @@ export function buildEvidence(run: StoredRun, candidateId: string): Evidence | u
   };
   if (parentText !== undefined) evidence.parentText = parentText;
   if (reasoning !== undefined) evidence.reasoning = reasoning;
+  if (thinking !== undefined) evidence.thinking = thinking;
   if (rubricText !== undefined && record?.rubricVersion !== undefined) evidence.rubric = { version: record.rubricVersion, text: rubricText };
   return evidence;
 }
@@ -73,8 +75,9 @@ function discordantItems(run: StoredRun, candidateId: string, opponent: string |
     const itemId = key.slice(prefix.length);
     if (seen.has(itemId)) continue;
     seen.add(itemId);
-    const agreed = v.childFirst !== undefined && v.parentFirst !== undefined && v.childFirst.winner === v.parentFirst.winner && v.childFirst.winner !== 'tie';
-    const winner = agreed ? (v.childFirst!.winner === 'child' ? 'candidate' : 'incumbent') : 'tie';
+    const agreed = v.childFirst !== undefined && v.parentFirst !== undefined && v.childFirst.winner === v.parentFirst.winner && v.childFirst.winner !== 'tie' && v.childFirst.winner !== 'abstained';
+    const unjudged = v.childFirst?.winner === 'abstained' || v.parentFirst?.winner === 'abstained';
+    const winner = agreed ? (v.childFirst!.winner === 'child' ? 'candidate' : 'incumbent') : unjudged ? 'unjudged' : 'tie';
     const entry = item(run, candidateId, opponent, itemId, { winner });
     (agreed ? out : disagreements).push(entry);
   }
@@ -110,7 +113,8 @@ function item(
   if (v) {
     if (v.childFirst) out.childFirst = v.childFirst;
     if (v.parentFirst) out.parentFirst = v.parentFirst;
-    if (v.childFirst && v.parentFirst) out.agreed = v.childFirst.winner === v.parentFirst.winner && v.childFirst.winner !== 'tie';
+    const abstained = v.childFirst?.winner === 'abstained' || v.parentFirst?.winner === 'abstained';
+    if (v.childFirst && v.parentFirst && !abstained) out.agreed = v.childFirst.winner === v.parentFirst.winner && v.childFirst.winner !== 'tie';
   }
   return out;
 }

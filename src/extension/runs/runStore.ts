@@ -19,6 +19,8 @@ import type { PanelEvent, RunState, WealthStep } from '../../panelState/types';
 export interface RunDetail {
   texts: Map<string, string>;
   reasoning: Map<string, string>;
+  /** The proposer's reasoning section (its model's thinking), by candidate. */
+  thinking: Map<string, string>;
   /** `${versionId}\n${itemId}` → the version's latest output / score on that item. */
   outputs: Map<string, string>;
   scores: Map<string, number>;
@@ -60,6 +62,7 @@ function emptyDetail(): RunDetail {
   return {
     texts: new Map(),
     reasoning: new Map(),
+    thinking: new Map(),
     outputs: new Map(),
     scores: new Map(),
     inputs: new Map(),
@@ -258,17 +261,24 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
     case 'candidate/proposed':
       d.texts.set(e.candidateId, e.text);
       if (e.reasoning) d.reasoning.set(e.candidateId, e.reasoning);
+      if (e.thinking) d.thinking.set(e.candidateId, e.thinking);
       if (e.program?.description) d.descriptions.set(e.candidateId, e.program.description);
       return;
     case 'item/evaluated':
-      d.scores.set(itemKey(e.candidateId, e.itemId), e.score);
+      // An abstained grade is no score: its cell stays empty rather than showing the placeholder 0.
+      if (e.abstained === undefined) d.scores.set(itemKey(e.candidateId, e.itemId), e.score);
       if (e.output !== undefined) d.outputs.set(itemKey(e.candidateId, e.itemId), e.output);
       return;
     case 'verdict': {
       if (e.itemId === undefined) return;
       const key = itemKey(e.candidateId, e.itemId);
       const entry = d.verdicts.get(key) ?? {};
-      const view: JudgeView = e.rationale === undefined ? { winner: e.winner } : { winner: e.winner, rationale: e.rationale };
+      const view: JudgeView = {
+        winner: e.winner,
+        ...(e.rationale === undefined ? {} : { rationale: e.rationale }),
+        ...(e.problem === undefined ? {} : { problem: e.problem }),
+        ...(e.thinking === undefined ? {} : { thinking: e.thinking }),
+      };
       if (e.order === 'child-first') entry.childFirst = view;
       else entry.parentFirst = view;
       d.verdicts.set(key, entry);

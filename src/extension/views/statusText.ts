@@ -6,6 +6,8 @@
  * No VS Code import, so the wording is unit-tested.
  */
 import type { LiveRunStatus } from '../../core/journal/runStatus';
+import { silenceText } from '../../core/gates/abstentions';
+import type { JudgeCount } from '../../core/gates/abstentions';
 import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
 import { isEvaluation } from '../../panelState/results';
 import { costTotals } from '../../panelState/runState';
@@ -93,7 +95,7 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
         const dev = s.generated?.dev ?? 0;
         return { part: s.state === 'finished' ? `finished, ${dev} dev task${dev === 1 ? '' : 's'}` : 'cancelled, nothing written', icon: '$(check)', tooltip: [`${s.line}.`] };
       }
-      return { part: `${s.state}, ${commitsText(s.commits)}`, icon: '$(check)', tooltip: [`${s.tested} tested, ${s.commits} committed.`] };
+      return { part: `${s.state}, ${commitsText(s.commits)}${judgePart(s.judge)}`, icon: '$(check)', tooltip: [`${s.tested} tested, ${s.commits} committed.`, ...judgeTooltip(s.judge)] };
     case 'failed':
       return { part: `failed, ${commitsText(s.commits)}`, icon: '$(error)', tooltip: [`Failed: ${s.error ?? 'no reason given'}`] };
   }
@@ -113,7 +115,17 @@ function fromEvents(state: RunState, interrupted: boolean): { part: string; icon
   if (state.status === 'finished' && isEvaluation(state.info)) return evaluatedText(state);
   const commits = state.finished?.commits ?? state.decisions.filter((d) => d.decision === 'commit').length;
   const icon = state.status === 'failed' ? '$(error)' : state.status === 'running' || state.status === 'pending' ? '$(circle-outline)' : '$(check)';
-  return { part: `${state.status}, ${commitsText(commits)}`, icon, tooltip: [] };
+  return { part: `${state.status}, ${commitsText(commits)}${judgePart(state.judge)}`, icon, tooltip: judgeTooltip(state.judge) };
+}
+
+/** " · judge: no answer 22 of 96" once a run's judge left answers out (#25): short, the tooltip says it whole. */
+function judgePart(j: JudgeCount | undefined): string {
+  return j && j.abstained > 0 ? ` · judge: no answer ${j.abstained} of ${j.answers}` : '';
+}
+
+function judgeTooltip(j: JudgeCount | undefined): string[] {
+  const silence = silenceText(j);
+  return silence === undefined ? [] : [`${silence[0]!.toUpperCase()}${silence.slice(1)}, even when asked again: those items were left out of the tests, not counted as ties.`];
 }
 
 function runText(run: ShownRun): { icon: string; text: string; tooltip: string[] } {

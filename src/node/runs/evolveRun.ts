@@ -288,7 +288,7 @@ function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' |
     template: inputs.template,
     variables,
     brief: typeof description === 'string' ? { description } : {},
-    settings: { ...DEFAULT_ZERO_SETTINGS, seed: inputs.spec.seed },
+    settings: { ...DEFAULT_ZERO_SETTINGS, seed: inputs.spec.seed, ...(inputs.spec.models.agent.stop ? { solverStop: inputs.spec.models.agent.stop } : {}) },
   };
 }
 

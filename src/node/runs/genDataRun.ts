@@ -123,6 +123,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
     ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}),
     ...(opts.keep !== undefined ? { keep: opts.keep } : {}),
     ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
+    ...(spec.models.agent.stop ? { solverStop: spec.models.agent.stop } : {}),
     seed: spec.seed,
   };
   const rounds = opts.rounds ?? DEFAULT_ZERO_ROUNDS;

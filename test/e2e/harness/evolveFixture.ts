@@ -7,10 +7,11 @@
  */
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ScenarioInput } from '../../fixtures/fakeOpenAI/scenario';
 import { startFakeServer, type FakeServer } from '../../fixtures/fakeOpenAI/server';
 import { makeWorkspace, scenarioFor, type WorkspaceOptions } from '../../integration/evolveWorkspace';
 
-export interface EvolveFixtureOptions extends Pick<WorkspaceOptions, 'mode' | 'candidates' | 'seed' | 'items'> {
+export interface EvolveFixtureOptions extends Pick<WorkspaceOptions, 'mode' | 'candidates' | 'seed' | 'items' | 'gate' | 'labels'> {
   /** The folder under the workspace root that receives the files (default `arith`). */
   subdir?: string;
   /** Which scripted edit (1-based) is the real gain; 1 makes the gate commit on the first candidate. */
@@ -19,6 +20,8 @@ export interface EvolveFixtureOptions extends Pick<WorkspaceOptions, 'mode' | 'c
   latencyMs?: number;
   /** A line of the prompt the gain edit rewrites (its marker and hint in that line's place) instead of appending. */
   gainReplaces?: string;
+  /** Changes to the controlled scenario (a judge that does not answer, realistic answers…). */
+  scenario?: (base: ScenarioInput) => ScenarioInput;
 }
 
 export interface EvolveFixture {
@@ -45,8 +48,16 @@ export interface EvolveFixture {
 export async function startEvolveFixture(opts: EvolveFixtureOptions = {}): Promise<EvolveFixture> {
   const seed = opts.seed ?? 3;
   const subdir = opts.subdir ?? 'arith';
-  const workspace = makeWorkspace({ seed, mode: opts.mode ?? 'suggest', candidates: opts.candidates ?? 3, items: opts.items });
-  const fake = await startFakeServer({ scenario: scenarioFor(workspace, { seed, gainAt: opts.gainAt ?? 1, ...(opts.gainReplaces !== undefined ? { gainReplaces: opts.gainReplaces } : {}) }), latencyMs: opts.latencyMs ?? 0 });
+  const workspace = makeWorkspace({
+    seed,
+    mode: opts.mode ?? 'suggest',
+    candidates: opts.candidates ?? 3,
+    items: opts.items,
+    ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
+    ...(opts.labels !== undefined ? { labels: opts.labels } : {}),
+  });
+  const base = scenarioFor(workspace, { seed, gainAt: opts.gainAt ?? 1, ...(opts.gainReplaces !== undefined ? { gainReplaces: opts.gainReplaces } : {}) });
+  const fake = await startFakeServer({ scenario: opts.scenario ? opts.scenario(base) : base, latencyMs: opts.latencyMs ?? 0 });
   return {
     fake,
     subdir,

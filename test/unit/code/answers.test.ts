@@ -70,10 +70,29 @@ describe('parseAnswer', () => {
     expect(r).toMatchObject({ ok: true, answer: { edits: [{ search: 'a', replace: 'b', line: 4 }] } });
   });
 
+  it('reads the last section that holds something of its kind: a tag named in prose, or an abandoned draft, is not the answer (#25)', () => {
+    const block = (a: string, b: string) => `<<<<<<< SEARCH\n${a}\n=======\n${b}\n>>>>>>> REPLACE`;
+    // Prose naming both tags, then the real diff.
+    expect(parseAnswer(`I will send a <DIFF> rather than a <CODE> rewrite.\n<DIFF>\n${block('a', 'b')}\n</DIFF>`)).toMatchObject({ ok: true, answer: { kind: 'diff', edits: [{ search: 'a', replace: 'b' }] } });
+    // A draft diff, abandoned, then the final one.
+    expect(parseAnswer(`<DIFF>\n${block('a', 'draft')}\n</DIFF>\nNo, better:\n<DIFF>\n${block('a', 'final')}\n</DIFF>`)).toMatchObject({ ok: true, answer: { edits: [{ replace: 'final' }] } });
+    // An empty <DIFF> named before a real <CODE> section.
+    expect(parseAnswer('<DIFF>\n</DIFF>\n<CODE>x</CODE>')).toMatchObject({ ok: true, answer: { kind: 'full', code: 'x' } });
+    // Both kinds: the one the proposal asked for.
+    const both = `<DIFF>\n${block('a', 'b')}\n</DIFF>\n<CODE>\n\`\`\`\nx = 1\n\`\`\`\n</CODE>`;
+    expect(parseAnswer(both, 'diff')).toMatchObject({ ok: true, answer: { kind: 'diff' } });
+    expect(parseAnswer(both, 'full')).toMatchObject({ ok: true, answer: { kind: 'full', code: 'x = 1' } });
+  });
+
+  it('reads SEARCH/REPLACE marker lines of 5 to 9 characters, as Aider does', () => {
+    expect(parseAnswer('<DIFF>\n<<<<<< SEARCH\na\n=========\nb\n>>>>>>>>> REPLACE\n</DIFF>')).toMatchObject({ ok: true, answer: { edits: [{ search: 'a', replace: 'b' }] } });
+    expect(parseAnswer('<DIFF>\n<<<< SEARCH\na\n====\nb\n>>>> REPLACE\n</DIFF>')).toMatchObject({ ok: false, error: { kind: 'malformedDiff' } });
+  });
+
   it.each([
     ['empty', '\n \t\n', 'The answer was empty.'],
     ['noProposal', 'Maybe try a lattice.', 'The answer has neither a <DIFF> nor a <CODE> section.'],
-    ['bothKinds', '<DIFF>\n</DIFF>\n<CODE>x</CODE>', 'The answer has both a <DIFF> and a <CODE> section'],
+    ['bothKinds', '<DIFF>\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n</DIFF>\n<CODE>x</CODE>', 'The answer has both a <DIFF> and a <CODE> section'],
     ['malformedDiff', '<DIFF>\n<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n</DIFF>', 'SEARCH/REPLACE block 1 (answer line 2) has no "=======" line'],
     ['malformedDiff', '<DIFF>\n<<<<<<< SEARCH\na\n=======\nb\n<<<<<<< SEARCH\n</DIFF>', 'SEARCH/REPLACE block 1 (answer line 2) is not closed'],
     ['noCode', '<CODE>\n```python\n```\n</CODE>', 'The <CODE> section is empty'],

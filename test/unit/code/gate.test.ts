@@ -162,13 +162,13 @@ describe('gate pairwise', () => {
     let calls = 0;
     const pairwise: PairwiseValidator = {
       task: 'Improve solve.mjs; higher scores are better.',
-      async ask(call) {
+      async ask(messages) {
         calls++;
-        const hex = /DATA-([0-9a-f]{12})/.exec(call.messages[0]!.content)![1]!;
-        const user = call.messages[1]!.content;
+        const hex = /DATA-([0-9a-f]{12})/.exec(messages[0]!.content)![1]!;
+        const user = messages[1]!.content;
         const score = (slot: 'A' | 'B') => JSON.parse(new RegExp(`<<<DATA-${hex} program ${slot} metrics>>>\\n([\\s\\S]*?)\\n<<<END DATA-${hex}>>>`).exec(user)![1]!).score as number;
         const v = biased ? 'A' : score('A') > score('B') ? 'A' : score('A') < score('B') ? 'B' : 'tie';
-        return { text: `Rationale: program ${v} scores higher.\n${call.frame.answerTag}: ${v}`, logprobs: undefined };
+        return { text: `Rationale: program ${v} scores higher.\nANSWER-${hex}: ${v}`, logprobs: undefined, finishReason: 'stop', usage: { promptTokens: 1, completionTokens: 1 }, model: 'judge' };
       },
       view(program, scores) {
         const ys = INSTANCES.map((id) => scores.get(id) ?? NaN);

@@ -46,25 +46,37 @@ describe('readVerdict: the last non-blank line only', () => {
     expect(readVerdict('The program ends with:\nVERDICT: NOT_NOVEL\nwhich is data.\nVERDICT: NOVEL')).toBe('NOVEL');
     expect(readVerdict('VERDICT: NOT_NOVEL\nbut I cannot decide.')).toBeUndefined();
     expect(readVerdict('VERDICT: NOVEL or NOT_NOVEL')).toBeUndefined();
+    expect(readVerdict('Reasoning done.\n**Final verdict:** VERDICT: NOT NOVEL.')).toBe('NOT_NOVEL');
     expect(readVerdict('')).toBeUndefined();
   });
 });
 
 describe('an answer without a verdict line', () => {
-  it('lets the child through, with a note, instead of guessing', async () => {
+  it('is asked once more in the same chat, then lets the child through, with a note, instead of guessing', async () => {
     const asked: ChatMessage[][] = [];
     const judge = new NoveltyJudge({
       novelty: { cosineThreshold: 0.99, ngramThreshold: 0, judge: true },
       seed: 1,
       ask: async (messages) => {
         asked.push(messages);
-        return 'I think it is not novel.';
+        return { text: 'I think it is not novel.' };
       },
     });
     const r = await judge.check(CANDIDATE, [{ id: 'p1', text: EXISTING }], new AbortController().signal);
-    expect(asked).toHaveLength(1);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]!.slice(2)).toEqual([
+      { role: 'assistant', content: 'I think it is not novel.' },
+      { role: 'user', content: 'Your answer\'s last line, "I think it is not novel.", is not `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`. Answer again: end with the line `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`, and nothing after it.' },
+    ]);
     expect(r).toMatchObject({ novel: true, via: 'ngram', decidedBy: 'ngram', closestId: 'p1' });
     expect(r.judged).toBeUndefined();
-    expect(r.note).toMatch(/did not end with "VERDICT: NOVEL"/);
+    expect(r.note).toMatch(/the novelty judge did not answer, asked twice/);
+  });
+
+  it('reads the verdict the judge gives when asked again', async () => {
+    const answers = ['Both compute the same thing, I believe.', 'VERDICT: NOT_NOVEL'];
+    const judge = new NoveltyJudge({ novelty: { cosineThreshold: 0.99, ngramThreshold: 0, judge: true }, seed: 1, ask: async () => ({ text: answers.shift()! }) });
+    const r = await judge.check(CANDIDATE, [{ id: 'p1', text: EXISTING }], new AbortController().signal);
+    expect(r).toMatchObject({ novel: false, decidedBy: 'ngram+judge' });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fence, lastFencedBlock } from '../../../src/core/evolve/fences';
+import { fence } from '../../../src/core/evolve/fences';
+import { readAnswerBlock } from '../../../src/core/llm/answerBlock';
 
 describe('fence', () => {
   it('is one backtick longer than the longest run inside, at least three', () => {
@@ -13,6 +14,7 @@ describe('fence', () => {
     const fenced = fence(text, 'data');
     expect(fenced.startsWith('`````data\n')).toBe(true);
     expect(fenced.endsWith('\n`````')).toBe(true);
-    expect(lastFencedBlock(fenced, 'data')).toBe(text);
+    const lines = { open: '<<<DATA-0>>>', close: '<<<END DATA-0>>>' };
+    expect(readAnswerBlock(fenced, lines, { infos: ['data'], what: 'the data' })).toEqual({ ok: true, value: { text, before: '' } });
   });
 });

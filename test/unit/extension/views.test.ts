@@ -71,6 +71,12 @@ describe('statusView', () => {
     expect(statusView(shown({ state: 'interrupted' }), 'running', undefined).text).toBe('$(debug-pause) x.prompt.md · interrupted · $0.01');
   });
 
+  it('says in short how often the judge did not answer once the run is over, and in full in the tooltip (#25)', () => {
+    const view = statusView(shown({ state: 'finished', tested: 3, commits: 1, line: '3 tested · 1 committed', judge: { answers: 96, abstained: 22 } }), 'running', undefined);
+    expect(view.text).toBe('$(check) x.prompt.md · finished, 1 commit · judge: no answer 22 of 96 · $0.01');
+    expect(view.tooltip).toContain('The judge did not answer 22 of 96 times, even when asked again: those items were left out of the tests, not counted as ties.');
+  });
+
   it('names the run from its status before any event came', () => {
     expect(statusView({ runId: RUN, status: status({ line: 'starting' }) }, 'running', undefined).text).toBe('$(sync~spin) x.prompt.md · starting');
   });

@@ -51,6 +51,7 @@ describe('paper PACE (section 3)', () => {
       wins: 0,
       losses: 6,
       ties: 2,
+      unjudged: 0,
       logWealth: 6 * Math.log1p(-0.5),
       verdict: { decision: 'reject', reason: 'budget', stoppedAt: 8 },
     });

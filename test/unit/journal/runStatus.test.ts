@@ -28,6 +28,14 @@ describe('foldStatus', () => {
     ['a candidate under test', [proposed('v3')], { line: 'testing v3' }],
     ['the counts after each decision', [decided('v1', 'reject'), decided('v2', 'commit'), decided('v3', 'reject')], { tested: 3, commits: 1, line: '3 tested · 1 committed' }],
     [
+      'a judge that did not always answer (#25)',
+      [
+        ev({ type: 'decision', record: decisionRecord({ candidateId: 'v1', decision: 'reject', judge: { answers: 40, abstained: 0 } }) }),
+        ev({ type: 'decision', record: decisionRecord({ candidateId: 'v2', decision: 'reject', judge: { answers: 30, abstained: 7, model: 'm' } }) }),
+      ],
+      { tested: 2, commits: 0, judge: { answers: 70, abstained: 7 }, line: '2 tested · 0 committed · the judge did not answer 7 of 70 times' },
+    ],
+    [
       'a suggestion waiting for the user',
       [decided('v4', 'commit'), ev({ type: 'suggestion', candidateId: 'v4', file: 'a.prompt.md', baseText: 'a', newText: 'b' })],
       { state: 'waiting-for-you', tested: 1, commits: 1, line: 'v4 waits for your Accept or Reject' },

@@ -74,7 +74,7 @@ describe('examples/', () => {
     expect(items.length).toBeGreaterThanOrEqual(40);
     for (const item of items) {
       expect(typeof item.expected, item.id).toBe('number');
-      expect((await scorer.score(`Work shown.\nAnswer: ${String(item.expected)}`, item)).score, item.id).toBe(1);
+      expect(await scorer.score(`Work shown.\nAnswer: ${String(item.expected)}`, item), item.id).toMatchObject({ score: 1 });
     }
   });
 
@@ -95,13 +95,13 @@ describe('examples/', () => {
     const items = [...splits.feedback, ...splits.dev, ...splits.test];
     const off = items.filter((i) => triggerOf(i) === false);
     expect([off.length > 5, items.length - off.length >= 40]).toEqual([true, true]);
-    for (const item of items.filter((i) => triggerOf(i) === true)) expect((await scorer.score(`Done.\nThe answer is ${String(item.expected)}`, item)).score, item.id).toBe(1);
+    for (const item of items.filter((i) => triggerOf(i) === true)) expect(await scorer.score(`Done.\nThe answer is ${String(item.expected)}`, item), item.id).toMatchObject({ score: 1 });
   });
 
   it('instructions: every label is a cost the numeric scorer accepts', async () => {
     const { spec, splits } = await loadRunInputs(files, 'examples/instructions/shipping.instructions.md');
     const scorer = await createScorer(spec.scorer!, { baseDir: spec.baseDir, files });
-    for (const item of [...splits.feedback, ...splits.dev, ...splits.test]) expect((await scorer.score(`The answer is ${String(item.expected)}`, item)).score, item.id).toBe(1);
+    for (const item of [...splits.feedback, ...splits.dev, ...splits.test]) expect(await scorer.score(`The answer is ${String(item.expected)}`, item), item.id).toMatchObject({ score: 1 });
   });
 
   it('summaries: unlabeled, so the run is reward-free under pace-rf', async () => {

@@ -70,7 +70,7 @@ describe('the judge prompt with exemplars', () => {
     expect(user).toContain('The better response in example 2 is A.');
     expect(user.indexOf('Now the case to judge:')).toBeLessThan(user.indexOf(`<<<${word} task>>>`));
     // An exemplar's injected verdict is not an answer; only the tagged line is.
-    expect(parseJudgeAnswer({ text: injected, logprobs: undefined }, call.frame).answered).toBe(false);
+    expect(parseJudgeAnswer({ text: injected, logprobs: undefined }, call.frame).verdict).toBe('abstained');
     expect(parseJudgeAnswer({ text: `Rationale: sums.\n${call.frame.answerTag}: A`, logprobs: undefined }, call.frame).verdict).toBe('A');
   });
 

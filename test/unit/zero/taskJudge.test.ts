@@ -23,9 +23,14 @@ describe('task score call', () => {
     expect(parseTaskScore(selfPraise, call.frame)).toBeUndefined();
   });
 
-  it('abstains on a value outside [0, 1], a non-number, or disagreeing lines', () => {
-    for (const text of [`${tag}: 7`, `${tag}: -0.2`, `${tag}: high`, `${tag}: 0.8/1`, `${tag}: 1\n${tag}: 0`, 'no tag']) {
+  it('abstains on a value outside [0, 1], a non-number, or no tagged value', () => {
+    for (const text of [`${tag}: 7`, `${tag}: -0.2`, `${tag}: high`, `${tag}: 0 to 1`, 'no tag']) {
       expect(parseTaskScore(text, call.frame), text).toBeUndefined();
     }
+  });
+
+  it('reads the last tagged score, in any decoration, as the final one', () => {
+    expect(parseTaskScore(`${tag}: 1\nWait, the sum is wrong.\n${tag}: 0`, call.frame)).toBe(0);
+    expect(parseTaskScore(`Final: \`${tag.toLowerCase()}: 0.8/1\``, call.frame)).toBe(0.8);
   });
 });

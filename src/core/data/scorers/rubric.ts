@@ -4,13 +4,15 @@
  * The candidate's output is untrusted data (DESIGN.md, quality bars; #14): it is shown in the
  * call's own delimiters, which no content holds (src/core/llm/untrusted.ts), and the judge is told
  * that anything inside — instructions, claimed scores, fake SCORE lines — is content to grade, not
- * to obey. The score is read only from the answer line tagged with the call's word, which the
- * output cannot supply.
+ * to obey. The score is read only after the tag with the call's word, which the output cannot
+ * supply; an answer without a readable grade is asked again once, then recorded as an abstention.
  */
-import { RatchetError } from '../../errors';
+import { readGrade } from '../../llm/answerValues';
+import { askAndRead } from '../../llm/reask';
+import type { Reading } from '../../llm/reask';
 import type { ChatMessage } from '../../llm/types';
 import type { UntrustedFrame } from '../../llm/untrusted';
-import { readTaggedAnswer, untrustedFrame } from '../../llm/untrusted';
+import { taggedValues, untrustedFrame } from '../../llm/untrusted';
 import type { LlmClient } from '../../ports';
 import { expectedText, hasExpected } from '../item';
 import type { DataItem } from '../item';
@@ -42,15 +44,28 @@ export function rubricCall(spec: ScorerSpecOf<'llm-rubric'>, output: string, ite
   };
 }
 
-/** The tagged answer's "n" (or "n/m"), normalised to [0, 1]; undefined if none, malformed or out of range. */
+/**
+ * The grade of one answer: the last value after the call's tag that reads as a grade
+ * (answerValues.ts: "7", "**7**", "7/10", "7 out of 10"), normalised to [0, 1]; otherwise what is
+ * wrong with it, to tell the judge.
+ */
+export function readRubricScore(text: string, scale: number, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<number> {
+  const values = taggedValues(frame, text);
+  for (let i = values.length - 1; i >= 0; i--) {
+    const grade = readGrade(values[i]!.raw, scale);
+    if (grade !== undefined) return { ok: true, value: grade };
+  }
+  const last = values.at(-1);
+  return {
+    ok: false,
+    problem: last === undefined ? `Your answer has no line "${frame.answerTag}: n".` : `Your line "${frame.answerTag}: ${last.raw.trim().slice(0, 60)}" is not a whole number from 0 to ${scale}.`,
+  };
+}
+
+/** The tagged answer's grade in [0, 1], or undefined: `readRubricScore` without the problem. */
 export function parseRubricScore(text: string, scale: number, frame: Pick<UntrustedFrame, 'answerTag'>): number | undefined {
-  const answer = readTaggedAnswer(frame, text);
-  const m = answer && /^(\d+(?:\.\d+)?)\s*(?:\/\s*(\d+(?:\.\d+)?))?$/.exec(answer.value);
-  if (!m) return undefined;
-  const value = Number(m[1]);
-  const outOf = m[2] === undefined ? scale : Number(m[2]);
-  if (!(outOf > 0) || value < 0 || value > outOf) return undefined;
-  return value / outOf;
+  const read = readRubricScore(text, scale, frame);
+  return read.ok ? read.value : undefined;
 }
 
 export function rubricScorer(spec: ScorerSpecOf<'llm-rubric'>, llm: LlmClient): Scorer {
@@ -60,17 +75,20 @@ export function rubricScorer(spec: ScorerSpecOf<'llm-rubric'>, llm: LlmClient): 
     requiresTrust: false,
     score: async (output, item, ctx = {}) => {
       const call = rubricCall(spec, output, item);
-      const res = await llm.chat({ role: 'validator', messages: call.messages }, ctx.signal);
-      const score = parseRubricScore(res.text, spec.scale, call.frame);
-      // The judge's fault, not the version's: the loop retries or skips the item for both versions.
-      if (score === undefined) {
-        throw new RatchetError('llmMalformed', `the judge's answer for item ${item.id} has no "${call.frame.answerTag}: n" line with n from 0 to ${spec.scale}`, {
-          itemId: item.id,
-          role: 'validator',
-        });
-      }
-      const reason = res.text.split(call.frame.answerTag)[0]!.trim();
-      return reason ? { score, reason: reason.length > 400 ? `${reason.slice(0, 399)}…` : reason } : { score };
+      const tag = call.frame.answerTag;
+      const asked = await askAndRead(
+        (messages) => llm.chat({ role: 'validator', messages }, ctx.signal),
+        call.messages,
+        (res) => readRubricScore(res.text, spec.scale, call.frame),
+        `Answer again: end with one line "${tag}: n", n a whole number from 0 to ${spec.scale}, and nothing after it.`,
+      );
+      const judgedBy = asked.response.model;
+      // No grade, asked twice: the judge abstained. Not the version's fault, and no reason to end
+      // the run: the gates leave the item out (docs/gates.md).
+      if (asked.value === undefined) return { abstained: `the judge gave no grade for item ${item.id}: ${asked.problem}`, judgedBy };
+      const text = asked.response.text;
+      const reason = text.slice(0, text.toLowerCase().lastIndexOf(tag.toLowerCase())).trim();
+      return reason ? { score: asked.value, reason: reason.length > 400 ? `${reason.slice(0, 399)}…` : reason, judgedBy } : { score: asked.value, judgedBy };
     },
   };
 }

@@ -45,6 +45,19 @@ export interface ScoreResult {
   /** In [0, 1]. */
   score: number;
   reason?: string;
+  /** The model that graded the output, for a scorer that asks a judge (llm-rubric). */
+  judgedBy?: string;
+}
+
+/**
+ * A judging scorer's judge gave no grade, asked twice (#25): there is no score — not a 0, which
+ * would count against the version, nor anything else. The gates leave such an item out
+ * (docs/gates.md, abstentions); it never ends the run.
+ */
+export interface ScoreAbstention {
+  /** What was wrong with the judge's answer. */
+  abstained: string;
+  judgedBy?: string;
 }
 
 export interface ScoreContext {
@@ -57,7 +70,7 @@ export interface Scorer {
   readonly needsExpected: boolean;
   /** True when scoring runs user code (command): an untrusted workspace must refuse it. */
   readonly requiresTrust: boolean;
-  score(output: string, item: DataItem, ctx?: ScoreContext): Promise<ScoreResult>;
+  score(output: string, item: DataItem, ctx?: ScoreContext): Promise<ScoreResult | ScoreAbstention>;
 }
 
 export interface ScorerDeps {
@@ -124,15 +137,22 @@ export function checkScore(value: unknown, scorer: ScorerType, item: DataItem): 
 
 const INFRASTRUCTURE = new Set(['llmHttp', 'llmNetwork', 'llmTimeout', 'llmRetriesExhausted', 'llmMalformed', 'cancelled']);
 
-export interface ScoreOutcome extends ScoreResult {
+export interface ScoreOutcome {
+  /** In [0, 1]; undefined exactly when the judge abstained. */
+  score: number | undefined;
+  reason?: string;
   /** True when the scorer threw and the item scored 0 for this version. */
   failed: boolean;
+  /** The judge gave no grade (ScoreAbstention): what was wrong with its answer. */
+  abstained?: string;
+  judgedBy?: string;
 }
 
 /** Scores one item; a scorer failure becomes a 0 for this version, infrastructure errors propagate. */
 export async function scoreSafely(scorer: Scorer, output: string, item: DataItem, ctx: ScoreContext = {}): Promise<ScoreOutcome> {
   try {
     const r = await scorer.score(output, item, ctx);
+    if ('abstained' in r) return { score: undefined, failed: false, abstained: r.abstained, ...(r.judgedBy === undefined ? {} : { judgedBy: r.judgedBy }) };
     return { ...r, score: checkScore(r.score, scorer.type, item), failed: false };
   } catch (err) {
     if (isCancellation(err) || (RatchetError.is(err) && INFRASTRUCTURE.has(err.code))) throw err;
