@@ -34,6 +34,8 @@ export interface JudgeProgramRunOptions {
   path: string;
   workspace: string;
   candidateText: string;
+  /** The program to judge the candidate against, when not the file's own (a pull-request check's base). */
+  incumbentText?: string;
   reasoning?: string;
   /** Evaluator runs (the file's program whole, then the candidate's shards); LLM calls and dollars do not apply: none is made. */
   budget?: Partial<Pick<TestBudget, 'evaluations'>>;
@@ -50,7 +52,7 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
   const path = resolve(o.path);
   const workspace = resolve(o.workspace);
   if (o.untrusted) throw new RatchetError('badInput', `Judging ${path} runs its evaluator, which is workspace code: trust the workspace first (ratchet mcp --trust, or Workspace Trust in the editor).`, { file: path });
-  const incumbentText = await files.readText(path);
+  const incumbentText = o.incumbentText ?? (await files.readText(path));
   checkProgramCandidate(path, incumbentText, o.candidateText);
   const spec = await withCommandFiles(files, await loadCodeSpec(files, path, {}), path);
   const { gate, substituted } = judgeProgramGate(spec);

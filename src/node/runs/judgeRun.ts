@@ -25,6 +25,8 @@ import { estimateJudge, rolesCalled } from '../../core/setup/estimate';
 import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
 import { loadRunInputs } from '../../core/setup/spec';
 import { evolvableText } from '../../core/prompt/evolvable';
+import { parsePromptFile } from '../../core/prompt/promptFile';
+import { templateOf } from '../../core/prompt/template';
 import { agentCallsPerEvaluation } from '../../core/evolve/harness';
 import { evaluatedAs } from '../../core/files/fileKinds';
 import { contentHash } from '../../core/evolve/versions';
@@ -50,6 +52,11 @@ export interface JudgeRunOptions {
   /** Where `.ratchet/` lives (journal, response cache, provenance). */
   workspace: string;
   candidateText: string;
+  /**
+   * The text to judge the candidate against, when not the file's own (a pull-request check: the
+   * base's text, the candidate the head's); the run spec is still the one at `path`.
+   */
+  incumbentText?: string;
   /** Why the candidate was written, in its author's words (journaled beside it). */
   reasoning?: string;
   /** Limits; each left out takes its default (DEFAULT_TEST_BUDGET; dollars only when every model is priced). */
@@ -97,7 +104,8 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   const path = resolve(o.path);
   const workspace = resolve(o.workspace);
   const overrides = o.overrides ?? {};
-  const inputs = await loadRunInputs(files, path);
+  const loaded = await loadRunInputs(files, path);
+  const inputs = o.incumbentText === undefined ? loaded : { ...loaded, prompt: parsePromptFile(path, o.incumbentText), template: templateOf(parsePromptFile(path, o.incumbentText)) };
   const { gate, substituted } = judgeGate(inputs.spec, o.schedule);
   const spec: RunSpec = { ...inputs.spec, gate, ...(overrides.concurrency === undefined ? {} : { concurrency: overrides.concurrency }), ...(overrides.callTimeoutSeconds === undefined ? {} : { callTimeoutSeconds: overrides.callTimeoutSeconds }) };
   const dev = inputs.splits.dev;
