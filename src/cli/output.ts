@@ -167,7 +167,7 @@ export function describeEvent(e: EngineEvent): string {
       return e.ratings.map((r) => `${r.candidateId} ${Math.round(r.elo)}`).join(' · ');
     case 'report/test': {
       const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-      return `test split (${e.n} items): ${e.baseline.candidateId} ${pct(e.baseline.mean)} → ${e.final.candidateId} ${pct(e.final.mean)} (Δ ${pct(e.difference.mean)}, 95% [${pct(e.difference.lo)}, ${pct(e.difference.hi)}])`;
+      return `${e.split ?? 'test'} split (${e.n} items): ${e.baseline.candidateId} ${pct(e.baseline.mean)} → ${e.final.candidateId} ${pct(e.final.mean)} (Δ ${pct(e.difference.mean)}, 95% [${pct(e.difference.lo)}, ${pct(e.difference.hi)}])`;
     }
     case 'log':
       // A warning says what to do next, and its end is often that advice: cut it later than a note.

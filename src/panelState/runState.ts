@@ -235,7 +235,7 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       return;
     }
     case 'report/test':
-      s.testReport = { n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
+      s.testReport = { ...(e.split ? { split: e.split } : {}), n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
       return;
     // Code search: its own views come with the editor's code-search issue; until then its
     // failures read as log lines.

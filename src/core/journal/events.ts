@@ -22,7 +22,8 @@ export interface ZeroTaskInfo {
 }
 
 export type RunMode = 'suggest' | 'autopilot';
-export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data';
+/** `judge`: one candidate text against a file's current text, tested once (core/judgeEdit). */
+export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data' | 'judge';
 
 export interface RunSummaryInfo {
   kind: RunKind;
@@ -196,6 +197,8 @@ export type EngineEvent = Base &
     | {
         /** The held-out test split, scored once at the end: generalisation, not dev-set luck. */
         type: 'report/test';
+        /** The split scored: absent, the test split; `dev` when an evaluation was asked of the dev split (`ratchet mcp`'s evaluate). */
+        split?: 'dev' | 'test';
         n: number;
         baseline: ScoreInterval & { candidateId: string };
         final: ScoreInterval & { candidateId: string };

@@ -304,7 +304,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
 const PAID_FOR: ReadonlySet<EngineEvent['type']> = new Set(['candidate/proposed', 'proposal/failed', 'decision']);
 
 /** Files the evaluator command names by absolute path (those beside the program are support files): they key the evaluation cache. */
-async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
+export async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
   if (command === undefined) return [];
   const found: string[] = [];
   for (const w of commandFileWords(command, basename(programPath))) {
@@ -318,7 +318,7 @@ async function namedFiles(files: NodeFiles, command: string | undefined, program
  * gets that file copied into the sandbox, as Configure Code Search's supportFiles do: the sandbox
  * runs in a fresh folder, where the relative name would otherwise not be found.
  */
-async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
+export async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
   const { command, supportFiles } = spec.evaluator;
   if (command === undefined) return spec;
   const beside = commandFileWords(command, basename(programPath)).filter(isBesideName);
