@@ -129,8 +129,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '.dependency-cruiser.cjs', 'bin/**/*.js', 'test/fixtures/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', setTimeout: 'readonly', URL: 'readonly' } },
+    files: ['**/*.mjs', '.dependency-cruiser.cjs', 'bin/**/*.js', 'test/fixtures/**/*.mjs', 'test/e2e/fixtures/**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', setTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   { files: ['src/core/**/*.ts', 'webview/**/*.ts'], rules: boundaryRule },

@@ -4,7 +4,8 @@
  * `contributes.colors` (the theme-colour table), `contributes.configuration` (the settings table,
  * each price's shape from the server schema), `contributes.yamlValidation` and the
  * `workspaceContains:` and programs' `onLanguage:` activation events (the file-kind table), and the untrusted-workspace
- * `restrictedConfigurations` (the settings marked `restricted`). Everything else in package.json
+ * `restrictedConfigurations` (the settings marked `restricted`), and what agents get
+ * (`contributes.mcpServerDefinitionProviders`: the agent table). Everything else in package.json
  * is written by hand and kept as it is, in its place.
  *
  * Pure text → text, like the other renderers of scripts/tables.ts; `npm run manifest` applies it.
@@ -13,6 +14,7 @@ import { BY_NAME_GLOBS, PROGRAM_LANGUAGE_IDS, RUN_SPEC_EXTENSIONS } from '../src
 import { CATEGORY, COMMANDS, COMMAND_NAMES, commandId } from '../src/extension/commandTable';
 import type { CommandSpec } from '../src/extension/commandTable';
 import { KEYBINDINGS } from '../src/extension/keyTable';
+import { MCP_SERVER_PROVIDER } from '../src/extension/agentTable';
 import { MENUS } from '../src/extension/menuTable';
 import { THEME_COLORS } from '../src/extension/themeColors';
 import { SECTION, SETTINGS, SETTING_KEYS } from '../src/extension/settings';
@@ -96,5 +98,6 @@ export function renderManifest(text: string): string {
   c.colors = Object.values(THEME_COLORS).map((t) => ({ id: t.id, description: t.description, defaults: { ...t.defaults } }));
   c.configuration = configuration((c.configuration as Json | undefined)?.title ?? 'Ratchet');
   c.yamlValidation = RUN_SPEC_EXTENSIONS.map((e) => ({ fileMatch: `*${e}`, url: `./${SCHEMA_PATH}` }));
+  c.mcpServerDefinitionProviders = [{ ...MCP_SERVER_PROVIDER }];
   return manifestJson(pkg);
 }

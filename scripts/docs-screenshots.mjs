@@ -29,6 +29,8 @@ export const pictures = [
   { spec: 'codeSearchAccept', artifact: 'code-search-accept-inline-best.png', image: 'vscode-code-search-suggestion.png' },
   { spec: 'programsView', artifact: 'programs-programs-view.png', image: 'vscode-programs-view.png' },
   { spec: 'zeroData', artifact: 'zero-data-zero-data-tab.png', image: 'vscode-zero-data.png' },
+  { spec: 'mcp', artifact: 'mcp-servers-list.png', image: 'vscode-mcp-servers.png' },
+  { spec: 'mcp', artifact: 'mcp-judged-run-in-panel.png', image: 'vscode-mcp-judged-run.png' },
 ];
 
 const { values: opts } = parseArgs({ options: { 'skip-run': { type: 'boolean', default: false } } });

@@ -5,6 +5,7 @@
  * terminal, where an escape sequence could otherwise rewrite the screen.
  */
 import { assertNever } from '../core/errors';
+import { sandboxPreflightText } from '../core/code/isolation';
 import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
 import { silenceText } from '../core/gates/abstentions';
@@ -166,7 +167,7 @@ export function describeEvent(e: EngineEvent): string {
       return e.ratings.map((r) => `${r.candidateId} ${Math.round(r.elo)}`).join(' · ');
     case 'report/test': {
       const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-      return `test split (${e.n} items): ${e.baseline.candidateId} ${pct(e.baseline.mean)} → ${e.final.candidateId} ${pct(e.final.mean)} (Δ ${pct(e.difference.mean)}, 95% [${pct(e.difference.lo)}, ${pct(e.difference.hi)}])`;
+      return `${e.split ?? 'test'} split (${e.n} items): ${e.baseline.candidateId} ${pct(e.baseline.mean)} → ${e.final.candidateId} ${pct(e.final.mean)} (Δ ${pct(e.difference.mean)}, 95% [${pct(e.difference.lo)}, ${pct(e.difference.hi)}])`;
     }
     case 'log':
       // A warning says what to do next, and its end is often that advice: cut it later than a note.
@@ -179,8 +180,14 @@ export function describeEvent(e: EngineEvent): string {
       return `${e.candidateId} not decided: stopped by budget (${e.budget})`;
     case 'proposal/failed':
       return `from ${e.parentId} (${e.kind}, attempt ${e.attempt}): ${e.reason}: ${oneLine(e.message, 160)}`;
-    case 'program/evaluated':
-      return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}`;
+    case 'program/evaluated': {
+      // What the sandbox saw (a limit, a leftover, a late write, an escape tried) is said on the line, whatever the verdict.
+      const seen = (e.incidents ?? []).filter((i) => e.correct || !(e.error ?? '').includes(i));
+      const sandbox = seen.length > 0 ? ` · sandbox: ${seen.map((i) => oneLine(i, 160)).join('; ')}` : '';
+      return `${e.candidateId} ${e.correct ? `score ${e.score === undefined ? '—' : e.score.toPrecision(6)} on ${plural(e.instances, 'instance')}` : `incorrect: ${oneLine(e.error ?? '', 160)}`}${sandbox}`;
+    }
+    case 'sandbox/preflight':
+      return sandboxPreflightText(e);
     case 'program/migrated':
       return `after generation ${e.generation}: ${e.moves.map((m) => `${m.programId} island ${m.from}→${m.to}`).join(' · ')}`;
     case 'meta/notes':

@@ -13,6 +13,7 @@ import { registerEvolve } from './commands/evolve';
 import { registerGate } from './commands/gate';
 import { registerGenData } from './commands/genData';
 import { registerSearch } from './commands/search';
+import { registerMcp } from './commands/mcp';
 
 export function buildProgram(): Command {
   const program = new Command('ratchet')
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerSearch(program, version());
   registerBench(program);
   registerGenData(program, version());
+  registerMcp(program, version());
   return program;
 }
 

@@ -143,6 +143,21 @@ function safeDecode(s: string): string {
   }
 }
 
+/** Known secrets shorter than this are too likely to occur by chance to be blanked as text. */
+export const MIN_KNOWN_SECRET_LENGTH = 8;
+
+/**
+ * `text` with every occurrence of a secret Ratchet knows (the run's API keys, the values of
+ * variables named like credentials) replaced by `[redacted]`, then every bearer-looking value:
+ * for what an evaluated program printed, which may quote a key it found wherever it looked.
+ * Longest first, so a key that contains another is blanked whole.
+ */
+export function redactKnown(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of [...new Set(secrets)].filter((x) => x.length >= MIN_KNOWN_SECRET_LENGTH).sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
+  return redactText(out);
+}
+
 /** `text` with every bearer-looking value replaced by `[redacted]`. */
 export function redactText(text: string): string {
   let out = text;

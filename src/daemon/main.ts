@@ -21,6 +21,7 @@ import {
   AttachRequest,
   DaemonCancelRequest,
   DaemonExitingNotification,
+  DaemonListRunsRequest,
   DaemonResumeRequest,
   DaemonStartGenDataRequest,
   DaemonStartRequest,
@@ -83,6 +84,7 @@ const server = createServer((socket) => {
   connection.onRequest(DaemonStartGenDataRequest, guarded((p) => runs.startGenData(p)));
   connection.onRequest(DaemonResumeRequest, guarded((p) => runs.resume(p)));
   connection.onRequest(DaemonCancelRequest, (p) => ({ cancelled: runs.cancel(p.runId) }));
+  connection.onRequest(DaemonListRunsRequest, () => ({ runs: runs.list() }));
   connection.onClose(() => link.closed(connection));
   connection.listen();
 });

@@ -27,6 +27,7 @@ import { RunsView } from './views/runsView';
 import { EvolveBlockDecorations } from './views/evolveBlocks';
 import { StatusBar } from './views/statusBar';
 import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
+import { registerMcpServer } from './agents/mcpProvider';
 
 let host: ServerHost | undefined;
 
@@ -106,6 +107,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, statuses, review, runsView, panel };
   context.subscriptions.push(...registerCommands(ctx));
   context.subscriptions.push(...registerProvenance(log));
+  // Agents (Copilot's agent mode, any MCP-aware chat) find `ratchet mcp` without setup.
+  context.subscriptions.push(registerMcpServer(context, config));
 
   context.subscriptions.push(
     config.onDidChange((change) => {

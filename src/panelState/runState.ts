@@ -9,6 +9,7 @@
 import type { CostReport, Role } from '../core/llm/types';
 import { ROLES } from '../core/llm/types';
 import { assertNever } from '../core/errors';
+import { sandboxPreflightText } from '../core/code/isolation';
 import { emptyPrograms, foldProgramEvent } from './programs';
 import type { EventOf } from '../core/journal/events';
 import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally, ZeroRoundRow } from './types';
@@ -234,7 +235,7 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       return;
     }
     case 'report/test':
-      s.testReport = { n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
+      s.testReport = { ...(e.split ? { split: e.split } : {}), n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
       return;
     // Code search: its own views come with the editor's code-search issue; until then its
     // failures read as log lines.
@@ -255,6 +256,10 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'slurm/task':
     case 'slurm/cancelled':
     case 'slurm/attached':
+      return;
+    case 'sandbox/preflight':
+      // Said as the CLI says it, among the run's log lines.
+      s.logs.push({ at: e.at, level: 'info', message: `Sandbox: ${sandboxPreflightText(e)}` });
       return;
     case 'slurm/status':
       if (e.state !== 'ready') s.logs.push({ at: e.at, level: e.state === 'paused' ? 'warn' : 'info', message: e.message });

@@ -317,6 +317,10 @@ export interface ProgramDetail {
     /** The end of what an incorrect program printed, capped (`omittedOutput` says how much was cut). */
     output?: string;
     omittedOutput?: number;
+    /** How far its evaluation was isolated, in words (isolationWords); absent in a run recorded before it was. */
+    isolation?: string;
+    /** What the sandbox saw: limits hit, processes left, late writes, escapes tried. */
+    incidents?: string[];
   };
   /** The gate's decision; the seed and a repair have none. */
   record?: DecisionRecord;

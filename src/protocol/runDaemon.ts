@@ -101,6 +101,12 @@ export const DaemonStartSearchRequest = new RequestType<DaemonStartSearchParams,
 export const DaemonStartGenDataRequest = new RequestType<DaemonStartGenDataParams, { runId: string }, RatchetErrorData>('daemon/startGenData');
 export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, RatchetErrorData>('daemon/resumeRun');
 export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelled: boolean }, void>('daemon/cancelRun');
+/**
+ * The runs going on, each with its live status — answered to any connection, attached or not: a
+ * follower that is not the editor (`ratchet mcp`'s run_status) reads them without taking the
+ * editor's place as the daemon's client.
+ */
+export const DaemonListRunsRequest = new RequestType<Record<string, never>, { runs: DaemonRunInfo[] }, void>('daemon/listRuns');
 
 // ---------------------------------------------------------------------------------------------
 // daemon → server

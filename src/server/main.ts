@@ -49,6 +49,10 @@ import { testEvaluator } from './testEvaluator';
 import { DEFAULT_SETTINGS, endpointDefaults, readSettings } from './settings';
 import { SuggestionBook } from './suggestions';
 import { uriToPath } from './uris';
+import { hideFromEnviron, secretVariableNames } from '../node/environSecrets';
+
+// Test Evaluator runs evaluated code from this process: no key of the editor's environment is left readable in /proc/<pid>/environ.
+hideFromEnviron(secretVariableNames());
 
 const connection = createConnection(ProposedFeatures.all);
 watchProcess(connection);

@@ -217,6 +217,8 @@ const DAEMON_ENV = new Set([
   'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
+  // The evaluator sandbox's bubblewrap, or `off` (docs/sandbox.md).
+  'RATCHET_BWRAP',
   // Windows: programs, profiles and the shell cannot start without these.
   'SYSTEMROOT',
   'SYSTEMDRIVE',

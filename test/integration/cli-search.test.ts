@@ -147,10 +147,11 @@ describe('ratchet search', () => {
   }, 180_000);
 
   it('killed with SIGKILL mid-run and resumed: the same decisions as an uninterrupted run, and no finished evaluation runs again', async () => {
-    // The evaluator notes each run of itself in a log the spec lets through (env: [EVAL_LOG]).
+    // The evaluator notes each run of itself in a log the spec lets through (env: [EVAL_LOG]); the
+    // log is a file of the test's, which a jailed evaluator could not reach: isolation off.
     const counted = (ws: { dir: string; program: string }) => {
       const spec = join(ws.dir, 'step.mjs.ratchet.yaml');
-      writeFileSync(spec, readFileSync(spec, 'utf8').replace('  timeoutSeconds: 60\n', '  timeoutSeconds: 60\n  env: [EVAL_LOG]\n'));
+      writeFileSync(spec, readFileSync(spec, 'utf8').replace('  timeoutSeconds: 60\n', '  timeoutSeconds: 60\n  env: [EVAL_LOG]\n  isolation: off\n'));
       writeFileSync(join(ws.dir, 'evaluate.mjs'), `import { appendFileSync } from 'node:fs';\nappendFileSync(process.env.EVAL_LOG, 'run\\n');\n${EVALUATOR}`);
       return join(ws.dir, 'evals.log');
     };

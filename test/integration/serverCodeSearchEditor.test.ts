@@ -59,7 +59,7 @@ describe('Test Evaluator', () => {
     expect(lenses[0]![1]).toBe(c.text(uri).split('\n').findIndex((l) => l.includes('EVOLVE-BLOCK-START')));
 
     const result = await c.conn.sendRequest(TestEvaluatorRequest, { uri });
-    expect(result).toMatchObject({ command: 'node evaluate.mjs {program} {results}', correct: true, score: 1.9169561144739518 });
+    expect(result).toMatchObject({ command: 'node evaluate.mjs {program}', correct: true, score: 1.9169561144739518 });
     expect(result.error).toBeUndefined();
   });
 

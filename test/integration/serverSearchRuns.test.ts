@@ -5,7 +5,7 @@
 // the fake server's `park` fault (a proposal held until the test releases it), or by an evaluator
 // that waits until it is killed.
 import { execSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
@@ -126,6 +126,9 @@ describe('a code search in the run daemon', () => {
         `import { readFileSync as readHeld, writeFileSync as writeHeld } from 'node:fs';\n` +
         `if (!readHeld(process.argv[2], 'utf8').includes('0.300;')) { writeHeld(${JSON.stringify(held(dir))}, String(process.pid)); await new Promise(() => setInterval(() => undefined, 60_000)); }`,
     });
+    // The evaluator writes its pid into the workspace, which a jail hides from it: no isolation for this one.
+    const spec = join(ws.dir, 'step.mjs.ratchet.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('  timeoutSeconds: 60\n', '  timeoutSeconds: 60\n  isolation: off\n'));
     const client = await open();
     const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program), overrides: { proposals: 3 } });
     ownerPid(ws, runId);

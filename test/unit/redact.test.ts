@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redact, redactText, redactUrl, redactUrlsIn, urlCredentials } from '../../src/core/redact';
+import { REDACTED, redact, redactKnown, redactText, redactUrl, redactUrlsIn, urlCredentials } from '../../src/core/redact';
 
 describe('redact', () => {
   it('blanks credential-named keys at any depth and in any spelling, keeping everything else', () => {
@@ -66,5 +66,15 @@ describe('redact', () => {
     expect(redactUrlsIn('The endpoint http://u:pw@h/v1?key=S3CRET answered 500.')).toBe('The endpoint http://[redacted]@h/v1?key=[redacted] answered 500.');
     // Already blanked text stays as it is.
     expect(redactUrlsIn('at http://h/v1?api-key=[redacted]: no')).toBe('at http://h/v1?api-key=[redacted]: no');
+  });
+});
+
+describe('redactKnown', () => {
+  it('blanks every secret Ratchet knows wherever a program printed it, the longest first, and bearer-looking values too', () => {
+    const key = 'proj-key-0123456789abcdef';
+    const printed = `OPENAI_API_KEY=${key}\nfound ${key}-extra and ${key.slice(0, 12)} and sk-abcdefghijklmnopqrstuvwx`;
+    expect(redactKnown(printed, ['short', key, `${key}-extra`])).toBe(`OPENAI_API_KEY=${REDACTED}\nfound ${REDACTED} and ${key.slice(0, 12)} and ${REDACTED}`);
+    // A secret shorter than 8 characters would blank ordinary words: it is left to the other nets.
+    expect(redactKnown('a short word', ['short'])).toBe('a short word');
   });
 });

@@ -133,6 +133,10 @@ function evaluationBlock(d: ProgramDetail): HTMLElement {
         : undefined,
     e.feedback ? field('Text feedback', e.feedback) : undefined,
     e.output !== undefined ? field(e.omittedOutput ? `Output (its last ${e.output.length} characters; ${e.omittedOutput} earlier ones are in the journal)` : 'Output', e.output) : undefined,
+    e.incidents && e.incidents.length > 0
+      ? el('div', { className: 'program-incidents' }, [el('h4', { text: 'What the sandbox saw' }), el('ul', {}, e.incidents.map((i) => el('li', { text: i })))])
+      : undefined,
+    e.isolation ? el('p', { className: 'note program-isolation', text: `Sandbox: ${e.isolation}.` }) : undefined,
   ]);
 }
 

@@ -164,7 +164,7 @@ function testReportText(s: RunState): string | undefined {
     const f = (v: number) => (signed ? formatSigned(v, 3) : v.toFixed(3));
     return `${f(x.mean)} [${f(x.lo)}, ${f(x.hi)}]`;
   };
-  return `Test split (n = ${r.n}): ${shortId(r.baseline.candidateId)} ${iv(r.baseline)} → ${shortId(r.final.candidateId)} ${iv(r.final)}; difference ${iv(r.difference, true)} (95% intervals).`;
+  return `${r.split === 'dev' ? 'Dev' : 'Test'} split (n = ${r.n}): ${shortId(r.baseline.candidateId)} ${iv(r.baseline)} → ${shortId(r.final.candidateId)} ${iv(r.final)}; difference ${iv(r.difference, true)} (95% intervals).`;
 }
 
 function meter(name: BudgetMeter['name'], used: number | undefined, limit: number | undefined, fmt: (x: number) => string): BudgetMeter {
@@ -233,7 +233,7 @@ function statusText(s: RunState): string {
 function evaluationText(s: RunState): string {
   const r = s.testReport;
   if (!r) return 'evaluated: nothing was scored (the run has no test split or no scorer)';
-  return `evaluated ${shortId(r.baseline.candidateId)} on ${count(r.n, 'test item')}: mean score ${r.baseline.mean.toFixed(3)} (95% interval ${r.baseline.lo.toFixed(3)}–${r.baseline.hi.toFixed(3)})`;
+  return `evaluated ${shortId(r.baseline.candidateId)} on ${count(r.n, `${r.split ?? 'test'} item`)}: mean score ${r.baseline.mean.toFixed(3)} (95% interval ${r.baseline.lo.toFixed(3)}–${r.baseline.hi.toFixed(3)})`;
 }
 
 function warningOf(s: RunState): string | undefined {

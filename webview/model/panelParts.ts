@@ -59,6 +59,7 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     case 'run/failed':
     case 'run/cancelled':
     case 'log':
+    case 'sandbox/preflight':
     case 'report/test':
     case 'llm/waiting':
     case 'run/resumed':

@@ -1,17 +1,19 @@
-// Evaluator for pack.mjs: imports the program, calls pack() in a worker thread (so an endless loop
-// or a runaway allocation cannot hang the evaluation), checks the 26 circles exactly and scores the
-// sum of their radii. The evaluator computes that sum itself: nothing the program reports is trusted.
+// Evaluator for pack.mjs: calls the program's pack() in a child process of its own (so an endless
+// loop, a runaway allocation or a process it leaves behind cannot hang the evaluation or touch its
+// verdict), checks the 26 circles exactly and scores the sum of their radii. The evaluator computes
+// that sum itself: nothing the program reports is trusted.
 //
-//   node evaluate.mjs <program> [<results dir>]     (or RATCHET_PROGRAM / RATCHET_RESULTS)
+//   node evaluate.mjs <program>     (or RATCHET_PROGRAM)
 //
-// Prints one JSON object on stdout and, when a results directory is given, writes the same object
-// to <results>/metrics.json. An incorrect program is reported with `correct: false` and exit code 0;
-// exit code 2 means the evaluator itself was called wrongly.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Prints one JSON object on stdout, its last line. An incorrect program is reported with
+// `correct: false` and exit code 0; exit code 2 means the evaluator itself was called wrongly.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 
 const N = 26;
 /** Slack allowed for floating-point rounding in containment and overlap checks. */
@@ -21,68 +23,148 @@ const BEST_KNOWN = 2.635983;
 /** Violations listed in the feedback; the count says how many there were in all. */
 const MAX_LISTED = 8;
 
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+const CHILD = `
 (async () => {
   const mod = await import(workerData.url);
   if (typeof mod.pack !== 'function') throw new Error('the program does not export a function pack()');
   const value = await mod.pack();
-  try {
-    parentPort.postMessage({ ok: true, value });
-  } catch (e) {
-    throw new Error('pack() returned a value that is not plain data (' + e.message + ')');
-  }
+  parentPort.postMessage({ ok: true, value });
 })().catch((e) => parentPort.postMessage({ ok: false, error: e && e.stack ? String(e.stack) : String(e) }));
 `;
 
-function runProgram(programPath) {
+async function runProgram(programPath) {
+  const run = await runChild(CHILD, { url: pathToFileURL(programPath).href }, TIME_LIMIT_MS);
+  if (run.message) return { ...run.message, output: run.output };
+  if (run.timedOut) return { ok: false, error: `pack() did not return within ${TIME_LIMIT_MS / 1000} s`, output: run.output };
+  return { ok: false, error: `the program exited (${run.signal ? `killed by ${run.signal}` : `code ${run.exitCode}`}) before pack() returned`, output: run.output };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The program runs in a child process of its own, never in this one: a clean environment (PATH
+// only), its own process group, its input on stdin and its answer on a pipe of its own (fd 3),
+// read with a nonce the program never sees. This evaluator's results go to stdout alone, after
+// every process the program started is gone — so nothing the program does, in the foreground or
+// in a process it leaves behind, can reach the verdict. (Under Ratchet's jail or namespaces,
+// RATCHET_ISOLATION says the evaluation has a process tree of its own, and every process in it but
+// this evaluator and those it runs under is the program's: all are ended before the verdict.)
+
+/** Prepended to the child's code: `workerData` from stdin, `parentPort.postMessage` to fd 3, both taken before the program loads. */
+const CHILD_PRELUDE = `
+const __fs = require('node:fs');
+const __input = JSON.parse(__fs.readFileSync(0, 'utf8'));
+const __nonce = __input.nonce;
+const __write = __fs.writeSync.bind(__fs);
+const __stringify = JSON.stringify;
+const workerData = __input.data;
+const parentPort = {
+  postMessage(message) {
+    const text = __stringify({ nonce: __nonce, message }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? { nonFinite: String(v) } : v));
+    __write(3, text + '\\n');
+  },
+};
+`;
+
+/**
+ * Runs `code` (which uses `workerData` and `parentPort.postMessage`, as a worker would) in a child
+ * process with `data` as its input. Resolves with the first message it posted, what it printed
+ * (up to 4000 characters), and how it ended; a child still running `timeLimitMs` after its start
+ * is killed with everything it started.
+ */
+function runChild(code, data, timeLimitMs) {
   return new Promise((resolve) => {
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { url: pathToFileURL(programPath).href },
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    const nonce = randomUUID();
+    // In a block of its own: nothing the prelude keeps (the nonce, fd 3) is a global the program could name.
+    const child = spawn(process.execPath, ['--max-old-space-size=512', '-e', `{\n${CHILD_PRELUDE}\n${code}\n}`], {
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: { PATH: process.env.PATH ?? '' },
+      cwd: tmpdir(),
     });
-    // The program's own console output must not reach our stdout, which carries the one JSON object.
     let output = '';
     const keep = (chunk) => {
       if (output.length < 4000) output += String(chunk);
     };
-    worker.stdout.on('data', keep);
-    worker.stderr.on('data', keep);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let answers = '';
+    child.stdio[3].on('data', (chunk) => (answers += String(chunk)));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(JSON.stringify({ nonce, data }));
     let settled = false;
-    let returned;
-    const finish = (result) => {
+    const finish = (ended) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
-      resolve({ ...result, output });
+      killGroup(child.pid);
+      const message = readAnswer(answers, nonce);
+      resolve({ ...ended, ...(message === undefined ? {} : { message }), output });
     };
-    const timer = setTimeout(() => finish({ ok: false, error: `pack() did not return within ${TIME_LIMIT_MS / 1000} s` }), TIME_LIMIT_MS);
-    // What the program printed travels apart from its result and may arrive after it: the result
-    // is kept until the worker's output has ended (it exits once pack() is done), or 5 s more
-    // for a program that leaves a timer running.
-    const ended = Promise.all([worker.stdout, worker.stderr].map((stream) => new Promise((r) => stream.once('end', r))));
-    worker.on('message', (result) => {
-      returned = result;
-      void ended.then(() => finish(result));
-      setTimeout(() => finish(result), 5000).unref();
+    const timer = setTimeout(() => finish({ timedOut: true }), timeLimitMs);
+    child.on('error', (e) => finish({ error: String(e) }));
+    // After the answer, what the program printed may still arrive: the result waits for the child's end, or 5 s more for one that leaves a timer running.
+    child.stdio[3].on('data', () => {
+      if (readAnswer(answers, nonce) !== undefined) setTimeout(() => finish({ exitCode: null }), 5000).unref();
     });
-    worker.on('error', (e) => finish({ ok: false, error: String(e && e.stack ? e.stack : e) }));
-    worker.on('exit', (code) => {
-      if (returned) void ended.then(() => finish(returned));
-      else finish({ ok: false, error: `the program exited (code ${code}) before pack() returned` });
-    });
+    child.on('close', (exitCode, signal) => finish({ exitCode, signal }));
   });
+}
+
+/** The first message posted with the nonce; a line the program wrote to fd 3 itself has none. */
+function readAnswer(text, nonce) {
+  for (const line of text.split('\n')) {
+    try {
+      const parsed = JSON.parse(line, (_k, v) => (v !== null && typeof v === 'object' && Object.keys(v).length === 1 && typeof v.nonFinite === 'string' ? Number(v.nonFinite) : v));
+      if (parsed && parsed.nonce === nonce) return parsed.message;
+    } catch {
+      // Not a line of ours.
+    }
+  }
+  return undefined;
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
+/**
+ * Before the verdict: with a process tree of the evaluation's own, every process in it but this one
+ * and those it runs under (a wrapper that called this evaluator, the tree's first) is the
+ * program's. A few passes, for a process forked while the last one looked.
+ */
+function endProgramProcesses() {
+  if (!['jail', 'namespaces'].includes(process.env.RATCHET_ISOLATION ?? '')) return;
+  const parentOf = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return 0;
+    }
+  };
+  const keep = new Set();
+  for (let pid = process.pid; pid > 0 && !keep.has(pid); pid = parentOf(pid)) keep.add(pid);
+  for (let pass = 0; pass < 3; pass++) {
+    for (const name of readdirSync('/proc')) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid) || pid <= 0 || keep.has(pid)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
 }
 
 /** An error's message and the program's own frames; Node's internals and this harness are noise to a proposer. */
 const cleanStack = (text) =>
   text
     .split('\n')
-    .filter((line) => !/^\s+at .*(\(node:|\[worker eval\]|<anonymous>)/.test(line))
+    .filter((line) => !/^\s+at .*(\(node:|\[eval\]|\[worker eval\]|<anonymous>)/.test(line))
     .join('\n');
 
 const fmt = (v) => (typeof v === 'number' ? Number(v.toPrecision(12)).toString() : JSON.stringify(v));
@@ -136,13 +218,10 @@ function summarise(circles) {
   return { sum, tightest, minR: Math.min(...radii), maxR: Math.max(...radii) };
 }
 
-function emit(result, resultsDir) {
-  const text = JSON.stringify(result);
-  if (resultsDir) {
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'metrics.json'), text + '\n');
-  }
-  process.stdout.write(text + '\n');
+/** The verdict, once every process of the program is gone: on a line of its own, the last of stdout. */
+function emit(result) {
+  endProgramProcesses();
+  process.stdout.write(`\n${JSON.stringify(result)}\n`);
 }
 
 function incorrect(error, output) {
@@ -152,18 +231,17 @@ function incorrect(error, output) {
 
 async function main() {
   const programArg = process.argv[2] || process.env.RATCHET_PROGRAM;
-  const resultsDir = process.argv[3] || process.env.RATCHET_RESULTS || '';
   if (!programArg) {
-    process.stderr.write('usage: node evaluate.mjs <program> [<results dir>]\n');
+    process.stderr.write('usage: node evaluate.mjs <program>\n');
     process.exit(2);
   }
   const run = await runProgram(path.resolve(programArg));
-  if (!run.ok) return emit(incorrect(`pack() failed: ${cleanStack(run.error)}`, run.output), resultsDir);
+  if (!run.ok) return emit(incorrect(`pack() failed: ${cleanStack(run.error)}`, run.output));
   const problems = validate(run.value);
   if (problems.length) {
     const listed = problems.slice(0, MAX_LISTED).map((p) => `- ${p}`).join('\n');
     const more = problems.length > MAX_LISTED ? `\n- … and ${problems.length - MAX_LISTED} more` : '';
-    return emit(incorrect(`invalid packing: ${problems.length} problem(s)\n${listed}${more}`, run.output), resultsDir);
+    return emit(incorrect(`invalid packing: ${problems.length} problem(s)\n${listed}${more}`, run.output));
   }
   const s = summarise(run.value);
   emit(
@@ -183,7 +261,6 @@ async function main() {
         `Radii range from ${s.minR.toFixed(4)} to ${s.maxR.toFixed(4)}; the closest pair is circles ${s.tightest.i} and ${s.tightest.j} ` +
         `(gap ${s.tightest.gap.toExponential(2)}).`,
     },
-    resultsDir,
   );
 }
 

@@ -3,39 +3,36 @@
 // the global minimum. The evaluator records every call to f itself, so the score is the best value
 // the program actually evaluated, not one it reports.
 //
-//   node evaluate.mjs <program> [<results dir>] [<instances file>]
-//       (or RATCHET_PROGRAM / RATCHET_RESULTS / RATCHET_INSTANCES)
+//   node evaluate.mjs <program> [<instances file>]     (or RATCHET_PROGRAM / RATCHET_INSTANCES)
 //
 // Instances are seeds: `seed-17` runs with Math.random seeded by 17. The instances file lists such
 // ids, one per line, and exactly those run — so a child and its parent can be run on the same
 // seeds. Without one, five fresh seeds are drawn for every evaluation, and two evaluations of the
-// same program differ. Prints one JSON object on stdout (`instances` maps each seed id to its
-// score, `combined_score` is their mean) and writes it to <results>/metrics.json when a results
-// directory is given. An incorrect program is reported with `correct: false` and exit code 0;
-// exit code 2 means the evaluator itself was called wrongly.
+// same program differ. Prints one JSON object on stdout, its last line (`instances` maps each seed
+// id to its score, `combined_score` is their mean). An incorrect program is reported with
+// `correct: false` and exit code 0; exit code 2 means the evaluator itself was called wrongly.
+import { spawn } from 'node:child_process';
 import { randomInt, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 
 /** Seeds per evaluation when none are given. */
 const SEEDS = 5;
 const PROBLEM = { dim: 3, lower: -5.12, upper: 5.12, budget: 2000 };
 const TIME_LIMIT_MS = 20_000;
 
-// Runs in a worker of its own for each seed, so nothing one run leaves behind (module state,
-// globals) reaches the next, and a program's score on a seed depends on that seed alone.
-// Everything the scoring relies on is taken before the program loads, so a program that replaces
-// Math.cos or postMessage changes nothing: the result goes out with a nonce the program never sees.
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
+// Runs in a child process of its own for each seed (runChild), so nothing one run leaves behind
+// (module state, globals, a process) reaches the next, and a program's score on a seed depends on
+// that seed alone. Everything the scoring relies on is taken before the program loads, so a program
+// that replaces Math.cos or postMessage changes nothing: the result goes out with a nonce the
+// program never sees.
+const CHILD = `
 const post = parentPort.postMessage.bind(parentPort);
 const { cos, PI } = Math;
 const isFiniteNumber = Number.isFinite;
-const nonce = workerData.nonce;
-delete workerData.nonce;
 const { dim, lower, upper, budget } = workerData.problem;
 const seed = workerData.seed;
 const BUDGET_SPENT = new Error('the evaluation budget of ' + budget + ' calls to f is spent');
@@ -82,58 +79,18 @@ const f = (x) => {
   } catch (e) {
     if (e !== BUDGET_SPENT) throw new Error('run() failed with seed ' + seed + ': ' + (e && e.stack ? e.stack : e));
   }
-  post({ nonce, ok: true, calls, best });
-})().catch((e) => post({ nonce, ok: false, error: e && e.message ? String(e.message) : String(e) }));
+  post({ ok: true, calls, best });
+})().catch((e) => post({ ok: false, error: e && e.message ? String(e.message) : String(e) }));
 `;
 
-function runSeed(programPath, seed, timeLimitMs) {
-  return new Promise((resolve) => {
-    const nonce = randomUUID();
-    const worker = new Worker(WORKER, {
-      eval: true,
-      workerData: { url: pathToFileURL(programPath).href, seed, problem: PROBLEM, nonce },
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    // The program's own console output must not reach our stdout, which carries the one JSON object.
-    let output = '';
-    const keep = (chunk) => {
-      if (output.length < 4000) output += String(chunk);
-    };
-    worker.stdout.on('data', keep);
-    worker.stderr.on('data', keep);
-    let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve({ ...result, seed, output });
-    };
-    const timer = setTimeout(() => finish({ ok: false, error: `run() did not finish within ${TIME_LIMIT_MS / 1000} s for all the seeds (seed ${seed} was running)` }), timeLimitMs);
-    // What the program printed travels apart from its result and may arrive after it: the result
-    // is kept until the worker's output has ended (it exits once it is done), or 5 s more for a
-    // program that leaves a timer running.
-    const ended = Promise.all([worker.stdout, worker.stderr].map((stream) => new Promise((r) => stream.once('end', r))));
-    let returned;
-    const keepResult = (result) => {
-      returned = result;
-      void ended.then(() => finish(result));
-      setTimeout(() => finish(result), 5000).unref();
-    };
-    worker.on('message', (msg) => {
-      if (msg && msg.nonce === nonce) keepResult(msg);
-    });
-    worker.on('error', (e) => finish({ ok: false, error: String(e && e.stack ? e.stack : e) }));
-    worker.on('exit', (code) => {
-      if (returned) void ended.then(() => finish(returned));
-      else finish({ ok: false, error: `the program exited (code ${code}) before run() returned (seed ${seed})` });
-    });
-  });
+async function runSeed(programPath, seed, timeLimitMs) {
+  const run = await runChild(CHILD, { url: pathToFileURL(programPath).href, seed, problem: PROBLEM }, timeLimitMs);
+  if (run.message) return { ...run.message, seed, output: run.output };
+  if (run.timedOut) return { ok: false, error: `run() did not finish within ${TIME_LIMIT_MS / 1000} s for all the seeds (seed ${seed} was running)`, seed, output: run.output };
+  return { ok: false, error: `the program exited (${run.signal ? `killed by ${run.signal}` : `code ${run.exitCode}`}) before run() returned (seed ${seed})`, seed, output: run.output };
 }
 
-/** Runs the seeds one after the other, each in its own worker, within one overall time limit. */
+/** Runs the seeds one after the other, each in its own child process, within one overall time limit. */
 async function runProgram(programPath, seeds) {
   const deadline = Date.now() + TIME_LIMIT_MS;
   const results = [];
@@ -147,20 +104,138 @@ async function runProgram(programPath, seeds) {
   return { ok: true, value: results, output };
 }
 
+// ---------------------------------------------------------------------------------------------
+// The program runs in a child process of its own, never in this one: a clean environment (PATH
+// only), its own process group, its input on stdin and its answer on a pipe of its own (fd 3),
+// read with a nonce the program never sees. This evaluator's results go to stdout alone, after
+// every process the program started is gone — so nothing the program does, in the foreground or
+// in a process it leaves behind, can reach the verdict. (Under Ratchet's jail or namespaces,
+// RATCHET_ISOLATION says the evaluation has a process tree of its own, and every process in it but
+// this evaluator and those it runs under is the program's: all are ended before the verdict.)
+
+/** Prepended to the child's code: `workerData` from stdin, `parentPort.postMessage` to fd 3, both taken before the program loads. */
+const CHILD_PRELUDE = `
+const __fs = require('node:fs');
+const __input = JSON.parse(__fs.readFileSync(0, 'utf8'));
+const __nonce = __input.nonce;
+const __write = __fs.writeSync.bind(__fs);
+const __stringify = JSON.stringify;
+const workerData = __input.data;
+const parentPort = {
+  postMessage(message) {
+    const text = __stringify({ nonce: __nonce, message }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? { nonFinite: String(v) } : v));
+    __write(3, text + '\\n');
+  },
+};
+`;
+
+/**
+ * Runs `code` (which uses `workerData` and `parentPort.postMessage`, as a worker would) in a child
+ * process with `data` as its input. Resolves with the first message it posted, what it printed
+ * (up to 4000 characters), and how it ended; a child still running `timeLimitMs` after its start
+ * is killed with everything it started.
+ */
+function runChild(code, data, timeLimitMs) {
+  return new Promise((resolve) => {
+    const nonce = randomUUID();
+    // In a block of its own: nothing the prelude keeps (the nonce, fd 3) is a global the program could name.
+    const child = spawn(process.execPath, ['--max-old-space-size=512', '-e', `{\n${CHILD_PRELUDE}\n${code}\n}`], {
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+      env: { PATH: process.env.PATH ?? '' },
+      cwd: tmpdir(),
+    });
+    let output = '';
+    const keep = (chunk) => {
+      if (output.length < 4000) output += String(chunk);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let answers = '';
+    child.stdio[3].on('data', (chunk) => (answers += String(chunk)));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(JSON.stringify({ nonce, data }));
+    let settled = false;
+    const finish = (ended) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      killGroup(child.pid);
+      const message = readAnswer(answers, nonce);
+      resolve({ ...ended, ...(message === undefined ? {} : { message }), output });
+    };
+    const timer = setTimeout(() => finish({ timedOut: true }), timeLimitMs);
+    child.on('error', (e) => finish({ error: String(e) }));
+    // After the answer, what the program printed may still arrive: the result waits for the child's end, or 5 s more for one that leaves a timer running.
+    child.stdio[3].on('data', () => {
+      if (readAnswer(answers, nonce) !== undefined) setTimeout(() => finish({ exitCode: null }), 5000).unref();
+    });
+    child.on('close', (exitCode, signal) => finish({ exitCode, signal }));
+  });
+}
+
+/** The first message posted with the nonce; a line the program wrote to fd 3 itself has none. */
+function readAnswer(text, nonce) {
+  for (const line of text.split('\n')) {
+    try {
+      const parsed = JSON.parse(line, (_k, v) => (v !== null && typeof v === 'object' && Object.keys(v).length === 1 && typeof v.nonFinite === 'string' ? Number(v.nonFinite) : v));
+      if (parsed && parsed.nonce === nonce) return parsed.message;
+    } catch {
+      // Not a line of ours.
+    }
+  }
+  return undefined;
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
+/**
+ * Before the verdict: with a process tree of the evaluation's own, every process in it but this one
+ * and those it runs under (a wrapper that called this evaluator, the tree's first) is the
+ * program's. A few passes, for a process forked while the last one looked.
+ */
+function endProgramProcesses() {
+  if (!['jail', 'namespaces'].includes(process.env.RATCHET_ISOLATION ?? '')) return;
+  const parentOf = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      return 0;
+    }
+  };
+  const keep = new Set();
+  for (let pid = process.pid; pid > 0 && !keep.has(pid); pid = parentOf(pid)) keep.add(pid);
+  for (let pass = 0; pass < 3; pass++) {
+    for (const name of readdirSync('/proc')) {
+      const pid = Number(name);
+      if (!Number.isInteger(pid) || pid <= 0 || keep.has(pid)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
+
 /** An error's message and the program's own frames; Node's internals and this harness are noise to a proposer. */
 const cleanStack = (text) =>
   text
     .split('\n')
-    .filter((line) => !/^\s+at .*(\(node:|\[worker eval\]|<anonymous>)/.test(line))
+    .filter((line) => !/^\s+at .*(\(node:|\[eval\]|\[worker eval\]|<anonymous>)/.test(line))
     .join('\n');
 
-function emit(result, resultsDir) {
-  const text = JSON.stringify(result);
-  if (resultsDir) {
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(path.join(resultsDir, 'metrics.json'), text + '\n');
-  }
-  process.stdout.write(text + '\n');
+/** The verdict, once every process of the program is gone: on a line of its own, the last of stdout. */
+function emit(result) {
+  endProgramProcesses();
+  process.stdout.write(`\n${JSON.stringify(result)}\n`);
 }
 
 function incorrect(error, output) {
@@ -169,7 +244,7 @@ function incorrect(error, output) {
 }
 
 function usage(message) {
-  process.stderr.write(`${message}\nusage: node evaluate.mjs <program> [<results dir>] [<instances file>]\n`);
+  process.stderr.write(`${message}\nusage: node evaluate.mjs <program> [<instances file>]\n`);
   process.exit(2);
 }
 
@@ -196,17 +271,16 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function main() {
   const programArg = process.argv[2] || process.env.RATCHET_PROGRAM;
-  const resultsDir = process.argv[3] || process.env.RATCHET_RESULTS || '';
-  const idsFile = process.argv[4] || process.env.RATCHET_INSTANCES || '';
+  const idsFile = process.argv[3] || process.env.RATCHET_INSTANCES || '';
   if (!programArg) usage('no program given');
   const seeds = selectSeeds(idsFile);
   if (seeds.length === 0) usage(`the instances file ${idsFile} names no seed`);
 
   const run = await runProgram(path.resolve(programArg), seeds);
-  if (!run.ok) return emit(incorrect(cleanStack(run.error), run.output), resultsDir);
+  if (!run.ok) return emit(incorrect(cleanStack(run.error), run.output));
   const idle = run.value.filter((r) => r.calls === 0);
   if (idle.length) {
-    return emit(incorrect(`run() never called f (seed${idle.length > 1 ? 's' : ''} ${idle.map((r) => r.seed).join(', ')}): there is nothing to score`, run.output), resultsDir);
+    return emit(incorrect(`run() never called f (seed${idle.length > 1 ? 's' : ''} ${idle.map((r) => r.seed).join(', ')}): there is nothing to score`, run.output));
   }
   const rows = run.value.map((r) => ({ id: `seed-${r.seed}`, ...r, score: 1 / (1 + r.best) }));
   const combined = mean(rows.map((r) => r.score));
@@ -227,7 +301,6 @@ async function main() {
         `Best values found: ${rows.map((r) => `${r.id} ${r.best.toFixed(4)} in ${r.calls} calls`).join('; ')}. ` +
         `A single evaluation is noisy: compare programs on the same seeds.`,
     },
-    resultsDir,
   );
 }
 

@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -58,26 +59,72 @@ with open(answer_path, "w") as f:
 
 
 def run_program(program_path):
-    """Calls the program's run_network() in a child process with a time limit; returns the network or raises ValueError."""
+    """Calls the program's run_network() in a child process with a time limit; returns the network or raises ValueError.
+
+    The child has a session (process group) of its own and a clean environment (PATH only): when it
+    is done, or out of time, the group is killed, so nothing it started is left to write where this
+    evaluator writes its results."""
     with tempfile.TemporaryDirectory() as tmp:
         answer_path = os.path.join(tmp, "answer.json")
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, os.path.abspath(program_path), answer_path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+            env={"PATH": os.environ.get("PATH", "")},
+            cwd=tmp,
+        )
         try:
-            child = subprocess.run(
-                [sys.executable, "-c", CHILD, os.path.abspath(program_path), answer_path],
-                capture_output=True,
-                text=True,
-                timeout=TIME_LIMIT_S,
-            )
+            stdout, stderr = child.communicate(timeout=TIME_LIMIT_S)
         except subprocess.TimeoutExpired:
+            kill_group(child.pid)
+            child.communicate()
             raise ValueError(f"run_network() did not return within {TIME_LIMIT_S} s") from None
+        kill_group(child.pid)
         if not os.path.exists(answer_path):
-            tail = (child.stderr or child.stdout).strip()[-2000:]
+            tail = (stderr or stdout).strip()[-2000:]
             raise ValueError(f"the program exited (code {child.returncode}) before run_network() returned" + (f"\n{tail}" if tail else ""))
         with open(answer_path) as f:
             answer = json.load(f)
     if "error" in answer:
         raise ValueError(answer["error"])
     return answer["network"]
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass  # gone already
+
+
+def end_program_processes():
+    """Before the verdict: under Ratchet's jail or namespaces the evaluation has a process tree of its
+    own (RATCHET_ISOLATION says so), and every process in it but this one and those it runs under
+    is the program's. A few passes, for a process forked while the last one looked."""
+    if os.environ.get("RATCHET_ISOLATION") not in ("jail", "namespaces"):
+        return
+
+    def parent_of(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+            return int(stat[stat.rindex(")") + 2:].split()[1])
+        except (OSError, ValueError):
+            return 0
+
+    keep, pid = set(), os.getpid()
+    while pid > 0 and pid not in keep:
+        keep.add(pid)
+        pid = parent_of(pid)
+    for _ in range(3):
+        for name in os.listdir("/proc"):
+            if name.isdigit() and int(name) not in keep:
+                try:
+                    os.kill(int(name), signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
 
 def check_shape(network):
@@ -158,6 +205,7 @@ def main(argv=None):
     args, _extra = parser.parse_known_args(argv)
 
     correct, error, metrics = evaluate(args.program_path)
+    end_program_processes()
     os.makedirs(args.results_dir, exist_ok=True)
     with open(os.path.join(args.results_dir, "correct.json"), "w") as f:
         json.dump({"correct": correct, "error": error}, f, indent=2)

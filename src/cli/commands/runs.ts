@@ -14,6 +14,7 @@ import type { RunRecord } from '../../core/journal/journal';
 import { RunSummaryFold, listRuns, resolveStatus } from '../../core/journal/listRuns';
 import type { ListRunsOptions, RunSummary } from '../../core/journal/listRuns';
 import { redact } from '../../core/redact';
+import { describeIsolation } from '../../core/code/isolation';
 import { silenceText } from '../../core/gates/abstentions';
 import { NodeFiles } from '../../node/files';
 import { streamJournal } from '../../node/journalStream';
@@ -186,18 +187,20 @@ async function showCommand(runIdArg: string, opts: ShowOptions): Promise<void> {
   }
   // Two passes: the header and the column widths need the whole run; the rows come on the second.
   const folding = new RunSummaryFold(runId, record);
+  const isolation = new IsolationTally();
   let t0: number | undefined;
   let typeWidth = 0;
   let offsetWidth = 0;
   const read = await streamJournal(paths.events, (e) => {
     folding.add(e);
+    isolation.add(e);
     t0 ??= e.at;
     typeWidth = Math.max(typeWidth, e.type.length);
     offsetWidth = Math.max(offsetWidth, formatOffset(e.at - t0).length);
   });
   const summary = folding.finish(read.tornTail);
   summary.status = await resolveStatus(files, paths.lock, summary, livenessOptions());
-  writeOut(`${formatHead(summary, record)}\n\n`);
+  writeOut(`${formatHead(summary, record)}${isolation.lines()}\n\n`);
   if (read.events <= after) {
     writeOut(`(no events ${after > 0 ? `after seq ${after}` : 'yet'})\n`);
   } else {
@@ -215,6 +218,30 @@ async function showCommand(runIdArg: string, opts: ShowOptions): Promise<void> {
     await flush();
   }
   if (read.tornTail) writeOut("\n(The journal's last line was torn by a crash mid-write and is left out.)\n");
+}
+
+/**
+ * A code search's evaluations by the isolation they had, in words ("isolated: no network, no
+ * home, own process tree (40 evaluations)"), and how many the sandbox had something to say about.
+ */
+class IsolationTally {
+  private readonly counts = new Map<string, number>();
+  private incidents = 0;
+
+  add(e: JournaledEvent): void {
+    if (e.type !== 'program/evaluated') return;
+    if (e.isolation) {
+      const words = describeIsolation(e.isolation);
+      this.counts.set(words, (this.counts.get(words) ?? 0) + 1);
+    }
+    if ((e.incidents ?? []).length > 0) this.incidents++;
+  }
+
+  lines(): string {
+    const rows = [...this.counts].map(([words, n]) => `\nSandbox: ${words} (${plural(n, 'program')})`);
+    if (this.incidents > 0) rows.push(`\nSandbox: ${plural(this.incidents, 'program')} with something the sandbox saw (limits hit, processes left, late writes, escapes tried); their lines say what`);
+    return rows.join('');
+  }
 }
 
 /** The header sums up the whole run. */

@@ -5,22 +5,29 @@
  * run of an evaluator is asked and answers.
  */
 import type { Evaluation } from './evaluation';
+import type { IsolationSetting, IsolationTier } from './isolation';
 
 export interface SandboxLimits {
-  /** RLIMIT_AS. Node needs about 2 GiB of address space just to start (V8 reserves its heap cage). */
+  /** RLIMIT_AS of each process. Node needs about 2 GiB of address space just to start (V8 reserves its heap cage). */
   addressSpaceBytes: number;
+  /** Memory of the whole evaluation: a memory cgroup's limit, else its processes' resident memory, summed and watched. */
+  memoryBytes: number;
+  /** What the evaluation may write in its sandbox, all files together. */
+  diskBytes: number;
   /** RLIMIT_CPU: SIGXCPU at the limit, SIGKILL a second later. */
   cpuSeconds: number;
   /** RLIMIT_FSIZE: the largest file the evaluator may write (SIGXFSZ past it). */
   fileSizeBytes: number;
   /** RLIMIT_NOFILE. */
   openFiles: number;
-  /** Processes and threads of the evaluation (a pids cgroup's pids.max), or RLIMIT_NPROC headroom without one. */
+  /** Processes and threads of the whole evaluation (a pids cgroup's pids.max, a user namespace's RLIMIT_NPROC, or the watch). */
   processes: number;
 }
 
 export const DEFAULT_LIMITS: SandboxLimits = {
   addressSpaceBytes: 4 * 1024 ** 3,
+  memoryBytes: 4 * 1024 ** 3,
+  diskBytes: 1024 ** 3,
   cpuSeconds: 600,
   fileSizeBytes: 256 * 1024 ** 2,
   openFiles: 1024,
@@ -54,6 +61,8 @@ interface EvaluationRequestBase {
   env?: string[];
   /** Default 'off' (when the platform allows). */
   network?: 'off' | 'on';
+  /** Default 'best': the strongest isolation the machine offers; 'required' refuses (badInput) without a jail. */
+  isolation?: IsolationSetting;
   /** Cancels the evaluation: the group is killed and the run says `cancelled`. */
   signal?: AbortSignal;
   /** Values that must never reach the evaluator (the API key from SecretStorage, the roles' keys). */
@@ -84,32 +93,49 @@ export interface EvaluationRun {
 
 /** How this run was confined, in words: each guarantee the platform could not give says why. */
 export interface SandboxReport {
-  /** 'off', 'on', or 'on (unshare unavailable: …)'. */
+  /** The isolation this evaluation had (src/core/code/isolation.ts says what each tier means). */
+  isolation: IsolationTier;
+  /** 'off', 'on', or 'on (…why)'. */
   network: string;
   /** 'prlimit' or 'none (…)'. */
   limits: string;
-  /** How the process count is capped: 'cgroup pids.max=N', 'rlimit nproc=N (…)', 'watchdog: … (best effort …)' or 'none (…)'. */
+  /** How the process count is capped: 'cgroup pids.max=N', 'user namespace nproc=N', 'watch: …' or 'none (…)'. */
   processes: string;
-  /** The process cap refused a fork (cgroup) or killed the group (watchdog); unknown, so false, under RLIMIT_NPROC. */
+  /** How the whole evaluation's memory is capped. */
+  memory: string;
+  /** How its disk is capped. */
+  disk: string;
+  /** The process cap refused a fork or stopped the evaluation. */
   processLimitHit: boolean;
   /** Processes of the evaluation still alive after every kill; 0 unless something is very wrong. */
   leftoverProcesses: number;
+  /** What happened that the user should know, in words: limits hit, processes left, late writes, escapes tried. */
+  incidents: string[];
 }
 
 /** What the sandbox can do on this machine, in words a pre-flight check shows. */
 export interface Preflight {
+  /** The tier evaluations get for the setting asked about. */
+  isolation: IsolationTier;
+  /** bubblewrap's version and path, or why there is none. */
+  jail: string;
   limits: string;
   processes: string;
+  memory: string;
+  disk: string;
   network: string;
   python3: string;
+  /** What a dead Ratchet process left and this start swept, in words; absent when nothing. */
+  swept?: string;
   /** What the sandbox does not guarantee here. */
   caveats: string[];
 }
 
 export interface EvaluationSandbox {
-  /** Rejects only for a request that can never run (badInput); a failing program is `result.correct === false`. */
+  /** Rejects only for a request that can never run (badInput, and `isolation: required` without a jail); a failing program is `result.correct === false`. */
   run(req: EvaluationRequest): Promise<EvaluationRun>;
-  preflight(): Promise<Preflight>;
+  /** Throws like `run` for `required` without a jail. */
+  preflight(isolation?: IsolationSetting): Promise<Preflight>;
 }
 
 /**

@@ -26,6 +26,8 @@ import type { MergedSpec } from '../setup/specSource';
 import { DEFAULTS } from '../run/specTypes';
 import type { GateSpec, ModelSpec, SpecSource } from '../run/specTypes';
 import { COSINE_THRESHOLD } from './novelty';
+import { DEFAULT_ISOLATION, ISOLATION_SETTINGS } from './isolation';
+import type { IsolationSetting } from './isolation';
 
 export interface EvaluatorSpec {
   /** Ratchet's form: a command with {program}, {results}, {instances}. Absent: ShinkaEvolve's `evaluate.py`. */
@@ -41,7 +43,10 @@ export interface EvaluatorSpec {
   scoreRange: { lo: number; hi: number };
   env: string[];
   network: 'off' | 'on';
-  limits: { memoryMb: number; cpuSeconds?: number; fileSizeMb: number; openFiles: number; processes: number };
+  /** required: refuse to evaluate without a jail (bubblewrap); best: the strongest the machine offers; off: none (docs/sandbox.md). */
+  isolation: IsolationSetting;
+  /** memoryMb and processes cap the whole evaluation (every process and thread of it), diskMb what it may write in its sandbox. */
+  limits: { memoryMb: number; cpuSeconds?: number; fileSizeMb: number; diskMb: number; openFiles: number; processes: number };
   /** Where evaluations run: in the sandbox on this machine, or as Slurm array jobs (each task the same sandbox on a node). */
   backend: EvaluatorBackend;
   /** backend: slurm — how the jobs are submitted. */
@@ -161,7 +166,9 @@ export const CODE_DEFAULTS = {
     shardSize: 10,
     scoreRange: [0, 1] as const,
     network: 'off' as const,
-    limits: { memoryMb: 4096, fileSizeMb: 256, openFiles: 256, processes: 64 },
+    isolation: DEFAULT_ISOLATION,
+    // Processes counts threads too (a pids cgroup does): a numeric library starts one per core.
+    limits: { memoryMb: 4096, fileSizeMb: 256, diskMb: 1024, openFiles: 256, processes: 256 },
     backend: 'local' as EvaluatorBackend,
   },
   /** evaluator.slurm's fixed defaults (its time and memory come from the evaluator's timeout and limit). */
@@ -269,6 +276,7 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
   const memoryMb = num(limits.memoryMb) ?? d.limits.memoryMb;
   const backend: EvaluatorBackend = r.backend === 'slurm' ? 'slurm' : d.backend;
   if (r.slurm !== undefined && backend !== 'slurm') report(['evaluator', 'slurm'], 'evaluator.slurm is read only with evaluator.backend: slurm', 'warning', 'key');
+  if (r.isolation === 'off' && r.network === 'off') report(['evaluator', 'network'], 'network: off is not enforced with evaluator.isolation: off (no namespace is made); use isolation: best to turn the network off', 'warning');
   const slurm = backend === 'slurm' ? resolveSlurm(r.slurm, { timeoutSeconds, memoryMb }, ctx, report) : undefined;
   return {
     ...(command === undefined ? {} : { command }),
@@ -281,10 +289,12 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
     scoreRange: { lo, hi },
     env: Array.isArray(r.env) ? (r.env as string[]) : [],
     network: r.network === 'on' ? 'on' : d.network,
+    isolation: (ISOLATION_SETTINGS as readonly unknown[]).includes(r.isolation) ? (r.isolation as IsolationSetting) : d.isolation,
     limits: {
       memoryMb,
       ...(cpuSeconds === undefined ? {} : { cpuSeconds }),
       fileSizeMb: num(limits.fileSizeMb) ?? d.limits.fileSizeMb,
+      diskMb: num(limits.diskMb) ?? d.limits.diskMb,
       openFiles: num(limits.openFiles) ?? d.limits.openFiles,
       processes: num(limits.processes) ?? d.limits.processes,
     },

@@ -384,7 +384,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
   }
 }
 
-function scoreMode(scorer: Scorer | undefined): ScoreMode {
+/** Binary outcomes for a right/wrong scorer, continuous for graded ones (GATES.md 4.4). */
+export function scoreMode(scorer: Scorer | undefined): ScoreMode {
   if (!scorer) return 'binary';
   return scorer.type === 'llm-rubric' || scorer.type === 'module' || scorer.type === 'command' ? 'continuous' : 'binary';
 }
@@ -468,7 +469,7 @@ function trace(e: Evaluation, item: DataItem): FeedbackTrace {
   };
 }
 
-function datasetItemInfo(item: DataItem, split: DatasetItemInfo['split']): DatasetItemInfo {
+export function datasetItemInfo(item: DataItem, split: DatasetItemInfo['split']): DatasetItemInfo {
   return {
     itemId: item.id,
     input: itemText(item).text,

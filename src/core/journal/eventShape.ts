@@ -41,6 +41,7 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   'proposal/failed': { parentId: 'string', island: 'number', kind: 'string', attempt: 'number', reason: 'string', message: 'string' },
   'program/evaluated': { candidateId: 'string', island: 'number', correct: 'boolean', instances: 'number' },
   'program/migrated': { generation: 'number', moves: 'array' },
+  'sandbox/preflight': { isolation: 'object', setting: 'string', jail: 'string', limits: 'string', swept: 'string?', caveats: 'array' },
   'meta/notes': { afterProgram: 'string', recommendations: 'array' },
   'candidate/stopped': { candidateId: 'string', reason: 'string', budget: 'string' },
   'zero/round': { round: 'number', requested: 'number', written: 'number', discarded: 'object', kept: 'array', heldOut: 'array', reliability: 'array', exemplars: 'array' },

@@ -6,6 +6,7 @@ import type { DecisionRecord, Schedule } from '../gates/record';
 import type { CostReport } from '../llm/types';
 import type { RoleModel } from './payloadTypes';
 import type { MetricValue } from './payloadTypes';
+import type { EvaluationIsolation } from './payloadTypes';
 import type { FormatDiscardReason } from './payloadTypes';
 import type { HistogramBin } from './payloadTypes';
 import type { Reliability } from './payloadTypes';
@@ -21,7 +22,8 @@ export interface ZeroTaskInfo {
 }
 
 export type RunMode = 'suggest' | 'autopilot';
-export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data';
+/** `judge`: one candidate text against a file's current text, tested once (core/judgeEdit). */
+export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data' | 'judge';
 
 export interface RunSummaryInfo {
   kind: RunKind;
@@ -200,6 +202,8 @@ export type EngineEvent = Base &
     | {
         /** The held-out test split, scored once at the end: generalisation, not dev-set luck. */
         type: 'report/test';
+        /** The split scored: absent, the test split; `dev` when an evaluation was asked of the dev split (`ratchet mcp`'s evaluate). */
+        split?: 'dev' | 'test';
         n: number;
         baseline: ScoreInterval & { candidateId: string };
         final: ScoreInterval & { candidateId: string };
@@ -270,6 +274,29 @@ export type EngineEvent = Base &
         error?: string;
         /** The end of what an incorrect program printed (stderr, then stdout). */
         output?: string;
+        /** How far the evaluation was isolated from the machine (isolationWords says it). */
+        isolation?: EvaluationIsolation;
+        /** What the sandbox saw: limits hit, processes left, late writes, escapes tried. */
+        incidents?: string[];
+      }
+    | {
+        /**
+         * Code search: what confines its evaluations on the machine this process runs on, said at
+         * each start (a resume on another machine may say otherwise): incidental, never replayed.
+         */
+        type: 'sandbox/preflight';
+        /** The tier evaluations get here, with the network the spec asks for. */
+        isolation: EvaluationIsolation;
+        /** `evaluator.isolation` as the spec sets it. */
+        setting: string;
+        /** bubblewrap's version and path, or why there is none. */
+        jail: string;
+        /** How processes, memory, disk and each process are capped here, in words. */
+        limits: string;
+        /** What a Ratchet process that died left and this start swept, in words. */
+        swept?: string;
+        /** What the sandbox does not guarantee here. */
+        caveats: string[];
       }
     | {
         /** Code search: ring migration moved these committed programs to the next island (after generation `generation`). */
@@ -405,7 +432,8 @@ export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T 
 export function isIncidental(e: EngineEvent): boolean {
   // A cluster's events follow its queue and its clock (which task finishes when, whether the
   // controller answers), not the run's seed: a resume neither replays nor checks them.
-  return e.type === 'llm/waiting' || e.type === 'run/resumed' || e.type.startsWith('slurm/');
+  // The sandbox's pre-flight says what this process's machine offers, which a resume elsewhere need not match.
+  return e.type === 'llm/waiting' || e.type === 'run/resumed' || e.type.startsWith('slurm/') || e.type === 'sandbox/preflight';
 }
 
 /**

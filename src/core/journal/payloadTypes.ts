@@ -12,6 +12,20 @@ export interface RoleModel {
   from: string;
 }
 
+/**
+ * How far a code search's evaluation was isolated from the machine (src/core/code/isolation.ts says
+ * what each means): `jail` (bubblewrap), `namespaces` (its own process tree, no network),
+ * `none` (nothing the machine could offer), `off` (`evaluator.isolation: off`).
+ */
+export const ISOLATION_TIERS = ['jail', 'namespaces', 'none', 'off'] as const;
+export type IsolationTier = (typeof ISOLATION_TIERS)[number];
+
+/** The isolation one evaluation had: its tier, and the network its spec asked for. */
+export interface EvaluationIsolation {
+  tier: IsolationTier;
+  network: 'off' | 'on';
+}
+
 /** JSON-safe metric values the evaluator reports as public (shown to the proposer). */
 export type MetricValue = number | string | boolean | null;
 

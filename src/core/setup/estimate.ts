@@ -54,16 +54,17 @@ export const ASSUMED = {
 /**
  * What a run does with its LLM: `evolve` the loop on a dataset; `zeroDataEvolve` the loop on the
  * dev tasks it writes itself as it goes; `genData` only the writing (the Challenger writes tasks,
- * the Solver — the agent — answers them, the Judge — the validator — scores them; no proposer).
+ * the Solver — the agent — answers them, the Judge — the validator — scores them; no proposer);
+ * `judge` one given candidate's test on the dev items (no proposer, no held-out report).
  */
-export type RunCalls = 'evolve' | 'zeroDataEvolve' | 'genData';
+export type RunCalls = 'evolve' | 'zeroDataEvolve' | 'genData' | 'judge';
 
 /** The roles a run calls: the pre-flight needs a price for these and only these, and the meter counts them. */
 export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
-  const zero = calls !== 'evolve';
+  const zero = calls === 'zeroDataEvolve' || calls === 'genData';
   // A command harness runs the agent itself: Ratchet calls no agent model (zero-data's Solver still is one).
   const agent = zero || spec.harness.type !== 'command';
-  const loop = calls !== 'genData';
+  const loop = calls === 'evolve' || calls === 'zeroDataEvolve';
   const validator = zero || gateRow(spec.gate.name).kind !== 'scored' || spec.scorer?.type === 'llm-rubric';
   return ROLES.filter(
     (r) => (r === 'agent' && agent) || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero),
@@ -123,6 +124,33 @@ export function estimateRun({ spec, template, splits, agentCalls = 1 }: Estimate
   if (spec.scorer && test.length > 0) agent(2 * test.length, test);
 
   return summarize(spec, tally, prices);
+}
+
+/**
+ * A judge run (core/judgeEdit): a candidate and the incumbent on every dev item (no early stop, no
+ * cache: the upper bound), the validator's both-order verdicts per item under reward-free PACE, a
+ * grading call per output with an llm-rubric scorer; with `versions: 1`, one version scored on the
+ * items (an evaluation). `evaluations` counts the agent's answers, each one output scored. Not
+ * capped by the spec's budget: the caller compares it with its own.
+ */
+export function estimateJudge(
+  { spec, template, dev, versions = 2, agentCalls = 1 }: { spec: RunSpec; template: { text: string }; dev: readonly DataItem[]; versions?: 1 | 2; agentCalls?: number },
+  prices: RolePrices,
+): RunEstimate & { evaluations: number } {
+  const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
+  const add = (role: Role, calls: number, input: number, output: number): void => {
+    tally[role].calls += calls;
+    tally[role].input += calls * input;
+    tally[role].output += calls * output;
+  };
+  const prompt = estimateTokens(template.text);
+  const answer = spec.models.agent.maxTokens ?? ASSUMED.answer;
+  const item = meanTokens(dev);
+  const evaluations = versions * dev.length;
+  add('agent', evaluations * agentCalls, prompt + item, answer);
+  if (spec.scorer?.type === 'llm-rubric') add('validator', evaluations, ASSUMED.judgeFrame + item + answer, ASSUMED.verdict);
+  if (versions === 2 && gateRow(spec.gate.name).kind !== 'scored') add('validator', 2 * dev.length, ASSUMED.judgeFrame + item + 2 * answer, ASSUMED.verdict);
+  return { ...summarize({ ...spec, budget: { candidates: 1 } }, tally, prices), evaluations };
 }
 
 /** How an unpriced model that no one named is listed. */

@@ -8,6 +8,7 @@
 import type { StoredRun } from '../runs/runStore';
 import { itemKey } from '../runs/runStore';
 import type { PairedScore, ProgramDetail } from '../../panelState/types';
+import { describeIsolation } from '../../core/code/isolation';
 
 /** Pairs per message: an evaluator can report thousands of instances. */
 export const MAX_PROGRAM_PAIRS = 500;
@@ -63,6 +64,8 @@ export function buildProgramDetail(run: StoredRun, programId: string): ProgramDe
       ...(e.error === undefined ? {} : { error: e.error }),
       ...(output === undefined ? {} : { output }),
       ...(e.output !== undefined && output !== undefined && output.length < e.output.length ? { omittedOutput: e.output.length - output.length } : {}),
+      ...(e.isolation === undefined ? {} : { isolation: describeIsolation(e.isolation) }),
+      ...(e.incidents === undefined ? {} : { incidents: e.incidents }),
     };
   }
   return out;

@@ -2,7 +2,8 @@
  * The "Runs" tree in Ratchet's activity bar container: runs → candidates → decisions. Runs come
  * from `ratchet/listRuns`, joined with the runs' statuses and the RunStore; expanding a run the
  * store does not hold loads its journal. Refreshes are debounced: a run's events arrive many per
- * second.
+ * second. Runs no daemon of this window runs — started by an agent through `ratchet mcp`, or by
+ * the CLI — reach the list through their journals on disk, watched, at a slower pace.
  */
 import * as vscode from 'vscode';
 import { isOver } from '../../core/journal/runStatus';
@@ -19,6 +20,8 @@ import { candidateNodes, decisionNodes, groupedRunNodes, runNodes } from './runs
 import type { RunNode, RunsNode } from './runsTree';
 
 const REFRESH_MS = 500;
+/** A journal another process writes (an agent's judged edit, a CLI run): the list follows it at this pace. */
+const EXTERNAL_REFRESH_MS = 2000;
 
 const RUN_ICONS: Record<RunNode['icon'], vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('sync~spin'),
@@ -69,7 +72,26 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
       deps.host.onDidChangePhase((phase) => {
         if (phase === 'running') void this.refresh();
       }),
+      ...this.watchJournals(),
     );
+  }
+
+  /** A journal written by a process whose runs this window does not hear of: relisted when it changes. */
+  private watchJournals(): vscode.Disposable[] {
+    // The folders too: a folder made with its files at once (the first run's .ratchet/runs/<id>/) can
+    // reach the watcher as the folder's creation alone.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.ratchet{,/runs,/runs/*,/runs/*/events.jsonl}', false, false, true);
+    const changed = (uri: vscode.Uri) => {
+      const parts = uri.path.split('/');
+      const runId = parts.at(-1) === 'events.jsonl' ? (parts.at(-2) ?? '') : parts.at(-2) === 'runs' ? (parts.at(-1) ?? '') : '';
+      // The daemon's runs come with their events and statuses already.
+      if (this.deps.statuses.get(runId) !== undefined) return;
+      this.externalTimer ??= setTimeout(() => {
+        this.externalTimer = undefined;
+        void this.refresh();
+      }, EXTERNAL_REFRESH_MS);
+    };
+    return [watcher, watcher.onDidCreate(changed), watcher.onDidChange(changed), { dispose: () => clearTimeout(this.externalTimer) }];
   }
 
   /** Asks the server for the runs on disk again, then repaints. */
@@ -168,6 +190,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
   }
 
   private relist = false;
+  private externalTimer: ReturnType<typeof setTimeout> | undefined;
   private scheduleRefresh(relist: boolean): void {
     this.relist ||= relist;
     this.timer ??= setTimeout(() => {

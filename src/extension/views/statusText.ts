@@ -111,7 +111,7 @@ function evaluatedText(state: RunState): { part: string; icon: string; tooltip: 
   const r = state.testReport;
   if (!r) return { part: 'evaluated, nothing scored', icon: '$(check)', tooltip: ['The run has no test split or no scorer.'] };
   const { mean, lo, hi } = r.baseline;
-  return { part: `evaluated, mean ${mean.toFixed(3)}`, icon: '$(check)', tooltip: [`Mean score ${mean.toFixed(3)} on ${r.n} test items (95% interval ${lo.toFixed(3)}–${hi.toFixed(3)}).`] };
+  return { part: `evaluated, mean ${mean.toFixed(3)}`, icon: '$(check)', tooltip: [`Mean score ${mean.toFixed(3)} on ${r.n} ${r.split ?? 'test'} items (95% interval ${lo.toFixed(3)}–${hi.toFixed(3)}).`] };
 }
 
 /** A run no daemon reports on: how its journal ends, and whether the listing says it was interrupted. */

@@ -102,6 +102,9 @@ export async function commandHarness(o: CommandHarnessOptions): Promise<AgentHar
           timeoutMs: spec.timeoutSeconds * 1000,
           env: spec.env,
           network: spec.network,
+          // The harness runs the user's own agent (its CLI, its credentials under HOME), not code an
+          // LLM wrote: no jail, as before the evaluator sandbox had one (docs/sandbox.md, #26).
+          isolation: 'off',
           secrets: o.secrets,
           signal,
         });

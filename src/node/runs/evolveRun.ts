@@ -255,7 +255,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
 }
 
 /** The keys this run holds, which a command it starts must never see. */
-function runSecrets(spec: RunSpec, endpoint: EndpointDefaults): string[] {
+export function runSecrets(spec: RunSpec, endpoint: EndpointDefaults): string[] {
   const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
   return [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
 }

@@ -29,6 +29,12 @@ export interface RunLlmOptions {
   transport?: LlmTransport;
   /** `--max-failures`: failed attempts in a row before a call gives up. */
   maxFailures?: number;
+  /**
+   * Keep answers in the workspace's response cache (default). Off for a transport that does not
+   * say which model will answer (MCP sampling: the client picks, and may pick another one next
+   * time): a cached answer of one model must not stand in for another's in a later comparison.
+   */
+  cache?: boolean;
 }
 
 export function runLlmClient(o: RunLlmOptions): LlmLayer {
@@ -39,7 +45,7 @@ export function runLlmClient(o: RunLlmOptions): LlmLayer {
     timeoutMs: o.spec.callTimeoutSeconds * 1000,
     retry: o.maxFailures === undefined ? DEFAULT_RETRY : { ...DEFAULT_RETRY, maxFailures: o.maxFailures },
     prices: o.prices,
-    cache: { files: o.files, dir: o.files.join(o.workspace, '.ratchet', 'cache', 'llm') },
+    ...(o.cache === false ? {} : { cache: { files: o.files, dir: o.files.join(o.workspace, '.ratchet', 'cache', 'llm') } }),
     admission: o.budget,
     clock: o.clock,
     random: new SeededRandom(o.spec.seed).fork('llm-jitter'),

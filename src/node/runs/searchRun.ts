@@ -46,9 +46,9 @@ import { NodeFiles } from '../files';
 import { nodePorts } from '../ports';
 import { currentOwner } from '../process';
 import { nodeEvaluationSandbox } from '../sandbox/sandbox';
-import type { EvaluationSandbox } from '../../core/code/evaluatorPort';
-import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
-import { evaluationRequest, evaluatorSetup, programEvaluation } from '../sandbox/sandboxEvaluation';
+import { cachedEvaluator } from './evaluationCache';
+import { hideFromEnviron, secretVariableNames } from '../environSecrets';
+import { SandboxNotes, checkedStage, keyVariableNames, reportSandbox, runSecrets, stageEvaluator, stagedEvaluator, stagedSetup } from './searchSandbox';
 import { SlurmBackend } from '../slurm/backend';
 import { nodeSlurmRunner } from '../slurm/cli';
 import { runLlmClient } from './runLlm';
@@ -122,7 +122,12 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
   if (record.kind !== 'search') throw new RatchetError('badInput', `Run ${runId} is a ${record.kind} run, not a code search; resume it with \`ratchet runs resume ${runId}\`.`, { runId });
   const stored = record.spec as CodeRunSpec;
   // A run recorded before the novelty and bandit settings existed resumes with their defaults.
-  const spec: CodeRunSpec = { ...stored, search: { ...stored.search, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } } };
+  const spec: CodeRunSpec = {
+    ...stored,
+    // …and one recorded before evaluator.isolation and limits.diskMb with theirs.
+    evaluator: { ...stored.evaluator, isolation: stored.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation, limits: { ...stored.evaluator.limits, diskMb: stored.evaluator.limits.diskMb ?? CODE_DEFAULTS.evaluator.limits.diskMb } },
+    search: { ...stored.search, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } },
+  };
   const journalText = (await files.tryReadText(paths.events)) ?? '';
   const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));
   if (!seedLine) throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
@@ -151,10 +156,14 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     clock,
   );
   const llm = runLlmClient({ spec, roles, prices: searchPrices(spec, models, roles), files, workspace, budget, clock, ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }) });
-  const identity = await evaluatorIdentity(files, {
-    spec: spec.evaluator,
-    filesRun: [...new Set([...spec.evaluator.supportFiles, ...(await namedFiles(files, spec.evaluator.command, programPath)), ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])])],
-  });
+  // isolation: required without a jail stops here, before the journal: nothing is spent, no run folder is left.
+  if (spec.evaluator.backend !== 'slurm') await nodeEvaluationSandbox.preflight(spec.evaluator.isolation);
+  const secrets = runSecrets(spec, o.endpointDefaults);
+  // A program that can see this process must not find the run's keys in its /proc environ.
+  hideFromEnviron([...secretVariableNames(), ...keyVariableNames(spec)]);
+  // The evaluator's files as they are now, for the whole run: a program that rewrites them in the workspace changes nothing here.
+  const stage = await stageEvaluator(spec, programPath, shinkaDir, await namedFiles(files, spec.evaluator.command, programPath));
+  const identity = stage.identity;
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   let writer: JournalWriter;
   let replayed: JournaledEvent[] = [];
@@ -173,13 +182,13 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
           runId: writer.runId,
           startedAt: Date.parse(writer.record.createdAt),
           slurm: spec.evaluator.slurm!,
-          setup: evaluatorSetup(spec.evaluator, programPath, shinkaDir),
+          setup: stagedSetup(spec, programPath, stage),
           identity,
           ...(spec.budget.clusterHours === undefined ? {} : { clusterHours: spec.budget.clusterHours }),
           sharedDir: spec.evaluator.slurm!.sharedDir ?? files.join(workspace, '.ratchet', 'slurm'),
           runnerFile: slurmTaskRunner(),
           node: spec.evaluator.slurm!.node ?? process.execPath,
-          secrets: runSecrets(spec, o.endpointDefaults),
+          secrets,
           env: process.env,
           journaled: replayed,
           emit: (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent),
@@ -189,12 +198,22 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
           ...(o.onEvaluatorLoad ? { onLoad: clusterLoad(spec, o.onEvaluatorLoad) } : {}),
         })
       : undefined;
-  const evaluations = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, slurm ? slurm.evaluate : sandboxEvaluator(spec, programPath, shinkaDir, o.endpointDefaults));
+  const warn = (message: string) => void write({ type: 'log', runId: writer.runId, at: clock.now(), level: 'warn', message }).catch(() => undefined);
+  const notes = new SandboxNotes();
+  const evaluations = cachedEvaluator(
+    files,
+    files.join(workspace, '.ratchet', 'cache', 'eval'),
+    identity,
+    checkedStage(stage, slurm ? slurm.evaluate : stagedEvaluator(spec, programPath, stage, secrets, undefined, [workspace]), (changed) =>
+      warn(`${changed.join(', ')} changed in the workspace during the run; this run goes on evaluating with the copies staged at its start (a new run will use the new files).`),
+    ),
+    (file, why) => warn(`The evaluation cache entry ${file} cannot be used: ${why}. The program is evaluated again and the entry rewritten.`),
+  );
   // Accepted programs are recorded where the file's history is read (the editor's hover), as a prompt run's edits are.
   const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'search' });
   for (const e of replayed) provenance.observe(e);
   const write = async (e: EngineEvent) => {
-    const journaled = await writer.append(e);
+    const journaled = await writer.append(notes.enrich(e));
     provenance.observe(journaled);
     o.onEvent(journaled);
   };
@@ -247,15 +266,15 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
         models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
       },
     });
-    await reportSandbox(spec, emit);
+    await reportSandbox(spec, stage, emit, (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent));
     // Before the first evaluation: the run folder staged, the probe job passed, a resume's jobs taken up again.
     await slurm?.open();
     const outcome = await runSearch({
       spec,
       seedText: startText,
       llm,
-      evaluate: o.onEvaluatorLoad && !slurm ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate,
-      ...(slurm ? { evaluateShards: evaluations.batch(slurm.evaluateShards), evaluationBudget: () => slurm.exceeded() } : {}),
+      evaluate: notes.evaluator(o.onEvaluatorLoad && !slurm ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate),
+      ...(slurm ? { evaluateShards: notes.batch(evaluations.batch(slurm.evaluateShards)), evaluationBudget: () => slurm.exceeded() } : {}),
       random: new SeededRandom(spec.seed),
       emit,
       signal: o.signal,
@@ -277,19 +296,19 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     offWait();
     await writer.flush().catch(() => undefined);
     await ports.close();
+    await stage.dispose();
   }
 }
 
 /** Events that follow LLM calls: the spend is journaled after each, so no face shows 0 calls while proposals are paid for. */
 const PAID_FOR: ReadonlySet<EngineEvent['type']> = new Set(['candidate/proposed', 'proposal/failed', 'decision']);
 
-/** Files the evaluator command names (absolute, or beside the program): they key the evaluation cache. */
-async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
+/** Files the evaluator command names by absolute path (those beside the program are support files): they key the evaluation cache. */
+export async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
   if (command === undefined) return [];
   const found: string[] = [];
   for (const w of commandFileWords(command, basename(programPath))) {
-    const path = resolve(dirname(programPath), w);
-    if ((isAbsolute(w) || isBesideName(w)) && (await files.isFile(path))) found.push(path);
+    if (isAbsolute(w) && (await files.isFile(w))) found.push(w);
   }
   return found;
 }
@@ -299,7 +318,7 @@ async function namedFiles(files: NodeFiles, command: string | undefined, program
  * gets that file copied into the sandbox, as Configure Code Search's supportFiles do: the sandbox
  * runs in a fresh folder, where the relative name would otherwise not be found.
  */
-async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
+export async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
   const { command, supportFiles } = spec.evaluator;
   if (command === undefined) return spec;
   const beside = commandFileWords(command, basename(programPath)).filter(isBesideName);
@@ -367,19 +386,6 @@ function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): 
     report({ busy: cluster.running, slots: cluster.running + cluster.queued, runs: cluster.queued + cluster.running + cluster.finished, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }), cluster });
 }
 
-/** The pre-flight's word on the sandbox, at the top of every search: what confines the evaluator here, and what does not. */
-async function reportSandbox(spec: CodeRunSpec, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<void> {
-  const s = spec.evaluator.slurm;
-  if (spec.evaluator.backend === 'slurm' && s) {
-    const where = [s.partition && `partition ${s.partition}`, s.account && `account ${s.account}`, s.qos && `QoS ${s.qos}`].filter(Boolean).join(', ');
-    await emit({ type: 'log', level: 'info', message: `Evaluations run on Slurm${where ? ` (${where})` : ''}: one array job per program under test, a task per shard, each the sandbox below on its node (time ${s.time}, ${s.cpus} CPU, ${s.memoryMb} MB${s.gres ? `, gres ${s.gres}` : ''}).` });
-  }
-  const pre = await nodeEvaluationSandbox.preflight();
-  const network = spec.evaluator.network === 'on' ? 'on (evaluator.network: on)' : pre.network;
-  await emit({ type: 'log', level: 'info', message: `Sandbox: network ${network}; limits: ${pre.limits}; processes: ${pre.processes}.` });
-  for (const caveat of pre.caveats) await emit({ type: 'log', level: 'info', message: `Sandbox: ${caveat}` });
-}
-
 /**
  * The price of every model a code search calls — each proposer model the bandit chooses among, the
  * meta notes' model, the novelty judge's (the validator role) and the embedding model (called at
@@ -420,23 +426,6 @@ function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: R
   return table;
 }
 
-/** The engine's evaluator port over the sandbox (another `EvaluationSandbox`, e.g. one that times each run, can stand in). */
-export function sandboxEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: string | undefined, endpoint: EndpointDefaults, sandbox: EvaluationSandbox = nodeEvaluationSandbox): ProgramEvaluator {
-  const setup = evaluatorSetup(spec.evaluator, programPath, shinkaDir);
-  const secrets = runSecrets(spec, endpoint);
-  return async (text, ids, signal) => {
-    const run = await sandbox.run(evaluationRequest(setup, text, ids, signal, secrets));
-    signal.throwIfAborted();
-    return programEvaluation(run);
-  };
-}
-
-/** The keys this run uses, which never reach an evaluator: the default one and those its roles name (the CLI's apiKeys is the whole environment). */
-function runSecrets(spec: CodeRunSpec, endpoint: EndpointDefaults): string[] {
-  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
-  return [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
-}
-
 /**
  * The evaluator with its load reported around each call. The search calls it only from inside one
  * of its `concurrency` slots, so the calls in progress are the slots busy.
@@ -474,3 +463,5 @@ function replayedMode(replayed: readonly EngineEvent[]): 'suggest' | 'autopilot'
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
 }
+
+export { sandboxEvaluator } from './searchSandbox';

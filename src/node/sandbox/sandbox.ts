@@ -1,370 +1,311 @@
 /**
- * Runs one evaluation of a candidate program, sandboxed (issue #13). Evaluators run code an LLM
- * wrote, so every run gets:
- * - a fresh temporary directory holding a copy of the candidate and the spec's support files —
- *   never the user's file in place; it is removed afterwards and the outputs are kept in memory;
- * - its own process group (and, where a pids cgroup is writable, its own cgroup), killed as a
- *   whole — SIGTERM, then SIGKILL after a grace period — on timeout, on cancel, and when the
- *   evaluator exits, so no grandchild outlives the evaluation (OpenEvolve#79: timeouts that left
- *   the work running; ShinkaEvolve kills only the direct child);
- * - an environment built from an allow-list (sandboxEnv.ts), so no provider key reaches it;
- * - resource limits through prlimit (address space, CPU seconds, file size, open files) and a
- *   process cap (see sandboxCaps.ts for why a cgroup and not RLIMIT_NPROC alone);
- * - stdout and stderr kept up to a cap each, the rest read and dropped so the evaluator never
- *   stalls on a full pipe and Ratchet never buffers without bound;
- * - no network where `unshare` allows (a new, empty network namespace; loopback is down too).
- * What it does not do: hide the file system. The evaluator runs as Ratchet's user and can read or
- * write whatever that user can; the temp directory is its working directory, not a jail. Run as
- * root, the confinement holds against accidents (runaway loops, fork bombs, hogs), not against a
- * program that sets out to undo it; preflight() says so.
+ * Runs one evaluation of a candidate program, sandboxed (issues #13, #26). The trust model: the
+ * evaluator and its support files are the user's and trusted; the program is untrusted. It may
+ * not read anything but its sandbox and what the evaluator hands it, see Ratchet's or any other
+ * process, reach the network (unless `network: on`), write outside its sandbox, outlive its
+ * evaluation, or change a result after the evaluator has ended. How much of that holds depends on
+ * the machine: sandbox/jail.ts picks the tier (bubblewrap, `unshare`, or nothing) and says it.
+ *
+ * Every evaluation gets:
+ * - a fresh folder holding its own copy of the candidate and the run's staged support files
+ *   (read-only), removed afterwards; its outputs are kept in memory;
+ * - an environment built from an allow-list (sandboxEnv.ts): no provider key, and not the results
+ *   path, which goes to the evaluator alone as its {results} argument;
+ * - limits on the whole evaluation: processes and threads (a pids cgroup, a user namespace's
+ *   RLIMIT_NPROC, or the watch), memory (a memory cgroup, or the watch), disk (the jail's tmpfs
+ *   and the watch), plus per-process rlimits (address space, CPU seconds, file size, open files);
+ *   a limit hit makes the evaluation incorrect, with the limit named;
+ * - an end: on timeout, cancel, and when the evaluator exits, everything of it is killed (the jail
+ *   or pid namespace dies with its evaluator; the process group and cgroups are killed; the reaper
+ *   kills them if Ratchet itself dies);
+ * - its result read only once every process of it is gone: a process still running when the
+ *   evaluator exited, or a change to the results folder after that, voids the evaluation;
+ * - stdout and stderr kept up to a cap each, the END kept (where the JSON is).
  */
-import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, cp, mkdir, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { RatchetError } from '../../core/errors';
-import { expandCommand, fromRatchetOutput, fromShinkaResults, withProcessOutcome } from '../../core/code/evaluation';
+import { expandCommand, withProcessOutcome } from '../../core/code/evaluation';
 import type { Evaluation } from '../../core/code/evaluation';
-import { DEFAULT_GRACE_MS, DEFAULT_LIMITS, DEFAULT_OUTPUT_CAP_BYTES } from '../../core/code/evaluatorPort';
-import type { EvaluationRequest, EvaluationRun, EvaluationSandbox, Preflight, SandboxReport } from '../../core/code/evaluatorPort';
-import { PidsCgroup, countUserProcesses, sandboxCaps } from './sandboxCaps';
+import { DEFAULT_LIMITS } from '../../core/code/evaluatorPort';
+import type { EvaluationRequest, EvaluationRun, EvaluationSandbox, Preflight, SandboxLimits, SandboxReport } from '../../core/code/evaluatorPort';
+import type { IsolationSetting, IsolationTier } from '../../core/code/isolation';
+import { countUserTasks, sandboxCaps } from './sandboxCaps';
 import type { SandboxCaps } from './sandboxCaps';
 import { evaluatorEnv } from './sandboxEnv';
-import { GroupWatchdog, WATCHDOG_INTERVAL_MS } from './sandboxWatchdog';
+import type { WatchedLimit } from './sandboxWatchdog';
+import { Cgroup } from './cgroups';
+import { JAIL, chooseTier, jailArgv, ownsProcesses } from './jail';
+import { spawnSandboxed } from './evaluationProcess';
+import type { Ran } from './evaluationProcess';
+import { fingerprint, readEvaluation } from './resultFiles';
+import { EVAL_PREFIX, makeWritable, sweepOnce, sweepWords } from './sweep';
 
-/** The request as the Node sandbox takes it: the port's, plus two knobs of the host. */
+/** The request as the Node sandbox takes it: the port's, plus knobs of the host. */
 export type NodeEvaluationRequest = EvaluationRequest & {
   /** Where allowed variables are read from. Default process.env. */
   baseEnv?: Record<string, string | undefined>;
-  /** Use a pids cgroup when one is writable. Default true; false leaves only the process-group kill (tests). */
+  /** Use the pids and memory cgroups when writable. Default true; false leaves the fallbacks (tests). */
   pidsCgroup?: boolean;
+  memoryCgroup?: boolean;
+  /** Folders the jail never exposes (the workspace); HOME always. */
+  hidden?: string[];
 };
 
-/** The most of a result file (metrics.json, correct.json) that is read. */
-const RESULT_FILE_CAP_BYTES = 16 * 1024 * 1024;
-
 /** The EvaluationSandbox port on this machine. */
-export const nodeEvaluationSandbox: EvaluationSandbox = { run: (req) => runEvaluation(req), preflight: () => preflight() };
+export const nodeEvaluationSandbox: EvaluationSandbox = { run: (req) => runEvaluation(req), preflight: (isolation) => preflight(isolation) };
+
+/** How this machine caps each limit, in words, with the tier's own way first. */
+function capWords(caps: SandboxCaps, tier: IsolationTier, limits: SandboxLimits, use: { pids: boolean; memory: boolean }): { processes: string; memory: string; disk: string } {
+  const userNs = (tier === 'jail' || tier === 'namespaces') && !caps.root && caps.prlimit.ok;
+  const processes = use.pids
+    ? `cgroup pids.max=${limits.processes}`
+    : userNs
+      ? `watch: processes and threads counted every ${WATCH_MS.backed} ms, stopped past ${limits.processes}; the user namespace's RLIMIT_NPROC refuses forks past ${nsBackstop(limits.processes)}`
+      : `watch: processes and threads counted every ${WATCH_MS.alone} ms, stopped past ${limits.processes} (best effort${caps.root || !caps.prlimit.ok ? '' : '; RLIMIT_NPROC over all of your threads stays as a wide backstop'})`;
+  const memory = use.memory ? `cgroup ${Math.round(limits.memoryBytes / 1024 ** 2)} MB for the whole evaluation` : `watch: resident memory of the whole evaluation measured every ${use.pids || userNs ? WATCH_MS.backed : WATCH_MS.alone} ms, stopped past ${Math.round(limits.memoryBytes / 1024 ** 2)} MB; ${caps.prlimit.ok ? 'address space capped per process' : 'no per-process cap'}`;
+  const disk = tier === 'jail' ? `a ${Math.round(limits.diskBytes / 1024 ** 2)} MB tmpfs` : `watch: the sandbox folder measured every ${WATCH_MS.disk} ms, stopped past ${Math.round(limits.diskBytes / 1024 ** 2)} MB; the program can write elsewhere`;
+  return { processes, memory, disk };
+}
+
+/**
+ * How often the watch looks (each look reads every process's /proc/<pid>/stat: a few ms on a
+ * desktop). Often where it is the only cap on processes (root without a pids cgroup, a machine
+ * without namespaces), less where the kernel keeps a backstop.
+ */
+const WATCH_MS = { alone: 100, backed: 500, disk: 250 };
 
 /** Evaluates one candidate. Rejects only for a request that can never run (badInput); a failing program is `result.correct === false`. */
 export async function runEvaluation(req: NodeEvaluationRequest): Promise<EvaluationRun> {
   const caps = await sandboxCaps();
-  const limits = { ...DEFAULT_LIMITS, ...req.limits };
+  await sweepOnce();
+  const limits: SandboxLimits = { ...DEFAULT_LIMITS, ...req.limits };
   checkRelative(req.programName, 'programName');
   for (const f of req.supportFiles ?? []) checkRelative(f.to, 'supportFiles.to');
+  const tier = chooseTier(req.isolation ?? 'best', caps);
+  const jailed = tier === 'jail';
+  const network = req.network ?? 'off';
+  const usesResults = req.shinka !== undefined || req.command.includes('{results}');
 
-  const root = await mkdtemp(path.join(tmpdir(), 'ratchet-eval-'));
-  let cgroup: PidsCgroup | undefined;
+  const root = await mkdtemp(path.join(tmpdir(), `${EVAL_PREFIX}${process.pid}-`));
+  const cgroups: Cgroup[] = [];
   try {
-    const work = path.join(root, 'work');
-    const results = path.join(work, 'results');
-    const home = path.join(root, 'home');
-    const tmp = path.join(root, 'tmp');
-    await Promise.all([mkdir(results, { recursive: true }), mkdir(home), mkdir(tmp)]);
-    for (const f of req.supportFiles ?? []) {
-      const to = path.join(work, f.to);
-      await mkdir(path.dirname(to), { recursive: true });
-      // Dereferenced: a symlink in a support folder must become a file of the sandbox, not a door back to the workspace.
-      await cp(f.from, to, { recursive: true, dereference: true }).catch((err: unknown) => {
-        throw new RatchetError('badInput', `Could not copy the support file ${f.from}: ${(err as Error).message}.`, { from: f.from }, err);
-      });
+    // On the host: the program's copy, the results folder, the instance list; outside a jail also the working folder, HOME and TMPDIR.
+    const host = { work: path.join(root, 'work'), home: path.join(root, 'home'), tmp: path.join(root, 'tmp'), results: usesResults ? path.join(root, 'results') : undefined };
+    await Promise.all([mkdir(host.work), ...(jailed ? [] : [mkdir(host.home), mkdir(host.tmp)]), ...(host.results ? [mkdir(host.results)] : [])]);
+    if (!jailed) {
+      for (const f of req.supportFiles ?? []) {
+        const to = path.join(host.work, f.to);
+        await mkdir(path.dirname(to), { recursive: true });
+        // Dereferenced: a symlink in a support folder must become a file of the sandbox, not a door back to the workspace.
+        await cp(f.from, to, { recursive: true, dereference: true }).catch((err: unknown) => {
+          throw new RatchetError('badInput', `Could not copy the support file ${f.from}: ${(err as Error).message}.`, { from: f.from }, err);
+        });
+      }
     }
     // Written after the support files, so a support file can never stand in for the candidate.
-    const program = path.join(work, req.programName);
-    await mkdir(path.dirname(program), { recursive: true });
-    await writeFile(program, req.programText);
-    let instancesFile: string | undefined;
+    const programHost = path.join(host.work, req.programName);
+    await mkdir(path.dirname(programHost), { recursive: true });
+    await writeFile(programHost, req.programText);
+    let instancesHost: string | undefined;
     if (req.instances !== undefined) {
-      instancesFile = path.join(root, 'instances.txt');
-      await writeFile(instancesFile, req.instances.map((id) => `${id}\n`).join(''));
+      instancesHost = path.join(root, 'instances.txt');
+      await writeFile(instancesHost, req.instances.map((id) => `${id}\n`).join(''));
     }
+    const inside = jailed
+      ? { work: JAIL.work, home: JAIL.home, tmp: JAIL.tmp, program: path.posix.join(JAIL.work, req.programName), results: JAIL.results, instances: JAIL.instances, task: JAIL.task }
+      : { ...host, program: programHost, results: host.results ?? '', instances: instancesHost, task: req.shinka?.taskDir };
 
-    const env = evaluatorEnv(req.baseEnv ?? process.env, req.env ?? [], req.secrets ?? [], { work, home, tmp, program, results, instancesFile });
+    const mark = randomBytes(12).toString('hex');
+    const env = evaluatorEnv(req.baseEnv ?? process.env, req.env ?? [], req.secrets ?? [], { work: inside.work, home: inside.home, tmp: inside.tmp, program: inside.program, instancesFile: instancesHost && inside.instances, isolation: tier, mark });
     const argv = req.shinka
-      ? [req.shinka.python ?? 'python3', path.join(req.shinka.taskDir, 'evaluate.py'), '--program_path', program, '--results_dir', results]
-      : expandCommand(req.command, { program, results, ...(instancesFile ? { instances: instancesFile } : {}) });
+      ? [req.shinka.python ?? 'python3', path.join(inside.task!, 'evaluate.py'), '--program_path', inside.program, '--results_dir', inside.results]
+      : expandCommand(req.command, { program: inside.program, results: inside.results, ...(instancesHost ? { instances: inside.instances! } : {}) });
     if (req.shinka) await mustExist(path.join(req.shinka.taskDir, 'evaluate.py'), 'the ShinkaEvolve task has no evaluate.py');
-    await mustFindExecutable(argv[0]!, env.PATH ?? '', work);
+    const executable = await findExecutable(argv[0]!, env.PATH ?? '', jailed ? undefined : host.work, req.supportFiles ?? []);
 
-    const report: SandboxReport = { network: 'on', limits: '', processes: '', processLimitHit: false, leftoverProcesses: 0 };
-    const wrap: string[] = [];
-    if (req.pidsCgroup !== false && caps.pidsCgroup.ok) {
-      cgroup = await PidsCgroup.create(caps.pidsCgroup.base, limits.processes);
-      // The wrapper joins the cgroup before it execs the rest, so no process of the evaluation is ever outside it.
-      wrap.push('/bin/sh', '-c', 'echo $$ > "$1" || exit 125; shift; exec "$@"', 'ratchet-sandbox', cgroup.procsFile);
-      report.processes = `cgroup pids.max=${limits.processes}`;
+    const use = { pids: req.pidsCgroup !== false && caps.pidsCgroup.ok, memory: req.memoryCgroup !== false && caps.memoryCgroup.ok };
+    if (use.pids && caps.pidsCgroup.ok) cgroups.push(await Cgroup.create('pids', caps.pidsCgroup.base, limits.processes));
+    if (use.memory && caps.memoryCgroup.ok) cgroups.push(await Cgroup.create('memory', caps.memoryCgroup.base, limits.memoryBytes));
+    const words = capWords(caps, tier, limits, use);
+    const ownTree = ownsProcesses(tier);
+    // A user namespace's RLIMIT_NPROC counts only its own tasks; outside one it counts all of the user's, and root is exempt.
+    const nsNproc = ownTree && !caps.root;
+    const rlimits = caps.prlimit.ok ? ['prlimit', `--as=${limits.addressSpaceBytes}`, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, `--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`] : [];
+    let inner = argv;
+    let outer: string[] = [];
+    if (rlimits.length > 0) {
+      if (ownTree) inner = [...rlimits, ...(nsNproc && !use.pids ? [`--nproc=${nsBackstop(limits.processes)}`] : []), '--', ...argv];
+      else outer = [...rlimits, ...(!caps.root && !use.pids ? [`--nproc=${await nprocBackstop(limits.processes)}`] : []), '--'];
     }
-    if (caps.prlimit.ok) {
-      wrap.push('prlimit', `--as=${limits.addressSpaceBytes}`, `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`, `--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`);
-      if (!cgroup && !caps.root) {
-        // RLIMIT_NPROC counts every process of the user, not just this evaluation's: leave room for those.
-        const nproc = (await countUserProcesses(process.getuid?.() ?? 0)) + limits.processes;
-        wrap.push(`--nproc=${nproc}`);
-        report.processes = `rlimit nproc=${nproc} (counted over all of the user's processes; a setsid() grandchild can escape the group kill)`;
-      }
-      wrap.push('--');
-      report.limits = 'prlimit';
-    } else report.limits = `none (${caps.prlimit.reason})`;
-    let watchdogMax: number | undefined;
-    if (report.processes === '') {
-      report.processes = noProcessCap(caps, req.pidsCgroup === false, limits.processes);
-      if (usesWatchdog(caps)) watchdogMax = limits.processes;
-    }
-    if ((req.network ?? 'off') === 'off') {
-      if (caps.networkOff.ok) {
-        wrap.push(...caps.networkOff.argv);
-        report.network = 'off';
-      } else report.network = `on (${caps.networkOff.reason})`;
-    }
+    const join = cgroups.length > 0 ? ['/bin/sh', '-c', 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"', 'ratchet-sandbox', ...cgroups.map((c) => c.procsFile), '--'] : [];
+    const full = [
+      ...join,
+      ...outer,
+      ...jailArgv(
+        {
+          tier,
+          caps,
+          network,
+          diskBytes: limits.diskBytes,
+          pathVar: env.PATH ?? '',
+          executable,
+          program: { host: programHost, name: req.programName },
+          support: (req.supportFiles ?? []).map((f) => ({ host: f.from, to: f.to })),
+          ...(host.results ? { results: host.results } : {}),
+          ...(instancesHost ? { instances: instancesHost } : {}),
+          ...(req.shinka ? { task: req.shinka.taskDir } : {}),
+          hidden: req.hidden ?? [],
+        },
+        inner,
+      ),
+    ];
 
-    const { watchdogHit, ...ran } = await spawnSandboxed([...wrap, ...argv], { cwd: work, env, req, cgroup, watchdogMax });
-    report.processLimitHit = watchdogHit;
-    if (cgroup) {
-      report.processLimitHit = await cgroup.limitHit();
-      report.leftoverProcesses = await cgroup.destroy();
-      cgroup = undefined;
+    const report: SandboxReport = {
+      isolation: tier,
+      network: network === 'on' ? 'on' : ownTree ? 'off' : `on (${tier === 'off' ? 'evaluator.isolation: off' : caps.unshare.ok ? 'no namespace' : caps.unshare.reason})`,
+      limits: caps.prlimit.ok ? 'prlimit' : `none (${caps.prlimit.reason})`,
+      ...words,
+      processLimitHit: false,
+      leftoverProcesses: 0,
+      incidents: [],
+    };
+    const ran = await spawnSandboxed(full, {
+      cwd: jailed ? root : host.work,
+      env,
+      req,
+      cgroups,
+      results: host.results,
+      watch: {
+        sharedProcessTable: !ownTree,
+        jail: jailed,
+        ...(use.pids ? {} : { maxTasks: limits.processes }),
+        ...(use.memory ? {} : { maxRssBytes: limits.memoryBytes }),
+        disk: { maxBytes: limits.diskBytes, hostDirs: jailed ? (host.results ? [host.results] : []) : [root], ...(jailed ? { jailMount: JAIL.work } : {}) },
+        cgroupHits: cgroups.map((c) => ({ limit: c.controller === 'pids' ? ('processes' as const) : ('memory' as const), hit: () => c.limitHit() })),
+        intervalMs: use.pids || nsNproc ? WATCH_MS.backed : WATCH_MS.alone,
+      },
+      mark,
+    });
+    // Every process of the evaluation is gone (or counted as left): only now are its results read.
+    for (const c of cgroups) {
+      if (c.controller === 'pids' && (await c.limitHit())) ran.limitsHit.add('processes');
+      if (c.controller === 'memory' && (await c.limitHit())) ran.limitsHit.add('memory');
     }
-    const parsed = await readEvaluation(req, results, ran.stdout);
-    const result = withProcessOutcome(
-      { exitCode: ran.exitCode, signal: ran.signal, timedOut: ran.timedOut, cancelled: ran.cancelled, timeoutMs: req.timeoutMs, stderr: ran.stderr },
+    for (const c of cgroups.splice(0)) report.leftoverProcesses += await c.destroy();
+    report.processLimitHit = ran.limitsHit.has('processes');
+    const lateWrite = host.results !== undefined && ran.resultsAtExit !== undefined && (await fingerprint(host.results)) !== ran.resultsAtExit;
+    const parsed = await readEvaluation(req.shinka ? 'shinka' : 'ratchet', host.results, ran.stdout.text());
+    const outcome = withProcessOutcome(
+      { exitCode: ran.exitCode, signal: ran.signal, timedOut: ran.timedOut, cancelled: ran.cancelled, timeoutMs: req.timeoutMs, stderr: ran.stderr.text() },
       parsed,
     );
-    return { ...ran, result, sandbox: report };
+    const voided = voidReasons(ran, lateWrite, limits);
+    report.incidents.push(...voided, ...notes(ran, report));
+    const result: Evaluation = voided.length > 0 && !ran.cancelled ? { ...withoutError(outcome), correct: false, error: [voided[0]!, ...(outcome.correct ? [] : [outcome.error ?? ''])].filter(Boolean).join('; ') } : outcome;
+    return {
+      stdout: ran.stdout.text(),
+      stderr: ran.stderr.text(),
+      truncated: { stdout: ran.stdout.dropped > 0, stderr: ran.stderr.dropped > 0 },
+      droppedBytes: { stdout: ran.stdout.dropped, stderr: ran.stderr.dropped },
+      exitCode: ran.exitCode,
+      signal: ran.signal,
+      timedOut: ran.timedOut,
+      cancelled: ran.cancelled,
+      wallMs: ran.wallMs,
+      result,
+      sandbox: report,
+    };
   } finally {
-    if (cgroup) await cgroup.destroy();
-    // A temp directory the evaluator made hard to remove is left to the OS; it must not hide the result.
+    for (const c of cgroups) await c.destroy();
+    // A folder the evaluator made hard to remove is left to the next start's sweep; it must not hide the result.
+    await makeWritable(root);
     await rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   }
 }
 
-export async function preflight(): Promise<Preflight> {
+function withoutError(e: Evaluation): Evaluation {
+  const { error: _dropped, ...rest } = e;
+  return rest;
+}
+
+const LIMIT_WORDS: Record<WatchedLimit, (l: SandboxLimits) => string> = {
+  processes: (l) => `the evaluation hit its process limit (${l.processes} processes and threads)`,
+  memory: (l) => `the evaluation hit its memory limit (${Math.round(l.memoryBytes / 1024 ** 2)} MB for all its processes)`,
+  disk: (l) => `the evaluation hit its disk limit (${Math.round(l.diskBytes / 1024 ** 2)} MB in its sandbox)`,
+};
+
+/** What makes an evaluation's result untrustworthy, each in words; empty when it stands. */
+function voidReasons(ran: Ran, lateWrite: boolean, limits: SandboxLimits): string[] {
+  const out = [...ran.limitsHit].map((l) => LIMIT_WORDS[l](limits));
+  if (ran.survivors > 0) out.push(`${ran.survivors} process${ran.survivors === 1 ? ' of the evaluation was' : 'es of the evaluation were'} still running when the evaluator exited (killed); results written while ${ran.survivors === 1 ? 'it' : 'they'} ran cannot be trusted`);
+  if (lateWrite) out.push('the results folder changed after the evaluator exited (a late write); the evaluation is void');
+  return out;
+}
+
+/** What happened that does not void the result but is worth saying. */
+function notes(ran: Ran, report: SandboxReport): string[] {
+  const out: string[] = [];
+  if (ran.detached > 0) out.push(`escape tried: ${ran.detached === 1 ? 'a process' : `${ran.detached} processes`} detached from ${ran.detached === 1 ? 'its parent' : 'their parents'} (a double fork); contained by the jail and ended with the evaluation`);
+  if (report.leftoverProcesses > 0) out.push(`${report.leftoverProcesses} process${report.leftoverProcesses === 1 ? '' : 'es'} could not be killed`);
+  if (ran.stdout.dropped > 0) out.push(`stdout was ${ran.stdout.dropped} bytes over its cap; its start was dropped`);
+  return out;
+}
+
+/**
+ * A user namespace's RLIMIT_NPROC counts only the evaluation's tasks, but refuses a fork silently
+ * (a program that shrugs it off would pass). So it is a backstop at twice the limit, which stops a
+ * bomb between two looks of the watch, and the watch — which sees the evaluation past the limit —
+ * stops it and names the limit.
+ */
+function nsBackstop(processes: number): number {
+  return Math.max(2 * processes, processes + 64);
+}
+
+/** RLIMIT_NPROC outside a user namespace counts every thread of the user: room for all of them, wide, as a backstop behind the watch. */
+async function nprocBackstop(processes: number): Promise<number> {
+  return (await countUserTasks(process.getuid?.() ?? 0)) + Math.max(4 * processes, 4096);
+}
+
+export async function preflight(isolation: IsolationSetting = 'best'): Promise<Preflight> {
   const caps = await sandboxCaps();
-  const caveats = ['The evaluator runs as your user and can read and write what you can; its working directory is a temporary copy, not a jail.'];
-  if (caps.root) {
-    caveats.push(
-      'Ratchet runs as root, and so does the evaluator: the limits, the cgroup and the network namespace stop runaway or careless code, but a program that sets out to undo them can (root may raise its own limits, leave its cgroup, enter the host network namespace).',
-    );
+  const swept = sweepWords(await sweepOnce());
+  const tier = chooseTier(isolation, caps);
+  const limits = DEFAULT_LIMITS;
+  const use = { pids: caps.pidsCgroup.ok, memory: caps.memoryCgroup.ok };
+  const words = capWords(caps, tier, limits, use);
+  const caveats: string[] = [];
+  if (tier === 'jail' && caps.root) caveats.push('Ratchet runs as root: inside the jail the program is root of a user namespace without capabilities; files it can see are read-only.');
+  if (tier === 'namespaces') {
+    caveats.push(`Without bubblewrap the program runs in your file system: it can read what you can read, and write what you can write outside its sandbox folder (${caps.bwrap.ok ? '' : caps.bwrap.reason}).`);
   }
-  if (!caps.pidsCgroup.ok) caveats.push('Without a pids cgroup, a grandchild that calls setsid() leaves the process group and is not killed with it.');
-  if (caps.networkOff.ok) caveats.push('With network off, loopback is down too: an evaluator cannot serve on 127.0.0.1.');
+  if (tier === 'none' || tier === 'off') {
+    caveats.push('The program runs as you, beside your processes: it can read your files, see your processes and reach the network; a process that leaves its process group is found only by best effort.');
+  }
+  if (!caps.setpriv.ok && (tier === 'namespaces' || tier === 'none' || tier === 'off')) caveats.push(`If Ratchet is killed, the reaper ends its evaluations; without setpriv (${caps.setpriv.reason}) nothing else does.`);
+  if (caps.staleCgroupsRemoved > 0) caveats.push(`Removed ${caps.staleCgroupsRemoved} cgroup(s) left by Ratchet processes that died.`);
   return {
+    isolation: tier,
+    jail: caps.bwrap.ok ? `${caps.bwrap.version} (${caps.bwrap.path})` : `none (${caps.bwrap.reason})`,
     limits: caps.prlimit.ok ? 'prlimit: address space, CPU seconds, file size, open files' : `none (${caps.prlimit.reason})`,
-    processes: caps.pidsCgroup.ok ? `pids cgroup under ${caps.pidsCgroup.base}` : noProcessCap(caps, false),
-    network: caps.networkOff.ok ? `off (${caps.networkOff.argv.slice(0, -1).join(' ')})` : `on (${caps.networkOff.reason})`,
+    ...words,
+    network: ownsProcesses(tier) ? 'off' : `on (${tier === 'off' ? 'evaluator.isolation: off' : caps.unshare.ok ? 'no namespace' : caps.unshare.reason})`,
     python3: caps.python3.ok ? caps.python3.version : caps.python3.reason,
+    ...(swept ? { swept } : {}),
     caveats,
   };
 }
 
-/** Root without a pids cgroup: neither the cgroup nor RLIMIT_NPROC can cap the count. */
-function usesWatchdog(caps: SandboxCaps): boolean {
-  return caps.root && process.platform === 'linux';
-}
-
-/** Why there is no cgroup cap, and what stands in for it. */
-function noProcessCap(caps: SandboxCaps, notUsed: boolean, max?: number): string {
-  const why = notUsed ? 'the pids cgroup was turned off for this run' : caps.pidsCgroup.ok ? 'no cgroup' : caps.pidsCgroup.reason;
-  if (usesWatchdog(caps)) {
-    return `watchdog: the process group is counted every ${WATCHDOG_INTERVAL_MS} ms and killed past ${max ?? 'the limit'} (best effort: as root RLIMIT_NPROC does not apply, and ${why})`;
-  }
-  if (caps.root) return `none (running as root, where RLIMIT_NPROC does not apply; ${why})`;
-  if (caps.prlimit.ok) return `rlimit nproc, counted over all of the user's processes (${why})`;
-  return `none (${why}; ${caps.prlimit.reason})`;
-}
-
 // ---------------------------------------------------------------------------------------------
-// The process
-
-/** What the process did, before its result files are read: the run's report minus the parsed parts. */
-type Ran = Omit<EvaluationRun, 'result' | 'sandbox'> & {
-  /** The fallback watchdog killed the group for having too many processes. */
-  watchdogHit: boolean;
-};
-
-/** Evaluation groups still running, killed if Ratchet itself exits first (they are detached from ours). */
-const liveGroups = new Set<number>();
-process.once('exit', () => {
-  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
-});
-
-function spawnSandboxed(
-  argv: string[],
-  o: { cwd: string; env: Record<string, string>; req: NodeEvaluationRequest; cgroup: PidsCgroup | undefined; watchdogMax: number | undefined },
-): Promise<Ran> {
-  const { req, cgroup } = o;
-  const started = performance.now();
-  const cap = req.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
-  const graceMs = req.graceMs ?? DEFAULT_GRACE_MS;
-  if (req.signal?.aborted) {
-    return Promise.resolve({ stdout: '', stderr: '', truncated: { stdout: false, stderr: false }, droppedBytes: { stdout: 0, stderr: 0 }, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0, watchdogHit: false });
-  }
-  return new Promise<Ran>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
-    const pid = child.pid;
-    if (pid !== undefined) liveGroups.add(pid);
-    const stdout = new CappedBytes(cap);
-    const stderr = new CappedBytes(cap);
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-
-    let timedOut = false;
-    let cancelled = false;
-    let killing = false;
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    let drainTimer: ReturnType<typeof setTimeout> | undefined;
-    const killAll = (sig: NodeJS.Signals): void => {
-      if (pid !== undefined) {
-        if (process.platform === 'win32') {
-          // No process groups on Windows; taskkill /T walks the tree (no limits or namespaces there either).
-          spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
-        } else signalGroup(pid, sig);
-      }
-      void cgroup?.signalAll(sig);
-    };
-    // A fork bomb gets no grace period: SIGKILL at once.
-    const watchdog = o.watchdogMax !== undefined && pid !== undefined ? new GroupWatchdog(pid, o.watchdogMax, () => killAll('SIGKILL')) : undefined;
-    const stop = (): void => {
-      if (killing) return;
-      killing = true;
-      killAll('SIGTERM');
-      graceTimer = setTimeout(() => killAll('SIGKILL'), graceMs);
-    };
-    // setTimeout fires at once for delays past 2^31 - 1 ms; clamp so "no practical limit" stays so.
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        stop();
-      },
-      Math.min(req.timeoutMs, 2 ** 31 - 1),
-    );
-    const onAbort = (): void => {
-      cancelled = true;
-      stop();
-    };
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    const finish = (): void => {
-      watchdog?.stop();
-      clearTimeout(timer);
-      clearTimeout(graceTimer);
-      clearTimeout(drainTimer);
-      req.signal?.removeEventListener('abort', onAbort);
-      if (pid !== undefined) liveGroups.delete(pid);
-    };
-
-    child.once('error', (err) => {
-      finish();
-      reject(new RatchetError('badInput', `Could not start the evaluator ${argv[0]}: ${err.message}.`, { argv }, err));
-    });
-    child.once('exit', () => {
-      // A timeout or cancel from now on would describe a run that already ended.
-      clearTimeout(timer);
-      watchdog?.stop();
-      req.signal?.removeEventListener('abort', onAbort);
-      // The evaluation is over when its leader exits: whatever it left behind is a runaway.
-      killAll('SIGKILL');
-      // A process outside group and cgroup (possible only without a cgroup) may hold the pipes open.
-      drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 1000);
-    });
-    child.once('close', (exitCode, signal) => {
-      finish();
-      resolve({
-        stdout: stdout.text(),
-        stderr: stderr.text(),
-        truncated: { stdout: stdout.dropped > 0, stderr: stderr.dropped > 0 },
-        droppedBytes: { stdout: stdout.dropped, stderr: stderr.dropped },
-        exitCode,
-        signal,
-        timedOut,
-        cancelled,
-        wallMs: Math.round(performance.now() - started),
-        watchdogHit: watchdog?.hit ?? false,
-      });
-    });
-  });
-}
-
-function signalGroup(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // ESRCH: the group is gone, which is the goal.
-  }
-}
-
-/** Keeps the first `max` bytes and counts the rest. */
-class CappedBytes {
-  private readonly chunks: Buffer[] = [];
-  private kept = 0;
-  dropped = 0;
-
-  constructor(private readonly max: number) {}
-
-  push(chunk: Buffer): void {
-    const room = Math.max(0, this.max - this.kept);
-    if (room > 0) {
-      const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
-      this.chunks.push(part);
-      this.kept += part.length;
-    }
-    this.dropped += chunk.length - Math.min(room, chunk.length);
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8');
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Files
-
-async function readEvaluation(req: NodeEvaluationRequest, results: string, stdout: string): Promise<Evaluation> {
-  const metrics = await readResultFile(path.join(results, 'metrics.json'));
-  if (typeof metrics === 'object') return metrics;
-  if (req.shinka) {
-    const correct = await readResultFile(path.join(results, 'correct.json'));
-    if (typeof correct === 'object') return correct;
-    return fromShinkaResults(correct, metrics);
-  }
-  return fromRatchetOutput(stdout, metrics);
-}
-
-/**
- * The file's text, undefined when it was not written, or an incorrect evaluation when it cannot be
- * trusted. Only a regular file is read, and only up to its size: the candidate could have left a
- * FIFO (open would block forever) or a symlink to /dev/zero (a read that never ends) in its place.
- */
-async function readResultFile(file: string): Promise<string | undefined | Evaluation> {
-  const name = path.basename(file);
-  let handle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (code === 'ENOENT') return undefined;
-    return { correct: false, error: `${name} could not be opened (${String(code)}); write a plain file` };
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return { correct: false, error: `${name} is not a regular file; write a plain file` };
-    if (info.size > RESULT_FILE_CAP_BYTES) return { correct: false, error: `${name} is ${info.size} bytes, more than the ${RESULT_FILE_CAP_BYTES} read` };
-    const buffer = Buffer.alloc(info.size);
-    const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch (err) {
-    return { correct: false, error: `${name} could not be read: ${(err as Error).message}` };
-  } finally {
-    await handle.close();
-  }
-}
+// Requests
 
 function checkRelative(p: string, field: string): void {
   const norm = path.posix.normalize(p.replaceAll('\\', '/'));
-  if (p === '' || path.isAbsolute(p) || norm.startsWith('../') || norm === '..' || norm === '.' || norm.startsWith('results/') || norm === 'results') {
-    throw new RatchetError('badInput', `${field} "${p}" must be a relative path inside the sandbox (no "..", not "results").`, { field, path: p });
+  if (p === '' || path.isAbsolute(p) || norm.startsWith('../') || norm === '..' || norm === '.' || norm.startsWith('results/') || norm === 'results' || norm === 'home' || norm === 'tmp') {
+    throw new RatchetError('badInput', `${field} "${p}" must be a relative path inside the sandbox (no "..", not "results", "home" or "tmp").`, { field, path: p });
   }
 }
 
@@ -376,16 +317,27 @@ async function mustExist(file: string, message: string): Promise<void> {
   }
 }
 
-/** Like a shell's lookup: a name with a slash is relative to the working directory, else searched on PATH. */
-async function mustFindExecutable(cmd: string, pathVar: string, cwd: string): Promise<void> {
-  const candidates = cmd.includes('/') ? [path.resolve(cwd, cmd)] : pathVar.split(':').filter(Boolean).map((dir) => path.join(dir, cmd));
-  for (const c of candidates) {
-    try {
-      await access(c, constants.X_OK);
-      return;
-    } catch {
-      // Next.
-    }
+/**
+ * Like a shell's lookup: a name with a slash is relative to the working directory (in a jail: a
+ * support file), else searched on PATH. Returns the host path found (a PATH program's, for the
+ * jail to expose its toolchain).
+ */
+async function findExecutable(cmd: string, pathVar: string, cwd: string | undefined, support: readonly { from: string; to: string }[]): Promise<string | undefined> {
+  if (cmd.includes('/') && !path.isAbsolute(cmd)) {
+    const norm = path.posix.normalize(cmd);
+    const staged = support.find((f) => norm === f.to || norm.startsWith(`${f.to}/`));
+    const candidate = cwd !== undefined ? path.resolve(cwd, cmd) : staged ? path.join(staged.from, path.posix.relative(staged.to, norm)) : undefined;
+    if (candidate !== undefined && (await isExecutable(candidate))) return undefined;
+    throw new RatchetError('badInput', `Could not run the evaluator "${cmd}": no such program in the sandbox; check the evaluator command (relative paths are inside the sandbox: declare the file as a support file).`, { command: cmd });
   }
-  throw new RatchetError('badInput', `Could not run the evaluator "${cmd}": no such program ${cmd.includes('/') ? 'in the sandbox' : 'on PATH'}; check the evaluator command (relative paths are inside the sandbox: declare the file as a support file).`, { command: cmd });
+  const candidates = path.isAbsolute(cmd) ? [cmd] : pathVar.split(':').filter(Boolean).map((dir) => path.join(dir, cmd));
+  for (const c of candidates) if (await isExecutable(c)) return c;
+  throw new RatchetError('badInput', `Could not run the evaluator "${cmd}": no such program on PATH; check the evaluator command (relative paths are inside the sandbox: declare the file as a support file).`, { command: cmd });
+}
+
+async function isExecutable(p: string): Promise<boolean> {
+  return access(p, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
 }

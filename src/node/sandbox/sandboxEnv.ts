@@ -3,12 +3,15 @@
  * `os.environ.copy()` and OpenEvolve loads the evaluator in-process, so evaluated code there can
  * read the provider key (OpenEvolve#481); code written by an LLM must not. What passes: PATH,
  * LANG/LANGUAGE/LC_*, TZ, the names the spec allows, and the sandbox's own variables (a temporary
- * HOME and TMPDIR, the paths of the program and results). A secret's name (isSecretName) or a
+ * HOME and TMPDIR, the program's path, the isolation it runs under). Never the results folder:
+ * every process of the evaluation inherits the environment, and the results path goes to the
+ * evaluator alone, as its {results} argument. A secret's name (isSecretName) or a
  * value equal to a secret Ratchet holds is refused with an error, not dropped in silence, so the
  * user learns that the spec asked for something it cannot have.
  */
 import { RatchetError } from '../../core/errors';
 import { isSecretName } from '../../core/code/evaluatorPort';
+import type { IsolationTier } from '../../core/code/isolation';
 
 /** The system's basics every child process Ratchet starts gets: the search path, the locale, the time zone. */
 const PASSED = /^(PATH|LANG|LANGUAGE|TZ|LC_[A-Z_]+)$/;
@@ -19,7 +22,7 @@ const PASSED = /^(PATH|LANG|LANGUAGE|TZ|LC_[A-Z_]+)$/;
  */
 const USER_PROGRAM = new Set(['HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TMP', 'TEMP', 'SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA']);
 /** Set by the sandbox; a spec cannot override them. */
-const OWN = new Set(['PWD', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'RATCHET_PROGRAM', 'RATCHET_RESULTS', 'RATCHET_INSTANCES', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING']);
+const OWN = new Set(['PWD', 'HOME', 'TMPDIR', 'TMP', 'TEMP', 'RATCHET_PROGRAM', 'RATCHET_RESULTS', 'RATCHET_INSTANCES', 'RATCHET_ISOLATION', 'RATCHET_EVALUATION', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'PYTHONIOENCODING']);
 /** Shorter values are too likely to occur by chance to be matched as secrets. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -37,13 +40,20 @@ export function userProgramEnv(base: Record<string, string | undefined>, passEnv
   return Object.assign(env, set);
 }
 
+/** The evaluation's own variables: its folders as the evaluator sees them, and what it runs under. */
 export interface SandboxPaths {
   work: string;
   home: string;
   tmp: string;
   program: string;
-  results: string;
   instancesFile: string | undefined;
+  /**
+   * RATCHET_ISOLATION: `jail` and `namespaces` mean the evaluation has its own process tree, so an
+   * evaluator may end every other process in it (kill(-1)) before it writes its verdict.
+   */
+  isolation: IsolationTier;
+  /** RATCHET_EVALUATION: a random mark every process of the evaluation inherits, by which a leftover is found without a pid namespace. */
+  mark: string;
 }
 
 export function evaluatorEnv(
@@ -74,7 +84,8 @@ export function evaluatorEnv(
     TMP: dirs.tmp,
     TEMP: dirs.tmp,
     RATCHET_PROGRAM: dirs.program,
-    RATCHET_RESULTS: dirs.results,
+    RATCHET_ISOLATION: dirs.isolation,
+    RATCHET_EVALUATION: dirs.mark,
     // A Python evaluator must not leave __pycache__ in the user's task folder.
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',

@@ -35,6 +35,7 @@ import { sha256Hex } from '../../core/random';
 import { deferred } from '../deferred';
 import type { Deferred } from '../deferred';
 import { evaluationKey } from '../runs/evaluationCache';
+import { redactEvaluation } from '../sandbox/sandboxEvaluation';
 import type { EvaluatorSetup } from '../sandbox/sandboxEvaluation';
 import { SlurmCli } from './cli';
 import type { AccountingRow, BackoffPolicy, SlurmRunner } from './cli';
@@ -162,6 +163,11 @@ export class SlurmBackend {
   readonly evaluateShards: ProgramBatchEvaluator = (text, shards, signal) => this.batch(text, shards, signal, 0);
 
   /** Which budget of the cluster's is spent, in words (the search stops launching proposals). */
+  /** A task's evaluation as the run keeps it: the node knew no key, so what the program printed is cleaned here. */
+  private cleaned(e: ProgramEvaluation): ProgramEvaluation {
+    return redactEvaluation(e, this.o.secrets);
+  }
+
   exceeded(): string | undefined {
     return this.spent;
   }
@@ -271,7 +277,7 @@ export class SlurmBackend {
         mine.push(live);
       } else if (k?.outcome === 'done') {
         const r = await readResult(k.dir, k.index);
-        if (r) waiting[i]!.resolve(r.evaluation);
+        if (r) waiting[i]!.resolve(this.cleaned(r.evaluation));
         else fresh.push(i);
       } else if (k?.outcome === 'incorrect') {
         waiting[i]!.resolve({ correct: false, error: k.reason ?? 'Slurm ended the task without a result' });
@@ -455,7 +461,7 @@ export class SlurmBackend {
     } else if (result) {
       mark('done');
       await this.o.emit({ ...base, outcome: 'done' });
-      for (const w of t.waiters) w.resolve(result.evaluation);
+      for (const w of t.waiters) w.resolve(this.cleaned(result.evaluation));
     } else {
       const tail = await outputTail(t.dir, t.index, t.jobId);
       const said = row.state === 'COMPLETED' ? 'COMPLETED without writing its result' : row.state;

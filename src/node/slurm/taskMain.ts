@@ -30,10 +30,11 @@ async function evaluate(dir: string, index: number): Promise<void> {
   // Slurm ends a task with SIGTERM (scancel, its time limit, preemption): the sandbox then kills
   // the evaluator's process group at once, rather than leaving it to outlive the task.
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => controller.abort());
+  // The node knows no key (the submitting process cleans what the program printed when it reads the result back).
   const req = evaluationRequest(batch.setup, programText, shard ?? undefined, controller.signal, []);
   const run = await runEvaluation({ ...req, baseEnv: { ...process.env, ...batch.envValues } });
   if (controller.signal.aborted) process.exit(143);
-  await writeResult(dir, { format: 1, index, evaluation: programEvaluation(run), wallMs: run.wallMs, host: hostname() });
+  await writeResult(dir, { format: 1, index, evaluation: programEvaluation(run, []), wallMs: run.wallMs, host: hostname() });
 }
 
 async function probe(dir: string): Promise<void> {

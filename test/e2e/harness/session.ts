@@ -31,6 +31,8 @@ export interface SessionOptions {
    * workbench, the file watcher and Ratchet's activation all see them from the first moment.
    */
   populate?: (folder: string) => Promise<void>;
+  /** More .vsix files to install beside Ratchet's (test fixtures: test/e2e/fixtures/). */
+  extensions?: string[];
 }
 
 export interface Session {
@@ -111,6 +113,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   try {
     await opts.populate?.(folder);
     await installExtension(runDir, vsixPath, { env: opts.env });
+    for (const vsix of opts.extensions ?? []) await installExtension(runDir, vsix, { env: opts.env });
     server = await startCodeServer({
       runDir,
       folder,

@@ -119,6 +119,8 @@ describe('the Programs view of a code search', () => {
     const pairs = detail.locator('.pairs-table tbody tr');
     expect(await pairs.count()).toBeGreaterThan(0);
     expect(await pairs.first().locator('td').nth(1).textContent()).toMatch(/^bar-\d+$/);
+    // How its evaluation was isolated (#26), in the words of the run's pre-flight.
+    expect(await detail.locator('.program-isolation').textContent()).toMatch(/^Sandbox: (isolated: no network, no home, own process tree|partly isolated: own process tree, no network; the program can read your files|not isolated: the program can read your files, see your processes and reach the network)\.$/);
     // The evidence curve crossed 1/α.
     const curve = detail.locator('ratchet-wealth-chart');
     await waitVisible(curve.locator('canvas'), 'the evidence curve', 10_000);

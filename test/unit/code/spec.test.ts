@@ -78,10 +78,21 @@ describe('code run spec', () => {
     ]);
   });
 
+  it('evaluator.isolation: best by default, a wrong value located with the ones it could be, and off with network: off warned of', () => {
+    expect(resolve(['kind: code', 'evaluator:', '  command: node e.mjs {program}', ''].join('\n')).spec.evaluator).toMatchObject({ isolation: 'best', limits: { diskMb: 1024, processes: 256 } });
+    expect(resolve(['kind: code', 'evaluator:', '  command: node e.mjs {program}', '  isolation: required', ''].join('\n')).spec.evaluator.isolation).toBe('required');
+    const wrong = shown(['kind: code', 'evaluator:', '  command: node e.mjs {program}', '  isolation: strict', ''].join('\n'));
+    expect(wrong).toHaveLength(1);
+    expect(wrong[0]).toMatch(/^4: error .*isolation.*required.*best.*off/);
+    expect(shown(['kind: code', 'evaluator:', '  command: node e.mjs {program}', '  isolation: off', '  network: off', ''].join('\n'))).toEqual([
+      '5: warning network: off is not enforced with evaluator.isolation: off (no namespace is made); use isolation: best to turn the network off',
+    ]);
+  });
+
   it('an unknown evaluator key is located with the keys it could be, as for prompt specs', () => {
     const text = ['kind: code', 'evaluator:', '  command: node e.mjs {program} {results}', '  timeout: 30', '  shard: true', ''].join('\n');
     expect(shown(text)).toEqual([
-      '4: error unknown key "timeout" in evaluator (expected one of: command, supportFiles, timeoutSeconds, deterministic, shards, shardSize, repeats, scoreRange, env, network, limits, backend, slurm)',
+      '4: error unknown key "timeout" in evaluator (expected one of: command, supportFiles, timeoutSeconds, deterministic, shards, shardSize, repeats, scoreRange, env, network, isolation, limits, backend, slurm)',
       '5: error unknown key "shard" in evaluator (did you mean "shards"?)',
     ]);
   });

@@ -4,9 +4,10 @@
 // and must report a broken program as incorrect with feedback that says what is broken. Each run
 // happens the way the sandbox will do it: a temp directory holding a copy of the program and the
 // spec's support files, the command from the spec with its placeholders filled in, and an
-// environment of PATH and the RATCHET_* variables only.
+// environment of PATH and the RATCHET_* variables only. The program runs in a child process of the
+// evaluator's own (#26): what it does can reach neither the verdict nor the evaluator.
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,7 +68,6 @@ async function evaluate(task: string, program: string, opts: { source?: string; 
   const spec = readSpec(task, program);
   const dir = sandbox(task, program, spec.evaluator.supportFiles, opts.source);
   const programPath = path.join(dir, program);
-  const results = path.join(dir, 'results');
   let idsFile = '';
   if (opts.instances) {
     idsFile = path.join(dir, 'instances.txt');
@@ -75,23 +75,22 @@ async function evaluate(task: string, program: string, opts: { source?: string; 
   }
   const argv = spec.evaluator.command
     .replaceAll('{program}', programPath)
-    .replaceAll('{results}', results)
     .replaceAll('{instances}', idsFile)
     .split(/\s+/)
     .filter(Boolean);
   // The spec says `node`; run it with this Node so the test does not depend on which one PATH finds.
   const file = argv[0] === 'node' ? process.execPath : argv[0]!;
-  return run(file, argv.slice(1), dir, { RATCHET_PROGRAM: programPath, RATCHET_RESULTS: results });
+  return run(file, argv.slice(1), dir, { RATCHET_PROGRAM: programPath });
 }
 
-/** The contract: exit 0 and exactly one JSON object on stdout, the same one in {results}/metrics.json. */
+/** The contract: exit 0 and exactly one JSON object on stdout, its last line; no results folder is used. */
 function metricsOf(outcome: Outcome): Metrics {
   expect(outcome.stderr).toBe('');
   expect(outcome.code).toBe(0);
-  const lines = outcome.stdout.trim().split('\n');
+  const lines = outcome.stdout.split('\n').filter((l) => l.trim() !== '');
   expect(lines).toHaveLength(1);
   const metrics = JSON.parse(lines[0]!) as Metrics;
-  expect(metrics).toEqual(JSON.parse(readFileSync(path.join(outcome.dir, 'results', 'metrics.json'), 'utf8')));
+  expect(existsSync(path.join(outcome.dir, 'results'))).toBe(false);
   expect(typeof metrics.correct).toBe('boolean');
   expect(Number.isFinite(metrics.combined_score)).toBe(true);
   return metrics;
@@ -119,7 +118,7 @@ describe('examples/code/circle-packing', () => {
   it('has a code spec whose command and support files run the evaluator', () => {
     const spec = readSpec(task, program);
     expect(spec.kind).toBe('code');
-    expect(spec.evaluator).toMatchObject({ command: 'node evaluate.mjs {program} {results}', supportFiles: ['evaluate.mjs'], deterministic: true });
+    expect(spec.evaluator).toMatchObject({ command: 'node evaluate.mjs {program}', supportFiles: ['evaluate.mjs'], deterministic: true });
   });
 
   it('scores the initial program correct, with the sum of radii its README states', async () => {
@@ -167,7 +166,7 @@ describe('examples/code/bin-packing', () => {
 
   it('has a sharded code spec carrying the instances file', () => {
     expect(readSpec(task, program).evaluator).toMatchObject({
-      command: 'node evaluate.mjs {program} {results} {instances}',
+      command: 'node evaluate.mjs {program} {instances}',
       supportFiles: ['evaluate.mjs', 'instances.json'],
       shards: true,
     });
@@ -219,7 +218,7 @@ describe('examples/code/noisy-optimiser', () => {
 
   it('has a sharded code spec that does not claim determinism', () => {
     const { evaluator } = readSpec(task, program);
-    expect(evaluator).toMatchObject({ command: 'node evaluate.mjs {program} {results} {instances}', supportFiles: ['evaluate.mjs'], shards: true });
+    expect(evaluator).toMatchObject({ command: 'node evaluate.mjs {program} {instances}', supportFiles: ['evaluate.mjs'], shards: true });
     expect(evaluator.deterministic).toBeUndefined();
   });
 
@@ -243,10 +242,12 @@ describe('examples/code/noisy-optimiser', () => {
   });
 
   it('scores what the program evaluated: replacing Math.cos, posting a result or keeping globals gains nothing', async () => {
-    const source = `import { parentPort, workerData } from 'node:worker_threads';
+    // The answer pipe is fd 3 of the program's process: a line written there without the nonce is not the answer.
+    const source = `import { writeSync } from 'node:fs';
 export function run(f) {
   Math.cos = () => 1;
-  parentPort.postMessage({ nonce: workerData.nonce, ok: true, calls: 2000, best: 0 });
+  writeSync(3, JSON.stringify({ nonce: 'guessed', message: { ok: true, calls: 2000, best: 0 } }) + '\\n');
+  writeSync(3, JSON.stringify({ ok: true, calls: 2000, best: 0 }) + '\\n');
   if (globalThis.ranBefore) throw new Error('a global survived from another seed');
   globalThis.ranBefore = true;
   f([0.5, 0.5, 0.5]);

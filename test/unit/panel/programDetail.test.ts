@@ -76,6 +76,19 @@ describe('buildProgramDetail', () => {
     expect(Math.exp(d.wealth.steps.at(-1)!.logWealth)).toBeGreaterThanOrEqual(commit.threshold);
   });
 
+  it('says how its evaluation was isolated and what the sandbox saw', async () => {
+    const { events } = await searchStore(3, 4);
+    const incident = 'the evaluation hit its process limit (64 processes and threads)';
+    const told = events.map((e) => (e.type === 'program/evaluated' && e.candidateId === 'p1' ? { ...e, isolation: { tier: 'namespaces' as const, network: 'off' as const }, incidents: [incident] } : e));
+    const store = new RunStore();
+    store.appendAll(told);
+    expect(buildProgramDetail(store.get('r')!, 'p1')!.evaluation).toMatchObject({ isolation: 'partly isolated: own process tree, no network; the program can read your files', incidents: [incident] });
+    // A run recorded before the sandbox said so: nothing is made up.
+    const plain = buildProgramDetail(store.get('r')!, 'p0')!.evaluation!;
+    expect(plain.isolation).toBeUndefined();
+    expect(plain.incidents).toBeUndefined();
+  });
+
   it('an incorrect program: its error and the end of its output, capped', async () => {
     const { store, events } = await searchStore(3, 30);
     const wrong = ofType(events, 'program/evaluated').find((e) => !e.correct);

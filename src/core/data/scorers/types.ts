@@ -101,6 +101,14 @@ export function needsExpected(spec: ScorerSpec): boolean {
   }
 }
 
+/**
+ * Whether the scorer runs the workspace's code (a command, or a module it imports): known from the
+ * spec, so an untrusted face refuses it before the module is ever loaded.
+ */
+export function runsWorkspaceCode(spec: ScorerSpec): boolean {
+  return spec.type === 'module' || spec.type === 'command';
+}
+
 /** A configuration error naming the field (and its place in the spec file when known). */
 export function scorerConfigError(deps: Pick<ScorerDeps, 'locate'>, field: string, message: string, cause?: unknown): RatchetError {
   const dotted = `scorer.${field}`;

@@ -1,0 +1,124 @@
+/**
+ * A judge run of a program as a Node face starts it (`ratchet mcp`'s judge_edit on a code-search
+ * file): its run spec (the `<file>.ratchet.yaml` sidecar, or a ShinkaEvolve task folder), the
+ * evaluator in the code search's sandbox through the evaluation cache, a budget of evaluator runs
+ * refused before any when it cannot hold the file's evaluation and one of the candidate's, and the
+ * journal (kind `judge`). The evaluator is workspace code: refused in an untrusted workspace.
+ */
+import { dirname, relative, resolve, sep } from 'node:path';
+import { RatchetError } from '../../core/errors';
+import { CODE_DEFAULTS } from '../../core/code/spec';
+import { textHash } from '../../core/code/novelty';
+import type { ProgramEvaluator } from '../../core/code/search';
+import type { JournaledEvent, EngineEvent } from '../../core/journal/events';
+import { createJournal } from '../../core/journal/journal';
+import type { RunControl } from '../../core/journal/control';
+import { judgeEvidence } from '../../core/judgeEdit/evidence';
+import { checkProgramCandidate, judgeProgramGate, runJudgeProgram } from '../../core/judgeEdit/judgeProgram';
+import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
+import { budgetError } from '../../core/run/budget';
+import type { EndpointDefaults } from '../../core/run/endpointDefaults';
+import { SystemClock } from '../clock';
+import { NodeFiles } from '../files';
+import { NodeLog } from '../log';
+import { CryptoEntropy } from '../entropy';
+import { currentOwner } from '../process';
+import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
+import { judgedAgainst } from './judgeRun';
+import type { JudgeRunOutcome } from './judgeRun';
+import { loadCodeSpec, namedFiles, sandboxEvaluator, withCommandFiles } from './searchRun';
+import { DEFAULT_TEST_BUDGET } from './testBudget';
+import type { TestBudget } from './testBudget';
+
+export interface JudgeProgramRunOptions {
+  path: string;
+  workspace: string;
+  candidateText: string;
+  /** The program to judge the candidate against, when not the file's own (a pull-request check's base). */
+  incumbentText?: string;
+  reasoning?: string;
+  /** Evaluator runs (the file's program whole, then the candidate's shards); LLM calls and dollars do not apply: none is made. */
+  budget?: Partial<Pick<TestBudget, 'evaluations'>>;
+  apply?: RunControl;
+  endpointDefaults: EndpointDefaults;
+  untrusted?: boolean;
+  onEvent: (e: JournaledEvent) => void;
+  signal: AbortSignal;
+  version: string;
+}
+
+export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<JudgeRunOutcome> {
+  const files = new NodeFiles();
+  const path = resolve(o.path);
+  const workspace = resolve(o.workspace);
+  if (o.untrusted) throw new RatchetError('badInput', `Judging ${path} runs its evaluator, which is workspace code: trust the workspace first (ratchet mcp --trust, or Workspace Trust in the editor).`, { file: path });
+  const incumbentText = o.incumbentText ?? (await files.readText(path));
+  checkProgramCandidate(path, incumbentText, o.candidateText);
+  const spec = await withCommandFiles(files, await loadCodeSpec(files, path, {}), path);
+  const { gate, substituted } = judgeProgramGate(spec);
+  const evaluations = o.budget?.evaluations ?? DEFAULT_TEST_BUDGET.evaluations;
+  // The file's program whole, and at least one run of the candidate: less could decide nothing.
+  if (evaluations < 2) throw new RatchetError('badInput', `Judging ${path} needs at least 2 evaluator runs (its program's, then the candidate's) and the budget allows ${evaluations}: raise budget.evaluations.`, { field: 'budget.evaluations' });
+  const shinkaDir = spec.evaluator.command === undefined ? dirname(path) : undefined;
+  const identity = await evaluatorIdentity(files, {
+    spec: spec.evaluator,
+    filesRun: [...new Set([...spec.evaluator.supportFiles, ...(await namedFiles(files, spec.evaluator.command, path)), ...(shinkaDir ? [files.join(shinkaDir, CODE_DEFAULTS.shinkaEvaluator)] : [])])],
+  });
+  const cached = cachedEvaluator(files, files.join(workspace, '.ratchet', 'cache', 'eval'), identity, sandboxEvaluator(spec, path, shinkaDir, o.endpointDefaults));
+  // Every evaluator run counts, found in the cache or not: the budget bounds what a test may ask for.
+  let runs = 0;
+  const evaluate: ProgramEvaluator = (text, ids, signal, repeat) => {
+    if (runs >= evaluations) return Promise.reject(budgetError(`${runs} of ${evaluations} evaluations`));
+    runs++;
+    return cached.evaluate(text, ids, signal, repeat);
+  };
+  const clock = new SystemClock();
+  const log = new NodeLog({ level: 'warn' });
+  try {
+    const file = relative(workspace, path).split(sep).join('/');
+    const incumbent = textHash(incumbentText);
+    const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
+    const writer = await createJournal({ files, clock, entropy: new CryptoEntropy() }, workspace, { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, program: true, gate: gate.name, alpha: gate.alpha, budget: { evaluations } } }, currentOwner());
+    const provenance = new ProvenanceRecorder({ files, clock, log, root: workspace, file, runId: () => writer.runId, runKind: 'search' });
+    const write = async (e: EngineEvent) => {
+      const journaled = await writer.append(e);
+      provenance.observe(journaled);
+      o.onEvent(journaled);
+    };
+    try {
+      const outcome = await runJudgeProgram(
+        {
+          runId: writer.runId,
+          spec,
+          file: path,
+          incumbentText,
+          candidateText: o.candidateText,
+          evaluate,
+          clock,
+          gate,
+          ...(o.apply ? { apply: provenance.control(o.apply) } : {}),
+          ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+          budget: { candidates: 1 },
+        },
+        write,
+        o.signal,
+      );
+      return {
+        ...outcome,
+        runId: writer.runId,
+        gate: gate.name,
+        ...(substituted ? { substitutedGate: substituted } : {}),
+        evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha, 'instance'),
+        cost: { calls: 0, tokens: 0, dollars: 0 },
+        budget: { calls: 0, evaluations },
+        estimate: { calls: 0, evaluations: runs },
+        testsOnText: testsBefore + 1,
+        warnings: [],
+      };
+    } finally {
+      await writer.flush().catch(() => undefined);
+    }
+  } finally {
+    await log.close();
+  }
+}

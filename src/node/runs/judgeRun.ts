@@ -1,0 +1,203 @@
+/**
+ * A judge run as a Node face starts it (`ratchet mcp`'s judge_edit in process, the run daemon for
+ * the editor): load the prompt file and its run spec, check the candidate, price the test and
+ * refuse it before any call when its upper estimate passes the budget, assemble the LLM layer with
+ * that budget, open the journal (kind `judge`) and drive `runJudgeEdit` with every event durable
+ * before the engine's next step. On commit with `apply`, the candidate goes through the face's
+ * apply point, recorded in the file's provenance like any accepted edit.
+ *
+ * `judgePromptEdit(o)` is the whole call; what `ratchet check` needs for head against base is the
+ * same with `candidateText` = head's text and the file holding base's.
+ */
+import { relative, resolve, sep } from 'node:path';
+import { describeRoles } from '../../core/llm/roles';
+import type { LlmTransport } from '../../core/ports';
+import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
+import { createJournal, readRunRecord, runPaths, runsDir } from '../../core/journal/journal';
+import type { RunControl } from '../../core/journal/control';
+import { judgeEvidence } from '../../core/judgeEdit/evidence';
+import type { JudgeEvidence } from '../../core/judgeEdit/evidence';
+import { checkCandidate, judgeGate, runJudgeEdit } from '../../core/judgeEdit/judgeEdit';
+import type { JudgeEditOutcome } from '../../core/judgeEdit/judgeEdit';
+import type { RunLedger } from '../../core/gates/thresholds';
+import type { GateName } from '../../core/gates/gateTable';
+import { estimateJudge, rolesCalled } from '../../core/setup/estimate';
+import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
+import { loadRunInputs } from '../../core/setup/spec';
+import { evolvableText } from '../../core/prompt/evolvable';
+import { parsePromptFile } from '../../core/prompt/promptFile';
+import { templateOf } from '../../core/prompt/template';
+import { agentCallsPerEvaluation } from '../../core/evolve/harness';
+import { evaluatedAs } from '../../core/files/fileKinds';
+import { contentHash } from '../../core/evolve/versions';
+import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
+import { RunBudget } from '../../core/run/budget';
+import type { EndpointDefaults } from '../../core/run/endpointDefaults';
+import { roleModels } from '../../core/run/modelChoice';
+import type { EvolveOverrides } from '../../core/run/overrides';
+import type { RunSpec } from '../../core/run/specTypes';
+import { SystemClock } from '../clock';
+import { NodeFiles } from '../files';
+import { nodePorts } from '../ports';
+import { currentOwner } from '../process';
+import { runLlmClient } from './runLlm';
+import { roleConfig } from './roles';
+import { promptHarness } from './promptHarness';
+import { freePrices, refuseOverBudget, spent, testBudget, trustedScorer } from './testBudget';
+import type { TestBudget } from './testBudget';
+
+export interface JudgeRunOptions {
+  /** The prompt file; it holds the incumbent text. */
+  path: string;
+  /** Where `.ratchet/` lives (journal, response cache, provenance). */
+  workspace: string;
+  candidateText: string;
+  /**
+   * The text to judge the candidate against, when not the file's own (a pull-request check: the
+   * base's text, the candidate the head's); the run spec is still the one at `path`.
+   */
+  incumbentText?: string;
+  /** Why the candidate was written, in its author's words (journaled beside it). */
+  reasoning?: string;
+  /** Limits; each left out takes its default (DEFAULT_TEST_BUDGET; dollars only when every model is priced). */
+  budget?: Partial<TestBudget>;
+  /** Write the candidate into the file on commit through this apply point; absent: write nothing. */
+  apply?: RunControl;
+  /** A run-level schedule's state (the PR check's ledger); absent: one candidate at 1/α. */
+  ledger?: RunLedger;
+  schedule?: RunSpec['gate']['schedule'];
+  overrides?: Pick<EvolveOverrides, 'baseURL' | 'model' | 'roleModels' | 'prices' | 'free' | 'concurrency' | 'callTimeoutSeconds' | 'maxFailures'>;
+  endpointDefaults: EndpointDefaults;
+  /** Where calls go instead of the roles' HTTP endpoints (the editor's models, MCP sampling). */
+  transport?: LlmTransport;
+  /**
+   * The transport is the client's own models (MCP sampling): they cost Ratchet nothing ($0), and
+   * the client picks the model call by call, so no answer is kept in the response cache.
+   */
+  clientModels?: boolean;
+  /** Refuse a scorer that runs workspace code. */
+  untrusted?: boolean;
+  onEvent: (e: JournaledEvent) => void;
+  signal: AbortSignal;
+  version: string;
+}
+
+export interface JudgeRunOutcome extends JudgeEditOutcome {
+  runId: string;
+  gate: GateName;
+  /** The spec's gate when the test used another one (it had no error control). */
+  substitutedGate?: GateName;
+  evidence: JudgeEvidence;
+  cost: { calls: number; tokens: number; dollars: number | undefined };
+  budget: TestBudget;
+  estimate: { calls: number; evaluations: number; dollars?: number };
+  /**
+   * Candidates judged against this very text of the file, this one included (its runs' journals):
+   * each is committed by luck with probability at most α, so across them up to this many × α.
+   */
+  testsOnText: number;
+  warnings: string[];
+}
+
+export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutcome> {
+  const files = new NodeFiles();
+  const path = resolve(o.path);
+  const workspace = resolve(o.workspace);
+  const overrides = o.overrides ?? {};
+  const loaded = await loadRunInputs(files, path);
+  const inputs = o.incumbentText === undefined ? loaded : { ...loaded, prompt: parsePromptFile(path, o.incumbentText), template: templateOf(parsePromptFile(path, o.incumbentText)) };
+  const { gate, substituted } = judgeGate(inputs.spec, o.schedule);
+  const spec: RunSpec = { ...inputs.spec, gate, ...(overrides.concurrency === undefined ? {} : { concurrency: overrides.concurrency }), ...(overrides.callTimeoutSeconds === undefined ? {} : { callTimeoutSeconds: overrides.callTimeoutSeconds }) };
+  const dev = inputs.splits.dev;
+  // Every refusal before the journal: a bad candidate or a test too dear leaves no run folder.
+  checkCandidate(inputs.prompt, o.candidateText, dev, gate, o.ledger);
+  const called = rolesCalled(spec, 'judge');
+  const roles = roleConfig(spec, overrides, o.endpointDefaults, o.transport !== undefined, called);
+  const prices = o.clientModels ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), overrides, 'judge');
+  const estimate = estimateJudge({ spec, template: inputs.template, dev, agentCalls: agentCallsPerEvaluation(spec.harness, evaluatedAs(inputs.prompt.kind)) }, prices.byRole);
+  const budget = testBudget(o.budget, estimate.dollars !== undefined);
+  if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
+  refuseOverBudget(estimate, budget, `both versions on each of the ${dev.length} dev items of ${path}`);
+
+  const clock = new SystemClock();
+  const runBudget = new RunBudget({ candidates: 1, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) }, clock);
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}), ...(o.clientModels ? { cache: false } : {}), ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }) });
+  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  try {
+    const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true);
+    const harness = await promptHarness(inputs, { workspace, files, endpoint: o.endpointDefaults, untrusted: o.untrusted === true });
+    const file = relative(workspace, path).split(sep).join('/');
+    const incumbent = contentHash(evolvableText(inputs.prompt));
+    const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
+    const writer = await createJournal(
+      ports,
+      workspace,
+      { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) } },
+      currentOwner(),
+    );
+    llm.payFor(writer.runId);
+    const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file, runId: () => writer.runId, runKind: 'evolve' });
+    const offWait = llm.onWait((w) => void writer.append({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).then(o.onEvent, () => undefined));
+    const write = async (e: EngineEvent) => {
+      const journaled = await writer.append(e);
+      provenance.observe(journaled);
+      o.onEvent(journaled);
+    };
+    try {
+      const outcome = await runJudgeEdit(
+        {
+          runId: writer.runId,
+          spec,
+          file: inputs.prompt,
+          candidateText: o.candidateText,
+          dev,
+          scorer,
+          ports: { llm, clock },
+          meter: llm,
+          ...(harness ? { harness } : {}),
+          gate,
+          ...(o.ledger ? { ledger: o.ledger } : {}),
+          ...(o.apply ? { apply: provenance.control(o.apply) } : {}),
+          ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+          budget: { candidates: 1, llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
+          estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },
+          models: roleModels(spec, called, overrides, o.endpointDefaults, o.transport !== undefined),
+        },
+        write,
+        o.signal,
+      );
+      return {
+        ...outcome,
+        runId: writer.runId,
+        gate: gate.name,
+        ...(substituted ? { substitutedGate: substituted } : {}),
+        evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha),
+        cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
+        budget,
+        estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
+        testsOnText: testsBefore + 1,
+        warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+      };
+    } finally {
+      offWait();
+      await writer.flush().catch(() => undefined);
+    }
+  } finally {
+    await ports.close();
+  }
+}
+
+/**
+ * The judge runs of `file` (workspace-relative) whose incumbent had this content, from their
+ * run.json: how many candidates were already tested against this text. A run whose record cannot
+ * be read is not counted.
+ */
+export async function judgedAgainst(files: NodeFiles, workspace: string, file: string, incumbent: string): Promise<number> {
+  let n = 0;
+  for (const runId of await files.list(runsDir(files, workspace))) {
+    const record = await readRunRecord(files, runPaths(files, workspace, runId).runJson).catch(() => undefined);
+    const spec = record?.spec as { file?: unknown; incumbent?: unknown } | undefined;
+    if (record?.kind === 'judge' && spec?.file === file && spec.incumbent === incumbent) n++;
+  }
+  return n;
+}

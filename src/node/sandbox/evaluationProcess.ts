@@ -1,0 +1,170 @@
+/**
+ * The process of one evaluation, from its start to the moment every process of it is gone: its
+ * output read to the end (the end kept), its watch, its timeout and cancel (SIGTERM, then SIGKILL
+ * after a grace period), the reaper told of its group and cgroups, and — as the evaluator exits,
+ * before anything else of it can act — the fingerprint of its results folder and, without a pid
+ * namespace, the processes of it still running (killed and counted). sandbox.ts reads the results
+ * only after this resolves.
+ */
+import { spawn } from 'node:child_process';
+import { RatchetError } from '../../core/errors';
+import { DEFAULT_GRACE_MS, DEFAULT_OUTPUT_CAP_BYTES } from '../../core/code/evaluatorPort';
+import type { EvaluationRequest } from '../../core/code/evaluatorPort';
+import type { Cgroup } from './cgroups';
+import { TailBytes } from './outputTail';
+import { guard } from './reaper';
+import { fingerprint } from './resultFiles';
+import { EvaluationWatch } from './sandboxWatchdog';
+import type { WatchPlan, WatchedLimit } from './sandboxWatchdog';
+import { survivors } from './survivors';
+
+/** What the process did, before its result files are read. */
+export interface Ran {
+  stdout: TailBytes;
+  stderr: TailBytes;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  wallMs: number;
+  limitsHit: Set<WatchedLimit>;
+  /** The results folder as the evaluator left it (undefined: no results folder). */
+  resultsAtExit: string | undefined;
+  /** Processes of the evaluation found running after the evaluator exited (killed). */
+  survivors: number;
+  detached: number;
+}
+
+/** Evaluation groups still running, killed if Ratchet itself exits first (they are detached from ours). */
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+});
+
+export interface SpawnOptions {
+  cwd: string;
+  env: Record<string, string>;
+  req: Pick<EvaluationRequest, 'signal' | 'timeoutMs' | 'graceMs' | 'outputCapBytes'>;
+  cgroups: Cgroup[];
+  results: string | undefined;
+  watch: Omit<WatchPlan, 'leader' | 'onLimit'>;
+  /** RATCHET_EVALUATION's value: leftovers without a pid namespace are found by it. */
+  mark: string;
+}
+
+export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
+  const { req, cgroups } = o;
+  const started = performance.now();
+  const cap = req.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
+  const graceMs = req.graceMs ?? DEFAULT_GRACE_MS;
+  const stdout = new TailBytes(cap);
+  const stderr = new TailBytes(cap);
+  const base = { stdout, stderr, limitsHit: new Set<WatchedLimit>(), resultsAtExit: undefined, survivors: 0, detached: 0 };
+  if (req.signal?.aborted) return Promise.resolve({ ...base, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0 });
+  return new Promise<Ran>((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const pid = child.pid;
+    if (pid !== undefined) liveGroups.add(pid);
+    const unguard = guard(pid, cgroups.map((c) => c.procsFile));
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+
+    let timedOut = false;
+    let cancelled = false;
+    let killing = false;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let drainTimer: ReturnType<typeof setTimeout> | undefined;
+    let resultsAtExit: Promise<string | undefined> = Promise.resolve(undefined);
+    let survivorsFound: Promise<number> = Promise.resolve(0);
+    const killAll = (sig: NodeJS.Signals): void => {
+      if (pid !== undefined) {
+        if (process.platform === 'win32') {
+          // No process groups on Windows; taskkill /T walks the tree (no limits or namespaces there either).
+          spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
+        } else signalGroup(pid, sig);
+      }
+      for (const c of cgroups) void c.signalAll(sig);
+    };
+    // Past a limit there is no grace period: SIGKILL at once.
+    const watch =
+      pid !== undefined && process.platform === 'linux'
+        ? new EvaluationWatch({ ...o.watch, leader: pid, onLimit: () => killAll('SIGKILL') })
+        : undefined;
+    const stop = (): void => {
+      if (killing) return;
+      killing = true;
+      killAll('SIGTERM');
+      graceTimer = setTimeout(() => killAll('SIGKILL'), graceMs);
+    };
+    // setTimeout fires at once for delays past 2^31 - 1 ms; clamp so "no practical limit" stays so.
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop();
+      },
+      Math.min(req.timeoutMs, 2 ** 31 - 1),
+    );
+    const onAbort = (): void => {
+      cancelled = true;
+      stop();
+    };
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    const finish = (): void => {
+      watch?.stop();
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      clearTimeout(drainTimer);
+      req.signal?.removeEventListener('abort', onAbort);
+      if (pid !== undefined) liveGroups.delete(pid);
+      unguard();
+    };
+
+    child.once('error', (err) => {
+      finish();
+      reject(new RatchetError('badInput', `Could not start the evaluator ${argv[0]}: ${err.message}.`, { argv }, err));
+    });
+    child.once('exit', () => {
+      // A timeout or cancel from now on would describe a run that already ended.
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+      // What the evaluator left in its results folder, before anything else of it can act again.
+      if (o.results !== undefined) resultsAtExit = fingerprint(o.results);
+      // Without a pid namespace, what is still running now outlived the evaluator: found, killed and counted.
+      if (o.watch.sharedProcessTable && pid !== undefined && process.platform === 'linux') survivorsFound = Promise.resolve(survivors(watch, o.mark, pid));
+      watch?.stop();
+      // The evaluation is over when its leader exits: whatever it left behind is a runaway.
+      killAll('SIGKILL');
+      // A process outside group and cgroup (possible only without a cgroup) may hold the pipes open.
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, 1000);
+    });
+    child.once('close', (exitCode, signal) => {
+      finish();
+      void Promise.all([resultsAtExit, survivorsFound]).then(([atExit, survived]) =>
+        resolve({
+          stdout,
+          stderr,
+          exitCode,
+          signal,
+          timedOut,
+          cancelled,
+          wallMs: Math.round(performance.now() - started),
+          limitsHit: watch?.hits ?? new Set(),
+          resultsAtExit: atExit,
+          survivors: survived,
+          detached: watch?.detached ?? 0,
+        }),
+      );
+    });
+  });
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // ESRCH: the group is gone, which is the goal.
+  }
+}

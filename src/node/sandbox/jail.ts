@@ -1,0 +1,201 @@
+/**
+ * Where an evaluation runs: the isolation tier it gets (src/core/code/isolation.ts says what each
+ * means) and the argv that builds it around the evaluator's command.
+ *
+ * The jail is bubblewrap, as Flatpak uses it: new user, pid, mount, ipc, uts and cgroup namespaces
+ * (and net unless `network: on`), its own /proc and /dev, capabilities dropped, killed with its
+ * parent, in a new session (no terminal to inject keys into). What the program sees:
+ * - `/sandbox`, its working directory: a tmpfs the size of the disk limit holding its own copy of
+ *   the program (writable) and the support files (read-only binds of the copies staged for the
+ *   run); HOME and TMPDIR are folders in it and /tmp points there;
+ * - `/ratchet/results` (only when the command names {results}), `/ratchet/instances.txt`,
+ *   `/ratchet/task` (a ShinkaEvolve task's staged evaluate.py);
+ * - the system read-only: /usr, /etc (but its secrets: shadow, ssh, ssl/private, …), /opt, the
+ *   /bin-style links, the CPU topology; and each toolchain on PATH read-only (a PATH folder, or its
+ *   install prefix when it is a `bin` or `shims` folder: ~/.nvm/versions/node/v22, ~/.pyenv, a venv).
+ * No home, no workspace, no `.ratchet`, no /run/user, no other process.
+ *
+ * Without bubblewrap, `unshare` still gives a pid namespace (the evaluation cannot see Ratchet or
+ * any other process, and dies with its evaluator) and no network; the files are the user's. Without
+ * either, only a process group, the limits and a clean environment are left.
+ */
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import { RatchetError } from '../../core/errors';
+import { tierFacts } from '../../core/code/isolation';
+import type { IsolationSetting, IsolationTier } from '../../core/code/isolation';
+import type { SandboxCaps } from './sandboxCaps';
+
+/** Paths inside the jail: fixed, so an evaluation's outputs never name the host's folders. */
+export const JAIL = {
+  work: '/sandbox',
+  home: '/sandbox/home',
+  tmp: '/sandbox/tmp',
+  results: '/ratchet/results',
+  instances: '/ratchet/instances.txt',
+  task: '/ratchet/task',
+} as const;
+
+/** The tier a request gets on this machine, or a `badInput` refusal for `required` without a jail. */
+export function chooseTier(setting: IsolationSetting, caps: SandboxCaps): IsolationTier {
+  if (setting === 'off') return 'off';
+  if (caps.bwrap.ok) return 'jail';
+  if (setting === 'required') {
+    throw new RatchetError(
+      'badInput',
+      `evaluator.isolation is required, and this machine cannot jail the evaluation: ${caps.bwrap.reason}. Install bubblewrap (docs/sandbox.md), or set evaluator.isolation: best to run with what the machine offers (${caps.unshare.ok ? 'its own process tree and no network, but your files readable' : 'no isolation: the program could read your files and see your processes'}).`,
+      { field: 'evaluator.isolation' },
+    );
+  }
+  return caps.unshare.ok ? 'namespaces' : 'none';
+}
+
+/** What the jail is built from, on the host. */
+export interface JailInput {
+  tier: IsolationTier;
+  caps: SandboxCaps;
+  network: 'off' | 'on';
+  diskBytes: number;
+  /** The evaluator's PATH (its toolchains become visible) and its command's first word, resolved on the host. */
+  pathVar: string;
+  executable: string | undefined;
+  /** The program's copy on the host and its name inside. */
+  program: { host: string; name: string };
+  /** Staged support files: host path → name inside the working directory. */
+  support: { host: string; to: string }[];
+  results?: string;
+  instances?: string;
+  task?: string;
+  /** Folders never to expose, with everything above them (the workspace, HOME). */
+  hidden: string[];
+}
+
+/** The argv that runs a command in the tier: `[...prefix, ...command]`; `inner` is what must run inside it (the process cap). */
+export function jailArgv(j: JailInput, inner: string[]): string[] {
+  if (j.tier === 'jail') return [...bwrapArgv(j), '--', ...inner];
+  if (j.tier === 'namespaces' && j.caps.unshare.ok) {
+    // A shell is the namespace's first process and runs the evaluator as its child: it reports a
+    // death by signal (a limit's SIGXCPU) as 128 + n, which unshare passes on as it cannot a signal.
+    return [...pdeathsig(j.caps), ...j.caps.unshare.argv, ...(j.network === 'off' ? j.caps.unshare.network : []), '--', '/bin/sh', '-c', '"$@"; exit $?', 'ratchet-init', ...inner];
+  }
+  return [...pdeathsig(j.caps), ...inner];
+}
+
+/** The first process of the evaluation gets SIGKILL when Ratchet dies (its pid namespace, if any, goes with it). */
+function pdeathsig(caps: SandboxCaps): string[] {
+  return caps.setpriv.ok ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
+}
+
+/** The system, read-only. Links such as /bin → usr/bin (merged /usr) are made as links. */
+const SYSTEM_DIRS = ['/usr', '/etc', '/opt', '/nix/store', '/gnu/store'];
+const SYSTEM_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** Secrets /etc holds on some machines; masked inside the jail (a file by /dev/null, a folder by an empty tmpfs). */
+const ETC_SECRETS = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/ssh',
+  '/etc/ssl/private',
+  '/etc/krb5.keytab',
+  '/etc/NetworkManager/system-connections',
+  '/etc/wpa_supplicant',
+  '/etc/wireguard',
+  '/etc/openvpn',
+  '/etc/ppp',
+  '/etc/ipsec.d',
+  '/etc/letsencrypt',
+  '/etc/docker',
+];
+
+function bwrapArgv(j: JailInput): string[] {
+  if (!j.caps.bwrap.ok) throw new Error('bwrapArgv without bubblewrap');
+  const a = [j.caps.bwrap.path, '--unshare-all', ...(j.network === 'on' ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'ratchet-sandbox'];
+  for (const dir of SYSTEM_DIRS) a.push('--ro-bind-try', dir, dir);
+  for (const link of SYSTEM_LINKS) {
+    const target = linkTarget(link);
+    if (target !== undefined) a.push('--symlink', target, link);
+    else a.push('--ro-bind-try', link, link);
+  }
+  for (const secret of ETC_SECRETS) {
+    if (!existsSync(secret)) continue;
+    if (lstatSync(secret).isDirectory()) a.push('--tmpfs', secret, '--remount-ro', secret);
+    else a.push('--ro-bind', '/dev/null', secret);
+  }
+  // Numeric libraries read the CPU topology to size their thread pools.
+  a.push('--ro-bind-try', '/sys/devices/system/cpu', '/sys/devices/system/cpu');
+  for (const [from, to] of toolchainBinds(j)) a.push('--ro-bind', from, to);
+  a.push('--proc', '/proc', '--dev', '/dev');
+  a.push('--size', String(j.diskBytes), '--tmpfs', JAIL.work, '--dir', JAIL.home, '--dir', JAIL.tmp, '--symlink', JAIL.tmp, '/tmp', '--dir', '/var', '--symlink', JAIL.tmp, '/var/tmp');
+  a.push('--bind', j.program.host, path.posix.join(JAIL.work, j.program.name));
+  for (const s of j.support) a.push('--ro-bind', s.host, path.posix.join(JAIL.work, s.to));
+  if (j.results !== undefined) a.push('--bind', j.results, JAIL.results);
+  if (j.instances !== undefined) a.push('--ro-bind', j.instances, JAIL.instances);
+  if (j.task !== undefined) a.push('--ro-bind', j.task, JAIL.task);
+  a.push('--chdir', JAIL.work);
+  return a;
+}
+
+function linkTarget(p: string): string | undefined {
+  try {
+    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The toolchains the evaluator may need, read-only at their own paths: each PATH folder and the
+ * command's own folder, widened to the install prefix when it is a `bin`, `sbin` or `shims` folder
+ * (a prefix holds the interpreter's libraries: ~/.pyenv, a venv, ~/.nvm/versions/node/v22). A
+ * folder that is HOME, holds the workspace or HOME, or is itself a workspace (it has `.ratchet`)
+ * is never exposed whole; ~/.local gives only its bin and lib.
+ */
+export function toolchainBinds(j: Pick<JailInput, 'pathVar' | 'executable' | 'hidden'>): [string, string][] {
+  const home = homedir();
+  const hidden = [...j.hidden, home].map((h) => path.resolve(h));
+  const exposes = (dir: string) => dir === '/' || hidden.some((h) => h === dir || h.startsWith(`${dir}/`)) || existsSync(path.join(dir, '.ratchet'));
+  const covered = (dir: string) => [...SYSTEM_DIRS, ...SYSTEM_LINKS].some((s) => dir === s || dir.startsWith(`${s}/`));
+  const binds = new Map<string, string>();
+  const dirs = j.pathVar.split(':').filter((d) => path.isAbsolute(d));
+  if (j.executable !== undefined && path.isAbsolute(j.executable)) dirs.unshift(path.dirname(j.executable));
+  for (const dir of dirs) {
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      continue;
+    }
+    for (const [from, to] of widen(real, dir, home)) if (!exposes(from) && !covered(to) && existsSync(from)) binds.set(to, from);
+  }
+  // Widest first; a folder inside one already bound is not bound again.
+  const sorted = [...binds.entries()].sort((a, b) => a[0].length - b[0].length);
+  return sorted.filter(([to], i) => !sorted.slice(0, i).some(([t]) => to.startsWith(`${t}/`))).map(([to, from]) => [from, to]);
+}
+
+/**
+ * A PATH folder's binds: its install prefix when it is a bin/shims folder of one (the prefix holds
+ * lib, libexec, versions or a venv's pyvenv.cfg — not ~/.cargo, whose credentials sit beside its
+ * bin), else itself; at its real path and, if PATH names it through a link, there too.
+ */
+function widen(real: string, named: string, home: string): [string, string][] {
+  const local = path.join(home, '.local');
+  const base = path.basename(real);
+  const parent = path.dirname(real);
+  const prefixLike = ['lib', 'lib64', 'libexec', 'versions', 'pyvenv.cfg'].some((n) => existsSync(path.join(parent, n)));
+  let froms: string[];
+  if (parent === local) froms = [real, path.join(local, 'lib')];
+  else if (['bin', 'sbin', 'shims'].includes(base) && parent !== home && parent !== '/' && prefixLike) froms = [parent];
+  else froms = [real];
+  const out: [string, string][] = froms.map((f) => [f, f]);
+  if (path.resolve(named) !== real) out.push([real, path.resolve(named)]);
+  return out;
+}
+
+/** Whether the tier keeps the evaluation's processes in a namespace of their own (they die with the evaluator). */
+export function ownsProcesses(tier: IsolationTier): boolean {
+  return tierFacts(tier).ownProcesses;
+}
