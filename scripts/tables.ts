@@ -8,6 +8,7 @@
  */
 import { GATE_NAMES, GATE_PARAMS, GATE_TABLE, gatesReading, isGateName } from '../src/core/gates/gateTable';
 import type { GateKind } from '../src/core/gates/gateTable';
+import { SCHEDULE_TABLE } from '../src/core/gates/schedules';
 import { DEFAULTS } from '../src/core/run/specTypes';
 import { MANIFEST_PATH, SCHEMA_PATH, renderManifest } from './contributes';
 
@@ -36,11 +37,21 @@ export function renderSchema(text: string): string {
   // The bare-name branch repeats the enum rather than a $ref, so its error reads like the mapping's.
   gate.anyOf![0] = { enum: [...GATE_NAMES] };
   // A parameter's description names the gates that read it, in parentheses.
-  const params = (gate.anyOf![1] as { properties: Record<string, { description?: string }> }).properties;
+  const params = (gate.anyOf![1] as { properties: Record<string, Record<string, unknown> & { description?: string }> }).properties;
   for (const key of GATE_PARAMS) {
     const p = params[key];
     if (p?.description) p.description = p.description.replace(GATE_LIST, (group) => (isGateList(group) ? `(${list(gatesReading(key))})` : group));
   }
+  // The schedules and what each guarantees, from their table (src/core/gates/schedules.ts).
+  params.schedule = {
+    enum: SCHEDULE_TABLE.map((s) => s.name),
+    default: DEFAULTS.gate.schedule,
+    description: [
+      'What the run guarantees about false commits (a code search defaults to per-candidate and cannot screen).',
+      ...SCHEDULE_TABLE.map((s) => `${s.name}: ${s.description}`),
+    ].join('\n'),
+  };
+  params.horizon!.description = `Declared number of candidates T for ${list(SCHEDULE_TABLE.filter((s) => s.horizon).map((s) => s.name))} (default: budget.candidates).`;
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 
@@ -66,9 +77,22 @@ export function renderReadme(text: string): string {
   return text.slice(0, start) + block + text.slice(end + README_END.length);
 }
 
+const SCHEDULES_START = '<!-- schedules:start: generated from src/core/gates/schedules.ts by `npm run manifest` -->';
+const SCHEDULES_END = '<!-- schedules:end -->';
+
+/** The README's schedules table, between its markers. */
+function renderSchedules(text: string): string {
+  const start = text.indexOf(SCHEDULES_START);
+  const end = text.indexOf(SCHEDULES_END);
+  if (start < 0 || end < start) throw new Error(`${README_PATH}: the markers ${SCHEDULES_START} … ${SCHEDULES_END} are missing`);
+  const rows = SCHEDULE_TABLE.map((s) => `| \`${s.name}\`${s.name === DEFAULTS.gate.schedule ? ' (default)' : ''} | ${s.description} |`);
+  const block = [SCHEDULES_START, '| Schedule | What the run guarantees |', '| --- | --- |', ...rows, SCHEDULES_END].join('\n');
+  return text.slice(0, start) + block + text.slice(end + SCHEDULES_END.length);
+}
+
 /** Every generated file, with its renderer. */
 export const GENERATED: readonly { path: string; render: (text: string) => string }[] = [
   { path: SCHEMA_PATH, render: renderSchema },
   { path: MANIFEST_PATH, render: renderManifest },
-  { path: README_PATH, render: renderReadme },
+  { path: README_PATH, render: (text) => renderSchedules(renderReadme(text)) },
 ];

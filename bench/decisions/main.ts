@@ -5,6 +5,8 @@
 //   (change)  npm run build && node scripts/run-ts.mjs bench/decisions/main.ts --compare /tmp/before.json
 // Uses only what the CLI and the fake server offered before sequence numbers and the sign gate,
 // so the same files (this one and bench/evolve/gates.ts) run on an older checkout.
+// `--schedule NAME` writes `gate.schedule: NAME` into every run's spec: `--schedule per-candidate`
+// replays the decisions of checkouts from before the run-level default (issue #28).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,12 +18,13 @@ const CLI = resolve('out/cli.js');
 const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const seeds = Number(flag('--seeds') ?? 3) || 3;
+const schedule = flag('--schedule');
 
 /** `v3 commit (k=12)`: the candidate, what the gate decided, and after how many items. */
 type Sequence = string[];
 
 async function once(gate: string, labels: boolean, seed: number): Promise<Sequence> {
-  const ws = makeWorkspace({ gate, seed, labels });
+  const ws = makeWorkspace({ gate, seed, labels, ...(schedule ? { gateLines: [`schedule: ${schedule}`] } : {}) });
   const server = await startFakeServer({ scenario: scenarioFor(ws, { seed, gainAt: 1 + (seed % 10) }) });
   const child = spawn(process.execPath, [CLI, 'evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir], {
     env: { ...process.env, OPENAI_API_KEY: 'bench' },

@@ -1,6 +1,9 @@
 // bench/evolve: LLM calls and wall time per gate on the fake server's controlled scenario (one
 // of ten edits raises true accuracy by 0.30), through the built CLI, and the candidate
 // evaluations PACE+ saves relative to greedy. Run by hand: `npm run bench:evolve [-- --seeds N]`.
+// With --worlds: the evolve loop against GEPA's acceptance rule in simulated GSM8K worlds
+// (worlds.ts; `npm run bench:evolve -- --worlds --runs N`); with --ablation: the run-level
+// default's parts one at a time (ablation.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -8,6 +11,8 @@ import { startFakeServer } from '../../test/fixtures/fakeOpenAI/server';
 import { makeWorkspace, scenarioFor } from '../../test/integration/evolveWorkspace';
 import type { EngineEvent } from '../../src/core/journal/events';
 import { BENCH_GATES } from './gates';
+import { worldsMain } from './worlds';
+import { ablationMain } from './ablation';
 
 const CLI = resolve('out/cli.js');
 const args = process.argv.slice(2);
@@ -93,4 +98,6 @@ async function main() {
   );
 }
 
-void main();
+if (args.includes('--worlds')) void worldsMain(args);
+else if (args.includes('--ablation')) ablationMain(args);
+else void main();

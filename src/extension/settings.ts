@@ -126,7 +126,7 @@ export const SETTINGS = {
     scope: 'resource',
     onlyWhenSet: true,
     description:
-      "α: the probability of committing an edit that is not better, at any stopping time. The gate commits when a candidate's evidence reaches 1/α. Set here, it overrides every run spec's `gate.alpha`.",
+      "α: the probability of committing an edit that is not better, at any stopping time — for the whole run under the default `gate.schedule` (each candidate that reaches the dev set then needs evidence ×j(j+1)/α: ×40, ×120, … at 0.05), for each candidate under `per-candidate` (×1/α). Set here, it overrides every run spec's `gate.alpha`.",
   },
   'run.concurrency': {
     type: 'integer',

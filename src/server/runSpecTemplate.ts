@@ -50,6 +50,7 @@ export function runSpecTemplate(promptPath: string, promptText: string): string 
     'gate:',
     '  name: pace+',
     '  alpha: 0.05',
+    '  # α covers the whole run (schedule fwer-screened); `schedule: per-candidate` gives each candidate α instead.',
     'budget:',
     '  candidates: 20',
     'seed: 0',

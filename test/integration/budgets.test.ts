@@ -124,7 +124,8 @@ describe('budgets are hard limits, counted at the endpoint', () => {
 describe('resume keeps the meter, the file and the decisions', () => {
   it('a run killed three times (once between its file write and the journal line) ends as an uninterrupted one did', async () => {
     const seed = 5;
-    const opts: WorkspaceOptions = { seed, modelExtra: PRICED };
+    // Per candidate, by name: this scenario then commits (and writes) several edits to kill between.
+    const opts: WorkspaceOptions = { seed, modelExtra: PRICED, gateLines: ['schedule: per-candidate'] };
     const reference = makeWorkspace(opts);
     // The uninterrupted run goes on beside the interrupted one: they share nothing.
     const uninterrupted = withServer(reference, seed, 3, async (server) => {

@@ -135,7 +135,11 @@ describe('harness: command', () => {
     const log = join(ws.dir, 'harness.log');
     writeFileSync(
       join(ws.file, '..', 'SKILL.ratchet.yaml'),
-      readFileSync(join(ws.file, '..', 'SKILL.ratchet.yaml'), 'utf8').replace('split: { feedback: 10, dev: 40, test: 4 }', 'split: { feedback: 4, dev: 40, test: 10 }') +
+      // Per candidate, by name: with one candidate and 4 feedback items the run-level default's screen
+      // may drop the real edit (it must win one of the 4), and this test needs its commit to write.
+      readFileSync(join(ws.file, '..', 'SKILL.ratchet.yaml'), 'utf8')
+        .replace('split: { feedback: 10, dev: 40, test: 4 }', 'split: { feedback: 4, dev: 40, test: 10 }')
+        .replace('gate: { name: pace+, alpha: 0.05 }', 'gate: { name: pace+, alpha: 0.05, schedule: per-candidate }') +
         ['harness:', '  type: command', `  command: node ${agentScript} {file} {input}`, '  env: [AGENT_URL, HARNESS_LOG]', '  timeoutSeconds: 60', ''].join('\n'),
     );
     const server = await startFakeServer({ scenario: copilotScenario(ws) });

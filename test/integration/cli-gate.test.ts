@@ -160,6 +160,23 @@ describe('run-level control', () => {
     ]);
   });
 
+  it("screened replays ratchet evolve's default: ×j(j+1)/α for the j-th candidate given, and a wealth floor of ×0.2", () => {
+    const two = jsonl([...wins('c1', 8), ...losses('c2', 3, 8), ...wins('c2', 20, 11), ...wins('c3', 11)]);
+    const r = gate(['pace+', '--run-level', 'screened', '--json'], two);
+    const objs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(objs.map((o) => [o.candidateId, o.decision, o.reason, o.threshold])).toEqual([
+      ['c1', 'commit', 'evidence', expect.closeTo(40, 9)],
+      // Three straight losses take the mixture to ×0.125: stopped there, though wins were to come.
+      ['c2', 'reject', 'floor', expect.closeTo(120, 9)],
+      ['c3', 'commit', 'evidence', expect.closeTo(240, 9)],
+    ]);
+    expect(gate(['pace+', '--run-level', 'screened'], two).stdout).toMatch(/pace\+: 2 of 3 candidates committed \(α = 0\.05, run-level\)\n$/);
+    expect(gate(['pace+', '--run-level', 'screened', '--horizon', '5'], two).stderr).toBe('ratchet: --horizon applies only with --run-level elond or spending.\n');
+  });
+
   it('α-spending applies to the sign test; e-LOND does not (p-values are not e-values)', () => {
     const spend = JSON.parse(gate(['sign', '--run-level', 'spending', '--horizon', '10', '--json'], jsonl(wins(undefined, 6))).stdout);
     expect(spend).toMatchObject({ decision: 'reject', level: expect.closeTo(0.005, 12), pValue: 1 / 64 });

@@ -117,8 +117,10 @@ describe('a judge that does not answer', () => {
       // The CLI: each test's warning, and the run's last line.
       expect(r.stderr).toMatch(/warn: The judge \(model sim-validator\) did not answer (\d+) of \1 times in c1's test, even when asked again; (\d+) of \2 items were left out of the test, not counted as ties\./);
       expect(r.stderr).toContain(`the judge did not answer ${total} of ${total} times`);
-      // Not "0W 0L 35T": the items the judge did not answer for are no ties.
-      expect(r.stderr).toMatch(/decision: REJECT c1 \(futile\) · pace-rf α 0\.05 · 0W 0L 0T (\d+) unjudged over \1 items · wealth 1 of 20 · the judge did not answer (\d+) of \2 times/);
+      // Not "0W 0L 35T": the items the judge did not answer for are no ties. (×40: the run-level
+      // default's first line; its screen could judge no item either, so it let the dev set decide.)
+      expect(r.stderr).toMatch(/decision: REJECT c1 \(futile\) · pace-rf α 0\.05 · 0W 0L 0T (\d+) unjudged over \1 items · wealth 1 of 40 · the judge did not answer (\d+) of \2 times/);
+      expect(records(events)[0]!.screen).toMatchObject({ verdict: 'promote', wins: 0, losses: 0, ties: 0 });
       // runs show.
       const shown = await runCli(['runs', 'show', id, '-w', w.dir]);
       expect(shown.stdout).toContain(`the judge did not answer ${total} of ${total} times (model sim-validator), even when asked again: those items were left out of the tests, not counted as ties`);

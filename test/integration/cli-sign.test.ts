@@ -45,7 +45,7 @@ interface Run {
 }
 
 async function evolveSignCli(seed: number): Promise<Run> {
-  const w = makeWorkspace({ gate: 'sign', seed });
+  const w = makeWorkspace({ gate: 'sign', seed, gateLines: PER_CANDIDATE });
   const server = await startFakeServer({ scenario: scenarioFor(w, { seed }) });
   try {
     // --gate says it once more on the command line: the flag must accept every gate the spec does.
@@ -57,8 +57,11 @@ async function evolveSignCli(seed: number): Promise<Run> {
   }
 }
 
+/** Per candidate, by name: the audit below replays each test at level α. */
+const PER_CANDIDATE = ['schedule: per-candidate'];
+
 async function evolveSign(seed: number, opts: { gainAt?: number; candidates?: number }): Promise<Run> {
-  const o = await evolveInProcess(seed, { gate: 'sign', ...(opts.candidates === undefined ? {} : { candidates: opts.candidates }) }, opts.gainAt === undefined ? {} : { gainAt: opts.gainAt });
+  const o = await evolveInProcess(seed, { gate: 'sign', gateLines: PER_CANDIDATE, ...(opts.candidates === undefined ? {} : { candidates: opts.candidates }) }, opts.gainAt === undefined ? {} : { gainAt: opts.gainAt });
   return { seed, code: o.code, events: o.events, stderr: '' };
 }
 

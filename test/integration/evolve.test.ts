@@ -6,6 +6,10 @@
 // controlled run and the kill + resume go through the built CLI and the fake HTTP server, and the
 // first two check that the CLI decides exactly as the in-process run of the same seed.
 //
+// Two schedules: the default (fwer-screened: a screen on the 10 feedback items, then α spent on
+// the candidates that pass, so P(any false commit in a run) ≤ α) and per-candidate by name, whose
+// bands (1/α for every candidate) the older blocks were written for.
+//
 // The world (evolveWorkspace.ts: scenarioFor): 40 dev items, base accuracy 0.6, deterministic
 // answers; a neutral edit re-draws 30 % of the items at the same accuracy, so against its parent an
 // item is a win with probability 0.3 · 0.4 · 0.6 = 0.072 and a loss with 0.072; the real edit turns
@@ -41,11 +45,13 @@ const verdictOn = (o: { events: EngineEvent[] }, marker: string) => {
   return p ? o.events.flatMap((e) => (e.type === 'decision' ? [e.record] : [])).find((r) => r.candidateId === p.candidateId) : undefined;
 };
 const many = (jobs: (() => Promise<InProcessOutcome>)[]) => inBatches(jobs, 8);
+/** PACE+ under the per-candidate schedule, named: each candidate against 1/α. */
+const PER_CANDIDATE = { gate: 'pace+', gateLines: ['schedule: per-candidate'] };
 
 describe('null regime: the edits only reshuffle which items the agent gets right', () => {
-  it('PACE+ at α = 0.05 leaves most runs without a commit, greedy commits in nearly all', async () => {
+  it('PACE+ at α = 0.05 per candidate leaves most runs without a commit, greedy commits in nearly all', async () => {
     const n = 40;
-    const pace = await many(seeds(n).map((s) => () => evolveInProcess(s, { gate: 'pace+' }, {})));
+    const pace = await many(seeds(n).map((s) => () => evolveInProcess(s, PER_CANDIDATE, {})));
     const greedy = await many(seeds(n).map((s) => () => evolveInProcess(s, { gate: 'greedy' }, {})));
     for (const o of [...pace, ...greedy]) expect(o.events.at(-1)?.type).toBe('run/finished');
     // Until a run's first commit every candidate is a child of the incumbent v0, so P(a run commits
@@ -64,6 +70,22 @@ describe('null regime: the edits only reshuffle which items the agent gets right
     expect(greedyCommitted).toBeGreaterThan(dirty);
     // Exit code 1 says "nothing accepted".
     expect(pace.filter((o) => commitsOf(o).length === 0).every((o) => o.code === 1)).toBe(true);
+  }, 120_000);
+
+  it('the default schedule commits anything in at most α of the runs, whatever the dependence between candidates', async () => {
+    const n = 40;
+    const runs = await many(seeds(n, 101).map((s) => () => evolveInProcess(s, { gate: 'pace+' }, {})));
+    for (const o of runs) expect(o.events.at(-1)?.type).toBe('run/finished');
+    // The run-level guarantee: P(any commit of a run with no real edit) ≤ α = 0.05. More dirty runs
+    // than the 1e-3 upper quantile of Bin(40, 0.05) fails.
+    const dirty = runs.filter((o) => commitsOf(o).length > 0).length;
+    expect(dirty).toBeLessThanOrEqual(binomialUpper(n, 0.05));
+    // Every candidate was screened first; a dropped one read no dev item and spent no α.
+    const records = runs.flatMap((o) => o.events.flatMap((e) => (e.type === 'decision' ? [e.record] : [])));
+    const screened = records.filter((r) => r.reason === 'screened');
+    expect(screened.length).toBeGreaterThan(0);
+    expect(screened.every((r) => r.itemsConsumed === 0 && r.screen?.verdict === 'drop')).toBe(true);
+    expect(records.filter((r) => r.reason !== 'screened' && r.reason !== 'duplicate').every((r) => r.screen?.verdict === 'promote')).toBe(true);
   }, 120_000);
 
   it('through the CLI: exits 1 with nothing committed, deciding as the in-process run of its seed', async () => {
@@ -91,9 +113,9 @@ describe('controlled regime: one of the edits raises true accuracy by 0.30', () 
   // duplicate proposal, which would leave a tenth-position edit untested.
   const gainAt = (s: number) => 1 + (s % 9);
 
-  it('PACE+ commits the real edit where it is tested, and the test-split score rises', async () => {
+  it('PACE+ per candidate commits the real edit where it is tested, and the test-split score rises', async () => {
     const n = 30;
-    const runs = await many(seeds(n).map((s) => () => evolveInProcess(s, { gate: 'pace+' }, { gainAt: gainAt(s) })));
+    const runs = await many(seeds(n).map((s) => () => evolveInProcess(s, PER_CANDIDATE, { gainAt: gainAt(s) })));
     let tested = 0;
     let found = 0;
     for (const o of runs) {
@@ -119,6 +141,26 @@ describe('controlled regime: one of the edits raises true accuracy by 0.30', () 
     expect(found).toBeGreaterThanOrEqual(binomialLower(tested, paceCommitProbability(40, REAL.win, REAL.loss)));
   }, 120_000);
 
+  it('the default schedule commits the real edit in most runs, though later positions need more evidence', async () => {
+    const n = 30;
+    const runs = await many(seeds(n).map((s) => () => evolveInProcess(s, { gate: 'pace+' }, { gainAt: gainAt(s) })));
+    let found = 0;
+    let expected = 0;
+    for (const o of runs) {
+      expect(o.events.at(-1)?.type).toBe('run/finished');
+      if (verdictOn(o, `<!-- edit:${gainAt(o.seed)} -->`)?.decision === 'commit') found++;
+      // A lower bound on this run's chance: no false commit first (≥ 1 − α, the guarantee); the
+      // screen promotes the real edit unless it wins none of the 10 feedback items (it never loses
+      // one): 1 − 0.7^10; at most g − 1 candidates were promoted before it, so its threshold is at
+      // most g(g + 1)/α, and bands.ts gives the exact commit probability at that threshold.
+      const g = gainAt(o.seed);
+      expected += 0.95 * (1 - 0.7 ** 10) * paceCommitProbability(40, REAL.win, REAL.loss, 0.05 / (g * (g + 1)));
+    }
+    // The runs are independent with different chances (a Poisson binomial): the binomial of the
+    // mean chance is more spread, so its 1e-3 lower quantile is a safe floor.
+    expect(found).toBeGreaterThanOrEqual(binomialLower(n, expected / n));
+  }, 120_000);
+
   it('through the CLI: commits the real edit, deciding as the in-process run of its seed', async () => {
     const seed = 3;
     const w = makeWorkspace({ gate: 'pace+', seed });
@@ -139,7 +181,7 @@ describe('controlled regime: one of the edits raises true accuracy by 0.30', () 
 
 describe('gate.population: finite (better on this dev set, GATES.md 1.2)', () => {
   it('commits the real edit whenever it is tested, and every decision records the null it tested', async () => {
-    const runs = await many(seeds(10).map((s) => () => evolveInProcess(s, { gate: 'pace+', gateLines: ['population: finite'] }, { gainAt: 1 + (s % 9) })));
+    const runs = await many(seeds(10).map((s) => () => evolveInProcess(s, { gate: 'pace+', gateLines: ['population: finite', 'schedule: per-candidate'] }, { gainAt: 1 + (s % 9) })));
     let tested = 0;
     let committed = 0;
     for (const o of runs) {
@@ -213,11 +255,14 @@ describe('merge of two Pareto parents (spec `merge: true`)', () => {
 
 describe('kill mid-run, then resume', () => {
   it('finishes with the decisions of an uninterrupted run and repeats no finished call', async () => {
+    // The default schedule (its screen's calls are replayed too), the real edit proposed fourth:
+    // after the kill, and committed in this seed's run, so --apply has an edit to write (a commit is
+    // likely, not certain: see the controlled regime above).
     const seed = 5;
-    const reference = await evolveInProcess(seed, { gate: 'pace+' }, { gainAt: 6 });
+    const reference = await evolveInProcess(seed, { gate: 'pace+' }, { gainAt: 4 });
     const w = makeWorkspace({ gate: 'pace+', seed });
     const latencyMs = 30;
-    const server = await startFakeServer({ scenario: scenarioFor(w, { seed, gainAt: 6 }), latencyMs });
+    const server = await startFakeServer({ scenario: scenarioFor(w, { seed, gainAt: 4 }), latencyMs });
     try {
       // Two candidates decided, then killed without warning.
       const { runId: id, killAt } = await evolveThenKill(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir], w.dir);
@@ -244,7 +289,7 @@ describe('kill mid-run, then resume', () => {
         else if (first < killAt - latencyMs - 200) repeats.push(c.index);
       }
       expect(repeats).toEqual([]);
-      expect(readFileSync(w.promptPath, 'utf8')).toContain('<!-- edit:6 -->');
+      expect(readFileSync(w.promptPath, 'utf8')).toContain('<!-- edit:4 -->');
     } finally {
       await server.close();
     }

@@ -23,7 +23,8 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
-  original = makeWorkspace({ gate: 'pace+', seed: SEED });
+  // Per candidate, by name: the real edit at position 6 is then committed, so the resumed copy has an edit to write.
+  original = makeWorkspace({ gate: 'pace+', seed: SEED, gateLines: ['schedule: per-candidate'] });
   dirs.push(original.dir);
   server = await startFakeServer({ scenario: scenarioFor(original, { seed: SEED, gainAt: 6 }), latencyMs: 30 });
   // --apply, so run.json's mode is autopilot and a resume that reached the wrong prompt file would write it.

@@ -4,6 +4,7 @@
  * outputs (for pairwise gates, the validator's rationale in both orders and whether they agreed).
  * Every string here came from an LLM or a file, so every one is set as text.
  */
+import type { ScreenSummary } from '../../src/core/gates/screen';
 import type { Evidence, EvidenceItem, JudgeView } from '../../src/protocol/webview';
 import { codicon, custom, el, setChildren } from '../dom';
 import { count, evidenceText, formatFactor, shortId } from '../model/format';
@@ -96,6 +97,7 @@ export class EvidenceView extends HTMLElement {
           r?.unjudged ? `, ${r.unjudged} left out: the judge did not answer` : '',
           ').',
         ]),
+        r?.screen ? el('p', { className: 'evidence-screen', text: screenText(r.screen) }) : undefined,
         el('div', { className: 'buttons' }, [openText, openDiff]),
       ]),
       section(
@@ -114,7 +116,9 @@ export class EvidenceView extends HTMLElement {
       section(
         itemsHeading(ev),
         el('div', {}, [
-          ev.items.length === 0 ? el('p', { className: 'note', text: 'No discordant items: every item so far was a tie.' }) : undefined,
+          ev.items.length === 0
+            ? el('p', { className: 'note', text: r?.reason === 'screened' ? 'Screened out before the dev set: no dev item was used.' : 'No discordant items: every item so far was a tie.' })
+            : undefined,
           this.itemsHost,
           this.moreButton,
           ev.omittedItems > 0 ? el('p', { className: 'note', text: `${ev.omittedItems} more items are in the run's journal.` }) : undefined,
@@ -208,3 +212,10 @@ function judge(label: string, view: JudgeView | undefined): HTMLElement {
 }
 
 customElements.define('ratchet-evidence-view', EvidenceView);
+
+/** The run-level default's first check, in words (core/gates/screen.ts). */
+function screenText(s: ScreenSummary): string {
+  const unanswered = s.abstained > 0 ? `, ${s.abstained} the judge left unanswered` : '';
+  const what = `First check on feedback items: ${s.wins} won, ${s.losses} lost, ${count(s.ties, 'tie')}${unanswered} over ${count(s.items, 'item')}`;
+  return s.verdict === 'drop' ? `${what}; screened out, so no dev item and none of the run's α was used.` : `${what}; it went on to the dev set.`;
+}

@@ -1,7 +1,8 @@
 /**
- * <ratchet-run-header>: what is running (target, gate, α, mode, status), what it waits for (a rate
- * limit, a backoff), how much of its budget it has used, and Cancel / Resume. The buttons only ask:
- * the host forwards the request. Every line wraps, so from 320 px up nothing leaves the frame.
+ * <ratchet-run-header>: what is running (target, gate, α, mode, status), what a commit guarantees
+ * (for the whole run or per candidate), what it waits for (a rate limit, a backoff), how much of
+ * its budget it has used, and Cancel / Resume. The buttons only ask: the host forwards the
+ * request. Every line wraps, so from 320 px up nothing leaves the frame.
  */
 import type { RunListEntry } from '../../src/protocol/webview';
 import { custom, el, icon, setChildren, setText } from '../dom';
@@ -36,6 +37,10 @@ export class RunHeader extends HTMLElement {
   private readonly facts = el('div', { className: 'run-facts' });
   private readonly meters = el('div', { className: 'run-meters', attrs: { 'aria-label': 'Budget used' } });
   private readonly models = el('div', { className: 'run-models', attrs: { title: 'The model each role calls, and the setting or run spec line that chose it' } });
+  private readonly guarantee = el('div', {
+    className: 'run-guarantee',
+    attrs: { title: "What the gate's schedule (gate.schedule) bounds: the chance of committing an edit that is not truly better, for this whole run or for each candidate" },
+  });
   private readonly estimate = el('span', { className: 'run-estimate', attrs: { title: 'What the run expects to spend at most, said before its first call' } });
   private readonly progress = custom<HTMLElement & { value?: number; max: number }>('vscode-progress-bar', {
     attrs: { 'aria-label': 'Budget used', max: '100' },
@@ -86,6 +91,7 @@ export class RunHeader extends HTMLElement {
     this.append(
       el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status, this.waiting]),
       el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelSlot, this.resumeSlot])]),
+      this.guarantee,
       this.models,
       el('div', { className: 'run-line' }, [this.meters, this.estimate]),
       this.progress,
@@ -128,6 +134,8 @@ export class RunHeader extends HTMLElement {
     setChildren(this.judge, model.judge === undefined ? [] : [icon('question'), ' ', model.judge]);
     this.report.hidden = model.testReport === undefined;
     setChildren(this.report, model.testReport === undefined ? [] : [icon('beaker'), ' ', model.testReport]);
+    this.guarantee.hidden = model.guarantee === undefined;
+    setChildren(this.guarantee, model.guarantee === undefined ? [] : [el('span', { className: 'meter-name', text: 'guarantee' }), ` ${model.guarantee}`]);
     this.models.hidden = model.models === undefined;
     setChildren(this.models, model.models === undefined ? [] : [el('span', { className: 'meter-name', text: 'models' }), ` ${model.models}`]);
     this.estimate.hidden = model.estimate === undefined;

@@ -78,6 +78,9 @@ export class WealthChart extends HTMLElement {
           // uPlot's log splits label every 1..9 × 10^k, which overlap in a short chart; decades
           // and the threshold are what a reader needs.
           splits: (_u: uPlot, _axis: number, min: number, max: number) => logSplits(min, max, this.model?.threshold.find((v) => v !== null) ?? undefined),
+          // uPlot's default filter on a log axis blanks every split but 1, 2, 5 × 10^k (a line at ×40
+          // or ×120 read "×0"); these splits are already the ones to label.
+          filter: (_u: uPlot, splits: number[]) => splits,
           values: (_u: uPlot, splits: number[]) => splits.map((v) => `×${formatFactor(v)}`),
         },
       ],

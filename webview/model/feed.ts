@@ -88,6 +88,10 @@ export function rowFacts(row: DecisionRow): CandidateFacts {
 }
 
 export function statisticPieces(row: DecisionRow): FeedPiece[] {
+  // Dropped by the run-level default's first check: it has no evidence to show, only that.
+  if (row.reason === 'screened') {
+    return [{ text: 'screened out before the dev set', title: `${shortId(row.candidateId)} did not lead the version in force on feedback items, so it read no dev item and used none of the run’s α.` }];
+  }
   const groups: FeedPiece[][] = [];
   const gate = gateRow(row.gate);
   const facts = rowFacts(row);
@@ -153,6 +157,10 @@ export function reasonText(row: DecisionRow): string {
       return 'dev items ran out';
     case 'infeasible':
       return 'infeasible: dev set too small to commit';
+    case 'floor':
+      return 'stopped: evidence fell below ×0.2';
+    case 'screened':
+      return 'screened out: no lead on feedback items';
     case 'duplicate':
       return 'duplicate of a rejected candidate';
     case 'greedy':

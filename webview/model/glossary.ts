@@ -40,7 +40,10 @@ export interface GlossaryEntry {
 
 const factor = (x: number): string => `×${formatFactor(x)}`;
 const needs = (f: CandidateFacts): string => (f.threshold > 0 ? factor(f.threshold) : 'the gate’s bar');
-const alphaNote = (f: CandidateFacts): string => (f.alpha !== undefined && f.threshold > 0 ? ` (= 1/α with α = ${f.alpha})` : '');
+/** Whether the candidate's line is 1/α (per-candidate) rather than a share of a run-level α. */
+const perCandidate = (f: CandidateFacts): boolean => f.alpha !== undefined && Math.abs(f.threshold * f.alpha - 1) < 1e-9;
+const alphaNote = (f: CandidateFacts): string =>
+  f.alpha === undefined || !(f.threshold > 0) ? '' : perCandidate(f) ? ` (= 1/α with α = ${f.alpha})` : ` (its share of the run’s α = ${f.alpha})`;
 const standing = (f: CandidateFacts): string => (Number.isNaN(f.evidence) ? 'it has no discordant pair yet' : `it is at ${factor(f.evidence)}`);
 
 export const GLOSSARY: Readonly<Record<Term, GlossaryEntry>> = {
@@ -55,12 +58,14 @@ export const GLOSSARY: Readonly<Record<Term, GlossaryEntry>> = {
   },
   needs: {
     name: 'needs ×…',
-    means: 'The evidence a candidate must reach to be committed: 1/α, ×20 at α = 0.05.',
+    means:
+      'The evidence a candidate must reach to be committed. Under the default schedule α is shared by the whole run: the candidates that reach the dev set need ×40, ×120, ×240, … in turn at α = 0.05; per candidate it is 1/α, ×20.',
     forCandidate: (f) => `needs ${needs(f)}: ${shortId(f.candidateId)}’s evidence must reach ${needs(f)}${alphaNote(f)} to be committed; ${standing(f)}.`,
   },
   threshold: {
     name: '1/α line',
-    means: 'The line a candidate’s evidence must cross to be committed; a candidate that is not better crosses it with probability at most α.',
+    means:
+      'The line a candidate’s evidence must cross to be committed: 1/α per candidate, higher when α is shared by the whole run. A candidate that is not better crosses it with probability at most its share of α.',
     forCandidate: (f) => `1/α line at ${needs(f)}: ${shortId(f.candidateId)} is committed the moment its evidence crosses it; ${standing(f)}.`,
   },
   discordant: {
@@ -89,8 +94,12 @@ export const GLOSSARY: Readonly<Record<Term, GlossaryEntry>> = {
   },
   alpha: {
     name: 'α',
-    means: 'The chance the gate allows of committing an edit that is not better. The 1/α line follows from it: α = 0.05 gives ×20.',
-    forCandidate: (f) => `α = ${f.alpha ?? '?'}: the chance of committing ${shortId(f.candidateId)} if it is not better is at most ${f.alpha ?? 'α'}; hence the line at ${needs(f)}.`,
+    means:
+      'The chance the gate allows of committing an edit that is not better: for the whole run under the default schedule (each candidate that reaches the dev set gets a share of it), or for each candidate (per-candidate: the line at 1/α, ×20 at α = 0.05).',
+    forCandidate: (f) =>
+      perCandidate(f) || f.alpha === undefined
+        ? `α = ${f.alpha ?? '?'}: the chance of committing ${shortId(f.candidateId)} if it is not better is at most ${f.alpha ?? 'α'}; hence the line at ${needs(f)}.`
+        : `α = ${f.alpha} for the whole run: the chance that it commits any edit that is not better is at most ${f.alpha}; ${shortId(f.candidateId)}’s share of it puts its line at ${needs(f)}.`,
   },
 };
 

@@ -6,6 +6,7 @@ import { count, formatCount, formatDollars, formatDuration, formatSigned, shortI
 import { costTotals } from '../../src/panelState/runState';
 import { isEvaluation } from '../../src/panelState/results';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
+import { runGuarantee } from '../../src/core/gates/guarantee';
 import { generatedLine } from '../../src/core/journal/runStatus';
 import { silenceText } from '../../src/core/gates/abstentions';
 import { generatedTally } from './zeroData';
@@ -47,6 +48,8 @@ export interface HeaderModel {
   waiting: WaitNote | undefined;
   /** Each called role's model and where it was chosen: "agent, proposer: llama3.1 (setting ratchet.models.default)". */
   models: string | undefined;
+  /** What a commit means for this run: "this run: P(any false commit) ≤ 0.05" (core/gates/guarantee.ts). */
+  guarantee: string | undefined;
   /** When the judge left answers out: "The judge did not answer 70 of 72 times …" (#25); never folded into ties. */
   judge: string | undefined;
 }
@@ -96,6 +99,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       estimate: undefined,
       waiting: undefined,
       models: undefined,
+      guarantee: undefined,
       judge: undefined,
     };
   }
@@ -134,6 +138,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
     models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
+    guarantee: info ? runGuarantee(info) : undefined,
     judge: judgeText(state),
   };
 }

@@ -177,7 +177,8 @@ export function logSplits(min: number, max: number, threshold: number | undefine
   for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
     const v = 10 ** e;
     if (v < min || v > max) continue;
-    if (hasThr && Math.abs(Math.log10(v / threshold)) < Math.log10(2.5)) continue;
+    // Within a factor 2.5 of the line (inclusive: ×100 beside the run-level default's ×40) the labels collide.
+    if (hasThr && Math.abs(Math.log10(v / threshold)) <= Math.log10(2.5) + 1e-9) continue;
     out.push(v);
   }
   return out.sort((a, b) => a - b);

@@ -25,6 +25,7 @@ import type { JudgeCount } from '../../core/gates/abstentions';
 import { describeModelChoices } from '../../core/run/modelChoice';
 import { integer, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
+import { runGuarantee } from '../../core/gates/guarantee';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
 import { cancelledByUser } from '../userCancel';
 import type { RunControl, Suggestion } from '../../core/journal/control';
@@ -57,7 +58,7 @@ export function registerEvolve(program: Command, version: string): void {
     .argument('[prompt-file]', `the prompt file (${promptExtensionsText()}); its run spec is the front matter or <name>${RUN_SPEC_EXTENSION}`)
     .option('--data <file>', 'dataset to use instead of the spec’s (JSONL, CSV or YAML tests:)')
     .addOption(new Option('--gate <gate>', 'acceptance gate').choices(GATE_NAMES))
-    .option('--alpha <a>', 'false-commit rate per candidate', number('--alpha'))
+    .option('--alpha <a>', "false-commit level: for the whole run (the default schedule) or per candidate (the spec's gate.schedule: per-candidate)", number('--alpha'))
     .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
     .option('--candidates <n>', 'number of candidates to test', integer('--candidates'))
     .option('--seed <n>', 'run seed (splits, item order, parent choice)', integer('--seed'))
@@ -192,6 +193,8 @@ export class Progress {
         // is caught (and a run about to cost more than meant stopped) before anything is paid.
         if (e.info.models) this.print(`models: ${oneLine(describeModelChoices(e.info.models))}`);
         if (e.info.estimate) this.print(`estimate: ${describeEstimate(e.info.estimate)} (an upper estimate)`);
+        // What a commit will mean, before there is one: per candidate, or for the whole run.
+        if (runGuarantee(e.info)) this.print(`guarantee: ${runGuarantee(e.info)}`);
         return;
       case 'candidate/proposed':
         this.candidate = e.candidateId;

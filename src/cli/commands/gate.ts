@@ -23,17 +23,20 @@ import { paceConfig, runPaceOnOutcomes } from '../../core/gates/pace';
 import { preflight } from '../../core/gates/preflight';
 import { signTestLevel, signTestOnDeltas } from '../../core/gates/signTest';
 import { EMPTY_LEDGER, advanceLedger, checkAlpha } from '../../core/gates/thresholds';
+import { scheduleRow } from '../../core/gates/schedules';
 import { INPUT_LIMIT_VARIABLES, formatSize, lineTooLongMessage } from '../../core/files/inputLimits';
 import type { InputLimits } from '../../core/files/inputLimits';
 import { inputLimitsFromEnv } from '../../node/inputFile';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 
+/** `--run-level` values and the run-level schedule each replays (core/gates/schedules.ts). */
+const RUN_LEVEL_SCHEDULES = { elond: 'e-lond', spending: 'fwer-spend', screened: 'fwer-screened' } as const satisfies Record<string, Schedule>;
 
 interface GateOptions {
   alpha: string;
   lambda?: string;
   bettor?: BettorSpec['kind'];
-  runLevel?: 'elond' | 'spending';
+  runLevel?: keyof typeof RUN_LEVEL_SCHEDULES;
   horizon?: string;
   scores: 'auto' | ScoreMode;
   futility: boolean;
@@ -49,7 +52,12 @@ export function registerGate(program: Command): void {
     .option('--alpha <A>', 'per-candidate false-commit level α', '0.05')
     .option('--lambda <L>', 'pace: the fixed bet λ (default 0.5); pace+: comma-separated λ grid (default 0.3,0.5,0.7,0.85)')
     .addOption(new Option('--bettor <kind>', 'pace+: betting strategy (GATES.md 4.1)').choices(['mixture', 'fixed', 'agrapa', 'ons', 'beta']))
-    .addOption(new Option('--run-level <mode>', 'error control across candidates: e-LOND (FDR) or α-spending (FWER)').choices(['elond', 'spending']))
+    .addOption(
+      new Option(
+        '--run-level <mode>',
+        "error control across candidates: e-LOND (FDR), α-spending (FWER), or screened (FWER, ratchet evolve's default: give only the candidates that reached the dev-set test, the j-th needs ×j(j+1)/α)",
+      ).choices(Object.keys(RUN_LEVEL_SCHEDULES)),
+    )
     .option('--horizon <T>', 'declared number of candidates: γ_t = 1/T (otherwise 6/(π²t²))')
     .addOption(new Option('--scores <mode>', 'outcome type; auto = binary when every outcome is 0 or 1').choices(['auto', 'binary', 'continuous']).default('auto'))
     .addOption(
@@ -220,9 +228,9 @@ export interface CandidateResult {
 export function auditOutcomes(gate: AuditGateName, opts: GateOptions, text: string): CandidateResult[] {
   const alpha = parseNumber(opts.alpha, '--alpha');
   checkAlpha(alpha);
-  const schedule: Schedule = opts.runLevel === 'elond' ? 'e-lond' : opts.runLevel === 'spending' ? 'fwer-spend' : 'per-candidate';
+  const schedule: Schedule = opts.runLevel === undefined ? 'per-candidate' : RUN_LEVEL_SCHEDULES[opts.runLevel];
   const horizonT = opts.horizon === undefined ? undefined : parseHorizon(opts.horizon);
-  if (horizonT !== undefined && schedule === 'per-candidate') throw new RatchetError('badInput', '--horizon applies only with --run-level elond or spending.');
+  if (horizonT !== undefined && !scheduleRow(schedule).horizon) throw new RatchetError('badInput', '--horizon applies only with --run-level elond or spending.');
   if (gate === 'greedy' && schedule !== 'per-candidate') throw new RatchetError('badInput', 'greedy has no error control to spread across a run; --run-level needs pace, pace+ or sign.');
   if (gate === 'sign' && schedule === 'e-lond') throw new RatchetError('badInput', 'e-LOND needs e-values; the sign test gives p-values. Use --run-level spending, or pace / pace+.');
   if ((gate === 'sign' || gate === 'greedy') && (opts.lambda !== undefined || opts.bettor !== undefined)) {
@@ -369,7 +377,7 @@ function renderTable(results: CandidateResult[], gate: AuditGateName, opts: Gate
     return `${j.candidateId ?? '(candidate)'}  ${j.decision}  ${j.reason}  stopped ${where}  W=${j.wins} L=${j.losses} ties=${j.ties}  ${stat}${trace}`;
   });
   const commits = results.filter((r) => r.json.decision === 'commit').length;
-  const mode = opts.runLevel === 'elond' ? 'e-LOND' : opts.runLevel === 'spending' ? 'α-spending' : 'per candidate';
+  const mode = opts.runLevel === undefined ? 'per candidate' : scheduleRow(RUN_LEVEL_SCHEDULES[opts.runLevel]).title;
   const control = gate === 'greedy' ? 'no error control' : `α = ${opts.alpha}, ${mode}`;
   rows.push(`${gate}: ${commits} of ${results.length} candidate${results.length === 1 ? '' : 's'} committed (${control})`);
   return rows.join('\n') + '\n';

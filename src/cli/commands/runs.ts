@@ -258,6 +258,7 @@ function formatHead(summary: RunSummary, record: RunRecord): string {
       .filter((p) => p !== undefined)
       .join(' · '),
   ];
+  if (summary.guarantee !== undefined) head.push(`guarantee: ${summary.guarantee}`);
   const silence = silenceText(summary.judge);
   if (silence !== undefined) {
     const who = summary.judge?.model === undefined ? '' : ` (model ${oneLine(summary.judge.model)})`;

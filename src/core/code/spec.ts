@@ -15,6 +15,8 @@ import { isPlainObject } from '../data/item';
 import type { YamlPath } from '../data/yamlSource';
 import { CODE_GATES } from '../gates/gateTable';
 import type { CodeGateName, GateName } from '../gates/gateTable';
+import { SCHEDULES, scheduleRow } from '../gates/schedules';
+import type { Schedule } from '../gates/schedules';
 import { checkPrice, listedPrice, modelPrice } from '../llm/prices';
 import type { ModelPrice, Role } from '../llm/types';
 import { fieldName } from '../setup/specSchema';
@@ -153,6 +155,8 @@ export interface CodeRunSpec {
 /** Defaults of the code-only keys; pinned to the schema's `default` annotations by a test. */
 export const CODE_DEFAULTS = {
   gate: 'pace+' as CodeGateName,
+  /** A search has no feedback split for the run-level default's screen: each child is controlled on its own. */
+  schedule: 'per-candidate' as Schedule,
   budget: { proposals: 100 },
   islands: 2,
   evaluator: {
@@ -225,7 +229,11 @@ export function resolveCodeSpec(merged: MergedSpec, ctx: CodeResolveContext): { 
   if (!(CODE_GATES as readonly string[]).includes(name)) {
     report(typeof v.gate === 'string' ? ['gate'] : ['gate', 'name'], `gate ${name} cannot decide a code search; use ${CODE_GATES.join(', ')}`);
   }
-  const gate = { ...resolveGate(gateRaw, name, { candidates: budget.proposals }, report), name: name as CodeGateName };
+  const resolved = resolveGate(gateRaw, name, { candidates: budget.proposals }, report);
+  if (gateRaw.schedule !== undefined && scheduleRow(resolved.schedule).screen) {
+    report(['gate', 'schedule'], `gate.schedule ${resolved.schedule} screens candidates on a prompt run's feedback split, which a code search does not have; use ${SCHEDULES.filter((s) => !scheduleRow(s).screen).join(', ')}`);
+  }
+  const gate = { ...resolved, schedule: (gateRaw.schedule as Schedule | undefined) ?? CODE_DEFAULTS.schedule, name: name as CodeGateName };
 
   const spec: CodeRunSpec = {
     kind: 'code',

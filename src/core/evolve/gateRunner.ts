@@ -3,20 +3,24 @@
  * Every gate here follows GATES.md: the item order is a seeded permutation fixed before the first
  * evaluation (A2: orderSeed = hashSeed(runSeed, candidate hash)); items are evaluated a batch at a
  * time in parallel but the e-process is updated strictly in that order, and the first crossing
- * decides (4.7); the incumbent's outcomes come from the outcome cache (4.3).
+ * decides (4.7); the incumbent's outcomes come from the outcome cache (4.3). Under a screened
+ * schedule a gate with error control first screens the candidate on feedback items (screenRunner.ts).
  */
 import type { DataItem } from '../data/item';
 import type { GateSpec } from '../run/specTypes';
 import type { EngineEvent, EventOf } from '../journal/events';
 import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
-import type { DecisionRecord } from '../gates/record';
+import type { DecisionRecord, ScreenSummary } from '../gates/record';
 import type { RunLedger } from '../gates/thresholds';
 import type { ScoreMode } from '../gates/eprocess';
 import type { OutcomeCache } from '../gates/incumbentCache';
 import type { ScoredGateName } from '../gates/gateTable';
-import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord } from '../gates/pace';
-import type { PaceGateName, PaceStep, PaceTest } from '../gates/pace';
+import { gateConfigHash, startPaceTest, paceConfig, pairedDelta, paceDecisionRecord } from '../gates/pace';
+import type { PaceConfig, PaceGateName, PaceStep, PaceTest } from '../gates/pace';
+import { isPaceGate } from '../gates/gateTable';
+import { screenCandidate, screenOrder, screens } from './screenRunner';
+import type { ScreenMeasure } from './screenRunner';
 import { bothOrderVerdict, childMatchScore, judgeGateConfigHash, observeVerdicts } from '../gates/pairwise';
 import { JudgeTally } from '../gates/abstentions';
 import { advanceLedger, candidateThreshold } from '../gates/thresholds';
@@ -37,6 +41,8 @@ export interface GateContext {
   llm: LlmClient;
   validator: ModelSpec;
   dev: readonly DataItem[];
+  /** The feedback split: what a screened schedule's screen compares on (never the dev items). */
+  feedback: readonly DataItem[];
   gate: GateSpec;
   scores: ScoreMode;
   outcomes: OutcomeCache;
@@ -64,6 +70,15 @@ export const DIRECT_MINIBATCH = 6;
 export async function testCandidate(ctx: GateContext, cand: Version, incumbent: Version, ledger: RunLedger): Promise<TestResult> {
   const orderSeed = hashSeed(ctx.runSeed, cand.hash);
   const order = seededPermutation(ctx.dev.length, orderSeed).map((i) => ctx.dev[i]!);
+  if (!screens(ctx.gate)) return devTest(ctx, cand, incumbent, ledger, order, orderSeed);
+  const measure = ctx.gate.name === 'pace-rf' ? judgedDelta : scoredDelta;
+  const screen = await screenCandidate(screenOrder(ctx.runSeed, cand, ctx.feedback), ctx.batchSize, (item) => measure(ctx, cand, incumbent, item));
+  if (screen.verdict === 'drop') return screenedOut(ctx, cand, incumbent, ledger, orderSeed, screen);
+  const result = await devTest(ctx, cand, incumbent, ledger, order, orderSeed);
+  return { ...result, record: { ...result.record, screen } };
+}
+
+function devTest(ctx: GateContext, cand: Version, incumbent: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
   switch (ctx.gate.name) {
     case 'pace':
     case 'pace+':
@@ -96,8 +111,12 @@ export async function testCandidateWithMatches(
 }
 
 function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLedger): PaceTest {
+  return startPaceTest(paceConfigFor(ctx, name), ledger, n);
+}
+
+function paceConfigFor(ctx: GateContext, name: PaceGateName): PaceConfig {
   const g = ctx.gate;
-  const cfg = paceConfig(name, {
+  return paceConfig(name, {
     alpha: g.alpha,
     scores: name === 'pace-rf' ? 'binary' : ctx.scores,
     schedule: g.schedule,
@@ -109,7 +128,38 @@ function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLed
         ? { bettor: { kind: 'mixture', lambdas: g.lambdas } }
         : {}),
   });
-  return startPaceTest(cfg, ledger, n);
+}
+
+/**
+ * The decision record of a candidate the screen dropped: rejected before any dev item, with the
+ * threshold it would have faced and the ledger unchanged — no α was spent on it (docs/gates.md).
+ */
+function screenedOut(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, orderSeed: number, screen: ScreenSummary): TestResult {
+  const name = ctx.gate.name;
+  const pace = isPaceGate(name) ? paceConfigFor(ctx, name) : undefined;
+  const record: DecisionRecord = {
+    candidateId: cand.id,
+    parentId: cand.parentId,
+    incumbentId: inc.id,
+    gate: name,
+    configHash: pace ? gateConfigHash(pace) : signConfigHash(ctx.gate),
+    alpha: ctx.gate.alpha,
+    schedule: ctx.gate.schedule,
+    ledgerBefore: { ...ledger },
+    threshold: candidateThreshold(ctx.gate.schedule, ctx.gate.alpha, ledger, ctx.gate.horizon),
+    orderSeed,
+    itemsConsumed: 0,
+    wins: 0,
+    losses: 0,
+    ties: 0,
+    logWealth: 0,
+    decision: 'reject',
+    reason: 'screened',
+    candidateCalls: 0,
+    incumbentCalls: 0,
+    screen,
+  };
+  return { record, ledgerAfter: ledger, candidateOutcomes: new Map(), matches: [], rationales: [] };
 }
 
 /**
@@ -238,6 +288,27 @@ async function paceScored(
     incumbentCalls,
   });
   return { record: tally.onto(record), ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
+}
+
+/**
+ * A screen's item, scored: both versions on it (each output memoised, so a repeat is free); no
+ * reading when the judging scorer gave either of them no grade.
+ */
+async function scoredDelta(ctx: GateContext, cand: Version, inc: Version, item: DataItem): Promise<ScreenMeasure> {
+  const [c, i] = await Promise.all([ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal), ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal)]);
+  const [yC, yI] = [outcomeOf(c), outcomeOf(i)];
+  return { delta: yC === undefined || yI === undefined ? undefined : pairedDelta(yI, yC, ctx.scores), candidateCall: !c.memo, incumbentCall: !i.memo };
+}
+
+/**
+ * A screen's item, reward-free: both outputs, the validator in both orders, as reward-free PACE
+ * measures a dev item; no reading when the validator did not answer in either order.
+ */
+async function judgedDelta(ctx: GateContext, cand: Version, inc: Version, item: DataItem): Promise<ScreenMeasure> {
+  const [c, i] = await Promise.all([ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal), ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal)]);
+  const [childFirst, parentFirst] = await Promise.all([judgeItem(ctx, c.input, c.output, i.output), judgeItem(ctx, c.input, i.output, c.output)]);
+  const both = bothOrderVerdict(childFirst.verdict, parentFirst.verdict);
+  return { delta: both.outcome === 'abstained' ? undefined : both.delta, candidateCall: !c.memo, incumbentCall: !i.memo };
 }
 
 /**
@@ -386,7 +457,7 @@ async function sign(ctx: GateContext, cand: Version, inc: Version, ledger: RunLe
     parentId: cand.parentId,
     incumbentId: inc.id,
     gate: 'sign',
-    configHash: sha256Hex(JSON.stringify({ gate: 'sign', alpha: ctx.gate.alpha, schedule: ctx.gate.schedule, horizon: ctx.gate.horizon })).slice(0, 16),
+    configHash: signConfigHash(ctx.gate),
     alpha: ctx.gate.alpha,
     schedule: ctx.gate.schedule,
     ledgerBefore: { ...ledger },
@@ -405,6 +476,10 @@ async function sign(ctx: GateContext, cand: Version, inc: Version, ledger: RunLe
     statistic: { ...t.statistic },
   };
   return { record: measured ? measured.tally.onto(record) : record, ledgerAfter: advanceLedger(ledger, decision), candidateOutcomes: measured?.candidateOutcomes ?? new Map(), matches: [], rationales: [] };
+}
+
+function signConfigHash(g: GateSpec): string {
+  return sha256Hex(JSON.stringify({ gate: 'sign', alpha: g.alpha, schedule: g.schedule, horizon: g.horizon })).slice(0, 16);
 }
 
 async function outputsOn(ctx: GateContext, v: Version, items: readonly DataItem[]) {

@@ -17,7 +17,8 @@ import { OutcomeCache } from '../gates/incumbentCache';
 import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
 import { signTestMinWins } from '../gates/signTest';
-import { EMPTY_LEDGER } from '../gates/thresholds';
+import { EMPTY_LEDGER, candidateThreshold } from '../gates/thresholds';
+import { gateRow } from '../gates/gateTable';
 import type { RunLedger } from '../gates/thresholds';
 import type { ScoreMode } from '../gates/eprocess';
 import type { Ports, Random } from '../ports';
@@ -127,6 +128,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       target: opts.prompt.path,
       gate: spec.gate.name,
       alpha: spec.gate.alpha,
+      schedule: spec.gate.schedule,
       mode: spec.mode,
       seed: spec.seed,
       budget: {
@@ -178,6 +180,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       llm: ports.llm,
       validator: spec.models.validator,
       dev: splits.dev,
+      feedback: splits.feedback,
       gate: spec.gate,
       scores,
       outcomes,
@@ -188,6 +191,12 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
     };
     checkFeasible(spec, splits.dev.length);
 
+    // One list per set of splits, so the copy check indexes the items once, not per proposal.
+    let texts: { dev: readonly DataItem[]; list: { id: string; text: string }[] } | undefined;
+    const datasetTexts = () => {
+      if (texts?.dev !== splits.dev) texts = { dev: splits.dev, list: [...splits.feedback, ...splits.dev].map(itemText) };
+      return texts.list;
+    };
     const memory = new RejectionMemory();
     const rejectedHashes = new Set<string>();
     const committed: Version[] = [v0];
@@ -207,9 +216,16 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         await emit({ type: 'log', level: 'info', message: `Budget reached (${over}); stopping after ${candidates} candidates.` });
         break;
       }
+      // A zero-data run's later rounds may bring more dev items, so only a fixed dev set is final.
+      const spent = opts.dataRounds ? undefined : runLevelSpent(spec, ledger, splits.dev.length);
+      if (spent) {
+        await emit({ type: 'log', level: 'info', message: `${spent}; stopping after ${candidates} candidates.` });
+        break;
+      }
       if (opts.dataRounds && t > 1 && (t - 1) % opts.dataRounds.candidatesPerRound === 0) {
         if (!(await nextRound())) break;
         ctx.dev = splits.dev;
+        ctx.feedback = splits.feedback;
         checkFeasible(spec, splits.dev.length);
       }
       try {
@@ -269,7 +285,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           memory.add({ parentId: parent.id, candidateId: child.id, summary: summarize(proposal.reasoning), why: 'the prompt was over the length budget', by: 'gate' });
           continue;
         }
-        const copied = copiedDatasetText(parent.text, child.text, [...splits.feedback, ...splits.dev].map(itemText));
+        const copied = copiedDatasetText(parent.text, child.text, datasetTexts());
         if (copied.length > 0) {
           await emit({
             type: 'log',
@@ -390,6 +406,19 @@ function checkFeasible(spec: RunSpec, n: number): void {
   if (!pf.feasible) throw new RatchetError('badInput', `${pf.message}. Add dev items or raise α.`, { field: 'split' });
 }
 
+/**
+ * Under a run-level schedule a threshold never falls again once the dev set cannot reach it (it
+ * grows with the candidates tested; e-LOND's falls only after a commit, which it rules out), so
+ * from then on no candidate can commit: the run says so and stops instead of paying for proposals.
+ */
+function runLevelSpent(spec: RunSpec, ledger: RunLedger, n: number): string | undefined {
+  const cfg = paceConfigOf(spec.gate);
+  if (!cfg || cfg.schedule === 'per-candidate') return undefined;
+  const pf = preflight(cfg, ledger, n);
+  if (pf.feasible) return undefined;
+  return `The run-level guarantee has no α left for another commit (${pf.message})`;
+}
+
 function defaultBudget(spec: RunSpec, clock: Ports['clock'], meter: Metered): RunBudget {
   const budget = new RunBudget(spec.budget, clock);
   budget.measure(meter);
@@ -479,6 +508,10 @@ function rejectionWhy(reason: string): string {
       return 'no evidence that it is better than the current prompt';
     case 'infeasible':
       return 'the dev set is too small to show it is better';
+    case 'floor':
+      return 'the evidence went against it early';
+    case 'screened':
+      return 'it did not beat the current prompt on a first check';
     case 'validator':
       return 'the validator did not prefer it consistently';
     default:
@@ -496,7 +529,8 @@ function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledg
     alpha: spec.gate.alpha,
     schedule: spec.gate.schedule,
     ledgerBefore: { ...ledger },
-    threshold: 1 / spec.gate.alpha,
+    // The line it would have faced: the run's next share under a run-level schedule, else 1/α.
+    threshold: gateRow(spec.gate.name).errorControl ? candidateThreshold(spec.gate.schedule, spec.gate.alpha, ledger, spec.gate.horizon) : 1 / spec.gate.alpha,
     orderSeed: 0,
     itemsConsumed: 0,
     wins: 0,

@@ -21,25 +21,46 @@ export interface CopiedText {
   excerpt: string;
 }
 
+type ItemTexts = readonly { id: string; text: string }[];
+
+/**
+ * Which items hold each 8-word run, built once per list of items: a run checks every proposal
+ * against the same items, and re-reading all of them each time was most of a long run's own work.
+ */
+const indexes = new WeakMap<ItemTexts, Map<string, number[]>>();
+
+function shingleIndex(items: ItemTexts): Map<string, number[]> {
+  let index = indexes.get(items);
+  if (!index) {
+    index = new Map();
+    items.forEach((item, i) => {
+      for (const s of shingles(words(item.text))) {
+        const holders = index!.get(s);
+        if (!holders) index!.set(s, [i]);
+        else if (holders[holders.length - 1] !== i) holders.push(i);
+      }
+    });
+    indexes.set(items, index);
+  }
+  return index;
+}
+
 /**
  * Items whose text shares a run of at least 8 consecutive words with the new prompt and not with
- * the parent (text the parent already had is not this edit's doing).
+ * the parent (text the parent already had is not this edit's doing), in item order, each with its
+ * first such run. Pass the same array for the same items: its index is kept with it.
  */
-export function copiedDatasetText(
-  parentText: string,
-  childText: string,
-  items: readonly { id: string; text: string }[],
-): CopiedText[] {
-  const child = shingles(words(childText));
+export function copiedDatasetText(parentText: string, childText: string, items: ItemTexts): CopiedText[] {
   const parent = shingles(words(parentText));
-  const found: CopiedText[] = [];
-  for (const item of items) {
-    for (const s of shingles(words(item.text))) {
-      if (child.has(s) && !parent.has(s)) {
-        found.push({ itemId: item.id, excerpt: s });
-        break;
-      }
-    }
-  }
-  return found;
+  const fresh = new Set([...shingles(words(childText))].filter((s) => !parent.has(s)));
+  if (fresh.size === 0) return [];
+  const index = shingleIndex(items);
+  const holders = new Set<number>();
+  for (const s of fresh) for (const i of index.get(s) ?? []) holders.add(i);
+  return [...holders]
+    .sort((a, b) => a - b)
+    .map((i) => {
+      const item = items[i]!;
+      return { itemId: item.id, excerpt: [...shingles(words(item.text))].find((s) => fresh.has(s))! };
+    });
 }

@@ -30,6 +30,8 @@ export interface GateRow {
   readonly description: string;
   /** What the gate controls when it commits: the README's promise, one line. */
   readonly controls: string;
+  /** Its commits have a false-commit bound at α, so a run-level schedule (schedules.ts) applies to it. */
+  readonly errorControl: boolean;
   /** The PACE family (GATES.md 3–5): configured by `paceConfig`, pre-flight feasibility applies. */
   readonly pace: boolean;
   /** Its decision record carries an e-process's wealth: the panel shows evidence against 1/α. */
@@ -49,6 +51,7 @@ export const GATE_TABLE = [
     title: 'PACE+',
     description: 'PACE+: anytime-valid paired test with a mixture of bets (recommended).',
     controls: 'false commits: at most α per candidate, whenever the test stops',
+    errorControl: true,
     pace: true,
     eprocess: true,
     params: ['lambdas', 'population'],
@@ -61,6 +64,7 @@ export const GATE_TABLE = [
     title: 'PACE',
     description: 'PACE with one fixed bet λ.',
     controls: "false commits: at most α per candidate (the paper's gate)",
+    errorControl: true,
     pace: true,
     eprocess: true,
     params: ['lambda', 'population'],
@@ -73,6 +77,7 @@ export const GATE_TABLE = [
     title: 'reward-free PACE+',
     description: "Reward-free PACE: the pairwise validator's verdicts are the outcomes (no labels needed).",
     controls: 'false commits as the validator judges them: at most α per candidate',
+    errorControl: true,
     pace: true,
     eprocess: true,
     params: ['lambdas', 'population'],
@@ -85,6 +90,7 @@ export const GATE_TABLE = [
     title: 'pairwise',
     description: 'Direct pairwise validator gate.',
     controls: 'nothing statistical: commits on a consistent win in both orders on a dev minibatch',
+    errorControl: false,
     pace: false,
     eprocess: false,
     params: [],
@@ -97,6 +103,7 @@ export const GATE_TABLE = [
     title: 'focus',
     description: 'Pairwise with Adaptive Focus (a meta model refreshes the rubric).',
     controls: 'nothing statistical: Direct pairwise, with the rubric rewritten every K decisions',
+    errorControl: false,
     pace: false,
     eprocess: true,
     params: ['lambdas', 'focus'],
@@ -109,6 +116,7 @@ export const GATE_TABLE = [
     title: 'elo',
     description: 'Soft Elo ratings from verdicts (fully reward-free).',
     controls: 'nothing statistical: Direct pairwise; Soft Elo ratings only choose parents',
+    errorControl: false,
     pace: false,
     eprocess: false,
     params: ['elo'],
@@ -121,6 +129,7 @@ export const GATE_TABLE = [
     title: 'greedy',
     description: 'Greedy: commit when the mean score is higher (no error guarantee).',
     controls: 'nothing: the baseline, commits on a higher total score',
+    errorControl: false,
     pace: false,
     eprocess: false,
     params: [],
@@ -133,6 +142,7 @@ export const GATE_TABLE = [
     title: 'greedy',
     description: 'Greedy with re-evaluation.',
     controls: 'nothing: greedy, with the incumbent re-run on every dev item instead of reusing its outcomes',
+    errorControl: false,
     pace: false,
     eprocess: false,
     params: [],
@@ -145,6 +155,7 @@ export const GATE_TABLE = [
     title: 'the sign test',
     description: 'Sign test on discordant pairs.',
     controls: 'false commits: at most α per candidate, on a fixed number of dev items',
+    errorControl: true,
     pace: false,
     eprocess: false,
     params: [],

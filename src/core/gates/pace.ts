@@ -19,6 +19,7 @@ import { RatchetError } from '../errors';
 import { sha256Hex } from '../random';
 import { CONTINUOUS_GRID, DEFAULT_GRID, createEProcess } from './eprocess';
 import { createFiniteEProcess } from './finite';
+import { scheduleRow } from './schedules';
 import { advanceLedger, candidateThreshold, checkAlpha } from './thresholds';
 
 export type { PaceGateName };
@@ -36,29 +37,40 @@ export interface PaceConfig {
   readonly horizonT?: number;
   /** The null: E[Δ] ≤ 0 over P ('infinite'), or Σ Δ_i ≤ 0 over the n dev items ('finite', GATES.md 1.2). */
   readonly population: Population;
+  /**
+   * Reject (reason `floor`) once the wealth falls below this: the schedule's, unless overridden.
+   * Reject-only, so the guarantee is untouched (docs/gates.md); undefined: exact futility alone.
+   */
+  readonly wealthFloor?: number;
 }
 
 /**
  * A gate configuration with the spec's defaults (GATES.md 3, 4): paper PACE = fixed λ = 0.5, no
  * futility; PACE+ and reward-free PACE = grid mixture {0.3, 0.5, 0.7, 0.85} (binary) or aGRAPA with
- * c = 0.75 (continuous), futility on, α = 0.05 per candidate.
+ * c = 0.75 (continuous), futility on, α = 0.05 per candidate; the wealth floor of the schedule.
  */
 export function paceConfig(gate: PaceGateName, overrides: Partial<Omit<PaceConfig, 'gate'>> = {}): PaceConfig {
   const scores = overrides.scores ?? 'binary';
   const bettor: BettorSpec =
     overrides.bettor ??
     (gate === 'pace' ? { kind: 'fixed', lambda: 0.5 } : scores === 'binary' ? { kind: 'mixture', lambdas: DEFAULT_GRID } : { kind: 'agrapa' });
+  const schedule = overrides.schedule ?? 'per-candidate';
+  const wealthFloor = 'wealthFloor' in overrides ? overrides.wealthFloor : scheduleRow(schedule).wealthFloor;
   const cfg: PaceConfig = {
     gate,
     alpha: overrides.alpha ?? 0.05,
     scores,
     bettor,
     futility: overrides.futility ?? gate !== 'pace',
-    schedule: overrides.schedule ?? 'per-candidate',
+    schedule,
     ...(overrides.horizonT === undefined ? {} : { horizonT: overrides.horizonT }),
     population: overrides.population ?? 'infinite',
+    ...(wealthFloor === undefined ? {} : { wealthFloor }),
   };
   checkAlpha(cfg.alpha);
+  if (cfg.wealthFloor !== undefined && !(cfg.wealthFloor > 0 && cfg.wealthFloor < 1)) {
+    throw new RatchetError('badInput', `The wealth floor must lie in (0, 1), got ${cfg.wealthFloor}.`);
+  }
   if (cfg.population !== 'infinite' && cfg.population !== 'finite') {
     throw new RatchetError('badInput', `The population must be 'infinite' or 'finite', got ${JSON.stringify(cfg.population)}.`);
   }
@@ -69,7 +81,7 @@ export function paceConfig(gate: PaceGateName, overrides: Partial<Omit<PaceConfi
 /** The continuous-mode grid alternative of 4.4, for callers that prefer an exact futility bound. */
 export const CONTINUOUS_GRID_BETTOR: BettorSpec = { kind: 'mixture', lambdas: CONTINUOUS_GRID };
 
-export type PaceReason = Extract<DecisionReason, 'evidence' | 'futile' | 'budget' | 'infeasible'>;
+export type PaceReason = Extract<DecisionReason, 'evidence' | 'futile' | 'floor' | 'budget' | 'infeasible'>;
 
 export interface PaceVerdict {
   decision: Decision;
@@ -160,6 +172,7 @@ class PaceTestMachine implements PaceTest {
   private unjudged = 0;
   private readonly ep: EProcess;
   private readonly finite: boolean;
+  private readonly logFloor: number;
 
   constructor(
     readonly config: PaceConfig,
@@ -170,6 +183,7 @@ class PaceTestMachine implements PaceTest {
     this.threshold = candidateThreshold(config.schedule, config.alpha, ledgerBefore, config.horizonT);
     this.logThreshold = Math.log(this.threshold);
     this.finite = config.population === 'finite';
+    this.logFloor = config.wealthFloor === undefined ? -Infinity : Math.log(config.wealthFloor);
     this.ep = this.finite ? createFiniteEProcess(config.bettor, config.scores, n) : createEProcess(config.bettor, config.scores);
     this.initialLogBest = this.ep.logBest(n);
     if (config.futility && this.initialLogBest < this.logThreshold) {
@@ -213,6 +227,7 @@ class PaceTestMachine implements PaceTest {
     if (logWealth >= this.logThreshold) this.verdict = { decision: 'commit', reason: 'evidence', stoppedAt: k };
     else if (k === this.n) this.verdict = { decision: 'reject', reason: 'budget', stoppedAt: k };
     else if (this.config.futility && logBest < this.logThreshold) this.verdict = { decision: 'reject', reason: 'futile', stoppedAt: k };
+    else if (logWealth < this.logFloor) this.verdict = { decision: 'reject', reason: 'floor', stoppedAt: k };
     if (this.verdict) step.verdict = this.verdict;
     return step;
   }
@@ -303,7 +318,8 @@ export function runPaceOnOutcomes(
 
 /**
  * A stable hash of the gate configuration for DecisionRecord.configHash (4.7). The finite
- * population enters only when chosen, so hashes of population-null configurations are unchanged.
+ * population and a wealth floor enter only when chosen, so hashes of configurations without them
+ * are unchanged.
  */
 export function gateConfigHash(cfg: PaceConfig): string {
   const canonical = {
@@ -315,6 +331,7 @@ export function gateConfigHash(cfg: PaceConfig): string {
     schedule: cfg.schedule,
     horizonT: cfg.horizonT ?? null,
     ...(cfg.population === 'finite' ? { population: cfg.population } : {}),
+    ...(cfg.wealthFloor === undefined ? {} : { wealthFloor: cfg.wealthFloor }),
   };
   return sha256Hex(JSON.stringify(canonical)).slice(0, 16);
 }

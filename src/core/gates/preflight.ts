@@ -10,6 +10,7 @@ import { RatchetError } from '../errors';
 import { createEProcess } from './eprocess';
 import { createFiniteEProcess } from './finite';
 import { gateRow } from './gateTable';
+import { scheduleRow } from './schedules';
 import { candidateThreshold } from './thresholds';
 
 /**
@@ -73,7 +74,7 @@ export function preflightMessage(cfg: PaceConfig, minWins: number, threshold: nu
   if (!Number.isFinite(minWins)) {
     return `${label} cannot commit another candidate at α = ${cfg.alpha}: the run's declared budget of ${cfg.horizonT ?? '?'} candidates is spent.`;
   }
-  const schedule = cfg.schedule === 'per-candidate' ? '' : ` (${cfg.schedule === 'e-lond' ? 'e-LOND' : 'α-spending'} threshold ×${formatThreshold(threshold)})`;
+  const schedule = cfg.schedule === 'per-candidate' ? '' : ` (${scheduleRow(cfg.schedule).title} threshold ×${formatThreshold(threshold)})`;
   return `${label} needs at least ${minWins} consecutive wins at α = ${cfg.alpha}${schedule}; ${items}`;
 }
 

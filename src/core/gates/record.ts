@@ -3,9 +3,10 @@
  * decision later without re-running anything.
  */
 import type { GateName } from './gateTable';
+import type { Schedule } from './schedules';
+import type { ScreenSummary } from './screen';
 
-export type { GateName };
-export type Schedule = 'per-candidate' | 'fwer-spend' | 'e-lond';
+export type { GateName, Schedule, ScreenSummary };
 /**
  * The null a sequential gate tests (GATES.md 1.2): 'infinite' = the population null E[Δ] ≤ 0 over
  * items from P; 'finite' = Σ Δ_i ≤ 0 over this dev set's n items (the finite-population variant).
@@ -15,6 +16,8 @@ export type Decision = 'commit' | 'reject';
 export type DecisionReason =
   | 'evidence' // wealth reached the threshold
   | 'futile' // even all remaining items won could not reach it
+  | 'floor' // the wealth fell below the schedule's floor (docs/gates.md): stopped early, rejected
+  | 'screened' // dropped by the run-level schedule's screen on feedback items, before any dev item
   | 'budget' // the dev items ran out
   | 'infeasible' // could not commit before the first item (dev set too small)
   | 'duplicate' // same content as an already-rejected candidate (A5)
@@ -65,4 +68,6 @@ export interface DecisionRecord {
   /** Which null was tested (GATES.md 1.2); sequential gates only. */
   population?: Population;
   rubricVersion?: number;
+  /** The screen on feedback items before the dev-set test, under a screened schedule (docs/gates.md). */
+  screen?: ScreenSummary;
 }

@@ -8,6 +8,7 @@ import type { Decision, Schedule } from './record';
 import type { RunLedger } from './thresholds';
 import { RatchetError } from '../errors';
 import { checkAlpha, gammaAt } from './thresholds';
+import { screenedGamma } from './schedules';
 import { logChoose, logSumExp } from './logMath';
 
 const EXACT_MAX_D = 50;
@@ -47,13 +48,14 @@ export function signTest(wins: number, losses: number, ties: number, level: numb
 /**
  * The level the next candidate's p-value is compared with, by the run's schedule (GATES.md 4.5):
  * α per candidate; α-spending on p-values is Bonferroni, αγ_t (0 once a declared horizon is spent:
- * nothing more can commit). e-LOND is refused: it needs e-values, and a fixed-n p-value is not one
- * (GATES.md 6.1). The engine's gate and `ratchet gate sign` both take their level from here.
+ * nothing more can commit), or α/(j(j+1)) for the j-th candidate a screen lets through. e-LOND is
+ * refused: it needs e-values, and a fixed-n p-value is not one (GATES.md 6.1). The engine's gate and `ratchet gate sign` both take their level from here.
  */
 export function signTestLevel(schedule: Schedule, alpha: number, ledger: RunLedger, horizonT?: number): number {
   checkAlpha(alpha);
   if (schedule === 'per-candidate') return alpha;
   if (schedule === 'fwer-spend') return alpha * gammaAt(ledger.tested + 1, horizonT);
+  if (schedule === 'fwer-screened') return alpha * screenedGamma(ledger.tested + 1);
   throw new RatchetError('badInput', 'The sign test gives p-values, and e-LOND needs e-values (GATES.md 6.1): use schedule per-candidate or fwer-spend with the sign test, or gate pace+ for e-LOND.', {
     field: 'gate.schedule',
   });

@@ -1,14 +1,20 @@
 /**
- * Commit thresholds for candidate t of a run and the run ledger they depend on (GATES.md 4.5, 4.6).
+ * Commit thresholds for candidate t of a run and the run ledger they depend on (GATES.md 4.5, 4.6;
+ * the screened default in docs/gates.md).
  *
  * The stopped wealth of each test is an e-value, so thresholds may depend on anything before the
  * test: per candidate `1/α`, α-spending `1/(α γ_t)` (FWER), e-LOND `1/(α γ_t (R_{t−1} + 1))` (FDR
- * under arbitrary dependence, Xu & Ramdas 2024).
+ * under arbitrary dependence, Xu & Ramdas 2024), screened α-spending `j(j+1)/α` for the j-th
+ * candidate that reaches a dev-set test (FWER).
  */
 import type { Decision, Schedule } from './record';
 import { RatchetError } from '../errors';
+import { screenedGamma } from './schedules';
 
-/** Persisted per run and never reset inside it (4.7): candidates tested and commits so far. */
+/**
+ * Persisted per run and never reset inside it (4.7): candidates tested and commits so far. A
+ * candidate dropped by a screen before its dev-set test is not counted: no α was spent on it.
+ */
 export interface RunLedger {
   readonly tested: number;
   readonly commits: number;
@@ -36,6 +42,7 @@ export function candidateThreshold(schedule: Schedule, alpha: number, ledger: Ru
     throw new RatchetError('badInput', `The candidate horizon T must be a positive integer, got ${horizonT}.`);
   }
   if (schedule === 'per-candidate') return 1 / alpha;
+  if (schedule === 'fwer-screened') return 1 / (alpha * screenedGamma(ledger.tested + 1));
   const gamma = gammaAt(ledger.tested + 1, horizonT);
   if (gamma === 0) return Infinity;
   return schedule === 'fwer-spend' ? 1 / (alpha * gamma) : 1 / (alpha * gamma * (ledger.commits + 1));

@@ -2,7 +2,7 @@
  * Everything a face shows, as one discriminated union. The journal stores these one per line; the
  * CLI's --json prints them; the panel and the server render them. Faces never compute decisions.
  */
-import type { DecisionRecord } from '../gates/record';
+import type { DecisionRecord, Schedule } from '../gates/record';
 import type { CostReport } from '../llm/types';
 import type { RoleModel } from './payloadTypes';
 import type { MetricValue } from './payloadTypes';
@@ -31,6 +31,11 @@ export interface RunSummaryInfo {
   target: string;
   gate: string;
   alpha: number;
+  /**
+   * The run-level schedule (core/gates/schedules.ts): with the gate and α it says what the run
+   * guarantees (core/gates/guarantee.ts). Absent from journals written before runs said it.
+   */
+  schedule?: Schedule;
   mode: RunMode;
   seed: number;
   /** The limits the run declared, so a face can show how much of each is used. */

@@ -4,6 +4,7 @@
  * user looking for yesterday's good run should not be stopped by last week's damaged one.
  */
 import type { Files } from '../ports';
+import { runGuarantee } from '../gates/guarantee';
 import { isResumableFailure, isTerminal } from './events';
 import { addJudgeCount } from '../gates/abstentions';
 import type { EngineEvent, JournaledEvent, RunKind } from './events';
@@ -35,6 +36,8 @@ export interface RunSummary {
   cost: RunCost | undefined;
   gate: string | undefined;
   alpha: number | undefined;
+  /** What the run guarantees about false commits, in words (core/gates/guarantee.ts); absent when it says nothing. */
+  guarantee?: string;
   tornTail: boolean;
   /** Why the run is `corrupt`, or the error a `failed` run ended with. */
   reason?: string;
@@ -172,6 +175,8 @@ function fold(summary: RunSummary, e: EngineEvent): void {
     summary.target ??= e.info.target;
     summary.gate = e.info.gate;
     summary.alpha = e.info.alpha;
+    const guarantee = runGuarantee(e.info);
+    if (guarantee !== undefined) summary.guarantee = guarantee;
   } else if (e.type === 'cost/update') {
     summary.cost = totalCost(e.cost, e.llmCalls);
     const truncated = Object.values(e.cost).reduce((n, c) => n + (c.truncated ?? 0), 0);

@@ -192,6 +192,9 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
       llm: ports.llm,
       validator: spec.models.validator,
       dev: o.dev,
+      // No feedback items here: under a screened schedule the screen cannot judge and lets the
+      // candidate through to its dev-set test (core/gates/screen.ts).
+      feedback: [],
       gate: o.gate,
       scores: scoreMode(o.scorer),
       outcomes: new OutcomeCache(sha256Hex(JSON.stringify({ agent: spec.models.agent, scorer: spec.scorer ?? null }))),

@@ -141,7 +141,7 @@ export const DEFAULTS = {
     alpha: 0.05,
     lambda: 0.5,
     lambdas: [0.3, 0.5, 0.7, 0.85],
-    schedule: 'per-candidate' as Schedule,
+    schedule: 'fwer-screened' as Schedule,
     population: 'infinite' as Population,
     focus: { refreshEvery: 5 },
     elo: { k: 32, matches: 2, temperature: 173.7, soft: true },

@@ -76,7 +76,12 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
     case 'waiting-for-you': {
       const tooltip: string[] = [];
       const w = state && activeWealth(state);
-      if (w) tooltip.push(`Candidate ${w.candidateId}: evidence ×${Number(w.wealth.toPrecision(3))}, committed at ×${Number(w.threshold.toPrecision(3))} (1/α).`);
+      if (w) {
+        // 1/α per candidate; above it, the candidate's share of an α the whole run shares.
+        const alpha = state?.info?.alpha;
+        const line = alpha !== undefined && Math.abs(w.threshold * alpha - 1) > 1e-9 ? 'its share of the run’s α' : '1/α';
+        tooltip.push(`Candidate ${w.candidateId}: evidence ×${Number(w.wealth.toPrecision(3))}, committed at ×${Number(w.threshold.toPrecision(3))} (${line}).`);
+      }
       if (s.wait) tooltip.push(`An LLM call is waiting before it tries again${state?.waiting ? `: ${state.waiting.message}` : '.'}`);
       if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
       if (s.kind === 'search' && s.state === 'running' && !s.wait) {

@@ -39,18 +39,22 @@ describe('spec 1: evolve a prompt from the command palette', () => {
     await waitCount(panel.feedRows, 3, 'verdict feed rows (one per candidate)', 10_000);
     const labels = await panel.feedRows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     expect(labels.filter((l) => l.startsWith('commit c1 '))).toHaveLength(1);
-    expect(labels.find((l) => l.startsWith('commit'))).toMatch(/evidence reached ×20/);
+    // The run-level default: the first candidate to reach the dev set needs ×40 (1·2/α), and the
+    // header says what the run guarantees.
+    expect(labels.find((l) => l.startsWith('commit'))).toMatch(/evidence reached ×40/);
+    expect(await panel.locator('ratchet-run-header .run-guarantee').textContent()).toBe('guarantee this run: P(any false commit) ≤ 0.05');
     expect(labels.filter((l) => l.startsWith('reject'))).toHaveLength(2);
 
-    // Select the commit: its evidence opens; back on Verdicts the chart shows that candidate's
-    // trace (dashed) next to the last one tested.
+    // Select the commit: its evidence opens; back on Verdicts the chart shows its trace. The two
+    // later candidates were screened out on feedback items and have no trace, so c1 is also the
+    // last one tested: one trace, "Under test".
     await panel.decisionRows('commit').click();
     await waitVisible(panel.locator('ratchet-evidence-view').getByText(/commit \(evidence\)/), 'the evidence of the commit', 15_000);
     await panel.showTab('verdicts');
-    const traces = await panel.waitForWealth((t) => t.some((x) => x.who === 'Selected' && x.candidate === 'c1'), 'the selected commit c1');
-    const c1 = traces.find((x) => x.who === 'Selected')!;
+    const traces = await panel.waitForWealth((t) => t.some((x) => x.candidate === 'c1' && x.outcome === 'committed'), 'the committed c1');
+    const c1 = traces.find((x) => x.candidate === 'c1')!;
     expect(c1.outcome).toBe('committed');
-    expect(c1.threshold).toBe(20); // 1/α with α = 0.05
+    expect(c1.threshold).toBe(40); // the first dev-set test of the run-level default: 1·2/α with α = 0.05
     expect(c1.wealth).toBeGreaterThanOrEqual(c1.threshold);
 
     // The canvas really drew: uPlot sized it to the panel and drew the legend with the threshold.

@@ -98,13 +98,14 @@ describe('the panel at its default width, in plain words', () => {
     await s.workbench.parkMouse();
     await s.screenshot('panel-default-width');
 
-    // A statistical term, one hover away: what "needs ×20" means for this candidate.
-    const needs = rejected.locator('.term', { hasText: /needs ×20/ });
+    // A statistical term, one hover away: what "needs ×40" means for this candidate (the run-level
+    // default's first line, its share of the run's α).
+    const needs = rejected.locator('.term', { hasText: /needs ×40/ });
     await needs.hover();
     const card = panel.locator('.term-hover');
-    await waitVisible(card, 'the hover card of “needs ×20”', 10_000);
+    await waitVisible(card, 'the hover card of “needs ×40”', 10_000);
     const words = await waitUntil(async () => (await card.textContent()) || undefined, 'the hover card’s words', 5_000);
-    expect(words).toMatch(/^needs ×20: c1’s evidence must reach ×20 \(= 1\/α with α = 0\.05\) to be committed; it is at ×[\d.]+\.$/);
+    expect(words).toMatch(/^needs ×40: c1’s evidence must reach ×40 \(its share of the run’s α = 0\.05\) to be committed; it is at ×[\d.]+\.$/);
     expect(inside(await boxOf(card, 'the hover card'), frameBox)).toBe(true);
     await s.screenshot('glossary-hover');
   });

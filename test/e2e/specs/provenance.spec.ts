@@ -35,7 +35,7 @@ describe('provenance: the blame hover and the Prompt History', () => {
 
     const hover = await provenance.hoverLine(fixture.hint(1));
     expect(hover).toMatch(/this line came from candidate c1 of run \d{8}-\d{6}-[0-9a-f]+/);
-    expect(hover).toMatch(/evidence ×[\d.]+ after \d+ discordant pairs? \(needs ×20\)/);
+    expect(hover).toMatch(/evidence ×[\d.]+ after \d+ discordant pairs? \(needs ×40\)/);
     expect(hover).toMatch(/Accepted by you (just now|\d+ minutes? ago)/);
     expect(hover).toContain('Show its Evidence');
     await s.screenshot('provenance-hover');

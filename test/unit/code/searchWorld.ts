@@ -100,7 +100,7 @@ export function spec(gate: CodeGateName, proposals: number, parentSelection: Par
     sources: [],
     baseDir: '/ws',
     evaluator: { ...CODE_DEFAULTS.evaluator, supportFiles: [], scoreRange: { lo: 0, hi: 1 }, env: [], limits: { ...CODE_DEFAULTS.evaluator.limits } },
-    gate: { ...DEFAULTS.gate, lambdas: [...DEFAULTS.gate.lambdas], name: gate, horizon: proposals },
+    gate: { ...DEFAULTS.gate, schedule: CODE_DEFAULTS.schedule, lambdas: [...DEFAULTS.gate.lambdas], name: gate, horizon: proposals },
     budget: { proposals },
     models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {} },
     islands: 2,

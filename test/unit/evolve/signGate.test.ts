@@ -61,6 +61,7 @@ function harness(dev: DataItem[], table: Table, gate: GateSpec, opts: { batchSiz
     llm: {} as LlmClient,
     validator: {},
     dev,
+    feedback: [],
     gate,
     scores: 'binary',
     outcomes,

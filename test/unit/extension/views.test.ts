@@ -42,6 +42,11 @@ describe('statusView', () => {
     });
   });
 
+  it('under the run-level default the tooltip calls a line above 1/α the candidate’s share of the run’s α', () => {
+    const state = fold(started({ schedule: 'fwer-screened' }), proposed('c0', undefined), proposed('c2', 'c0'), ev('wealth/step', { candidateId: 'c2', k: 1, itemId: 'i1', delta: 1, logWealth: Math.log(1.6), logThreshold: Math.log(120), logBest: 10 }));
+    expect(statusView(shown({}, state), 'running', undefined).tooltip).toContain('Candidate c2: evidence ×1.6, committed at ×120 (its share of the run’s α).');
+  });
+
   it('says what the daemon says while a call waits, and what the run waits for from the user', () => {
     const state = fold(started(), proposed('c0', undefined), ev('llm/waiting', { role: 'agent', model: 'm', why: 'rate-limited', waitMs: 12_000, status: 429, message: 'The endpoint answered 429.' }));
     const during = statusView(shown({ line: 'rate limited, waiting 12 s', wait: { ms: 12_000, then: 'scoring the starting prompt' } }, state), 'running', undefined);

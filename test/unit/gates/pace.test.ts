@@ -5,6 +5,7 @@ import { DEFAULT_GRID } from '../../../src/core/gates/eprocess';
 import { gateConfigHash, paceConfig, paceDecisionRecord, runPaceOnOutcomes, startPaceTest } from '../../../src/core/gates/pace';
 import { EMPTY_LEDGER } from '../../../src/core/gates/thresholds';
 import { RatchetError } from '../../../src/core/errors';
+import { sha256Hex } from '../../../src/core/random';
 import { wealthStepEvent } from '../../../src/core/evolve/gateRunner';
 
 const LOG20 = Math.log(20);
@@ -163,6 +164,28 @@ describe('run-level thresholds drive the test (4.5)', () => {
     expect(run.summary.verdict).toEqual({ decision: 'commit', reason: 'evidence', stoppedAt: 13 });
     expect(run.ledgerAfter).toEqual({ tested: 1, commits: 1 });
     expect(startPaceTest(cfg, run.ledgerAfter, 40).threshold).toBeCloseTo(1 / (0.05 * (1 / 30) * 2), 9);
+  });
+
+  it('screened: the j-th dev-set test needs ×j(j+1)/α, and stops once its wealth falls below ×0.2', () => {
+    const cfg = paceConfig('pace+', { schedule: 'fwer-screened' });
+    expect(cfg.wealthFloor).toBe(0.2);
+    expect(startPaceTest(cfg, { tested: 2, commits: 1 }, 150).threshold).toBeCloseTo(240, 9);
+    const t = startPaceTest(cfg, EMPTY_LEDGER, 150);
+    // Two losses leave the mixture at ×0.213, a third at ×0.125: rejected there, not 100 items later.
+    expect([-1, 0, -1].map((d) => t.observe(d).verdict)).toEqual([undefined, undefined, undefined]);
+    expect(Math.exp(t.logWealth())).toBeCloseTo(Math.exp(gridLogWealth(0, 2)), 12);
+    expect(t.observe(-1).verdict).toEqual({ decision: 'reject', reason: 'floor', stoppedAt: 4 });
+  });
+
+  it('per candidate keeps exact futility alone, and its configuration hash is the one it had before floors existed', () => {
+    const cfg = paceConfig('pace+');
+    expect(cfg.wealthFloor).toBeUndefined();
+    const canonical = { gate: 'pace+', alpha: 0.05, scores: 'binary', bettor: { kind: 'mixture', lambdas: DEFAULT_GRID }, futility: true, schedule: 'per-candidate', horizonT: null };
+    expect(gateConfigHash(cfg)).toBe(sha256Hex(JSON.stringify(canonical)).slice(0, 16));
+    const t = startPaceTest(cfg, EMPTY_LEDGER, 150);
+    for (let k = 0; k < 10; k++) t.observe(-1);
+    expect(t.verdict).toBeUndefined();
+    expect(gateConfigHash(paceConfig('pace+', { schedule: 'fwer-screened' }))).not.toBe(gateConfigHash(paceConfig('pace+', { schedule: 'fwer-screened', wealthFloor: undefined })));
   });
 
   it('a spent horizon makes every further test infeasible', () => {

@@ -1,6 +1,8 @@
 // Run-level thresholds and the ledger (GATES.md 4.5, 4.6).
 import { describe, expect, it } from 'vitest';
 import { EMPTY_LEDGER, advanceLedger, candidateThreshold, gammaAt } from '../../../src/core/gates/thresholds';
+import { screenedGamma } from '../../../src/core/gates/schedules';
+import { signTestLevel } from '../../../src/core/gates/signTest';
 
 describe('γ_t', () => {
   it('is 1/T within a declared horizon and 0 past it', () => {
@@ -35,6 +37,23 @@ describe('candidateThreshold', () => {
   it('α-spending: 1/(α γ_t), independent of commits', () => {
     expect(candidateThreshold('fwer-spend', 0.05, { tested: 4, commits: 2 }, 30)).toBeCloseTo(600, 9);
     expect(candidateThreshold('fwer-spend', 0.1, { tested: 1, commits: 1 })).toBeCloseTo((Math.PI ** 2 * 4) / 6 / 0.1, 9);
+  });
+
+  it('screened α-spending: j(j+1)/α for the j-th dev-set test, whatever the commits and the horizon', () => {
+    const thr = (tested: number, commits: number) => candidateThreshold('fwer-screened', 0.05, { tested, commits }, 30);
+    expect([thr(0, 0), thr(1, 1), thr(2, 0), thr(3, 2)].map((t) => Number(t.toPrecision(12)))).toEqual([40, 120, 240, 400]);
+    expect(thr(29, 0)).toBeCloseTo(18_600, 6); // past the horizon it keeps going: the γ_j never run out
+  });
+
+  it('screened γ_j = 1/(j(j+1)) sums to 1 − 1/(J+1), below 1 however long the run', () => {
+    let sum = 0;
+    for (let j = 1; j <= 999; j++) sum += screenedGamma(j);
+    expect(sum).toBeCloseTo(1 - 1 / 1000, 12);
+  });
+
+  it('the sign test spends α the same way on p-values', () => {
+    expect(signTestLevel('fwer-screened', 0.05, { tested: 0, commits: 0 })).toBeCloseTo(0.025, 15);
+    expect(signTestLevel('fwer-screened', 0.05, { tested: 2, commits: 1 })).toBeCloseTo(0.05 / 12, 15);
   });
 
   it('rejects α outside (0, 1) and a bad horizon', () => {

@@ -160,7 +160,7 @@ describe('loadRunSpec', () => {
         alpha: 0.05,
         lambda: 0.5,
         lambdas: [0.3, 0.5, 0.7, 0.85],
-        schedule: 'per-candidate',
+        schedule: 'fwer-screened',
         horizon: 30,
         population: 'infinite',
         focus: { refreshEvery: 5 },

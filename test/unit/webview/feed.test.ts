@@ -44,6 +44,9 @@ describe('verdict feed rows', () => {
     expect(reasonText(row())).toBe('evidence reached ×20');
     expect(reasonText(row({ reason: 'infeasible' }))).toBe('infeasible: dev set too small to commit');
     expect(reasonText(row({ reason: 'duplicate' }))).toBe('duplicate of a rejected candidate');
+    expect(reasonText(row({ reason: 'floor' }))).toBe('stopped: evidence fell below ×0.2');
+    expect(reasonText(row({ reason: 'screened' }))).toBe('screened out: no lead on feedback items');
+    expect(statisticText(row({ reason: 'screened', decision: 'reject', threshold: 120, logWealth: 0 }))).toBe('screened out before the dev set');
   });
 
   it('formats a whole row, with a sentence for screen readers and a hover on each cell', () => {

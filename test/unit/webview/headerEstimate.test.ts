@@ -34,3 +34,21 @@ describe('run header: the models line', () => {
     expect(headerModel(foldEvents(emptyRunState(RUN), [started()]), 0).models).toBeUndefined();
   });
 });
+
+describe('run header: the guarantee line', () => {
+  it('says what the run bounds: the whole run under the default schedule', () => {
+    const s = foldEvents(emptyRunState(RUN), [started({ schedule: 'fwer-screened', budget: { candidates: 30 } })]);
+    expect(headerModel(s, 0).guarantee).toBe('this run: P(any false commit) ≤ 0.05');
+  });
+
+  it('per candidate: each candidate, and what that adds up to over the declared candidates', () => {
+    const s = foldEvents(emptyRunState(RUN), [started({ schedule: 'per-candidate', budget: { candidates: 25 } })]);
+    expect(headerModel(s, 0).guarantee).toBe('each candidate: P(false commit) ≤ 0.05; over 25 candidates up to 0.72 if independent');
+  });
+
+  it('claims nothing for a run journaled before runs said their schedule, nor for a dev-set generation', () => {
+    expect(headerModel(foldEvents(emptyRunState(RUN), [started()]), 0).guarantee).toBeUndefined();
+    expect(headerModel(foldEvents(emptyRunState(RUN), [started({ kind: 'gen-data', schedule: 'fwer-screened' })]), 0).guarantee).toBeUndefined();
+    expect(headerModel(undefined, 0).guarantee).toBeUndefined();
+  });
+});

@@ -44,6 +44,16 @@ beforeEach(() => {
 });
 
 describe('the panel through an in-memory host', () => {
+  it('says in the header what the run guarantees, as the run said before its first call', () => {
+    const { host, app } = mount();
+    host.deliver({ type: 'run/snapshot', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: 1 }], run: snapshotOf([started({ schedule: 'fwer-screened', budget: { candidates: 30 } })]) });
+    const line = app.headerElement.querySelector<HTMLElement>('.run-guarantee')!;
+    expect(line.hidden).toBe(false);
+    expect(line.textContent).toBe('guarantee this run: P(any false commit) ≤ 0.05');
+    host.deliver({ type: 'run/snapshot', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: 1 }], run: snapshotOf([started({ schedule: 'per-candidate', budget: { candidates: 25 } })]) });
+    expect(line.textContent).toBe('guarantee each candidate: P(false commit) ≤ 0.05; over 25 candidates up to 0.72 if independent');
+  });
+
   it('says view/ready with the run it showed before a reload, then paints from the snapshot', () => {
     const { host, app } = mount({ v: 1, runId: RUN, tab: 'verdicts', filter: 'all', costMetric: 'calls' });
     expect(host.sent).toEqual([{ type: 'view/ready', runId: RUN }]);
@@ -52,6 +62,8 @@ describe('the panel through an in-memory host', () => {
     expect(app.headerElement.querySelector('.run-target')?.textContent).toBe('x.prompt.md');
     expect(app.headerElement.querySelector<HTMLElement>('.run-target')?.title).toBe('p/x.prompt.md');
     expect(app.headerElement.querySelector('.run-status')?.textContent).toBe('running');
+    // A run journaled before runs said their schedule claims nothing.
+    expect(app.headerElement.querySelector<HTMLElement>('.run-guarantee')?.hidden).toBe(true);
     expect(rowTexts(app)).toEqual([
       ' commitc2c0evidence ×21.5 (needs ×20)9 (7W 1L 1T)evidence reached ×20',
       ' rejectc1c0evidence ×0.4 (needs ×20)9 (7W 1L 1T)futile: could not reach the threshold',
@@ -145,6 +157,22 @@ describe('the panel through an in-memory host', () => {
     expect(text).toContain('+ new text');
     host.deliver({ type: 'evidence/missing', runId: RUN, candidateId: 'c1', why: 'gone.' });
     expect(app.evidenceElement.textContent).toBe('No evidence for c1: gone.');
+  });
+
+  it('says what the first check on feedback items found, and that a screened-out candidate used no dev item', () => {
+    const { host, app } = mount();
+    snapshot(host);
+    app.feedElement.listElement.renderedRows()[1]!.click();
+    const screen = { items: 5, wins: 1, losses: 3, ties: 1, abstained: 0, net: -2, verdict: 'drop' as const, candidateCalls: 5, incumbentCalls: 2 };
+    host.deliver({
+      type: 'evidence/show',
+      evidence: evidence('c1', { record: { ...record('c1', 'reject'), reason: 'screened', itemsConsumed: 0, wins: 0, losses: 0, ties: 0, logWealth: 0, threshold: 120, screen } }),
+    });
+    const text = app.evidenceElement.textContent ?? '';
+    expect(text).toContain('Candidate c1: reject (screened)');
+    expect(text).toContain("First check on feedback items: 1 won, 3 lost, 1 tie over 5 items; screened out, so no dev item and none of the run's α was used.");
+    expect(text).toContain('Screened out before the dev set: no dev item was used.');
+    expect(text).not.toContain('every item so far was a tie');
   });
 
   it('shows the decision the Evidence command names: its evidence open, its row selected in the feed', () => {

@@ -107,6 +107,14 @@ describe('plain words: one name for one number, the statistics one hover away', 
     }
   });
 
+  it('under the run-level default a line above 1/α is the candidate’s share of the run’s α, not 1/α', () => {
+    expect(hover('needs', facts({ threshold: 120 }))).toBe('needs ×120: c7’s evidence must reach ×120 (its share of the run’s α = 0.05) to be committed; it is at ×3.1.');
+    expect(hover('alpha', facts({ threshold: 120 }))).toBe(
+      'α = 0.05 for the whole run: the chance that it commits any edit that is not better is at most 0.05; c7’s share of it puts its line at ×120.',
+    );
+    expect(hover('alpha', facts())).toBe('α = 0.05: the chance of committing c7 if it is not better is at most 0.05; hence the line at ×20.');
+  });
+
   it('calls the PACE wealth "evidence"; "wealth" is only in the glossary entry that says so', () => {
     const mentions = Object.entries(GLOSSARY).filter(([, e]) => /wealth/i.test(`${e.name} ${e.means} ${e.forCandidate(facts())}`));
     expect(mentions.map(([t]) => t)).toEqual(['evidence']);

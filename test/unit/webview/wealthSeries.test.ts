@@ -70,6 +70,8 @@ describe('wealth chart series', () => {
     expect(logSplits(0.5, 300, 100)).toEqual([1, 10, 100]);
     expect(logSplits(0.5, 300, 20)).toEqual([1, 20, 100]);
     expect(logSplits(0.5, 300, undefined)).toEqual([1, 10, 100]);
+    // The run-level default's first line: ×100 sits a factor 2.5 above it, too close to label.
+    expect(logSplits(0.5, 300, 40)).toEqual([1, 10, 40]);
   });
 
   it('says the chart is empty rather than drawing nothing silently', () => {

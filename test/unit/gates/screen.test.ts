@@ -1,0 +1,76 @@
+// The screen of the screened run-level schedule (docs/gates.md, "Run-level default").
+import { describe, expect, it } from 'vitest';
+import { SCREEN, Screen } from '../../../src/core/gates/screen';
+
+/** Feeds Δs until the screen decides; returns the verdict and how many it read. */
+function run(available: number, deltas: readonly (number | undefined)[]) {
+  const s = new Screen(available);
+  let read = 0;
+  for (const d of deltas) {
+    if (s.verdict) break;
+    s.observe(d);
+    read++;
+  }
+  return { verdict: s.verdict, read };
+}
+
+describe('the screen', () => {
+  it('promotes at 4 more wins than losses, ties counting for nothing', () => {
+    expect(run(150, [1, 0, 1, -1, 1, 0, 1, 1])).toEqual({ verdict: 'promote', read: 8 });
+    expect(run(150, [1, 1, 1, 1])).toEqual({ verdict: 'promote', read: 4 });
+  });
+
+  it('drops at 2 more losses than wins, before any dev item', () => {
+    expect(run(150, [-1, 0, -1, 1, 1])).toEqual({ verdict: 'drop', read: 3 });
+    expect(run(150, [1, -1, -1, -1])).toEqual({ verdict: 'drop', read: 4 });
+  });
+
+  it('drops a candidate still undecided after 20 items', () => {
+    expect(run(150, Array(30).fill(0))).toEqual({ verdict: 'drop', read: SCREEN.maxItems });
+    expect(run(150, [...Array(19).fill(0), 1, 1])).toEqual({ verdict: 'drop', read: 20 });
+  });
+
+  it('on a feedback split smaller than 20 items, promotes at its end only a candidate ahead', () => {
+    expect(run(6, [1, 0, 0, 0, 0, 0])).toEqual({ verdict: 'promote', read: 6 });
+    expect(run(6, [1, -1, 0, 0, 0, 0])).toEqual({ verdict: 'drop', read: 6 });
+    expect(run(6, [1, -1, 1, -1, 0, -1])).toEqual({ verdict: 'drop', read: 6 });
+  });
+
+  it('promotes every candidate when there is no feedback item to compare on', () => {
+    const s = new Screen(0);
+    expect(s.verdict).toBe('promote');
+    expect(s.summary({ candidateCalls: 0, incumbentCalls: 0 })).toEqual({ items: 0, wins: 0, losses: 0, ties: 0, abstained: 0, net: 0, verdict: 'promote', candidateCalls: 0, incumbentCalls: 0 });
+  });
+
+  it('reads an unanswered item as nothing, not a tie, and never drops a candidate on non-answers alone', () => {
+    // Unanswered items fill the 20 it reads: nothing judged, so the dev set decides.
+    expect(run(150, Array(20).fill(undefined))).toEqual({ verdict: 'promote', read: 20 });
+    expect(run(6, Array(6).fill(undefined))).toEqual({ verdict: 'promote', read: 6 });
+    // With answers among them the usual rules hold; the unanswered ones count for neither side.
+    expect(run(150, [undefined, 1, undefined, 1, 1, undefined, 1])).toEqual({ verdict: 'promote', read: 7 });
+    expect(run(150, [-1, undefined, ...Array(18).fill(0)])).toEqual({ verdict: 'drop', read: 20 });
+    const s = new Screen(150);
+    for (const d of [undefined, -1, undefined, -1]) s.observe(d);
+    expect(s.summary({ candidateCalls: 4, incumbentCalls: 0 })).toMatchObject({ items: 4, wins: 0, losses: 2, ties: 0, abstained: 2, verdict: 'drop' });
+  });
+
+  it('counts only the sign of a continuous difference, so the scale of the scorer does not matter', () => {
+    expect(run(150, [0.05, 0.1, 0.02, 0.3])).toEqual({ verdict: 'promote', read: 4 });
+    expect(run(150, [-0.01, -0.2])).toEqual({ verdict: 'drop', read: 2 });
+  });
+
+  it('sums up what it read and what it cost', () => {
+    const s = new Screen(150);
+    for (const d of [1, 0, -1, 1, 1, 1]) s.observe(d);
+    expect(() => s.summary({ candidateCalls: 6, incumbentCalls: 2 })).toThrow(/no verdict yet/);
+    s.observe(1);
+    expect(s.summary({ candidateCalls: 7, incumbentCalls: 2 })).toEqual({ items: 7, wins: 5, losses: 1, ties: 1, abstained: 0, net: 4, verdict: 'promote', candidateCalls: 7, incumbentCalls: 2 });
+  });
+
+  it('refuses an item after its verdict and a difference outside [−1, 1]', () => {
+    const s = new Screen(150);
+    expect(() => s.observe(2)).toThrow(/\[−1, 1\]/);
+    for (const d of [-1, -1]) s.observe(d);
+    expect(() => s.observe(1)).toThrow(/already decided \(drop\)/);
+  });
+});
