@@ -48,6 +48,7 @@ export function registerEvaluateTool(ctx: McpContext): void {
         const split = args.split ?? 'test';
         const { transport, free } = ctx.transportFor(await loadRunSpec(new NodeFiles(), path));
         const controller = ctx.controllerFor(extra.signal);
+        const progress = progressOf(extra, 'scored');
         const o = await scorePromptFile({
           path,
           workspace: root,
@@ -56,10 +57,11 @@ export function registerEvaluateTool(ctx: McpContext): void {
           endpointDefaults: ctx.options.endpoint,
           ...(transport ? { transport, clientModels: free } : {}),
           untrusted: !ctx.options.trusted,
-          onEvent: progressOf(extra, 'scored'),
+          onEvent: progress.onEvent,
           signal: controller.signal,
           version: ctx.options.version,
         });
+        await progress.sent();
         if (o.status !== 'finished') throw o.status === 'cancelled' ? new RatchetError('cancelled', `The evaluation was cancelled (run ${o.runId}).`) : new RatchetError('internal', `The evaluation failed (run ${o.runId}): ${o.error?.message ?? 'unknown error'}`);
         const s = o.score;
         const shown = relative(root, path);

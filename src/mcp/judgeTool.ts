@@ -91,6 +91,7 @@ export function registerJudgeTool(ctx: McpContext): void {
         const current = await files.readText(path);
         const candidateText = candidateOf(args, current, path);
         const controller = ctx.controllerFor(extra.signal);
+        const progress = progressOf(extra, 'steps');
         const common = {
           path,
           workspace: root,
@@ -99,7 +100,7 @@ export function registerJudgeTool(ctx: McpContext): void {
           ...(args.apply ? { apply: { decide: async () => 'accept' as const, apply: fileApply(files) } } : {}),
           endpointDefaults: ctx.options.endpoint,
           untrusted: !ctx.options.trusted,
-          onEvent: progressOf(extra, 'steps'),
+          onEvent: progress.onEvent,
           signal: controller.signal,
           version: ctx.options.version,
         };
@@ -108,6 +109,7 @@ export function registerJudgeTool(ctx: McpContext): void {
         const outcome = transport
           ? await judgePromptEdit({ ...common, ...(args.budget ? { budget: args.budget } : {}), ...(transport.transport ? { transport: transport.transport, clientModels: transport.free } : {}) })
           : await judgeProgramEdit({ ...common, ...(args.budget?.evaluations === undefined ? {} : { budget: { evaluations: args.budget.evaluations } }) });
+        await progress.sent();
         if (outcome.status !== 'finished') throw outcome.status === 'cancelled' ? new RatchetError('cancelled', `The test was cancelled (run ${outcome.runId}).`) : new RatchetError('internal', `The test failed (run ${outcome.runId}): ${outcome.error?.message ?? 'unknown error'}`);
         // Named as the agent knows it: relative to its root.
         const shown = relative(root, path);

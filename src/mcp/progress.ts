@@ -15,15 +15,26 @@ export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * One notification per step of a judge's test (`steps`: its e-process moving item by item), or per
  * item an evaluation scored (`scored`); the total, what the work consumes at most, is the items the
  * run loaded (its `dataset/loaded`).
+ *
+ * `sent()` resolves once every notification so far is written: a tool awaits it before it answers,
+ * since a client drops a progress notification that arrives after the result it belongs to.
  */
-export function progressOf(extra: ToolExtra, count: 'steps' | 'scored'): (e: JournaledEvent) => void {
+export interface Progress {
+  onEvent: (e: JournaledEvent) => void;
+  sent: () => Promise<void>;
+}
+
+export function progressOf(extra: ToolExtra, count: 'steps' | 'scored'): Progress {
   const token = extra._meta?.progressToken;
-  if (token === undefined) return () => undefined;
+  let pending: Promise<void> = Promise.resolve();
+  if (token === undefined) return { onEvent: () => undefined, sent: () => pending };
   let total = 0;
   let scored = 0;
-  const send = (progress: number, message: string) =>
-    void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }).catch(() => undefined);
-  return (e) => {
+  const send = (progress: number, message: string) => {
+    const sending = extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } }).catch(() => undefined);
+    pending = pending.then(() => sending);
+  };
+  const onEvent = (e: JournaledEvent) => {
     if (e.type === 'dataset/loaded') total = e.items.length;
     else if (count === 'steps' && e.type === 'wealth/step') {
       send(e.k, `item ${e.k} of at most ${total}: evidence ×${formatFactor(Math.exp(e.logWealth))} (needs ×${formatFactor(Math.exp(e.logThreshold))})`);
@@ -32,4 +43,5 @@ export function progressOf(extra: ToolExtra, count: 'steps' | 'scored'): (e: Jou
       send(Math.min(scored, total), `${scored} of ${total} items scored`);
     }
   };
+  return { onEvent, sent: () => pending };
 }

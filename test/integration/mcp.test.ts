@@ -97,10 +97,17 @@ describe('ratchet mcp with an endpoint', () => {
     expect(j.cost.calls).toBe(fake.calls.length - before);
     expect(j.applied).toBe('not-requested');
     expect(readFileSync(ws.promptPath, 'utf8')).not.toContain('edit:better');
-    // One notification per item consumed, out of the 40 dev items, the last at the crossing.
-    expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: j.evidence.itemsUsed }, (_, i) => i + 1));
+    // One notification per item consumed, out of the 40 dev items, the last at the crossing. The
+    // server writes them all before its result, but the SDK's client hands a notification to its
+    // handler a microtask late and a response at once: when the last one and the result reach the
+    // client in one read, the client drops that one (its request is already answered).
+    const seen = progress.map((p) => p.progress);
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1));
+    expect(seen.length).toBeGreaterThanOrEqual(j.evidence.itemsUsed - 1);
+    expect(seen.length).toBeLessThanOrEqual(j.evidence.itemsUsed);
     expect(progress.every((p) => p.total === 40)).toBe(true);
-    expect(progress.at(-1)!.message).toMatch(/evidence ×2\d(\.\d+)? \(needs ×20\)/);
+    if (seen.length === j.evidence.itemsUsed) expect(progress.at(-1)!.message).toMatch(/evidence ×2\d(\.\d+)? \(needs ×20\)/);
+    else expect(progress.at(-1)!.message).toMatch(/^item \d+ of at most 40: evidence ×[\d.]+ \(needs ×20\)$/);
     // A1: the agent learns totals, not which items or what the model said on them.
     const said = JSON.stringify(r);
     for (const item of ws.items.slice(0, 90)) expect(said).not.toContain(item.question);
