@@ -11,6 +11,9 @@
  */
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { isSecretName } from '../core/code/evaluatorPort';
+import { ROLES } from '../core/llm/types';
+import type { Role } from '../core/llm/types';
+import type { EndpointDefaults } from '../core/run/endpointDefaults';
 
 export interface Hidden {
   /** The variables whose value is no longer in the environment block. */
@@ -22,6 +25,17 @@ export interface Hidden {
 /** Names of this process's variables that hold credentials by their name (`*_API_KEY`, `*_TOKEN`, …). */
 export function secretVariableNames(env: Readonly<Record<string, string | undefined>> = process.env): string[] {
   return Object.keys(env).filter((name) => isSecretName(name) && (env[name] ?? '') !== '');
+}
+
+/**
+ * The keys a run holds, which no command it starts (an evaluator, a command harness) may see and
+ * which are blanked from whatever one printed: the default key, those its roles name
+ * (`apiKeyEnv`), and every variable of ours named like a credential.
+ */
+export function runSecrets(spec: { models: Readonly<Record<Role, { apiKeyEnv?: string | undefined }>> }, endpoint: EndpointDefaults): string[] {
+  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
+  const env = secretVariableNames().map((n) => process.env[n]);
+  return [...new Set([endpoint.apiKey, ...named, ...env].filter((k): k is string => typeof k === 'string' && k !== ''))];
 }
 
 /** Overwrites the values of `names` in this process's initial environment block; `process.env` keeps them. */

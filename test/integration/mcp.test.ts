@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import type { EngineEvent } from '../../src/core/journal/events';
@@ -458,7 +458,7 @@ describe('workspace code runs only when trusted', () => {
     try {
       const r = await s.call('judge_edit', { file: w.promptPath, candidate: withMarker('better') });
       expect(r.isError).toBe(true);
-      expect(textOf(r)).toMatch(/The command scorer of this run spec executes code from the workspace, which is not trusted here; trust the workspace \(ratchet mcp --trust/);
+      expect(textOf(r)).toMatch(/This run's command scorer executes code from the workspace, which is not trusted; trust the workspace \(Workspace Trust in the editor, or ratchet mcp --trust\)/);
       expect(fake.calls.length).toBe(0);
       expect(existsSync(marker)).toBe(false);
     } finally {
@@ -466,6 +466,33 @@ describe('workspace code runs only when trusted', () => {
       await fake.close();
     }
   });
+  it('refuses a module scorer in an evolve run without --trust, before the module is loaded', async () => {
+    // Loading a module scorer runs its top level: the refusal must come before the import.
+    const w = workspace(1);
+    const marker = join(w.dir, 'scorer-imported');
+    writeFileSync(join(w.dir, 'score.mjs'), `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport function score() { return 1; }\n`);
+    setScorer(w, '  type: module\n  path: score.mjs');
+    const fake = await startFakeServer({ scenario: scenario(w, 1) });
+    const s = await openSession({ args: ['-w', w.dir], env: { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'k' } });
+    try {
+      const started = await s.call('start_run', { file: w.promptPath });
+      let said = textOf(started);
+      if (!started.isError) {
+        const { runId } = started.structuredContent as { runId: string };
+        await vi.waitFor(async () => {
+          const status = await s.call('run_status', { runId });
+          said = textOf(status);
+          expect((status.structuredContent as { state: string }).state).not.toBe('running');
+        }, { timeout: 60_000, interval: 100 });
+      }
+      expect(said).toMatch(/This run's module scorer executes code from the workspace, which is not trusted/);
+      expect(existsSync(marker)).toBe(false);
+      expect(fake.calls.length).toBe(0);
+    } finally {
+      await s.close();
+      await fake.close();
+    }
+  }, 90_000);
 });
 
 describe('judging a program: its evaluator in the sandbox, only its EVOLVE-BLOCK regions changed', () => {

@@ -16,7 +16,6 @@ import { splitItems } from '../../core/data/splits';
 import type { SplitPlan } from '../../core/data/splits';
 import { checkItemsAgainstTemplate } from '../../core/data/templateCheck';
 import { badInputError, errorsOf } from '../../core/data/diagnostics';
-import type { Scorer } from '../../core/data/scorers/types';
 import { RatchetError } from '../../core/errors';
 import { REWARD_FREE_GATES, SCORED_GATES } from '../../core/gates/gateTable';
 import { runEvolve } from '../../core/evolve/loop';
@@ -44,16 +43,14 @@ import { templateVariableNames } from '../../core/prompt/template';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
 import type { ZeroRoundsDeps } from '../../core/zero/rounds';
 import { zeroDataRounds } from './zeroDataRounds';
-import { commandHarness } from './commandHarness';
 import { checkItemMessages } from '../../core/data/itemMessage';
 import { agentCallsPerEvaluation } from '../../core/evolve/harness';
 import { evaluatedAs } from '../../core/files/fileKinds';
-import { ROLES } from '../../core/llm/types';
-import { nodeEvaluationSandbox } from '../sandbox/sandbox';
+import { promptHarness } from './promptHarness';
+import { trustedScorer } from './testBudget';
 import { nodePorts } from '../ports';
 import type { NodePorts } from '../ports';
 import { NodeFiles } from '../files';
-import { createNodeScorer } from '../scorers';
 import { currentOwner } from '../process';
 import { SystemClock } from '../clock';
 import { locateRun, storeRun, storedRunOf } from './storedRun';
@@ -143,34 +140,9 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const budget = new RunBudget(spec.budget, clock);
   const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: opts.workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }) });
   const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
-  let scorer: Scorer | undefined;
-  if (spec.scorer) {
-    // `locate`: a scorer that cannot load names the spec's file:line of the field at fault.
-    scorer = await createNodeScorer(spec.scorer, { baseDir: spec.baseDir, files, llm, proc: ports.proc, locate: (field) => spec.origin[field] });
-    if (scorer.requiresTrust && opts.untrusted) {
-      throw new RatchetError(
-        'badInput',
-        `This run's ${scorer.type} scorer executes code from the workspace, which is not trusted; trust the workspace or use a scorer that runs no code.`,
-        { field: 'scorer' },
-      );
-    }
-  }
-  if (spec.harness.type === 'command' && opts.untrusted) {
-    throw new RatchetError('badInput', "This run's harness runs a command from the workspace, which is not trusted; trust the workspace or use harness type: chat.", { field: 'harness' });
-  }
-  const harness =
-    spec.harness.type === 'command'
-      ? await commandHarness({
-          spec: spec.harness,
-          prompt: inputs.prompt,
-          template: inputs.template,
-          workspace: opts.workspace,
-          files,
-          cacheDir: files.join(opts.workspace, '.ratchet', 'cache', 'harness'),
-          secrets: runSecrets(spec, opts.endpointDefaults),
-          sandbox: nodeEvaluationSandbox,
-        })
-      : undefined;
+  // Both refuse workspace code in an untrusted workspace before any of it is loaded or run.
+  const harness = await promptHarness(inputs, { workspace: opts.workspace, files, endpoint: opts.endpointDefaults, untrusted: opts.untrusted === true });
+  const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, opts.untrusted === true);
   const inputsHash = hashInputs(inputs);
 
   let writer: JournalWriter;
@@ -252,12 +224,6 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
     await writer.flush().catch(() => undefined);
     await ports.close();
   }
-}
-
-/** The keys this run holds, which a command it starts must never see. */
-export function runSecrets(spec: RunSpec, endpoint: EndpointDefaults): string[] {
-  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
-  return [endpoint.apiKey, ...named].filter((k): k is string => typeof k === 'string' && k !== '');
 }
 
 /** Candidates tested on each zero-data round's items before the next round is written. */

@@ -11,13 +11,13 @@ import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import type { NodeFiles } from '../files';
 import { nodeEvaluationSandbox } from '../sandbox/sandbox';
 import { commandHarness } from './commandHarness';
-import { runSecrets } from './evolveRun';
+import { runSecrets } from '../environSecrets';
 
 export async function promptHarness(inputs: Pick<RunInputs, 'spec' | 'prompt' | 'template'>, o: { workspace: string; files: NodeFiles; endpoint: EndpointDefaults; untrusted: boolean }): Promise<AgentHarness | undefined> {
   const { spec } = inputs;
   if (spec.harness.type !== 'command') return undefined;
   if (o.untrusted) {
-    throw new RatchetError('badInput', "This run spec's harness runs a command from the workspace, which is not trusted here; trust the workspace (ratchet mcp --trust, or Workspace Trust in the editor) or use harness type: chat.", { field: 'harness' });
+    throw new RatchetError('badInput', "This run's harness runs a command from the workspace, which is not trusted; trust the workspace (Workspace Trust in the editor, or ratchet mcp --trust) or use harness type: chat.", { field: 'harness' });
   }
   return commandHarness({
     spec: spec.harness,

@@ -22,7 +22,7 @@ import { EvaluatorStage } from '../sandbox/staging';
 import type { StageChange } from '../sandbox/staging';
 import { evaluationRequest, evaluatorSetup, programEvaluation } from '../sandbox/sandboxEvaluation';
 import type { EvaluatorSetup, SandboxedEvaluation } from '../sandbox/sandboxEvaluation';
-import { secretVariableNames } from '../environSecrets';
+import { runSecrets } from '../environSecrets';
 
 /** Stages the evaluator's files of `spec` for a run (support files; a ShinkaEvolve task folder). */
 export function stageEvaluator(spec: CodeRunSpec, programPath: string, shinkaDir: string | undefined, named: string[] = []): Promise<EvaluatorStage> {
@@ -90,13 +90,6 @@ function report(change: StageChange, onWorkspaceChange: (names: string[]) => voi
       { files: change.tampered },
     );
   }
-}
-
-/** The keys this run uses, which never reach an evaluator and are blanked from what one printed: the default one, those its roles name, and every variable of ours named like a credential. */
-export function runSecrets(spec: CodeRunSpec, endpoint: EndpointDefaults): string[] {
-  const named = ROLES.flatMap((role) => (spec.models[role].apiKeyEnv ? [endpoint.apiKeys?.[spec.models[role].apiKeyEnv!]] : []));
-  const env = secretVariableNames().map((n) => process.env[n]);
-  return [...new Set([endpoint.apiKey, ...named, ...env].filter((k): k is string => typeof k === 'string' && k !== ''))];
 }
 
 /** The variables this run's roles read their keys from (`apiKeyEnv`), whatever their names. */

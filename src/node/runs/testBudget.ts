@@ -64,7 +64,7 @@ export async function trustedScorer(spec: RunSpec, deps: Omit<ScorerDeps, 'impor
   if (runsWorkspaceCode(spec.scorer) && untrusted) {
     throw new RatchetError(
       'badInput',
-      `The ${spec.scorer.type} scorer of this run spec executes code from the workspace, which is not trusted here; trust the workspace (ratchet mcp --trust, or Workspace Trust in the editor) or use a scorer that runs no code.`,
+      `This run's ${spec.scorer.type} scorer executes code from the workspace, which is not trusted; trust the workspace (Workspace Trust in the editor, or ratchet mcp --trust) or use a scorer that runs no code.`,
       { field: 'scorer' },
     );
   }
