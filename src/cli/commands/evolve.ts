@@ -12,6 +12,8 @@ import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
 import type { GateName } from '../../core/gates/record';
 import type { EngineEvent } from '../../core/journal/events';
+import { runPaths } from '../../core/journal/journal';
+import { readJournal } from '../../core/journal/replay';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { NodeFiles } from '../../node/files';
 import { resumeEvolveRun, startEvolveRun } from '../../node/runs/evolveRun';
@@ -99,6 +101,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
     endpointDefaults: endpointDefaultsFromEnv(process.env),
     version,
   };
+  if (resumeId && (flags.apply || flags.interactive)) await refuseWritingWhatRanDry(files, workspace, resumeId, flags.apply ? '--apply' : '--interactive');
   let outcome: EvolveRunOutcome;
   try {
     outcome = resumeId
@@ -118,6 +121,28 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
   }
   if (outcome.status === 'failed' || outcome.status === 'cancelled') return EXIT_ERROR;
   return outcome.commits > 0 ? EXIT_OK : EXIT_NOTHING_ACCEPTED;
+}
+
+/**
+ * A run that committed without writing (no --apply) cannot be resumed with writes: the file lacks
+ * those commits, so every later edit — computed on them — would find it changed and not be
+ * written, and the replayed part would now write what the journal says was not.
+ */
+async function refuseWritingWhatRanDry(files: NodeFiles, workspace: string, runId: string, flag: string): Promise<void> {
+  const { events } = await readJournal(files, runPaths(files, workspace, runId).events).catch(() => ({ events: [] as EngineEvent[] }));
+  // Landed (written, refused, found stale) or still asked about: not a dry run's.
+  const answered = new Set(events.flatMap((e) => (e.type === 'edit/applied' || e.type === 'edit/rejected' || e.type === 'suggestion' ? [e.candidateId] : [])));
+  // A commit the run went on from (a later candidate proposed) without writing it; one it was
+  // interrupted right after is written by this resume.
+  const unwritten = events.flatMap((e, i) =>
+    e.type === 'decision' && e.record.decision === 'commit' && !answered.has(e.record.candidateId) && events.slice(i + 1).some((later) => later.type === 'candidate/proposed') ? [e.record.candidateId] : [],
+  );
+  if (unwritten.length === 0) return;
+  throw new RatchetError(
+    'badInput',
+    `${flag} cannot change when resuming run ${runId}: it ran without writing, and its commit${unwritten.length === 1 ? '' : 's'} ${unwritten.join(', ')} ${unwritten.length === 1 ? 'was' : 'were'} not written into the file, which later edits build on. Resume it as it ran (without ${flag}); its final prompt is then in \`ratchet runs show ${runId}\`. Or start a new run with ${flag}.`,
+    { runId },
+  );
 }
 
 function overrides(f: EvolveFlags): EvolveOverrides {
