@@ -5,12 +5,16 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import { CLI, decisions, evolveThenKill, journal, runCli, runIds, startCli } from './evolveCli';
 import { SCRATCH, makeWorkspace, scenarioFor } from './evolveWorkspace';
 import type { Workspace } from './evolveWorkspace';
+
+// Each test runs whole evolve runs through the built CLI: on a loaded two-core machine one can take
+// minutes, so the deadline is generous (a deadline, never a timing under test).
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const SEED = 5;
 let original: Workspace;
@@ -31,7 +35,7 @@ beforeAll(async () => {
   ({ runId } = await evolveThenKill(['evolve', original.promptPath, '--base-url', server.url, '-w', original.dir, '--apply'], original.dir));
   originalFiles = snapshot(original.dir);
   callsAfterKill = server.calls.length;
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.close();
