@@ -16,6 +16,7 @@ import { runPaths } from '../../core/journal/journal';
 import { readJournal } from '../../core/journal/replay';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { NodeFiles } from '../../node/files';
+import { fileApply } from '../../node/runs/fileApply';
 import { resumeEvolveRun, startEvolveRun } from '../../node/runs/evolveRun';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import type { EvolveRunOutcome } from '../../node/runs/evolveRun';
@@ -165,6 +166,8 @@ function overrides(f: EvolveFlags): EvolveOverrides {
 
 /** How the CLI answers suggestions and writes accepted edits. */
 function cliControl(flags: EvolveFlags, files: NodeFiles): RunControl {
+  // Never over the user's text: written only where the file still holds what the edit was computed on.
+  const write = fileApply(files);
   return {
     async decide(s: Suggestion) {
       if (!flags.interactive) return 'accept'; // --dry-run: keep evolving from the commit; apply() writes nothing
@@ -176,15 +179,9 @@ function cliControl(flags: EvolveFlags, files: NodeFiles): RunControl {
         rl.close();
       }
     },
-    async apply(s: Suggestion) {
+    async apply(s: Suggestion, by) {
       if (!flags.apply && !flags.interactive) return 'dry-run';
-      // Never over the user's text: write only if the file still holds what the edit was computed on.
-      const now = await files.tryReadText(s.file);
-      // A file that already holds the edit's result is this edit, written before an interruption.
-      if (now === s.newText) return 'applied';
-      if (now !== s.baseText) return 'stale';
-      await files.writeTextAtomic(s.file, s.newText);
-      return 'applied';
+      return write(s, by);
     },
   };
 }
