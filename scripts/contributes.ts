@@ -16,7 +16,7 @@ import type { CommandSpec } from '../src/extension/commandTable';
 import { KEYBINDINGS } from '../src/extension/keyTable';
 import { MCP_SERVER_PROVIDER } from '../src/extension/agentTable';
 import { MENUS } from '../src/extension/menuTable';
-import { THEME_COLORS } from '../src/extension/themeColors';
+import { ISLAND_COLORS, THEME_COLORS } from '../src/extension/themeColors';
 import { SECTION, SETTINGS, SETTING_KEYS } from '../src/extension/settings';
 import type { SettingDef } from '../src/extension/settings';
 import { PRICE_SCHEMA } from '../src/protocol/serverSettings';
@@ -95,7 +95,7 @@ export function renderManifest(text: string): string {
   c.commands = COMMAND_NAMES.map(command);
   c.menus = menus();
   c.keybindings = KEYBINDINGS.map((k) => ({ command: commandId(k.command), key: k.key, mac: k.mac, when: k.when }));
-  c.colors = Object.values(THEME_COLORS).map((t) => ({ id: t.id, description: t.description, defaults: { ...t.defaults } }));
+  c.colors = [...Object.values(THEME_COLORS), ...ISLAND_COLORS].map((t) => ({ id: t.id, description: t.description, defaults: { ...t.defaults } }));
   c.configuration = configuration((c.configuration as Json | undefined)?.title ?? 'Ratchet');
   c.yamlValidation = RUN_SPEC_EXTENSIONS.map((e) => ({ fileMatch: `*${e}`, url: `./${SCHEMA_PATH}` }));
   c.mcpServerDefinitionProviders = [{ ...MCP_SERVER_PROVIDER }];

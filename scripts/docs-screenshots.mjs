@@ -31,6 +31,11 @@ export const pictures = [
   { spec: 'zeroData', artifact: 'zero-data-zero-data-tab.png', image: 'vscode-zero-data.png' },
   { spec: 'mcp', artifact: 'mcp-servers-list.png', image: 'vscode-mcp-servers.png' },
   { spec: 'mcp', artifact: 'mcp-judged-run-in-panel.png', image: 'vscode-mcp-judged-run.png' },
+  // The same faces in the default dark theme (#29 item 9): the colours from the theme-colour table.
+  { spec: 'darkTheme', artifact: 'dark-theme-inline-change.png', image: 'vscode-inline-suggestion-dark.png' },
+  { spec: 'darkTheme', artifact: 'dark-theme-results.png', image: 'vscode-results-dark.png' },
+  { spec: 'darkTheme', artifact: 'dark-theme-code-code-blocks.png', image: 'vscode-code-blocks-dark.png' },
+  { spec: 'darkTheme', artifact: 'dark-theme-code-programs-view.png', image: 'vscode-programs-view-dark.png' },
 ];
 
 const { values: opts } = parseArgs({ options: { 'skip-run': { type: 'boolean', default: false } } });

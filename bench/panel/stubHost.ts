@@ -4,7 +4,17 @@
  * like VS Code's Dark Modern, Light Modern or High Contrast themes, so screenshots look like the
  * real panel. Set through CSSOM, which a strict CSP allows.
  */
+import { ISLAND_COLORS, THEME_COLORS } from '../../src/extension/themeColors';
+import type { ColorSpec } from '../../src/extension/themeColors';
+
 export type BenchTheme = 'dark' | 'light' | 'hc';
+
+/** Ratchet's own theme colours, as VS Code gives a webview the defaults a theme of this kind gets. */
+const DEFAULTS_OF: Record<BenchTheme, keyof ColorSpec['defaults']> = { dark: 'dark', light: 'light', hc: 'highContrast' };
+function contributedColors(theme: BenchTheme): Record<string, string> {
+  const table: readonly ColorSpec[] = [...Object.values(THEME_COLORS), ...ISLAND_COLORS];
+  return Object.fromEntries(table.map((c) => [c.id.replace(/\./g, '-'), c.defaults[DEFAULTS_OF[theme]]]));
+}
 
 const THEMES: Record<BenchTheme, Record<string, string>> = {
   dark: {
@@ -50,7 +60,7 @@ const THEMES: Record<BenchTheme, Record<string, string>> = {
 const BODY_CLASS: Record<BenchTheme, string> = { dark: 'vscode-dark', light: 'vscode-light', hc: 'vscode-high-contrast' };
 
 export function stubHostScript(theme: BenchTheme = 'dark'): string {
-  const vars = { ...THEMES[theme], 'font-family': 'system-ui, sans-serif', 'font-size': '13px', 'editor-font-family': 'monospace', 'editor-font-size': '13px' };
+  const vars = { ...THEMES[theme], ...contributedColors(theme), 'font-family': 'system-ui, sans-serif', 'font-size': '13px', 'editor-font-family': 'monospace', 'editor-font-size': '13px' };
   return `(() => {
   const bench = { sent: [], csp: [], errors: [], state: undefined };
   window.__bench = bench;

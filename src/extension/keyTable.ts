@@ -1,8 +1,8 @@
 /**
  * The keyboard shortcuts Ratchet contributes, as data: `npm run manifest` writes the manifest's
  * `contributes.keybindings` from this table (scripts/contributes.ts), so they are listed in the
- * Keyboard Shortcuts editor, and the client writes the same keys into the titles of the server's
- * code lenses ("Accept c1 (Ctrl+Shift+Enter)"). No VS Code import.
+ * Keyboard Shortcuts editor, and the client writes the same keys into the tooltips of the server's
+ * code lenses (the titles stay short: "Accept c1" fits beside the panel). No VS Code import.
  *
  * The review keys are Continue's (Ctrl/Cmd+Shift+Enter, Ctrl/Cmd+Shift+Backspace). Their `when`
  * holds only while the cursor is on a drawn hunk, so anywhere else the editor's own bindings of
@@ -46,8 +46,12 @@ export function keyFor(command: (typeof KEYBINDINGS)[number]['command'], mac: bo
   return spec && keyLabel(spec, mac);
 }
 
-/** A code lens title with the key of its command, when the command has one: "Accept c1 (Ctrl+Shift+Enter)". */
-export function titleWithKey(title: string, command: string, mac: boolean): string {
+/**
+ * A code lens's tooltip naming the key of its command, when the command has one: "Accept c1
+ * (Ctrl+Shift+Enter)". Not in the title: at the default width a title with its key was cut
+ * ("Reject (Ctrl+Shift+Backspa…"). The title's icon (`$(check) `) is left out of the tooltip.
+ */
+export function keyTooltip(title: string, command: string, mac: boolean): string | undefined {
   const spec = KEYBINDINGS.find((k) => commandId(k.command) === command);
-  return spec ? `${title} (${keyLabel(spec, mac)})` : title;
+  return spec ? `${title.replace(/^\$\([^)]*\)\s*/, '')} (${keyLabel(spec, mac)})` : undefined;
 }

@@ -14,6 +14,8 @@ export interface ResultsVersion {
   /** The version the run started from. */
   baseline: boolean;
   decision?: Decision;
+  /** The user rejected its suggestion in the editor: whatever the gate decided, it is not in the file. */
+  userRejected?: true;
 }
 
 export interface ResultsItem {
@@ -54,6 +56,8 @@ export interface ResultsFilter {
   differ?: [string, string];
   /** Case-insensitive; matched against the item's id and text. */
   search: string;
+  /** The versions shown, as columns (the column picker); absent: every version. "Only failures" looks at these. */
+  versions?: string[];
 }
 
 export const ITEM_TEXT_LIMIT = 400;
@@ -81,15 +85,53 @@ export function filterRows(table: ResultsTable, filter: ResultsFilter): number[]
   const a = filter.differ ? table.versions.findIndex((v) => v.id === filter.differ![0]) : -1;
   const b = filter.differ ? table.versions.findIndex((v) => v.id === filter.differ![1]) : -1;
   const compare = a >= 0 && b >= 0 && a !== b;
+  const shown = shownColumns(table, filter.versions);
   const rows: number[] = [];
   table.items.forEach((item, i) => {
     const scores = table.scores[i]!;
-    if (filter.onlyFailures && !scores.some(isFailure)) return;
+    if (filter.onlyFailures && !shown.some((j) => isFailure(scores[j] ?? null))) return;
     if (compare && (scores[a] === null || scores[b] === null || scores[a] === scores[b])) return;
     if (needle && !item.itemId.toLowerCase().includes(needle) && !item.text.toLowerCase().includes(needle)) return;
     rows.push(i);
   });
   return rows;
+}
+
+/** The indexes of the versions a filter shows, in table order (every version when it names none). */
+export function shownColumns(table: ResultsTable, versions: readonly string[] | undefined): number[] {
+  const all = table.versions.map((_, j) => j);
+  return versions === undefined ? all : all.filter((j) => versions.includes(table.versions[j]!.id));
+}
+
+/** How many items a version was scored on. */
+export function scoredCount(table: ResultsTable, versionIndex: number): number {
+  return table.scores.reduce((n, row) => n + (row[versionIndex] === null || row[versionIndex] === undefined ? 0 : 1), 0);
+}
+
+/** Columns shown before the user picks any: few enough to fit the panel beside an editor. */
+export const DEFAULT_COLUMN_COUNT = 3;
+
+/**
+ * The versions shown before the user picks: the baseline, the version committed last that the user
+ * did not reject (what the run would leave in the file), and the best other candidate — the one
+ * whose 95 % interval has the highest lower end, so a candidate scored on a few lucky items does
+ * not pass for the best. Every version when there are no more than DEFAULT_COLUMN_COUNT.
+ */
+export function defaultResultsColumns(table: ResultsTable): string[] {
+  if (table.versions.length <= DEFAULT_COLUMN_COUNT) return table.versions.map((v) => v.id);
+  const picked = new Set<string>();
+  const baseline = table.versions.find((v) => v.baseline);
+  if (baseline) picked.add(baseline.id);
+  const committed = table.versions.filter((v) => !v.baseline && v.decision === 'commit' && !v.userRejected).at(-1);
+  if (committed) picked.add(committed.id);
+  let best: { id: string; lo: number } | undefined;
+  table.versions.forEach((v, j) => {
+    if (picked.has(v.id)) return;
+    const acc = versionAccuracy(table, j);
+    if (acc && (best === undefined || acc.lo > best.lo)) best = { id: v.id, lo: acc.lo };
+  });
+  if (best) picked.add(best.id);
+  return table.versions.filter((v) => picked.has(v.id)).map((v) => v.id);
 }
 
 export interface VersionAccuracy extends ScoreInterval {
@@ -119,9 +161,10 @@ export function intervalMethodText(method: VersionAccuracy['method']): string {
     : "Mean score over the items it ran on, with a 95 % Student's t interval.";
 }
 
-/** The label a column header shows for a version. */
+/** The label a column header shows for a version: a suggestion the user rejected is never "(committed)". */
 export function versionLabel(v: ResultsVersion): string {
   if (v.baseline) return `${v.id} (baseline)`;
+  if (v.userRejected) return `${v.id} (you rejected)`;
   return v.decision === 'commit' ? `${v.id} (committed)` : v.decision === 'reject' ? `${v.id} (rejected)` : v.id;
 }
 

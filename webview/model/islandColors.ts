@@ -1,13 +1,13 @@
 /**
- * The Programs view's island palette, defined once: island i is drawn in the VS Code colour at
- * i mod 7, so every section (score chart, genealogy, islands) agrees on which colour is which
- * island and the theme (light, dark, high contrast) decides the actual colours. No red: red marks
- * an incorrect program.
+ * The Programs view's island palette, from the theme-colour table (src/extension/themeColors.ts):
+ * island i is drawn in the colour at i mod 7, so every section (score chart, genealogy, islands)
+ * agrees on which colour is which island, and its light, dark and high-contrast defaults are
+ * checked for contrast there. A theme may restyle them.
  */
-export const ISLAND_COLOR_NAMES = ['charts-blue', 'charts-orange', 'charts-green', 'charts-purple', 'charts-yellow', 'terminal-ansiCyan', 'terminal-ansiMagenta'] as const;
+import { ISLAND_COLORS } from '../../src/extension/themeColors';
 
 /** The `--vscode-*` colour name (without the prefix) of island `island`: pass it to `themeColor` for a canvas, or use `var(--vscode-…)` in CSS. */
-export function islandColorName(island: number): (typeof ISLAND_COLOR_NAMES)[number] {
-  const n = ISLAND_COLOR_NAMES.length;
-  return ISLAND_COLOR_NAMES[((island % n) + n) % n]!;
+export function islandColorName(island: number): string {
+  const n = ISLAND_COLORS.length;
+  return ISLAND_COLORS[((island % n) + n) % n]!.id.replace(/\./g, '-');
 }

@@ -6,7 +6,7 @@
  */
 import { formatCsv } from '../../core/data/csv';
 import type { ResultCell, ResultsFilter, ResultsItem, ResultsTable, ResultsVersion } from '../../panelState/results';
-import { ITEM_TEXT_LIMIT, cellText, filterRows, versionAccuracy, versionLabel } from '../../panelState/results';
+import { ITEM_TEXT_LIMIT, cellText, filterRows, shownColumns, versionAccuracy, versionLabel } from '../../panelState/results';
 import type { StoredRun } from '../runs/runStore';
 import { itemKey } from '../runs/runStore';
 
@@ -42,7 +42,8 @@ export function buildResultsTable(run: StoredRun): ResultsTable {
     .filter((id) => scored.has(id))
     .map((id) => {
       const decision = state.candidates[id]?.decision;
-      return { id, baseline: id === baselineId, ...(decision ? { decision } : {}) };
+      const userRejected = state.candidates[id]?.userRejected === true;
+      return { id, baseline: id === baselineId, ...(decision ? { decision } : {}), ...(userRejected ? { userRejected } : {}) };
     });
   let passFail = true;
   const scoresOf = (item: ResultsItem) =>
@@ -79,10 +80,6 @@ export function buildResultCell(run: StoredRun, itemId: string, versionId: strin
 }
 
 /**
- * The rows the filter keeps, with every version's score and output, as a file: CSV with one
- * `score`/`output` column pair per version, or JSON with the versions' accuracy and intervals.
- */
-/**
  * A model's output opened in a spreadsheet must stay text: a field starting with = + - @ (or a tab
  * or carriage return) would be run as a formula (CSV injection), so it gets a leading apostrophe,
  * which spreadsheets hide. Plain numbers such as -3 are left alone.
@@ -91,9 +88,16 @@ function inertText(text: string): string {
   return /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
 }
 
+/**
+ * The rows the filter keeps, with the score and output of each version it shows, as a file: CSV
+ * with one `score`/`output` column pair per version, or JSON with the versions' accuracy and intervals.
+ */
 export function exportResults(run: StoredRun, filter: ResultsFilter, format: ResultsFormat): string {
-  const table = buildResultsTable(run);
-  const rows = filterRows(table, filter);
+  const full = buildResultsTable(run);
+  const rows = filterRows(full, filter);
+  // The columns on screen, and only those: the table narrowed to them.
+  const columns = shownColumns(full, filter.versions);
+  const table = { ...full, versions: columns.map((j) => full.versions[j]!), scores: full.scores.map((row) => columns.map((j) => row[j]!)) };
   const { detail } = run;
   const outputOf = (versionId: string, itemId: string) => detail.outputs.get(itemKey(versionId, itemId));
   if (format === 'csv') {

@@ -13,9 +13,17 @@
  * `before`/`after` text is one line, clipped at the viewport's edge (and behind the minimap), and
  * CSS that makes it a block only draws it over the lines below. The one widget the stable API
  * gives that takes its own room between lines is a comment thread's: so each hunk that adds lines
- * gets a read-only thread under its last line whose body is those lines, whole and unwrapped, on
- * the theme's added-line background. The document is never touched until Accept, which the server
- * writes as one versioned edit: one undo takes it back, and Reject leaves the text byte for byte.
+ * gets a read-only thread under its last line whose body is those lines, whole and wrapped at the
+ * widget's width, on the theme's added-line background. The document is never touched until Accept,
+ * which the server writes as one versioned edit: one undo takes it back, and Reject leaves the
+ * text byte for byte.
+ *
+ * The Comments panel: VS Code opens it (40 % of the window) the first time a file with a comment
+ * thread is shown, and again after every reload, under `comments.openView: firstFile`. A thread
+ * cannot opt out, so the manifest changes that setting's default to `firstFileUnresolved` (the
+ * panel opens for an unresolved thread only), and these threads have no resolution state at all:
+ * a suggestion is not a discussion. Other extensions' unresolved review threads still open the
+ * panel; a user's own setting of `comments.openView` still wins.
  */
 import * as vscode from 'vscode';
 import type { SuggestionState } from '../../protocol/lsp';
@@ -272,6 +280,7 @@ export class InlineReview implements vscode.Disposable {
         thread.canReply = false;
         thread.contextValue = 'ratchet.pendingHunk';
         thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+        // No `thread.state`: an unresolved one would summon the Comments panel (see the top of this file).
         return thread;
       });
     this.drawn.set(uri, { signature, hunks, threads });

@@ -9,7 +9,7 @@ import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, Transp
 import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { BY_NAME_GLOBS, PROGRAM_GLOB } from '../../core/files/fileKinds';
 import type { RatchetInitializationOptions } from '../../protocol/lsp';
-import { titleWithKey } from '../keyTable';
+import { keyTooltip } from '../keyTable';
 import { gaveUpMessage, keepConnection } from './restartPolicy';
 import type { RestartPolicy } from './restartPolicy';
 
@@ -61,10 +61,13 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
       // The server's lens titles name no keys (any LSP client may show them); VS Code's users see
-      // the keys this extension binds, as the Keyboard Shortcuts editor lists them.
+      // the keys this extension binds, as the Keyboard Shortcuts editor lists them, in the tooltip.
       provideCodeLenses: async (document, token, next) => {
         const lenses = await next(document, token);
-        for (const lens of lenses ?? []) if (lens.command) lens.command.title = titleWithKey(lens.command.title, lens.command.command, process.platform === 'darwin');
+        for (const lens of lenses ?? []) {
+          const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, process.platform === 'darwin');
+          if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;
+        }
         return lenses;
       },
     },

@@ -6,7 +6,11 @@ import type { Blocks } from '../../core/code/blocks';
 import { THEME_COLORS } from '../themeColors';
 
 /** From the theme-colour table, which `npm run manifest` contributes with light, dark and high-contrast defaults. */
-export const EVOLVE_BLOCK_COLORS = { background: THEME_COLORS.evolveBlockBackground.id, frozenBorder: THEME_COLORS.frozenCodeBorder.id } as const;
+export const EVOLVE_BLOCK_COLORS = {
+  background: THEME_COLORS.evolveBlockBackground.id,
+  border: THEME_COLORS.evolveBlockBorder.id,
+  frozenBorder: THEME_COLORS.frozenCodeBorder.id,
+} as const;
 
 /** 1-based inclusive line ranges: the mutable lines, and the frozen ones (marker lines included). */
 export function blockLines(blocks: Blocks, lineCount: number): { mutable: [number, number][]; frozen: [number, number][] } {

@@ -24,9 +24,13 @@ function blocksOf(doc: vscode.TextDocument): Blocks | undefined {
 }
 
 export class EvolveBlockDecorations implements vscode.Disposable {
+  // The shading is light enough to read code over; the left edge is what shows where the block is.
   private readonly shade = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
     backgroundColor: new vscode.ThemeColor(EVOLVE_BLOCK_COLORS.background),
+    borderColor: new vscode.ThemeColor(EVOLVE_BLOCK_COLORS.border),
+    borderStyle: 'solid',
+    borderWidth: '0 0 0 2px',
   });
   private readonly frozen = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,

@@ -11,7 +11,7 @@ import type { ScenarioInput } from '../../fixtures/fakeOpenAI/scenario';
 import { startFakeServer, type FakeServer } from '../../fixtures/fakeOpenAI/server';
 import { makeWorkspace, scenarioFor, type WorkspaceOptions } from '../../integration/evolveWorkspace';
 
-export interface EvolveFixtureOptions extends Pick<WorkspaceOptions, 'mode' | 'candidates' | 'seed' | 'items' | 'gate' | 'labels'> {
+export interface EvolveFixtureOptions extends Pick<WorkspaceOptions, 'mode' | 'candidates' | 'seed' | 'items' | 'gate' | 'gateLines' | 'labels'> {
   /** The folder under the workspace root that receives the files (default `arith`). */
   subdir?: string;
   /** Which scripted edit (1-based) is the real gain; 1 makes the gate commit on the first candidate. */
@@ -54,6 +54,7 @@ export async function startEvolveFixture(opts: EvolveFixtureOptions = {}): Promi
     candidates: opts.candidates ?? 3,
     items: opts.items,
     ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
+    ...(opts.gateLines !== undefined ? { gateLines: opts.gateLines } : {}),
     ...(opts.labels !== undefined ? { labels: opts.labels } : {}),
   });
   const base = scenarioFor(workspace, { seed, gainAt: opts.gainAt ?? 1, ...(opts.gainReplaces !== undefined ? { gainReplaces: opts.gainReplaces } : {}) });

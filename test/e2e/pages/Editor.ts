@@ -136,9 +136,10 @@ export class Editor {
    * The blocks of added lines a pending suggestion draws in place (inlineReview.ts: each is an
    * inline widget between the editor's lines), as rendered: each line's text, and whether it lies
    * whole inside the editor's visible text area (left of the minimap and the scrollbar, inside the
-   * widget's own frame), so a line cut off or pushed out of sight counts as hidden.
+   * widget's own frame), so a line cut off or pushed out of sight counts as hidden; and how many
+   * screen rows each line takes (more than one when it wraps).
    */
-  async addedLineBlocks(): Promise<{ lines: string[]; allVisible: boolean }[]> {
+  async addedLineBlocks(): Promise<{ lines: string[]; allVisible: boolean; rows: number[] }[]> {
     return this.active.locator('.review-widget').evaluateAll((widgets) => {
       const editor = widgets[0]?.closest('.monaco-editor');
       const minimap = editor?.querySelector('.minimap');
@@ -146,15 +147,23 @@ export class Editor {
       const textRight = minimap && minimap.getBoundingClientRect().width > 0 ? minimap.getBoundingClientRect().left : (frame?.right ?? 0);
       return widgets.map((w) => {
         const box = w.getBoundingClientRect();
-        const spans = Array.from(w.querySelectorAll('pre span'));
-        const allVisible = spans.every((sp) => {
+        // Each added line is a <code> of the body's <div> (review/addedLines.ts); its words are spans.
+        const lines = Array.from(w.querySelectorAll('.comment-body div > code'));
+        const allVisible = Array.from(w.querySelectorAll('.comment-body div > code span')).every((sp) => {
           const r = sp.getBoundingClientRect();
           const seen = (sp as HTMLElement).offsetParent !== null && r.height > 0;
           return seen && r.left >= box.left && r.right <= Math.min(box.right, textRight) + 0.5 && r.top >= box.top && r.bottom <= box.bottom + 0.5;
         });
-        return { lines: spans.map((sp) => (sp.textContent ?? '').replace(/\u00a0/g, ' ')), allVisible };
+        // The screen rows a line takes: the distinct tops of its spans (a wrapped line has more than one).
+        const rows = lines.map((l) => new Set(Array.from(l.querySelectorAll('span')).map((sp) => Math.round(sp.getBoundingClientRect().top))).size);
+        return { lines: lines.map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' ')), allVisible, rows };
       });
     });
+  }
+
+  /** The tooltips of the code lenses currently rendered in the active editor (`''` for a lens without one). */
+  async codeLensTooltips(): Promise<string[]> {
+    return this.codeLenses.evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
   }
 
   /** The visible lines of the active editor drawn struck through (a pending suggestion's removed lines), top to bottom. */

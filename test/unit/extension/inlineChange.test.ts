@@ -1,8 +1,8 @@
 // What a user reads around a pending suggestion: the lenses over each hunk (the server's, with
-// the client's keys added), the added lines' widget body, and the keys the manifest binds.
+// the client's keys in their tooltips), the added lines' widget body, and the keys the manifest binds.
 import { describe, expect, it } from 'vitest';
-import { addedLinesMarkdown, escapeHtml } from '../../../src/extension/review/addedLines';
-import { KEYBINDINGS, keyFor, keyLabel, titleWithKey } from '../../../src/extension/keyTable';
+import { addedLinesMarkdown, escapeHtml, linePieces } from '../../../src/extension/review/addedLines';
+import { KEYBINDINGS, keyFor, keyLabel, keyTooltip } from '../../../src/extension/keyTable';
 import { THEME_COLORS, cssVariable } from '../../../src/extension/themeColors';
 import { RatchetCommands } from '../../../src/protocol/lsp';
 import type { SuggestionState } from '../../../src/protocol/lsp';
@@ -68,10 +68,11 @@ describe('the review keys', () => {
     expect(keyFor('rejectSuggestion', true)).toBe('⇧⌘Backspace');
   });
 
-  it('are added to the titles of the lenses whose command they run, and only those', () => {
-    expect(titleWithKey('$(check) Accept c1', RatchetCommands.acceptSuggestion, false)).toBe('$(check) Accept c1 (Ctrl+Shift+Enter)');
-    expect(titleWithKey('$(close) Reject', RatchetCommands.rejectSuggestion, false)).toBe('$(close) Reject (Ctrl+Shift+Backspace)');
-    expect(titleWithKey('Diff', RatchetCommands.showDiff, false)).toBe('Diff');
+  it('are named in the tooltips of the lenses whose command they run, and only those; the titles stay short', () => {
+    expect(keyTooltip('$(check) Accept c1', RatchetCommands.acceptSuggestion, false)).toBe('Accept c1 (Ctrl+Shift+Enter)');
+    expect(keyTooltip('$(close) Reject', RatchetCommands.rejectSuggestion, false)).toBe('Reject (Ctrl+Shift+Backspace)');
+    expect(keyTooltip('$(close) Reject', RatchetCommands.rejectSuggestion, true)).toBe('Reject (⇧⌘Backspace)');
+    expect(keyTooltip('Diff', RatchetCommands.showDiff, false)).toBeUndefined();
   });
 });
 
@@ -82,18 +83,30 @@ describe('addedLinesMarkdown', () => {
     expect(variable).toBe('--vscode-ratchet-inlineChange-addedLineBackground');
   });
 
-  it('shows every line, blank ones included, each on the added-line background, in one preformatted block', () => {
-    expect(addedLinesMarkdown(['', '  indented', 'end'], variable)).toBe(
-      '<pre><span style="background-color:var(--vscode-ratchet-inlineChange-addedLineBackground);"></span>\n' +
-        '<span style="background-color:var(--vscode-ratchet-inlineChange-addedLineBackground);">  indented</span>\n' +
-        '<span style="background-color:var(--vscode-ratchet-inlineChange-addedLineBackground);">end</span></pre>',
+  const span = (text: string) => `<span style="background-color:var(--vscode-ratchet-inlineChange-addedLineBackground);">${text}</span>`;
+
+  it('shows every line, blank ones included, each in monospace on the added-line background, on one source line', () => {
+    expect(addedLinesMarkdown(['', '  indented  twice', 'end'], variable)).toBe(
+      `<div><code></code><br><code>${span('  ')}<wbr>${span('indented  ')}<wbr>${span('twice')}</code><br><code>${span('end')}</code></div>`,
     );
+    // One source line: a blank line of the text cannot end the HTML block and let Markdown read the rest.
+    expect(addedLinesMarkdown(['a', '', '', 'b'], variable)).not.toContain('\n');
+  });
+
+  it('lets a long line wrap between its words, and a long word every 40 characters; nothing is lost', () => {
+    const line = `    const sorted = values.toSorted((a, b) => a - b); // ${'x'.repeat(90)}`;
+    const pieces = linePieces(line);
+    expect(pieces.join('')).toBe(line);
+    expect(pieces.slice(0, 3)).toEqual(['    ', 'const ', 'sorted ']);
+    expect(Math.max(...pieces.map((p) => p.length))).toBe(40);
+    expect(linePieces('')).toEqual([]);
+    expect(linePieces('\tindented\t')).toEqual(['\t', 'indented\t']);
   });
 
   it('shows text from the model as text: markup in it is escaped, never rendered', () => {
     expect(escapeHtml(`<!-- edit:1 --> </pre><img src=x onerror="alert('x')"> & more`)).toBe(
       '&lt;!-- edit:1 --&gt; &lt;/pre&gt;&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; more',
     );
-    expect(addedLinesMarkdown(['</pre>**bold**'], variable)).not.toContain('</pre>**');
+    expect(addedLinesMarkdown(['</div>**bold** <script>'], variable)).not.toMatch(/<\/div>\*\*|<script/);
   });
 });

@@ -4,7 +4,8 @@ import { tMeanInterval, tQuantile975 } from '../../../src/core/evolve/report';
 import { PanelController } from '../../../src/extension/panel/controller';
 import { buildResultCell, buildResultsTable, exportResults } from '../../../src/extension/panel/results';
 import { RunStore } from '../../../src/extension/runs/runStore';
-import { emptyResultsFilter, filterRows, isEvaluation, versionAccuracy } from '../../../src/panelState/results';
+import { defaultResultsColumns, emptyResultsFilter, filterRows, isEvaluation, scoredCount, versionAccuracy, versionLabel } from '../../../src/panelState/results';
+import type { ResultsTable } from '../../../src/panelState/results';
 import type { HostMessage } from '../../../src/protocol/webview';
 import { RUN, decided, ev, proposed, started } from '../webview/events';
 import type { PanelEvent } from '../../../src/panelState/types';
@@ -126,6 +127,10 @@ describe('results filters', () => {
     expect(ids(filterRows(table, { ...emptyResultsFilter(), differ: ['v0', 'c1'] }))).toEqual(['d1']);
   });
 
+  it('only failures looks at the columns shown: a failure in a hidden column does not keep its row', () => {
+    expect(ids(filterRows(table, { ...emptyResultsFilter(), onlyFailures: true, versions: ['v0'] }))).toEqual(['d2']);
+  });
+
   it('search matches the item text and id, ignoring case', () => {
     expect(ids(filterRows(table, { ...emptyResultsFilter(), search: 'FRANCE' }))).toEqual(['d2']);
     expect(ids(filterRows(table, { ...emptyResultsFilter(), search: 't2' }))).toEqual(['t2']);
@@ -224,5 +229,68 @@ describe('results export', () => {
     expect((posted[1] as Extract<HostMessage, { type: 'results/cell' }>).cell.output).toBe(TRICKY);
     expect(saved.map(([name]) => name)).toEqual([`${RUN}-results.json`]);
     expect((JSON.parse(saved[0]![1]) as { items: { itemId: string }[] }).items.map((i) => i.itemId)).toEqual(['d2']);
+  });
+});
+
+/** Versions c1…c5 beside the baseline; c2 committed, c4 the best on a few lucky items, c5 good on all. */
+function wideTable(over: { userRejectedC2?: boolean } = {}): ResultsTable {
+  const items = Array.from({ length: 20 }, (_, i) => ({ itemId: `d${i + 1}`, split: 'dev' as const, text: `q${i + 1}` }));
+  const pass = (share: number, n = 20) => items.map((_, i) => (i >= n ? null : i < Math.round(share * n) ? 1 : 0));
+  const columns = [pass(0.5), pass(0.4, 8), pass(0.7), pass(0.3, 6), pass(1, 3), pass(0.85)];
+  return {
+    runId: RUN,
+    versions: [
+      { id: 'v0', baseline: true },
+      { id: 'c1', baseline: false, decision: 'reject' },
+      { id: 'c2', baseline: false, decision: 'commit', ...(over.userRejectedC2 ? { userRejected: true as const } : {}) },
+      { id: 'c3', baseline: false, decision: 'reject' },
+      { id: 'c4', baseline: false, decision: 'reject' },
+      { id: 'c5', baseline: false },
+    ],
+    items,
+    scores: items.map((_, i) => columns.map((c) => c[i]!)),
+    passFail: true,
+  };
+}
+
+describe('the columns shown by default', () => {
+  it('are the baseline, the committed version and the best other candidate by the low end of its interval', () => {
+    // c4 passed 3 of 3 (100 %) but its interval is wide; c5 passed 17 of 20.
+    expect(defaultResultsColumns(wideTable())).toEqual(['v0', 'c2', 'c5']);
+  });
+
+  it('leave out a committed version the user rejected in the editor', () => {
+    expect(defaultResultsColumns(wideTable({ userRejectedC2: true }))).toEqual(['v0', 'c5']);
+  });
+
+  it('are every version when there are three or fewer', () => {
+    const table = buildResultsTable(storeWith(evolveRun()).get(RUN)!);
+    expect(defaultResultsColumns(table)).toEqual(['v0', 'c1']);
+  });
+
+  it('each say how many items they were scored on', () => {
+    const table = wideTable();
+    expect(table.versions.map((_, j) => scoredCount(table, j))).toEqual([20, 8, 20, 6, 3, 20]);
+  });
+});
+
+describe('version labels', () => {
+  it('never call a suggestion the user rejected "(committed)"', () => {
+    expect(versionLabel({ id: 'c1', baseline: false, decision: 'commit', userRejected: true })).toBe('c1 (you rejected)');
+    expect(versionLabel({ id: 'c1', baseline: false, decision: 'commit' })).toBe('c1 (committed)');
+    expect(versionLabel({ id: 'c1', baseline: false, decision: 'reject' })).toBe('c1 (rejected)');
+  });
+
+  it('come from the journal: the user\'s Reject in the editor marks the version', () => {
+    const events = [...evolveRun().slice(0, -3), decided('c1', 'commit', { parentId: 'v0' }), ev('edit/rejected', { candidateId: 'c1', file: 'p/x.prompt.md', by: 'user' })];
+    const table = buildResultsTable(storeWith(events as PanelEvent[]).get(RUN)!);
+    expect(table.versions.map(versionLabel)).toEqual(['v0 (baseline)', 'c1 (you rejected)']);
+  });
+});
+
+describe('export of the columns shown', () => {
+  it('writes only the versions the filter shows', () => {
+    const text = exportResults(storeWith(evolveRun()).get(RUN)!, { ...emptyResultsFilter(), versions: ['c1'] }, 'csv');
+    expect(parseCsv(text).records[0]!.fields).toEqual(['item', 'split', 'input', 'expected', 'c1 score', 'c1 output']);
   });
 });

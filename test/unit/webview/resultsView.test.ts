@@ -117,7 +117,89 @@ describe('the Results view', () => {
     only.checked = true;
     only.dispatchEvent(new Event('change'));
     app.resultsElement.querySelector<HTMLElement>('[data-export="csv"]')!.dispatchEvent(new MouseEvent('click'));
-    expect(lastSent(host)).toEqual({ type: 'results/export', runId: RUN, format: 'csv', filter: { onlyFailures: true, search: '' } });
+    expect(lastSent(host)).toEqual({ type: 'results/export', runId: RUN, format: 'csv', filter: { onlyFailures: true, search: '', versions: ['v0'] } });
+  });
+
+  it('shows the baseline, the committed and the best candidate first; the Columns picker adds any other; each header says how many items it was scored on', () => {
+    const { host, app } = mount();
+    snapshot(host, evaluateRun());
+    // Four items; c1 was stopped after two, c3 (committed) ran on all, c2 and c4 too.
+    const wide: ResultsTable = {
+      ...TABLE,
+      versions: [
+        { id: 'v0', baseline: true },
+        { id: 'c1', baseline: false, decision: 'reject' },
+        { id: 'c2', baseline: false, decision: 'reject' },
+        { id: 'c3', baseline: false, decision: 'commit' },
+        { id: 'c4', baseline: false },
+      ],
+      items: [...TABLE.items, { itemId: 't4', split: 'test', text: 'Add 3 and 4' }],
+      scores: [
+        [1, 1, 0, 1, 1],
+        [0, 1, 0, 1, 1],
+        [1, null, 0, 1, 1],
+        [0, null, 1, 0, 1],
+      ],
+    };
+    host.deliver({ type: 'results/show', table: wide });
+    const view = app.resultsElement;
+    const headers = () => [...view.querySelectorAll<HTMLElement>('.results-version')].map((h) => [h.dataset.version, h.querySelector('.results-scored')?.textContent]);
+    expect(headers()).toEqual([
+      ['v0', '4 items'],
+      ['c3', '4 items'],
+      ['c4', '4 items'],
+    ]);
+    expect(rows(app)[2]!.textContent).toBe('t3Spell catpasspasspass');
+    expect(view.querySelector('.results-columns summary')?.textContent).toBe('Columns: 3 of 5');
+    expect(view.querySelector<HTMLElement>('.results-subsets')!.hidden).toBe(true);
+
+    const c1 = view.querySelector<HTMLInputElement>('.results-columns input[data-version="c1"]')!;
+    expect(c1.closest('label')?.textContent).toContain('c1 (rejected) 100%, 2 of 4 items');
+    c1.checked = true;
+    c1.dispatchEvent(new Event('change'));
+    expect(headers()).toEqual([
+      ['v0', '4 items'],
+      ['c1', '2 of 4 items'],
+      ['c3', '4 items'],
+      ['c4', '4 items'],
+    ]);
+    // The cell c1 never ran on is empty, and a note says why the columns' counts differ.
+    expect([...rows(app)[2]!.children].map((c) => c.textContent)).toEqual(['t3', 'Spell cat', 'pass', '', 'pass', 'pass']);
+    expect(view.querySelector<HTMLElement>('.results-subsets')!.hidden).toBe(false);
+    expect(view.querySelector('.results-columns summary')?.textContent).toBe('Columns: 4 of 5');
+
+    // A new table for the same run (a search still running) keeps the columns the user picked.
+    host.deliver({ type: 'results/show', table: { ...wide } });
+    expect(headers().map(([id]) => id)).toEqual(['v0', 'c1', 'c3', 'c4']);
+
+    // A click on a cell of an added column opens that version's output there.
+    rows(app)[0]!.querySelector<HTMLElement>('[data-col="1"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(lastSent(host)).toEqual({ type: 'results/cell', runId: RUN, itemId: 't1', versionId: 'c1' });
+    host.deliver({ type: 'results/cell', cell: { runId: RUN, itemId: 't1', versionId: 'c1', split: 'test', score: 1, output: 'four' } });
+    expect(view.querySelector('.results-detail .results-output')?.textContent).toBe('four');
+  });
+
+  it('the keyboard moves between the shown columns and opens the chosen cell; the output is brought into sight', () => {
+    const { host, app } = mount();
+    snapshot(host, evaluateRun());
+    const two: ResultsTable = { ...TABLE, versions: [{ id: 'v0', baseline: true }, { id: 'c1', baseline: false, decision: 'commit' }], scores: [[1, 0], [0, 1], [1, 1]] };
+    host.deliver({ type: 'results/show', table: two });
+    const list = app.resultsElement.listElement;
+    list.focus();
+    const key = (k: string) => list.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+    key('ArrowDown');
+    key('ArrowRight');
+    key('Enter');
+    expect(lastSent(host)).toMatchObject({ type: 'results/cell', versionId: 'c1' });
+    const cellMessage = lastSent(host) as { itemId: string };
+    const detail = app.resultsElement.querySelector<HTMLElement>('.results-detail')!;
+    let scrolled = false;
+    detail.scrollIntoView = () => {
+      scrolled = true;
+    };
+    host.deliver({ type: 'results/cell', cell: { runId: RUN, itemId: cellMessage.itemId, versionId: 'c1', split: 'test', score: 1, output: 'ok' } });
+    expect(detail.querySelector('h3')?.textContent).toBe(`${cellMessage.itemId} (test) · c1 (committed) · pass`);
+    expect(scrolled).toBe(true);
   });
 
   it('an Evolve run keeps its tab and asks for results only when the Results tab shows', () => {
