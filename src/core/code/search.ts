@@ -352,7 +352,16 @@ class Search {
       this.instances = [SINGLE];
       if (!this.deterministic) {
         // One score and no instances: only a repeatable evaluator can be trusted on one run.
-        const again = await this.evaluateCounted(text, undefined, this.stop.signal, 1);
+        const again = await this.evaluateCounted(text, undefined, this.stop.signal, 1).catch((err: unknown) => {
+          if (!RatchetError.is(err, 'budgetExhausted')) throw err;
+          this.stopped ??= err.message;
+          return undefined;
+        });
+        // No budget left to tell whether one score is repeatable: the run ends with this program.
+        if (again === undefined) {
+          if (id === 'p0') await this.programEvaluated('p0', 0, first, this.instances.length);
+          return;
+        }
         if (again.correct && again.score === first.score) {
           this.deterministic = true;
           await this.log('info', `The evaluator gave ${who} the same score twice: it is treated as deterministic, and a strict improvement commits (no statistics needed).`);
@@ -709,9 +718,11 @@ class Search {
       await this.programEvaluated(child.id, p.island, { correct: false, error, ...(evaluation.output ? { output: evaluation.output } : {}) }, 0);
       return this.banditReward(p.model, 0);
     }
+    // The first correct program fixes the instances (one score, or per instance): its scores are read by them.
     if (this.instances.length === 0) await this.establish(child.id, child.text, evaluation);
     else await this.cacheWhole(child.id, child.text, scores);
-    const mean = this.instances.reduce((a, i) => a + scores[i]!, 0) / this.instances.length;
+    const established = this.scoresOf(evaluation);
+    const mean = this.instances.reduce((a, i) => a + established[i]!, 0) / this.instances.length;
     this.db.add({ ...base, correct: true, score: mean });
     const first = this.db.islandNeedsFix(p.island);
     this.db.recordDecision(child.id, first ? 'commit' : 'reject');
@@ -766,7 +777,7 @@ class Search {
       const submitted = mine.flatMap((ids, i) => (ids.length > 0 ? [i] : []));
       const own = new Map<number, Promise<ShardOutcome>>();
       if (submitted.length > 0) {
-        this.evaluations += submitted.length;
+        this.admitEvaluations(submitted.length);
         const outcomes = batch(text, submitted.map((i) => mine[i]!), signal);
         submitted.forEach((i, k) => {
           const ids = mine[i]!;
@@ -875,15 +886,29 @@ class Search {
     throw new RatchetError('internal', `No program text for ${hash}.`);
   }
 
-  /** One evaluator run, in one of the run's evaluator slots. */
+  /** One evaluator run, in one of the run's evaluator slots, admitted by the evaluation budget before it starts. */
   private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.stop.signal, repeat = 0): Promise<ProgramEvaluation> {
-    this.evaluations++;
+    this.admitEvaluations(1);
     const r = await this.slots(() => {
       signal.throwIfAborted();
       return this.o.evaluate(text, ids, signal, repeat);
     });
     this.noteRun(text, ids, r);
     return r;
+  }
+
+  /**
+   * Counts `n` evaluator runs about to start, or refuses them (budgetExhausted) when they would
+   * take the run past budget.evaluations: runs in flight are counted from the moment they are
+   * admitted, so the evaluator never runs more often than the budget says, whatever the slots.
+   */
+  private admitEvaluations(n: number): void {
+    const limit = this.o.spec.budget.evaluations;
+    if (limit !== undefined && this.evaluations + n > limit) {
+      const spent = `${this.evaluations} of ${limit} evaluations`;
+      throw new RatchetError('budgetExhausted', `The run's budget is spent (${spent}); no further evaluation is started.`, { budget: spent });
+    }
+    this.evaluations += n;
   }
 
   /** What a finished evaluation reported beyond scores: an incorrect program's output, a correct one's metrics and feedback. */
