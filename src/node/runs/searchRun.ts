@@ -35,6 +35,7 @@ import type { ModelPrice, PriceTable, Role } from '../../core/llm/types';
 import { ROLES } from '../../core/llm/types';
 import { SeededRandom } from '../../core/random';
 import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
+import type { RoleModel } from '../../core/journal/payloadTypes';
 import type { ClusterLoad, EvaluatorLoad } from '../../core/journal/runStatus';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
 import type { JournalWriter } from '../../core/journal/journal';
@@ -149,13 +150,13 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   const programPath = o.programPath;
   const workspace = resolve(o.workspace);
   const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
-  const { models, face } = searchModels(spec, o.overrides);
+  const { models, face, asProposer } = searchModels(spec, o.overrides);
   if ((models.proposer.model ?? face.roleModels?.proposer ?? face.model ?? o.endpointDefaults.model) === undefined) {
     throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL or ratchet.models.proposer, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
   }
   const roles = roleConfig({ models, origin: spec.origin }, face, o.endpointDefaults);
   const calledRoles: Role[] = ['proposer', ...(spec.search.metaEvery > 0 ? ['meta' as const] : []), ...(spec.search.novelty.judge ? ['validator' as const] : [])];
-  const prices = searchPrices(spec, models, roles, face, calledRoles);
+  const prices = searchPrices(spec, models, roles, o.overrides, calledRoles);
   const clock = new SystemClock();
   const budget = new RunBudget(
     { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
@@ -270,7 +271,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
         alpha: spec.gate.alpha,
         mode: offer ? mode : o.apply ? 'autopilot' : 'suggest',
         seed: spec.seed,
-        models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
+        models: searchRoleModels(spec, models, calledRoles, face, o.endpointDefaults, asProposer),
         estimate: estimateSearch(spec, startText, prices.byRole),
       },
     });
@@ -400,7 +401,7 @@ function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): 
  * them); the meta notes and the novelty judge (the validator role) go where the proposer goes
  * unless the spec or the editor's ratchet.models.<role> names theirs.
  */
-function searchModels(spec: CodeRunSpec, o: SearchOverrides): { models: CodeRunSpec['models']; face: FaceModels } {
+function searchModels(spec: CodeRunSpec, o: SearchOverrides): { models: CodeRunSpec['models']; face: FaceModels; asProposer: Role[] } {
   const listed = spec.search.proposerModels?.[0];
   const proposer = spec.models.proposer.model === undefined && listed ? { ...spec.models.proposer, model: listed.model } : spec.models.proposer;
   const inherits = (role: Role) => role !== 'proposer' && spec.models[role].model === undefined && o.roleModels?.[role] === undefined;
@@ -412,7 +413,14 @@ function searchModels(spec: CodeRunSpec, o: SearchOverrides): { models: CodeRunS
     ...(o.model ? { model: o.model } : {}),
     ...(Object.keys(roleModels).length > 0 ? { roleModels } : {}),
   };
-  return { models, face };
+  return { models, face, asProposer: ROLES.filter(inherits) };
+}
+
+/** Where each called role's model was chosen; a role that goes where the proposer goes says so. */
+function searchRoleModels(spec: CodeRunSpec, models: CodeRunSpec['models'], called: readonly Role[], face: FaceModels, defaults: EndpointDefaults, asProposer: readonly Role[]): RoleModel[] {
+  const chosen = roleModels({ models, origin: spec.origin }, ['proposer', ...called.filter((r) => r !== 'proposer')], face, defaults);
+  const proposer = chosen[0]!;
+  return chosen.filter((m) => called.includes(m.role)).map((m) => (asProposer.includes(m.role) ? { ...m, from: `as the proposer: ${proposer.from}` } : m));
 }
 
 type FaceModels = Pick<SearchOverrides, 'baseURL' | 'model' | 'roleModels'>;
