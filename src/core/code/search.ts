@@ -52,6 +52,7 @@ import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
 import { priceOf } from '../llm/cost';
+import { fileName } from '../fileName';
 import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
@@ -610,7 +611,8 @@ class Search {
     const { lo, hi } = s.evaluator.scoreRange;
     return {
       ask: (messages, signal) => this.o.llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true, seed }, signal),
-      task: `Improve the program ${s.programPath}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
+      // The file's name, not its path: the question (and its cached answer) is the same in a copied or moved workspace.
+      task: `Improve the program ${fileName(s.programPath)}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
       view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
     };
   }
@@ -619,7 +621,7 @@ class Search {
   private programView(program: ProgramRef, scores: ReadonlyMap<string, number>, text: string, incumbentText: string): ProgramView {
     const mean = scores.size > 0 ? [...scores.values()].reduce((a, b) => a + b, 0) / scores.size : undefined;
     const { metrics, feedback } = this.reportedByHash(program.hash);
-    const diff = text === incumbentText ? '' : createPatch(this.o.spec.programPath, incumbentText, text);
+    const diff = text === incumbentText ? '' : createPatch(fileName(this.o.spec.programPath), incumbentText, text);
     return { diff, metrics: { ...(mean === undefined ? {} : { score: mean }), ...metrics }, ...(feedback ? { feedback } : {}) };
   }
 
