@@ -4,6 +4,8 @@
 // workspace it started in is mapped the same way, and a file outside any workspace stays where it is.
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../../src/core/journal/journal';
+import { promptPathOfRun } from '../../../src/node/runs/storedRun';
 import { locateSearch, storeSearch } from '../../../src/node/runs/storedSearch';
 import type { StoredSearch } from '../../../src/node/runs/storedSearch';
 import { spec as searchSpec } from '../code/searchWorld';
@@ -49,5 +51,12 @@ describe('storeSearch and locateSearch', () => {
     const { spec } = locateSearch(started, B);
     expect(spec.programPath).toBe(started.programPath);
     expect(spec.evaluator.supportFiles).toEqual(started.evaluator.supportFiles);
+  });
+});
+
+describe('promptPathOfRun for a code search', () => {
+  it('is the program in the workspace the run is resumed in', () => {
+    const record: RunRecord = { format: 1, runId: '20261202-101010-000abc', kind: 'search', target: started.programPath, createdAt: '', seed: 1, version: 'test', spec: storeSearch(started, A, {}) };
+    expect(promptPathOfRun(record, B)).toBe(path.join(B, 'src', 'step.mjs'));
   });
 });
