@@ -180,6 +180,8 @@ interface Proposal {
   /** What each of its proposer calls cost, told to the bandit when it is applied. */
   readonly costs: number[];
   done: Promise<ProposalResult>;
+  /** Its child's evaluations have begun (and are counted by the evaluation budget from here on). */
+  evaluating: boolean;
 }
 
 type ProposalResult =
@@ -276,7 +278,7 @@ class Search {
     const window = proposalsInFlight(s.concurrency);
     const flight: Proposal[] = [];
     const fill = () => {
-      while (flight.length < window && this.mayLaunch()) flight.push(this.launch(flight));
+      while (flight.length < window && this.mayLaunch(flight)) flight.push(this.launch(flight));
     };
     try {
       fill();
@@ -305,11 +307,17 @@ class Search {
     };
   }
 
-  private mayLaunch(): boolean {
+  /**
+   * Another proposal is launched while the budgets leave room for it: an evaluation budget counts
+   * one evaluation ahead for each proposal in flight whose child is not evaluated yet, so no
+   * proposal is paid for whose child the budget could not evaluate.
+   */
+  private mayLaunch(flight: readonly Proposal[]): boolean {
     const b = this.o.spec.budget;
     const spent = this.o.evaluationBudget?.();
     if (spent !== undefined) this.stopped ??= `The run's budget is spent (${spent}); no further evaluation is submitted.`;
-    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations < b.evaluations);
+    const ahead = flight.filter((p) => !p.evaluating).length;
+    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations + ahead < b.evaluations);
   }
 
   /**
@@ -475,6 +483,7 @@ class Search {
       events: [],
       costs: [],
       done: Promise.resolve({ kind: 'none' }),
+      evaluating: false,
     };
     p.done = this.work(p, settleChild).finally(() => settleChild(undefined));
     p.done.catch(() => undefined); // awaited in order by the loop, or abandoned when the run fails
@@ -538,6 +547,7 @@ class Search {
     let result: CodeGateResult;
     try {
       // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
+      p.evaluating = true;
       if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
       result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
     } catch (err) {
