@@ -183,8 +183,8 @@ export class RunHost {
     const workspace = await this.rootOfRun(runId);
     const record = await readRunRecord(this.o.files, runPaths(this.o.files, workspace, runId).runJson);
     const title = `Ratchet: Resuming ${basename(record.target)}`;
-    // A prompt run's file in this workspace folder, not the path it started with (the folder may have
-    // been copied or moved); a code search's program where it started.
+    // The run's file in this workspace folder, not the path it started with (the folder may have
+    // been copied or moved).
     const identity = { runId, file: promptPathOfRun(record, workspace), workspace, title };
     const spec = record.kind === 'search' ? (record.spec as CodeRunSpec) : await loadRunSpec(this.o.files, identity.file).catch(() => undefined);
     return await this.daemon.request(DaemonResumeRequest, { ...this.setup(spec), ...identity });

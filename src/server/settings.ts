@@ -101,7 +101,8 @@ export function genDataSettingsOverrides(s: ServerSettings): GenDataOverrides {
 
 /**
  * What the settings override in a code search's spec: the gate (when it is one a search can use;
- * a prompt gate set for every run is left to prompt runs), alpha, concurrency and the mode. Budgets are a
+ * a prompt gate set for every run is left to prompt runs), alpha, concurrency, the mode, and the
+ * roles' models and prices as for every run kind. Budgets are a
  * prompt run's (calls, candidates); a search's own come from its spec or the request.
  */
 export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
@@ -111,6 +112,11 @@ export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
   if (s.concurrency !== undefined) o.concurrency = s.concurrency;
   // Suggest or autopilot means the same for the best program of a search as for a prompt run's edits.
   if (s.mode !== undefined) o.mode = s.mode;
+  // Which model each role calls and what it costs: the same settings as a prompt run's.
+  const { roleModels, prices, free } = settingsOverrides(s);
+  if (roleModels) o.roleModels = roleModels;
+  if (prices) o.prices = prices;
+  if (free) o.free = free;
   return o;
 }
 

@@ -52,6 +52,7 @@ import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
 import { priceOf } from '../llm/cost';
+import { fileName } from '../fileName';
 import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
@@ -179,6 +180,8 @@ interface Proposal {
   /** What each of its proposer calls cost, told to the bandit when it is applied. */
   readonly costs: number[];
   done: Promise<ProposalResult>;
+  /** Its child's evaluations have begun (and are counted by the evaluation budget from here on). */
+  evaluating: boolean;
 }
 
 type ProposalResult =
@@ -275,7 +278,7 @@ class Search {
     const window = proposalsInFlight(s.concurrency);
     const flight: Proposal[] = [];
     const fill = () => {
-      while (flight.length < window && this.mayLaunch()) flight.push(this.launch(flight));
+      while (flight.length < window && this.mayLaunch(flight)) flight.push(this.launch(flight));
     };
     try {
       fill();
@@ -304,11 +307,17 @@ class Search {
     };
   }
 
-  private mayLaunch(): boolean {
+  /**
+   * Another proposal is launched while the budgets leave room for it: an evaluation budget counts
+   * one evaluation ahead for each proposal in flight whose child is not evaluated yet, so no
+   * proposal is paid for whose child the budget could not evaluate.
+   */
+  private mayLaunch(flight: readonly Proposal[]): boolean {
     const b = this.o.spec.budget;
     const spent = this.o.evaluationBudget?.();
     if (spent !== undefined) this.stopped ??= `The run's budget is spent (${spent}); no further evaluation is submitted.`;
-    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations < b.evaluations);
+    const ahead = flight.filter((p) => !p.evaluating).length;
+    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations + ahead < b.evaluations);
   }
 
   /**
@@ -352,7 +361,16 @@ class Search {
       this.instances = [SINGLE];
       if (!this.deterministic) {
         // One score and no instances: only a repeatable evaluator can be trusted on one run.
-        const again = await this.evaluateCounted(text, undefined, this.stop.signal, 1);
+        const again = await this.evaluateCounted(text, undefined, this.stop.signal, 1).catch((err: unknown) => {
+          if (!RatchetError.is(err, 'budgetExhausted')) throw err;
+          this.stopped ??= err.message;
+          return undefined;
+        });
+        // No budget left to tell whether one score is repeatable: the run ends with this program.
+        if (again === undefined) {
+          if (id === 'p0') await this.programEvaluated('p0', 0, first, this.instances.length);
+          return;
+        }
         if (again.correct && again.score === first.score) {
           this.deterministic = true;
           await this.log('info', `The evaluator gave ${who} the same score twice: it is treated as deterministic, and a strict improvement commits (no statistics needed).`);
@@ -465,6 +483,7 @@ class Search {
       events: [],
       costs: [],
       done: Promise.resolve({ kind: 'none' }),
+      evaluating: false,
     };
     p.done = this.work(p, settleChild).finally(() => settleChild(undefined));
     p.done.catch(() => undefined); // awaited in order by the loop, or abandoned when the run fails
@@ -528,6 +547,7 @@ class Search {
     let result: CodeGateResult;
     try {
       // A repair has nothing correct to be tested against: the evaluator's verdict is the test.
+      p.evaluating = true;
       if (p.repair) return { kind: 'repair', child, evaluation: await this.evaluateWhole(child.text) };
       result = await testChild(this.gateContext(p, child), { id: child.id, hash: child.hash }, { id: p.incumbent.id, hash: textHash(this.texts.get(p.incumbent.id)!) }, p.ledger);
     } catch (err) {
@@ -601,7 +621,8 @@ class Search {
     const { lo, hi } = s.evaluator.scoreRange;
     return {
       ask: (messages, signal) => this.o.llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true, seed }, signal),
-      task: `Improve the program ${s.programPath}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
+      // The file's name, not its path: the question (and its cached answer) is the same in a copied or moved workspace.
+      task: `Improve the program ${fileName(s.programPath)}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
       view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
     };
   }
@@ -610,7 +631,7 @@ class Search {
   private programView(program: ProgramRef, scores: ReadonlyMap<string, number>, text: string, incumbentText: string): ProgramView {
     const mean = scores.size > 0 ? [...scores.values()].reduce((a, b) => a + b, 0) / scores.size : undefined;
     const { metrics, feedback } = this.reportedByHash(program.hash);
-    const diff = text === incumbentText ? '' : createPatch(this.o.spec.programPath, incumbentText, text);
+    const diff = text === incumbentText ? '' : createPatch(fileName(this.o.spec.programPath), incumbentText, text);
     return { diff, metrics: { ...(mean === undefined ? {} : { score: mean }), ...metrics }, ...(feedback ? { feedback } : {}) };
   }
 
@@ -709,9 +730,11 @@ class Search {
       await this.programEvaluated(child.id, p.island, { correct: false, error, ...(evaluation.output ? { output: evaluation.output } : {}) }, 0);
       return this.banditReward(p.model, 0);
     }
+    // The first correct program fixes the instances (one score, or per instance): its scores are read by them.
     if (this.instances.length === 0) await this.establish(child.id, child.text, evaluation);
     else await this.cacheWhole(child.id, child.text, scores);
-    const mean = this.instances.reduce((a, i) => a + scores[i]!, 0) / this.instances.length;
+    const established = this.scoresOf(evaluation);
+    const mean = this.instances.reduce((a, i) => a + established[i]!, 0) / this.instances.length;
     this.db.add({ ...base, correct: true, score: mean });
     const first = this.db.islandNeedsFix(p.island);
     this.db.recordDecision(child.id, first ? 'commit' : 'reject');
@@ -766,7 +789,7 @@ class Search {
       const submitted = mine.flatMap((ids, i) => (ids.length > 0 ? [i] : []));
       const own = new Map<number, Promise<ShardOutcome>>();
       if (submitted.length > 0) {
-        this.evaluations += submitted.length;
+        this.admitEvaluations(submitted.length);
         const outcomes = batch(text, submitted.map((i) => mine[i]!), signal);
         submitted.forEach((i, k) => {
           const ids = mine[i]!;
@@ -875,15 +898,29 @@ class Search {
     throw new RatchetError('internal', `No program text for ${hash}.`);
   }
 
-  /** One evaluator run, in one of the run's evaluator slots. */
+  /** One evaluator run, in one of the run's evaluator slots, admitted by the evaluation budget before it starts. */
   private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.stop.signal, repeat = 0): Promise<ProgramEvaluation> {
-    this.evaluations++;
+    this.admitEvaluations(1);
     const r = await this.slots(() => {
       signal.throwIfAborted();
       return this.o.evaluate(text, ids, signal, repeat);
     });
     this.noteRun(text, ids, r);
     return r;
+  }
+
+  /**
+   * Counts `n` evaluator runs about to start, or refuses them (budgetExhausted) when they would
+   * take the run past budget.evaluations: runs in flight are counted from the moment they are
+   * admitted, so the evaluator never runs more often than the budget says, whatever the slots.
+   */
+  private admitEvaluations(n: number): void {
+    const limit = this.o.spec.budget.evaluations;
+    if (limit !== undefined && this.evaluations + n > limit) {
+      const spent = `${this.evaluations} of ${limit} evaluations`;
+      throw new RatchetError('budgetExhausted', `The run's budget is spent (${spent}); no further evaluation is started.`, { budget: spent });
+    }
+    this.evaluations += n;
   }
 
   /** What a finished evaluation reported beyond scores: an incorrect program's output, a correct one's metrics and feedback. */

@@ -18,6 +18,7 @@ import { CostMeter } from './cost';
 import { waitMessage, withRetries } from './retry';
 import type { RetryInfo, RetryPolicy } from './retry';
 import { redactUrl } from '../redact';
+import { estimateTokens } from './tokens';
 import { describeRoles, resolveEndpoint, validateRoles } from './roles';
 import type { PublicEndpoint, RoleConfig } from './roles';
 import type {
@@ -56,8 +57,9 @@ export interface LlmClientOptions {
  * for an answer, once the meter has counted it.
  */
 export interface CallAdmission {
-  admit(role: Role): void;
-  release(role: Role): void;
+  /** `inputDollars`: what the request's input costs at its model's known price (0 when unpriced), counted while it is in flight. */
+  admit(role: Role, inputDollars: number): void;
+  release(role: Role, inputDollars: number): void;
   /** Epoch ms at which the wall-time budget ends, if there is one: no wait runs past it. */
   deadline(): number | undefined;
 }
@@ -211,9 +213,10 @@ export class LlmLayer implements LlmClient {
       }
     }
 
+    const inputDollars = this.inputDollars(req);
     const response = await withRetries(
       () =>
-        runAttempt(this.admitted(req.role, call), {
+        runAttempt(this.admitted(req.role, inputDollars, call), {
           limit: this.limit,
           clock: this.options.clock,
           timeoutMs: this.options.timeoutMs,
@@ -231,7 +234,7 @@ export class LlmLayer implements LlmClient {
     );
 
     this.meter.recordCall(req.role, this.priceKey(req.model, response.model), response.usage);
-    this.options.admission?.release(req.role);
+    this.options.admission?.release(req.role, inputDollars);
     this.emit();
     if (this.cache && key !== undefined) {
       this.counted.add(key);
@@ -246,20 +249,32 @@ export class LlmLayer implements LlmClient {
    * other call is admitted in between on a count that has neither; a failed or abandoned attempt
    * is released when it settles.
    */
-  private admitted<T>(role: Role, call: (signal: AbortSignal) => Promise<T>): (signal: AbortSignal) => Promise<T> {
+  private admitted<T>(role: Role, inputDollars: number, call: (signal: AbortSignal) => Promise<T>): (signal: AbortSignal) => Promise<T> {
     const admission = this.options.admission;
     if (!admission) return call;
     return async (signal) => {
-      admission.admit(role);
+      admission.admit(role, inputDollars);
       let handedOver = false;
       try {
         const response = await call(signal);
         handedOver = !signal.aborted;
         return response;
       } finally {
-        if (!handedOver) admission.release(role);
+        if (!handedOver) admission.release(role, inputDollars);
       }
     };
+  }
+
+  /**
+   * What a request's input costs before it is sent, at its model's price and the estimated token
+   * count of what it sends: a dollar budget counts it for every call in flight, so calls started
+   * together cannot pass the budget on a spend that has not come back yet.
+   */
+  private inputDollars(req: { model?: string; messages?: readonly { content: string }[]; input?: readonly string[] }): number {
+    const price = req.model === undefined ? undefined : this.options.prices?.[req.model];
+    if (!price) return 0;
+    const text = [...(req.messages ?? []).map((m) => m.content), ...(req.input ?? [])].join('\n');
+    return (estimateTokens(text) * price.inputPerMTok) / 1_000_000;
   }
 
   /**

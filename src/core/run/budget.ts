@@ -22,6 +22,8 @@ export interface Metered {
 
 export class RunBudget implements CallAdmission {
   private inFlight = 0;
+  /** The known input price of the calls in flight: spent already as far as a dollar budget is concerned. */
+  private inFlightDollars = 0;
   private meter: Metered | undefined;
   private readonly startedAt: number;
   /** Active time of the run before this process took it up (a resume); 0 for a new run. */
@@ -62,14 +64,20 @@ export class RunBudget implements CallAdmission {
     return this.over(0);
   }
 
-  admit(): void {
-    const over = this.over(this.inFlight);
+  /**
+   * A call about to be sent: refused when a budget is spent, or when its input at the known price,
+   * with the inputs of the calls still in flight, would take the dollars past the budget.
+   */
+  admit(_role?: unknown, inputDollars = 0): void {
+    const over = this.over(this.inFlight, this.inFlightDollars + inputDollars);
     if (over !== undefined) throw budgetError(over);
     this.inFlight++;
+    this.inFlightDollars += inputDollars;
   }
 
-  release(): void {
+  release(_role?: unknown, inputDollars = 0): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
+    this.inFlightDollars = this.inFlight === 0 ? 0 : Math.max(0, this.inFlightDollars - inputDollars);
   }
 
   deadline(): number | undefined {
@@ -101,7 +109,7 @@ export class RunBudget implements CallAdmission {
     return this.meter?.totalCalls() ?? 0;
   }
 
-  private over(inFlight: number): string | undefined {
+  private over(inFlight: number, inFlightDollars = 0): string | undefined {
     const b = this.spec;
     const calls = this.paidCalls();
     if (b.calls !== undefined && calls + inFlight >= b.calls) return `${calls} of ${b.calls} LLM calls`;
@@ -110,6 +118,10 @@ export class RunBudget implements CallAdmission {
     if (b.tokens !== undefined && tokens >= b.tokens) return `${tokens} of ${b.tokens} tokens`;
     const dollars = this.meter?.totalDollars();
     if (b.dollars !== undefined && dollars !== undefined && dollars >= b.dollars) return `$${dollars.toFixed(2)} of $${b.dollars}`;
+    // A call whose input alone would pass the budget, on top of those still out, is not sent.
+    if (b.dollars !== undefined && dollars !== undefined && inFlightDollars > 0 && dollars + inFlightDollars > b.dollars) {
+      return `$${dollars.toFixed(2)} of $${b.dollars}`;
+    }
     if (b.wallTimeMinutes !== undefined && this.elapsedMs() >= b.wallTimeMinutes * 60_000 && !this.replaying()) return `${b.wallTimeMinutes} minutes of wall time`;
     return undefined;
   }

@@ -39,7 +39,7 @@ export type GenDataOverrides = Pick<
 >;
 
 /** What a face may set over a code search's spec (`ratchet search`'s flags; the editor's subset, lsp.ts). */
-export interface SearchOverrides {
+export interface SearchOverrides extends FacePrices {
   evaluator?: string;
   gate?: GateName;
   alpha?: number;
@@ -52,6 +52,8 @@ export interface SearchOverrides {
   timeoutSeconds?: number;
   baseURL?: string;
   model?: string;
+  /** Per-role models (the editor's ratchet.models.<role>): below the spec's own `models`, above `model`. */
+  roleModels?: Partial<Record<Role, string>>;
   /** `--max-failures`: failed attempts in a row before an LLM call gives up (how the run calls, not what it is: a resume may set it too). */
   maxFailures?: number;
   /** The editor's: offer each new best program (suggest) or write it (autopilot); the CLI writes the best at the end (--apply). */

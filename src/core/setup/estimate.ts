@@ -71,7 +71,7 @@ export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
   );
 }
 
-interface Tally {
+export interface Tally {
   calls: number;
   input: number;
   output: number;
@@ -150,14 +150,14 @@ export function estimateJudge(
   add('agent', evaluations * agentCalls, prompt + item, answer);
   if (spec.scorer?.type === 'llm-rubric') add('validator', evaluations, ASSUMED.judgeFrame + item + answer, ASSUMED.verdict);
   if (versions === 2 && gateRow(spec.gate.name).kind !== 'scored') add('validator', 2 * dev.length, ASSUMED.judgeFrame + item + 2 * answer, ASSUMED.verdict);
-  return { ...summarize({ ...spec, budget: { candidates: 1 } }, tally, prices), evaluations };
+  return { ...summarize({ budget: {} }, tally, prices), evaluations };
 }
 
 /** How an unpriced model that no one named is listed. */
 const UNNAMED_MODEL = "the editor's choice";
 
 /** Totals, dollars where every called model is priced, all capped by the run's own budgets. */
-function summarize(spec: RunSpec, tally: Record<Role, Tally>, prices: RolePrices): RunEstimate {
+export function summarize(spec: { budget: Pick<RunSpec['budget'], 'calls' | 'tokens' | 'dollars'> }, tally: Record<Role, Tally>, prices: RolePrices): RunEstimate {
   const called = ROLES.filter((r) => tally[r].calls > 0);
   const calls = called.reduce((n, r) => n + tally[r].calls, 0);
   const tokens = called.reduce((n, r) => n + tally[r].input + tally[r].output, 0);

@@ -32,6 +32,14 @@ const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
 
 /** `endpoints`: each role's model and base URL as the face resolved them (spec, flags, settings). */
 export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}, calls: RunCalls = 'evolve'): RunPrices {
+  return rolePrices(spec, endpoints, face, rolesCalled(spec, calls));
+}
+
+/**
+ * The same for any run kind that says which roles it calls itself (a code search: its proposer,
+ * meta notes and novelty judge): every kind prices its roles by this one precedence.
+ */
+export function rolePrices(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role, PublicEndpoint>, face: FacePrices, called: readonly Role[]): RunPrices {
   const priceOf = (role: Role): ModelPrice | undefined => {
     const m = spec.models[role];
     const { model, baseURL } = endpoints[role];
@@ -51,7 +59,6 @@ export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>
   // The meter prices an answer by its model, so two called roles on one model need one price.
   const table: PriceTable = {};
   const owner: Record<string, Role> = {};
-  const called = rolesCalled(spec, calls);
   for (const role of called) {
     const { model, price } = byRole[role];
     if (price === undefined || model === undefined) continue;
@@ -73,7 +80,7 @@ export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>
  * Before the first call: a run with `budget.dollars` whose called roles include an unpriced model
  * could never count, so never stop on, its dollars. Located at the role's `models` entry.
  */
-export function checkDollarBudget(spec: RunSpec, prices: RunPrices): void {
+export function checkDollarBudget(spec: { budget: { dollars?: number }; origin: RunSpec['origin'] }, prices: RunPrices): void {
   const limit = spec.budget.dollars;
   if (limit === undefined) return;
   const missing = new Map<string, { entry: string; model: string | undefined; roles: Role[] }>();

@@ -20,17 +20,22 @@ import { parseBlocks } from '../../core/code/blocks';
 import { BestOffer, isOfferEvent } from '../../core/code/bestOffer';
 import { runSearch } from '../../core/code/search';
 import type { ProgramEvaluator, SearchOutcome } from '../../core/code/search';
-import { CODE_DEFAULTS, proposerArms, resolveCodeSpec } from '../../core/code/spec';
+import { CODE_DEFAULTS, resolveCodeSpec } from '../../core/code/spec';
 import type { CodeRunSpec } from '../../core/code/spec';
 import { commandUsesInstances } from '../../core/code/evaluation';
 import { commandFileWords, isBesideName } from '../../core/code/commandFiles';
-import { listedPrice } from '../../core/llm/prices';
 import type { RoleConfig } from '../../core/llm/roles';
+import { describeRoles } from '../../core/llm/roles';
+import { checkDollarBudget, rolePrices } from '../../core/setup/pricing';
+import type { RunPrices } from '../../core/setup/pricing';
+import { estimateSearch } from '../../core/code/estimate';
+import { withinWallTime } from './evaluationDeadline';
 import { roleModels } from '../../core/run/modelChoice';
 import type { ModelPrice, PriceTable, Role } from '../../core/llm/types';
 import { ROLES } from '../../core/llm/types';
 import { SeededRandom } from '../../core/random';
 import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
+import type { RoleModel } from '../../core/journal/payloadTypes';
 import type { ClusterLoad, EvaluatorLoad } from '../../core/journal/runStatus';
 import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
 import type { JournalWriter } from '../../core/journal/journal';
@@ -55,6 +60,8 @@ import { runLlmClient } from './runLlm';
 import type { RunControl } from '../../core/journal/control';
 import type { EventPayload } from '../../core/journal/control';
 import { roleConfig } from './roles';
+import { locateSearch, storeSearch } from './storedSearch';
+import type { StoredSearch } from './storedSearch';
 
 export type { SearchOverrides };
 
@@ -120,7 +127,11 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
   const paths = runPaths(files, workspace, runId);
   const record = await readRunRecord(files, paths.runJson);
   if (record.kind !== 'search') throw new RatchetError('badInput', `Run ${runId} is a ${record.kind} run, not a code search; resume it with \`ratchet runs resume ${runId}\`.`, { runId });
-  const stored = record.spec as CodeRunSpec;
+  // Its files as they lie in this workspace, wherever the run started (a copied or moved folder).
+  const { spec: stored, face } = locateSearch(record.spec as StoredSearch, workspace);
+  if (!(await files.exists(stored.programPath))) {
+    throw new RatchetError('badInput', `Cannot resume run ${runId}: its program ${stored.programPath} does not exist. Put the file back, or resume the run in the workspace folder that has it.`, { runId, file: stored.programPath });
+  }
   // A run recorded before the novelty and bandit settings existed resumes with their defaults.
   const spec: CodeRunSpec = {
     ...stored,
@@ -132,30 +143,26 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
   const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));
   if (!seedLine) throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
   const startText = (JSON.parse(seedLine) as { text: string }).text;
-  return execute(files, { ...o, programPath: record.target, overrides: o.overrides ?? {} }, spec, startText, runId);
+  return execute(files, { ...o, workspace, programPath: stored.programPath, overrides: { ...face, ...o.overrides } }, spec, startText, runId);
 }
 
 async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec, startText: string, resumeId: string | undefined): Promise<SearchRunOutcome> {
   const programPath = o.programPath;
   const workspace = resolve(o.workspace);
   const shinkaDir = spec.evaluator.command === undefined ? dirname(programPath) : undefined;
-  const face = { ...(o.overrides.baseURL ? { baseURL: o.overrides.baseURL } : {}), ...(o.overrides.model ? { model: o.overrides.model } : {}) };
-  // The proposer role's own model is its endpoint's default; with search.proposerModels and none named, the first of them.
-  const listed = spec.search.proposerModels?.[0];
-  const proposer = spec.models.proposer.model === undefined && listed ? { ...spec.models.proposer, model: listed.model } : spec.models.proposer;
-  if ((proposer.model ?? face.model ?? o.endpointDefaults.model) === undefined) {
-    throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
+  const { models, face, asProposer } = searchModels(spec, o.overrides);
+  if ((models.proposer.model ?? face.roleModels?.proposer ?? face.model ?? o.endpointDefaults.model) === undefined) {
+    throw new RatchetError('badInput', 'No model for the proposer role: pass --model, set RATCHET_MODEL or ratchet.models.proposer, or set models.proposer.model in the run spec.', { field: 'models.proposer.model' });
   }
-  // The meta notes and the novelty judge (the validator role) go where the proposer goes unless the spec names their models.
-  const models = Object.fromEntries(ROLES.map((role) => [role, role === 'proposer' || spec.models[role].model === undefined ? proposer : spec.models[role]])) as CodeRunSpec['models'];
   const roles = roleConfig({ models, origin: spec.origin }, face, o.endpointDefaults);
   const calledRoles: Role[] = ['proposer', ...(spec.search.metaEvery > 0 ? ['meta' as const] : []), ...(spec.search.novelty.judge ? ['validator' as const] : [])];
+  const prices = searchPrices(spec, models, roles, o.overrides, calledRoles);
   const clock = new SystemClock();
   const budget = new RunBudget(
     { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
     clock,
   );
-  const llm = runLlmClient({ spec, roles, prices: searchPrices(spec, models, roles), files, workspace, budget, clock, ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }) });
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget, clock, ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }) });
   // isolation: required without a jail stops here, before the journal: nothing is spent, no run folder is left.
   if (spec.evaluator.backend !== 'slurm') await nodeEvaluationSandbox.preflight(spec.evaluator.isolation);
   const secrets = runSecrets(spec, o.endpointDefaults);
@@ -172,7 +179,8 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     writer = r.writer;
     replayed = r.replay.events;
   } else {
-    writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec }, currentOwner());
+    const stored = storeSearch(spec, workspace, { roleModels: o.overrides.roleModels, prices: o.overrides.prices, free: o.overrides.free });
+    writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec: stored }, currentOwner());
   }
   llm.payFor(writer.runId);
   // evaluator.backend: slurm — every evaluation an array task on the cluster, through the same cache.
@@ -204,7 +212,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     files,
     files.join(workspace, '.ratchet', 'cache', 'eval'),
     identity,
-    checkedStage(stage, slurm ? slurm.evaluate : stagedEvaluator(spec, programPath, stage, secrets, undefined, [workspace]), (changed) =>
+    checkedStage(stage, slurm ? slurm.evaluate : withinWallTime(stagedEvaluator(spec, programPath, stage, secrets, undefined, [workspace]), budget, spec.budget.wallTimeMinutes, clock), (changed) =>
       warn(`${changed.join(', ')} changed in the workspace during the run; this run goes on evaluating with the copies staged at its start (a new run will use the new files).`),
     ),
     (file, why) => warn(`The evaluation cache entry ${file} cannot be used: ${why}. The program is evaluated again and the entry rewritten.`),
@@ -263,7 +271,8 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
         alpha: spec.gate.alpha,
         mode: offer ? mode : o.apply ? 'autopilot' : 'suggest',
         seed: spec.seed,
-        models: roleModels({ models, origin: spec.origin }, calledRoles, face, o.endpointDefaults),
+        models: searchRoleModels(spec, models, calledRoles, face, o.endpointDefaults, asProposer),
+        estimate: estimateSearch(spec, startText, prices.byRole),
       },
     });
     await reportSandbox(spec, stage, emit, (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent));
@@ -387,43 +396,63 @@ function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): 
 }
 
 /**
- * The price of every model a code search calls — each proposer model the bandit chooses among, the
- * meta notes' model, the novelty judge's (the validator role) and the embedding model (called at
- * the validator's endpoint) — by model id, as the meter prices each answer. A dollar budget needs
- * all of them: one unpriced model would leave the run's dollars unknown and the cap never reached.
+ * Each role's model for a code search and the face's choices it is resolved with: the proposer's
+ * own model is its endpoint's default (with search.proposerModels and none named, the first of
+ * them); the meta notes and the novelty judge (the validator role) go where the proposer goes
+ * unless the spec or the editor's ratchet.models.<role> names theirs.
  */
-function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: RoleConfig): PriceTable {
-  const rolePrice = (role: Role): ModelPrice | undefined => {
-    const m = models[role];
-    const model = roles[role]?.model;
-    if (model === undefined) return undefined;
-    return m.free ? { inputPerMTok: 0, outputPerMTok: 0 } : (m.price ?? listedPrice(model));
+function searchModels(spec: CodeRunSpec, o: SearchOverrides): { models: CodeRunSpec['models']; face: FaceModels; asProposer: Role[] } {
+  const listed = spec.search.proposerModels?.[0];
+  const proposer = spec.models.proposer.model === undefined && listed ? { ...spec.models.proposer, model: listed.model } : spec.models.proposer;
+  const inherits = (role: Role) => role !== 'proposer' && spec.models[role].model === undefined && o.roleModels?.[role] === undefined;
+  const models = Object.fromEntries(ROLES.map((role) => [role, role === 'proposer' ? proposer : inherits(role) ? proposer : spec.models[role]])) as CodeRunSpec['models'];
+  const fromProposer = proposer.model === undefined ? o.roleModels?.proposer : undefined;
+  const roleModels = { ...o.roleModels, ...(fromProposer === undefined ? {} : Object.fromEntries(ROLES.filter(inherits).map((role) => [role, fromProposer]))) };
+  const face: FaceModels = {
+    ...(o.baseURL ? { baseURL: o.baseURL } : {}),
+    ...(o.model ? { model: o.model } : {}),
+    ...(Object.keys(roleModels).length > 0 ? { roleModels } : {}),
   };
-  const called: { model: string | undefined; price: ModelPrice | undefined; field: string }[] = [];
-  const listed = spec.search.proposerModels !== undefined;
-  for (const arm of proposerArms(spec)) {
-    // '' is the proposer role's own model (from the spec, a flag or the environment).
-    const model = arm.model === '' ? roles.proposer?.model : arm.model;
-    called.push({ model, price: arm.model === '' ? rolePrice('proposer') : arm.price, field: listed ? 'search.proposerModels' : 'models.proposer.price' });
-  }
-  if (spec.search.metaEvery > 0) called.push({ model: roles.meta?.model, price: rolePrice('meta'), field: 'models.meta.price' });
-  if (spec.search.novelty.judge) called.push({ model: roles.validator?.model, price: rolePrice('validator'), field: 'models.validator.price' });
+  return { models, face, asProposer: ROLES.filter(inherits) };
+}
+
+/** Where each called role's model was chosen; a role that goes where the proposer goes says so. */
+function searchRoleModels(spec: CodeRunSpec, models: CodeRunSpec['models'], called: readonly Role[], face: FaceModels, defaults: EndpointDefaults, asProposer: readonly Role[]): RoleModel[] {
+  const chosen = roleModels({ models, origin: spec.origin }, ['proposer', ...called.filter((r) => r !== 'proposer')], face, defaults);
+  const proposer = chosen[0]!;
+  return chosen.filter((m) => called.includes(m.role)).map((m) => (asProposer.includes(m.role) ? { ...m, from: `as the proposer: ${proposer.from}` } : m));
+}
+
+type FaceModels = Pick<SearchOverrides, 'baseURL' | 'model' | 'roleModels'>;
+
+/**
+ * The price of every model a code search calls, by the precedence every run kind uses
+ * (setup/pricing.ts: the spec's price or free, ratchet.models.prices, ratchet.endpoint.free, the
+ * price list) for its roles, plus each proposer model the bandit chooses among
+ * (search.proposerModels) and the embedding model (called at the validator's endpoint). A dollar
+ * budget needs all of them: one unpriced model would leave the run's dollars unknown and the cap never reached.
+ */
+function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: RoleConfig, face: SearchOverrides, called: readonly Role[]): RunPrices {
+  const prices = rolePrices({ models }, describeRoles(roles), face, called);
+  checkDollarBudget(spec, prices);
+  const table: PriceTable = { ...prices.table };
+  const extra: { model: string; price: ModelPrice | undefined; field: string }[] = [];
+  if (spec.search.proposerModels) for (const arm of spec.search.proposerModels) extra.push({ model: arm.model, price: arm.price, field: 'search.proposerModels' });
   const embedding = spec.search.novelty.embedding;
-  if (embedding) called.push({ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' });
-  const table: PriceTable = {};
-  for (const { model, price, field } of called) {
-    if (model === undefined) continue;
+  if (embedding) extra.push({ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' });
+  for (const { model, price: own, field } of extra) {
+    const price = own ?? (face.prices && Object.hasOwn(face.prices, model) ? face.prices[model] : undefined);
     if (!price) {
       if (spec.budget.dollars === undefined) continue;
-      throw new RatchetError('badInput', `budget.dollars needs a price for ${model}, which this search calls: set its price (${field}), or free: true.`, { field });
+      throw new RatchetError('badInput', `budget.dollars needs a price for ${model}, which this search calls: set its price (${field}) or ratchet.models.prices, or free: true.`, { field });
     }
     const known = table[model];
     if (known && (known.inputPerMTok !== price.inputPerMTok || known.outputPerMTok !== price.outputPerMTok || known.cachedInputPerMTok !== price.cachedInputPerMTok)) {
-      throw new RatchetError('badInput', `${model} is given two different prices in the run spec (${field} and another entry); dollars are counted per model, so give it one.`, { field });
+      throw new RatchetError('badInput', `${model} is given two different prices (${field} and another entry); dollars are counted per model, so give it one.`, { field });
     }
     table[model] = price;
   }
-  return table;
+  return { ...prices, table };
 }
 
 /**

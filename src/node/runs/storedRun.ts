@@ -9,6 +9,8 @@ import { RatchetError } from '../../core/errors';
 import type { RunRecord } from '../../core/journal/journal';
 import type { RunSpec } from '../../core/run/specTypes';
 import type { EvolveOverrides } from '../../core/run/overrides';
+import { locateSearch } from './storedSearch';
+import type { StoredSearch } from './storedSearch';
 
 export interface StoredRun {
   /**
@@ -55,9 +57,13 @@ export function locateRun(stored: StoredRun, workspace: string): { promptPath: s
   };
 }
 
-/** The prompt file a run evolves, in `workspace`: for an evolve run its stored path, else the record's target. */
+/**
+ * The file a run works on, in `workspace`: an evolve run's prompt file and a code search's program
+ * where their stored paths put them (storedSearch.ts), else the record's target.
+ */
 export function promptPathOfRun(record: RunRecord, workspace: string): string {
   const stored = record.spec as Partial<StoredRun> | undefined;
+  if (record.kind === 'search' && typeof (record.spec as Partial<StoredSearch> | undefined)?.programPath === 'string') return locateSearch(record.spec as StoredSearch, workspace).spec.programPath;
   return record.kind === 'evolve' && typeof stored?.promptPath === 'string' ? locateRun(stored as StoredRun, workspace).promptPath : record.target;
 }
 

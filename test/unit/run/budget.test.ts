@@ -72,6 +72,23 @@ describe('RunBudget as the LLM layer\'s admission', () => {
     expect(llm.totalDollars()).toBe(30);
   });
 
+  it('counts the known input price of the calls in flight: eight calls at once send only those the budget has room for', async () => {
+    // 1 $/token of input; each question is 3 tokens by the estimate and by the answer's usage: $3 a call.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const slow: Behaviour = async (req, signal) => {
+      await held;
+      return answer('ok', { promptTokens: 3, completionTokens: 0 })(req, signal);
+    };
+    const { llm, transport } = setup({ dollars: 10 }, [slow], { prices: true, concurrency: 8 });
+    const calls = Array.from({ length: 8 }, (_, i) => settle(llm.chat(ask(i))));
+    release();
+    const outcomes = await Promise.all(calls);
+    expect(transport.calls).toBe(3);
+    expect(outcomes.filter((o) => o === 'budgetExhausted')).toHaveLength(5);
+    expect(llm.totalDollars()).toBe(9);
+  });
+
   it('counts a resumed run\'s earlier active time toward its wall-time budget, and its deadline moves with it', async () => {
     const { llm, clock, run, transport } = setup({ wallTimeMinutes: 1 });
     run.continueFrom(50_000);
