@@ -202,7 +202,7 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'run/finished':
       s.status = 'finished';
       s.endedAt = e.at;
-      s.finished = { commits: e.commits, candidates: e.candidates };
+      s.finished = { commits: e.commits, candidates: e.candidates, ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
       if (e.incumbentId !== undefined) s.incumbentId = e.incumbentId;
       return;
     case 'run/failed':

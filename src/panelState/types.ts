@@ -151,7 +151,8 @@ export interface RunState {
   endedAt: number | undefined;
   error: { code: string; message: string } | undefined;
   incumbentId: string | undefined;
-  finished: { commits: number; candidates: number } | undefined;
+  /** `stopped`: why it ended before its budget was spent (run/finished's sentence). */
+  finished: { commits: number; candidates: number; stopped?: string } | undefined;
   llmCalls: number;
   cost: CostReport | undefined;
   costSamples: CostSample[];

@@ -221,12 +221,17 @@ function statusText(s: RunState): string {
     case 'finished':
       if (isEvaluation(s.info)) return evaluationText(s);
       if (s.info?.kind === 'gen-data') return `finished: ${generatedLine(generatedTally(s))}`;
-      return s.finished ? `finished: ${outcomeText(s, s.finished.candidates)}` : 'finished';
+      if (!s.finished) return 'finished';
+      return s.finished.stopped === undefined ? `finished: ${outcomeText(s, s.finished.candidates)}` : `stopped early: ${outcomeText(s, s.finished.candidates)}. ${capitalized(s.finished.stopped)}`;
     case 'failed':
       return `failed: ${s.error?.message ?? 'unknown error'}`;
     case 'cancelled':
       return 'cancelled';
   }
+}
+
+function capitalized(sentence: string): string {
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
 /** An Evaluate run has no candidates to count: it says what it scored and how well. */
@@ -240,9 +245,11 @@ function warningOf(s: RunState): string | undefined {
   if (s.decisions.some((d) => d.reason === 'infeasible')) {
     return `${s.info?.gate ?? 'The gate'} cannot commit anything with this dev set at α = ${s.info?.alpha ?? '?'}: even straight wins on every item stay below the threshold. Add dev items or raise α.`;
   }
+  const stopped = s.finished?.stopped;
   for (let i = s.logs.length - 1; i >= 0; i--) {
     const line = s.logs[i]!;
-    if (line.level === 'warn') return line.message;
+    // Why the run stopped early is the status line's to say, once.
+    if (line.level === 'warn' && !(stopped !== undefined && line.message.includes(stopped))) return line.message;
   }
   return undefined;
 }

@@ -39,6 +39,8 @@ export interface LiveRunStatus {
   search?: SearchScores;
   /** A code search's evaluator slots as they are now (live, never journaled: see `EvaluatorLoad`). */
   evaluator?: EvaluatorLoad;
+  /** Why a finished run stopped before its budget was spent, in one sentence (run/finished's). */
+  stopped?: string;
   /** A dev-set generation's tally so far (and how many rounds it writes, when it said). */
   generated?: GeneratedTally;
   /** The judge's answers over the run's decisions and how many it did not give (#25); absent until a test asked it. */
@@ -132,7 +134,7 @@ export function formatScore(score: number): string {
 }
 
 /** Why a code search's proposal came to nothing, in the user's words. */
-const PROPOSAL_FAILED: Record<EventOf<'proposal/failed'>['reason'], string> = {
+export const PROPOSAL_FAILED: Record<EventOf<'proposal/failed'>['reason'], string> = {
   format: 'could not be read',
   patch: 'did not apply',
   duplicate: 'repeats a program',
@@ -185,7 +187,7 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
     }
     case 'run/finished': {
       if (s.kind === 'gen-data') return shown(s, { state: 'finished' }, generatedLine(s.generated));
-      const next: Partial<LiveRunStatus> = { state: 'finished' };
+      const next: Partial<LiveRunStatus> = { state: 'finished', ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
       if (s.kind === 'search' && s.search) next.search = finalBest(s.search, e.incumbentId);
       return shown(s, next, countsLine({ ...s, ...next }));
     }

@@ -89,6 +89,7 @@ function searchEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined
     case 'failed':
       return failedNotice(`Ratchet: the code search on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, s.errorCode);
     case 'finished':
+      if (s.stopped !== undefined) return { level: 'info', message: `Ratchet: the code search on ${where} stopped early: ${s.stopped.replace(/\.$/, '')} (${counts}${scores}).`, show: true };
       return { level: 'info', message: `Ratchet: the code search on ${where} finished: ${counts}${scores}.`, show: true };
     case 'cancelled':
       return { level: 'info', message: `Code search on ${where} was cancelled (${counts}${scores}).`, show: false };
