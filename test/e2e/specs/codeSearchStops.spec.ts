@@ -49,5 +49,5 @@ describe('a code search whose proposals all fail', () => {
     const events = (await readFile(join(runsDir, runId!, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; stopped?: string });
     expect(events.at(-1)).toMatchObject({ type: 'run/finished', stopped: expect.stringMatching(WHY) });
     expect(fake.calls.filter((c) => c.role === 'proposer').length).toBeLessThan(60);
-  });
+  }, 420_000);
 });
