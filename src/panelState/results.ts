@@ -8,12 +8,16 @@
 import { meanInterval, tMeanInterval } from '../core/evolve/report';
 import type { RunSummaryInfo, ScoreInterval } from '../core/journal/events';
 import type { Decision } from '../core/gates/record';
+import { ANSWER_WORDS } from './answers';
+import type { CommitAnswer } from './answers';
 
 export interface ResultsVersion {
   id: string;
   /** The version the run started from. */
   baseline: boolean;
   decision?: Decision;
+  /** What became of it once committed (answers.ts): a commit the user rejected is not labelled committed. */
+  answer?: CommitAnswer;
 }
 
 export interface ResultsItem {
@@ -122,6 +126,7 @@ export function intervalMethodText(method: VersionAccuracy['method']): string {
 /** The label a column header shows for a version. */
 export function versionLabel(v: ResultsVersion): string {
   if (v.baseline) return `${v.id} (baseline)`;
+  if (v.answer === 'rejected' || v.answer === 'accepted' || v.answer === 'autopilot') return `${v.id} (${ANSWER_WORDS[v.answer]})`;
   return v.decision === 'commit' ? `${v.id} (committed)` : v.decision === 'reject' ? `${v.id} (rejected)` : v.id;
 }
 

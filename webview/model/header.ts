@@ -5,6 +5,7 @@ import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from '../../src/panelState/runState';
 import { isEvaluation } from '../../src/panelState/results';
+import { ANSWER_WORDS, answerCounts, awaitingAnswer } from '../../src/panelState/answers';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
 import { runGuarantee } from '../../src/core/gates/guarantee';
 import { generatedLine } from '../../src/core/journal/runStatus';
@@ -188,24 +189,20 @@ function whyNotLive(s: RunState, interrupted: boolean): string {
 }
 
 /**
- * What became of a run's candidates: "1 commit of 3 candidates" while nobody answered a
- * suggestion, else what the user did with the commits: "1 applied, 1 rejected by you of 5 candidates".
+ * What became of a run's candidates: "1 commit of 3 candidates" while nobody was asked about a
+ * commit, else the answers to the commits (panelState/answers.ts): "1 accepted by you, 1 rejected
+ * by you of 5 candidates". A commit the run never offered is never "awaiting your answer".
  */
 export function outcomeText(s: RunState, candidates: number): string {
-  let commits = 0;
-  let applied = 0;
-  let rejected = 0;
-  for (const node of Object.values(s.candidates)) {
-    if (node.decision === 'commit') commits += 1;
-    if (node.userRejected) rejected += 1;
-    else if (node.applied !== undefined) applied += 1;
-  }
+  const n = answerCounts(s);
   const of = `of ${count(candidates, 'candidate')}`;
-  if (applied + rejected === 0) return `${count(s.finished?.commits ?? commits, 'commit')} ${of}`;
-  const open = commits - applied - rejected;
-  const parts = [applied > 0 ? `${applied} applied` : '', rejected > 0 ? `${rejected} rejected by you` : '', open > 0 ? `${open} awaiting your answer` : ''];
-  return `${parts.filter((p) => p !== '').join(', ')} ${of}`;
+  const shown = SHOWN_ANSWERS.filter((a) => n[a] > 0);
+  if (shown.length === 0) return `${count(s.finished?.commits ?? s.decisions.filter((d) => d.decision === 'commit').length, 'commit')} ${of}`;
+  return `${shown.map((a) => `${n[a]} ${ANSWER_WORDS[a]}`).join(', ')} ${of}`;
 }
+
+/** The answers the header counts, in this order (a commit withdrawn or never offered asked nobody). */
+const SHOWN_ANSWERS = ['accepted', 'autopilot', 'rejected', 'awaiting'] as const;
 
 function statusText(s: RunState): string {
   switch (s.status) {
@@ -217,7 +214,7 @@ function statusText(s: RunState): string {
         const g = generatedTally(s);
         return `generating a dev set: round ${g.rounds + 1}${g.of === undefined ? '' : ` of ${g.of}`}`;
       }
-      return s.resumed ? 'running (resumed)' : 'running';
+      return runningText(s);
     case 'finished':
       if (isEvaluation(s.info)) return evaluationText(s);
       if (s.info?.kind === 'gen-data') return `finished: ${generatedLine(generatedTally(s))}`;
@@ -232,6 +229,14 @@ function statusText(s: RunState): string {
 
 function capitalized(sentence: string): string {
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** A run going on; when a suggestion waits in the editor, that (a code search goes on meanwhile, a prompt run waits). */
+function runningText(s: RunState): string {
+  const running = s.resumed ? 'running (resumed)' : 'running';
+  const waiting = awaitingAnswer(s);
+  if (waiting === undefined) return running;
+  return s.info?.kind === 'search' ? `${running}; ${shortId(waiting)}, the best so far, waits in the editor for your Accept or Reject` : `waiting for you: ${shortId(waiting)} waits in the editor for your Accept or Reject`;
 }
 
 /** An Evaluate run has no candidates to count: it says what it scored and how well. */

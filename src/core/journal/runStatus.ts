@@ -110,6 +110,15 @@ export function isOver(status: LiveRunStatus): boolean {
   return TERMINAL.has(status.state);
 }
 
+/**
+ * Nothing of the run's own work is left: it is over, or it is a code search that is done and
+ * waits only for the user's answer to its best program (a progress notification offering Cancel
+ * then would contradict the editor, which asks for Accept or Reject).
+ */
+export function isWorkDone(status: LiveRunStatus): boolean {
+  return isOver(status) || (status.kind === 'search' && status.state === 'waiting-for-you');
+}
+
 /** A run whose first event has not been folded yet. */
 export function startingStatus(runId: string): LiveRunStatus {
   return { runId, state: 'running', tested: 0, commits: 0, line: 'starting' };
@@ -194,7 +203,8 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
     case 'run/failed':
       return { ...shown(s, { state: 'failed' }, s.wait?.then ?? s.line), error: e.error.message, errorCode: e.error.code };
     case 'run/cancelled':
-      return shown(s, { state: 'cancelled' }, s.wait?.then ?? s.line);
+      // Its counts, not the line it was on: "c9 waits for your Accept or Reject" is no longer so.
+      return shown(s, { state: 'cancelled' }, countsLine(s));
     case 'run/resumed':
       return resumed(s);
     case 'slurm/status':

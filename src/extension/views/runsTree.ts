@@ -4,6 +4,7 @@
  * (Prompt files, Skills, Instructions, Programs… the file-kind table's groups) once the runs are of
  * more than one. Pure data; runsView.ts turns nodes into TreeItems.
  */
+import { ANSWER_WORDS, commitAnswer } from '../../panelState/answers';
 import { generatedLine, isOver } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
@@ -213,7 +214,7 @@ export function candidateNodes(run: RunState): CandidateItem[] {
     const [icon, state]: [CandidateItem['icon'], string] = c.userRejected
       ? ['userRejected', 'rejected by you']
       : c.applied
-        ? ['applied', `applied (${c.applied})`]
+        ? ['applied', ANSWER_WORDS[commitAnswer(c)!]]
         : c.decision
           ? [c.decision, `${c.decision} (${c.reason ?? '?'})`]
           : c.parentId === undefined
