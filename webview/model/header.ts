@@ -29,6 +29,8 @@ export interface HeaderModel {
   gate: string;
   alpha: string;
   mode: string;
+  /** The run puts candidates through a gate: false for Evaluate, which only scores the file (no gate, α or mode to show). */
+  gated: boolean;
   status: RunStatus;
   statusText: string;
   meters: BudgetMeter[];
@@ -43,7 +45,7 @@ export interface HeaderModel {
   warning: string | undefined;
   /** The held-out test result, the honest measure of what the run gained. */
   testReport: string | undefined;
-  /** Until the first decision: what the run expects to spend, "≈ 412 calls, ≈ $0.38" (then the meters say what it did). */
+  /** Until the first decision (or the run's end): what the run expects to spend, "≈ 412 calls, ≈ $0.38" (then the meters say what it did). */
   estimate: string | undefined;
   /** While an LLM call waits out a rate limit or a backoff: what it waits for, counting down. */
   waiting: WaitNote | undefined;
@@ -87,6 +89,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       gate: '—',
       alpha: '—',
       mode: '—',
+      gated: false,
       status: 'pending',
       statusText: 'Start a run with Evolve on a prompt file.',
       meters: [],
@@ -119,6 +122,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
   const fractions = meters.map((m) => m.fraction).filter((f): f is number => f !== undefined);
   const target = info?.target ?? state.requestedTarget;
   const generation = info?.kind === 'gen-data';
+  const evaluation = isEvaluation(info);
   return {
     target: target !== undefined ? fileName(target) : state.runId,
     targetPath: target ?? state.runId,
@@ -126,6 +130,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     gate: generation ? 'none (generates a dev set)' : (info?.gate ?? '—'),
     alpha: info && !generation ? `α = ${info.alpha}` : '—',
     mode: generation ? '—' : (info?.mode ?? '—'),
+    gated: !evaluation,
     status: state.status,
     statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : statusText(state),
     meters,
@@ -135,11 +140,13 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     cancelTitle: live ? 'Cancel the run: it stops after the call in flight; its journal keeps what it did.' : `Nothing to cancel: ${whyNotLive(state, interrupted)}.`,
     resumeTitle: open && interrupted ? 'Resume the run from its journal.' : `Nothing to resume: ${live ? 'the run is still running' : whyNotLive(state, interrupted)}.`,
     warning: warningOf(state),
-    testReport: testReportText(state),
-    estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
+    // Evaluate's status says what it scored; a "v0 → v0; difference 0.000" report would compare the file with itself.
+    testReport: evaluation ? undefined : testReportText(state),
+    // Once a run is over its meters say what it spent (Evaluate makes no decision to end the estimate).
+    estimate: state.decisions.length === 0 && open ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
     models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
-    guarantee: info ? runGuarantee(info) : undefined,
+    guarantee: info && !evaluation ? runGuarantee(info) : undefined,
     judge: judgeText(state),
   };
 }

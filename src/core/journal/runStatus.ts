@@ -196,6 +196,8 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
     }
     case 'run/finished': {
       if (s.kind === 'gen-data') return shown(s, { state: 'finished' }, generatedLine(s.generated));
+      // Evaluate tests no candidate: its line stays what it scored (report/test's), not "0 tested · 0 committed".
+      if (s.kind === 'evaluate') return shown(s, { state: 'finished' }, s.wait?.then ?? s.line);
       const next: Partial<LiveRunStatus> = { state: 'finished', ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
       if (s.kind === 'search' && s.search) next.search = finalBest(s.search, e.incumbentId);
       return shown(s, next, countsLine({ ...s, ...next }));

@@ -96,6 +96,11 @@ export function estimateRun({ spec, template, splits, agentCalls = 1 }: Estimate
   const iterations = spec.budget.iterations ?? spec.budget.candidates;
   const candidates = Math.min(spec.budget.candidates, iterations);
   const { feedback, dev, test } = splits;
+  // Evaluate (a run allowed no candidates) proposes and tests nothing: it scores the starting prompt on the test split, once.
+  if (candidates === 0) {
+    if (spec.scorer && test.length > 0) agent(test.length, test);
+    return summarize(spec, tally, prices);
+  }
 
   // Reflection: the parent on a feedback minibatch, then the proposer, every iteration.
   const batch = Math.min(MINIBATCH, feedback.length);

@@ -58,6 +58,15 @@ describe('foldStatus', () => {
       [proposed('v2'), waiting('retry', 1_000), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })],
       { state: 'failed', line: 'testing v2', error: 'HTTP 500', errorCode: 'llmHttp' },
     ],
+    [
+      'an Evaluate ends on what it scored, not on a count of candidates it never had',
+      [
+        ev({ type: 'run/started', info: { kind: 'evaluate', target: 'a.prompt.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }),
+        ev({ type: 'report/test', n: 40, baseline: { candidateId: 'v0', mean: 0.5, lo: 0.4, hi: 0.6 }, final: { candidateId: 'v0', mean: 0.5, lo: 0.4, hi: 0.6 }, difference: { mean: 0, lo: 0, hi: 0 } }),
+        ev({ type: 'run/finished', commits: 0, candidates: 0, incumbentId: 'v0' }),
+      ],
+      { state: 'finished', kind: 'evaluate', line: 'test split: 0.500 (n = 40)' },
+    ],
     ['a cancel', [proposed('v2'), ev({ type: 'run/cancelled' })], { state: 'cancelled', line: '0 tested · 0 committed' }],
     // Cancelled while a suggestion waited: nothing waits for the user any more.
     ['a cancel while c9 waited', [decided('c9', 'commit'), ev({ type: 'suggestion', candidateId: 'c9', file: 'f', baseText: 'a', newText: 'b' }), ev({ type: 'run/cancelled' })], { state: 'cancelled', tested: 1, commits: 1, line: '1 tested · 1 committed' }],

@@ -41,6 +41,15 @@ describe('estimateRun: every candidate on the whole dev set, the incumbent once'
     expect(estimateRun({ spec, template, splits }, PER_TOKEN)).toEqual({ calls: agentCalls + 3, tokens: agentTokens + proposerTokens, dollars: (agentTokens + proposerTokens) / 1e6 });
   });
 
+  it('Evaluate (no candidates): the starting prompt on each test item once, nothing proposed or tested', async () => {
+    const spec = await specOf('scorer: exact', 'budget: { candidates: 3, iterations: 20 }');
+    const evaluate = { ...spec, budget: { ...spec.budget, candidates: 0 } };
+    expect(estimateRun({ spec: evaluate, template, splits }, PER_TOKEN).calls).toBe(5);
+    expect(estimateRun({ spec: evaluate, template, splits, agentCalls: 2 }, PER_TOKEN).calls).toBe(10);
+    const rubric = await specOf('scorer: { type: llm-rubric, rubric: be right }');
+    expect(estimateRun({ spec: { ...rubric, budget: { ...rubric.budget, candidates: 0 } }, template, splits }, PER_TOKEN).calls).toBe(10);
+  });
+
   it('prices input and output apart', async () => {
     const spec = await specOf('scorer: exact', 'budget: { candidates: 3 }', 'models:', '  agent: { maxTokens: 50 }');
     const input = priced({ inputPerMTok: 1, outputPerMTok: 0 });
