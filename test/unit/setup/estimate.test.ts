@@ -29,6 +29,9 @@ describe('rolesCalled', () => {
     expect(rolesCalled(await specOf('scorer: exact', 'gate: pace-rf'))).toEqual(['agent', 'proposer', 'validator']);
     expect(rolesCalled(await specOf('scorer: { type: llm-rubric, rubric: be right }'))).toEqual(['agent', 'proposer', 'validator']);
     expect(rolesCalled(await specOf('scorer: exact', 'gate: focus'))).toEqual(['agent', 'proposer', 'validator', 'meta']);
+    // Evaluate: no proposer, no gate's judge; the agent, and the validator only as an llm-rubric scorer.
+    expect(rolesCalled(await specOf('scorer: exact', 'gate: pace-rf'), 'evaluate')).toEqual(['agent']);
+    expect(rolesCalled(await specOf('scorer: { type: llm-rubric, rubric: be right }'), 'evaluate')).toEqual(['agent', 'validator']);
   });
 });
 
