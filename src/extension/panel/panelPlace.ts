@@ -16,6 +16,14 @@ export type PanelPlace =
   /** Reveal the panel where it is (undefined: VS Code did not say its column, so it stays put); first move the active editor out of its group when asked. */
   | { reveal: number | undefined; moveEditor?: 'previous' | 'next' };
 
+/**
+ * Where a file the panel opens (a candidate, its diff) goes: the first group, unless the panel is
+ * there, then beside it, so the file never covers the panel.
+ */
+export function fileColumn(panel: number | undefined): number {
+  return panel === FIRST ? BESIDE : FIRST;
+}
+
 /** `panel`: the open panel's column (undefined for no panel, null when it is open in a column VS Code does not say). */
 export function panelPlace(panel: number | null | undefined, editorColumn: number | undefined): PanelPlace {
   if (panel === undefined) return { create: editorColumn === undefined ? FIRST : BESIDE };

@@ -53,6 +53,11 @@ export class RatchetPanel {
     return RatchetPanel.current;
   }
 
+  /** The editor group it is in (undefined while VS Code does not say). */
+  get column(): number | undefined {
+    return this.panel.viewColumn;
+  }
+
   private constructor(
     private readonly panel: vscode.WebviewPanel,
     context: vscode.ExtensionContext,

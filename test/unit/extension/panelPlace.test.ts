@@ -1,7 +1,7 @@
 // Issue #29 item 1: the panel has one place. Whatever group the command's file is in, an open panel
 // stays in its own group; a file in the panel's group moves out of it rather than the panel moving beside itself.
 import { describe, expect, it } from 'vitest';
-import { BESIDE, FIRST, panelPlace } from '../../../src/extension/panel/panelPlace';
+import { BESIDE, FIRST, fileColumn, panelPlace } from '../../../src/extension/panel/panelPlace';
 
 describe('panelPlace', () => {
   it('opens a new panel beside the file, or in the first group when no file is open', () => {
@@ -20,5 +20,11 @@ describe('panelPlace', () => {
   it('moves a file started from the panel’s own group out of it: to the group before, or after when the panel is first', () => {
     expect(panelPlace(2, 2)).toEqual({ reveal: 2, moveEditor: 'previous' });
     expect(panelPlace(1, 1)).toEqual({ reveal: 1, moveEditor: 'next' });
+  });
+
+  it('opens the panel’s files in the first group, or beside the panel when the panel is there', () => {
+    expect(fileColumn(2)).toBe(FIRST);
+    expect(fileColumn(undefined)).toBe(FIRST);
+    expect(fileColumn(1)).toBe(BESIDE);
   });
 });
