@@ -205,7 +205,7 @@ export function describeEvent(e: EngineEvent): string {
     case 'slurm/status':
       return `${e.state}: ${oneLine(e.message, 160)}`;
     case 'run/finished':
-      return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}`;
+      return `${plural(e.candidates, 'candidate')}, ${plural(e.commits, 'commit')}; incumbent ${e.incumbentId ?? 'the original'}${e.stopped === undefined ? '' : `; stopped early: ${oneLine(e.stopped, 300)}`}`;
     case 'run/failed':
       return `${e.error.code}: ${oneLine(e.error.message, 200)}`;
     case 'run/cancelled':

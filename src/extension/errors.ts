@@ -17,22 +17,31 @@ function diagnosticsOf(err: unknown): Diagnostic[] {
   return Array.isArray(diagnostics) ? (diagnostics as Diagnostic[]) : [];
 }
 
-/** One sentence for the user, from whatever was thrown. */
-export function userMessage(what: string, err: unknown): string {
+/**
+ * One sentence for the user, from whatever was thrown. A bad-input error's message already is its
+ * first problem at its line ("/abs/t.ratchet.yaml:3:1: unknown key"): it is said once, with the path
+ * as `relative` writes it (the workspace-relative one); the log keeps the full paths.
+ */
+export function userMessage(what: string, err: unknown, relative: (path: string) => string = (p) => p): string {
   const message = err instanceof Error ? err.message : String(err);
   const where = diagnosticsOf(err)[0];
-  const location = where ? ` (${formatDiagnostic(where)})` : '';
-  return `Ratchet: ${what} failed — ${message.replace(/\.$/, '')}${location}.`;
+  const said = where && message.includes(where.file) ? message.split(where.file).join(relative(where.file)) : message;
+  const location = where && !message.includes(where.file) ? ` (${relative(where.file)}:${where.line}:${where.column})` : '';
+  const sentence = `${said.replace(/\.$/, '')}${location}`;
+  return `Ratchet: ${what} failed — ${sentence}${/[?!]$/.test(sentence) ? '' : '.'}`;
 }
 
 export class EditorErrors {
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly relative: (path: string) => string = (p) => vscode.workspace.asRelativePath(p, false),
+  ) {}
 
   /** Logs the whole error and shows one message with Open Log; resolves when the message is closed. */
   async report(what: string, err: unknown, extraActions: string[] = []): Promise<string | undefined> {
     this.log.error(`${what} failed:`, err instanceof Error ? err : String(err));
     for (const d of diagnosticsOf(err)) this.log.error(`  ${formatDiagnostic(d)}`);
-    return this.show('error', userMessage(what, err), extraActions);
+    return this.show('error', userMessage(what, err, this.relative), extraActions);
   }
 
   async show(level: 'error' | 'warning', message: string, extraActions: string[] = []): Promise<string | undefined> {

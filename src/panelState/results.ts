@@ -8,14 +8,16 @@
 import { meanInterval, tMeanInterval } from '../core/evolve/report';
 import type { RunSummaryInfo, ScoreInterval } from '../core/journal/events';
 import type { Decision } from '../core/gates/record';
+import { ANSWER_WORDS } from './answers';
+import type { CommitAnswer } from './answers';
 
 export interface ResultsVersion {
   id: string;
   /** The version the run started from. */
   baseline: boolean;
   decision?: Decision;
-  /** The user rejected its suggestion in the editor: whatever the gate decided, it is not in the file. */
-  userRejected?: true;
+  /** What became of it once committed (answers.ts): a commit the user rejected is not labelled committed. */
+  answer?: CommitAnswer;
 }
 
 export interface ResultsItem {
@@ -122,7 +124,7 @@ export function defaultResultsColumns(table: ResultsTable): string[] {
   const picked = new Set<string>();
   const baseline = table.versions.find((v) => v.baseline);
   if (baseline) picked.add(baseline.id);
-  const committed = table.versions.filter((v) => !v.baseline && v.decision === 'commit' && !v.userRejected).at(-1);
+  const committed = table.versions.filter((v) => !v.baseline && v.decision === 'commit' && v.answer !== 'rejected').at(-1);
   if (committed) picked.add(committed.id);
   let best: { id: string; lo: number } | undefined;
   table.versions.forEach((v, j) => {
@@ -164,7 +166,7 @@ export function intervalMethodText(method: VersionAccuracy['method']): string {
 /** The label a column header shows for a version: a suggestion the user rejected is never "(committed)". */
 export function versionLabel(v: ResultsVersion): string {
   if (v.baseline) return `${v.id} (baseline)`;
-  if (v.userRejected) return `${v.id} (you rejected)`;
+  if (v.answer === 'rejected' || v.answer === 'accepted' || v.answer === 'autopilot') return `${v.id} (${ANSWER_WORDS[v.answer]})`;
   return v.decision === 'commit' ? `${v.id} (committed)` : v.decision === 'reject' ? `${v.id} (rejected)` : v.id;
 }
 

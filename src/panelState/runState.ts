@@ -177,8 +177,11 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       else s.incumbentId ??= r.incumbentId;
       return;
     }
-    case 'suggestion':
+    case 'suggestion': {
+      const node = s.candidates[e.candidateId];
+      if (node) node.suggested = true;
       return;
+    }
     case 'edit/applied': {
       const node = s.candidates[e.candidateId];
       if (node) node.applied = e.by;
@@ -188,6 +191,7 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       // A suggestion the run withdrew (superseded, stale) was not the user's no.
       const node = s.candidates[e.candidateId];
       if (node && e.by === 'user') node.userRejected = true;
+      else if (node && e.reason !== undefined) node.withdrawn = e.reason;
       return;
     }
     case 'cost/update':
@@ -202,7 +206,7 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
     case 'run/finished':
       s.status = 'finished';
       s.endedAt = e.at;
-      s.finished = { commits: e.commits, candidates: e.candidates };
+      s.finished = { commits: e.commits, candidates: e.candidates, ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
       if (e.incumbentId !== undefined) s.incumbentId = e.incumbentId;
       return;
     case 'run/failed':
@@ -265,7 +269,9 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
       if (e.state !== 'ready') s.logs.push({ at: e.at, level: e.state === 'paused' ? 'warn' : 'info', message: e.message });
       return;
     case 'program/evaluated':
-      if (!e.correct) s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
+      // An incorrect child is a search's daily bread, not a warning the header keeps after the run
+      // (an incorrect starting program is: the search warns of its fix mode itself).
+      if (!e.correct) s.logs.push({ at: e.at, level: 'info', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
       return;
     default:
       assertNever(e, 'engine event');

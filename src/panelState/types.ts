@@ -37,6 +37,10 @@ export interface CandidateNode {
   applied?: 'autopilot' | 'user';
   /** The user rejected the suggestion in the editor. */
   userRejected?: boolean;
+  /** The run offered it in the editor (a `suggestion`): a commit it never offered waits for nobody. */
+  suggested?: boolean;
+  /** The run took its suggestion back unanswered: a newer best superseded it, or the file had changed. */
+  withdrawn?: 'superseded' | 'stale';
   /** A budget ran out while it was under test: no decision was made (which budget). */
   stoppedBy?: string;
 }
@@ -151,7 +155,8 @@ export interface RunState {
   endedAt: number | undefined;
   error: { code: string; message: string } | undefined;
   incumbentId: string | undefined;
-  finished: { commits: number; candidates: number } | undefined;
+  /** `stopped`: why it ended before its budget was spent (run/finished's sentence). */
+  finished: { commits: number; candidates: number; stopped?: string } | undefined;
   llmCalls: number;
   cost: CostReport | undefined;
   costSamples: CostSample[];

@@ -81,6 +81,35 @@ describe('ratchet search', () => {
     }
   }, 180_000);
 
+  it('a proposer whose answers can never be read stops the search after search.stopAfterFailedProposals in a row, and the CLI says why with the first failure’s words', async () => {
+    const ws = workspace();
+    // No decimal literal in the block: the fake proposer finds nothing to nudge and answers with a name and no edit.
+    writeFileSync(ws.program, PROGRAM.replace('const rate = 0.300;', 'const rate = 3 / 10;'));
+    writeFileSync(join(ws.dir, 'step.mjs.ratchet.yaml'), `${readFileSync(join(ws.dir, 'step.mjs.ratchet.yaml'), 'utf8')}search: { stopAfterFailedProposals: 3 }\n`);
+    const server = await startFakeServer({});
+    try {
+      const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '40', '-w', ws.dir]);
+      const [id] = runIds(ws.dir);
+      const events: EngineEvent[] = journal(ws.dir, id!);
+      const finished = events.at(-1);
+      expect(finished?.type, r.stderr).toBe('run/finished');
+      const first = events.find((e): e is Extract<EngineEvent, { type: 'proposal/failed' }> => e.type === 'proposal/failed');
+      expect(first?.reason).toBe('format');
+      const why = finished?.type === 'run/finished' ? finished.stopped : undefined;
+      expect(why).toMatch(/^3 proposals in a row came to nothing \(search\.stopAfterFailedProposals\); the first could not be read: /);
+      // Its words are the first failure's own.
+      expect(first!.message.replace(/\s+/g, ' ')).toContain(why!.split('could not be read: ')[1]!.replace(/…?\.$/, ''));
+      expect(r.stderr).toContain(`stopped early: ${why}`);
+      // Three proposals, and the few already in flight beside them: far from the 40 the budget allows.
+      const proposals = new Set(events.flatMap((e) => (e.type === 'proposal/failed' ? [`${e.parentId}:${e.attempt}`] : []))).size;
+      expect(proposals).toBeGreaterThan(0);
+      expect(server.calls.filter((c) => c.role === 'proposer').length).toBeLessThan(40);
+      expect(r.code).toBe(EXIT_NOTHING_ACCEPTED);
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
   it('refuses a file with unpaired markers at its line, before any call', async () => {
     const ws = workspace();
     writeFileSync(ws.program, PROGRAM.replace('  // EVOLVE-BLOCK-END\n', ''));

@@ -112,7 +112,7 @@ export class RunHeader extends HTMLElement {
     this.waiting.hidden = model.waiting === undefined;
     this.waiting.title = model.waiting?.detail ?? '';
     setChildren(this.waiting, model.waiting === undefined ? [] : [icon('watch'), ' ', model.waiting.text]);
-    setChildren(this.facts, [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, ''), GLOSSARY.alpha.means), fact('mode', model.mode), this.docsLink]);
+    setChildren(this.facts, model.gated ? [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, ''), GLOSSARY.alpha.means), fact('mode', model.mode), this.docsLink] : []);
     setChildren(
       this.meters,
       model.meters.map((m) =>

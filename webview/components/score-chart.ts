@@ -66,7 +66,10 @@ export class ScoreChart extends HTMLElement {
     over.addEventListener('click', (e) => {
       const from = this.pressedAt;
       if (from && Math.hypot(e.clientX - from.x, e.clientY - from.y) > CLICK_SLOP) return;
-      const idx = u.cursor.idx;
+      // The point under the click itself, not uPlot's cursor: a chart rebuilt while the search runs
+      // (an island's first program, a theme change) has no cursor until the pointer moves again,
+      // and a click then opened nothing.
+      const idx = u.cursor.idx ?? u.posToIdx(e.clientX - over.getBoundingClientRect().left);
       const id = idx === null || idx === undefined ? undefined : this.model?.ids[idx];
       if (id !== undefined) this.onSelect?.(id);
     });

@@ -3,6 +3,7 @@
  * to understand it (evidence for e-process gates, Elo change, validator verdicts, p-value…), each
  * term with its hover from the glossary, and which columns fit the feed's width.
  */
+import { ANSWER_WORDS, commitAnswer } from '../../src/panelState/answers';
 import { gateRow } from '../../src/core/gates/gateTable';
 import type { DecisionFilter } from '../../src/protocol/webview';
 import { count, formatFactor, formatSigned, shortId } from './format';
@@ -202,7 +203,7 @@ export function toFeedRow(row: DecisionRow, node?: CandidateNode): FeedRow {
   const parent = shortId(row.parentId);
   const userAnswer = userAnswerOf(node);
   const decisionText = userAnswer === 'rejected' ? 'rejected by you' : row.decision;
-  const answered = userAnswer === 'rejected' ? ' (the gate committed it; you rejected the suggestion)' : userAnswer === 'applied' ? ' (applied)' : '';
+  const answered = userAnswer === 'rejected' ? ' (the gate committed it; you rejected the suggestion)' : userAnswer === 'applied' ? ` (${ANSWER_WORDS[commitAnswer(node)!]})` : '';
   return {
     key: `${row.seq}`,
     candidateId: row.candidateId,

@@ -5,6 +5,7 @@ import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from '../../src/panelState/runState';
 import { isEvaluation } from '../../src/panelState/results';
+import { ANSWER_WORDS, answerCounts, awaitingAnswer } from '../../src/panelState/answers';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
 import { runGuarantee } from '../../src/core/gates/guarantee';
 import { generatedLine } from '../../src/core/journal/runStatus';
@@ -28,6 +29,8 @@ export interface HeaderModel {
   gate: string;
   alpha: string;
   mode: string;
+  /** The run puts candidates through a gate: false for Evaluate, which only scores the file (no gate, α or mode to show). */
+  gated: boolean;
   status: RunStatus;
   statusText: string;
   meters: BudgetMeter[];
@@ -42,7 +45,7 @@ export interface HeaderModel {
   warning: string | undefined;
   /** The held-out test result, the honest measure of what the run gained. */
   testReport: string | undefined;
-  /** Until the first decision: what the run expects to spend, "≈ 412 calls, ≈ $0.38" (then the meters say what it did). */
+  /** Until the first decision (or the run's end): what the run expects to spend, "≈ 412 calls, ≈ $0.38" (then the meters say what it did). */
   estimate: string | undefined;
   /** While an LLM call waits out a rate limit or a backoff: what it waits for, counting down. */
   waiting: WaitNote | undefined;
@@ -86,6 +89,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
       gate: '—',
       alpha: '—',
       mode: '—',
+      gated: false,
       status: 'pending',
       statusText: 'Start a run with Evolve on a prompt file.',
       meters: [],
@@ -118,6 +122,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
   const fractions = meters.map((m) => m.fraction).filter((f): f is number => f !== undefined);
   const target = info?.target ?? state.requestedTarget;
   const generation = info?.kind === 'gen-data';
+  const evaluation = isEvaluation(info);
   return {
     target: target !== undefined ? fileName(target) : state.runId,
     targetPath: target ?? state.runId,
@@ -125,6 +130,7 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     gate: generation ? 'none (generates a dev set)' : (info?.gate ?? '—'),
     alpha: info && !generation ? `α = ${info.alpha}` : '—',
     mode: generation ? '—' : (info?.mode ?? '—'),
+    gated: !evaluation,
     status: state.status,
     statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : statusText(state),
     meters,
@@ -134,11 +140,13 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     cancelTitle: live ? 'Cancel the run: it stops after the call in flight; its journal keeps what it did.' : `Nothing to cancel: ${whyNotLive(state, interrupted)}.`,
     resumeTitle: open && interrupted ? 'Resume the run from its journal.' : `Nothing to resume: ${live ? 'the run is still running' : whyNotLive(state, interrupted)}.`,
     warning: warningOf(state),
-    testReport: testReportText(state),
-    estimate: state.decisions.length === 0 ? estimateText(info?.estimate) : undefined,
+    // Evaluate's status says what it scored; a "v0 → v0; difference 0.000" report would compare the file with itself.
+    testReport: evaluation ? undefined : testReportText(state),
+    // Once a run is over its meters say what it spent (Evaluate makes no decision to end the estimate).
+    estimate: state.decisions.length === 0 && open ? estimateText(info?.estimate) : undefined,
     waiting: live ? waitNote(state, now) : undefined,
     models: info?.models === undefined || info.models.length === 0 ? undefined : describeModelChoices(info.models),
-    guarantee: info ? runGuarantee(info) : undefined,
+    guarantee: info && !evaluation ? runGuarantee(info) : undefined,
     judge: judgeText(state),
   };
 }
@@ -188,24 +196,20 @@ function whyNotLive(s: RunState, interrupted: boolean): string {
 }
 
 /**
- * What became of a run's candidates: "1 commit of 3 candidates" while nobody answered a
- * suggestion, else what the user did with the commits: "1 applied, 1 rejected by you of 5 candidates".
+ * What became of a run's candidates: "1 commit of 3 candidates" while nobody was asked about a
+ * commit, else the answers to the commits (panelState/answers.ts): "1 accepted by you, 1 rejected
+ * by you of 5 candidates". A commit the run never offered is never "awaiting your answer".
  */
 export function outcomeText(s: RunState, candidates: number): string {
-  let commits = 0;
-  let applied = 0;
-  let rejected = 0;
-  for (const node of Object.values(s.candidates)) {
-    if (node.decision === 'commit') commits += 1;
-    if (node.userRejected) rejected += 1;
-    else if (node.applied !== undefined) applied += 1;
-  }
+  const n = answerCounts(s);
   const of = `of ${count(candidates, 'candidate')}`;
-  if (applied + rejected === 0) return `${count(s.finished?.commits ?? commits, 'commit')} ${of}`;
-  const open = commits - applied - rejected;
-  const parts = [applied > 0 ? `${applied} applied` : '', rejected > 0 ? `${rejected} rejected by you` : '', open > 0 ? `${open} awaiting your answer` : ''];
-  return `${parts.filter((p) => p !== '').join(', ')} ${of}`;
+  const shown = SHOWN_ANSWERS.filter((a) => n[a] > 0);
+  if (shown.length === 0) return `${count(s.finished?.commits ?? s.decisions.filter((d) => d.decision === 'commit').length, 'commit')} ${of}`;
+  return `${shown.map((a) => `${n[a]} ${ANSWER_WORDS[a]}`).join(', ')} ${of}`;
 }
+
+/** The answers the header counts, in this order (a commit withdrawn or never offered asked nobody). */
+const SHOWN_ANSWERS = ['accepted', 'autopilot', 'rejected', 'awaiting'] as const;
 
 function statusText(s: RunState): string {
   switch (s.status) {
@@ -217,16 +221,29 @@ function statusText(s: RunState): string {
         const g = generatedTally(s);
         return `generating a dev set: round ${g.rounds + 1}${g.of === undefined ? '' : ` of ${g.of}`}`;
       }
-      return s.resumed ? 'running (resumed)' : 'running';
+      return runningText(s);
     case 'finished':
       if (isEvaluation(s.info)) return evaluationText(s);
       if (s.info?.kind === 'gen-data') return `finished: ${generatedLine(generatedTally(s))}`;
-      return s.finished ? `finished: ${outcomeText(s, s.finished.candidates)}` : 'finished';
+      if (!s.finished) return 'finished';
+      return s.finished.stopped === undefined ? `finished: ${outcomeText(s, s.finished.candidates)}` : `stopped early: ${outcomeText(s, s.finished.candidates)}. ${capitalized(s.finished.stopped)}`;
     case 'failed':
       return `failed: ${s.error?.message ?? 'unknown error'}`;
     case 'cancelled':
       return 'cancelled';
   }
+}
+
+function capitalized(sentence: string): string {
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** A run going on; when a suggestion waits in the editor, that (a code search goes on meanwhile, a prompt run waits). */
+function runningText(s: RunState): string {
+  const running = s.resumed ? 'running (resumed)' : 'running';
+  const waiting = awaitingAnswer(s);
+  if (waiting === undefined) return running;
+  return s.info?.kind === 'search' ? `${running}; ${shortId(waiting)}, the best so far, waits in the editor for your Accept or Reject` : `waiting for you: ${shortId(waiting)} waits in the editor for your Accept or Reject`;
 }
 
 /** An Evaluate run has no candidates to count: it says what it scored and how well. */
@@ -240,9 +257,11 @@ function warningOf(s: RunState): string | undefined {
   if (s.decisions.some((d) => d.reason === 'infeasible')) {
     return `${s.info?.gate ?? 'The gate'} cannot commit anything with this dev set at α = ${s.info?.alpha ?? '?'}: even straight wins on every item stay below the threshold. Add dev items or raise α.`;
   }
+  const stopped = s.finished?.stopped;
   for (let i = s.logs.length - 1; i >= 0; i--) {
     const line = s.logs[i]!;
-    if (line.level === 'warn') return line.message;
+    // Why the run stopped early is the status line's to say, once.
+    if (line.level === 'warn' && !(stopped !== undefined && line.message.includes(stopped))) return line.message;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
  * The candidate tree (parent → children) flattened into the rows a virtualised tree list shows:
  * depth-first, children in proposal order, collapsed subtrees left out.
  */
+import { ANSWER_WORDS, commitAnswer } from '../../src/panelState/answers';
 import { shortId } from './format';
 import type { CandidateNode, RunState } from '../../src/panelState/types';
 
@@ -89,7 +90,8 @@ function statusOf(node: CandidateNode): LineageStatus {
 
 function rowLabel(node: CandidateNode, incumbent: boolean, kids: number): string {
   const status = node.decision === 'commit' ? 'committed' : node.decision === 'reject' ? `rejected (${node.reason ?? ''})` : 'pending';
-  const extras = [incumbent ? 'incumbent' : '', node.applied ? (node.applied === 'user' ? 'applied by you' : 'applied by autopilot') : '', node.userRejected ? 'rejected by you' : '']
+  const answer = commitAnswer(node);
+  const extras = [incumbent ? 'incumbent' : '', answer === undefined || answer === 'unoffered' ? '' : ANSWER_WORDS[answer]]
     .filter(Boolean)
     .join(', ');
   return `${shortId(node.id)} ${status}${extras ? `, ${extras}` : ''}${kids > 0 ? `, ${kids} children` : ''}`;

@@ -20,7 +20,7 @@ import { resumeSearchRun, startSearchRun } from '../../node/runs/searchRun';
 import type { SearchRunOutcome } from '../../node/runs/searchRun';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, number, positive, seconds } from '../flags';
-import { writeErr, writeOut } from '../output';
+import { oneLine, writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
 import { cancelledByUser } from '../userCancel';
 
@@ -126,6 +126,7 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
   if (!flags.json) {
     writeErr(
       `run ${outcome.runId}: ${outcome.proposals} proposals, ${outcome.evaluations} evaluations, ${outcome.commits} committed${outcome.repairs > 0 ? `, ${outcome.repairs} repaired` : ''} · best ${outcome.best.id} (score ${score(outcome.best.score)}, start ${score(outcome.seedScore)})\n` +
+        (outcome.stopped === undefined ? '' : `  stopped early: ${oneLine(outcome.stopped, 300)}\n`) +
         `  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`,
     );
   }

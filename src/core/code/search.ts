@@ -22,7 +22,8 @@ import type { LimitFunction } from 'p-limit';
 import { isCancellation, RatchetError } from '../errors';
 import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
-import type { EngineEvent } from '../journal/events';
+import type { EngineEvent, EventOf } from '../journal/events';
+import { PROPOSAL_FAILED } from '../journal/runStatus';
 import { fitBradleyTerry } from '../gates/bradleyTerry';
 import type { Comparison } from '../gates/bradleyTerry';
 import { CONTINUOUS_CAP } from '../gates/eprocess';
@@ -128,9 +129,9 @@ export interface SearchOutcome {
   commits: number;
   /** Fix mode: islands whose broken seed a child repaired (each a change to keep, though no test decided it). */
   repairs: number;
+  /** Why the search stopped before its proposals were spent, in one sentence (with its full stop); undefined when it used them all. */
+  stopped?: string;
 }
-
-/** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
 
 /** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
 export const MAX_PATCH_RETRIES = 2;
@@ -231,6 +232,9 @@ class Search {
   private launched = 0;
   /** Why no further proposal is launched before the budgets say so. */
   private stopped: string | undefined;
+  /** Proposals in a row, in launch order, that came to nothing, and what went wrong with the first of them. */
+  private failedInARow = 0;
+  private firstFailure: string | undefined;
   /** Tested children since the last meta notes, and the notes' recommendations, handed out in turn. */
   private sinceNotes: ProgramSummary[] = [];
   private recommendations: string[] = [];
@@ -296,7 +300,7 @@ class Search {
     // The best program may still wait for the user's answer: the run ends with it answered.
     await this.o.committed?.settled();
     const best = this.db.best() ?? seedRecord!;
-    await this.o.emit({ type: 'run/finished', commits: this.ledger.commits, candidates: this.ledger.tested, incumbentId: best.id });
+    await this.o.emit({ type: 'run/finished', commits: this.ledger.commits, candidates: this.ledger.tested, incumbentId: best.id, ...(this.stopped ? { stopped: this.stopped } : {}) });
     return {
       best: { id: best.id, text: this.texts.get(best.id)!, score: best.score },
       seedScore: seed.score,
@@ -304,6 +308,7 @@ class Search {
       evaluations: this.evaluations,
       commits: this.ledger.commits,
       repairs: this.repairs,
+      ...(this.stopped ? { stopped: this.stopped } : {}),
     };
   }
 
@@ -654,6 +659,7 @@ class Search {
   private async apply(p: Proposal, r: ProposalResult): Promise<void> {
     for (const e of p.events) await this.o.emit(e);
     for (const dollars of p.costs) this.bandit.recordCost(p.model, dollars);
+    this.countFailure(p, r);
     if (r.kind !== 'tested') {
       if (p.ledger.tested === this.testsReserved - 1) this.testsReserved--;
       if (r.kind === 'repair') return this.applyRepair(p, r.child, r.evaluation);
@@ -714,6 +720,27 @@ class Search {
       const moves = this.db.migrate(p.generation, this.o.random);
       if (moves.length > 0) await this.o.emit({ type: 'program/migrated', generation: p.generation, moves: moves.map((m) => ({ programId: m.id, from: m.from, to: m.to })) });
     }
+  }
+
+  /**
+   * A proposal that came to nothing (no answer that could be read and applied, or a repeat) adds
+   * to the run of failures; one that gave a program to test ends it. A run of
+   * search.stopAfterFailedProposals stops the search: a proposer that cannot answer in the format
+   * would otherwise spend the whole budget on answers nobody can test.
+   */
+  private countFailure(p: Proposal, r: ProposalResult): void {
+    if (r.kind === 'unsent' || r.kind === 'stopped') return;
+    if (r.kind !== 'none') {
+      this.failedInARow = 0;
+      this.firstFailure = undefined;
+      return;
+    }
+    const failed = p.events.find((e): e is EventOf<'proposal/failed'> => e.type === 'proposal/failed');
+    if (!failed) return;
+    this.failedInARow++;
+    this.firstFailure ??= `the first ${PROPOSAL_FAILED[failed.reason]}: ${firstSentence(failed.message)}`;
+    const limit = this.o.spec.search.stopAfterFailedProposals;
+    if (limit > 0 && this.failedInARow >= limit) this.stopped ??= `${limit} proposals in a row came to nothing (search.stopAfterFailedProposals); ${this.firstFailure}.`;
   }
 
   /**
@@ -984,4 +1011,12 @@ class Search {
   private async log(level: 'info' | 'warn', message: string): Promise<void> {
     await this.o.emit({ type: 'log', level, message });
   }
+}
+
+/** A failure's message as the clause of one sentence: on one line, its first sentence, without its full stop, at most 200 characters. */
+function firstSentence(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  const first = /^.*?[.!?](?=\s|$)/.exec(flat)?.[0] ?? flat;
+  const clause = first.replace(/[.!?]$/, '');
+  return clause.length <= 200 ? clause : `${clause.slice(0, 199)}…`;
 }

@@ -101,6 +101,8 @@ export interface SearchSpec {
   migrationInterval: number;
   migrationRate: number;
   metaEvery: number;
+  /** The search stops once this many proposals in a row came to nothing (no child to test); 0: never. */
+  stopAfterFailedProposals: number;
   /** The models the proposer bandit chooses among; absent: models.proposer alone (see `proposerArms`). */
   proposerModels?: PricedModel[];
   bandit: { costWeight: number };
@@ -174,7 +176,7 @@ export const CODE_DEFAULTS = {
   /** evaluator.slurm's fixed defaults (its time and memory come from the evaluator's timeout and limit). */
   slurm: { cpus: 1, sbatch: [] as readonly string[], retries: 2, pollSeconds: 2 },
   search: {
-    mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, archivePolicy: 'fitness' as ArchivePolicy, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10,
+    mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, archivePolicy: 'fitness' as ArchivePolicy, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10, stopAfterFailedProposals: 10,
     bandit: { costWeight: 0 },
     // Trigrams never call the judge by default: a one-constant tweak of a long program is a near-copy by them.
     novelty: { cosineThreshold: COSINE_THRESHOLD, ngramThreshold: 1, judge: true },
@@ -379,6 +381,7 @@ function resolveSearch(raw: unknown, report: Report): SearchSpec {
     migrationInterval: num(r.migrationInterval) ?? d.migrationInterval,
     migrationRate: num(r.migrationRate) ?? d.migrationRate,
     metaEvery: num(r.metaEvery) ?? d.metaEvery,
+    stopAfterFailedProposals: num(r.stopAfterFailedProposals) ?? d.stopAfterFailedProposals,
     ...(proposerModels ? { proposerModels } : {}),
     bandit: { costWeight },
     novelty: {

@@ -22,6 +22,21 @@ export interface CodeSpecAnswers {
   evaluations?: number;
 }
 
+/** Words in a file's name that say it scores programs: each earlier word ranks its files first. */
+const EVALUATOR_WORDS = ['evaluate', 'eval', 'score', 'grade', 'judge', 'fitness', 'bench'] as const;
+
+/**
+ * The files of a program's folder that look like its evaluator (a script named for scoring:
+ * evaluate.mjs, score.mjs, grade.py…), best first: by the word its name holds, then by name.
+ * The program itself, run specs and non-scripts are never one.
+ */
+export function evaluatorFiles(names: readonly string[], program: string): string[] {
+  const rank = (name: string) => EVALUATOR_WORDS.findIndex((w) => name.toLowerCase().includes(w));
+  return names
+    .filter((name) => name !== program && /\.(m?js|cjs|py|sh)$/.test(name) && rank(name) >= 0)
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 /** The command of an evaluator file beside the program, for the Quick Pick's first suggestion. */
 export function suggestedCommand(evaluatorFile: string): string {
   const run = evaluatorFile.endsWith('.py') ? 'python3' : evaluatorFile.endsWith('.sh') ? 'sh' : 'node';

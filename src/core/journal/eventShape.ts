@@ -50,7 +50,7 @@ const REQUIRED: { [T in EngineEventType]: Record<string, Field> } = {
   'slurm/cancelled': { jobId: 'string', indices: 'array', why: 'string' },
   'slurm/attached': { jobId: 'string', indices: 'array' },
   'slurm/status': { state: 'string', message: 'string' },
-  'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?' },
+  'run/finished': { commits: 'number', candidates: 'number', incumbentId: 'string?', stopped: 'string?' },
   'run/failed': { error: 'object' },
   'run/cancelled': {},
 };

@@ -413,7 +413,14 @@ export type EngineEvent = Base &
         message: string;
         retryMs?: number;
       }
-    | { type: 'run/finished'; commits: number; candidates: number; incumbentId: string | undefined }
+    | {
+        type: 'run/finished';
+        commits: number;
+        candidates: number;
+        incumbentId: string | undefined;
+        /** Why the run stopped before its budget of proposals was spent, in one sentence with its full stop (a code search's failures in a row, a spent budget). */
+        stopped?: string;
+      }
     | { type: 'run/failed'; error: { code: string; message: string } }
     | { type: 'run/cancelled' }
   );

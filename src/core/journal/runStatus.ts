@@ -39,6 +39,8 @@ export interface LiveRunStatus {
   search?: SearchScores;
   /** A code search's evaluator slots as they are now (live, never journaled: see `EvaluatorLoad`). */
   evaluator?: EvaluatorLoad;
+  /** Why a finished run stopped before its budget was spent, in one sentence (run/finished's). */
+  stopped?: string;
   /** A dev-set generation's tally so far (and how many rounds it writes, when it said). */
   generated?: GeneratedTally;
   /** The judge's answers over the run's decisions and how many it did not give (#25); absent until a test asked it. */
@@ -108,6 +110,15 @@ export function isOver(status: LiveRunStatus): boolean {
   return TERMINAL.has(status.state);
 }
 
+/**
+ * Nothing of the run's own work is left: it is over, or it is a code search that is done and
+ * waits only for the user's answer to its best program (a progress notification offering Cancel
+ * then would contradict the editor, which asks for Accept or Reject).
+ */
+export function isWorkDone(status: LiveRunStatus): boolean {
+  return isOver(status) || (status.kind === 'search' && status.state === 'waiting-for-you');
+}
+
 /** A run whose first event has not been folded yet. */
 export function startingStatus(runId: string): LiveRunStatus {
   return { runId, state: 'running', tested: 0, commits: 0, line: 'starting' };
@@ -132,7 +143,7 @@ export function formatScore(score: number): string {
 }
 
 /** Why a code search's proposal came to nothing, in the user's words. */
-const PROPOSAL_FAILED: Record<EventOf<'proposal/failed'>['reason'], string> = {
+export const PROPOSAL_FAILED: Record<EventOf<'proposal/failed'>['reason'], string> = {
   format: 'could not be read',
   patch: 'did not apply',
   duplicate: 'repeats a program',
@@ -185,14 +196,17 @@ export function foldStatus(s: LiveRunStatus, e: EngineEvent): LiveRunStatus {
     }
     case 'run/finished': {
       if (s.kind === 'gen-data') return shown(s, { state: 'finished' }, generatedLine(s.generated));
-      const next: Partial<LiveRunStatus> = { state: 'finished' };
+      // Evaluate tests no candidate: its line stays what it scored (report/test's), not "0 tested · 0 committed".
+      if (s.kind === 'evaluate') return shown(s, { state: 'finished' }, s.wait?.then ?? s.line);
+      const next: Partial<LiveRunStatus> = { state: 'finished', ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
       if (s.kind === 'search' && s.search) next.search = finalBest(s.search, e.incumbentId);
       return shown(s, next, countsLine({ ...s, ...next }));
     }
     case 'run/failed':
       return { ...shown(s, { state: 'failed' }, s.wait?.then ?? s.line), error: e.error.message, errorCode: e.error.code };
     case 'run/cancelled':
-      return shown(s, { state: 'cancelled' }, s.wait?.then ?? s.line);
+      // Its counts, not the line it was on: "c9 waits for your Accept or Reject" is no longer so.
+      return shown(s, { state: 'cancelled' }, countsLine(s));
     case 'run/resumed':
       return resumed(s);
     case 'slurm/status':

@@ -57,7 +57,8 @@ export const ASSUMED = {
  * the Solver — the agent — answers them, the Judge — the validator — scores them; no proposer);
  * `judge` one given candidate's test on the dev items (no proposer, no held-out report).
  */
-export type RunCalls = 'evolve' | 'zeroDataEvolve' | 'genData' | 'judge';
+/** `evaluate`: an evolve run allowed no candidates (Evaluate), which only scores the starting prompt. */
+export type RunCalls = 'evolve' | 'zeroDataEvolve' | 'genData' | 'judge' | 'evaluate';
 
 /** The roles a run calls: the pre-flight needs a price for these and only these, and the meter counts them. */
 export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
@@ -65,7 +66,8 @@ export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
   // A command harness runs the agent itself: Ratchet calls no agent model (zero-data's Solver still is one).
   const agent = zero || spec.harness.type !== 'command';
   const loop = calls === 'evolve' || calls === 'zeroDataEvolve';
-  const validator = zero || gateRow(spec.gate.name).kind !== 'scored' || spec.scorer?.type === 'llm-rubric';
+  // Evaluate puts nothing through the gate: only an llm-rubric scorer calls the validator.
+  const validator = zero || (calls !== 'evaluate' && gateRow(spec.gate.name).kind !== 'scored') || spec.scorer?.type === 'llm-rubric';
   return ROLES.filter(
     (r) => (r === 'agent' && agent) || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero),
   );
@@ -96,6 +98,11 @@ export function estimateRun({ spec, template, splits, agentCalls = 1 }: Estimate
   const iterations = spec.budget.iterations ?? spec.budget.candidates;
   const candidates = Math.min(spec.budget.candidates, iterations);
   const { feedback, dev, test } = splits;
+  // Evaluate (a run allowed no candidates) proposes and tests nothing: it scores the starting prompt on the test split, once.
+  if (candidates === 0) {
+    if (spec.scorer && test.length > 0) agent(test.length, test);
+    return summarize(spec, tally, prices);
+  }
 
   // Reflection: the parent on a feedback minibatch, then the proposer, every iteration.
   const batch = Math.min(MINIBATCH, feedback.length);

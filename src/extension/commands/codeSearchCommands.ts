@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { commandFileWords, isBesideName } from '../../core/code/commandFiles';
-import { codeSpecTemplate, suggestedCommand } from '../../core/code/specTemplate';
+import { codeSpecTemplate, evaluatorFiles, suggestedCommand } from '../../core/code/specTemplate';
 import { fileName } from '../../core/fileName';
 import { CODE_GATES, gateRow } from '../../core/gates/gateTable';
 import type { CodeGateName } from '../../core/gates/gateTable';
@@ -47,15 +47,14 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
   }
 }
 
-/** Files beside the program that look like its evaluator, nearest names first. */
-async function evaluatorFiles(program: vscode.Uri): Promise<string[]> {
+/** Files beside the program that look like its evaluator (specTemplate's `evaluatorFiles`), best first. */
+async function evaluatorFilesBeside(program: vscode.Uri): Promise<string[]> {
   const dir = vscode.Uri.joinPath(program, '..');
   const entries = await vscode.workspace.fs.readDirectory(dir).then(undefined, () => [] as [string, vscode.FileType][]);
-  const self = fileName(program.path);
-  return entries
-    .filter(([name, type]) => type === vscode.FileType.File && name !== self && /eval/i.test(name) && /\.(m?js|cjs|py|sh)$/.test(name) && !name.includes(RUN_SPEC_EXTENSION))
-    .map(([name]) => name)
-    .sort((a, b) => Number(!a.startsWith('evaluate')) - Number(!b.startsWith('evaluate')) || a.localeCompare(b));
+  return evaluatorFiles(
+    entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => name),
+    fileName(program.path),
+  );
 }
 
 /** Words of the command that name files beside the program: the evaluator's own files, copied into the sandbox. */
@@ -66,7 +65,7 @@ async function supportFilesOf(program: vscode.Uri, command: string): Promise<str
 }
 
 async function askCommand(program: vscode.Uri): Promise<string | undefined> {
-  const files = await evaluatorFiles(program);
+  const files = await evaluatorFilesBeside(program);
   const value = files[0] === undefined ? 'node evaluate.mjs {program} {results}' : suggestedCommand(files[0]);
   return vscode.window.showInputBox({
     title: `Configure Code Search for ${fileName(program.path)} (1/3): the evaluator`,

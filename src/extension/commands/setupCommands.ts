@@ -78,7 +78,13 @@ export function setupCommands(ctx: CommandContext) {
       }
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Ratchet: testing the connection…', cancellable: true },
-        (_progress, token) => ctx.host.request(ListModelsRequest, {}, token),
+        async (_progress, token) => {
+          // The settings as they are now, ahead of the request on the same connection: right after
+          // an edit of the base URL, the change event may not have reached the server yet, and the
+          // test would ask the endpoint the user just replaced.
+          await ctx.host.sendSettings();
+          return ctx.host.request(ListModelsRequest, {}, token);
+        },
       );
       const where = `${result.baseURL} (${result.baseURLFrom})`;
       if (result.models.length === 0) {

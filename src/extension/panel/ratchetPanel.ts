@@ -9,6 +9,7 @@ import type { PanelActions } from './controller';
 import { PanelController } from './controller';
 import { WEBVIEW_RESOURCE_ROOTS, makeNonce, panelHtml } from './html';
 import type { RunStore } from '../runs/runStore';
+import { FIRST, panelPlace } from './panelPlace';
 
 export const PANEL_VIEW_TYPE = 'ratchet.panel';
 
@@ -24,12 +25,19 @@ export class RatchetPanel {
   private disposed = false;
 
   static createOrShow(context: vscode.ExtensionContext, deps: PanelDeps): RatchetPanel {
-    const column = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.One;
-    if (RatchetPanel.current) {
-      RatchetPanel.current.panel.reveal(column);
-      return RatchetPanel.current;
+    const current = RatchetPanel.current;
+    const place = panelPlace(current ? (current.panel.viewColumn ?? null) : undefined, vscode.window.activeTextEditor?.viewColumn);
+    if (current && 'reveal' in place) {
+      const reveal = () => current.panel.reveal(place.reveal, true);
+      // The file the command came from sat in the panel's group: it moves out first (it is the active
+      // editor only until the panel is revealed), so the panel neither hides it nor moves beside itself.
+      if (place.moveEditor) {
+        const move = place.moveEditor === 'previous' ? 'workbench.action.moveEditorToPreviousGroup' : 'workbench.action.moveEditorToNextGroup';
+        void Promise.resolve(vscode.commands.executeCommand(move)).then(reveal, reveal);
+      } else reveal();
+      return current;
     }
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Ratchet', column, webviewOptions(context.extensionUri));
+    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, 'Ratchet', 'create' in place ? place.create : FIRST, webviewOptions(context.extensionUri));
     RatchetPanel.current = new RatchetPanel(panel, context, deps);
     return RatchetPanel.current;
   }
@@ -43,6 +51,11 @@ export class RatchetPanel {
 
   static get instance(): RatchetPanel | undefined {
     return RatchetPanel.current;
+  }
+
+  /** The editor group it is in (undefined while VS Code does not say). */
+  get column(): number | undefined {
+    return this.panel.viewColumn;
   }
 
   private constructor(

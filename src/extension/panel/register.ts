@@ -8,6 +8,7 @@ import type { RunStatuses } from '../runs/runStatuses';
 import type { PanelActions } from './controller';
 import { evaluatorSample } from './controller';
 import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
+import { fileColumn } from './panelPlace';
 import type { RunStore } from '../runs/runStore';
 
 export const SHOW_PANEL_COMMAND = commandId('showPanel');
@@ -106,16 +107,16 @@ function panelActions(deps: RegisterPanelDeps, extensionUri: vscode.Uri): PanelA
     async openCandidate(runId, candidateId, as) {
       const uri = candidateUri(runId, candidateId);
       if (as === 'text') {
-        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.One });
+        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: fileColumn(RatchetPanel.instance?.column) });
         return;
       }
       const parentId = deps.store.get(runId)?.state.candidates[candidateId]?.parentId;
       if (parentId === undefined) {
-        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.One });
+        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: fileColumn(RatchetPanel.instance?.column) });
         return;
       }
       await vscode.commands.executeCommand('vscode.diff', candidateUri(runId, parentId), uri, `Ratchet: ${parentId.slice(0, 8)} ↔ ${candidateId.slice(0, 8)}`, {
-        viewColumn: vscode.ViewColumn.One,
+        viewColumn: fileColumn(RatchetPanel.instance?.column),
         preview: true,
       });
     },

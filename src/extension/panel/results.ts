@@ -4,6 +4,7 @@
  * output on request, and the exported file. Rows are the dev and test items some version was scored
  * on; feedback items are not rows: the proposer reads them, the gate and the report never score on them.
  */
+import { commitAnswer } from '../../panelState/answers';
 import { formatCsv } from '../../core/data/csv';
 import type { ResultCell, ResultsFilter, ResultsItem, ResultsTable, ResultsVersion } from '../../panelState/results';
 import { ITEM_TEXT_LIMIT, cellText, filterRows, shownColumns, versionAccuracy, versionLabel } from '../../panelState/results';
@@ -42,8 +43,8 @@ export function buildResultsTable(run: StoredRun): ResultsTable {
     .filter((id) => scored.has(id))
     .map((id) => {
       const decision = state.candidates[id]?.decision;
-      const userRejected = state.candidates[id]?.userRejected === true;
-      return { id, baseline: id === baselineId, ...(decision ? { decision } : {}), ...(userRejected ? { userRejected } : {}) };
+      const answer = commitAnswer(state.candidates[id]);
+      return { id, baseline: id === baselineId, ...(decision ? { decision } : {}), ...(answer ? { answer } : {}) };
     });
   let passFail = true;
   const scoresOf = (item: ResultsItem) =>

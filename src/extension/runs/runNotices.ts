@@ -56,7 +56,8 @@ export function endNotice(p: RunStatusParams, previous: LiveRunStatus | undefine
   const where = `${uriFileName(p.uri)} (run ${s.runId})`;
   if (s.kind === 'search') return searchEndNotice(s, where);
   if (s.kind === 'gen-data') return genDataEndNotice(s, where);
-  const counts = `${s.tested} tested, ${s.commits} committed`;
+  // Evaluate tests no candidate: its line says what it scored.
+  const counts = s.kind === 'evaluate' ? s.line : `${s.tested} tested, ${s.commits} committed`;
   switch (s.state) {
     case 'failed':
       return failedNotice(`Ratchet: the run on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, s.errorCode);
@@ -89,6 +90,7 @@ function searchEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined
     case 'failed':
       return failedNotice(`Ratchet: the code search on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, s.errorCode);
     case 'finished':
+      if (s.stopped !== undefined) return { level: 'info', message: `Ratchet: the code search on ${where} stopped early: ${s.stopped.replace(/\.$/, '')} (${counts}${scores}).`, show: true };
       return { level: 'info', message: `Ratchet: the code search on ${where} finished: ${counts}${scores}.`, show: true };
     case 'cancelled':
       return { level: 'info', message: `Code search on ${where} was cancelled (${counts}${scores}).`, show: false };

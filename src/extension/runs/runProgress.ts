@@ -1,5 +1,5 @@
 /**
- * A run's progress as a notification with Cancel, from its start until it is over: a code search
+ * A run's progress as a notification with Cancel, from its start until its work is done: a code search
  * (Start Code Search) and a dev-set generation (Generate Dev Set). The language server's work-done
  * progress only reaches the status bar's spinner (the language client shows server-made progress
  * in the window, where Cancel is not offered), and these runs go on long enough that stopping one
@@ -7,7 +7,7 @@
  * cancel the run like "Ratchet: Cancel Run".
  */
 import * as vscode from 'vscode';
-import { isOver } from '../../core/journal/runStatus';
+import { isWorkDone } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import { loadText } from '../views/searchStatusText';
 import type { RunStatuses } from './runStatuses';
@@ -20,8 +20,9 @@ export interface RunProgressOptions {
 }
 
 /**
- * Shows the run's progress until its status is over; resolves with that last status (undefined
- * when the run's status went away without one: the server that relayed it is gone).
+ * Shows the run's progress until its own work is done (`isWorkDone`: over, or a search waiting
+ * only for the answer to its best); resolves with that status (undefined when the run's status
+ * went away without one: the server that relayed it is gone).
  */
 export function showRunProgress(statuses: RunStatuses, runId: string, title: string, cancel: () => Promise<unknown>, opts: RunProgressOptions = {}): Promise<LiveRunStatus | undefined> {
   const line = opts.line ?? ((s: LiveRunStatus) => s.line);
@@ -36,12 +37,12 @@ export function showRunProgress(statuses: RunStatuses, runId: string, title: str
       };
       return new Promise<LiveRunStatus | undefined>((resolve) => {
         const now = statuses.get(runId)?.status;
-        if (now && isOver(now)) return resolve(now);
+        if (now && isWorkDone(now)) return resolve(now);
         if (now) report(now);
         const off = statuses.onChange((change) => {
           if (change.runId !== runId) return;
           const s = change.status?.status;
-          if (s === undefined || isOver(s)) {
+          if (s === undefined || isWorkDone(s)) {
             off();
             resolve(s);
           } else {

@@ -4,6 +4,7 @@
  * (Prompt files, Skills, Instructions, Programs… the file-kind table's groups) once the runs are of
  * more than one. Pure data; runsView.ts turns nodes into TreeItems.
  */
+import { ANSWER_WORDS, commitAnswer } from '../../panelState/answers';
 import { generatedLine, isOver } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
@@ -102,10 +103,12 @@ function runLabel(started: number | undefined, result: string, file: string): st
 
 /**
  * How a run stands in a word or two: its state while it is not finished, else what it made — the
- * edits it committed, or the dev tasks a generation wrote (it commits nothing).
+ * edits it committed, the dev tasks a generation wrote, or for Evaluate that it scored the prompt
+ * (neither commits anything).
  */
-function resultWord(state: string, commits: number | undefined, generated?: RunListEntry['generated']): string {
+function resultWord(state: string, commits: number | undefined, generated?: RunListEntry['generated'], kind?: RunKind): string {
   if (state === 'finished' && generated !== undefined) return `${generated.dev} dev task${generated.dev === 1 ? '' : 's'}`;
+  if (state === 'finished' && kind === 'evaluate') return 'evaluated';
   if (state === 'finished') return commits === undefined ? 'finished' : `${commits} committed`;
   return state === 'waiting-for-you' ? 'waiting for you' : state;
 }
@@ -136,7 +139,7 @@ const STATUS_ICONS: Record<LiveRunStatus['state'], RunNode['icon']> = {
 
 /** The description's state and counts, and the tooltip's lines, from a status. */
 function statusParts(s: LiveRunStatus): { parts: string[]; tooltip: string[] } {
-  const tooltip = [s.kind === 'gen-data' ? `${generatedLine(s.generated)}.` : `${s.tested} tested, ${s.commits} committed.`];
+  const tooltip = s.kind === 'evaluate' ? [] : [s.kind === 'gen-data' ? `${generatedLine(s.generated)}.` : `${s.tested} tested, ${s.commits} committed.`];
   if (s.error !== undefined) tooltip.push(`Failed: ${s.error}`);
   return { parts: [s.state === 'waiting-for-you' ? 'waiting for you' : s.state, s.line], tooltip };
 }
@@ -151,7 +154,9 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   const candidates = live ? proposedCount(live) : e.candidates;
   // A dev-set generation decides on no candidate: what it wrote is its count (as its live line says).
   const generation = e.kind === 'gen-data';
-  const counts = generation ? generatedLine(e.generated) : `${commits}/${candidates} committed`;
+  // Evaluate's journal is an evolve run's (run.json says evolve); its events say what it is.
+  const kind = status?.kind ?? live?.info?.kind ?? e.kind;
+  const counts = generation ? generatedLine(e.generated) : kind === 'evaluate' ? '' : `${commits}/${candidates} committed`;
   const shown = status ? statusParts(status) : { parts: [fallback, counts], tooltip: [] };
   const going = status !== undefined && !isOver(status);
   const tooltip = [
@@ -167,7 +172,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   return {
     kind: 'run',
     runId: e.runId,
-    label: runLabel(e.started, resultWord(status?.state ?? fallback, status?.commits ?? commits, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined), basename(e.target) ?? short(e.runId)),
+    label: runLabel(e.started, resultWord(status?.state ?? fallback, status?.commits ?? commits, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined, kind), basename(e.target) ?? short(e.runId)),
     description: [...shown.parts, when(e.started)].filter((p) => p !== '').join(' · '),
     tooltip: tooltip.join('\n'),
     contextValue: ['run', hosted ? 'hosted' : undefined, e.resumable && !going ? 'resumable' : undefined].filter(Boolean).join('.'),
@@ -183,14 +188,15 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
   const s = status?.status;
   const running = s ? !isOver(s) : r?.status === 'running' || r?.status === 'pending';
   const commits = r?.finished?.commits ?? r?.decisions.filter((d) => d.decision === 'commit').length ?? 0;
-  const shown = s ? statusParts(s) : { parts: [r?.status ?? '', `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
   const info = r?.info;
+  const evaluate = (info?.kind ?? s?.kind) === 'evaluate';
+  const shown = s ? statusParts(s) : { parts: [r?.status ?? '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
   return {
     kind: 'run',
     runId,
     label: runLabel(
       r?.startedAt,
-      resultWord(s?.state ?? (!r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits),
+      resultWord(s?.state ?? (!r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits, undefined, info?.kind ?? s?.kind),
       basename(info?.target ?? r?.requestedTarget) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
     ),
     description: [...shown.parts, when(r?.startedAt)].filter((p) => p !== '').join(' · '),
@@ -213,7 +219,7 @@ export function candidateNodes(run: RunState): CandidateItem[] {
     const [icon, state]: [CandidateItem['icon'], string] = c.userRejected
       ? ['userRejected', 'rejected by you']
       : c.applied
-        ? ['applied', `applied (${c.applied})`]
+        ? ['applied', ANSWER_WORDS[commitAnswer(c)!]]
         : c.decision
           ? [c.decision, `${c.decision} (${c.reason ?? '?'})`]
           : c.parentId === undefined

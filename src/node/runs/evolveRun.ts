@@ -132,7 +132,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   checkGate(spec);
   // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
   const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
-  const calls = zero ? 'zeroDataEvolve' : 'evolve';
+  const calls = zero ? 'zeroDataEvolve' : spec.budget.candidates === 0 ? 'evaluate' : 'evolve';
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
   checkDollarBudget(spec, prices);

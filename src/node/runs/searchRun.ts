@@ -137,7 +137,7 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
     ...stored,
     // …and one recorded before evaluator.isolation and limits.diskMb with theirs.
     evaluator: { ...stored.evaluator, isolation: stored.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation, limits: { ...stored.evaluator.limits, diskMb: stored.evaluator.limits.diskMb ?? CODE_DEFAULTS.evaluator.limits.diskMb } },
-    search: { ...stored.search, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } },
+    search: { ...stored.search, stopAfterFailedProposals: stored.search.stopAfterFailedProposals ?? CODE_DEFAULTS.search.stopAfterFailedProposals, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } },
   };
   const journalText = (await files.tryReadText(paths.events)) ?? '';
   const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));

@@ -121,6 +121,40 @@ describe('code search loop', () => {
     expect(decisions(events).length).toBeLessThanOrEqual(5);
   });
 
+  it('stops after search.stopAfterFailedProposals proposals in a row came to nothing, and says why with the first failure’s words', async () => {
+    const events: EngineEvent[] = [];
+    const llm = proposer(4, false);
+    // A proposer that answers in prose: no <DIFF> or <CODE> block to read, ever.
+    const prose: LlmClient = { ...llm, chat: async (req, signal) => (req.role === 'proposer' ? { ...(await llm.chat(req, signal)), text: 'I would make x larger.' } : llm.chat(req, signal)) };
+    const s = spec('pace+', 100);
+    const outcome = await runSearch({
+      spec: { ...s, search: { ...s.search, stopAfterFailedProposals: 4 } },
+      seedText: SEED_PROGRAM,
+      llm: prose,
+      evaluate: evaluator(4).evaluate,
+      random: new SeededRandom(4),
+      emit: async (e) => void events.push({ ...e, runId: 'r', at: 0 } as EngineEvent),
+      signal: new AbortController().signal,
+    });
+    const finished = events.at(-1);
+    expect(finished?.type).toBe('run/finished');
+    const firstFailure = events.find((e) => e.type === 'proposal/failed');
+    expect(firstFailure?.type === 'proposal/failed' && firstFailure.reason).toBe('format');
+    const words = firstFailure?.type === 'proposal/failed' ? firstFailure.message.split(/[.!?]/)[0]! : '';
+    expect(finished?.type === 'run/finished' && finished.stopped).toBe(`4 proposals in a row came to nothing (search.stopAfterFailedProposals); the first could not be read: ${words}.`);
+    expect(outcome.stopped).toBe(finished?.type === 'run/finished' ? finished.stopped : undefined);
+    // The proposals already in flight when the fourth failed are the only ones past it.
+    expect(outcome.proposals).toBeLessThan(10);
+  });
+
+  it('a proposal that gives a program to test ends a run of failures', async () => {
+    const { outcome, events } = await search({ gate: 'pace+', proposals: 12, seed: 3, neutral: false, broken: true });
+    // Every proposal's first answer fails to apply and its retry applies: none came to nothing.
+    expect(events.some((e) => e.type === 'proposal/failed')).toBe(true);
+    expect(outcome.stopped).toBeUndefined();
+    expect(outcome.proposals).toBe(12);
+  });
+
   it('every metaEvery tested children the meta role writes notes, and later proposals get them in turn', async () => {
     const { events, llm } = await search({ gate: 'pace+', proposals: 30, seed: 3, neutral: false });
     const notes = events.flatMap((e) => (e.type === 'meta/notes' ? [e] : []));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { codeSpecTemplate, suggestedCommand } from '../../../src/core/code/specTemplate';
+import { codeSpecTemplate, evaluatorFiles, suggestedCommand } from '../../../src/core/code/specTemplate';
 import { validateRunSpecText } from '../../../src/core/setup/spec';
 import { CODE_GATES } from '../../../src/core/gates/gateTable';
 
@@ -38,5 +38,17 @@ describe('suggestedCommand', () => {
   it('runs the evaluator file with its interpreter and both placeholders', () => {
     expect(suggestedCommand('evaluate.py')).toBe('python3 evaluate.py {program} {results}');
     expect(suggestedCommand('evaluate.mjs')).toBe('node evaluate.mjs {program} {results}');
+  });
+});
+
+describe('evaluatorFiles', () => {
+  it('finds a score.mjs beside the program (Configure Code Search no longer prefills a missing evaluate.mjs)', () => {
+    expect(evaluatorFiles(['solve.mjs', 'score.mjs', 'data.json', 'README.md'], 'solve.mjs')).toEqual(['score.mjs']);
+    expect(suggestedCommand(evaluatorFiles(['solve.mjs', 'score.mjs'], 'solve.mjs')[0]!)).toBe('node score.mjs {program} {results}');
+  });
+
+  it('ranks evaluate first, then eval, score, grade…; never the program, a run spec or a non-script', () => {
+    expect(evaluatorFiles(['grade.py', 'score.mjs', 'my_eval.sh', 'evaluate.py', 'score.mjs.ratchet.yaml', 'scores.csv'], 'x.py')).toEqual(['evaluate.py', 'my_eval.sh', 'score.mjs', 'grade.py']);
+    expect(evaluatorFiles(['evaluate_me.py'], 'evaluate_me.py')).toEqual([]);
   });
 });

@@ -67,6 +67,12 @@ describe('endNotice of a code search', () => {
     });
   });
 
+  it('says why a search stopped early, in the words of its first failure', () => {
+    const why = '10 proposals in a row came to nothing (search.stopAfterFailedProposals); the first could not be read: the answer has no <DIFF> block.';
+    const none = search({ state: 'finished', tested: 0, commits: 0, stopped: why, search: { start: 0.18, committed: {} } });
+    expect(endNotice(none, going)).toEqual({ level: 'info', message: `Ratchet: the code search on step.mjs (run r2) stopped early: ${why.slice(0, -1)} (0 programs tested, 0 committed).`, show: true });
+  });
+
   it('says so when nothing beat the starting program', () => {
     const none = search({ state: 'finished', tested: 1, commits: 0, search: { start: 0.18, best: { candidateId: 'p0', score: 0.18 }, committed: {} } });
     expect(endNotice(none, going)?.message).toBe('Ratchet: the code search on step.mjs (run r2) finished: 1 program tested, 0 committed; nothing beat the starting program\'s 0.18.');

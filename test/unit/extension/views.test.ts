@@ -144,6 +144,17 @@ describe('runsTree', () => {
     expect([none!.label, none!.description]).toEqual([`${startClock(STARTED)} · 0 dev tasks · mental-math.prompt.md`, 'finished · no round finished: nothing written · 2026-11-29 10:00']);
   });
 
+  it('says an Evaluate run evaluated, never "0 committed", from the listing or its status', () => {
+    const mcp = listed({ runId: 'r-eval', kind: 'evaluate', candidates: 0, commits: 0 });
+    const [node] = runNodes([mcp], [], []);
+    expect([node!.label, node!.description]).toEqual([`${startClock(STARTED)} · evaluated · word-problems.prompt.md`, 'finished · 2026-11-29 10:00']);
+    // The editor's Evaluate journals as an evolve run; its status says what it is.
+    const done = status({ state: 'finished', kind: 'evaluate', tested: 0, commits: 0, line: 'test split: 0.667 (n = 3)' });
+    const [live] = runNodes([listed({ runId: RUN, candidates: 0, commits: 0 })], [], [done]);
+    expect([live!.label, live!.description]).toEqual([`${startClock(STARTED)} · evaluated · word-problems.prompt.md`, 'finished · test split: 0.667 (n = 3) · 2026-11-29 10:00']);
+    expect(live!.tooltip).not.toMatch(/committed/);
+  });
+
   it('shows a listed run that is live in the store as running, from the store', () => {
     const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [running()], []);
     expect(node).toMatchObject({ icon: 'running', contextValue: 'run.hosted', loaded: true });

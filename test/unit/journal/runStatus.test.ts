@@ -3,7 +3,7 @@
 // (virtual time: the test moves the clock, nothing sleeps).
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../../src/core/journal/events';
-import { endStatus, endWait, foldStatus, isOver, resumingStatus, startingStatus, StatusFeed } from '../../../src/core/journal/runStatus';
+import { endStatus, endWait, foldStatus, isOver, isWorkDone, resumingStatus, startingStatus, StatusFeed } from '../../../src/core/journal/runStatus';
 import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
 import { VirtualClock } from '../../fixtures/llmPorts';
 import { decisionRecord } from './journalHelpers';
@@ -58,7 +58,18 @@ describe('foldStatus', () => {
       [proposed('v2'), waiting('retry', 1_000), ev({ type: 'run/failed', error: { code: 'llmHttp', message: 'HTTP 500' } })],
       { state: 'failed', line: 'testing v2', error: 'HTTP 500', errorCode: 'llmHttp' },
     ],
-    ['a cancel', [proposed('v2'), ev({ type: 'run/cancelled' })], { state: 'cancelled', line: 'testing v2' }],
+    [
+      'an Evaluate ends on what it scored, not on a count of candidates it never had',
+      [
+        ev({ type: 'run/started', info: { kind: 'evaluate', target: 'a.prompt.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1 } }),
+        ev({ type: 'report/test', n: 40, baseline: { candidateId: 'v0', mean: 0.5, lo: 0.4, hi: 0.6 }, final: { candidateId: 'v0', mean: 0.5, lo: 0.4, hi: 0.6 }, difference: { mean: 0, lo: 0, hi: 0 } }),
+        ev({ type: 'run/finished', commits: 0, candidates: 0, incumbentId: 'v0' }),
+      ],
+      { state: 'finished', kind: 'evaluate', line: 'test split: 0.500 (n = 40)' },
+    ],
+    ['a cancel', [proposed('v2'), ev({ type: 'run/cancelled' })], { state: 'cancelled', line: '0 tested · 0 committed' }],
+    // Cancelled while a suggestion waited: nothing waits for the user any more.
+    ['a cancel while c9 waited', [decided('c9', 'commit'), ev({ type: 'suggestion', candidateId: 'c9', file: 'f', baseText: 'a', newText: 'b' }), ev({ type: 'run/cancelled' })], { state: 'cancelled', tested: 1, commits: 1, line: '1 tested · 1 committed' }],
   ])('%s', (_, events, expected) => {
     expect(fold(events)).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'starting', ...expected });
   });
@@ -106,6 +117,14 @@ describe('foldStatus of a code search', () => {
   const seedEvaluated = [started, ev({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: 'h', text: 't' }), evaluated('p0', 0.5)];
   // What a search journals for one child: proposed, the gate's decision, then what the evaluator said.
   const tested = (candidateId: string, decision: 'commit' | 'reject', score: number | undefined, correct = true) => [child(candidateId), decided(candidateId, decision), evaluated(candidateId, score, correct)];
+
+  it('is done with its own work once it waits only for the answer to its best: its progress offers no Cancel then', () => {
+    const going = fold([...seedEvaluated, ...tested('p1', 'commit', 0.7)]);
+    expect(isWorkDone(going)).toBe(false);
+    expect(isWorkDone({ ...going, state: 'waiting-for-you' })).toBe(true);
+    // A prompt run waiting for an answer still has candidates to test after it.
+    expect(isWorkDone({ ...going, kind: 'evolve', state: 'waiting-for-you' })).toBe(false);
+  });
 
   it('says it evaluates the starting program, then shows its score', () => {
     expect(fold([started, ev({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: 'h', text: 't' })]).line).toBe('evaluating the starting program');

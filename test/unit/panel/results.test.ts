@@ -242,7 +242,7 @@ function wideTable(over: { userRejectedC2?: boolean } = {}): ResultsTable {
     versions: [
       { id: 'v0', baseline: true },
       { id: 'c1', baseline: false, decision: 'reject' },
-      { id: 'c2', baseline: false, decision: 'commit', ...(over.userRejectedC2 ? { userRejected: true as const } : {}) },
+      { id: 'c2', baseline: false, decision: 'commit', ...(over.userRejectedC2 ? { answer: 'rejected' as const } : {}) },
       { id: 'c3', baseline: false, decision: 'reject' },
       { id: 'c4', baseline: false, decision: 'reject' },
       { id: 'c5', baseline: false },
@@ -276,7 +276,7 @@ describe('the columns shown by default', () => {
 
 describe('version labels', () => {
   it('never call a suggestion the user rejected "(committed)"', () => {
-    expect(versionLabel({ id: 'c1', baseline: false, decision: 'commit', userRejected: true })).toBe('c1 (you rejected)');
+    expect(versionLabel({ id: 'c1', baseline: false, decision: 'commit', answer: 'rejected' })).toBe('c1 (rejected by you)');
     expect(versionLabel({ id: 'c1', baseline: false, decision: 'commit' })).toBe('c1 (committed)');
     expect(versionLabel({ id: 'c1', baseline: false, decision: 'reject' })).toBe('c1 (rejected)');
   });
@@ -284,7 +284,7 @@ describe('version labels', () => {
   it('come from the journal: the user\'s Reject in the editor marks the version', () => {
     const events = [...evolveRun().slice(0, -3), decided('c1', 'commit', { parentId: 'v0' }), ev('edit/rejected', { candidateId: 'c1', file: 'p/x.prompt.md', by: 'user' })];
     const table = buildResultsTable(storeWith(events as PanelEvent[]).get(RUN)!);
-    expect(table.versions.map(versionLabel)).toEqual(['v0 (baseline)', 'c1 (you rejected)']);
+    expect(table.versions.map(versionLabel)).toEqual(['v0 (baseline)', 'c1 (rejected by you)']);
   });
 });
 

@@ -29,6 +29,9 @@ describe('rolesCalled', () => {
     expect(rolesCalled(await specOf('scorer: exact', 'gate: pace-rf'))).toEqual(['agent', 'proposer', 'validator']);
     expect(rolesCalled(await specOf('scorer: { type: llm-rubric, rubric: be right }'))).toEqual(['agent', 'proposer', 'validator']);
     expect(rolesCalled(await specOf('scorer: exact', 'gate: focus'))).toEqual(['agent', 'proposer', 'validator', 'meta']);
+    // Evaluate: no proposer, no gate's judge; the agent, and the validator only as an llm-rubric scorer.
+    expect(rolesCalled(await specOf('scorer: exact', 'gate: pace-rf'), 'evaluate')).toEqual(['agent']);
+    expect(rolesCalled(await specOf('scorer: { type: llm-rubric, rubric: be right }'), 'evaluate')).toEqual(['agent', 'validator']);
   });
 });
 
@@ -39,6 +42,15 @@ describe('estimateRun: every candidate on the whole dev set, the incumbent once'
     const agentTokens = agentCalls * (100 + 10 + ASSUMED.answer);
     const proposerTokens = 3 * (ASSUMED.proposerFrame + 100 + 4 * (10 + ASSUMED.answer) + 100 + ASSUMED.proposerReasoning);
     expect(estimateRun({ spec, template, splits }, PER_TOKEN)).toEqual({ calls: agentCalls + 3, tokens: agentTokens + proposerTokens, dollars: (agentTokens + proposerTokens) / 1e6 });
+  });
+
+  it('Evaluate (no candidates): the starting prompt on each test item once, nothing proposed or tested', async () => {
+    const spec = await specOf('scorer: exact', 'budget: { candidates: 3, iterations: 20 }');
+    const evaluate = { ...spec, budget: { ...spec.budget, candidates: 0 } };
+    expect(estimateRun({ spec: evaluate, template, splits }, PER_TOKEN).calls).toBe(5);
+    expect(estimateRun({ spec: evaluate, template, splits, agentCalls: 2 }, PER_TOKEN).calls).toBe(10);
+    const rubric = await specOf('scorer: { type: llm-rubric, rubric: be right }');
+    expect(estimateRun({ spec: { ...rubric, budget: { ...rubric.budget, candidates: 0 } }, template, splits }, PER_TOKEN).calls).toBe(10);
   });
 
   it('prices input and output apart', async () => {

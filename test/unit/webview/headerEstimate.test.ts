@@ -14,6 +14,21 @@ describe('run header: the estimate, then the real dollars', () => {
     expect(headerModel(later, 0).meters.find((x) => x.name === 'dollars')).toEqual({ name: 'dollars', used: '$0.0400', limit: '$2.00', fraction: 0.02 });
   });
 
+  it('Evaluate talks like Evaluate: no gate, α or mode, no "v0 → v0" report, and the estimate gives way to the meters at its end', () => {
+    const events = [
+      started({ kind: 'evaluate', budget: { candidates: 0 }, estimate: { calls: 11, tokens: 9_000, dollars: 0.01 } }),
+      ev('report/test', { n: 10, baseline: { candidateId: 'v0', mean: 0.7, lo: 0.4, hi: 0.9 }, final: { candidateId: 'v0', mean: 0.7, lo: 0.4, hi: 0.9 }, difference: { mean: 0, lo: 0, hi: 0 } }),
+      ev('cost/update', { cost: cost(11), llmCalls: 11 }),
+    ];
+    const running = headerModel(foldEvents(emptyRunState(RUN), [events[0]!]), 0);
+    expect(running).toMatchObject({ gated: false, statusText: 'evaluating the prompt on the test split', estimate: '≈ 11 calls, ≈ $0.0100' });
+    const done = headerModel(foldEvents(emptyRunState(RUN), [...events, ev('run/finished', { commits: 0, candidates: 0, incumbentId: 'v0' })]), 0);
+    expect(done).toMatchObject({ gated: false, testReport: undefined, guarantee: undefined, estimate: undefined });
+    expect(done.statusText).toBe('evaluated v0 on 10 test items: mean score 0.700 (95% interval 0.400–0.900)');
+    // An evolve run keeps its gate.
+    expect(headerModel(foldEvents(emptyRunState(RUN), [started()]), 0).gated).toBe(true);
+  });
+
   it('names the unpriced models instead of a figure, and says nothing for a run without an estimate', () => {
     const unpriced = foldEvents(emptyRunState(RUN), [started({ estimate: { calls: 1, tokens: 500, unpriced: ['llama3'] } })]);
     expect(headerModel(unpriced, 0).estimate).toBe('≈ 1 call, cost unknown (model llama3 unpriced)');

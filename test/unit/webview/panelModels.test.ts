@@ -45,6 +45,18 @@ describe('run header', () => {
     }
   });
 
+  it('says why a search stopped early in its status, once: not again in the warning box', () => {
+    const why = '10 proposals in a row came to nothing (search.stopAfterFailedProposals); the first could not be read: the answer has no <DIFF> block.';
+    const s = foldEvents(emptyRunState(RUN), [
+      started({ kind: 'search' }),
+      ev('log', { level: 'warn', message: `${why} The search stops after 12 proposals.` }),
+      ev('run/finished', { commits: 0, candidates: 0, incumbentId: 'p0', stopped: why }),
+    ]);
+    const m = headerModel(s, 0);
+    expect(m.statusText).toBe(`stopped early: 0 commits of 0 candidates. 10 proposals in a row came to nothing (search.stopAfterFailedProposals); the first could not be read: the answer has no <DIFF> block.`);
+    expect(m.warning).toBeUndefined();
+  });
+
   it('warns when the dev set cannot commit', () => {
     const s = foldEvents(emptyRunState(RUN), [started(), decided('c1', 'reject', { reason: 'infeasible' }), ev('run/cancelled', {})]);
     expect(headerModel(s, 0).warning).toMatch(/cannot commit anything with this dev set at α = 0.05/);

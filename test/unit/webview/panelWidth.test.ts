@@ -79,7 +79,7 @@ describe('the verdict feed drops columns by priority as the panel narrows', () =
     expect(row.children).toHaveLength(2);
     expect(row.textContent).toBe(' commitevidence ×21.5 (needs ×20)');
     // The reason, the items and the parent are gone from the row, not from its decision's hover.
-    expect(row.querySelector<HTMLElement>('.cell.decision')!.title).toBe('commit c1 from c0 (applied): evidence ×21.5 (needs ×20); 9 items; evidence reached ×20');
+    expect(row.querySelector<HTMLElement>('.cell.decision')!.title).toBe('commit c1 from c0 (accepted by you): evidence ×21.5 (needs ×20); 9 items; evidence reached ×20');
     expect(feed.style.getPropertyValue('--feed-columns')).toBe('9.5em minmax(10em, 3fr)');
 
     feed.layout(520 - PADDING);
@@ -198,10 +198,10 @@ describe('a suggestion the user rejected', () => {
 
   it('the header counts what the user did with the commits', () => {
     const s = fold(answeredRun());
-    expect(outcomeText(s, 5)).toBe('1 applied, 1 rejected by you of 5 candidates');
-    expect(headerModel(s, 0).statusText).toBe('finished: 1 applied, 1 rejected by you of 5 candidates');
+    expect(outcomeText(s, 5)).toBe('1 accepted by you, 1 rejected by you of 5 candidates');
+    expect(headerModel(s, 0).statusText).toBe('finished: 1 accepted by you, 1 rejected by you of 5 candidates');
     const { app } = mount(answeredRun());
-    expect(app.headerElement.querySelector('.run-status')!.textContent).toBe('finished: 1 applied, 1 rejected by you of 5 candidates');
+    expect(app.headerElement.querySelector('.run-status')!.textContent).toBe('finished: 1 accepted by you, 1 rejected by you of 5 candidates');
     // Nobody answered (autopilot, or a suggestion still open): the gate's count as before.
     expect(outcomeText(fold([started(), proposed('c0', undefined), proposed('c1', 'c0'), decided('c1', 'commit')]), 1)).toBe('1 commit of 1 candidate');
   });

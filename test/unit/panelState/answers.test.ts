@@ -1,0 +1,83 @@
+// Issue #29 item 7: labels that contradicted the run's state. Every label below reads the one fold
+// of what became of a commit (src/panelState/answers.ts), and each is checked against the case a
+// newcomer saw go wrong.
+import { describe, expect, it } from 'vitest';
+import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
+import { answerCounts, commitAnswer } from '../../../src/panelState/answers';
+import { versionLabel } from '../../../src/panelState/results';
+import { buildResultsTable } from '../../../src/extension/panel/results';
+import { headerModel } from '../../../webview/model/header';
+import { buildLineage, lineageRows } from '../../../webview/model/lineage';
+import { RunStore } from '../../../src/extension/runs/runStore';
+import type { PanelEvent } from '../../../src/panelState/types';
+import { RUN, decided, ev, proposed, started } from '../webview/events';
+
+const FILE = 'p/step.mjs';
+const search = () => started({ kind: 'search', target: FILE });
+const suggestion = (id: string) => ev('suggestion', { candidateId: id, file: FILE, baseText: 'a', newText: `text of ${id}` });
+const fold = (events: PanelEvent[]) => foldEvents(emptyRunState(RUN), events);
+
+/** A search that committed p1, p2, p3 and p4 and offered only p4, its best, in the editor. */
+function fourCommitsOneOffered(): PanelEvent[] {
+  const children = ['p1', 'p2', 'p3', 'p4'].flatMap((id) => [proposed(id, 'p0'), decided(id, 'commit')]);
+  return [search(), proposed('p0', undefined), ...children, suggestion('p4')];
+}
+
+describe('one fold of what became of each commit feeds every label', () => {
+  it('the header: the only suggestion accepted reads "1 accepted by you", never "3 awaiting your answer" for commits never offered', () => {
+    const s = fold([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' }), ev('run/finished', { commits: 4, candidates: 4, incumbentId: 'p4' })]);
+    expect(answerCounts(s)).toMatchObject({ accepted: 1, awaiting: 0, unoffered: 3 });
+    expect(headerModel(s, 0).statusText).toBe('finished: 1 accepted by you of 4 candidates');
+  });
+
+  it('the header: while a search’s best waits in the editor it says so, not a bare "running"', () => {
+    const s = fold(fourCommitsOneOffered());
+    expect(headerModel(s, 0).statusText).toBe('running; p4, the best so far, waits in the editor for your Accept or Reject');
+    // Superseded by a newer best, the old suggestion waits for nobody.
+    const later = fold([...fourCommitsOneOffered(), ev('edit/rejected', { candidateId: 'p4', file: FILE, by: 'run', reason: 'superseded' })]);
+    expect(commitAnswer(later.candidates['p4'])).toBe('withdrawn');
+    expect(headerModel(later, 0).statusText).toBe('running');
+  });
+
+  it('an accepted suggestion reads "accepted by you": the user’s answer, still true after a Ctrl+Z took the text back', () => {
+    const s = fold([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' })]);
+    expect(commitAnswer(s.candidates['p4'])).toBe('accepted');
+    expect(headerModel(s, 0).statusText).not.toMatch(/applied/);
+  });
+
+  it('Results: a commit the user rejected is labelled "rejected by you", not "(committed)"', () => {
+    const events = [
+      started(),
+      proposed('c0', undefined),
+      proposed('c1', 'c0'),
+      ev('item/evaluated', { candidateId: 'c0', itemId: 'i1', score: 0, cached: false }),
+      ev('item/evaluated', { candidateId: 'c1', itemId: 'i1', score: 1, cached: false }),
+      decided('c1', 'commit'),
+      suggestion('c1'),
+      ev('edit/rejected', { candidateId: 'c1', file: FILE, by: 'user' }),
+    ];
+    const store = new RunStore();
+    store.appendAll(events);
+    const table = buildResultsTable(store.get(RUN)!);
+    expect(table.versions.map(versionLabel)).toEqual(['c0 (baseline)', 'c1 (rejected by you)']);
+  });
+
+  it('the lineage row says the answer once, in the same words', () => {
+    const s = fold([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' })]);
+    const labels = lineageRows(s, buildLineage(s), new Set()).map((r) => r.label);
+    expect(labels.find((l) => l.startsWith('p4'))).toBe('p4 committed, incumbent, accepted by you');
+    expect(labels.find((l) => l.startsWith('p1'))).toBe('p1 committed');
+  });
+
+  it('the header keeps no yellow box for an incorrect child after a normal search', () => {
+    const s = fold([
+      search(),
+      proposed('p0', undefined),
+      proposed('p50', 'p0'),
+      decided('p50', 'reject'),
+      ev('program/evaluated', { candidateId: 'p50', island: 0, correct: false, instances: 0, error: 'p50 threw: x is not defined' }),
+      ev('run/finished', { commits: 0, candidates: 1, incumbentId: 'p0' }),
+    ]);
+    expect(headerModel(s, 0).warning).toBeUndefined();
+  });
+});
