@@ -113,6 +113,7 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
         budget: { calls: 0, evaluations },
         estimate: { calls: 0, evaluations: runs },
         testsOnText: testsBefore + 1,
+        cacheKeys: [],
         warnings: [],
       };
     } finally {

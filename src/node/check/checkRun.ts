@@ -1,0 +1,333 @@
+/**
+ * `ratchet check` as a Node face runs it: the prompt files with a run spec that changed between
+ * base and head (git), each priced first — every test is planned, estimated and refused before
+ * the first call — then, one file at a time, the paired test of the policy (core/check/policy.ts)
+ * through the judge run (judgeRun.ts) with base's and head's texts from git, the repository's
+ * ledger supplying each test's threshold and advancing after it, and each verdict written as an
+ * evidence bundle. `replay: true` instead reruns each verdict's test from its bundle and the
+ * response cache with no request sent, and recomputes its bets from the bundle's pairs.
+ */
+import { join, relative, sep } from 'node:path';
+import { RatchetError } from '../../core/errors';
+import { candidateSide, checkOutcome, headDelta } from '../../core/check/policy';
+import type { CheckPolicy, CheckVerdict } from '../../core/check/policy';
+import { BUNDLE_VERSION, replayBets, sameEvidence } from '../../core/check/evidence';
+import type { BundleStep, EvidenceBundle } from '../../core/check/evidence';
+import { advanceRepoLedger, describeLedger, newLedger, parseLedger, refuseWhenSpent, runLedgerOf } from '../../core/check/ledger';
+import type { RepoLedger } from '../../core/check/ledger';
+import { fileRole } from '../../core/files/fileKinds';
+import { readSpecText, sidecarPathFor } from '../../core/setup/specSource';
+import { contentHash } from '../../core/evolve/versions';
+import { scoreMode } from '../../core/evolve/loop';
+import { canonicalJson } from '../../core/llm/cache';
+import { describeRoles } from '../../core/llm/roles';
+import { sha256Hex } from '../../core/random';
+import type { JournaledEvent, DatasetItemInfo } from '../../core/journal/events';
+import type { EndpointDefaults } from '../../core/run/endpointDefaults';
+import type { EvolveOverrides } from '../../core/run/overrides';
+import { NodeFiles } from '../files';
+import { judgePromptEdit, planPromptJudge } from '../runs/judgeRun';
+import type { PromptJudgePlan } from '../runs/judgeRun';
+import type { TestBudget } from '../runs/testBudget';
+import { commitOf, defaultBase, modifiedFiles, repoRoot, textAt } from './git';
+
+export interface CheckOptions {
+  /** Where to run: any folder inside the repository. */
+  cwd: string;
+  base?: string;
+  head?: string;
+  policy: CheckPolicy;
+  /** Each file's test limits (DEFAULT_TEST_BUDGET for those left out). */
+  budget?: Partial<TestBudget>;
+  overrides?: Pick<EvolveOverrides, 'baseURL' | 'model' | 'concurrency'>;
+  endpointDefaults: EndpointDefaults;
+  replay?: boolean;
+  onEvent?: (e: JournaledEvent) => void;
+  /** One line per step of the check, for the terminal. */
+  onProgress?: (line: string) => void;
+  signal: AbortSignal;
+  version: string;
+}
+
+/** One item of a file's test, head against base: for the report's worst regressions. */
+export interface ItemResult {
+  itemId: string;
+  /** Δ of head against base. */
+  delta: number;
+  input: string;
+  expected?: string;
+  baseOutput?: string;
+  headOutput?: string;
+}
+
+export interface FileResult {
+  file: string;
+  verdict: CheckVerdict;
+  passed: boolean;
+  bundle: EvidenceBundle;
+  bundlePath: string;
+  /** Pairs head won, lost, tied (head against base). */
+  wins: number;
+  losses: number;
+  ties: number;
+  items: ItemResult[];
+  cost: { calls: number; tokens: number; dollars: number | undefined };
+  /** For a replay: what did not replay (empty: it did). */
+  replayProblems?: string[];
+}
+
+export interface CheckResult {
+  base: string;
+  head: string;
+  policy: CheckPolicy;
+  files: FileResult[];
+  /** Changed files left out, and why. */
+  skipped: { file: string; why: string }[];
+  estimate: { calls: number; evaluations: number; dollars?: number };
+  ledger: RepoLedger | undefined;
+  ledgerSentence: string | undefined;
+  passed: boolean;
+  replay: boolean;
+}
+
+export const LEDGER_FILE = '.ratchet/ledger.json';
+export const EVIDENCE_DIR = '.ratchet/evidence';
+
+interface Target {
+  file: string;
+  path: string;
+  baseText: string;
+  headText: string;
+}
+
+export async function runCheck(o: CheckOptions): Promise<CheckResult> {
+  const files = new NodeFiles();
+  const root = await repoRoot(o.cwd);
+  const head = await commitOf(root, o.head ?? 'HEAD');
+  const base = o.base === undefined ? await defaultBase(root, head) : await commitOf(root, o.base);
+  const say = o.onProgress ?? (() => undefined);
+  const { targets, skipped } = await changedTargets(files, root, base, head);
+  say(`${targets.length} changed file${targets.length === 1 ? '' : 's'} to check between ${base.slice(0, 8)} and ${head.slice(0, 8)}${skipped.length ? ` (${skipped.length} skipped)` : ''}`);
+
+  const ledgerPath = join(root, LEDGER_FILE);
+  let ledger = o.replay ? undefined : await readLedger(files, ledgerPath);
+  if (ledger) refuseWhenSpent(LEDGER_FILE, ledger, targets.length);
+
+  // Every test planned and priced before any call: a refusal leaves nothing spent and nothing written.
+  const bundles = o.replay ? await Promise.all(targets.map((t) => readBundle(files, root, t, o.policy, base, head))) : [];
+  const plans: PromptJudgePlan[] = [];
+  let probe = ledger;
+  for (const [i, t] of targets.entries()) {
+    const b = bundles[i];
+    const plan = await planPromptJudge({ ...judgeInputs(o, t, root), ...(b ? recordedGate(b) : probe ? ledgerGate(probe) : {}) });
+    plans.push(plan);
+    // The next file's test faces the threshold after this one, whatever it decides (the threshold only rises).
+    if (probe) probe = { ...probe, tested: probe.tested + 1 };
+  }
+  const estimate = plans.reduce<CheckResult['estimate']>(
+    (sum, p) => ({ calls: sum.calls + p.estimate.calls, evaluations: sum.evaluations + p.estimate.evaluations, ...(sum.dollars === undefined || p.estimate.dollars === undefined ? {} : { dollars: sum.dollars + p.estimate.dollars }) }),
+    { calls: 0, evaluations: 0, dollars: 0 },
+  );
+  if (!o.replay) say(`estimate: at most ${estimate.calls} LLM calls${estimate.dollars === undefined ? '' : `, $${estimate.dollars.toFixed(4)}`} for ${targets.length} test${targets.length === 1 ? '' : 's'}`);
+
+  const results: FileResult[] = [];
+  for (const [i, t] of targets.entries()) {
+    const plan = plans[i]!;
+    const recorded = bundles[i];
+    say(`${o.replay ? 'replaying' : 'testing'} ${t.file} (${o.policy})`);
+    const r = await testFile(o, t, root, plan, { base, head }, recorded ? { recorded } : { ledger });
+    if (recorded) {
+      r.replayProblems = [...replayBets(recorded), ...sameEvidence(recorded, r.bundle)];
+      if (r.replayProblems.length > 0) Object.assign(r, { verdict: recorded.verdict, passed: false });
+    } else {
+      const bundlePath = await writeBundle(files, root, r.bundle);
+      r.bundlePath = bundlePath;
+      if (ledger) {
+        ledger = advanceRepoLedger(ledger, { at: new Date().toISOString(), file: t.file, policy: o.policy, base, head, decision: r.bundle.decision.decision, threshold: r.bundle.threshold, bundle: bundlePath });
+        await files.mkdirp(join(root, '.ratchet'));
+        await files.writeTextAtomic(ledgerPath, `${JSON.stringify(ledger, null, 2)}\n`);
+      }
+    }
+    results.push(r);
+  }
+  return {
+    base,
+    head,
+    policy: o.policy,
+    files: results,
+    skipped,
+    estimate,
+    ledger,
+    ledgerSentence: ledger ? describeLedger(ledger) : undefined,
+    passed: results.every((r) => r.passed && (r.replayProblems ?? []).length === 0),
+    replay: o.replay === true,
+  };
+}
+
+/** Prompt files modified between the commits that have a run spec at head (front matter or sidecar). */
+async function changedTargets(files: NodeFiles, root: string, base: string, head: string): Promise<{ targets: Target[]; skipped: { file: string; why: string }[] }> {
+  const targets: Target[] = [];
+  const skipped: { file: string; why: string }[] = [];
+  for (const file of await modifiedFiles(root, base, head)) {
+    const role = fileRole(file);
+    if (role !== 'prompt') continue;
+    const baseText = await textAt(root, base, file);
+    const headText = await textAt(root, head, file);
+    if (baseText === undefined || headText === undefined) continue;
+    const path = join(root, file);
+    const sidecar = await textAt(root, head, relative(root, sidecarPathFor(path)).split(sep).join('/'));
+    if (readSpecText(path, headText).spec === undefined && sidecar === undefined) {
+      skipped.push({ file, why: 'no run spec (front matter or sidecar), so nothing to test it on' });
+      continue;
+    }
+    targets.push({ file, path, baseText, headText });
+  }
+  return { targets, skipped };
+}
+
+function judgeInputs(o: CheckOptions, t: Target, root: string) {
+  const side = candidateSide(o.policy);
+  return {
+    path: t.path,
+    workspace: root,
+    incumbentText: side === 'head' ? t.baseText : t.headText,
+    candidateText: side === 'head' ? t.headText : t.baseText,
+    reasoning: `ratchet check --require ${o.policy}: the ${side} version of ${t.file}.`,
+    ...(o.budget ? { budget: o.budget } : {}),
+    ...(o.overrides ? { overrides: o.overrides } : {}),
+    endpointDefaults: o.endpointDefaults,
+  };
+}
+
+function ledgerGate(l: RepoLedger) {
+  return { ledger: runLedgerOf(l), schedule: l.schedule, gateOverrides: { alpha: l.alpha, horizon: l.horizon } };
+}
+
+function recordedGate(b: EvidenceBundle) {
+  return { ledger: b.ledgerBefore, schedule: b.gate.schedule, gateOverrides: { alpha: b.gate.alpha, horizon: b.gate.horizon } };
+}
+
+async function testFile(
+  o: CheckOptions,
+  t: Target,
+  root: string,
+  plan: PromptJudgePlan,
+  commits: { base: string; head: string },
+  how: { recorded: EvidenceBundle } | { ledger: RepoLedger | undefined },
+): Promise<FileResult> {
+  const steps: BundleStep[] = [];
+  const outputs = new Map<string, Map<string, string>>();
+  let items: DatasetItemInfo[] = [];
+  const onEvent = (e: JournaledEvent): void => {
+    if (e.type === 'wealth/step') steps.push({ itemId: e.itemId, delta: e.delta, logWealth: e.logWealth, ...(e.abstained ? { abstained: true as const } : {}) });
+    if (e.type === 'dataset/loaded') items = e.items;
+    if (e.type === 'item/evaluated' && e.output !== undefined) {
+      const m = outputs.get(e.candidateId) ?? new Map<string, string>();
+      m.set(e.itemId, e.output);
+      outputs.set(e.candidateId, m);
+    }
+    o.onEvent?.(e);
+  };
+  const gateFrom = 'recorded' in how ? recordedGate(how.recorded) : how.ledger ? ledgerGate(how.ledger) : {};
+  const outcome = await judgePromptEdit({ ...judgeInputs(o, t, root), ...gateFrom, ...(o.replay ? { cacheOnly: true } : {}), onEvent, signal: o.signal, version: o.version });
+  if (outcome.status !== 'finished' || !outcome.verdict) {
+    throw new RatchetError(outcome.status === 'cancelled' ? 'cancelled' : 'internal', `The test of ${t.file} ${outcome.status === 'cancelled' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`} (run ${outcome.runId}).`, { file: t.file });
+  }
+  const record = outcome.record;
+  const { verdict, passed } = checkOutcome(o.policy, outcome.verdict);
+  const side = candidateSide(o.policy);
+  const bundle: EvidenceBundle = {
+    version: BUNDLE_VERSION,
+    file: t.file,
+    policy: o.policy,
+    candidate: side,
+    base: { commit: commits.base, contentHash: contentHash(t.baseText) },
+    head: { commit: commits.head, contentHash: contentHash(t.headText) },
+    gate: plan.gate,
+    scores: record?.scores ?? scoreMode(undefined),
+    devItems: outcome.items,
+    ledgerBefore: record?.ledgerBefore ?? { tested: 0, commits: 0 },
+    threshold: record?.threshold ?? outcome.evidence.threshold,
+    alphaSpent: 1 / (record?.threshold ?? outcome.evidence.threshold),
+    steps,
+    decision: { decision: record?.decision ?? 'reject', reason: record?.reason ?? 'budget', logWealth: record?.logWealth ?? 0, itemsConsumed: record?.itemsConsumed ?? steps.length },
+    verdict,
+    passed,
+    fingerprints: fingerprints(plan),
+    cacheKeys: outcome.cacheKeys,
+    runId: outcome.runId,
+  };
+  // The test's candidate and incumbent as head and base; outputs by the journal's version ids.
+  const headId = side === 'head' ? 'c1' : 'v0';
+  const baseId = side === 'head' ? 'v0' : 'c1';
+  const byId = new Map(items.map((it) => [it.itemId, it]));
+  const itemResults: ItemResult[] = steps
+    .filter((s) => !s.abstained)
+    .map((s) => {
+      const info = byId.get(s.itemId);
+      const baseOutput = outputs.get(baseId)?.get(s.itemId);
+      const headOutput = outputs.get(headId)?.get(s.itemId);
+      return { itemId: s.itemId, delta: headDelta(o.policy, s.delta), input: info?.input ?? '', ...(info?.expected === undefined ? {} : { expected: info.expected }), ...(baseOutput === undefined ? {} : { baseOutput }), ...(headOutput === undefined ? {} : { headOutput }) };
+    });
+  return {
+    file: t.file,
+    verdict,
+    passed,
+    bundle,
+    bundlePath: bundleRelPath(bundle),
+    wins: itemResults.filter((r) => r.delta > 0).length,
+    losses: itemResults.filter((r) => r.delta < 0).length,
+    ties: itemResults.filter((r) => r.delta === 0).length,
+    items: itemResults,
+    cost: outcome.cost,
+  };
+}
+
+/** What the models were (endpoint without key, model, per role the test called) and what decides a score. */
+function fingerprints(plan: PromptJudgePlan): EvidenceBundle['fingerprints'] {
+  const shown = describeRoles(plan.roles);
+  const models = Object.fromEntries(plan.called.map((role) => [role, { ...(shown[role].baseURL ? { baseURL: shown[role].baseURL } : {}), ...(shown[role].model ? { model: shown[role].model } : {}) }]));
+  const dev = plan.inputs.splits.dev.map((it) => ({ id: it.id, vars: it.vars, expected: 'expected' in it ? it.expected : undefined }));
+  const evaluator = sha256Hex(canonicalJson({ scorer: plan.spec.scorer ?? null, harness: plan.spec.harness, agent: plan.spec.models.agent, dev }));
+  return { models, evaluator };
+}
+
+function bundleRelPath(b: Pick<EvidenceBundle, 'file' | 'policy' | 'base' | 'head'>): string {
+  const slug = b.file.replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `${EVIDENCE_DIR}/${slug}.${b.base.contentHash.slice(0, 12)}-${b.head.contentHash.slice(0, 12)}.${b.policy}.json`;
+}
+
+async function writeBundle(files: NodeFiles, root: string, b: EvidenceBundle): Promise<string> {
+  const rel = bundleRelPath(b);
+  await files.mkdirp(join(root, EVIDENCE_DIR));
+  await files.writeTextAtomic(join(root, rel), bundleText(b));
+  return rel;
+}
+
+/** Indented JSON with each step and each cache key on a line of its own: compact to commit, readable in a diff. */
+function bundleText(b: EvidenceBundle): string {
+  const lines = (xs: readonly unknown[]): string => `[\n${xs.map((x) => `  ${JSON.stringify(x)}`).join(',\n')}\n ]`;
+  return `${JSON.stringify({ ...b, steps: '\u0000steps', cacheKeys: '\u0000keys' }, null, 1).replace('"\\u0000steps"', lines(b.steps)).replace('"\\u0000keys"', lines(b.cacheKeys))}\n`;
+}
+
+/** The bundle of this file's verdict between these texts under this policy; a clear error when there is none. */
+async function readBundle(files: NodeFiles, root: string, t: Target, policy: CheckPolicy, base: string, head: string): Promise<EvidenceBundle> {
+  const rel = bundleRelPath({ file: t.file, policy, base: { commit: base, contentHash: contentHash(t.baseText) }, head: { commit: head, contentHash: contentHash(t.headText) } });
+  const text = await files.tryReadText(join(root, rel));
+  if (text === undefined) throw new RatchetError('notFound', `No evidence for ${t.file} under --require ${policy} between these versions (${rel}): run ratchet check with an endpoint first, and commit .ratchet/evidence/.`, { file: rel });
+  let b: EvidenceBundle;
+  try {
+    b = JSON.parse(text) as EvidenceBundle;
+  } catch (err) {
+    throw new RatchetError('badInput', `${rel} is not JSON (${err instanceof Error ? err.message : String(err)}).`, { file: rel });
+  }
+  if (b.version !== BUNDLE_VERSION || !Array.isArray(b.steps) || typeof b.gate !== 'object' || b.gate === null || b.file !== t.file) {
+    throw new RatchetError('badInput', `${rel} is not an evidence bundle of version ${BUNDLE_VERSION} for ${t.file}.`, { file: rel });
+  }
+  return b;
+}
+
+async function readLedger(files: NodeFiles, path: string): Promise<RepoLedger> {
+  const text = await files.tryReadText(path);
+  return text === undefined ? newLedger() : parseLedger(LEDGER_FILE, text);
+}
