@@ -85,7 +85,7 @@ async function checkCommand(flags: CheckFlags, version: string): Promise<number>
   for (const f of result.files) {
     const problems = f.replayProblems ?? [];
     const replayed = result.replay ? (problems.length === 0 ? ' · replays' : ` · does not replay: ${problems.join('; ')}`) : '';
-    writeErr(`${f.passed && problems.length === 0 ? 'pass' : 'FAIL'} ${f.file}: ${f.verdict} · evidence ×${Number(Math.exp(f.bundle.decision.logWealth).toPrecision(3))} (needs ×${Number(f.bundle.threshold.toPrecision(3))}) · head won ${f.wins}, lost ${f.losses}, tied ${f.ties} · ${f.cost.calls} calls${replayed}\n`);
+    writeErr(`${f.passed && problems.length === 0 ? 'pass' : 'FAIL'} ${f.file}: ${f.verdict} · evidence head is ${result.policy === 'better' ? 'better' : 'worse'} ×${Number(Math.exp(f.bundle.decision.logWealth).toPrecision(3))} (${result.policy === 'better' ? 'passes' : 'fails'} at ×${Number(f.bundle.threshold.toPrecision(3))}) · head won ${f.wins}, lost ${f.losses}, tied ${f.ties} · ${f.cost.calls} calls${replayed}\n`);
   }
   if (result.ledgerSentence) writeErr(`${result.ledgerSentence}\n`);
   if (flags.json) writeOut(`${JSON.stringify(jsonOf(result), null, 2)}\n`);

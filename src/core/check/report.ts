@@ -78,15 +78,17 @@ export function checkReport(r: ReportInput): string {
   out.push(`## ${r.passed ? '✅' : '❌'} ${title} (--require ${r.policy}) — ${status}`, '');
   out.push(`Base \`${r.base.slice(0, 12)}\`, head \`${r.head.slice(0, 12)}\`. ${policySentence(r.policy)}`, '');
   if (r.files.length > 0) {
-    out.push('| File | Verdict | Evidence (needs) | Pairs: head won / lost / tied | Items used | Cost |', '|---|---|---|---|---|---|');
+    out.push(`| File | Verdict | ${evidenceHeader(r.policy)} | Pairs: head won / lost / tied | Items used | Cost |`, '|---|---|---|---|---|---|');
     for (const f of r.files) {
-      const mark = f.passed && (f.replayProblems ?? []).length === 0 ? '✅' : '❌';
+      const mark = f.passed && (f.replayProblems ?? []).length === 0 ? '✅ pass:' : '❌ fail:';
       const cost = `${f.cost.calls} calls${f.cost.dollars === undefined ? '' : `, $${f.cost.dollars.toFixed(4)}`}`;
       out.push(`| \`${cell(f.file)}\` | ${mark} ${cell(verdictWords(r.policy, f))} | ${factor(f.wealth)} (${factor(f.threshold)}) | ${f.wins} / ${f.losses} / ${f.ties} | ${f.itemsUsed} of ${f.devItems} | ${cost} |`);
     }
     out.push('');
   }
-  for (const f of r.files) {
+  // The files that failed first: their worst items are what a reviewer opens.
+  const failedFirst = [...r.files].sort((a, b) => Number(a.passed) - Number(b.passed));
+  for (const f of failedFirst) {
     const problems = f.replayProblems ?? [];
     if (r.replay) {
       out.push(problems.length === 0 ? `**${cell(f.file)}**: replayed from \`${cell(f.bundlePath)}\` and the response cache with no LLM request; every bet and the verdict came out as recorded.` : `**${cell(f.file)}**: does not replay from \`${cell(f.bundlePath)}\`: ${cell(problems.join('; '))}.`, '');
@@ -102,8 +104,13 @@ export function checkReport(r: ReportInput): string {
   if (r.skipped.length > 0) out.push(`Not checked: ${r.skipped.map((s) => `\`${cell(s.file)}\` (${cell(s.why)})`).join(', ')}.`, '');
   const total = r.files.reduce((s, f) => ({ calls: s.calls + f.cost.calls, dollars: s.dollars === undefined || f.cost.dollars === undefined ? undefined : s.dollars + f.cost.dollars }), { calls: 0, dollars: 0 as number | undefined });
   out.push(`Cost: ${total.calls} LLM calls${total.dollars === undefined ? '' : `, $${total.dollars.toFixed(4)}`}. Evidence: \`.ratchet/evidence/\` (\`ratchet check --replay\` recomputes every verdict from it and the response cache).`);
-  if (r.ledgerSentence) out.push('', `Repository budget: ${cell(r.ledgerSentence)}`);
+  if (r.ledgerSentence) out.push('', cell(r.ledgerSentence.charAt(0).toUpperCase() + r.ledgerSentence.slice(1)));
   return `${out.join('\n')}\n`;
+}
+
+/** What the e-process's wealth is evidence of under the policy, and what its line means. */
+export function evidenceHeader(policy: CheckPolicy): string {
+  return policy === 'better' ? 'Evidence head is better (passes at)' : 'Evidence head is worse (fails at)';
 }
 
 function policySentence(policy: CheckPolicy): string {
