@@ -8,7 +8,7 @@ import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import { runCli } from './evolveCli';
 import { scenario } from './judgeWorld';
-import { checkRepo } from './checkRepo';
+import { checkRepo, git } from './checkRepo';
 
 interface FileJson {
   file: string;
@@ -18,6 +18,7 @@ interface FileJson {
   wins: number;
   losses: number;
   replayProblems?: string[];
+  reused?: boolean;
 }
 interface CheckJson {
   passed: boolean;
@@ -68,9 +69,16 @@ describe('ratchet check', () => {
     expect(f['better']).toMatchObject({ verdict: 'not shown worse', passed: true });
     expect(f['neutral']).toMatchObject({ verdict: 'not shown worse', passed: true });
     expect(f['worse']).toMatchObject({ verdict: 'worse', passed: false });
+    // pr~1 holds the same texts of these two files: their verdicts are replayed, not bought again.
+    const before = fake.calls.length;
     const firstCommit = await check('--head', 'pr~1', '--require', 'not-worse');
     expect(firstCommit.code, firstCommit.stderr).toBe(0);
-    expect(firstCommit.json!.files.map((x) => x.file)).toEqual(['prompts/better.prompt.md', 'prompts/neutral.prompt.md']);
+    expect(firstCommit.json!.files.map((x) => [x.file, x.verdict, x.reused])).toEqual([
+      ['prompts/better.prompt.md', 'not shown worse', true],
+      ['prompts/neutral.prompt.md', 'not shown worse', true],
+    ]);
+    expect(fake.calls.length - before).toBe(0);
+    expect(firstCommit.json!.ledger).toMatchObject({ tested: 6 });
   });
 
   it('--replay recomputes each verdict with no request at the endpoint, and fails on a tampered bundle', async () => {
@@ -92,17 +100,41 @@ describe('ratchet check', () => {
     const neutral = byFile(tampered.json)['neutral']!;
     expect(neutral.replayProblems!.join(' ')).toMatch(/step \d+/);
     expect(byFile(tampered.json)['better']!.replayProblems).toEqual([]);
+    // Nor can an altered bundle pass a plain check: its verdict is reused only after it replays.
+    const reused = await check('--head', 'pr~1', '--require', 'not-worse');
+    expect(reused.code).toBe(1);
+    expect(byFile(reused.json)['neutral']).toMatchObject({ reused: true, passed: false });
+    expect(fake.calls.length - before).toBe(0);
   });
 
   it('the ledger advances with every test and refuses a check it cannot pay for', async () => {
-    const ledger = JSON.parse(readFileSync(join(repo.dir, '.ratchet', 'ledger.json'), 'utf8')) as { tested: number; history: unknown[] };
-    // 3 + 3 + 2 tests so far; the replays spent nothing.
-    expect(ledger.tested).toBe(8);
-    expect(ledger.history).toHaveLength(8);
+    const path = join(repo.dir, '.ratchet', 'ledger.json');
+    const ledger = JSON.parse(readFileSync(path, 'utf8')) as { tested: number; history: unknown[] };
+    // 3 + 3 tests so far; the reused verdicts and the replays spent nothing.
+    expect(ledger.tested).toBe(6);
+    expect(ledger.history).toHaveLength(6);
+    // A new head with two new texts, against a budget with one test left.
+    writeFileSync(path, JSON.stringify({ ...ledger, tested: 9 }));
+    git(repo.dir, 'checkout', '-q', '-b', 'pr2', 'main');
+    for (const f of repo.files.slice(0, 2)) writeFileSync(join(repo.dir, f), `${readFileSync(join(repo.dir, f), 'utf8')}\nAnswer with the number only.\n`);
+    git(repo.dir, 'commit', '-q', '-am', 'two new texts');
     const before = fake.calls.length;
-    const refused = await check('--head', 'pr', '--require', 'not-worse');
+    const refused = await check('--head', 'pr2', '--require', 'not-worse');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('2 tests left and this check needs 3');
+    expect(refused.stderr).toContain('1 test left and this check needs 2');
     expect(fake.calls.length - before).toBe(0);
+    expect((JSON.parse(readFileSync(path, 'utf8')) as { tested: number }).tested).toBe(9);
+  });
+});
+
+describe('ratchet check refuses what it cannot check, with exit 2', () => {
+  it('outside a git repository, and with a base that names no commit', async () => {
+    const repo = checkRepo();
+    const notGit = await runCli(['check', '--base', 'main'], {}, join(repo.dir, '..'));
+    expect(notGit.code).toBe(2);
+    expect(notGit.stderr).toMatch(/^ratchet: git rev-parse --show-toplevel failed in .*/m);
+    const noBase = await runCli(['check', '--base', 'no-such-branch'], {}, repo.dir);
+    expect(noBase.code).toBe(2);
+    expect(noBase.stderr).toContain('no-such-branch names no commit in this repository');
   });
 });

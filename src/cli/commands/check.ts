@@ -84,7 +84,7 @@ async function checkCommand(flags: CheckFlags, version: string): Promise<number>
   if (summary) await appendFile(summary, markdown, 'utf8');
   for (const f of result.files) {
     const problems = f.replayProblems ?? [];
-    const replayed = result.replay ? (problems.length === 0 ? ' · replays' : ` · does not replay: ${problems.join('; ')}`) : '';
+    const replayed = result.replay || f.reused ? (problems.length === 0 ? (f.reused ? ' · an earlier verdict on the same texts, replayed' : ' · replays') : ` · does not replay: ${problems.join('; ')}`) : '';
     writeErr(`${f.passed && problems.length === 0 ? 'pass' : 'FAIL'} ${f.file}: ${f.verdict} · evidence head is ${result.policy === 'better' ? 'better' : 'worse'} ×${Number(Math.exp(f.bundle.decision.logWealth).toPrecision(3))} (${result.policy === 'better' ? 'passes' : 'fails'} at ×${Number(f.bundle.threshold.toPrecision(3))}) · head won ${f.wins}, lost ${f.losses}, tied ${f.ties} · ${f.cost.calls} calls${replayed}\n`);
   }
   if (result.ledgerSentence) writeErr(`${result.ledgerSentence}\n`);
@@ -117,6 +117,7 @@ export function reportInput(r: CheckResult): ReportInput {
       cost: f.cost,
       bundlePath: f.bundlePath,
       ...(f.replayProblems ? { replayProblems: f.replayProblems } : {}),
+      ...(f.reused ? { reused: true } : {}),
     })),
   };
 }
@@ -145,6 +146,7 @@ function jsonOf(r: CheckResult): Record<string, unknown> {
       cost: f.cost,
       bundle: f.bundlePath,
       runId: f.bundle.runId,
+      ...(f.reused ? { reused: true } : {}),
       ...(f.replayProblems ? { replayProblems: f.replayProblems } : {}),
     })),
     skipped: r.skipped,

@@ -33,6 +33,8 @@ export interface ReportFile {
   cost: { calls: number; dollars: number | undefined };
   bundlePath: string;
   replayProblems?: readonly string[];
+  /** An earlier check's verdict on the same texts, replayed instead of tested again. */
+  reused?: boolean;
 }
 
 export interface ReportInput {
@@ -90,7 +92,8 @@ export function checkReport(r: ReportInput): string {
   const failedFirst = [...r.files].sort((a, b) => Number(a.passed) - Number(b.passed));
   for (const f of failedFirst) {
     const problems = f.replayProblems ?? [];
-    if (r.replay) {
+    if (f.reused && problems.length === 0) out.push(`**${cell(f.file)}**: the verdict of an earlier check on these same texts, replayed from \`${cell(f.bundlePath)}\` with no LLM request; no α spent again.`, '');
+    if (r.replay || (f.reused && problems.length > 0)) {
       out.push(problems.length === 0 ? `**${cell(f.file)}**: replayed from \`${cell(f.bundlePath)}\` and the response cache with no LLM request; every bet and the verdict came out as recorded.` : `**${cell(f.file)}**: does not replay from \`${cell(f.bundlePath)}\`: ${cell(problems.join('; '))}.`, '');
     }
     const worst = [...f.items].filter((i) => i.delta < 0).sort((a, b) => a.delta - b.delta || a.itemId.localeCompare(b.itemId)).slice(0, WORST_SHOWN);

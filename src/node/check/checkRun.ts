@@ -74,6 +74,8 @@ export interface FileResult {
   cost: { calls: number; tokens: number; dollars: number | undefined };
   /** For a replay: what did not replay (empty: it did). */
   replayProblems?: string[];
+  /** The verdict of an earlier check on these very texts, replayed with no request and nothing spent. */
+  reused?: true;
 }
 
 export interface CheckResult {
@@ -111,10 +113,12 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
 
   const ledgerPath = join(root, LEDGER_FILE);
   let ledger = o.replay ? undefined : await readLedger(files, ledgerPath);
-  if (ledger) refuseWhenSpent(LEDGER_FILE, ledger, targets.length);
+  // A verdict already given on these very texts under this policy is replayed, not tested again:
+  // the same test would give the same answer (A5), and a rerun of CI must not spend α twice.
+  const bundles = await Promise.all(targets.map((t) => (o.replay ? readBundle(files, root, t, o.policy, base, head) : findBundle(files, root, t, o.policy, base, head))));
+  if (ledger) refuseWhenSpent(LEDGER_FILE, ledger, bundles.filter((b) => b === undefined).length);
 
   // Every test planned and priced before any call: a refusal leaves nothing spent and nothing written.
-  const bundles = o.replay ? await Promise.all(targets.map((t) => readBundle(files, root, t, o.policy, base, head))) : [];
   const plans: PromptJudgePlan[] = [];
   let probe = ledger;
   for (const [i, t] of targets.entries()) {
@@ -122,24 +126,37 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
     const plan = await planPromptJudge({ ...judgeInputs(o, t, root), ...(b ? recordedGate(b) : probe ? ledgerGate(probe) : {}) });
     plans.push(plan);
     // The next file's test faces the threshold after this one, whatever it decides (the threshold only rises).
-    if (probe) probe = { ...probe, tested: probe.tested + 1 };
+    if (probe && !b) probe = { ...probe, tested: probe.tested + 1 };
   }
-  const estimate = plans.reduce<CheckResult['estimate']>(
+  const estimate = plans.filter((_, i) => !bundles[i]).reduce<CheckResult['estimate']>(
     (sum, p) => ({ calls: sum.calls + p.estimate.calls, evaluations: sum.evaluations + p.estimate.evaluations, ...(sum.dollars === undefined || p.estimate.dollars === undefined ? {} : { dollars: sum.dollars + p.estimate.dollars }) }),
     { calls: 0, evaluations: 0, dollars: 0 },
   );
-  if (!o.replay) say(`estimate: at most ${estimate.calls} LLM calls${estimate.dollars === undefined ? '' : `, $${estimate.dollars.toFixed(4)}`} for ${targets.length} test${targets.length === 1 ? '' : 's'}`);
+  const fresh = bundles.filter((b) => b === undefined).length;
+  if (!o.replay) say(`estimate: at most ${estimate.calls} LLM calls${estimate.dollars === undefined ? '' : `, $${estimate.dollars.toFixed(4)}`} for ${fresh} test${fresh === 1 ? '' : 's'}${fresh < targets.length ? ` (${targets.length - fresh} earlier verdict${targets.length - fresh === 1 ? '' : 's'} on the same texts replayed instead)` : ''}`);
 
   const results: FileResult[] = [];
   for (const [i, t] of targets.entries()) {
-    const plan = plans[i]!;
     const recorded = bundles[i];
-    say(`${o.replay ? 'replaying' : 'testing'} ${t.file} (${o.policy})`);
-    const r = await testFile(o, t, root, plan, { base, head }, recorded ? { recorded } : { ledger });
+    say(`${recorded ? 'replaying' : 'testing'} ${t.file} (${o.policy})`);
+    let r: FileResult | undefined;
     if (recorded) {
-      r.replayProblems = [...replayBets(recorded), ...sameEvidence(recorded, r.bundle)];
-      if (r.replayProblems.length > 0) Object.assign(r, { verdict: recorded.verdict, passed: false });
-    } else {
+      r = await testFile(o, t, root, plans[i]!, { base, head }, { recorded }).catch((err: unknown) => {
+        if (o.replay) throw err;
+        // Reusing is a convenience: an earlier verdict this machine cannot replay (its cache is elsewhere) is tested afresh.
+        say(`the earlier verdict on ${t.file} does not replay here (${err instanceof Error ? err.message : String(err)}); testing it afresh`);
+        return undefined;
+      });
+      if (r) {
+        r.replayProblems = [...replayBets(recorded), ...sameEvidence(recorded, r.bundle)];
+        r.bundlePath = bundleRelPath(recorded);
+        if (!o.replay) r.reused = true;
+        if (r.replayProblems.length > 0) Object.assign(r, { verdict: recorded.verdict, passed: false });
+      }
+    }
+    if (!r) {
+      const plan = recorded ? await planPromptJudge({ ...judgeInputs(o, t, root), ...(ledger ? ledgerGate(ledger) : {}) }) : plans[i]!;
+      r = await testFile(o, t, root, plan, { base, head }, { ledger });
       const bundlePath = await writeBundle(files, root, r.bundle);
       r.bundlePath = bundlePath;
       if (ledger) {
@@ -169,11 +186,15 @@ async function changedTargets(files: NodeFiles, root: string, base: string, head
   const targets: Target[] = [];
   const skipped: { file: string; why: string }[] = [];
   for (const file of await modifiedFiles(root, base, head)) {
-    const role = fileRole(file);
-    if (role !== 'prompt') continue;
     const baseText = await textAt(root, base, file);
     const headText = await textAt(root, head, file);
     if (baseText === undefined || headText === undefined) continue;
+    const role = fileRole(file, headText);
+    if (role === 'code') {
+      skipped.push({ file, why: "a program: ratchet check tests prompt files only so far (ratchet mcp's judge_edit judges a program's edit)" });
+      continue;
+    }
+    if (role !== 'prompt') continue;
     const path = join(root, file);
     const sidecar = await textAt(root, head, relative(root, sidecarPathFor(path)).split(sep).join('/'));
     if (readSpecText(path, headText).spec === undefined && sidecar === undefined) {
@@ -229,7 +250,7 @@ async function testFile(
     o.onEvent?.(e);
   };
   const gateFrom = 'recorded' in how ? recordedGate(how.recorded) : how.ledger ? ledgerGate(how.ledger) : {};
-  const outcome = await judgePromptEdit({ ...judgeInputs(o, t, root), ...gateFrom, ...(o.replay ? { cacheOnly: true } : {}), onEvent, signal: o.signal, version: o.version });
+  const outcome = await judgePromptEdit({ ...judgeInputs(o, t, root), ...gateFrom, ...('recorded' in how ? { cacheOnly: true } : {}), onEvent, signal: o.signal, version: o.version });
   if (outcome.status !== 'finished' || !outcome.verdict) {
     throw new RatchetError(outcome.status === 'cancelled' ? 'cancelled' : 'internal', `The test of ${t.file} ${outcome.status === 'cancelled' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`} (run ${outcome.runId}).`, { file: t.file });
   }
@@ -325,6 +346,16 @@ async function readBundle(files: NodeFiles, root: string, t: Target, policy: Che
     throw new RatchetError('badInput', `${rel} is not an evidence bundle of version ${BUNDLE_VERSION} for ${t.file}.`, { file: rel });
   }
   return b;
+}
+
+/** The bundle when there is one; undefined when there is none. */
+async function findBundle(files: NodeFiles, root: string, t: Target, policy: CheckPolicy, base: string, head: string): Promise<EvidenceBundle | undefined> {
+  try {
+    return await readBundle(files, root, t, policy, base, head);
+  } catch (err) {
+    if (RatchetError.is(err, 'notFound')) return undefined;
+    throw err;
+  }
 }
 
 async function readLedger(files: NodeFiles, path: string): Promise<RepoLedger> {
