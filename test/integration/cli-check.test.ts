@@ -38,7 +38,7 @@ describe('ratchet check', () => {
     const r = await runCli(['check', '--base', 'main', '--json', ...LIMITS, ...args], { OPENAI_BASE_URL: fake.url }, repo.dir);
     return { ...r, json: r.stdout.trim() === '' ? undefined : (JSON.parse(r.stdout) as CheckJson) };
   };
-  const byFile = (j: CheckJson | undefined) => Object.fromEntries((j?.files ?? []).map((f) => [f.file.replace('prompts/', '').replace('.prompt.md', ''), f]));
+  const byFile = (j: CheckJson | undefined) => Object.fromEntries((j?.files ?? []).map((f) => [f.file.replace(/^(prompts|programs)\//, '').replace('.prompt.md', ''), f]));
 
   beforeAll(async () => {
     repo = checkRepo(LEDGER);
@@ -55,11 +55,12 @@ describe('ratchet check', () => {
     expect(f['better']).toMatchObject({ verdict: 'better', passed: true, losses: 0 });
     expect(f['neutral']).toMatchObject({ verdict: 'not shown better', passed: false });
     expect(f['worse']).toMatchObject({ verdict: 'not shown better', passed: false, wins: 0 });
+    expect(f['step.mjs']).toMatchObject({ verdict: 'better', passed: true, losses: 0 });
     expect(r.json!.skipped.map((s) => s.file)).toEqual(['prompts/notes.prompt.md']);
     const md = readFileSync(join(repo.dir, 'report.md'), 'utf8');
     expect(md).toContain('Better: head is shown better than base.');
     expect(md).toContain('<details><summary>prompts/worse.prompt.md');
-    expect(r.json!.ledger).toMatchObject({ tested: 3, commits: 1 });
+    expect(r.json!.ledger).toMatchObject({ tested: 4, commits: 2 });
   });
 
   it('--require not-worse: the neutral prompt passes, the worse one fails; without the worse commit it passes (exit 0)', async () => {
@@ -69,16 +70,18 @@ describe('ratchet check', () => {
     expect(f['better']).toMatchObject({ verdict: 'not shown worse', passed: true });
     expect(f['neutral']).toMatchObject({ verdict: 'not shown worse', passed: true });
     expect(f['worse']).toMatchObject({ verdict: 'worse', passed: false });
+    expect(f['step.mjs']).toMatchObject({ verdict: 'not shown worse', passed: true });
     // pr~1 holds the same texts of these two files: their verdicts are replayed, not bought again.
     const before = fake.calls.length;
     const firstCommit = await check('--head', 'pr~1', '--require', 'not-worse');
     expect(firstCommit.code, firstCommit.stderr).toBe(0);
     expect(firstCommit.json!.files.map((x) => [x.file, x.verdict, x.reused])).toEqual([
+      ['programs/step.mjs', 'not shown worse', true],
       ['prompts/better.prompt.md', 'not shown worse', true],
       ['prompts/neutral.prompt.md', 'not shown worse', true],
     ]);
     expect(fake.calls.length - before).toBe(0);
-    expect(firstCommit.json!.ledger).toMatchObject({ tested: 6 });
+    expect(firstCommit.json!.ledger).toMatchObject({ tested: 8 });
   });
 
   it('--replay recomputes each verdict with no request at the endpoint, and fails on a tampered bundle', async () => {
@@ -86,7 +89,7 @@ describe('ratchet check', () => {
     const replay = await check('--head', 'pr~1', '--require', 'not-worse', '--replay');
     expect(replay.code, replay.stderr).toBe(0);
     expect(fake.calls.length - before).toBe(0);
-    expect(replay.json!.files.map((x) => x.replayProblems)).toEqual([[], []]);
+    expect(replay.json!.files.map((x) => x.replayProblems)).toEqual([[], [], []]);
 
     const dir = join(repo.dir, '.ratchet', 'evidence');
     const name = readdirSync(dir).find((n) => n.startsWith('prompts_neutral') && n.endsWith('.not-worse.json'))!;
@@ -110,9 +113,9 @@ describe('ratchet check', () => {
   it('the ledger advances with every test and refuses a check it cannot pay for', async () => {
     const path = join(repo.dir, '.ratchet', 'ledger.json');
     const ledger = JSON.parse(readFileSync(path, 'utf8')) as { tested: number; history: unknown[] };
-    // 3 + 3 tests so far; the reused verdicts and the replays spent nothing.
-    expect(ledger.tested).toBe(6);
-    expect(ledger.history).toHaveLength(6);
+    // 4 + 4 tests so far; the reused verdicts and the replays spent nothing.
+    expect(ledger.tested).toBe(8);
+    expect(ledger.history).toHaveLength(8);
     // A new head with two new texts, against a budget with one test left.
     writeFileSync(path, JSON.stringify({ ...ledger, tested: 9 }));
     git(repo.dir, 'checkout', '-q', '-b', 'pr2', 'main');

@@ -1,5 +1,5 @@
 /**
- * `ratchet check`: the pull-request gate. Every changed prompt file with a run spec is tested head
+ * `ratchet check`: the pull-request gate. Every changed prompt file or program with a run spec is tested head
  * against base (node/check/checkRun.ts) under one policy; the verdicts go to the terminal, to
  * `--json`, to a Markdown report (`--markdown FILE`, and `$GITHUB_STEP_SUMMARY` when set), and to
  * evidence bundles that `--replay` recomputes with no LLM request. Exit 0: every file passed; 1:
@@ -39,7 +39,7 @@ interface CheckFlags {
 export function registerCheck(program: Command, version: string): void {
   program
     .command('check')
-    .description('Pull-request gate: test every changed prompt file with a run spec, head against base, with an anytime-valid paired test.')
+    .description('Pull-request gate: test every changed prompt file or program with a run spec, head against base, with an anytime-valid paired test.')
     .option('--base <ref>', 'the version to compare with (default: the merge base with the default branch)')
     .option('--head <ref>', 'the version under review (default: HEAD)')
     .addOption(new Option('--require <policy>', 'better: head must be shown better; not-worse: fail only when head is shown worse').choices(CHECK_POLICIES).default('not-worse'))

@@ -6,8 +6,9 @@
  * pairs alone with the gate's own e-process; a bundle whose numbers were altered does not replay.
  */
 import { paceConfigFor } from '../evolve/gateRunner';
-import { startPaceTest } from '../gates/pace';
-import type { PaceStep } from '../gates/pace';
+import { paceConfig, startPaceTest } from '../gates/pace';
+import type { PaceConfig, PaceGateName, PaceStep } from '../gates/pace';
+import type { CodeGateSpec } from '../code/gate';
 import { isPaceGate } from '../gates/gateTable';
 import type { ScoreMode } from '../gates/eprocess';
 import type { Decision, DecisionReason } from '../gates/record';
@@ -29,12 +30,14 @@ export interface BundleStep {
 export interface EvidenceBundle {
   version: number;
   file: string;
+  /** A prompt file (its dev items) or a program (its evaluator's instances, Δ scaled by the score range). */
+  kind: 'prompt' | 'program';
   policy: CheckPolicy;
   /** Which version the gate's test took as its candidate (the other was its incumbent). */
   candidate: 'head' | 'base';
   base: { commit: string; contentHash: string };
   head: { commit: string; contentHash: string };
-  gate: GateSpec;
+  gate: GateSpec | CodeGateSpec;
   scores: ScoreMode;
   /** The dev items the test could use (n: its futility bound and finite population). */
   devItems: number;
@@ -67,7 +70,7 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.
 export function replayBets(b: EvidenceBundle): string[] {
   const problems: string[] = [];
   if (!isPaceGate(b.gate.name)) return [`gate ${String(b.gate.name)} is not an anytime-valid gate this version can replay`];
-  const test = startPaceTest(paceConfigFor({ gate: b.gate, scores: b.scores }, b.gate.name), b.ledgerBefore, b.devItems);
+  const test = startPaceTest(configOf(b, b.gate.name), b.ledgerBefore, b.devItems);
   if (!close(test.threshold, b.threshold)) problems.push(`threshold: recorded ×${b.threshold}, the ledger gives ×${test.threshold}`);
   for (const [i, s] of b.steps.entries()) {
     if (test.verdict) {
@@ -92,6 +95,13 @@ export function replayBets(b: EvidenceBundle): string[] {
   }
   if (!close(test.logWealth(), b.decision.logWealth)) problems.push(`final ln wealth: recorded ${b.decision.logWealth}, the pairs give ${test.logWealth()}`);
   return problems;
+}
+
+/** The e-process a test of this bundle ran: a prompt's gate as the gate runner builds it, a program's as the code gate does. */
+function configOf(b: EvidenceBundle, name: PaceGateName): PaceConfig {
+  if (b.kind === 'prompt') return paceConfigFor({ gate: b.gate as GateSpec, scores: b.scores }, name);
+  const g = b.gate;
+  return paceConfig(name, { alpha: g.alpha, scores: 'continuous', schedule: g.schedule, population: g.population, ...(g.horizon === undefined ? {} : { horizonT: g.horizon }) });
 }
 
 /** What a rerun from the cache must reproduce: the same steps (items, Δ, wealth) and decision. */

@@ -1,6 +1,6 @@
 /**
- * `ratchet check` as a Node face runs it: the prompt files with a run spec that changed between
- * base and head (git), each priced first — every test is planned, estimated and refused before
+ * `ratchet check` as a Node face runs it: the prompt files and programs with a run spec that
+ * changed between base and head (git), each prompt's test priced first — every test is planned, estimated and refused before
  * the first call — then, one file at a time, the paired test of the policy (core/check/policy.ts)
  * through the judge run (judgeRun.ts) with base's and head's texts from git, the repository's
  * ledger supplying each test's threshold and advancing after it, and each verdict written as an
@@ -15,7 +15,7 @@ import { BUNDLE_VERSION, replayBets, sameEvidence } from '../../core/check/evide
 import type { BundleStep, EvidenceBundle } from '../../core/check/evidence';
 import { advanceRepoLedger, describeLedger, newLedger, parseLedger, refuseWhenSpent, runLedgerOf } from '../../core/check/ledger';
 import type { RepoLedger } from '../../core/check/ledger';
-import { fileRole } from '../../core/files/fileKinds';
+import { RUN_SPEC_EXTENSION, RUN_SPEC_EXTENSIONS, fileRole } from '../../core/files/fileKinds';
 import { readSpecText, sidecarPathFor } from '../../core/setup/specSource';
 import { contentHash } from '../../core/evolve/versions';
 import { scoreMode } from '../../core/evolve/loop';
@@ -27,6 +27,8 @@ import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import { NodeFiles } from '../files';
 import { judgePromptEdit, planPromptJudge } from '../runs/judgeRun';
+import { judgeProgramEdit } from '../runs/judgeProgramRun';
+import type { CodeGateSpec } from '../../core/code/gate';
 import type { PromptJudgePlan } from '../runs/judgeRun';
 import type { TestBudget } from '../runs/testBudget';
 import { commitOf, defaultBase, modifiedFiles, repoRoot, textAt } from './git';
@@ -97,6 +99,9 @@ export const EVIDENCE_DIR = '.ratchet/evidence';
 
 interface Target {
   file: string;
+  kind: 'prompt' | 'program';
+  /** A program's run spec (its sidecar at head): what its evaluator is. */
+  specText?: string;
   path: string;
   baseText: string;
   headText: string;
@@ -119,16 +124,17 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   if (ledger) refuseWhenSpent(LEDGER_FILE, ledger, bundles.filter((b) => b === undefined).length);
 
   // Every test planned and priced before any call: a refusal leaves nothing spent and nothing written.
-  const plans: PromptJudgePlan[] = [];
+  // A program's test is priced by its evaluator runs (judgeProgramEdit's budget), not here: it makes no LLM call.
+  const plans: (PromptJudgePlan | undefined)[] = [];
   let probe = ledger;
   for (const [i, t] of targets.entries()) {
     const b = bundles[i];
-    const plan = await planPromptJudge({ ...judgeInputs(o, t, root), ...(b ? recordedGate(b) : probe ? ledgerGate(probe) : {}) });
+    const plan = t.kind === 'program' ? undefined : await planPromptJudge({ ...judgeInputs(o, t, root), ...(b ? recordedGate(b) : probe ? ledgerGate(probe) : {}) });
     plans.push(plan);
     // The next file's test faces the threshold after this one, whatever it decides (the threshold only rises).
     if (probe && !b) probe = { ...probe, tested: probe.tested + 1 };
   }
-  const estimate = plans.filter((_, i) => !bundles[i]).reduce<CheckResult['estimate']>(
+  const estimate = plans.flatMap((p, i) => (p && !bundles[i] ? [p] : [])).reduce<CheckResult['estimate']>(
     (sum, p) => ({ calls: sum.calls + p.estimate.calls, evaluations: sum.evaluations + p.estimate.evaluations, ...(sum.dollars === undefined || p.estimate.dollars === undefined ? {} : { dollars: sum.dollars + p.estimate.dollars }) }),
     { calls: 0, evaluations: 0, dollars: 0 },
   );
@@ -141,7 +147,7 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
     say(`${recorded ? 'replaying' : 'testing'} ${t.file} (${o.policy})`);
     let r: FileResult | undefined;
     if (recorded) {
-      r = await testFile(o, t, root, plans[i]!, { base, head }, { recorded }).catch((err: unknown) => {
+      r = await testFile(o, t, root, plans[i], { base, head }, { recorded }).catch((err: unknown) => {
         if (o.replay) throw err;
         // Reusing is a convenience: an earlier verdict this machine cannot replay (its cache is elsewhere) is tested afresh.
         say(`the earlier verdict on ${t.file} does not replay here (${err instanceof Error ? err.message : String(err)}); testing it afresh`);
@@ -155,7 +161,7 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
       }
     }
     if (!r) {
-      const plan = recorded ? await planPromptJudge({ ...judgeInputs(o, t, root), ...(ledger ? ledgerGate(ledger) : {}) }) : plans[i]!;
+      const plan = recorded && t.kind === 'prompt' ? await planPromptJudge({ ...judgeInputs(o, t, root), ...(ledger ? ledgerGate(ledger) : {}) }) : plans[i];
       r = await testFile(o, t, root, plan, { base, head }, { ledger });
       const bundlePath = await writeBundle(files, root, r.bundle);
       r.bundlePath = bundlePath;
@@ -181,7 +187,7 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   };
 }
 
-/** Prompt files modified between the commits that have a run spec at head (front matter or sidecar). */
+/** Prompt files and programs modified between the commits that have a run spec at head (front matter or sidecar). */
 async function changedTargets(files: NodeFiles, root: string, base: string, head: string): Promise<{ targets: Target[]; skipped: { file: string; why: string }[] }> {
   const targets: Target[] = [];
   const skipped: { file: string; why: string }[] = [];
@@ -190,20 +196,30 @@ async function changedTargets(files: NodeFiles, root: string, base: string, head
     const headText = await textAt(root, head, file);
     if (baseText === undefined || headText === undefined) continue;
     const role = fileRole(file, headText);
+    const path = join(root, file);
     if (role === 'code') {
-      skipped.push({ file, why: "a program: ratchet check tests prompt files only so far (ratchet mcp's judge_edit judges a program's edit)" });
+      const specText = await firstText(root, head, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
+      if (specText === undefined) skipped.push({ file, why: `a program without a run spec (${file}${RUN_SPEC_EXTENSION}), so no evaluator to test it with` });
+      else targets.push({ file, kind: 'program', specText, path, baseText, headText });
       continue;
     }
     if (role !== 'prompt') continue;
-    const path = join(root, file);
     const sidecar = await textAt(root, head, relative(root, sidecarPathFor(path)).split(sep).join('/'));
     if (readSpecText(path, headText).spec === undefined && sidecar === undefined) {
       skipped.push({ file, why: 'no run spec (front matter or sidecar), so nothing to test it on' });
       continue;
     }
-    targets.push({ file, path, baseText, headText });
+    targets.push({ file, kind: 'prompt', path, baseText, headText });
   }
   return { targets, skipped };
+}
+
+async function firstText(root: string, commit: string, paths: readonly string[]): Promise<string | undefined> {
+  for (const p of paths) {
+    const text = await textAt(root, commit, p);
+    if (text !== undefined) return text;
+  }
+  return undefined;
 }
 
 function judgeInputs(o: CheckOptions, t: Target, root: string) {
@@ -232,7 +248,7 @@ async function testFile(
   o: CheckOptions,
   t: Target,
   root: string,
-  plan: PromptJudgePlan,
+  plan: PromptJudgePlan | undefined,
   commits: { base: string; head: string },
   how: { recorded: EvidenceBundle } | { ledger: RepoLedger | undefined },
 ): Promise<FileResult> {
@@ -250,7 +266,9 @@ async function testFile(
     o.onEvent?.(e);
   };
   const gateFrom = 'recorded' in how ? recordedGate(how.recorded) : how.ledger ? ledgerGate(how.ledger) : {};
-  const outcome = await judgePromptEdit({ ...judgeInputs(o, t, root), ...gateFrom, ...('recorded' in how ? { cacheOnly: true } : {}), onEvent, signal: o.signal, version: o.version });
+  const common = { ...judgeInputs(o, t, root), ...gateFrom, onEvent, signal: o.signal, version: o.version };
+  // A program's replay reruns its evaluator through the evaluation cache (no LLM call either way).
+  const outcome = t.kind === 'program' || !plan ? await judgeProgramEdit({ ...common, ...(o.budget?.evaluations ? { budget: { evaluations: o.budget.evaluations } } : {}) }) : await judgePromptEdit({ ...common, ...('recorded' in how ? { cacheOnly: true } : {}) });
   if (outcome.status !== 'finished' || !outcome.verdict) {
     throw new RatchetError(outcome.status === 'cancelled' ? 'cancelled' : 'internal', `The test of ${t.file} ${outcome.status === 'cancelled' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`} (run ${outcome.runId}).`, { file: t.file });
   }
@@ -260,11 +278,12 @@ async function testFile(
   const bundle: EvidenceBundle = {
     version: BUNDLE_VERSION,
     file: t.file,
+    kind: t.kind,
     policy: o.policy,
     candidate: side,
     base: { commit: commits.base, contentHash: contentHash(t.baseText) },
     head: { commit: commits.head, contentHash: contentHash(t.headText) },
-    gate: plan.gate,
+    gate: plan ? plan.gate : { name: outcome.gate as CodeGateSpec['name'], alpha: record?.alpha ?? outcome.evidence.alpha, schedule: record?.schedule ?? 'per-candidate', population: record?.population ?? 'infinite', ...programHorizon(gateFrom) },
     scores: record?.scores ?? scoreMode(undefined),
     devItems: outcome.items,
     ledgerBefore: record?.ledgerBefore ?? { tested: 0, commits: 0 },
@@ -274,7 +293,7 @@ async function testFile(
     decision: { decision: record?.decision ?? 'reject', reason: record?.reason ?? 'budget', logWealth: record?.logWealth ?? 0, itemsConsumed: record?.itemsConsumed ?? steps.length },
     verdict,
     passed,
-    fingerprints: fingerprints(plan),
+    fingerprints: plan ? fingerprints(plan) : { models: {}, evaluator: sha256Hex(t.specText ?? '') },
     cacheKeys: outcome.cacheKeys,
     runId: outcome.runId,
   };
@@ -302,6 +321,10 @@ async function testFile(
     items: itemResults,
     cost: outcome.cost,
   };
+}
+
+function programHorizon(g: { gateOverrides?: { horizon?: number | undefined } }): { horizon?: number } {
+  return g.gateOverrides?.horizon === undefined ? {} : { horizon: g.gateOverrides.horizon };
 }
 
 /** What the models were (endpoint without key, model, per role the test called) and what decides a score. */
