@@ -32,6 +32,7 @@ import type { CodeGateSpec } from '../../core/code/gate';
 import type { PromptJudgePlan } from '../runs/judgeRun';
 import type { TestBudget } from '../runs/testBudget';
 import { commitOf, defaultBase, modifiedFiles, repoRoot, textAt } from './git';
+import { bundleRelPath, findBundle, readBundle, writeBundle } from './evidenceFiles';
 
 export interface CheckOptions {
   /** Where to run: any folder inside the repository. */
@@ -95,7 +96,6 @@ export interface CheckResult {
 }
 
 export const LEDGER_FILE = '.ratchet/ledger.json';
-export const EVIDENCE_DIR = '.ratchet/evidence';
 
 interface Target {
   file: string;
@@ -334,51 +334,6 @@ function fingerprints(plan: PromptJudgePlan): EvidenceBundle['fingerprints'] {
   const dev = plan.inputs.splits.dev.map((it) => ({ id: it.id, vars: it.vars, expected: 'expected' in it ? it.expected : undefined }));
   const evaluator = sha256Hex(canonicalJson({ scorer: plan.spec.scorer ?? null, harness: plan.spec.harness, agent: plan.spec.models.agent, dev }));
   return { models, evaluator };
-}
-
-function bundleRelPath(b: Pick<EvidenceBundle, 'file' | 'policy' | 'base' | 'head'>): string {
-  const slug = b.file.replace(/[^A-Za-z0-9._-]+/g, '_');
-  return `${EVIDENCE_DIR}/${slug}.${b.base.contentHash.slice(0, 12)}-${b.head.contentHash.slice(0, 12)}.${b.policy}.json`;
-}
-
-async function writeBundle(files: NodeFiles, root: string, b: EvidenceBundle): Promise<string> {
-  const rel = bundleRelPath(b);
-  await files.mkdirp(join(root, EVIDENCE_DIR));
-  await files.writeTextAtomic(join(root, rel), bundleText(b));
-  return rel;
-}
-
-/** Indented JSON with each step and each cache key on a line of its own: compact to commit, readable in a diff. */
-function bundleText(b: EvidenceBundle): string {
-  const lines = (xs: readonly unknown[]): string => `[\n${xs.map((x) => `  ${JSON.stringify(x)}`).join(',\n')}\n ]`;
-  return `${JSON.stringify({ ...b, steps: '\u0000steps', cacheKeys: '\u0000keys' }, null, 1).replace('"\\u0000steps"', lines(b.steps)).replace('"\\u0000keys"', lines(b.cacheKeys))}\n`;
-}
-
-/** The bundle of this file's verdict between these texts under this policy; a clear error when there is none. */
-async function readBundle(files: NodeFiles, root: string, t: Target, policy: CheckPolicy, base: string, head: string): Promise<EvidenceBundle> {
-  const rel = bundleRelPath({ file: t.file, policy, base: { commit: base, contentHash: contentHash(t.baseText) }, head: { commit: head, contentHash: contentHash(t.headText) } });
-  const text = await files.tryReadText(join(root, rel));
-  if (text === undefined) throw new RatchetError('notFound', `No evidence for ${t.file} under --require ${policy} between these versions (${rel}): run ratchet check with an endpoint first, and commit .ratchet/evidence/.`, { file: rel });
-  let b: EvidenceBundle;
-  try {
-    b = JSON.parse(text) as EvidenceBundle;
-  } catch (err) {
-    throw new RatchetError('badInput', `${rel} is not JSON (${err instanceof Error ? err.message : String(err)}).`, { file: rel });
-  }
-  if (b.version !== BUNDLE_VERSION || !Array.isArray(b.steps) || typeof b.gate !== 'object' || b.gate === null || b.file !== t.file) {
-    throw new RatchetError('badInput', `${rel} is not an evidence bundle of version ${BUNDLE_VERSION} for ${t.file}.`, { file: rel });
-  }
-  return b;
-}
-
-/** The bundle when there is one; undefined when there is none. */
-async function findBundle(files: NodeFiles, root: string, t: Target, policy: CheckPolicy, base: string, head: string): Promise<EvidenceBundle | undefined> {
-  try {
-    return await readBundle(files, root, t, policy, base, head);
-  } catch (err) {
-    if (RatchetError.is(err, 'notFound')) return undefined;
-    throw err;
-  }
 }
 
 async function readLedger(files: NodeFiles, path: string): Promise<RepoLedger> {
