@@ -14,6 +14,7 @@ import { registerGate } from './commands/gate';
 import { registerGenData } from './commands/genData';
 import { registerSearch } from './commands/search';
 import { registerMcp } from './commands/mcp';
+import { registerCheck } from './commands/check';
 
 export function buildProgram(): Command {
   const program = new Command('ratchet')
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerBench(program);
   registerGenData(program, version());
   registerMcp(program, version());
+  registerCheck(program, version());
   return program;
 }
 

@@ -114,7 +114,8 @@ function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLed
   return startPaceTest(paceConfigFor(ctx, name), ledger, n);
 }
 
-function paceConfigFor(ctx: GateContext, name: PaceGateName): PaceConfig {
+/** The PACE configuration a test of this gate and score mode runs under (also what a replay of its recorded outcomes uses). */
+export function paceConfigFor(ctx: Pick<GateContext, 'gate' | 'scores'>, name: PaceGateName): PaceConfig {
   const g = ctx.gate;
   return paceConfig(name, {
     alpha: g.alpha,

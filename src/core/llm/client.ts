@@ -90,6 +90,8 @@ export class LlmLayer implements LlmClient {
   private readonly waitListeners = new Set<WaitListener>();
   /** Cache keys this process has counted as paid (by a call, or by replaying the run's own). */
   private readonly counted = new Set<string>();
+  /** Cache keys of every answer this client served, from the cache or the endpoint: what a verdict was made of. */
+  private readonly served = new Set<string>();
   private payer: string | undefined;
 
   constructor(private readonly options: LlmClientOptions) {
@@ -181,6 +183,11 @@ export class LlmLayer implements LlmClient {
     return () => this.waitListeners.delete(listener);
   }
 
+  /** The response-cache keys of the answers served so far, sorted (none without a cache). */
+  cacheKeys(): string[] {
+    return [...this.served].sort();
+  }
+
   /** Each role's endpoint and model, without keys. */
   endpoints(): Record<Role, PublicEndpoint> {
     return describeRoles(this.options.roles);
@@ -200,6 +207,7 @@ export class LlmLayer implements LlmClient {
       const hit = await raceAbort(this.cache.lookup(kind, key), signal, () => cancellationOf(signal));
       if (hit !== undefined) {
         const response = hit.response as T;
+        this.served.add(key);
         const payer = this.payer;
         if (payer !== undefined && hit.paidBy === payer && !this.counted.has(key)) {
           // Paid for by this run before it was interrupted: the meter carries across the resume.
@@ -239,6 +247,7 @@ export class LlmLayer implements LlmClient {
     if (this.cache && key !== undefined) {
       this.counted.add(key);
       await this.cache.put(key, keyMaterial, response, this.payer);
+      this.served.add(key);
     }
     return response;
   }

@@ -28,6 +28,8 @@ import { judgedAgainst } from './judgeRun';
 import type { JudgeRunOutcome } from './judgeRun';
 import { loadCodeSpec, namedFiles, sandboxEvaluator, withCommandFiles } from './searchRun';
 import { DEFAULT_TEST_BUDGET } from './testBudget';
+import type { CodeGateSpec } from '../../core/code/gate';
+import type { RunLedger } from '../../core/gates/thresholds';
 import type { TestBudget } from './testBudget';
 
 export interface JudgeProgramRunOptions {
@@ -40,6 +42,10 @@ export interface JudgeProgramRunOptions {
   /** Evaluator runs (the file's program whole, then the candidate's shards); LLM calls and dollars do not apply: none is made. */
   budget?: Partial<Pick<TestBudget, 'evaluations'>>;
   apply?: RunControl;
+  /** A run-level schedule's state and the ledger's own α and horizon (a pull-request check's); absent: one candidate at 1/α. */
+  ledger?: RunLedger;
+  schedule?: CodeGateSpec['schedule'];
+  gateOverrides?: Partial<Pick<CodeGateSpec, 'alpha' | 'horizon'>>;
   endpointDefaults: EndpointDefaults;
   untrusted?: boolean;
   onEvent: (e: JournaledEvent) => void;
@@ -55,7 +61,9 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
   const incumbentText = o.incumbentText ?? (await files.readText(path));
   checkProgramCandidate(path, incumbentText, o.candidateText);
   const spec = await withCommandFiles(files, await loadCodeSpec(files, path, {}), path);
-  const { gate, substituted } = judgeProgramGate(spec);
+  const judged = judgeProgramGate(spec);
+  const gate: CodeGateSpec = { ...judged.gate, ...(o.schedule ? { schedule: o.schedule } : {}), ...o.gateOverrides };
+  const substituted = judged.substituted;
   const evaluations = o.budget?.evaluations ?? DEFAULT_TEST_BUDGET.evaluations;
   // The file's program whole, and at least one run of the candidate: less could decide nothing.
   if (evaluations < 2) throw new RatchetError('badInput', `Judging ${path} needs at least 2 evaluator runs (its program's, then the candidate's) and the budget allows ${evaluations}: raise budget.evaluations.`, { field: 'budget.evaluations' });
@@ -96,6 +104,7 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
           evaluate,
           clock,
           gate,
+          ...(o.ledger ? { ledger: o.ledger } : {}),
           ...(o.apply ? { apply: provenance.control(o.apply) } : {}),
           ...(o.reasoning ? { reasoning: o.reasoning } : {}),
           budget: { candidates: 1 },
@@ -113,6 +122,7 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
         budget: { calls: 0, evaluations },
         estimate: { calls: 0, evaluations: runs },
         testsOnText: testsBefore + 1,
+        cacheKeys: [],
         warnings: [],
       };
     } finally {

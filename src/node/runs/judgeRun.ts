@@ -36,6 +36,7 @@ import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { roleModels } from '../../core/run/modelChoice';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import type { RunSpec } from '../../core/run/specTypes';
+import { cacheOnlyTransport } from '../../core/llm/cacheOnly';
 import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
 import { nodePorts } from '../ports';
@@ -66,6 +67,8 @@ export interface JudgeRunOptions {
   /** A run-level schedule's state (the PR check's ledger); absent: one candidate at 1/α. */
   ledger?: RunLedger;
   schedule?: RunSpec['gate']['schedule'];
+  /** The ledger's own α and horizon, over the run spec's (a repository's budget is not one file's). */
+  gateOverrides?: Partial<Pick<RunSpec['gate'], 'alpha' | 'horizon'>>;
   overrides?: Pick<EvolveOverrides, 'baseURL' | 'model' | 'roleModels' | 'prices' | 'free' | 'concurrency' | 'callTimeoutSeconds' | 'maxFailures'>;
   endpointDefaults: EndpointDefaults;
   /** Where calls go instead of the roles' HTTP endpoints (the editor's models, MCP sampling). */
@@ -75,6 +78,11 @@ export interface JudgeRunOptions {
    * the client picks the model call by call, so no answer is kept in the response cache.
    */
   clientModels?: boolean;
+  /**
+   * Every answer from the response cache, none from an endpoint (a replay of a verdict): a call
+   * the cache cannot serve is refused, unsent, and the run fails saying which role's answer is missing.
+   */
+  cacheOnly?: boolean;
   /** Refuse a scorer that runs workspace code. */
   untrusted?: boolean;
   onEvent: (e: JournaledEvent) => void;
@@ -96,32 +104,66 @@ export interface JudgeRunOutcome extends JudgeEditOutcome {
    * each is committed by luck with probability at most α, so across them up to this many × α.
    */
   testsOnText: number;
+  /** The response-cache keys of the answers the test used (none for a program: its evaluator's runs are cached apart). */
+  cacheKeys: string[];
   warnings: string[];
 }
 
-export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutcome> {
+/** What a judge test will be, decided before any call: its inputs, gate, endpoints, prices, estimate and budget. */
+export interface PromptJudgePlan {
+  path: string;
+  workspace: string;
+  inputs: Awaited<ReturnType<typeof loadRunInputs>>;
+  spec: RunSpec;
+  gate: RunSpec['gate'];
+  substituted: GateName | undefined;
+  called: ReturnType<typeof rolesCalled>;
+  roles: ReturnType<typeof roleConfig>;
+  prices: ReturnType<typeof pricesFor>;
+  estimate: ReturnType<typeof estimateJudge>;
+  budget: TestBudget;
+}
+
+/**
+ * Everything a judge test settles before its first call, refusals included (a bad candidate, a
+ * test its budget cannot hold): what `judgePromptEdit` runs, and what `ratchet check` prices for
+ * every changed file before it starts any.
+ */
+export async function planPromptJudge(o: Omit<JudgeRunOptions, 'onEvent' | 'signal' | 'version'>): Promise<PromptJudgePlan> {
   const files = new NodeFiles();
   const path = resolve(o.path);
   const workspace = resolve(o.workspace);
   const overrides = o.overrides ?? {};
   const loaded = await loadRunInputs(files, path);
   const inputs = o.incumbentText === undefined ? loaded : { ...loaded, prompt: parsePromptFile(path, o.incumbentText), template: templateOf(parsePromptFile(path, o.incumbentText)) };
-  const { gate, substituted } = judgeGate(inputs.spec, o.schedule);
+  const judged = judgeGate(inputs.spec, o.schedule);
+  const gate = { ...judged.gate, ...o.gateOverrides };
+  const substituted = judged.substituted;
   const spec: RunSpec = { ...inputs.spec, gate, ...(overrides.concurrency === undefined ? {} : { concurrency: overrides.concurrency }), ...(overrides.callTimeoutSeconds === undefined ? {} : { callTimeoutSeconds: overrides.callTimeoutSeconds }) };
   const dev = inputs.splits.dev;
   // Every refusal before the journal: a bad candidate or a test too dear leaves no run folder.
   checkCandidate(inputs.prompt, o.candidateText, dev, gate, o.ledger);
   const called = rolesCalled(spec, 'judge');
-  const roles = roleConfig(spec, overrides, o.endpointDefaults, o.transport !== undefined, called);
+  // A replay (cacheOnly) resolves the endpoints as the check did: they are part of every cache key.
+  const roles = roleConfig(spec, overrides, o.endpointDefaults, o.transport !== undefined && !o.cacheOnly, called);
   const prices = o.clientModels ? freePrices(spec, roles, called) : pricesFor(spec, describeRoles(roles), overrides, 'judge');
   const estimate = estimateJudge({ spec, template: inputs.template, dev, agentCalls: agentCallsPerEvaluation(spec.harness, evaluatedAs(inputs.prompt.kind)) }, prices.byRole);
   const budget = testBudget(o.budget, estimate.dollars !== undefined);
   if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
   refuseOverBudget(estimate, budget, `both versions on each of the ${dev.length} dev items of ${path}`);
+  return { path, workspace, inputs, spec, gate, substituted, called, roles, prices, estimate, budget };
+}
+
+export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutcome> {
+  const files = new NodeFiles();
+  const overrides = o.overrides ?? {};
+  const { path, workspace, inputs, spec, gate, substituted, called, roles, prices, estimate, budget } = await planPromptJudge(o);
+  const dev = inputs.splits.dev;
+  const transport = o.cacheOnly ? cacheOnlyTransport(`Replaying the verdict on ${path}`) : o.transport;
 
   const clock = new SystemClock();
   const runBudget = new RunBudget({ candidates: 1, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) }, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}), ...(o.clientModels ? { cache: false } : {}), ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }) });
+  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget: runBudget, clock, ...(transport ? { transport } : {}), ...(o.clientModels ? { cache: false } : {}), ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }) });
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
   try {
     const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true);
@@ -161,7 +203,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
           ...(o.reasoning ? { reasoning: o.reasoning } : {}),
           budget: { candidates: 1, llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
           estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },
-          models: roleModels(spec, called, overrides, o.endpointDefaults, o.transport !== undefined),
+          models: roleModels(spec, called, overrides, o.endpointDefaults, o.transport !== undefined && !o.cacheOnly),
         },
         write,
         o.signal,
@@ -176,6 +218,7 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
         budget,
         estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
         testsOnText: testsBefore + 1,
+        cacheKeys: llm.cacheKeys(),
         warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
       };
     } finally {
