@@ -129,7 +129,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.mjs', '.dependency-cruiser.cjs', 'bin/**/*.js', 'test/fixtures/**/*.mjs', 'test/e2e/fixtures/**/*.js'],
+    files: ['**/*.mjs', '.dependency-cruiser.cjs', 'bench/**/*.cjs', 'bin/**/*.js', 'test/fixtures/**/*.mjs', 'test/e2e/fixtures/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', setTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

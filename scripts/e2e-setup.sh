@@ -30,16 +30,30 @@ stamp=test/e2e/node_modules/.ratchet-e2e-lock.sha256
 want="$(sha256sum test/e2e/package-lock.json | cut -d' ' -f1) $(node --version)"
 if [ ! -f test/e2e/node_modules/code-server/out/node/entry.js ] || [ ! -f test/e2e/node_modules/playwright-core/package.json ] \
    || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "e2e-setup: npm ci in test/e2e (code-server builds native modules; about 4 minutes)…" >&2
+  echo "e2e-setup: npm ci in test/e2e — code-server and the native modules VS Code's server uses (5–16 minutes on 2 cores: see README)…" >&2
   # PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: we use Debian's chromium, never a downloaded browser.
   # --foreground-scripts puts the native builds' compiler output in the log, which is what one needs
   # when a build fails; it is thousands of lines, so it goes to a file and only its tail is shown.
+  # Meanwhile a line every 15 s says how long it has taken and which package it is building (the
+  # last "> package@version install" the log shows), so a long build is seen to be moving.
   log=.tools/e2e-npm-ci.log
   mkdir -p .tools
-  if ! (cd test/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --foreground-scripts) >"$log" 2>&1; then
+  started=$SECONDS
+  (cd test/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --foreground-scripts) >"$log" 2>&1 &
+  npm_pid=$!
+  while kill -0 "$npm_pid" 2>/dev/null; do
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do kill -0 "$npm_pid" 2>/dev/null && sleep 1; done
+    kill -0 "$npm_pid" 2>/dev/null || break
+    step=$(grep -E '^> [^ ]+ (install|postinstall)$' "$log" | tail -n 1 | sed -E 's/^> ([^ ]+) (install|postinstall)$/\1 (\2 script)/' || true)
+    elapsed=$((SECONDS - started))
+    printf 'e2e-setup: %dm%02ds — %s\n' $((elapsed / 60)) $((elapsed % 60)) "${step:-downloading packages}" >&2
+  done
+  if ! wait "$npm_pid"; then
     tail -n 60 "$log" >&2
     echo "e2e-setup: npm ci in test/e2e failed; full log: $log" >&2
     exit 1
   fi
+  elapsed=$((SECONDS - started))
+  printf 'e2e-setup: test/e2e installed in %dm%02ds (log: %s)\n' $((elapsed / 60)) $((elapsed % 60)) "$log" >&2
   echo "$want" > "$stamp"
 fi

@@ -22,6 +22,13 @@ const { values: opts } = parseArgs({
   },
 });
 
+const started = Date.now();
+/** Says what is happening and how long `npm start` has taken so far. */
+function step(what) {
+  const s = Math.round((Date.now() - started) / 1000);
+  console.log(`start: [${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s] ${what}`);
+}
+
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) {
@@ -46,11 +53,12 @@ function newestSource() {
 }
 
 // code-server, playwright-core's browser and Node 24 (idempotent; well under a second when present).
+step('checking code-server, Chromium and Node 24 (the first time: installing them)…');
 run('bash', ['scripts/e2e-setup.sh']);
 
 const vsix = join(root, 'ratchet.vsix');
 if (opts.rebuild || !existsSync(vsix) || statSync(vsix).mtimeMs < newestSource()) {
-  console.log('start: sources changed since ratchet.vsix; building and packaging…');
+  step('sources changed since ratchet.vsix; building and packaging the extension…');
   run('npm', ['run', '--silent', 'package']);
 }
 
@@ -71,7 +79,9 @@ const { installExtension, shutdownSignal, startCodeServer } = await import(pathT
 // A persistent profile (ignored .tools/), so the window layout survives restarts; the extension is
 // reinstalled from the fresh .vsix every time.
 const runDir = join(root, '.tools', 'code-server-start');
+step('installing ratchet.vsix into code-server…');
 await installExtension(runDir, vsix);
+step('starting code-server…');
 const server = await startCodeServer({
   runDir,
   folder: join(root, 'examples'),
@@ -80,6 +90,7 @@ const server = await startCodeServer({
   // examples/ sits inside this repository: show its changes in Source Control without asking.
   userSettings: { 'git.openRepositoryInParentFolders': 'always' },
 });
+step('ready');
 console.log(`\nRatchet in VS Code: ${server.url}\n(code-server log: ${server.logFile}; Ctrl+C stops it)\n`);
 
 // Ctrl+C / SIGTERM / SIGHUP are handled by the launcher's process-group hooks, which stop

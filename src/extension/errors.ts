@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { formatDiagnostic } from '../core/data/diagnostics';
 import type { Diagnostic } from '../core/data/diagnostics';
-import { fromWireError } from '../protocol/errors';
+import { fromWireError } from '../protocol/wireErrorData';
 
 export const OPEN_LOG = 'Open Log';
 

@@ -18,6 +18,7 @@ import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { CLI, journal, runIds } from './evolveCli';
 import { attacks, hostileBlock } from './hostilePrograms';
 import type { Targets } from './hostilePrograms';
+import { until } from '../until';
 
 beforeAll(() => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
@@ -159,14 +160,6 @@ function processesWith(marker: string): number[] {
   return out;
 }
 
-async function waitFor(what: string, ok: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const ofType = <T extends EngineEvent['type']>(events: readonly EngineEvent[], type: T): EventOf<T>[] => events.filter((e): e is EventOf<T> => e.type === type);
 const reversed = (s: string): string => [...s].reverse().join('');
 
@@ -245,7 +238,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           clean('a stdout flood');
 
           // Nothing of any evaluation is left running.
-          await waitFor('no leftover process', () => processesWith(marker).length === 0, 20_000);
+          await until('no leftover process', () => processesWith(marker).length === 0, 20_000);
           // The keys, as they are and reversed (a leak redaction could not hide), are nowhere: not in
           // what the CLI printed, what the run wrote, or what the proposer was sent.
           const written = [...filesUnder(join(w.dir, '.ratchet')), { path: 'stdout', text: r.stdout }, { path: 'stderr', text: r.stderr }, ...server.calls.map((c, i) => ({ path: `request ${i}`, text: JSON.stringify(c.body) }))];
@@ -358,13 +351,13 @@ describe.skipIf(!linux)('Ratchet killed with SIGKILL mid-evaluation (#26)', () =
         const running = search(who, tier, w, ['--base-url', server.url, '--proposals', '1'], (p) => (pid = p));
         const sleeps = `sleep\0${marker}`;
         try {
-          await waitFor('the evaluation to start its processes', () => processesWith(sleeps).length === 2, 60_000);
+          await until('the evaluation to start its processes', () => processesWith(sleeps).length === 2, 60_000);
         } finally {
           process.kill(pid, 'SIGKILL');
         }
         await running;
         const killedAt = Date.now();
-        await waitFor('no process of the evaluation', () => processesWith(marker).length === 0, 3_000);
+        await until('no process of the evaluation', () => processesWith(marker).length === 0, 3_000);
         expect(Date.now() - killedAt).toBeLessThanOrEqual(3_000);
         // Its sandbox folder and its staged files are still there: nothing of the dead process removed them.
         const left = readdirSync(w.tmp).filter((n) => n.startsWith(`ratchet-eval-${pid}-`) || n.startsWith(`ratchet-stage-${pid}-`));

@@ -10,6 +10,7 @@ import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import { promptTokens as promptTokensOf, tokenize } from '../fixtures/fakeOpenAI/tokens';
 import { MemoryFiles } from '../fixtures/llmPorts';
 import { TEST_KEY, layerFor, simRoles } from './llmHarness';
+import { until } from '../until';
 
 const items = [
   { id: 'q1', question: 'What is six times seven?', answer: 42 },
@@ -38,11 +39,6 @@ async function rejection(p: Promise<unknown>): Promise<RatchetError> {
   );
   if (!(err instanceof RatchetError)) throw new Error(`expected a RatchetError, got ${String(err)}`);
   return err;
-}
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!cond()) throw new Error('condition never became true');
 }
 
 describe('chat through the real SDK', () => {
@@ -211,7 +207,7 @@ describe('timeouts and cancellation', () => {
     expect(err.code).toBe('llmTimeout');
     expect(err.message).toMatch(/did not answer within 0.3 s/);
     expect(server.calls).toHaveLength(2);
-    await until(() => server.inFlight === 0);
+    await until('no call in flight at the server', () => server.inFlight === 0);
   });
 
   it('cancels a call in flight', async () => {
@@ -219,10 +215,10 @@ describe('timeouts and cancellation', () => {
     const llm = layerFor(server.url);
     const ac = new AbortController();
     const call = llm.chat(ask, ac.signal);
-    await until(() => server.calls.length === 1);
+    await until('one call at the server', () => server.calls.length === 1);
     ac.abort();
     expect((await rejection(call)).code).toBe('cancelled');
-    await until(() => server.inFlight === 0);
+    await until('no call in flight at the server', () => server.inFlight === 0);
     expect(server.calls[0]!.status).toBe(0);
     expect(llm.totalCalls()).toBe(0);
   });
@@ -234,12 +230,12 @@ describe('timeouts and cancellation', () => {
     const second = new AbortController();
     const running = llm.chat(ask, first.signal);
     const queued = llm.chat({ ...ask, role: 'proposer' }, second.signal);
-    await until(() => server.calls.length === 1);
+    await until('one call at the server', () => server.calls.length === 1);
     second.abort();
     expect((await rejection(queued)).code).toBe('cancelled');
     first.abort();
     await rejection(running);
-    await until(() => server.inFlight === 0);
+    await until('no call in flight at the server', () => server.inFlight === 0);
     expect(server.calls.map((c) => c.model)).toEqual(['sim-agent']);
   });
 });

@@ -20,6 +20,7 @@ import type { Workspace } from './evolveWorkspace';
 import { openSession, samplingVia, setScorer, textOf } from './mcpHarness';
 import { scenario, withMarker, workspace } from './judgeWorld';
 import type { McpSession } from './mcpHarness';
+import { until } from '../until';
 
 beforeAll(() => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
@@ -36,15 +37,6 @@ interface Judged {
   runId: string;
 }
 const judged = (r: { structuredContent?: unknown }) => r.structuredContent as Judged;
-
-/** Waits for a condition with a generous deadline (a loaded machine is slow, not wrong). */
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('ratchet mcp with an endpoint', () => {
   let fake: FakeServer;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { loadClientModule } from '../server/lazyClient';
 import type { CancellationToken } from 'vscode-languageclient/node';
 import type { RatchetError } from '../../core/errors';
-import { wireErrorOf } from '../../protocol/errors';
+import { wireErrorOf } from '../../protocol/wireErrorData';
 import type { LanguageModelParams, LanguageModelResult } from '../../protocol/lsp';
 import { languageModelError, modelOptions, noModelError, pickModel, toChatTurns } from './chat';
 

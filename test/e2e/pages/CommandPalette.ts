@@ -4,7 +4,7 @@
  * listed, within one overall deadline.
  */
 import type { Locator, Page } from 'playwright-core';
-import { escapeRegExp, waitHidden, waitVisible } from './waits';
+import { defaultTimeoutMs, escapeRegExp, waitHidden, waitVisible } from './waits';
 
 export class CommandPalette {
   readonly widget: Locator;
@@ -26,12 +26,12 @@ export class CommandPalette {
 
   async open(): Promise<void> {
     await this.page.keyboard.press('F1');
-    await waitVisible(this.input, 'command palette input', 10_000);
+    await waitVisible(this.input, 'command palette input', defaultTimeoutMs);
   }
 
   async close(): Promise<void> {
     await this.page.keyboard.press('Escape');
-    await waitHidden(this.widget, 'command palette', 10_000);
+    await waitHidden(this.widget, 'command palette', defaultTimeoutMs);
   }
 
   /**
@@ -70,6 +70,6 @@ export class CommandPalette {
     // land on a row the list is re-rendering on a loaded machine, and then nothing runs.
     if (await row.evaluate((el) => el.classList.contains('focused'))) await this.input.press('Enter');
     else await row.click();
-    await waitHidden(this.widget, `command palette after running '${title}'`, 10_000);
+    await waitHidden(this.widget, `command palette after running '${title}'`, defaultTimeoutMs);
   }
 }

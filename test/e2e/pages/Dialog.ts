@@ -3,7 +3,7 @@
  * as `.monaco-dialog-box`, its message and detail as text, its choices as buttons.
  */
 import type { Locator, Page } from 'playwright-core';
-import { waitHidden, waitVisible } from './waits';
+import { defaultTimeoutMs, waitHidden, waitVisible } from './waits';
 
 export class Dialog {
   readonly box: Locator;
@@ -20,7 +20,7 @@ export class Dialog {
   }
 
   /** Presses one of its buttons and waits for it to close. */
-  async choose(button: string, timeoutMs = 10_000): Promise<void> {
+  async choose(button: string, timeoutMs = defaultTimeoutMs): Promise<void> {
     await this.box.getByRole('button', { name: button, exact: true }).click();
     await waitHidden(this.box, `modal dialog after '${button}'`, timeoutMs);
   }

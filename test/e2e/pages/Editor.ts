@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import type { CommandPalette } from './CommandPalette';
-import { escapeRegExp, waitHidden, waitUntil, waitVisible } from './waits';
+import { attemptTimeoutMs, defaultTimeoutMs, escapeRegExp, waitHidden, waitUntil, waitVisible } from './waits';
 
 export class Editor {
   /** The Monaco editor of the active group. */
@@ -46,17 +46,17 @@ export class Editor {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('Control+P');
-      await waitVisible(input, 'Quick Open input', 10_000);
+      await waitVisible(input, 'Quick Open input', defaultTimeoutMs);
       try {
-        await input.fill(relativePath, { timeout: 5_000 });
-        await waitVisible(row, `Quick Open row '${relativePath}', focused`, Math.max(1_000, deadline - Date.now()));
-        await input.press('Enter', { timeout: 5_000 });
+        await input.fill(relativePath, { timeout: Math.max(attemptTimeoutMs, deadline - Date.now()) });
+        await waitVisible(row, `Quick Open row '${relativePath}', focused`, Math.max(attemptTimeoutMs, deadline - Date.now()));
+        await input.press('Enter', { timeout: Math.max(attemptTimeoutMs, deadline - Date.now()) });
         break;
       } catch (cause) {
         if (attempt >= 3 || Date.now() >= deadline || (await widget.isVisible())) throw cause;
       }
     }
-    await waitHidden(widget, 'Quick Open', 10_000);
+    await waitHidden(widget, 'Quick Open', defaultTimeoutMs);
     await waitVisible(this.activeTab().filter({ hasText: fileName }), `active tab '${fileName}'`, timeoutMs);
     await waitVisible(this.active, `editor for '${fileName}'`, timeoutMs);
   }
@@ -181,10 +181,10 @@ export class Editor {
     await this.focus();
     await this.page.keyboard.press('Control+G');
     const input = this.page.locator('.quick-input-widget input');
-    await waitVisible(input, 'the Go to Line input', 10_000);
+    await waitVisible(input, 'the Go to Line input', defaultTimeoutMs);
     await input.fill(`:${line}`);
     await input.press('Enter');
-    await waitHidden(this.page.locator('.quick-input-widget'), 'Go to Line', 10_000);
+    await waitHidden(this.page.locator('.quick-input-widget'), 'Go to Line', defaultTimeoutMs);
   }
 
   /** Focuses the n-th editor group (1-based) through its command, as Ctrl+n would. */
@@ -192,14 +192,14 @@ export class Editor {
     const ordinal = ['First', 'Second', 'Third'][n - 1];
     const group = this.page.locator('.editor-group-container').nth(n - 1);
     await this.palette().run(`View: Focus ${ordinal} Editor Group`);
-    await waitVisible(group.and(this.page.locator('.active')), `editor group ${n} active`, 10_000);
+    await waitVisible(group.and(this.page.locator('.active')), `editor group ${n} active`, defaultTimeoutMs);
   }
 
   /** Ctrl+S in the active editor; resolves once its tab's dirty mark is gone (the file on disk holds what it shows). */
   async save(): Promise<void> {
     await this.focus();
     await this.page.keyboard.press('Control+S');
-    await waitHidden(this.activeTab().and(this.page.locator('.dirty')), 'the dirty mark gone after Ctrl+S', 10_000);
+    await waitHidden(this.activeTab().and(this.page.locator('.dirty')), 'the dirty mark gone after Ctrl+S', defaultTimeoutMs);
   }
 
   /** Ctrl+Z in the active editor (focused first, without moving the cursor off the text). */
@@ -218,7 +218,7 @@ export class Editor {
     await waitUntil(
       async () => ((await input.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)).catch(() => false)) ? true : undefined),
       `keyboard focus in the active editor (${String(input)})`,
-      10_000,
+      defaultTimeoutMs,
     );
   }
 

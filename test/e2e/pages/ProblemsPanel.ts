@@ -21,7 +21,7 @@ export class ProblemsPanel {
   /** Opens the panel through its command (a keybinding could be shadowed by the page). */
   async open(): Promise<void> {
     await this.palette.run('View: Focus Problems (Errors, Warnings, Infos)');
-    await waitVisible(this.view, 'Problems panel', 15_000);
+    await waitVisible(this.view, 'Problems panel');
   }
 
   /** Waits for the panel's own "no problems" message (an empty list alone could be not yet rendered). */

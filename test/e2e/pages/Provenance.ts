@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import type { CommandPalette } from './CommandPalette';
 import type { Editor } from './Editor';
-import { waitUntil, waitVisible } from './waits';
+import { attemptTimeoutMs, waitUntil, waitVisible } from './waits';
 
 export class Provenance {
   /** The editor's hover widget (the one with content, not the sash). */
@@ -36,7 +36,7 @@ export class Provenance {
         if (!box) return undefined;
         await this.page.mouse.move(box.x + 20, box.y + box.height / 2);
         try {
-          await this.hover.first().waitFor({ state: 'visible', timeout: 3_000 });
+          await this.hover.first().waitFor({ state: 'visible', timeout: attemptTimeoutMs });
         } catch {
           return undefined;
         }

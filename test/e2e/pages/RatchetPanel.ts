@@ -89,9 +89,9 @@ export class RatchetPanel {
 
   async showTab(tab: TabId): Promise<void> {
     const header = this.frame.locator(`vscode-tab-header[data-tab="${tab}"]`);
-    await waitVisible(header, `panel tab header '${tab}'`, 10_000);
+    await waitVisible(header, `panel tab header '${tab}'`);
     await header.click();
-    await waitVisible(this.frame.locator(`vscode-tab-panel[data-tab="${tab}"]`), `panel tab '${tab}'`, 10_000);
+    await waitVisible(this.frame.locator(`vscode-tab-panel[data-tab="${tab}"]`), `panel tab '${tab}'`);
   }
 
   /** Waits for the header's status to read `status` (e.g. 'finished'); returns its text. */

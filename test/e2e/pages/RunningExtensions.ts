@@ -5,7 +5,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import type { CommandPalette } from './CommandPalette';
-import { escapeRegExp, waitUntil, waitVisible } from './waits';
+import { attemptTimeoutMs, escapeRegExp, waitUntil, waitVisible } from './waits';
 
 export interface ActivationRecord {
   /** The row's text, e.g. "Activation: 41ms" or "Startup Activation: 41ms". */
@@ -26,7 +26,7 @@ export class RunningExtensions {
 
   async open(): Promise<void> {
     await this.palette.run('Developer: Show Running Extensions');
-    await waitVisible(this.view, 'Running Extensions editor', 15_000);
+    await waitVisible(this.view, 'Running Extensions editor');
   }
 
   /**
@@ -45,7 +45,7 @@ export class RunningExtensions {
       async () => {
         if (!(await row.isVisible())) {
           // Only the rows in view exist in the DOM; scroll on and look again.
-          await list.hover({ timeout: 5_000 });
+          await list.hover({ timeout: attemptTimeoutMs });
           await this.page.mouse.wheel(0, 300);
           seen = 'row not rendered yet';
           return undefined;

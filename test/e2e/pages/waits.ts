@@ -5,7 +5,18 @@
  */
 import type { Locator } from 'playwright-core';
 
+/**
+ * How long a state of the page may take to come. Generous on purpose: on a loaded machine (two
+ * cores, load 20) the workbench can take many seconds to answer a key, and a deadline only ends a
+ * run that has already failed; it never slows a passing one.
+ */
 export const defaultTimeoutMs = 30_000;
+
+/**
+ * One attempt inside a retrying wait (hover again, reopen a list): long enough that a slow page
+ * still answers within it, since the retry cannot make a loaded machine faster.
+ */
+export const attemptTimeoutMs = 15_000;
 
 export async function waitVisible(locator: Locator, what: string, timeoutMs = defaultTimeoutMs): Promise<void> {
   try {

@@ -47,7 +47,7 @@ describe('a judge that does not always answer, and reasoning models, in the pane
 
     // The header: how often, which model, and that those items are no ties.
     const judge = panel.locator('ratchet-run-header [data-part="judge"]');
-    await waitVisible(judge, 'the header’s line on the judge', 15_000);
+    await waitVisible(judge, 'the header’s line on the judge');
     const said = (await judge.textContent()) ?? '';
     // (The sentence is one of two header lines about the judge: the warning names the test.)
     const m = /The judge did not answer (\d+) of (\d+) times \(model sim-validator\), even when asked again: those items were left out of the tests, not counted as ties\./.exec(said);
@@ -62,22 +62,22 @@ describe('a judge that does not always answer, and reasoning models, in the pane
     for (const label of labels) expect(label).toMatch(/verdicts child \d+ · parent \d+ · tie \d+ · no answer \d+/);
     // The status bar says it too, in short; its hover in full.
     const bar = workbench.page.locator('.statusbar-item', { hasText: 'task.prompt.md' });
-    await waitUntil(async () => /judge: no answer \d+ of \d+/.test((await bar.textContent()) ?? '') || undefined, 'the status bar’s word on the judge', 15_000);
+    await waitUntil(async () => /judge: no answer \d+ of \d+/.test((await bar.textContent()) ?? '') || undefined, 'the status bar’s word on the judge');
     await s.workbench.parkMouse();
     await s.screenshot('judge-abstentions-header-feed');
 
     // The evidence of the rejected candidate: items the judge did not answer for, and folded reasoning.
     await panel.decisionRows('reject').click();
     const evidence = panel.locator('ratchet-evidence-view');
-    await waitVisible(evidence.getByText(/reject \(futile\)/), 'the rejected candidate’s evidence', 15_000);
-    await waitVisible(evidence.getByText(/the judge did not answer for \(left out, not ties\)/), 'the heading counting items left out', 10_000);
+    await waitVisible(evidence.getByText(/reject \(futile\)/), 'the rejected candidate’s evidence');
+    await waitVisible(evidence.getByText(/the judge did not answer for \(left out, not ties\)/), 'the heading counting items left out');
     const unjudged = evidence.locator('.evidence-item.winner-unjudged');
-    await waitVisible(unjudged.first(), 'an item the judge did not answer for', 10_000);
-    await waitVisible(unjudged.first().getByText(/did not answer, asked twice/), 'the order without a verdict', 10_000);
+    await waitVisible(unjudged.first(), 'an item the judge did not answer for');
+    await waitVisible(unjudged.first().getByText(/did not answer, asked twice/), 'the order without a verdict');
 
     // Every reasoning section starts folded: its summary shows, its text does not.
     const proposer = evidence.locator('details.thinking', { hasText: 'The proposer model’s thinking' });
-    await waitVisible(proposer.locator('summary'), 'the proposer’s folded thinking', 10_000);
+    await waitVisible(proposer.locator('summary'), 'the proposer’s folded thinking');
     const folds = evidence.locator('details.thinking');
     const open = await folds.evaluateAll((els) => els.filter((e) => (e as HTMLDetailsElement).open).length);
     expect(await folds.count()).toBeGreaterThan(1);
@@ -89,11 +89,11 @@ describe('a judge that does not always answer, and reasoning models, in the pane
     // Opened from the keyboard, it shows what the model thought — never what was read as its answer.
     await proposer.locator('summary').focus();
     await s.page.keyboard.press('Enter');
-    await waitUntil(async () => (await proposer.locator('pre').isVisible()) || undefined, 'the proposer’s thinking, opened', 10_000);
+    await waitUntil(async () => (await proposer.locator('pre').isVisible()) || undefined, 'the proposer’s thinking, opened');
     expect(await proposer.locator('pre').textContent()).toContain('Let me think about this carefully before answering.');
     const judgeFold = unjudged.first().locator('details.thinking').first();
     await judgeFold.locator('summary').click();
-    await waitUntil(async () => (await judgeFold.locator('pre').isVisible()) || undefined, 'the judge’s thinking, opened', 10_000);
+    await waitUntil(async () => (await judgeFold.locator('pre').isVisible()) || undefined, 'the judge’s thinking, opened');
     expect(await judgeFold.locator('pre').textContent()).toContain('At first sight');
     await s.workbench.parkMouse();
     await s.screenshot('evidence-reasoning-open');

@@ -107,7 +107,7 @@ describe('the best program of a code search, offered inline', () => {
 
     // One Ctrl+Z gives the file back exactly.
     await editor.undo();
-    await waitVisible(dirty(), 'the program tab dirty after Ctrl+Z', 15_000);
+    await waitVisible(dirty(), 'the program tab dirty after Ctrl+Z');
     await editor.save();
     expect(await readFile(join(s.folder, PROGRAM), 'utf8')).toBe(onDisk);
     await waitVisible(s.page.locator('.statusbar-item', { hasText: /pack\.mjs · finished/ }), 'the search to finish once answered', 60_000);

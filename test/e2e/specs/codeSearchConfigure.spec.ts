@@ -41,18 +41,18 @@ describe('configuring a code search from the editor', () => {
     expect(await palette.input.inputValue()).toBe('node evaluate.mjs {program} {results}');
     // A command without {program} is refused where it is typed.
     await palette.input.fill('node evaluate.mjs');
-    await waitVisible(s.page.locator('.quick-input-widget .quick-input-message', { hasText: 'needs {program}' }), 'the {program} check', 10_000);
+    await waitVisible(s.page.locator('.quick-input-widget .quick-input-message', { hasText: 'needs {program}' }), 'the {program} check');
     await palette.input.fill('node evaluate.mjs {program} {results}');
     await palette.input.press('Enter');
 
     // 2/3: the gate; 3/3: the budget.
-    await waitVisible(step(2), 'the gate step', 10_000);
+    await waitVisible(step(2), 'the gate step');
     await palette.input.fill('pace+');
-    await waitVisible(palette.row('pace+').and(s.page.locator('.focused')), 'the pace+ row, focused', 10_000);
+    await waitVisible(palette.row('pace+').and(s.page.locator('.focused')), 'the pace+ row, focused');
     await palette.input.press('Enter');
-    await waitVisible(step(3), 'the budget step', 10_000);
+    await waitVisible(step(3), 'the budget step');
     await palette.input.fill('Short');
-    await waitVisible(palette.row('Short').and(s.page.locator('.focused')), 'the Short row, focused', 10_000);
+    await waitVisible(palette.row('Short').and(s.page.locator('.focused')), 'the Short row, focused');
     await palette.input.press('Enter');
 
     // The sidecar is on disk, open, and says what was chosen.

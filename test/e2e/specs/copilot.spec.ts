@@ -76,18 +76,18 @@ describe('Copilot customizations in the editor', () => {
     await waitVisible(fix, 'the quick fix in the Ctrl+. menu', 30_000);
     await s.screenshot('quick-fix-menu');
     await fix.click();
-    await editor.waitForNoText('ratchet:', 15_000);
+    await editor.waitForNoText('ratchet:');
     await editor.waitForText('description: Route a ticket to a queue');
-    await waitUntil(async () => ((await exists()) ? true : undefined), `${ROUTING_SIDECAR} created`, 15_000);
+    await waitUntil(async () => ((await exists()) ? true : undefined), `${ROUTING_SIDECAR} created`);
     // The sidecar holds the block, de-indented (open beside the prompt, unsaved, as any refactoring leaves it).
     expect((await editor.text()).split('\n').slice(0, 4)).toEqual(['---', 'description: Route a ticket to a queue', '---', 'Route this ticket: {{ticket}}']);
     await s.screenshot('moved');
 
     await editor.undo();
-    await editor.waitForText('ratchet:', 15_000);
+    await editor.waitForText('ratchet:');
     await editor.waitForText('  dataset: data/tickets.csv');
-    await waitUntil(async () => ((await exists()) ? undefined : true), `${ROUTING_SIDECAR} gone after one Ctrl+Z`, 15_000);
-    await waitUntil(async () => ((await editor.text()).startsWith(FILES[ROUTING]!.trimEnd()) ? true : undefined), 'the prompt back as it was', 10_000);
+    await waitUntil(async () => ((await exists()) ? undefined : true), `${ROUTING_SIDECAR} gone after one Ctrl+Z`);
+    await waitUntil(async () => ((await editor.text()).startsWith(FILES[ROUTING]!.trimEnd()) ? true : undefined), 'the prompt back as it was');
   });
 
   it('converts the support example to a skill in .github/skills, with its run spec rebased, and offers Evaluate Both', async () => {
@@ -98,11 +98,11 @@ describe('Copilot customizations in the editor', () => {
     await palette.run('Ratchet: Convert to Skill');
     const message = await notifications.waitFor(/wrote skill triage/, 30_000);
     expect(message).toMatch(/Evaluate both/);
-    await waitVisible(s.page.locator('.notification-toast').getByRole('button', { name: 'Evaluate Both' }), 'the Evaluate Both button', 10_000);
-    await waitVisible(editor.activeTab().filter({ hasText: 'SKILL.md' }), 'the new SKILL.md in the editor', 15_000);
+    await waitVisible(s.page.locator('.notification-toast').getByRole('button', { name: 'Evaluate Both' }), 'the Evaluate Both button');
+    await waitVisible(editor.activeTab().filter({ hasText: 'SKILL.md' }), 'the new SKILL.md in the editor');
     await editor.waitForText('name: triage');
     expect((await editor.text()).split('\n').slice(0, 4)).toEqual(['---', 'name: triage', 'description: Route a customer support ticket to the right queue.', '---']);
-    const spec = await waitUntil(() => readFile(join(s.folder, '.github/skills/triage/SKILL.ratchet.yaml'), 'utf8').catch(() => undefined), 'the skill’s run spec on disk', 15_000);
+    const spec = await waitUntil(() => readFile(join(s.folder, '.github/skills/triage/SKILL.ratchet.yaml'), 'utf8').catch(() => undefined), 'the skill’s run spec on disk');
     expect(spec).toContain('dataset: ../../../support/data/tickets.csv');
     await s.screenshot('convert-to-skill');
   });

@@ -51,8 +51,8 @@ describe('spec 4: a broken run spec in the Problems panel', () => {
     // Opening the problem selects the offending value in the sidecar ("1.5": three characters).
     await problems.rows.filter({ hasText: /gate\.alpha must be < 1/ }).first().dblclick();
     const selection = `Ln ${alphaLine}, Col ${alphaColumn + 3} (3 selected)`;
-    await waitVisible(page.locator('.statusbar-item', { hasText: selection }), `the cursor position '${selection}'`, 10_000);
-    await waitVisible(editor.active.locator('.squiggly-error'), 'the error squiggle under the value', 10_000);
+    await waitVisible(page.locator('.statusbar-item', { hasText: selection }), `the cursor position '${selection}'`);
+    await waitVisible(editor.active.locator('.squiggly-error'), 'the error squiggle under the value');
     await s.workbench.parkMouse();
     await s.screenshot('problems-panel');
 

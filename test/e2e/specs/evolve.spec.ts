@@ -30,13 +30,13 @@ describe('spec 1: evolve a prompt from the command palette', () => {
 
     await workbench.palette.run('Ratchet: Evolve Prompt');
     await panel.waitForReady('ratchet-panel-app');
-    await waitVisible(panel.tab, 'the Ratchet panel tab', 10_000);
+    await waitVisible(panel.tab, 'the Ratchet panel tab');
 
     // The first decision is the real edit's commit; rejections of the churning edits follow.
     await waitVisible(panel.decisionRows('commit'), 'a commit row in the verdict feed', 90_000);
     const finished = await panel.waitForStatus('finished', 120_000);
     expect(finished).toMatch(/finished/);
-    await waitCount(panel.feedRows, 3, 'verdict feed rows (one per candidate)', 10_000);
+    await waitCount(panel.feedRows, 3, 'verdict feed rows (one per candidate)');
     const labels = await panel.feedRows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     expect(labels.filter((l) => l.startsWith('commit c1 '))).toHaveLength(1);
     // The run-level default: the first candidate to reach the dev set needs ×40 (1·2/α), and the
@@ -49,7 +49,7 @@ describe('spec 1: evolve a prompt from the command palette', () => {
     // later candidates were screened out on feedback items and have no trace, so c1 is also the
     // last one tested: one trace, "Under test".
     await panel.decisionRows('commit').click();
-    await waitVisible(panel.locator('ratchet-evidence-view').getByText(/commit \(evidence\)/), 'the evidence of the commit', 15_000);
+    await waitVisible(panel.locator('ratchet-evidence-view').getByText(/commit \(evidence\)/), 'the evidence of the commit');
     await panel.showTab('verdicts');
     const traces = await panel.waitForWealth((t) => t.some((x) => x.candidate === 'c1' && x.outcome === 'committed'), 'the committed c1');
     const c1 = traces.find((x) => x.candidate === 'c1')!;
@@ -58,15 +58,14 @@ describe('spec 1: evolve a prompt from the command palette', () => {
     expect(c1.wealth).toBeGreaterThanOrEqual(c1.threshold);
 
     // The canvas really drew: uPlot sized it to the panel and drew the legend with the threshold.
-    await waitVisible(panel.chartCanvas, 'the wealth chart canvas', 10_000);
+    await waitVisible(panel.chartCanvas, 'the wealth chart canvas');
     const box = await panel.chartCanvas.first().boundingBox();
     expect(box?.width ?? 0).toBeGreaterThan(100);
-    await waitVisible(panel.chart.locator('.u-legend').getByText('1/α line'), 'the chart legend entry for the 1/α line', 10_000);
+    await waitVisible(panel.chart.locator('.u-legend').getByText('1/α line'), 'the chart legend entry for the 1/α line');
     // The status bar item says the same as the panel.
     await waitUntil(
       async () => ((await workbench.page.locator('.statusbar-item', { hasText: 'task.prompt.md' }).textContent()) ?? '').includes('1 commit') || undefined,
       'the Ratchet status bar item reporting 1 commit',
-      10_000,
     );
     await workbench.parkMouse();
     await s.screenshot('wealth-crosses-threshold');

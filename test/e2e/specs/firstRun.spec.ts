@@ -62,7 +62,7 @@ describe('first run: the walkthrough on examples/math with only an endpoint and 
     await s.screenshot('test-connection');
     await palette.input.fill(fixture.model);
     await palette.input.press('Enter');
-    await waitHidden(palette.widget, 'the model list after the pick', 10_000);
+    await waitHidden(palette.widget, 'the model list after the pick');
     await notifications.waitFor(`runs will use ${fixture.model} (setting ratchet.models.default)`);
 
     // Step 3: the example's prompt. Its lens says which model each role will call, and why.
@@ -88,9 +88,9 @@ describe('first run: the walkthrough on examples/math with only an endpoint and 
 
     // Every step checked off, as the user sees it back on the walkthrough's tab.
     await s.page.locator('.tabs-container .tab', { hasText: /^Welcome$/ }).first().click();
-    await waitVisible(step('accept'), 'the walkthrough’s last step', 15_000);
+    await waitVisible(step('accept'), 'the walkthrough’s last step');
     for (const id of ['model', 'connection', 'example', 'evolve', 'accept']) {
-      await waitUntil(async () => ((await checked(id)) ? true : undefined), `walkthrough step '${id}' checked`, 15_000);
+      await waitUntil(async () => ((await checked(id)) ? true : undefined), `walkthrough step '${id}' checked`);
     }
     await s.workbench.parkMouse();
     await s.screenshot('walkthrough-checked');

@@ -88,7 +88,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
   async function cursorOnChange(onDisk: string): Promise<void> {
     const s = session();
     await s.workbench.editor.goToLine(changeLine(onDisk));
-    await waitVisible(s.page.locator('.statusbar-item').filter({ hasText: KEYS_HINT }), 'the status bar naming the review keys', 15_000);
+    await waitVisible(s.page.locator('.statusbar-item').filter({ hasText: KEYS_HINT }), 'the status bar naming the review keys');
   }
 
   it('draws every added line in place without hovering; the keyboard Accepts; one Ctrl+Z restores the file; the diff tab closes', async () => {
@@ -111,24 +111,24 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     // The suggestion's diff, in a tab of its own, then back to the prompt.
     await editor.clickCodeLens('Diff');
     const diffTab = s.page.locator('.tab').filter({ hasText: /Ratchet suggestion c1/ });
-    await waitVisible(diffTab, 'the suggestion diff tab', 15_000);
+    await waitVisible(diffTab, 'the suggestion diff tab');
     await editor.openFile(fixture.promptRelative);
 
     await cursorOnChange(onDisk);
     await s.page.keyboard.press('Control+Shift+Enter');
     await editor.waitForText(LONG_HINT);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept', 15_000);
+    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept');
     expect(await editor.addedLineBlocks()).toEqual([]);
     expect(await editor.struckThroughLines()).toEqual([]);
     // The answered suggestion's diff would compare the file with nothing: its tab is closed.
-    await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was accepted', 15_000);
+    await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was accepted');
     // Written as one edit, and only the edit: the key's own action (insert a line) did not run.
     expect(await editor.text()).toBe(accepted(onDisk));
 
     await editor.undo();
     await editor.waitForNoText(LONG_HINT);
     expect(await editor.text()).toBe(onDisk);
-    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'the dirty mark after one Ctrl+Z (back to the saved text)', 10_000);
+    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'the dirty mark after one Ctrl+Z (back to the saved text)');
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
     await s.workbench.ratchetPanel.waitForStatus('finished', 60_000);
     await expectNoCommentsPanel();
@@ -155,7 +155,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     // The suggestion's diff, opened after the reload: Reject closes it too.
     await editor.clickCodeLens('Diff');
     const diffTab = s.page.locator('.tab').filter({ hasText: /Ratchet suggestion c1/ });
-    await waitVisible(diffTab, 'the suggestion diff tab', 15_000);
+    await waitVisible(diffTab, 'the suggestion diff tab');
     await editor.openFile(fixture.promptRelative);
 
     await cursorOnChange(onDisk);
@@ -163,10 +163,10 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject', 30_000);
     expect(await editor.addedLineBlocks()).toEqual([]);
     expect(await editor.struckThroughLines()).toEqual([]);
-    await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was rejected', 15_000);
+    await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was rejected');
     // Nothing was written, and the key's own action (delete to the line start) did not run.
     expect(await editor.text()).toBe(onDisk);
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
-    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'no dirty mark after Reject', 10_000);
+    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'no dirty mark after Reject');
   });
 });

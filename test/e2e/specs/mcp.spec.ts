@@ -14,7 +14,7 @@ import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture
 import { e2eRoot, repoRoot } from '../harness/paths';
 import { useSession } from '../harness/specSession';
 import { RunsView } from '../pages/RunsView';
-import { waitHidden, waitUntil, waitVisible } from '../pages/waits';
+import { attemptTimeoutMs, waitHidden, waitUntil, waitVisible } from '../pages/waits';
 
 const toolCallerVsix = join(e2eRoot, 'artifacts', 'ratchet-e2e-tool-caller.vsix');
 
@@ -56,7 +56,7 @@ describe('ratchet mcp in VS Code', () => {
         await row.click();
         const listed = await serverRow
           .first()
-          .waitFor({ state: 'visible', timeout: 5_000 })
+          .waitFor({ state: 'visible', timeout: attemptTimeoutMs })
           .then(() => true)
           .catch(() => false);
         if (!listed) await s.page.keyboard.press('Escape');
@@ -120,7 +120,7 @@ describe('ratchet mcp in VS Code', () => {
     await waitVisible(decision, "c1's commit decision", 30_000);
     // The hover a click on c1 left (its tooltip) would take the next click: the mouse goes where nothing hovers first.
     await s.workbench.parkMouse();
-    await waitHidden(s.page.locator('.context-view .hover-contents'), 'the tooltip of the candidate row', 10_000);
+    await waitHidden(s.page.locator('.context-view .hover-contents'), 'the tooltip of the candidate row');
     await s.screenshot('judged-run-in-runs-view');
     // Its decision opens the panel on the run, like any run's.
     await decision.click();

@@ -72,7 +72,7 @@ describe('the panel at its default width, in plain words', () => {
     await editor.clickCodeLens(/Reject/);
     await panel.waitForStatus('finished', 60_000);
     const rejected = panel.feedRows.and(panel.locator('.user-rejected'));
-    await waitVisible(rejected, 'a feed row for the commit the user rejected', 15_000);
+    await waitVisible(rejected, 'a feed row for the commit the user rejected');
     expect((await rejected.locator('.cell.decision').textContent())?.trim()).toBe('rejected by you');
     expect(await panel.status.textContent()).toBe('finished: 1 rejected by you of 1 candidate');
 
@@ -83,7 +83,7 @@ describe('the panel at its default width, in plain words', () => {
     // Back to the first run through the picker: the one with the user's answer.
     await picker.selectOption({ index: 1 });
     await panel.waitForStatus('finished', 30_000);
-    await waitVisible(rejected, 'the first run’s “rejected by you” row again', 15_000);
+    await waitVisible(rejected, 'the first run’s “rejected by you” row again');
     for (const [selector, what] of [
       ['.run-target', 'the run’s title'],
       ['.run-picker', 'the run picker'],
@@ -103,8 +103,8 @@ describe('the panel at its default width, in plain words', () => {
     const needs = rejected.locator('.term', { hasText: /needs ×40/ });
     await needs.hover();
     const card = panel.locator('.term-hover');
-    await waitVisible(card, 'the hover card of “needs ×40”', 10_000);
-    const words = await waitUntil(async () => (await card.textContent()) || undefined, 'the hover card’s words', 5_000);
+    await waitVisible(card, 'the hover card of “needs ×40”');
+    const words = await waitUntil(async () => (await card.textContent()) || undefined, 'the hover card’s words');
     expect(words).toMatch(/^needs ×40: c1’s evidence must reach ×40 \(its share of the run’s α = 0\.05\) to be committed; it is at ×[\d.]+\.$/);
     expect(inside(await boxOf(card, 'the hover card'), frameBox)).toBe(true);
     await s.screenshot('glossary-hover');

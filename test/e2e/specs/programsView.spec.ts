@@ -89,7 +89,7 @@ describe('the Programs view of a code search', () => {
     const evaluatedCount = Number(/^(\d+) programs? evaluated/.exec(said)?.[1]);
     expect(evaluatedCount).toBeGreaterThanOrEqual(4);
     expect(said).toMatch(/best [\d.]+ \(p\d+, evaluation \d+/);
-    await waitVisible(view.locator('ratchet-score-chart canvas'), 'the chart canvas', 10_000);
+    await waitVisible(view.locator('ratchet-score-chart canvas'), 'the chart canvas');
 
     // The points and the best line as uPlot holds them; a committed child's point to click.
     const chart = view.locator('ratchet-score-chart');
@@ -109,11 +109,11 @@ describe('the Programs view of a code search', () => {
 
     await chart.locator('.u-over').click({ position: { x: drawn.left, y: drawn.top } });
     const detail = view.locator('ratchet-program-detail');
-    await waitUntil(async () => (/^p\d+: commit \(evidence\)/.test((await detail.locator('h2').textContent().catch(() => null)) ?? '') ? true : undefined), 'the committed program’s detail', 20_000);
+    await waitUntil(async () => (/^p\d+: commit \(evidence\)/.test((await detail.locator('h2').textContent().catch(() => null)) ?? '') ? true : undefined), 'the committed program’s detail');
     const heading = (await detail.locator('h2').textContent()) ?? '';
     const programId = /^(p\d+)/.exec(heading)![1]!;
     // Its diff from its parent, a nudged constant.
-    await waitVisible(detail.locator('ratchet-diff-view .diff-add').first(), 'an added line in the diff', 5_000);
+    await waitVisible(detail.locator('ratchet-diff-view .diff-add').first(), 'an added line in the diff');
     expect(await detail.locator('ratchet-diff-view .diff-del').count()).toBeGreaterThan(0);
     // Paired scores: every row the child's and its parent's score on one instance.
     const pairs = detail.locator('.pairs-table tbody tr');
@@ -123,7 +123,7 @@ describe('the Programs view of a code search', () => {
     expect(await detail.locator('.program-isolation').textContent()).toMatch(/^Sandbox: (isolated: no network, no home, own process tree|partly isolated: own process tree, no network; the program can read your files|not isolated: the program can read your files, see your processes and reach the network)\.$/);
     // The evidence curve crossed 1/α.
     const curve = detail.locator('ratchet-wealth-chart');
-    await waitVisible(curve.locator('canvas'), 'the evidence curve', 10_000);
+    await waitVisible(curve.locator('canvas'), 'the evidence curve');
     expect(await curve.locator('.chart-summary').textContent()).toMatch(new RegExp(`Selected ${programId}: evidence ×[\\d.k]+ \\(needs ×20\\) after \\d+ discordant pairs? and \\d+ ties?; committed\\.`));
     // The readout names it, under the pointer or as the one open.
     expect(await view.locator("ratchet-score-chart .chart-readout").textContent()).toMatch(new RegExp(`^(Open: )?${programId} · `));

@@ -42,7 +42,7 @@ describe('provenance: the blame hover and the Prompt History', () => {
 
     // Its link opens that decision's Evidence in the panel.
     await provenance.hover.first().locator('a', { hasText: 'Show its Evidence' }).click();
-    await waitVisible(panel.locator('ratchet-evidence-view').getByText(/commit \(evidence\)/), 'the Evidence of c1 in the panel', 15_000);
+    await waitVisible(panel.locator('ratchet-evidence-view').getByText(/commit \(evidence\)/), 'the Evidence of c1 in the panel');
     await editor.focusGroup(1);
 
     await provenance.openHistory();
@@ -55,7 +55,7 @@ describe('provenance: the blame hover and the Prompt History', () => {
     await s.screenshot('prompt-history');
 
     await provenance.historyRows.first().click();
-    await waitVisible(s.page.locator('.tab.active', { hasText: /before ↔ after/ }), 'the diff tab of the accepted edit', 15_000);
-    await waitVisible(s.page.locator('.editor-group-container.active .monaco-diff-editor .view-line', { hasText: fixture.hint(1) }), 'the added hint in the diff', 15_000);
+    await waitVisible(s.page.locator('.tab.active', { hasText: /before ↔ after/ }), 'the diff tab of the accepted edit');
+    await waitVisible(s.page.locator('.editor-group-container.active .monaco-diff-editor .view-line', { hasText: fixture.hint(1) }), 'the added hint in the diff');
   });
 });

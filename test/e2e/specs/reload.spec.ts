@@ -51,7 +51,7 @@ describe('spec 5: reload the window during a run', () => {
     const runIds = await waitUntil(async () => {
       const ids = (await readdir(runsDir()).catch(() => [])).filter((id) => !before.has(id));
       return ids.length > 0 ? ids : undefined;
-    }, 'the new run folder under .ratchet/runs', 15_000);
+    }, 'the new run folder under .ratchet/runs');
     expect(runIds).toHaveLength(1);
     return runIds[0]!;
   }
@@ -85,7 +85,7 @@ describe('spec 5: reload the window during a run', () => {
     await waitUntil(async () => (fixture.fake.calls.length > callsAfterReload + 20 ? true : undefined), 'LLM calls continuing after the reload', 60_000);
     const finished = await panel.waitForStatus('finished', 120_000);
     expect(finished).toMatch(/finished/);
-    await waitCount(panel.feedRows, CANDIDATES, 'verdict feed rows (one per candidate, before and after the reload)', 15_000);
+    await waitCount(panel.feedRows, CANDIDATES, 'verdict feed rows (one per candidate, before and after the reload)');
     const labels = await panel.feedRows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     expect(labels.filter((l) => l.startsWith('commit c1 '))).toHaveLength(1);
     // Nothing was interrupted, so nothing is offered for resuming.
@@ -130,7 +130,7 @@ describe('spec 5: reload the window during a run', () => {
     // The same run carries on from its journal: what was decided before stays, the rest is
     // decided, and it finishes.
     await panel.waitForStatus('finished', 120_000);
-    await waitCount(panel.feedRows, CANDIDATES, 'verdict feed rows (one per candidate, before and after the crash)', 15_000);
+    await waitCount(panel.feedRows, CANDIDATES, 'verdict feed rows (one per candidate, before and after the crash)');
     expect(fixture.fake.calls.length).toBeGreaterThan(callsAtCrash);
     const journal = await journalOf(runId);
     expect(journal.filter((e) => e.type === 'run/started').length).toBeGreaterThanOrEqual(1);
@@ -141,7 +141,7 @@ describe('spec 5: reload the window during a run', () => {
     const statusText = await waitUntil(async () => {
       const text = (await statusItem.textContent()) ?? '';
       return text.includes('finished') ? text : undefined;
-    }, "the Ratchet status bar item saying 'finished'", 15_000);
+    }, "the Ratchet status bar item saying 'finished'");
     expect(statusText).not.toMatch(/interrupted/);
     await workbench.parkMouse();
     await s.screenshot('resumed-after-crash');

@@ -38,9 +38,9 @@ describe('the Results view after Evaluate', () => {
 
     // The panel opened on the Results tab by itself.
     const results = panel.locator('ratchet-results-view');
-    await waitVisible(results, 'the Results tab', 15_000);
+    await waitVisible(results, 'the Results tab');
     const rows = results.locator('.results-row:not([hidden])');
-    await waitCount(rows, TEST_ITEMS, 'one results row per test item', 15_000);
+    await waitCount(rows, TEST_ITEMS, 'one results row per test item');
     expect(await results.locator('.results-count').textContent()).toBe(`${TEST_ITEMS} of ${TEST_ITEMS} items`);
     const cells = await rows.evaluateAll((els) => els.map((e) => e.querySelector('.result')?.textContent ?? ''));
     const failures = cells.filter((c) => c === 'fail').length;
@@ -48,14 +48,14 @@ describe('the Results view after Evaluate', () => {
     // The simulated agent gets some wrong: the filter below has something to keep and something to drop.
     expect(failures).toBeGreaterThan(0);
     expect(failures).toBeLessThan(TEST_ITEMS);
-    await waitVisible(results.locator('.results-version').getByText(/\d+% \(\d+%–\d+%\)/), 'the baseline column\'s accuracy with its interval', 5_000);
+    await waitVisible(results.locator('.results-version').getByText(/\d+% \(\d+%–\d+%\)/), 'the baseline column\'s accuracy with its interval');
 
     // A click on a failing cell shows what the model answered, with the expected answer.
     const failing = rows.filter({ has: panel.locator('.result-fail') }).first();
     const itemId = ((await failing.locator('.cell').first().textContent()) ?? '').trim();
     await failing.locator('.result-fail').click();
     const output = results.locator('.results-detail .results-output');
-    await waitVisible(output, 'the output of the clicked cell', 15_000);
+    await waitVisible(output, 'the output of the clicked cell');
     expect(await results.locator('.results-detail h3').textContent()).toBe(`${itemId} (test) · v0 (baseline) · fail`);
     expect((await output.textContent())?.trim().length ?? 0).toBeGreaterThan(0);
     expect(await output.textContent()).not.toContain('did not record');
@@ -65,8 +65,8 @@ describe('the Results view after Evaluate', () => {
 
     // Only failures: exactly the failing rows stay.
     await results.locator('#results-only-failures').check();
-    await waitUntil(async () => ((await results.locator('.results-count').textContent()) === `${failures} of ${TEST_ITEMS} items` ? true : undefined), 'the count of failing rows', 10_000);
-    await waitCount(rows, failures, 'rows left by "Only failures"', 10_000);
+    await waitUntil(async () => ((await results.locator('.results-count').textContent()) === `${failures} of ${TEST_ITEMS} items` ? true : undefined), 'the count of failing rows');
+    await waitCount(rows, failures, 'rows left by "Only failures"');
     const left = await rows.evaluateAll((els) => els.map((e) => e.querySelector('.result')?.textContent ?? ''));
     expect(left.every((c) => c === 'fail')).toBe(true);
   });

@@ -45,18 +45,18 @@ describe('spec 3: typing while a suggestion is pending', () => {
 
     const note = await editor.waitForDecorationText('suggestion is stale');
     expect(note).toMatch(/^Ratchet: suggestion is stale — /);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject lenses to go away once stale', 15_000);
+    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject lenses to go away once stale');
     // The edit's lines are not drawn any more: nothing is shown over the user's text.
     expect((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->'))).toBe(false);
     // The panel says it too, in words.
-    await waitVisible(panel.locator('ratchet-run-header .run-warning').getByText(/changed since c1 was computed; the edit was not written over it/), 'the panel’s stale warning', 15_000);
+    await waitVisible(panel.locator('ratchet-run-header .run-warning').getByText(/changed since c1 was computed; the edit was not written over it/), 'the panel’s stale warning');
     await s.screenshot('stale-suggestion');
 
     // The run carries on (the engine counts the edit as not applied) and ends; the text is the user's.
     await panel.waitForStatus('finished', 90_000);
     expect(await editor.text()).toBe(expected);
     expect(await editor.text()).not.toContain(fixture.hint(1));
-    await waitVisible(editor.activeTab().and(page.locator('.dirty')), 'the prompt tab still dirty with the user’s unsaved typing', 5_000);
+    await waitVisible(editor.activeTab().and(page.locator('.dirty')), 'the prompt tab still dirty with the user’s unsaved typing');
     // Nothing reached the disk behind the user's back either.
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
   });

@@ -48,14 +48,14 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     await editor.waitForText(fixture.hint(1));
     await editor.waitForText('<!-- edit:1 -->');
     // Written through the editor (a dirty buffer on the undo stack), not behind its back on disk.
-    await waitVisible(editor.activeTab().and(s.page.locator('.dirty')), 'the prompt tab marked dirty after Accept', 10_000);
+    await waitVisible(editor.activeTab().and(s.page.locator('.dirty')), 'the prompt tab marked dirty after Accept');
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept', 15_000);
+    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept');
 
     await editor.undo();
     await editor.waitForNoText(fixture.hint(1));
     expect(await editor.text()).toBe(onDisk);
-    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'the dirty mark after Ctrl+Z (back to the saved text)', 10_000);
+    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'the dirty mark after Ctrl+Z (back to the saved text)');
     await panel.waitForStatus('finished', 60_000);
   });
 
@@ -69,7 +69,7 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     await panel.waitForStatus('running', 30_000);
     await editor.focusGroup(1);
     await editor.clickCodeLens(/Reject/, 90_000);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject', 15_000);
+    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject');
     await panel.waitForStatus('finished', 60_000);
     expect(await editor.text()).toBe(before);
     expect(await editor.text()).not.toContain(fixture.hint(1));
@@ -79,7 +79,6 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     await waitUntil(
       async () => ((await panel.lineageLabels()).some((l) => /^c1 committed.*rejected by you/.test(l)) ? true : undefined),
       `a lineage row 'c1 committed, … rejected by you' (${String(panel.lineageRows)})`,
-      15_000,
     );
     await s.screenshot('rejected-in-panel');
   });

@@ -62,7 +62,7 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
     const lines = readFileSync(devPath(), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(Number(dev));
     expect(readFileSync(join(s.folder, 'mental-math', 'mental-math.test.jsonl'), 'utf8').trim().split('\n')).toHaveLength(Number(held));
-    await waitUntil(async () => ((await editor.text()).includes('{"vars":{"question":"What is') ? true : undefined), 'the generated tasks in the editor', 10_000);
+    await waitUntil(async () => ((await editor.text()).includes('{"vars":{"question":"What is') ? true : undefined), 'the generated tasks in the editor');
 
     // The panel is on the run's Zero-data tab, beside Cost only.
     await panel.waitForReady('ratchet-zero-data-view');
@@ -74,7 +74,7 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
 
     // Both curves, one point per round, as uPlot holds them, and in words.
     const chart = view.locator('ratchet-reliability-chart');
-    await waitVisible(chart.locator('canvas'), 'the reliability chart canvas', 10_000);
+    await waitVisible(chart.locator('canvas'), 'the reliability chart canvas');
     const drawn = await chart.evaluate((el) => {
       const u = (el as unknown as { plot: { data: (number | null)[][]; series: { label: string }[] } }).plot;
       const col = (label: string) => u.data[u.series.findIndex((x) => x.label === label)]!;
@@ -96,7 +96,7 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
     for (const label of labels) expect(label).toMatch(/^Round \d: \d+ written of 12 asked — \d+ kept, \d+ held out, .*\d+ format \(1 unclosed tag, 1 empty\)/);
     // Round 1's misjudged pairs are the judge's exemplars from round 2 on: their texts, from the host.
     await view.locator('.zero-round-row[data-round="1"]').click();
-    await waitVisible(view.locator('article.exemplar').first(), 'round 1’s exemplars', 15_000);
+    await waitVisible(view.locator('article.exemplar').first(), 'round 1’s exemplars');
     expect(await view.locator('article.exemplar .exemplar-text').first().textContent()).toMatch(/What is \d+ [+\-×] \d+\?/);
     await s.workbench.palette.run('Notifications: Clear All Notifications');
     await s.workbench.parkMouse();
@@ -118,7 +118,7 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
     const asked = await dialog.waitFor(/already exist/, 30_000);
     expect(asked).toBe('mental-math.dev.jsonl and mental-math.test.jsonl already exist. Replace them with a new dev set?');
     await dialog.choose('Open Existing');
-    await waitVisible(editor.activeTab().filter({ hasText: DEV }), `the ${DEV} editor`, 15_000);
+    await waitVisible(editor.activeTab().filter({ hasText: DEV }), `the ${DEV} editor`);
     expect([fake.calls.length, runCount()]).toEqual([calls, runs]);
   });
 

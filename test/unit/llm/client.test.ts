@@ -7,6 +7,7 @@ import type { ChatRequest, CostReport } from '../../../src/core/llm/types';
 import { MemoryFiles, MemoryLog, VirtualClock, constantRandom } from '../../fixtures/llmPorts';
 import { FakeTransport, answer, deaf, fail, hang } from './fakeTransport';
 import type { Behaviour } from './fakeTransport';
+import { until } from '../../until';
 
 const ask: ChatRequest = { role: 'agent', messages: [{ role: 'user', content: 'What is 6 × 7?' }] };
 
@@ -168,7 +169,7 @@ describe('LlmLayer: timeout and cancellation', () => {
     const { llm, transport } = setup([hang()], { timeoutMs: 0 });
     const ac = new AbortController();
     const call = llm.chat(ask, ac.signal);
-    await waitFor(() => transport.calls === 1);
+    await until('one call at the transport', () => transport.calls === 1);
     ac.abort();
     expect((await rejection(call)).code).toBe('cancelled');
     expect(transport.signals[0]!.aborted).toBe(true);
@@ -180,7 +181,7 @@ describe('LlmLayer: timeout and cancellation', () => {
     const second = new AbortController();
     const running = llm.chat(ask, first.signal);
     const queued = llm.chat({ ...ask, role: 'proposer' }, second.signal);
-    await waitFor(() => transport.calls === 1);
+    await until('one call at the transport', () => transport.calls === 1);
     second.abort();
     expect((await rejection(queued)).code).toBe('cancelled');
     first.abort();
@@ -282,7 +283,3 @@ async function tick(): Promise<void> {
   await new Promise<void>((r) => setImmediate(r));
 }
 
-async function waitFor(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !cond(); i++) await tick();
-  if (!cond()) throw new Error('condition never became true');
-}

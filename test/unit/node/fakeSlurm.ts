@@ -160,11 +160,3 @@ function expand(spec: string): number[] {
   });
 }
 
-/** Waits for `condition`, checking it between turns of the event loop; fails after `limitMs` with what it waited for. */
-export async function until(condition: () => boolean | Promise<boolean>, what: string, limitMs = 20_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RatchetError, cancelledError } from '../../../src/core/errors';
 import { NodeProcessRunner, currentOwner, isOwnerAlive, procState } from '../../../src/node/process';
+import { until } from '../../until';
 
 const node = process.execPath;
 const runner = new NodeProcessRunner({ killGraceMs: 300 });
@@ -34,17 +35,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function waitFor(what: string, ok: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 async function readPid(file: string): Promise<number> {
   let pid = NaN;
-  await waitFor('the grandchild pid', async () => {
+  await until('the grandchild pid', async () => {
     pid = Number(await readFile(file, 'utf8').catch(() => ''));
     return pid > 0;
   });
@@ -90,7 +83,7 @@ describe('NodeProcessRunner', () => {
     expect(result.timedOut).toBe(true);
     expect(result.exitCode).toBe(null);
     expect(result.stdout).toBe(`grandchild ${grandchild}\n`);
-    await waitFor('the grandchild to die', () => !alive(grandchild));
+    await until('the grandchild to die', () => !alive(grandchild));
   });
 
   it('escalates to SIGKILL when the process ignores SIGTERM', async () => {
@@ -107,7 +100,7 @@ describe('NodeProcessRunner', () => {
     const err = await running.catch((e: unknown) => e);
     expect(RatchetError.is(err, 'cancelled')).toBe(true);
     expect((err as Error).message).toBe('Cancelled the evaluation.');
-    await waitFor('the grandchild to die', () => !alive(grandchild));
+    await until('the grandchild to die', () => !alive(grandchild));
   });
 
   it('does not start anything when the signal is already aborted', async () => {

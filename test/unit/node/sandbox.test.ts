@@ -23,6 +23,7 @@ import type { NodeEvaluationRequest } from '../../../src/node/sandbox/sandbox';
 import { sandboxCaps } from '../../../src/node/sandbox/sandboxCaps';
 import type { SandboxCaps } from '../../../src/node/sandbox/sandboxCaps';
 import type { IsolationTier } from '../../../src/core/code/isolation';
+import { until } from '../../until';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/evaluators');
 const linux = process.platform === 'linux';
@@ -56,14 +57,6 @@ function alive(pid: number): boolean {
     return procState(readFileSync(`/proc/${pid}/stat`, 'utf8')) !== 'Z';
   } catch {
     return false;
-  }
-}
-
-async function waitFor(what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
@@ -207,7 +200,7 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     // (Its exit status is not asserted: a jail's outer process may exit normally after its child was killed.)
     expect(run).toMatchObject({ timedOut: true, cancelled: false, result: { correct: false } });
     expect(run.result.error).toMatch(/did not finish within 1 s/);
-    await waitFor('every process of the evaluation to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
+    await until('every process of the evaluation to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
     expect(run.sandbox.leftoverProcesses).toBe(0);
   });
 
@@ -215,11 +208,11 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     const marker = uniqueMarker();
     const ac = new AbortController();
     const running = evaluate(`sh -c '(sleep ${marker} &); sleep ${marker} & sleep ${marker}; wait'`, { signal: ac.signal });
-    await waitFor('the evaluator to start its children', () => processesMentioning(`sleep\0${marker}`).length === 3);
+    await until('the evaluator to start its children', () => processesMentioning(`sleep\0${marker}`).length === 3);
     ac.abort();
     const run = await running;
     expect(run).toMatchObject({ cancelled: true, timedOut: false, result: { correct: false, error: 'the evaluation was cancelled' } });
-    await waitFor('every process of the evaluation to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
+    await until('every process of the evaluation to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
   });
 
   it('escalates to SIGKILL when the evaluator ignores SIGTERM', async () => {
@@ -227,13 +220,13 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     const run = await evaluate(`sh -c 'trap "" TERM; while :; do sleep ${marker}; done'`, { timeoutMs: 1000 });
     expect(run).toMatchObject({ timedOut: true });
     expect(run.result.correct).toBe(false);
-    await waitFor('the evaluator to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
+    await until('the evaluator to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
   });
 
   it('ends a grandchild that left the process group with setsid, and voids the evaluation where it could outlive the evaluator', async () => {
     const marker = uniqueMarker();
     const run = await evaluate(`sh -c 'setsid sleep ${marker} & echo "{\\"combined_score\\": 1}"'`);
-    await waitFor('the setsid grandchild to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
+    await until('the setsid grandchild to be gone', () => processesMentioning(`sleep\0${marker}`).length === 0);
     // With a process tree of its own, the kernel ends it with the evaluator: nothing outlived it.
     if (ownTree) expect(run.result).toEqual({ correct: true, score: 1 });
     else {
@@ -325,7 +318,7 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
       expect(run.sandbox.processLimitHit).toBe(true);
     }
     if (pidsCgroup) expect(run.sandbox).toMatchObject({ processes: 'cgroup pids.max=32', leftoverProcesses: 0 });
-    await waitFor('every shell of the bomb to be gone', () => processesMentioning(name).length === 0);
+    await until('every shell of the bomb to be gone', () => processesMentioning(name).length === 0);
   });
 
   it("caps the whole evaluation's memory, not each process's, and names the limit", async () => {

@@ -14,7 +14,8 @@ import { SystemClock } from '../../../src/node/clock';
 import { SlurmBackend } from '../../../src/node/slurm/backend';
 import type { SlurmBackendOptions } from '../../../src/node/slurm/backend';
 import type { SlurmRunner } from '../../../src/node/slurm/cli';
-import { FakeSlurm, until } from './fakeSlurm';
+import { FakeSlurm } from './fakeSlurm';
+import { until } from '../../until';
 
 const RUN = '20260101-000000-abcdef';
 const TEXT = 'export const x = 1;\n';
@@ -69,7 +70,7 @@ describe('Slurm backend', () => {
     await b.open();
     expect(ofType(events, 'slurm/status').map((e) => e.state)).toEqual(['probing', 'ready']);
     const results = b.evaluateShards(TEXT, [['a', 'bb'], ['ccc'], ['dddd']], new AbortController().signal);
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     const [job] = fake.submissions();
     const sbatch = fake.calls.filter((c) => c.command === 'sbatch').at(-1)!.args;
     expect(sbatch).toContain('--array=0-2');
@@ -81,7 +82,7 @@ describe('Slurm backend', () => {
     // Journaled before any task ran, let alone finished.
     expect(events.findIndex((e) => e.type === 'slurm/submitted')).toBeLessThan(events.findIndex((e) => e.type === 'slurm/task') === -1 ? Infinity : events.findIndex((e) => e.type === 'slurm/task'));
     fake.start(job!.tasks[2]!);
-    await until(() => ofType(events, 'slurm/task').some((e) => e.index === 2 && e.state === 'RUNNING'), 'task 2 running');
+    await until('task 2 running', () => ofType(events, 'slurm/task').some((e) => e.index === 2 && e.state === 'RUNNING'));
     await fake.complete(job!.tasks[2]!, scored, 3);
     expect(await results[2]).toEqual({ correct: true, instances: { dddd: 4 }, score: 0 });
     await fake.complete(job!.tasks[0]!, scored, 1);
@@ -102,7 +103,7 @@ describe('Slurm backend', () => {
     const gate = new AbortController();
     const results = b.evaluateShards(TEXT, [['a'], ['b'], ['c']], gate.signal);
     results.forEach((p) => p.catch(() => undefined));
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     const [job] = fake.submissions();
     fake.start(job!.tasks[0]!);
     fake.start(job!.tasks[1]!);
@@ -110,12 +111,12 @@ describe('Slurm backend', () => {
     await results[0];
     gate.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
     await expect(results[1]).rejects.toThrow('The gate decided');
-    await until(() => fake.live().length === 0, 'the cancel');
+    await until('the cancel', () => fake.live().length === 0);
     expect(ofType(events, 'slurm/cancelled')).toMatchObject([{ jobId: job!.jobId, indices: [1, 2], why: 'verdict' }]);
     expect(fake.calls.filter((c) => c.command === 'scancel').map((c) => c.args)).toEqual([[`${job!.jobId}_1`, `${job!.jobId}_2`]]);
     // Task 1 ran until cancelled (its own sacct record); task 2 never started (no record of its own).
     fake.task(job!.jobId, 1).elapsed = 4;
-    await until(() => ofType(events, 'slurm/task').filter((e) => e.outcome === 'cancelled').length === 2, 'both accounted');
+    await until('both accounted', () => ofType(events, 'slurm/task').filter((e) => e.outcome === 'cancelled').length === 2);
     expect(ofType(events, 'slurm/task').filter((e) => e.outcome === 'cancelled').map((e) => [e.index, e.state, e.clusterSeconds]).sort()).toEqual([
       [1, 'CANCELLED', 4],
       [2, 'CANCELLED', 0],
@@ -126,9 +127,9 @@ describe('Slurm backend', () => {
     const fake = new FakeSlurm();
     const { b, events } = backend(fake);
     const [result] = b.evaluateShards(TEXT, [['a']], new AbortController().signal);
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     fake.end(fake.submissions()[0]!.tasks[0]!, 'TIMEOUT', 60);
-    await until(() => fake.submissions().length === 2, 'the retry');
+    await until('the retry', () => fake.submissions().length === 2);
     expect(ofType(events, 'slurm/submitted').map((e) => [e.attempt, e.tasks.map((t) => t.instances)])).toEqual([
       [1, [['a']]],
       [2, [['a']]],
@@ -149,10 +150,10 @@ describe('Slurm backend', () => {
     const first = backend({ run: (c, a) => (dead ? new Promise(() => undefined) : fake.run(c, a)) });
     const shards = [['a'], ['b'], ['c']];
     first.b.evaluateShards(TEXT, shards, new AbortController().signal).forEach((p) => p.catch(() => undefined));
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     const [job] = fake.submissions();
     await fake.complete(job!.tasks[0]!, scored);
-    await until(() => ofType(first.events, 'slurm/task').some((e) => e.outcome === 'done'), 'task 0 done');
+    await until('task 0 done', () => ofType(first.events, 'slurm/task').some((e) => e.outcome === 'done'));
     fake.start(job!.tasks[1]!);
     dead = true;
     open.splice(open.indexOf(first.b), 1);
@@ -181,11 +182,11 @@ describe('Slurm backend', () => {
     const shards = [['a'], ['b'], ['c']];
     const results = first.b.evaluateShards(TEXT, shards, gate.signal);
     results.forEach((p) => p.catch(() => undefined));
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     await fake.complete(fake.submissions()[0]!.tasks[0]!, scored);
     await results[0];
     gate.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
-    await until(() => ofType(first.events, 'slurm/task').filter((e) => e.outcome === 'cancelled').length === 2, 'the cancelled tasks accounted');
+    await until('the cancelled tasks accounted', () => ofType(first.events, 'slurm/task').filter((e) => e.outcome === 'cancelled').length === 2);
     await first.b.close();
     // The replay reaches the same verdict after shard 0: nothing is submitted.
     const replay = backend(fake, { journaled: first.events, sharedDir: first.dir });
@@ -200,9 +201,9 @@ describe('Slurm backend', () => {
     // A gate that goes on (it did not decide there this time) gets them, each once the ones before it are in.
     const onward = backend(fake, { journaled: first.events, sharedDir: first.dir });
     const more = onward.b.evaluateShards(TEXT, shards, new AbortController().signal);
-    await until(() => fake.submissions().length === 2, 'shard 1 submitted');
+    await until('shard 1 submitted', () => fake.submissions().length === 2);
     await fake.complete(fake.submissions()[1]!.tasks[0]!, scored);
-    await until(() => fake.submissions().length === 3, 'shard 2 submitted after shard 1');
+    await until('shard 2 submitted after shard 1', () => fake.submissions().length === 3);
     await fake.complete(fake.submissions()[2]!.tasks[0]!, scored);
     expect((await Promise.all(more)).map((r) => Object.keys(r.instances!))).toEqual([['a'], ['b'], ['c']]);
     expect(ofType(onward.events, 'slurm/submitted').map((e) => [e.attempt, e.tasks.map((t) => t.instances)])).toEqual([
@@ -216,7 +217,7 @@ describe('Slurm backend', () => {
     let dead = false;
     const first = backend({ run: (c, a) => (dead ? new Promise(() => undefined) : fake.run(c, a)) });
     first.b.evaluateShards(TEXT, [['a'], ['b']], new AbortController().signal).forEach((p) => p.catch(() => undefined));
-    await until(() => ofType(first.events, 'slurm/submitted').length === 1, 'the submission');
+    await until('the submission', () => ofType(first.events, 'slurm/submitted').length === 1);
     dead = true;
     open.splice(open.indexOf(first.b), 1);
     const journal = first.events.filter((e) => e.type !== 'slurm/submitted');
@@ -235,9 +236,9 @@ describe('Slurm backend', () => {
     const loads: (string | undefined)[] = [];
     const { b, events } = backend(fake, { onLoad: (l) => loads.push(l.paused) });
     const [result] = b.evaluateShards(TEXT, [['a']], new AbortController().signal);
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     fake.down = true;
-    await until(() => ofType(events, 'slurm/status').some((e) => e.state === 'paused'), 'the pause');
+    await until('the pause', () => ofType(events, 'slurm/status').some((e) => e.state === 'paused'));
     expect(loads.some((p) => p?.startsWith('Slurm does not answer'))).toBe(true);
     await fake.complete(fake.submissions()[0]!.tasks[0]!, scored);
     fake.down = false;
@@ -250,14 +251,14 @@ describe('Slurm backend', () => {
     const { b, events } = backend(fake, { clusterHours: 3 / 3600 });
     const results = b.evaluateShards(TEXT, [['a'], ['b'], ['c']], new AbortController().signal);
     results.forEach((p) => p.catch(() => undefined));
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     const [job] = fake.submissions();
     await fake.complete(job!.tasks[0]!, scored, 2);
     await results[0];
     expect(b.exceeded()).toBeUndefined();
     await fake.complete(job!.tasks[1]!, scored, 2);
     await results[1];
-    await until(() => b.exceeded() !== undefined, 'the budget');
+    await until('the budget', () => b.exceeded() !== undefined);
     expect(b.exceeded()).toBe('0.00111 of 0.0008333333333333334 cluster hours');
     const stopped = await results[2]!.catch((e: unknown) => e);
     expect(RatchetError.is(stopped, 'budgetExhausted')).toBe(true);
@@ -282,7 +283,7 @@ describe('Slurm backend', () => {
     const fake = new FakeSlurm();
     const { b, events } = backend(fake);
     b.evaluateShards(TEXT, [['a'], ['b']], new AbortController().signal).forEach((p) => p.catch(() => undefined));
-    await until(() => fake.submissions().length === 1, 'the submission');
+    await until('the submission', () => fake.submissions().length === 1);
     fake.start(fake.submissions()[0]!.tasks[0]!);
     await b.close();
     expect(fake.live()).toEqual([]);
