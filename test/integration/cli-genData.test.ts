@@ -25,11 +25,11 @@ beforeAll(() => {
 const SCENARIO: ScenarioInput = { seed: 3, agent: { baseAccuracy: 0.5, noise: 1 }, validator: { accuracy: 0.85, positionBias: 0, tieRate: 1 } };
 const CONCURRENCY = 4;
 /**
- * Calls a kill -9 can catch in flight: the requests parked at the server (one per concurrency
- * slot), and the answers that freed those slots, received but not yet in the response cache.
- * Counted by request body, so a body the run sends twice by design counts twice.
+ * Calls a kill -9 can catch in flight: one per concurrency slot, since a slot is freed only once
+ * its answer is durable in the response cache (an answer received and not yet written still holds
+ * its slot). Counted by request body, so a body the run sends twice by design counts twice.
  */
-const IN_FLIGHT = 2 * CONCURRENCY;
+const IN_FLIGHT = CONCURRENCY;
 
 function workspace(): { dir: string; prompt: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-gendata-'));

@@ -221,7 +221,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
   const control = replayingControl(provenance.control(opts.control), replayed);
   const challengerModel = roles.challenger?.model ?? '';
-  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
+  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, concurrency: spec.concurrency, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
   try {
     const result = await runEvolve(
       {
@@ -274,7 +274,7 @@ function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
 }
 
 /** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */
-function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'now' | 'challengerModel'> {
+function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'concurrency' | 'now' | 'challengerModel'> {
   const variables = templateVariableNames(inputs.prompt.body, inputs.template.syntax);
   if (variables.length === 0) {
     throw new RatchetError(

@@ -166,6 +166,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   const engine = new ZeroRounds({
     runId: writer.runId,
     llm,
+    concurrency: spec.concurrency,
     now: () => clock.now(),
     template: inputs.template,
     variables,
