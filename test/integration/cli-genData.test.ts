@@ -250,6 +250,47 @@ describe('ratchet gen-data', () => {
       await server.close();
     }
   }, 240_000);
+
+  it('killed with -9 and taken up by `ratchet runs resume`: the same run finishes, pays for no call twice beyond those in flight, and writes the same files', async () => {
+    const server = await startFakeServer({ scenario: SCENARIO });
+    const key = (body: unknown) => JSON.stringify(body);
+    try {
+      const ref = workspace();
+      const done = await runCli(['gen-data', ref.prompt, ...ARGS, '--base-url', server.url, '-w', ref.dir]);
+      expect(done.code, done.stderr).toBe(0);
+      const total = server.calls.length;
+      server.resetStats();
+
+      const ws = workspace();
+      server.inject({ kind: 'park', skip: Math.floor(total / 2), times: Infinity });
+      const { child, done: killed } = startCli(['gen-data', ws.prompt, ...ARGS, '--base-url', server.url, '-w', ws.dir]);
+      await server.untilParked(1);
+      child.kill('SIGKILL');
+      await killed;
+      server.clearFaults();
+      server.releaseParked();
+      const first = server.calls.map((c) => key(c.body));
+      server.resetStats();
+      const [id] = runIds(ws.dir);
+
+      const resumed = await runCli(['runs', 'resume', id!, '--base-url', server.url, '-w', ws.dir]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`run ${id}: finished`);
+      expect(runIds(ws.dir)).toEqual([id]);
+      const events = journal(ws.dir, id!);
+      expect(events.filter((e) => e.type === 'run/started')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'run/resumed')).toHaveLength(1);
+      expect(rounds(ws.dir, id!).map((e) => e.round)).toEqual([1, 2]);
+      expect(events.at(-1)?.type).toBe('run/finished');
+      const paidTwice = server.calls.filter((c) => first.includes(key(c.body))).length;
+      expect(first.length).toBeGreaterThan(total / 2);
+      expect(paidTwice).toBeLessThanOrEqual(IN_FLIGHT);
+      expect(readFileSync(join(ws.dir, 'sums.dev.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.dev.jsonl'), 'utf8'));
+      expect(readFileSync(join(ws.dir, 'sums.test.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.test.jsonl'), 'utf8'));
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
 });
 
 describe('ratchet evolve without a dataset (zero-data)', () => {

@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import type { EngineEvent } from '../../core/journal/events';
-import { runGenData } from '../../node/runs/genDataRun';
-import type { GenDataOptions } from '../../node/runs/genDataRun';
+import { resumeGenData, runGenData } from '../../node/runs/genDataRun';
+import type { GenDataOptions, GenDataOutcome } from '../../node/runs/genDataRun';
 import type { RoundOutcome } from '../../core/zero/rounds';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, positive, seconds } from '../flags';
@@ -60,8 +60,6 @@ export function registerGenData(program: Command, version: string): void {
 }
 
 export async function genDataCommand(promptFile: string, flags: GenDataFlags, version: string): Promise<number> {
-  const { controller, dispose: stopListening } = cancelledByUser();
-  const progress = new Progress(!!flags.json);
   const overrides: GenDataOptions['overrides'] = {};
   if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
   if (flags.model !== undefined) overrides.model = flags.model;
@@ -70,8 +68,8 @@ export async function genDataCommand(promptFile: string, flags: GenDataFlags, ve
   if (flags.callTimeout !== undefined) overrides.callTimeoutSeconds = flags.callTimeout;
   if (flags.maxFailures !== undefined) overrides.maxFailures = flags.maxFailures;
   if (flags.budgetCalls !== undefined) overrides.budgetCalls = flags.budgetCalls;
-  try {
-    const outcome = await runGenData({
+  return reported(flags, (face) =>
+    runGenData({
       promptPath: promptFile,
       workspace: flags.workspace,
       ...(flags.tasks !== undefined ? { tasks: flags.tasks } : {}),
@@ -83,9 +81,39 @@ export async function genDataCommand(promptFile: string, flags: GenDataFlags, ve
       overrides,
       endpointDefaults: endpointDefaultsFromEnv(process.env),
       version,
-      signal: controller.signal,
-      onEvent: (e: EngineEvent) => progress.show(e),
-    });
+      ...face,
+    }),
+  );
+}
+
+/** `ratchet runs resume <id>` of a gen-data run: the flags that change neither its inputs nor its rounds. */
+export type GenDataResumeFlags = Pick<GenDataFlags, 'workspace' | 'baseUrl' | 'callTimeout' | 'maxFailures' | 'json'>;
+
+export async function genDataResumeCommand(runId: string, flags: GenDataResumeFlags, version: string): Promise<number> {
+  return reported(flags, (face) =>
+    resumeGenData(runId, {
+      workspace: flags.workspace,
+      overrides: {
+        ...(flags.baseUrl !== undefined ? { baseURL: flags.baseUrl } : {}),
+        ...(flags.callTimeout !== undefined ? { callTimeoutSeconds: flags.callTimeout } : {}),
+        ...(flags.maxFailures !== undefined ? { maxFailures: flags.maxFailures } : {}),
+      },
+      endpointDefaults: endpointDefaultsFromEnv(process.env),
+      version,
+      ...face,
+    }),
+  );
+}
+
+/** Runs a gen-data run with the terminal as its face, then prints what it wrote and returns the exit code. */
+async function reported(
+  flags: Pick<GenDataFlags, 'workspace' | 'json'>,
+  run: (face: { signal: AbortSignal; onEvent: (e: EngineEvent) => void }) => Promise<GenDataOutcome>,
+): Promise<number> {
+  const { controller, dispose: stopListening } = cancelledByUser();
+  const progress = new Progress(!!flags.json);
+  try {
+    const outcome = await run({ signal: controller.signal, onEvent: (e: EngineEvent) => progress.show(e) });
     progress.end();
     if (!flags.json) {
       writeErr(roundTable(outcome.rounds));
