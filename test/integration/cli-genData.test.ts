@@ -5,7 +5,7 @@
 // holds each round's counts, reliability and exemplars; an existing file is never replaced without
 // --force; and a run killed with -9 and run again pays for no call a second time beyond those in flight.
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -182,7 +182,7 @@ describe('ratchet gen-data', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('No generated task passed the filters in 2 rounds, so nothing was written');
       expect(r.stderr).toContain('Check that the challenger model (sim-agent) writes the <question> blocks it is asked for.');
-      expect(r.stderr).toContain(`nothing written: ${devPath} is as it was`);
+      expect(r.stderr).toContain(`nothing written: ${devPath} and ${join(ws.dir, 'sums.test.jsonl')} are as they were`);
       expect(r.stdout).toBe('');
       expect(readFileSync(devPath, 'utf8')).toBe(mine);
       expect(existsSync(join(ws.dir, 'sums.test.jsonl'))).toBe(false);
@@ -205,6 +205,30 @@ describe('ratchet gen-data', () => {
       const forced = await runCli(['gen-data', ws.prompt, ...ARGS, '--rounds', '1', '--force', '--base-url', server.url, '-w', ws.dir]);
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(devPath, 'utf8')).toContain('"zeroData"');
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it('--force with a test split that cannot be written puts the dev set back, and says both files are as they were', async () => {
+    const ws = workspace();
+    const devPath = join(ws.dir, 'sums.dev.jsonl');
+    const testPath = join(ws.dir, 'sums.test.jsonl');
+    const mine = '{"vars":{"question":"mine"}}\n';
+    writeFileSync(devPath, mine);
+    // A folder where the test split goes: its write fails after the dev set's has succeeded.
+    mkdirSync(testPath);
+    writeFileSync(join(testPath, 'keep.txt'), 'kept');
+    const server = await startFakeServer({ scenario: SCENARIO });
+    try {
+      const r = await runCli(['gen-data', ws.prompt, ...ARGS, '--rounds', '1', '--force', '--base-url', server.url, '-w', ws.dir]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${testPath} could not be written (`);
+      expect(r.stderr).toContain(`${devPath} was put back, so both files are as they were.`);
+      expect(r.stderr).toContain(`nothing written: ${devPath} and ${testPath} are as they were`);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(devPath, 'utf8')).toBe(mine);
+      expect(readFileSync(join(testPath, 'keep.txt'), 'utf8')).toBe('kept');
     } finally {
       await server.close();
     }

@@ -117,7 +117,7 @@ async function reported(
     progress.end();
     if (!flags.json) {
       writeErr(roundTable(outcome.rounds));
-      writeErr(outcome.written ? `dev set: ${outcome.devPath}\ntest split: ${outcome.testPath}\n` : `nothing written: ${outcome.devPath} is as it was\n`);
+      writeErr(filesLine(outcome));
       writeErr(`run ${outcome.runId}: ${outcome.status}${outcome.error ? ` · ${outcome.error.message}` : ''}\n  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`);
     }
     // The dev set's path alone on stdout, for a script to pick up.
@@ -129,6 +129,13 @@ async function reported(
     progress.end();
     stopListening();
   }
+}
+
+/** What became of the two files, as it is: written, left as they were, or (the only other case) no longer a pair. */
+function filesLine(o: GenDataOutcome): string {
+  if (o.written) return `dev set: ${o.devPath}\ntest split: ${o.testPath}\n`;
+  if (o.unmatched) return `${o.devPath} was replaced, ${o.testPath} was not: the two do not match\n`;
+  return `nothing written: ${o.devPath} and ${o.testPath} are as they were\n`;
 }
 
 const COLUMNS = ['round', 'written', 'format', 'duplicate', 'low disp.', 'kept', 'held out', 'role rel.', 'amp. rel.', 'exemplars'] as const;

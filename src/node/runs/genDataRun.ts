@@ -39,6 +39,7 @@ import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
 import { nodePorts } from '../ports';
 import { currentOwner } from '../process';
+import { writeFilePair } from './devSetFiles';
 import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
 
@@ -73,6 +74,8 @@ export interface GenDataOutcome {
   devPath: string;
   testPath: string;
   written: boolean;
+  /** The dev set was replaced and its test split could not be written, nor the dev set put back: the pair does not match. */
+  unmatched?: boolean;
   rounds: RoundOutcome[];
   error?: { code: string; message: string };
 }
@@ -310,7 +313,8 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
     }
     const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
     await emit({ ...base(), type: 'run/failed', error });
-    return outcome('failed', false, error);
+    const failed = outcome('failed', false, error);
+    return RatchetError.is(err) && err.details['unmatched'] === true ? { ...failed, unmatched: true } : failed;
   } finally {
     offWait();
     await writer.flush().catch(() => undefined);
@@ -318,12 +322,13 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
   }
 }
 
+/** The dev set and its test split, both or neither (devSetFiles.ts). */
 async function writeDevSet(files: NodeFiles, rounds: readonly RoundOutcome[], devPath: string, testPath: string, challengerModel: string): Promise<void> {
   const records = (tasks: readonly GeneratedTask[], split: 'dev' | 'test') =>
     tasks.map((t) => generatedItemRecord(t.vars, { round: t.round, difficulty: t.difficulty, dispersion: t.dispersion, challengerModel, split }));
-  await files.mkdirp(dirname(devPath));
-  await files.writeTextAtomic(devPath, devSetJsonl(records(rounds.flatMap((r) => r.dev), 'dev')));
-  await files.mkdirp(dirname(testPath));
-  await files.writeTextAtomic(testPath, devSetJsonl(records(rounds.flatMap((r) => r.test), 'test')));
+  await writeFilePair(
+    files,
+    { path: devPath, text: devSetJsonl(records(rounds.flatMap((r) => r.dev), 'dev')) },
+    { path: testPath, text: devSetJsonl(records(rounds.flatMap((r) => r.test), 'test')) },
+  );
 }
-
