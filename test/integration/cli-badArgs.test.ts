@@ -36,6 +36,8 @@ describe('ratchet evolve refuses bad arguments before creating a run', () => {
     [['--alpha', '1'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got 1.'],
     [['--alpha', '-0.5'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got -0.5.'],
     [['--budget-calls', '-1'], '--budget-calls must be a whole number, got "-1".'],
+    // In range, but no dev set of this size can ever reach it: refused as such, not as a failed run.
+    [['--alpha', '1e-300'], 'consecutive wins at α = 1e-300'],
   ])('%j', async (flags, message) => {
     const stderr = await refused(['evolve', ws.promptPath, '-w', ws.dir, ...NOWHERE, ...flags], ws.dir);
     expect(stderr).toContain(message);

@@ -19,7 +19,7 @@ import { badInputError, errorsOf } from '../../core/data/diagnostics';
 import type { Scorer } from '../../core/data/scorers/types';
 import { RatchetError } from '../../core/errors';
 import { REWARD_FREE_GATES, SCORED_GATES } from '../../core/gates/gateTable';
-import { runEvolve } from '../../core/evolve/loop';
+import { checkFeasible, runEvolve } from '../../core/evolve/loop';
 import type { EvolveResult } from '../../core/evolve/loop';
 import type { LlmTransport } from '../../core/ports';
 import { describeRoles } from '../../core/llm/roles';
@@ -135,6 +135,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   checkGate(spec);
   // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
   const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
+  // A gate that can never commit on this dev set (`--alpha 1e-300`) is refused before a run folder exists.
+  if (!zero) checkFeasible(spec, inputs.splits.dev.length);
   const calls = zero ? 'zeroDataEvolve' : 'evolve';
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
