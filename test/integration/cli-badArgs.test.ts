@@ -68,3 +68,20 @@ describe('ratchet search refuses bad arguments before creating a run', () => {
     expect(r.stderr).toContain(message);
   });
 });
+
+describe('-w naming no folder is refused, and no folder is created for it', () => {
+  const ws = makeWorkspace();
+  scratch.push(ws.dir);
+  const missing = join(ws.dir, 'no', 'such', 'dir');
+  it.each([
+    ['evolve', ws.promptPath, ...NOWHERE],
+    ['gen-data', ws.promptPath, ...NOWHERE],
+    ['search', join(ws.dir, 'step.mjs'), ...NOWHERE.slice(0, 2)],
+    ['runs', 'show', 'r1'],
+  ])('%s', async (...command) => {
+    const r = await runCli([...command, '-w', missing]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(`ratchet: --workspace ${missing}: there is no folder ${missing}; pass an existing folder (the one that holds, or will hold, .ratchet/), or create it first.\n`);
+    expect(existsSync(join(ws.dir, 'no'))).toBe(false);
+  });
+});
