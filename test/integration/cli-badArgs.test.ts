@@ -85,3 +85,17 @@ describe('-w naming no folder is refused, and no folder is created for it', () =
     expect(existsSync(join(ws.dir, 'no'))).toBe(false);
   });
 });
+
+describe('a prompt or dataset that is not UTF-8 is refused with its file and byte offset', () => {
+  it.each([
+    ['the prompt', 'task.prompt.md', '---\ndescription: caf\xe9\n---\nQuestion: {{question}}\n', 2, 20],
+    ['the dataset', 'data/items.jsonl', '{"id":"q1","question":"What is 1 plus 1?","expected":2}\n{"id":"q2","question":"Caf\xe9?","expected":3}\n', 2, 82],
+  ])('%s', async (_, name, latin1, line, offset) => {
+    const ws = makeWorkspace();
+    scratch.push(ws.dir);
+    const path = join(ws.dir, name);
+    writeFileSync(path, Buffer.from(latin1, 'latin1'));
+    const stderr = await refused(['evolve', ws.promptPath, '-w', ws.dir, ...NOWHERE], ws.dir);
+    expect(stderr).toContain(`${path}:${line}: byte ${offset} (0xE9) is not UTF-8`);
+  });
+});
