@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { RatchetError } from '../core/errors';
 import { redactText, redactUrlsIn } from '../core/redact';
 import { EXIT_ERROR } from './exitCodes';
+import { checkWorkspaceFlag } from './workspaceFlag';
 import { registerBench } from './commands/bench';
 import { registerRuns } from './commands/runs';
 import { registerEvolve } from './commands/evolve';
@@ -21,7 +22,8 @@ export function buildProgram(): Command {
     .description('Gated prompt and code evolution: an edit lands only when the evidence says it is better.')
     .version(version())
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, action) => checkWorkspaceFlag(action));
   registerRuns(program, version());
   registerEvolve(program, version());
   registerGate(program);

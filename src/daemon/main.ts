@@ -125,6 +125,10 @@ function entryKind(path: string): 'socket' | 'link' | 'other' | 'gone' {
     return 'gone';
   }
 }
+// Stopped by a signal (a logout, `kill`, a service manager): the same exit as an idle one, so the
+// socket file goes with the server and the next daemon does not meet a stale one.
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => exit(`${signal} received`));
+
 server.on('listening', () => {
   log(`listening on ${socketPath} (pid ${process.pid})`);
   lifetimeCheck();

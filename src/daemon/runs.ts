@@ -24,7 +24,7 @@ import { readRunOwner, readRunRecord, runPaths } from '../core/journal/journal';
 import { resumeEvolveRun, startEvolveRun } from '../node/runs/evolveRun';
 import type { EvolveRunOptions } from '../node/runs/evolveRun';
 import { resumeSearchRun, startSearchRun } from '../node/runs/searchRun';
-import { runGenData } from '../node/runs/genDataRun';
+import { resumeGenData, runGenData } from '../node/runs/genDataRun';
 import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
@@ -130,8 +130,6 @@ export class DaemonRuns {
     }
     // The kind decides which engine takes the run up; an unreadable run.json fails here, with its reason.
     const { kind } = await readRunRecord(this.files, runPaths(this.files, p.workspace, p.runId).runJson);
-    // A dev set is written once, at its end: a generation is taken up by starting it again (its paid calls come from the cache).
-    if (kind === 'gen-data') throw new RatchetError('badInput', `Run ${p.runId} generated a dev set: run Generate Dev Set again; every call it already paid for is answered from the response cache.`, { runId: p.runId });
     if (kind === 'search') refuseEditorModels(p);
     const run = new DaemonRun(p.file, p.workspace, p.title);
     // Its counts go on from the journal's; an unreadable journal fails the resume itself, with its reason.
@@ -139,7 +137,18 @@ export class DaemonRuns {
     if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
     this.register(run, p.runId, resumingStatus(p.runId, journal?.events ?? []));
     return this.launch(run, p, (common) =>
-      kind === 'search' ? resumeSearchRun(p.runId, { ...searchOptions(common, run), workspace: p.workspace }) : resumeEvolveRun(p.runId, p.workspace, common),
+      kind === 'search'
+        ? resumeSearchRun(p.runId, { ...searchOptions(common, run), workspace: p.workspace })
+        : kind === 'gen-data'
+          ? resumeGenData(p.runId, {
+              workspace: p.workspace,
+              endpointDefaults: common.endpointDefaults,
+              version: common.version,
+              signal: common.signal,
+              onEvent: common.onEvent,
+              ...(common.transport ? { transport: common.transport } : {}),
+            })
+          : resumeEvolveRun(p.runId, p.workspace, common),
     );
   }
 

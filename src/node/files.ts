@@ -13,6 +13,7 @@
  * Reads go through inputFile.ts: only regular files, and none larger than `limits.maxFileBytes`;
  * `tryReadLines` streams a file's lines (a JSONL dataset), refusing a line past `limits.maxLineChars`.
  */
+import { isUtf8 } from 'node:buffer';
 import { chmod, open, mkdir, readdir, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -20,6 +21,8 @@ import writeFileAtomic from 'write-file-atomic';
 import { RatchetError } from '../core/errors';
 import { fileTooLargeMessage, lineTooLongMessage } from '../core/files/inputLimits';
 import type { InputLimits } from '../core/files/inputLimits';
+import { notUtf8Message, scanUtf8 } from '../core/files/utf8';
+import type { Utf8Scan } from '../core/files/utf8';
 import type { Files } from '../core/ports';
 import { errnoCode, inputLimitsFromEnv, openInputFile } from './inputFile';
 
@@ -63,7 +66,7 @@ export class NodeFiles implements Files {
       if (input.size > limits.maxFileBytes) {
         throw new RatchetError('badInput', `${file} ${fileTooLargeMessage(input.size, limits)}.`, { file, size: input.size });
       }
-      return await input.handle.readFile('utf8');
+      return strictUtf8(await input.handle.readFile(), file);
     } catch (err) {
       if (RatchetError.is(err)) throw err;
       throw new RatchetError('badInput', `${file} could not be read (${errnoCode(err) ?? (err instanceof Error ? err.message : String(err))}).`, { file }, err);
@@ -200,14 +203,20 @@ function isCode(err: unknown, code: string): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code;
 }
 
-/** The lines of an open file, chunk by chunk; a line past the cap is refused at its number, unread beyond it. */
+/** The lines of an open file, chunk by chunk; a line past the cap is refused at its number, unread beyond it, and a byte that is not UTF-8 at its offset. */
 async function* linesOf(handle: FileHandle, file: string, limits: InputLimits): AsyncGenerator<string> {
   // Not read to its end: its length is unknown, only that it is over the limit.
   const tooLong = (line: number) => new RatchetError('badInput', `${file}:${line}: ${lineTooLongMessage(undefined, limits)}.`, { file, line });
   try {
     let partial = '';
     let line = 1;
-    for await (const chunk of handle.createReadStream({ encoding: 'utf8', autoClose: false, start: 0 }) as AsyncIterable<string>) {
+    // Bytes of a character the last chunk cut off, and how many bytes of the file came before them.
+    let carry: Buffer = Buffer.alloc(0);
+    let offset = 0;
+    for await (const raw of handle.createReadStream({ autoClose: false, start: 0 }) as AsyncIterable<Buffer>) {
+      const bytes = carry.length === 0 ? raw : Buffer.concat([carry, raw]);
+      const scan: Utf8Scan = isUtf8(bytes) ? { complete: bytes.length } : scanUtf8(bytes);
+      const chunk = bytes.toString('utf8', 0, scan.complete);
       let start = 0;
       for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
         const text = partial + chunk.slice(start, nl);
@@ -219,9 +228,27 @@ async function* linesOf(handle: FileHandle, file: string, limits: InputLimits): 
       }
       partial += chunk.slice(start);
       if (partial.length > limits.maxLineChars) throw tooLong(line);
+      if (scan.invalidAt !== undefined) throw notUtf8(file, offset + scan.invalidAt, bytes[scan.invalidAt], line);
+      carry = bytes.subarray(scan.complete);
+      offset += scan.complete;
     }
+    if (carry.length > 0) throw notUtf8(file, offset, undefined, line);
     yield partial;
   } finally {
     await handle.close();
   }
+}
+
+/** The file's text, or badInput at the first byte that is not UTF-8 (core/files/utf8.ts says why). */
+function strictUtf8(bytes: Buffer, file: string): string {
+  if (isUtf8(bytes)) return bytes.toString('utf8');
+  const scan = scanUtf8(bytes);
+  const at = scan.invalidAt ?? scan.complete;
+  let line = 1;
+  for (let i = bytes.indexOf(0x0a); i !== -1 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+  throw notUtf8(file, at, scan.invalidAt === undefined ? undefined : bytes[at], line);
+}
+
+function notUtf8(file: string, offset: number, byte: number | undefined, line: number): RatchetError {
+  return new RatchetError('badInput', notUtf8Message(file, offset, byte, line), { file, line, byteOffset: offset });
 }

@@ -36,6 +36,8 @@ describe('ratchet evolve refuses bad arguments before creating a run', () => {
     [['--alpha', '1'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got 1.'],
     [['--alpha', '-0.5'], '--alpha (gate.alpha) must be a number between 0 and 1 (exclusive), got -0.5.'],
     [['--budget-calls', '-1'], '--budget-calls must be a whole number, got "-1".'],
+    // In range, but no dev set of this size can ever reach it: refused as such, not as a failed run.
+    [['--alpha', '1e-300'], 'consecutive wins at α = 1e-300'],
   ])('%j', async (flags, message) => {
     const stderr = await refused(['evolve', ws.promptPath, '-w', ws.dir, ...NOWHERE, ...flags], ws.dir);
     expect(stderr).toContain(message);
@@ -64,5 +66,36 @@ describe('ratchet search refuses bad arguments before creating a run', () => {
     const r = await runCli(['search', program, '-w', dir, '--base-url', 'http://127.0.0.1:9/v1', ...flags]);
     expect({ code: r.code, runs: runIds(dir) }).toEqual({ code: 2, runs: [] });
     expect(r.stderr).toContain(message);
+  });
+});
+
+describe('-w naming no folder is refused, and no folder is created for it', () => {
+  const ws = makeWorkspace();
+  scratch.push(ws.dir);
+  const missing = join(ws.dir, 'no', 'such', 'dir');
+  it.each([
+    ['evolve', ws.promptPath, ...NOWHERE],
+    ['gen-data', ws.promptPath, ...NOWHERE],
+    ['search', join(ws.dir, 'step.mjs'), ...NOWHERE.slice(0, 2)],
+    ['runs', 'show', 'r1'],
+  ])('%s', async (...command) => {
+    const r = await runCli([...command, '-w', missing]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(`ratchet: --workspace ${missing}: there is no folder ${missing}; pass an existing folder (the one that holds, or will hold, .ratchet/), or create it first.\n`);
+    expect(existsSync(join(ws.dir, 'no'))).toBe(false);
+  });
+});
+
+describe('a prompt or dataset that is not UTF-8 is refused with its file and byte offset', () => {
+  it.each([
+    ['the prompt', 'task.prompt.md', '---\ndescription: caf\xe9\n---\nQuestion: {{question}}\n', 2, 20],
+    ['the dataset', 'data/items.jsonl', '{"id":"q1","question":"What is 1 plus 1?","expected":2}\n{"id":"q2","question":"Caf\xe9?","expected":3}\n', 2, 82],
+  ])('%s', async (_, name, latin1, line, offset) => {
+    const ws = makeWorkspace();
+    scratch.push(ws.dir);
+    const path = join(ws.dir, name);
+    writeFileSync(path, Buffer.from(latin1, 'latin1'));
+    const stderr = await refused(['evolve', ws.promptPath, '-w', ws.dir, ...NOWHERE], ws.dir);
+    expect(stderr).toContain(`${path}:${line}: byte ${offset} (0xE9) is not UTF-8`);
   });
 });

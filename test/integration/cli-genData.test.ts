@@ -5,7 +5,7 @@
 // holds each round's counts, reliability and exemplars; an existing file is never replaced without
 // --force; and a run killed with -9 and run again pays for no call a second time beyond those in flight.
 import { execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -25,11 +25,11 @@ beforeAll(() => {
 const SCENARIO: ScenarioInput = { seed: 3, agent: { baseAccuracy: 0.5, noise: 1 }, validator: { accuracy: 0.85, positionBias: 0, tieRate: 1 } };
 const CONCURRENCY = 4;
 /**
- * Calls a kill -9 can catch in flight: the requests parked at the server (one per concurrency
- * slot), and the answers that freed those slots, received but not yet in the response cache.
- * Counted by request body, so a body the run sends twice by design counts twice.
+ * Calls a kill -9 can catch in flight: one per concurrency slot, since a slot is freed only once
+ * its answer is durable in the response cache (an answer received and not yet written still holds
+ * its slot). Counted by request body, so a body the run sends twice by design counts twice.
  */
-const IN_FLIGHT = 2 * CONCURRENCY;
+const IN_FLIGHT = CONCURRENCY;
 
 function workspace(): { dir: string; prompt: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-gendata-'));
@@ -182,7 +182,7 @@ describe('ratchet gen-data', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('No generated task passed the filters in 2 rounds, so nothing was written');
       expect(r.stderr).toContain('Check that the challenger model (sim-agent) writes the <question> blocks it is asked for.');
-      expect(r.stderr).toContain(`nothing written: ${devPath} is as it was`);
+      expect(r.stderr).toContain(`nothing written: ${devPath} and ${join(ws.dir, 'sums.test.jsonl')} are as they were`);
       expect(r.stdout).toBe('');
       expect(readFileSync(devPath, 'utf8')).toBe(mine);
       expect(existsSync(join(ws.dir, 'sums.test.jsonl'))).toBe(false);
@@ -205,6 +205,30 @@ describe('ratchet gen-data', () => {
       const forced = await runCli(['gen-data', ws.prompt, ...ARGS, '--rounds', '1', '--force', '--base-url', server.url, '-w', ws.dir]);
       expect(forced.code, forced.stderr).toBe(0);
       expect(readFileSync(devPath, 'utf8')).toContain('"zeroData"');
+    } finally {
+      await server.close();
+    }
+  }, 180_000);
+
+  it('--force with a test split that cannot be written puts the dev set back, and says both files are as they were', async () => {
+    const ws = workspace();
+    const devPath = join(ws.dir, 'sums.dev.jsonl');
+    const testPath = join(ws.dir, 'sums.test.jsonl');
+    const mine = '{"vars":{"question":"mine"}}\n';
+    writeFileSync(devPath, mine);
+    // A folder where the test split goes: its write fails after the dev set's has succeeded.
+    mkdirSync(testPath);
+    writeFileSync(join(testPath, 'keep.txt'), 'kept');
+    const server = await startFakeServer({ scenario: SCENARIO });
+    try {
+      const r = await runCli(['gen-data', ws.prompt, ...ARGS, '--rounds', '1', '--force', '--base-url', server.url, '-w', ws.dir]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${testPath} could not be written (`);
+      expect(r.stderr).toContain(`${devPath} was put back, so both files are as they were.`);
+      expect(r.stderr).toContain(`nothing written: ${devPath} and ${testPath} are as they were`);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(devPath, 'utf8')).toBe(mine);
+      expect(readFileSync(join(testPath, 'keep.txt'), 'utf8')).toBe('kept');
     } finally {
       await server.close();
     }
@@ -243,6 +267,47 @@ describe('ratchet gen-data', () => {
       const paidTwice = server.calls.filter((c) => first.includes(key(c.body))).length;
       // Never round 1's answered calls; at most those in flight at the kill (IN_FLIGHT).
       expect(first.length).toBeGreaterThan(roundOne);
+      expect(paidTwice).toBeLessThanOrEqual(IN_FLIGHT);
+      expect(readFileSync(join(ws.dir, 'sums.dev.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.dev.jsonl'), 'utf8'));
+      expect(readFileSync(join(ws.dir, 'sums.test.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.test.jsonl'), 'utf8'));
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
+
+  it('killed with -9 and taken up by `ratchet runs resume`: the same run finishes, pays for no call twice beyond those in flight, and writes the same files', async () => {
+    const server = await startFakeServer({ scenario: SCENARIO });
+    const key = (body: unknown) => JSON.stringify(body);
+    try {
+      const ref = workspace();
+      const done = await runCli(['gen-data', ref.prompt, ...ARGS, '--base-url', server.url, '-w', ref.dir]);
+      expect(done.code, done.stderr).toBe(0);
+      const total = server.calls.length;
+      server.resetStats();
+
+      const ws = workspace();
+      server.inject({ kind: 'park', skip: Math.floor(total / 2), times: Infinity });
+      const { child, done: killed } = startCli(['gen-data', ws.prompt, ...ARGS, '--base-url', server.url, '-w', ws.dir]);
+      await server.untilParked(1);
+      child.kill('SIGKILL');
+      await killed;
+      server.clearFaults();
+      server.releaseParked();
+      const first = server.calls.map((c) => key(c.body));
+      server.resetStats();
+      const [id] = runIds(ws.dir);
+
+      const resumed = await runCli(['runs', 'resume', id!, '--base-url', server.url, '-w', ws.dir]);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toContain(`run ${id}: finished`);
+      expect(runIds(ws.dir)).toEqual([id]);
+      const events = journal(ws.dir, id!);
+      expect(events.filter((e) => e.type === 'run/started')).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'run/resumed')).toHaveLength(1);
+      expect(rounds(ws.dir, id!).map((e) => e.round)).toEqual([1, 2]);
+      expect(events.at(-1)?.type).toBe('run/finished');
+      const paidTwice = server.calls.filter((c) => first.includes(key(c.body))).length;
+      expect(first.length).toBeGreaterThan(total / 2);
       expect(paidTwice).toBeLessThanOrEqual(IN_FLIGHT);
       expect(readFileSync(join(ws.dir, 'sums.dev.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.dev.jsonl'), 'utf8'));
       expect(readFileSync(join(ws.dir, 'sums.test.jsonl'), 'utf8')).toBe(readFileSync(join(ref.dir, 'sums.test.jsonl'), 'utf8'));

@@ -39,8 +39,9 @@ describe('a starting prompt that cannot work', () => {
       expect(r.runs).toEqual([]);
     }
     expect(empty.stderr).toBe(`ratchet: ${empty.prompt}:4:1: the prompt has no body (nothing follows the front matter): write the prompt the run should evolve\n`);
+    // Not UTF-8 (a PNG's signature), refused as the file is read, at its first such byte.
     expect(binary.stderr).toBe(
-      `ratchet: ${binary.prompt}:5:1: the prompt holds binary content (NUL bytes, or text that is not UTF-8): a run evolves text; open the file you meant, or save this one as UTF-8 text\n`,
+      `ratchet: ${binary.prompt}:5: byte 37 (0x89) is not UTF-8; Ratchet reads prompts, run specs and datasets as UTF-8 — save the file as UTF-8 (from latin-1: iconv -f latin1 -t utf-8).\n`,
     );
     expect(huge.stderr).toBe(
       `ratchet: ${huge.prompt}:4:1: the prompt is about 525006 tokens, over the run's maxPromptTokens of 4000, and would be sent with every item: shorten it, or raise maxPromptTokens in the run spec\n`,

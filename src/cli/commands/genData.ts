@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import type { EngineEvent } from '../../core/journal/events';
-import { runGenData } from '../../node/runs/genDataRun';
-import type { GenDataOptions } from '../../node/runs/genDataRun';
+import { resumeGenData, runGenData } from '../../node/runs/genDataRun';
+import type { GenDataOptions, GenDataOutcome } from '../../node/runs/genDataRun';
 import type { RoundOutcome } from '../../core/zero/rounds';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, positive, seconds } from '../flags';
@@ -60,8 +60,6 @@ export function registerGenData(program: Command, version: string): void {
 }
 
 export async function genDataCommand(promptFile: string, flags: GenDataFlags, version: string): Promise<number> {
-  const { controller, dispose: stopListening } = cancelledByUser();
-  const progress = new Progress(!!flags.json);
   const overrides: GenDataOptions['overrides'] = {};
   if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
   if (flags.model !== undefined) overrides.model = flags.model;
@@ -70,8 +68,8 @@ export async function genDataCommand(promptFile: string, flags: GenDataFlags, ve
   if (flags.callTimeout !== undefined) overrides.callTimeoutSeconds = flags.callTimeout;
   if (flags.maxFailures !== undefined) overrides.maxFailures = flags.maxFailures;
   if (flags.budgetCalls !== undefined) overrides.budgetCalls = flags.budgetCalls;
-  try {
-    const outcome = await runGenData({
+  return reported(flags, (face) =>
+    runGenData({
       promptPath: promptFile,
       workspace: flags.workspace,
       ...(flags.tasks !== undefined ? { tasks: flags.tasks } : {}),
@@ -83,13 +81,43 @@ export async function genDataCommand(promptFile: string, flags: GenDataFlags, ve
       overrides,
       endpointDefaults: endpointDefaultsFromEnv(process.env),
       version,
-      signal: controller.signal,
-      onEvent: (e: EngineEvent) => progress.show(e),
-    });
+      ...face,
+    }),
+  );
+}
+
+/** `ratchet runs resume <id>` of a gen-data run: the flags that change neither its inputs nor its rounds. */
+export type GenDataResumeFlags = Pick<GenDataFlags, 'workspace' | 'baseUrl' | 'callTimeout' | 'maxFailures' | 'json'>;
+
+export async function genDataResumeCommand(runId: string, flags: GenDataResumeFlags, version: string): Promise<number> {
+  return reported(flags, (face) =>
+    resumeGenData(runId, {
+      workspace: flags.workspace,
+      overrides: {
+        ...(flags.baseUrl !== undefined ? { baseURL: flags.baseUrl } : {}),
+        ...(flags.callTimeout !== undefined ? { callTimeoutSeconds: flags.callTimeout } : {}),
+        ...(flags.maxFailures !== undefined ? { maxFailures: flags.maxFailures } : {}),
+      },
+      endpointDefaults: endpointDefaultsFromEnv(process.env),
+      version,
+      ...face,
+    }),
+  );
+}
+
+/** Runs a gen-data run with the terminal as its face, then prints what it wrote and returns the exit code. */
+async function reported(
+  flags: Pick<GenDataFlags, 'workspace' | 'json'>,
+  run: (face: { signal: AbortSignal; onEvent: (e: EngineEvent) => void }) => Promise<GenDataOutcome>,
+): Promise<number> {
+  const { controller, dispose: stopListening } = cancelledByUser();
+  const progress = new Progress(!!flags.json);
+  try {
+    const outcome = await run({ signal: controller.signal, onEvent: (e: EngineEvent) => progress.show(e) });
     progress.end();
     if (!flags.json) {
       writeErr(roundTable(outcome.rounds));
-      writeErr(outcome.written ? `dev set: ${outcome.devPath}\ntest split: ${outcome.testPath}\n` : `nothing written: ${outcome.devPath} is as it was\n`);
+      writeErr(filesLine(outcome));
       writeErr(`run ${outcome.runId}: ${outcome.status}${outcome.error ? ` · ${outcome.error.message}` : ''}\n  details: ratchet runs show ${outcome.runId} --workspace ${flags.workspace}\n`);
     }
     // The dev set's path alone on stdout, for a script to pick up.
@@ -101,6 +129,13 @@ export async function genDataCommand(promptFile: string, flags: GenDataFlags, ve
     progress.end();
     stopListening();
   }
+}
+
+/** What became of the two files, as it is: written, left as they were, or (the only other case) no longer a pair. */
+function filesLine(o: GenDataOutcome): string {
+  if (o.written) return `dev set: ${o.devPath}\ntest split: ${o.testPath}\n`;
+  if (o.unmatched) return `${o.devPath} was replaced, ${o.testPath} was not: the two do not match\n`;
+  return `nothing written: ${o.devPath} and ${o.testPath} are as they were\n`;
 }
 
 const COLUMNS = ['round', 'written', 'format', 'duplicate', 'low disp.', 'kept', 'held out', 'role rel.', 'amp. rel.', 'exemplars'] as const;

@@ -21,6 +21,7 @@ import { streamJournal } from '../../node/journalStream';
 import { isOwnerAlive } from '../../node/process';
 import { EXIT_NOTHING_ACCEPTED } from '../exitCodes';
 import { evolveCommand } from './evolve';
+import { genDataResumeCommand } from './genData';
 import { searchCommand } from './search';
 import type { EvolveFlags } from './evolve';
 import { integer, positive, seconds } from '../flags';
@@ -108,15 +109,20 @@ export function registerRuns(program: Command, version: string): void {
       const root = workspaceRoot(files, opts.workspace);
       const id = await findRun(files, root, runId);
       const record = await readRunRecord(files, runPaths(files, root, id).runJson);
-      // A dev set is written once, at the end: running gen-data again is its resume, paid calls from the cache.
-      if (record.kind === 'gen-data') {
-        throw new RatchetError('badInput', `Run ${id} wrote a dev set (gen-data): run the same \`ratchet gen-data ${record.target}\` again; every call it already paid for is answered by the response cache.`, { runId: id });
-      }
-      // A code search resumes through `ratchet search --resume`, with the flags it takes.
+      // A code search resumes through `ratchet search --resume`, with the flags it takes; a gen-data
+      // run with the endpoint flags (it writes its dev set at the end, --apply means nothing to it).
       process.exitCode =
         record.kind === 'search'
           ? await searchCommand(undefined, { workspace: root, resume: id, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.json ? { json: true } : {}), ...(opts.apply ? { apply: true } : {}) }, version)
-          : await evolveCommand(undefined, { ...opts, workspace: root }, version, id);
+          : record.kind === 'gen-data'
+            ? await genDataResumeCommand(id, {
+                workspace: root,
+                ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+                ...(opts.callTimeout !== undefined ? { callTimeout: opts.callTimeout } : {}),
+                ...(opts.maxFailures !== undefined ? { maxFailures: opts.maxFailures } : {}),
+                ...(opts.json ? { json: true } : {}),
+              }, version)
+            : await evolveCommand(undefined, { ...opts, workspace: root }, version, id);
     });
 }
 

@@ -124,8 +124,9 @@ export async function readDatasetFile(files: Files, path: string): Promise<Datas
     for await (const raw of lines) jsonlRecord(path, ++line, raw, read);
   } catch (err) {
     // The line cap, said at its line; anything else about reading the file is the caller's to say.
-    const details = RatchetError.is(err, 'badInput') ? (err.details as { line?: unknown; length?: unknown } | undefined) : undefined;
-    if (typeof details?.line !== 'number') throw err;
+    const details = RatchetError.is(err, 'badInput') ? (err.details as { line?: unknown; length?: unknown; byteOffset?: unknown } | undefined) : undefined;
+    // A byte that is not UTF-8 is said by the reader, with its offset.
+    if (typeof details?.line !== 'number' || details.byteOffset !== undefined) throw err;
     const at = details.line;
     const length = typeof details.length === 'number' ? details.length : undefined;
     return { items: [], diagnostics: [diagnostic(lineLocation(path, at), lineTooLongMessage(length, files.limits ?? DEFAULT_INPUT_LIMITS))] };

@@ -390,8 +390,11 @@ export function scoreMode(scorer: Scorer | undefined): ScoreMode {
   return scorer.type === 'llm-rubric' || scorer.type === 'module' || scorer.type === 'command' ? 'continuous' : 'binary';
 }
 
-/** Before any candidate is paid for: can this gate commit anything with this dev set? (GATES.md 4.2) */
-function checkFeasible(spec: RunSpec, n: number): void {
+/**
+ * Before any candidate is paid for: can this gate commit anything with this dev set? (GATES.md 4.2)
+ * A face calls it before it creates the run too, so a gate that can never commit leaves no failed run folder.
+ */
+export function checkFeasible(spec: RunSpec, n: number): void {
   if (spec.gate.name === 'sign') {
     // The fixed-n sign test commits only on p ≤ α; with n items p is at least 2⁻ⁿ.
     const wins = signTestMinWins(spec.gate.alpha);

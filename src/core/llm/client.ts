@@ -4,7 +4,9 @@
  *
  * Order of a call: cache lookup (a hit costs no slot, no call, no dollar) → retries of attempts,
  * each in its own concurrency slot (a call backing off does not hold a slot others could use) →
- * accounting → cache write.
+ * cache write, still in the answer's slot → accounting. The slot is freed only once the answer is
+ * durable in the cache (an fsync'd atomic write), so answers paid for and not yet on disk never
+ * outnumber the concurrency: a kill -9 repays at most the calls in flight, for every run kind.
  */
 import pLimit from 'p-limit';
 import type { LimitFunction } from 'p-limit';
@@ -230,6 +232,7 @@ export class LlmLayer implements LlmClient {
           timeoutMs: this.options.timeoutMs,
           signal,
           timeoutError: () => timeoutError(baseURL, req, this.options.timeoutMs),
+          ...(key === undefined ? {} : { keep: (answer: T) => this.keep(key, keyMaterial, answer) }),
         }),
       {
         policy: this.options.retry,
@@ -244,12 +247,14 @@ export class LlmLayer implements LlmClient {
     this.meter.recordCall(req.role, this.priceKey(req.model, response.model), response.usage);
     this.options.admission?.release(req.role, inputDollars);
     this.emit();
-    if (this.cache && key !== undefined) {
-      this.counted.add(key);
-      await this.cache.put(key, keyMaterial, response, this.payer);
-      this.served.add(key);
-    }
+    if (key !== undefined) this.served.add(key);
     return response;
+  }
+
+  /** The answer made durable in the cache, in its attempt's slot (runAttempt's `keep`); a failed write is logged there, never thrown. */
+  private async keep(key: string, keyMaterial: Record<string, unknown>, answer: ChatResponse | EmbedResponse): Promise<void> {
+    this.counted.add(key);
+    await this.cache?.put(key, keyMaterial, answer, this.payer);
   }
 
   /**

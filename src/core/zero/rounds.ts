@@ -19,6 +19,7 @@
  * split: the incumbent's judged score on them is reported apart from the dev split it was not
  * chosen on.
  */
+import pLimit from 'p-limit';
 import { contentId } from '../data/item';
 import { judge } from '../evolve/judge';
 import { askAndRead } from '../llm/reask';
@@ -86,6 +87,11 @@ export interface ZeroPromptBrief {
 export interface ZeroRoundsDeps {
   runId: string;
   llm: LlmClient;
+  /**
+   * Calls handed to the LLM client at once (the run's concurrency): a round's tasks × samples and
+   * their judge calls are a pool of this width, not one burst of hundreds waiting in the client.
+   */
+  concurrency: number;
   now: () => number;
   /** The prompt's template (its text is replaced by the incumbent's each round). */
   template: Template;
@@ -144,8 +150,11 @@ export class ZeroRounds {
   private readonly earlier: EarlierTask[] = [];
   private previous: PreviousRound | undefined;
   private exemplars: Exemplar[] = [];
+  private readonly llm: LlmClient;
 
-  constructor(private readonly deps: ZeroRoundsDeps) {}
+  constructor(private readonly deps: ZeroRoundsDeps) {
+    this.llm = pooled(deps.llm, deps.concurrency);
+  }
 
   /** Round `round` (1-based) with `incumbent` as the Solver's prompt text. */
   async round(round: number, incumbent: string, signal: AbortSignal): Promise<RoundOutcome> {
@@ -231,12 +240,13 @@ export class ZeroRounds {
       ...(brief.examples?.length ? { examples: brief.examples } : {}),
       ...(this.previous ? { previous: this.previous } : {}),
     });
-    const res = await this.deps.llm.chat({ role: 'challenger', messages, temperature: 1, seed: hashSeed(settings.seed, 'challenger', round), sampleIndex: 0 }, signal);
+    const res = await this.llm.chat({ role: 'challenger', messages, temperature: 1, seed: hashSeed(settings.seed, 'challenger', round), sampleIndex: 0 }, signal);
     return parseChallengerAnswer(res.text, { variables, requested: settings.tasks });
   }
 
   private async solve(incumbent: string, task: ChallengerTask, signal: AbortSignal): Promise<Solved> {
-    const { settings, llm } = this.deps;
+    const { settings } = this.deps;
+    const llm = this.llm;
     const input = renderPrompt({ ...this.deps.template, text: incumbent }, task.vars);
     const messages: ChatMessage[] = [{ role: 'user', content: input }];
     const answers = await Promise.all(
@@ -262,7 +272,7 @@ export class ZeroRounds {
 
   /** The task's role-asymmetry pair, and its amplification pair when the Challenger splits it. */
   private async knownOrderPairs(round: number, s: Solved, signal: AbortSignal): Promise<KnownOrderPair[]> {
-    const { llm } = this.deps;
+    const llm = this.llm;
     const id = `r${round}:${contentId(s.task.vars)}`;
     const oneShot = s.answers[0]!;
     const own = await llm.chat({ role: 'challenger', messages: s.messages, temperature: 0, sampleIndex: 0 }, signal);
@@ -284,10 +294,22 @@ export class ZeroRounds {
   private async judgePair(pair: KnownOrderPair, exemplars: readonly Exemplar[], signal: AbortSignal): Promise<JudgedPair> {
     const calls = knownOrderJudgeCalls(pair, this.deps.settings.rubric, exemplars);
     const verdict = async (call: typeof calls.betterFirst): Promise<JudgeReading> =>
-      (await judge((messages) => this.deps.llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal), call)).verdict;
+      (await judge((messages) => this.llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal), call)).verdict;
     const [betterFirst, worseFirst] = await Promise.all([verdict(calls.betterFirst), verdict(calls.worseFirst)]);
     return { pair, betterFirst, worseFirst };
   }
+}
+
+/**
+ * `llm` with at most `width` calls outstanding; the rest wait here, in the order they were asked,
+ * so what a round has asked of the client stays within the run's concurrency.
+ */
+function pooled(llm: LlmClient, width: number): LlmClient {
+  const limit = pLimit(width);
+  return {
+    chat: (req, signal) => limit(() => llm.chat(req, signal)),
+    embed: (req, signal) => limit(() => llm.embed(req, signal)),
+  };
 }
 
 /** The Solver's stop sequences, when the run's agent has any. */

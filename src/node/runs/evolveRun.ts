@@ -18,7 +18,7 @@ import { checkItemsAgainstTemplate } from '../../core/data/templateCheck';
 import { badInputError, errorsOf } from '../../core/data/diagnostics';
 import { RatchetError } from '../../core/errors';
 import { REWARD_FREE_GATES, SCORED_GATES } from '../../core/gates/gateTable';
-import { runEvolve } from '../../core/evolve/loop';
+import { checkFeasible, runEvolve } from '../../core/evolve/loop';
 import type { EvolveResult } from '../../core/evolve/loop';
 import type { LlmTransport } from '../../core/ports';
 import { describeRoles } from '../../core/llm/roles';
@@ -132,6 +132,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   checkGate(spec);
   // No dataset: the run writes its own items in zero-data rounds as it goes (node/genDataRun.ts).
   const zero = isZeroData(spec, opts.overrides) ? zeroDataPlan(inputs) : undefined;
+  // A gate that can never commit on this dev set (`--alpha 1e-300`) is refused before a run folder exists.
+  if (!zero && spec.budget.candidates > 0) checkFeasible(spec, inputs.splits.dev.length);
   const calls = zero ? 'zeroDataEvolve' : spec.budget.candidates === 0 ? 'evaluate' : 'evolve';
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
@@ -193,7 +195,7 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
   const control = replayingControl(provenance.control(opts.control), replayed);
   const challengerModel = roles.challenger?.model ?? '';
-  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
+  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, concurrency: spec.concurrency, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
   try {
     const result = await runEvolve(
       {
@@ -240,7 +242,7 @@ function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
 }
 
 /** What a zero-data run's rounds need from the inputs; refused (before any run folder) for a prompt without variables. */
-function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'now' | 'challengerModel'> {
+function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'concurrency' | 'now' | 'challengerModel'> {
   const variables = templateVariableNames(inputs.prompt.body, inputs.template.syntax);
   if (variables.length === 0) {
     throw new RatchetError(

@@ -10,8 +10,8 @@
  *   gain on the Challenger's own distribution is not mistaken for a gain on the task.
  *
  * Neither file is overwritten unless --force; both are refused before any call. They are written
- * once, at the end (atomically), so an interrupted run leaves no half dev set: running the same
- * command again replays every call already paid for from the response cache.
+ * once, at the end, so an interrupted run leaves no half dev set: `ratchet runs resume` takes the
+ * run up (resumeGenData), every call already paid for answered from the response cache.
  */
 import { basename, dirname, join, resolve } from 'node:path';
 import { RatchetError, isCancellation } from '../../core/errors';
@@ -22,7 +22,9 @@ import { RunBudget, budgetOf } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { estimateZeroRounds, rolesCalled } from '../../core/setup/estimate';
 import type { EngineEvent, JournaledEvent, RunSummaryInfo } from '../../core/journal/events';
-import { createJournal } from '../../core/journal/journal';
+import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
+import type { JournalWriter } from '../../core/journal/journal';
+import { activeElapsedMs, replayingEmitter } from '../../core/journal/resume';
 import { roleModels } from '../../core/run/modelChoice';
 import { checkOverrides } from '../../core/run/overrides';
 import type { GenDataOverrides } from '../../core/run/overrides';
@@ -37,6 +39,7 @@ import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
 import { nodePorts } from '../ports';
 import { currentOwner } from '../process';
+import { writeFilePair } from './devSetFiles';
 import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
 
@@ -71,6 +74,8 @@ export interface GenDataOutcome {
   devPath: string;
   testPath: string;
   written: boolean;
+  /** The dev set was replaced and its test split could not be written, nor the dev set put back: the pair does not match. */
+  unmatched?: boolean;
   rounds: RoundOutcome[];
   error?: { code: string; message: string };
 }
@@ -93,16 +98,87 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   // The editor's settings reach here unchecked by any flag parser; a bad one is refused before anything exists.
   checkOverrides(opts.overrides);
   const promptPath = resolve(opts.promptPath);
-  const workspace = resolve(opts.workspace);
   const { devPath, testPath } = genDataPaths(promptPath, opts.out);
+  const sizes = {
+    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}),
+    ...(opts.keep !== undefined ? { keep: opts.keep } : {}),
+    ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
+  };
+  return execute(files, opts, { promptPath, devPath, testPath, force: opts.force === true, overrides: opts.overrides, sizes, rounds: opts.rounds ?? DEFAULT_ZERO_ROUNDS }, undefined);
+}
+
+/** What `runs resume` may change about a gen-data run: where the endpoint is, and how patient to be with it. */
+export type GenDataResumeOverrides = Pick<GenDataOverrides, 'baseURL' | 'callTimeoutSeconds' | 'maxFailures'>;
+
+export type GenDataResumeOptions = Omit<GenDataOptions, 'promptPath' | 'tasks' | 'keep' | 'samples' | 'rounds' | 'out' | 'force' | 'overrides'> & {
+  overrides?: GenDataResumeOverrides;
+};
+
+/**
+ * Continues gen-data run `runId` of `workspace` with what it was started with (run.json): the
+ * prompt, the round settings and seed, the files and whether it may replace them, the flags. Every
+ * call it paid for comes back from the response cache (counted as the paid call it was), the
+ * rounds the journal holds are checked, not written twice, and the dev set is written at the end
+ * as an uninterrupted run writes it.
+ */
+export async function resumeGenData(runId: string, opts: GenDataResumeOptions): Promise<GenDataOutcome> {
+  const files = new NodeFiles();
+  const workspace = resolve(opts.workspace);
+  const record = await readRunRecord(files, runPaths(files, workspace, runId).runJson);
+  if (record.kind !== 'gen-data') throw new RatchetError('badInput', `Run ${runId} is a ${record.kind} run, not a gen-data run.`, { runId });
+  const stored = record.spec as StoredGenData;
+  // A run recorded before its flags were: the seed it ran with, the sidecar's spec for the rest.
+  const overrides: GenDataOverrides = { ...(stored.overrides ?? { seed: record.seed }), ...opts.overrides };
+  checkOverrides(overrides);
+  const plan: GenDataPlan = {
+    promptPath: stored.promptPath,
+    devPath: stored.devPath,
+    testPath: stored.testPath,
+    force: stored.force === true,
+    overrides,
+    sizes: stored.settings,
+    rounds: stored.rounds,
+  };
+  return execute(files, opts, plan, runId);
+}
+
+/** A gen-data run as its run.json keeps it: enough to start it again the same way. */
+interface StoredGenData {
+  promptPath: string;
+  settings: ZeroSettings;
+  rounds: number;
+  devPath: string;
+  testPath: string;
+  /** Absent in a run recorded before resume existed (then: not forced, no flags but its seed). */
+  force?: boolean;
+  /** The run's flags, less the endpoint's address (given again, or found again, on resume). */
+  overrides?: GenDataOverrides;
+}
+
+interface GenDataPlan {
+  promptPath: string;
+  devPath: string;
+  testPath: string;
+  force: boolean;
+  overrides: GenDataOverrides;
+  /** Round sizes set by the caller (or, on resume, every setting the run started with). */
+  sizes: Partial<ZeroSettings>;
+  rounds: number;
+}
+
+type ExecuteOptions = Pick<GenDataOptions, 'workspace' | 'endpointDefaults' | 'version' | 'signal' | 'onEvent' | 'transport'>;
+
+async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan, resumeId: string | undefined): Promise<GenDataOutcome> {
+  const { promptPath, devPath, testPath, rounds } = plan;
+  const workspace = resolve(opts.workspace);
   // Refused before anything is paid for: the user's files are never replaced silently.
-  if (!opts.force) {
+  if (!plan.force) {
     for (const path of [devPath, testPath]) {
       if (await files.exists(path)) throw new RatchetError('badInput', `${path} already exists; pass --force to replace it, or --out to write elsewhere.`, { file: path });
     }
   }
   const inputs = await loadRunInputs(files, promptPath);
-  const o = opts.overrides;
+  const o = plan.overrides;
   const spec: RunSpec = {
     ...inputs.spec,
     budget: { ...inputs.spec.budget, ...(o.budgetCalls !== undefined ? { calls: o.budgetCalls } : {}) },
@@ -120,13 +196,10 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   }
   const settings: ZeroSettings = {
     ...DEFAULT_ZERO_SETTINGS,
-    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}),
-    ...(opts.keep !== undefined ? { keep: opts.keep } : {}),
-    ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
     ...(spec.models.agent.stop ? { solverStop: spec.models.agent.stop } : {}),
     seed: spec.seed,
+    ...plan.sizes,
   };
-  const rounds = opts.rounds ?? DEFAULT_ZERO_ROUNDS;
 
   // The Challenger, the Solver (agent) and the judge (validator): priced, and a dollar budget
   // refused before any call when one of them could not be counted.
@@ -138,15 +211,30 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   const budget = new RunBudget(spec.budget, clock);
   const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(o.maxFailures === undefined ? {} : { maxFailures: o.maxFailures }) });
   const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
-  const writer = await createJournal(
-    ports,
-    workspace,
-    { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: { promptPath, settings, rounds, devPath, testPath } },
-    currentOwner(),
-  );
-  const emit = async (e: EngineEvent) => opts.onEvent(await writer.append(e));
-  const offWait = llm.onWait((w) => void emit({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
+  const { baseURL: _address, ...kept } = o;
+  const stored: StoredGenData = { promptPath, settings, rounds, devPath, testPath, force: plan.force, overrides: kept };
+  let writer: JournalWriter;
+  let replayed: JournaledEvent[] = [];
+  if (resumeId) {
+    const r = await resumeJournal(files, workspace, resumeId, currentOwner());
+    writer = r.writer;
+    replayed = r.replay.events;
+  } else {
+    writer = await createJournal(ports, workspace, { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: stored }, currentOwner());
+  }
+  const write = async (e: EngineEvent) => opts.onEvent(await writer.append(e));
+  // A resume runs the rounds again from the start, every call answered by the cache: the events
+  // the journal holds are checked and not written twice (a spend update is the face's, not the
+  // seed's: left out of the check, and none is written while the replay lasts).
+  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update'), write);
+  const emit = (e: EngineEvent) => replay.emit(e);
+  const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
   llm.payFor(writer.runId);
+  if (resumeId) {
+    const elapsedMs = activeElapsedMs(replayed);
+    budget.continueFrom(elapsedMs, replay.replaying);
+    await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
+  }
 
   const estimate = estimateZeroRounds({ spec, template: inputs.template, rounds, ...settings }, prices.byRole);
   const info: RunSummaryInfo = {
@@ -166,6 +254,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   const engine = new ZeroRounds({
     runId: writer.runId,
     llm,
+    concurrency: spec.concurrency,
     now: () => clock.now(),
     template: inputs.template,
     variables,
@@ -194,7 +283,7 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
         const round = await engine.round(r, inputs.template.text, opts.signal);
         done.push(round);
         await emit({ ...round.event, at: clock.now() });
-        await emit({ ...base(), type: 'cost/update', cost: llm.cost(), llmCalls: llm.totalCalls() });
+        if (!replay.replaying()) await emit({ ...base(), type: 'cost/update', cost: llm.cost(), llmCalls: llm.totalCalls() });
       } catch (err) {
         if (!RatchetError.is(err, 'budgetExhausted')) throw err;
         await emit({ ...base(), type: 'log', level: 'warn', message: `Stopped in round ${r}: the ${budgetOf(err)} budget is spent; the dev set holds the ${done.length} rounds finished before it.` });
@@ -224,7 +313,8 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
     }
     const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
     await emit({ ...base(), type: 'run/failed', error });
-    return outcome('failed', false, error);
+    const failed = outcome('failed', false, error);
+    return RatchetError.is(err) && err.details['unmatched'] === true ? { ...failed, unmatched: true } : failed;
   } finally {
     offWait();
     await writer.flush().catch(() => undefined);
@@ -232,12 +322,13 @@ export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> 
   }
 }
 
+/** The dev set and its test split, both or neither (devSetFiles.ts). */
 async function writeDevSet(files: NodeFiles, rounds: readonly RoundOutcome[], devPath: string, testPath: string, challengerModel: string): Promise<void> {
   const records = (tasks: readonly GeneratedTask[], split: 'dev' | 'test') =>
     tasks.map((t) => generatedItemRecord(t.vars, { round: t.round, difficulty: t.difficulty, dispersion: t.dispersion, challengerModel, split }));
-  await files.mkdirp(dirname(devPath));
-  await files.writeTextAtomic(devPath, devSetJsonl(records(rounds.flatMap((r) => r.dev), 'dev')));
-  await files.mkdirp(dirname(testPath));
-  await files.writeTextAtomic(testPath, devSetJsonl(records(rounds.flatMap((r) => r.test), 'test')));
+  await writeFilePair(
+    files,
+    { path: devPath, text: devSetJsonl(records(rounds.flatMap((r) => r.dev), 'dev')) },
+    { path: testPath, text: devSetJsonl(records(rounds.flatMap((r) => r.test), 'test')) },
+  );
 }
-

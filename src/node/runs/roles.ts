@@ -6,7 +6,8 @@ import { RatchetError } from '../../core/errors';
 import type { RoleConfig } from '../../core/llm/roles';
 import { ROLES } from '../../core/llm/types';
 import type { EndpointConfig } from '../../core/llm/types';
-import type { RunSpec } from '../../core/run/specTypes';
+import type { RunSpec, SpecSource } from '../../core/run/specTypes';
+import { RUN_SPEC_EXTENSION } from '../../core/files/fileKinds';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import { REDACTED, redactUrl, urlCredentials } from '../../core/redact';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
@@ -23,7 +24,7 @@ import { OPENAI_BASE_URL, baseURLChoice, modelChoice } from '../../core/run/mode
  * without a model leaves it undefined, for the editor to pick (EndpointConfig, llm/types.ts).
  */
 export function roleConfig(
-  spec: Pick<RunSpec, 'models' | 'origin'>,
+  spec: Pick<RunSpec, 'models' | 'origin'> & Partial<Pick<RunSpec, 'sources'>>,
   o: EvolveOverrides,
   defaults: EndpointDefaults,
   editorModels = false,
@@ -36,13 +37,7 @@ export function roleConfig(
     const { value: baseURL = OPENAI_BASE_URL, from: baseURLFrom } = baseURLChoice(spec, role, o, defaults);
     const defaultKeyFrom = defaults.apiKeyFrom ?? 'OPENAI_API_KEY';
     checkBaseURL(baseURL, baseURLFrom, `${defaultKeyFrom} or models.${role}.apiKeyEnv`);
-    if (!model) {
-      throw new RatchetError(
-        'badInput',
-        `No model for the ${role} role: set ratchet.models.default in the editor, pass --model or set RATCHET_MODEL, or name one in the run spec's models.default.model.`,
-        { field: `models.${role}.model` },
-      );
-    }
+    if (!model) throw new RatchetError('badInput', noModelMessage(role, spec.sources ?? []), { field: `models.${role}.model` });
     const named = m.apiKeyEnv ? defaults.apiKeys?.[m.apiKeyEnv] : undefined;
     const apiKey = named ?? defaults.apiKey;
     const envField = `${m.apiKeyEnv} (models.${role}.apiKeyEnv)`;
@@ -55,6 +50,21 @@ export function roleConfig(
   const config: RoleConfig = { default: editorModels ? {} : endpointFor('agent') };
   for (const role of called) config[role] = endpointFor(role);
   return config;
+}
+
+/**
+ * What to add where, when no model is named for a role: the run spec the prompt has (an empty
+ * sidecar says nothing by itself), the YAML that names one, and the other places a model can come from.
+ */
+function noModelMessage(role: string, sources: readonly SpecSource[]): string {
+  const sidecar = sources.find((s) => s.kind === 'sidecar');
+  const frontMatter = sources.find((s) => s.kind === 'front-matter');
+  const where = sidecar
+    ? `its run spec ${sidecar.file} names none; add to it`
+    : frontMatter
+      ? `the front matter of ${frontMatter.file} names none; add to it`
+      : `the prompt has no run spec; create <prompt name>${RUN_SPEC_EXTENSION} beside it with`;
+  return `No model for the ${role} role: ${where} "models: { default: { model: <model id> } }" (or models.${role}.model for this role alone), or pass --model, set RATCHET_MODEL, or set ratchet.models.default in the editor.`;
 }
 
 /**

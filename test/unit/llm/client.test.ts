@@ -253,6 +253,64 @@ describe('LlmLayer: cache', () => {
   });
 });
 
+/** Cache writes that land only when the test releases them: a disk slower than the endpoint, deterministically. */
+class ParkedWrites extends MemoryFiles {
+  private readonly held: (() => void)[] = [];
+  private readonly waiters: (() => void)[] = [];
+  get parked(): number {
+    return this.held.length;
+  }
+  override async writeTextAtomic(path: string, text: string): Promise<void> {
+    await new Promise<void>((release) => {
+      this.held.push(release);
+      for (const w of this.waiters.splice(0)) w();
+    });
+    await super.writeTextAtomic(path, text);
+  }
+  async untilParked(n: number): Promise<void> {
+    while (this.held.length < n) await new Promise<void>((r) => this.waiters.push(r));
+  }
+  releaseOne(): void {
+    this.held.shift()?.();
+  }
+}
+
+describe('LlmLayer: durability', () => {
+  it('frees an answer\'s slot only once its cache entry is written: answers paid for and not yet on disk never outnumber the concurrency', async () => {
+    const files = new ParkedWrites();
+    const { llm, transport } = setup([answer('ok')], { cache: { files, dir: '/c' }, concurrency: 2 });
+    const calls = Array.from({ length: 5 }, (_, i) => llm.chat({ ...ask, sampleIndex: i }));
+    await files.untilParked(2);
+    // Both answers are in, both writes held: the endpoint is asked nothing more until one lands.
+    for (let i = 0; i < 20; i++) await tick();
+    expect(transport.calls).toBe(2);
+    expect(files.data.size).toBe(0);
+    files.releaseOne();
+    await files.untilParked(2);
+    expect(transport.calls).toBe(3);
+    expect(files.data.size).toBe(1);
+    while (files.data.size < 5) {
+      files.releaseOne();
+      await tick();
+    }
+    expect((await Promise.all(calls)).map((r) => r.text)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(transport.maxInFlight).toBe(2);
+  });
+
+  it('does not time an answer out while its cache entry is being written (that would pay for it again)', async () => {
+    const files = new ParkedWrites();
+    const clock = new VirtualClock({ auto: false });
+    const { llm, transport } = setup([answer('ok')], { cache: { files, dir: '/c' }, clock, timeoutMs: 1000 });
+    const call = llm.chat(ask);
+    await files.untilParked(1);
+    await clock.advance(5000);
+    files.releaseOne();
+    expect((await call).text).toBe('ok');
+    expect(transport.calls).toBe(1);
+    expect(llm.cost().agent.retries).toBe(0);
+  });
+});
+
 describe('LlmLayer: cost', () => {
   it('tells listeners after each paid call, cache hit or retry, until they unsubscribe', async () => {
     const { llm } = setup([fail('llmHttp', { status: 502 }), answer('a')]);

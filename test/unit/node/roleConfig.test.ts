@@ -28,7 +28,16 @@ describe('roleConfig', () => {
       apiKey: 'sk-test',
       apiKeyFrom: 'OPENAI_API_KEY',
     });
-    expect(() => roleConfig(spec({}), {}, {})).toThrow(/No model for the agent role: set ratchet\.models\.default in the editor, pass --model or set RATCHET_MODEL/);
+    expect(() => roleConfig(spec({}), {}, {})).toThrow(/No model for the agent role: .*, or pass --model, set RATCHET_MODEL, or set ratchet\.models\.default in the editor\.$/);
+  });
+
+  it('says, for a run spec that names no model (an empty sidecar), which file to add the model to and what to write', () => {
+    const sidecar = { ...spec({}), sources: [{ file: '/w/a.ratchet.yaml', kind: 'sidecar' as const }] };
+    expect(() => roleConfig(sidecar, {}, {})).toThrow(
+      'No model for the agent role: its run spec /w/a.ratchet.yaml names none; add to it "models: { default: { model: <model id> } }" (or models.agent.model for this role alone), or pass --model',
+    );
+    const none = { ...spec({}), sources: [] };
+    expect(() => roleConfig(none, {}, {})).toThrow('No model for the agent role: the prompt has no run spec; create <prompt name>.ratchet.yaml beside it with "models: { default: { model: <model id> } }"');
   });
 
   it('lets --base-url override every role', () => {

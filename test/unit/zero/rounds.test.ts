@@ -52,10 +52,11 @@ class ScriptedLlm implements LlmClient {
   }
 }
 
-function engine(llm: LlmClient): ZeroRounds {
+function engine(llm: LlmClient, concurrency = 4): ZeroRounds {
   return new ZeroRounds({
     runId: 'r',
     llm,
+    concurrency,
     now: () => 0,
     template: { file: 'x.prompt.md', text: BODY, firstLine: 1, syntax: 'mustache', variables: listTemplateVariables(BODY) },
     variables: ['q'],
@@ -113,4 +114,39 @@ describe('zero-data rounds', () => {
     expect(solver.every((r) => (r.temperature ?? 0) > 0)).toBe(true);
     expect(new Set(solver.map((r) => `${r.messages[0]!.content}#${r.sampleIndex}`)).size).toBe(24);
   });
+
+  it('hands the client at most the run\'s concurrency of calls at once, and decides as it would with any width', async () => {
+    const parked = new ParkedLlm();
+    const round = engine(parked, 3).round(1, BODY, new AbortController().signal);
+    let settled = false;
+    void round.finally(() => (settled = true));
+    // Released a batch at a time: whatever the round has asked for by then is all it can have outstanding.
+    while (!settled) {
+      parked.releaseAll();
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    const narrow = await round;
+    expect(parked.maxOutstanding).toBe(3);
+    const wide = await engine(new ScriptedLlm(), 1000).round(1, BODY, new AbortController().signal);
+    expect(narrow.event).toEqual(wide.event);
+  });
 });
+
+/** The scripted endpoint, each call held until the test releases it: what the round has outstanding, counted. */
+class ParkedLlm extends ScriptedLlm {
+  private held: (() => void)[] = [];
+  outstanding = 0;
+  maxOutstanding = 0;
+
+  override async chat(req: ChatRequest): Promise<ChatResponse> {
+    this.outstanding++;
+    this.maxOutstanding = Math.max(this.maxOutstanding, this.outstanding);
+    await new Promise<void>((release) => this.held.push(release));
+    this.outstanding--;
+    return super.chat(req);
+  }
+
+  releaseAll(): void {
+    for (const release of this.held.splice(0)) release();
+  }
+}
