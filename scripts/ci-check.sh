@@ -6,7 +6,7 @@
 #
 # Environment (each optional):
 #   RATCHET          the command that runs Ratchet, e.g. "npx ratchet" (default: node <this checkout>/bin/ratchet.js)
-#   RATCHET_REQUIRE  better | not-worse (default not-worse)
+#   RATCHET_REQUIRE  better | not-worse (default not-worse): the policy of files whose run spec sets no check.require
 #   RATCHET_BASE     the base ref (default: origin/$GITHUB_BASE_REF in a pull request, else the merge base)
 #   RATCHET_ARGS     more flags for ratchet check, e.g. "--calls 300 --replay"
 #   RATCHET_REPORT   where the Markdown report goes (default: $RUNNER_TEMP or /tmp, ratchet-check.md)

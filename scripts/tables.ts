@@ -9,6 +9,7 @@
 import { GATE_NAMES, GATE_PARAMS, GATE_TABLE, gatesReading, isGateName } from '../src/core/gates/gateTable';
 import type { GateKind } from '../src/core/gates/gateTable';
 import { SCHEDULE_TABLE } from '../src/core/gates/schedules';
+import { CHECK_POLICY_TABLE } from '../src/core/check/policy';
 import { DEFAULTS } from '../src/core/run/specTypes';
 import { MANIFEST_PATH, SCHEMA_PATH, renderManifest } from './contributes';
 
@@ -52,6 +53,11 @@ export function renderSchema(text: string): string {
     ].join('\n'),
   };
   params.horizon!.description = `Declared number of candidates T for ${list(SCHEDULE_TABLE.filter((s) => s.horizon).map((s) => s.name))} (default: budget.candidates).`;
+  // `ratchet check`'s policies, from their table (src/core/check/policy.ts).
+  (defs.check!.properties as Record<string, unknown>).require = {
+    enum: CHECK_POLICY_TABLE.map((p) => p.name),
+    description: ['The policy this file is held to by ratchet check; it wins over --require, the default for files that do not say.', ...CHECK_POLICY_TABLE.map((p) => `${p.name}: ${p.description}`)].join('\n'),
+  };
   return `${JSON.stringify(schema, null, 2)}\n`;
 }
 

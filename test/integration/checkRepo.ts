@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PROMPT_BODY, SCRATCH } from './evolveWorkspace';
 import { EVALUATOR, PROGRAM } from './searchWorkspace';
 import type { Workspace } from './evolveWorkspace';
+import type { CheckPolicy } from '../../src/core/check/policy';
 
 export const CHECKED_FILES = ['prompts/better.prompt.md', 'prompts/neutral.prompt.md', 'prompts/worse.prompt.md'] as const;
 /** A program and its evaluator (searchWorkspace.ts): scored on 40 instances by how close its rate is to 0.5. */
@@ -39,8 +40,11 @@ export function git(dir: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
 }
 
-/** The repository, checked out at `pr`; `ledger` (the .ratchet/ledger.json text) committed on main when given. */
-export function checkRepo(ledger?: string): Workspace & { files: typeof CHECKED_FILES } {
+/**
+ * The repository, checked out at `pr`; `ledger` (the .ratchet/ledger.json text) committed on main
+ * when given; `policies` a prompt file's own `check: { require: … }`, in its sidecar on main.
+ */
+export function checkRepo(ledger?: string, policies: Partial<Record<(typeof CHECKED_FILES)[number], CheckPolicy>> = {}): Workspace & { files: typeof CHECKED_FILES } {
   const dir = mkdtempSync(join(SCRATCH, 'ratchet-check-'));
   const n = DEV_ITEMS + 20;
   const items = Array.from({ length: n }, (_, i) => ({ id: `q${i + 1}`, question: `What is ${100 + i} plus ${7 * i + 3}?`, answer: 100 + i + 7 * i + 3 }));
@@ -49,7 +53,8 @@ export function checkRepo(ledger?: string): Workspace & { files: typeof CHECKED_
   writeFileSync(join(dir, 'data', 'items.jsonl'), items.map((it) => JSON.stringify({ id: it.id, question: it.question, expected: it.answer })).join('\n') + '\n');
   for (const f of CHECKED_FILES) {
     writeFileSync(join(dir, f), promptText());
-    writeFileSync(join(dir, f.replace('.prompt.md', '.ratchet.yaml')), `${spec()}\n`);
+    const own = policies[f];
+    writeFileSync(join(dir, f.replace('.prompt.md', '.ratchet.yaml')), `${spec()}\n${own ? `check:\n  require: ${own}\n` : ''}`);
   }
   mkdirSync(join(dir, 'programs'));
   writeFileSync(join(dir, PROGRAM_FILE), PROGRAM);

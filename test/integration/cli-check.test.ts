@@ -12,6 +12,8 @@ import { checkRepo, git } from './checkRepo';
 
 interface FileJson {
   file: string;
+  policy: string;
+  policyFrom: string;
   verdict: string;
   passed: boolean;
   threshold: number;
@@ -127,6 +129,33 @@ describe('ratchet check', () => {
     expect(refused.stderr).toContain('1 test left and this check needs 2');
     expect(fake.calls.length - before).toBe(0);
     expect((JSON.parse(readFileSync(path, 'utf8')) as { tested: number }).tested).toBe(9);
+  });
+});
+
+describe("ratchet check: a file's own policy wins over --require", () => {
+  it('the neutral prompt, whose run spec says check: { require: better }, fails where --require not-worse alone passes (exit 1)', async () => {
+    const repo = checkRepo(LEDGER, { 'prompts/neutral.prompt.md': 'better' });
+    const fake = await startFakeServer({ scenario: scenario(repo, 1) });
+    try {
+      const report = join(repo.dir, 'report.md');
+      const r = await runCli(['check', '--base', 'main', '--head', 'pr~1', '--require', 'not-worse', '--json', '--markdown', report, ...LIMITS], { OPENAI_BASE_URL: fake.url }, repo.dir);
+      expect(r.code, r.stderr).toBe(1);
+      const json = JSON.parse(r.stdout) as CheckJson;
+      expect(json.files.map((f) => [f.file, f.policy, f.policyFrom, f.verdict, f.passed])).toEqual([
+        ['programs/step.mjs', 'not-worse', '--require', 'not shown worse', true],
+        ['prompts/better.prompt.md', 'not-worse', '--require', 'not shown worse', true],
+        ['prompts/neutral.prompt.md', 'better', 'prompts/neutral.ratchet.yaml:14', 'not shown better', false],
+      ]);
+      expect(r.stderr).toContain('FAIL prompts/neutral.prompt.md: not shown better under better (prompts/neutral.ratchet.yaml:14)');
+      const md = readFileSync(report, 'utf8');
+      expect(md).toContain('(policy per file, --require not-worse by default)');
+      expect(md).toContain('| `prompts/neutral.prompt.md` | better (prompts/neutral.ratchet.yaml:14) | ❌ fail: Not shown better');
+      expect(md).toContain('| `prompts/better.prompt.md` | not-worse (--require) | ✅ pass: Not shown worse');
+      // Its evidence is kept under the policy it was held to, so a replay finds it.
+      expect(readdirSync(join(repo.dir, '.ratchet', 'evidence')).filter((n) => n.startsWith('prompts_neutral')).map((n) => n.split('.').at(-2))).toEqual(['better']);
+    } finally {
+      await fake.close();
+    }
   });
 });
 

@@ -7,13 +7,50 @@
  * against head — "base is better" is "head is worse", so a regression is shown with the same
  * anytime-valid test and the same α, and a head that is not worse fails with probability ≤ α.
  */
+import { RatchetError } from '../errors';
+import { describeValue } from '../data/diagnostics';
+import { isPlainObject } from '../data/item';
 import type { JudgeVerdict } from '../judgeEdit/judgeEdit';
+import type { SpecLocate } from '../setup/specSchema';
 
-export const CHECK_POLICIES = ['better', 'not-worse'] as const;
-export type CheckPolicy = (typeof CHECK_POLICIES)[number];
+/** The policies and what each asks (the CLI's choices and the run spec's `check.require`, generated from here). */
+export const CHECK_POLICY_TABLE = [
+  { name: 'better', description: 'head must be shown better' },
+  { name: 'not-worse', description: 'fail only when head is shown worse' },
+] as const;
+export const CHECK_POLICIES = CHECK_POLICY_TABLE.map((p) => p.name);
+export type CheckPolicy = (typeof CHECK_POLICY_TABLE)[number]['name'];
 
 export function isCheckPolicy(x: unknown): x is CheckPolicy {
   return typeof x === 'string' && (CHECK_POLICIES as readonly string[]).includes(x);
+}
+
+/** The policy a file's test is held to, and where it was set: `file:line` of its run spec, or `--require`. */
+export interface AppliedPolicy {
+  policy: CheckPolicy;
+  from: string;
+}
+
+/** Where the command's `--require` applies: the default for files whose run spec does not say. */
+export const FLAG_SOURCE = '--require';
+
+/**
+ * A file's own `check: { require: … }` wins over the command's `--require`, which is the default:
+ * the file's owner, who knows whether an edit of it must help or only must not hurt, decides, and
+ * a reviewer sees that decision in the file's history.
+ */
+export function appliedPolicy(spec: { value: Record<string, unknown>; locate: SpecLocate } | undefined, fallback: CheckPolicy): AppliedPolicy {
+  const check = spec?.value.check;
+  if (!spec || check === undefined) return { policy: fallback, from: FLAG_SOURCE };
+  const at = (path: (string | number)[]): string => {
+    const l = spec.locate(path);
+    return `${l.file}:${l.line}`;
+  };
+  if (!isPlainObject(check)) throw new RatchetError('badInput', `${at(['check'])}: check must be a mapping such as check: { require: better } (got ${describeValue(check)})`, { field: 'check' });
+  const require = check.require;
+  if (require === undefined) return { policy: fallback, from: FLAG_SOURCE };
+  if (!isCheckPolicy(require)) throw new RatchetError('badInput', `${at(['check', 'require'])}: check.require must be one of ${CHECK_POLICIES.join(', ')} (got ${describeValue(require)})`, { field: 'check.require' });
+  return { policy: require, from: at(['check', 'require']) };
 }
 
 /** Which version the gate's test takes as its candidate; the other is its incumbent. */

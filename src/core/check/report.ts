@@ -5,7 +5,7 @@
  * budget. Everything shown is escaped: an input or an output is untrusted text.
  */
 import type { CheckPolicy, CheckVerdict } from './policy';
-import { verdictWords } from './policy';
+import { FLAG_SOURCE, verdictWords } from './policy';
 
 export interface ReportItem {
   itemId: string;
@@ -18,6 +18,9 @@ export interface ReportItem {
 
 export interface ReportFile {
   file: string;
+  /** The policy the file was held to, and where it was set (`file:line` of its run spec, or `--require`). */
+  policy: CheckPolicy;
+  policyFrom: string;
   verdict: CheckVerdict;
   passed: boolean;
   /** The e-process's wealth when the test stopped, and the line it had to reach. */
@@ -40,6 +43,7 @@ export interface ReportFile {
 export interface ReportInput {
   base: string;
   head: string;
+  /** The default policy (`--require`), for files whose run spec sets none. */
   policy: CheckPolicy;
   replay: boolean;
   passed: boolean;
@@ -77,14 +81,20 @@ export function checkReport(r: ReportInput): string {
   const title = r.replay ? 'Ratchet check — replay' : 'Ratchet check';
   const failed = r.files.filter((f) => !f.passed || (f.replayProblems ?? []).length > 0).length;
   const status = r.files.length === 0 ? 'no changed file with a run spec' : r.passed ? `passed: ${r.files.length} file${r.files.length === 1 ? '' : 's'}` : `failed: ${failed} of ${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
-  out.push(`## ${r.passed ? '✅' : '❌'} ${title} (--require ${r.policy}) — ${status}`, '');
-  out.push(`Base \`${r.base.slice(0, 12)}\`, head \`${r.head.slice(0, 12)}\`. ${policySentence(r.policy)}`, '');
+  // One policy for every file reads as before; files that set their own are named in the Policy column.
+  const policies = [...new Set(r.files.length === 0 ? [r.policy] : r.files.map((f) => f.policy))];
+  const perFile = r.files.some((f) => f.policyFrom !== FLAG_SOURCE);
+  const only = policies.length === 1 ? policies[0] : undefined;
+  out.push(`## ${r.passed ? '✅' : '❌'} ${title} (${perFile ? `policy per file, --require ${r.policy} by default` : `--require ${r.policy}`}) — ${status}`, '');
+  const sentences = only ? policySentence(only) : policies.map((p) => `\`${p}\`: ${policySentence(p)}`).join(' ');
+  out.push(`Base \`${r.base.slice(0, 12)}\`, head \`${r.head.slice(0, 12)}\`. ${sentences}`, '');
   if (r.files.length > 0) {
-    out.push(`| File | Verdict | ${evidenceHeader(r.policy)} | Pairs: head won / lost / tied | Items used | Cost |`, '|---|---|---|---|---|---|');
+    out.push(`| File | Policy | Verdict | ${only ? evidenceHeader(only) : 'Evidence (its line)'} | Pairs: head won / lost / tied | Items used | Cost |`, '|---|---|---|---|---|---|---|');
     for (const f of r.files) {
       const mark = f.passed && (f.replayProblems ?? []).length === 0 ? '✅ pass:' : '❌ fail:';
       const cost = `${f.cost.calls} calls${f.cost.dollars === undefined ? '' : `, $${f.cost.dollars.toFixed(4)}`}`;
-      out.push(`| \`${cell(f.file)}\` | ${mark} ${cell(verdictWords(r.policy, f))} | ${factor(f.wealth)} (${factor(f.threshold)}) | ${f.wins} / ${f.losses} / ${f.ties} | ${f.itemsUsed} of ${f.devItems} | ${cost} |`);
+      const evidence = `${only ? '' : f.policy === 'better' ? 'head better ' : 'head worse '}${factor(f.wealth)} (${only ? '' : f.policy === 'better' ? 'passes at ' : 'fails at '}${factor(f.threshold)})`;
+      out.push(`| \`${cell(f.file)}\` | ${cell(policyLabel(f))} | ${mark} ${cell(verdictWords(f.policy, f))} | ${evidence} | ${f.wins} / ${f.losses} / ${f.ties} | ${f.itemsUsed} of ${f.devItems} | ${cost} |`);
     }
     out.push('');
   }
@@ -109,6 +119,11 @@ export function checkReport(r: ReportInput): string {
   out.push(`Cost: ${total.calls} LLM calls${total.dollars === undefined ? '' : `, $${total.dollars.toFixed(4)}`}. Evidence: \`.ratchet/evidence/\` (\`ratchet check --replay\` recomputes every verdict from it and the response cache).`);
   if (r.ledgerSentence) out.push('', cell(r.ledgerSentence.charAt(0).toUpperCase() + r.ledgerSentence.slice(1)));
   return `${out.join('\n')}\n`;
+}
+
+/** The policy a file was held to and where it was set: `better (prompts/a.ratchet.yaml:12)`, `not-worse (--require)`. */
+export function policyLabel(f: Pick<ReportFile, 'policy' | 'policyFrom'>): string {
+  return `${f.policy} (${f.policyFrom})`;
 }
 
 /** What the e-process's wealth is evidence of under the policy, and what its line means. */

@@ -9,14 +9,15 @@
  */
 import { join, relative, sep } from 'node:path';
 import { RatchetError } from '../../core/errors';
-import { candidateSide, checkOutcome, headDelta } from '../../core/check/policy';
-import type { CheckPolicy, CheckVerdict } from '../../core/check/policy';
+import { FLAG_SOURCE, appliedPolicy, candidateSide, checkOutcome, headDelta } from '../../core/check/policy';
+import type { AppliedPolicy, CheckPolicy, CheckVerdict } from '../../core/check/policy';
 import { BUNDLE_VERSION, replayBets, sameEvidence } from '../../core/check/evidence';
 import type { BundleStep, EvidenceBundle } from '../../core/check/evidence';
 import { advanceRepoLedger, describeLedger, newLedger, parseLedger, refuseWhenSpent, runLedgerOf } from '../../core/check/ledger';
 import type { RepoLedger } from '../../core/check/ledger';
 import { RUN_SPEC_EXTENSION, RUN_SPEC_EXTENSIONS, fileRole } from '../../core/files/fileKinds';
-import { readSpecText, sidecarPathFor } from '../../core/setup/specSource';
+import { mergeSpecTexts, readSpecText, sidecarPathFor } from '../../core/setup/specSource';
+import type { SpecText } from '../../core/setup/specSource';
 import { contentHash } from '../../core/evolve/versions';
 import { scoreMode } from '../../core/evolve/loop';
 import { canonicalJson } from '../../core/llm/cache';
@@ -39,6 +40,7 @@ export interface CheckOptions {
   cwd: string;
   base?: string;
   head?: string;
+  /** The policy of every file whose run spec sets no `check.require` (the file's own wins). */
   policy: CheckPolicy;
   /** Each file's test limits (DEFAULT_TEST_BUDGET for those left out). */
   budget?: Partial<TestBudget>;
@@ -65,6 +67,8 @@ export interface ItemResult {
 
 export interface FileResult {
   file: string;
+  /** The policy this file was held to, and where it was set. */
+  policy: AppliedPolicy;
   verdict: CheckVerdict;
   passed: boolean;
   bundle: EvidenceBundle;
@@ -84,6 +88,7 @@ export interface FileResult {
 export interface CheckResult {
   base: string;
   head: string;
+  /** The default policy (`--require`); each file's own is in its result. */
   policy: CheckPolicy;
   files: FileResult[];
   /** Changed files left out, and why. */
@@ -100,6 +105,7 @@ export const LEDGER_FILE = '.ratchet/ledger.json';
 interface Target {
   file: string;
   kind: 'prompt' | 'program';
+  policy: AppliedPolicy;
   /** A program's run spec (its sidecar at head): what its evaluator is. */
   specText?: string;
   path: string;
@@ -113,14 +119,14 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   const head = await commitOf(root, o.head ?? 'HEAD');
   const base = o.base === undefined ? await defaultBase(root, head) : await commitOf(root, o.base);
   const say = o.onProgress ?? (() => undefined);
-  const { targets, skipped } = await changedTargets(files, root, base, head);
+  const { targets, skipped } = await changedTargets(root, base, head, o.policy);
   say(`${targets.length} changed file${targets.length === 1 ? '' : 's'} to check between ${base.slice(0, 8)} and ${head.slice(0, 8)}${skipped.length ? ` (${skipped.length} skipped)` : ''}`);
 
   const ledgerPath = join(root, LEDGER_FILE);
   let ledger = o.replay ? undefined : await readLedger(files, ledgerPath);
   // A verdict already given on these very texts under this policy is replayed, not tested again:
   // the same test would give the same answer (A5), and a rerun of CI must not spend α twice.
-  const bundles = await Promise.all(targets.map((t) => (o.replay ? readBundle(files, root, t, o.policy, base, head) : findBundle(files, root, t, o.policy, base, head))));
+  const bundles = await Promise.all(targets.map((t) => (o.replay ? readBundle(files, root, t, t.policy.policy, base, head) : findBundle(files, root, t, t.policy.policy, base, head))));
   if (ledger) refuseWhenSpent(LEDGER_FILE, ledger, bundles.filter((b) => b === undefined).length);
 
   // Every test planned and priced before any call: a refusal leaves nothing spent and nothing written.
@@ -144,7 +150,7 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   const results: FileResult[] = [];
   for (const [i, t] of targets.entries()) {
     const recorded = bundles[i];
-    say(`${recorded ? 'replaying' : 'testing'} ${t.file} (${o.policy})`);
+    say(`${recorded ? 'replaying' : 'testing'} ${t.file} (${t.policy.policy}, from ${t.policy.from})`);
     let r: FileResult | undefined;
     if (recorded) {
       r = await testFile(o, t, root, plans[i], { base, head }, { recorded }).catch((err: unknown) => {
@@ -166,7 +172,7 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
       const bundlePath = await writeBundle(files, root, r.bundle);
       r.bundlePath = bundlePath;
       if (ledger) {
-        ledger = advanceRepoLedger(ledger, { at: new Date().toISOString(), file: t.file, policy: o.policy, base, head, decision: r.bundle.decision.decision, threshold: r.bundle.threshold, bundle: bundlePath });
+        ledger = advanceRepoLedger(ledger, { at: new Date().toISOString(), file: t.file, policy: t.policy.policy, base, head, decision: r.bundle.decision.decision, threshold: r.bundle.threshold, bundle: bundlePath });
         await files.mkdirp(join(root, '.ratchet'));
         await files.writeTextAtomic(ledgerPath, `${JSON.stringify(ledger, null, 2)}\n`);
       }
@@ -187,8 +193,11 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   };
 }
 
-/** Prompt files and programs modified between the commits that have a run spec at head (front matter or sidecar). */
-async function changedTargets(files: NodeFiles, root: string, base: string, head: string): Promise<{ targets: Target[]; skipped: { file: string; why: string }[] }> {
+/**
+ * Prompt files and programs modified between the commits that have a run spec at head (front
+ * matter or sidecar), each with the policy its spec at head sets, else `fallback`.
+ */
+async function changedTargets(root: string, base: string, head: string, fallback: CheckPolicy): Promise<{ targets: Target[]; skipped: { file: string; why: string }[] }> {
   const targets: Target[] = [];
   const skipped: { file: string; why: string }[] = [];
   for (const file of await modifiedFiles(root, base, head)) {
@@ -198,38 +207,49 @@ async function changedTargets(files: NodeFiles, root: string, base: string, head
     const role = fileRole(file, headText);
     const path = join(root, file);
     if (role === 'code') {
-      const specText = await firstText(root, head, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
-      if (specText === undefined) skipped.push({ file, why: `a program without a run spec (${file}${RUN_SPEC_EXTENSION}), so no evaluator to test it with` });
-      else targets.push({ file, kind: 'program', specText, path, baseText, headText });
+      const found = await firstText(root, head, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
+      if (found === undefined) skipped.push({ file, why: `a program without a run spec (${file}${RUN_SPEC_EXTENSION}), so no evaluator to test it with` });
+      else targets.push({ file, kind: 'program', policy: policyOf([readSpecText(found.path, found.text).spec], file, fallback), specText: found.text, path, baseText, headText });
       continue;
     }
     if (role !== 'prompt') continue;
-    const sidecar = await textAt(root, head, relative(root, sidecarPathFor(path)).split(sep).join('/'));
-    if (readSpecText(path, headText).spec === undefined && sidecar === undefined) {
+    const sidecarFile = relative(root, sidecarPathFor(path)).split(sep).join('/');
+    const sidecar = await textAt(root, head, sidecarFile);
+    const front = readSpecText(file, headText).spec;
+    if (front === undefined && sidecar === undefined) {
       skipped.push({ file, why: 'no run spec (front matter or sidecar), so nothing to test it on' });
       continue;
     }
-    targets.push({ file, kind: 'prompt', path, baseText, headText });
+    const policy = policyOf([front, sidecar === undefined ? undefined : readSpecText(sidecarFile, sidecar).spec], file, fallback);
+    targets.push({ file, kind: 'prompt', policy, path, baseText, headText });
   }
   return { targets, skipped };
 }
 
-async function firstText(root: string, commit: string, paths: readonly string[]): Promise<string | undefined> {
+async function firstText(root: string, commit: string, paths: readonly string[]): Promise<{ path: string; text: string } | undefined> {
   for (const p of paths) {
     const text = await textAt(root, commit, p);
-    if (text !== undefined) return text;
+    if (text !== undefined) return { path: p, text };
   }
   return undefined;
 }
 
+/** The policy a file's run spec at head sets (its locations repository-relative), else the default. */
+function policyOf(texts: readonly (SpecText | undefined)[], file: string, fallback: CheckPolicy): AppliedPolicy {
+  const present = texts.filter((t): t is SpecText => t !== undefined);
+  if (present.length === 0) return { policy: fallback, from: FLAG_SOURCE };
+  return appliedPolicy(mergeSpecTexts(present, file).merged, fallback);
+}
+
 function judgeInputs(o: CheckOptions, t: Target, root: string) {
-  const side = candidateSide(o.policy);
+  const policy = t.policy.policy;
+  const side = candidateSide(policy);
   return {
     path: t.path,
     workspace: root,
     incumbentText: side === 'head' ? t.baseText : t.headText,
     candidateText: side === 'head' ? t.headText : t.baseText,
-    reasoning: `ratchet check --require ${o.policy}: the ${side} version of ${t.file}.`,
+    reasoning: `ratchet check --require ${policy}: the ${side} version of ${t.file}.`,
     ...(o.budget ? { budget: o.budget } : {}),
     ...(o.overrides ? { overrides: o.overrides } : {}),
     endpointDefaults: o.endpointDefaults,
@@ -273,13 +293,14 @@ async function testFile(
     throw new RatchetError(outcome.status === 'cancelled' ? 'cancelled' : 'internal', `The test of ${t.file} ${outcome.status === 'cancelled' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`} (run ${outcome.runId}).`, { file: t.file });
   }
   const record = outcome.record;
-  const { verdict, passed } = checkOutcome(o.policy, outcome.verdict);
-  const side = candidateSide(o.policy);
+  const policy = t.policy.policy;
+  const { verdict, passed } = checkOutcome(policy, outcome.verdict);
+  const side = candidateSide(policy);
   const bundle: EvidenceBundle = {
     version: BUNDLE_VERSION,
     file: t.file,
     kind: t.kind,
-    policy: o.policy,
+    policy,
     candidate: side,
     base: { commit: commits.base, contentHash: contentHash(t.baseText) },
     head: { commit: commits.head, contentHash: contentHash(t.headText) },
@@ -307,10 +328,11 @@ async function testFile(
       const info = byId.get(s.itemId);
       const baseOutput = outputs.get(baseId)?.get(s.itemId);
       const headOutput = outputs.get(headId)?.get(s.itemId);
-      return { itemId: s.itemId, delta: headDelta(o.policy, s.delta), input: info?.input ?? '', ...(info?.expected === undefined ? {} : { expected: info.expected }), ...(baseOutput === undefined ? {} : { baseOutput }), ...(headOutput === undefined ? {} : { headOutput }) };
+      return { itemId: s.itemId, delta: headDelta(policy, s.delta), input: info?.input ?? '', ...(info?.expected === undefined ? {} : { expected: info.expected }), ...(baseOutput === undefined ? {} : { baseOutput }), ...(headOutput === undefined ? {} : { headOutput }) };
     });
   return {
     file: t.file,
+    policy: t.policy,
     verdict,
     passed,
     bundle,

@@ -5,6 +5,8 @@ import type { ReportFile, ReportInput } from '../../../src/core/check/report';
 
 const file = (over: Partial<ReportFile> = {}): ReportFile => ({
   file: 'prompts/a.prompt.md',
+  policy: 'not-worse',
+  policyFrom: '--require',
   verdict: 'worse',
   passed: false,
   wealth: 3380,
@@ -52,5 +54,13 @@ describe('checkReport', () => {
     expect(ok).toContain('replayed from `.ratchet/evidence/a.json` and the response cache with no LLM request');
     const bad = checkReport(input([file({ replayProblems: ['step 3 (q7): recorded ln wealth 1, the pairs give 0.5'] })], { replay: true }));
     expect(bad).toContain('does not replay from `.ratchet/evidence/a.json`: step 3 (q7)');
+  });
+
+  it('names per file the policy it was held to and where it was set, when a file sets its own', () => {
+    const own = file({ file: 'prompts/b.prompt.md', policy: 'better', policyFrom: 'prompts/b.ratchet.yaml:13', verdict: 'not shown better', passed: false, wealth: 2, threshold: 20, items: [] });
+    const md = checkReport(input([file({ verdict: 'not shown worse', passed: true, items: [] }), own]));
+    expect(md).toContain('## ❌ Ratchet check (policy per file, --require not-worse by default) — failed: 1 of 2 files');
+    expect(md).toContain('| `prompts/a.prompt.md` | not-worse (--require) | ✅ pass: Not shown worse: no evidence that head is worse than base. | head worse ×3380 (fails at ×2000) |');
+    expect(md).toContain('| `prompts/b.prompt.md` | better (prompts/b.ratchet.yaml:13) | ❌ fail: Not shown better: the evidence did not reach the line, so the change is not proven to help. | head better ×2 (passes at ×20) |');
   });
 });
