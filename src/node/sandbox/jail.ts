@@ -127,9 +127,18 @@ function bwrapArgv(j: JailInput): string[] {
   }
   // Numeric libraries read the CPU topology to size their thread pools.
   a.push('--ro-bind-try', '/sys/devices/system/cpu', '/sys/devices/system/cpu');
-  for (const [from, to] of toolchainBinds(j)) a.push('--ro-bind', from, to);
+  const toolchains = toolchainBinds(j);
+  // /tmp itself is never a toolchain: it would show every user's temporary files.
+  for (const [from, to] of toolchains) if (underJailTmp(to) === undefined && to !== '/tmp' && to !== '/var/tmp') a.push('--ro-bind', from, to);
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(j.diskBytes), '--tmpfs', JAIL.work, '--dir', JAIL.home, '--dir', JAIL.tmp, '--symlink', JAIL.tmp, '/tmp', '--dir', '/var', '--symlink', JAIL.tmp, '/var/tmp');
+  // A toolchain under /tmp (a Node unpacked there, a CI checkout's own tools): inside, /tmp is a
+  // link to the jail's tmp, and bubblewrap makes no folder through a link, so it goes where the
+  // link leads — at the same path as seen from inside.
+  for (const [from, to] of toolchains) {
+    const inTmp = underJailTmp(to);
+    if (inTmp !== undefined) a.push('--ro-bind', from, inTmp);
+  }
   a.push('--bind', j.program.host, path.posix.join(JAIL.work, j.program.name));
   for (const s of j.support) a.push('--ro-bind', s.host, path.posix.join(JAIL.work, s.to));
   if (j.results !== undefined) a.push('--bind', j.results, JAIL.results);
@@ -137,6 +146,12 @@ function bwrapArgv(j: JailInput): string[] {
   if (j.task !== undefined) a.push('--ro-bind', j.task, JAIL.task);
   a.push('--chdir', JAIL.work);
   return a;
+}
+
+/** Where `p` lies inside the jail when it is under /tmp or /var/tmp (both links to the jail's tmp); undefined elsewhere. */
+function underJailTmp(p: string): string | undefined {
+  for (const link of ['/tmp', '/var/tmp']) if (p.startsWith(`${link}/`)) return path.posix.join(JAIL.tmp, p.slice(link.length));
+  return undefined;
 }
 
 function linkTarget(p: string): string | undefined {

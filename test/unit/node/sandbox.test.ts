@@ -85,6 +85,18 @@ describe.skipIf(!linux)('runEvaluation: results', () => {
     expect(run.stdout).toContain('warming up');
   });
 
+  it('runs an evaluator whose toolchain lies under /tmp (a Node unpacked there, a CI checkout of its own tools)', async () => {
+    const tools = await mkdtemp('/tmp/ratchet-toolchain-');
+    try {
+      await mkdir(path.join(tools, 'bin'));
+      await writeFile(path.join(tools, 'bin', 'score-tool'), '#!/bin/sh\necho "{\\"combined_score\\": 3}"\n', { mode: 0o755 });
+      const run = await evaluate('score-tool', { baseEnv: { ...process.env, PATH: `${path.join(tools, 'bin')}:${process.env.PATH ?? ''}` } });
+      expect(run.result, run.stderr).toEqual({ correct: true, score: 3 });
+    } finally {
+      await rm(tools, { recursive: true, force: true });
+    }
+  });
+
   it('fills {program} and {results} as single arguments, reads {results}/metrics.json, and gives the results path to the evaluator alone', async () => {
     const script = 'cat "$1" > "$2/seen.txt"; echo "{\\"combined_score\\": $(wc -c < "$1")}" > "$2/metrics.json"; echo "$1 $RATCHET_PROGRAM $2 ${RATCHET_RESULTS:-unset}"';
     const run = await evaluate(`sh -c '${script}' sh {program} {results}`, { programText: 'x = 42\n', programName: 'pkg/main.py' });
