@@ -104,7 +104,11 @@ describe('a judge that does not answer', () => {
       // Each judgement was asked twice, in the same chat (calls of a batch past the verdict are paid, not journaled: GATES.md 4.7).
       const asked = server.calls.filter((c) => c.role === 'validator').map((c) => (c.body as { messages: { role: string; content: string }[] }).messages);
       const again = asked.filter((m) => m.length === 4);
-      expect(again.length).toBe(asked.length / 2);
+      // Every re-ask follows a first ask; a first ask whose re-ask the run's end or its budget
+      // refused (at most one per slot, concurrency 8) goes without.
+      const unasked = asked.length - 2 * again.length;
+      expect(unasked).toBeGreaterThanOrEqual(0);
+      expect(unasked).toBeLessThanOrEqual(8);
       expect(again.length).toBeGreaterThanOrEqual(verdicts.length);
       expect(again[0]![2]).toEqual({ role: 'assistant', content: 'Both responses have merits and flaws; I cannot choose between them.' });
       expect(again[0]![3]!.content).toMatch(/^Your answer has no line "ANSWER-[0-9a-f]{12}: …"\. Answer again: end with one line "ANSWER-[0-9a-f]{12}: A", "ANSWER-[0-9a-f]{12}: B" or "ANSWER-[0-9a-f]{12}: tie", and nothing after it\.$/);
