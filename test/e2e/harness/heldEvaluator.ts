@@ -74,6 +74,10 @@ function spec(control: string, holdFrom: number, budget: { proposals: number; ev
     'evaluator:',
     `  command: node ${EVALUATOR_NAME} {program} {results} ${control} ${holdFrom}`,
     `  supportFiles: [${EVALUATOR_NAME}, evaluate.mjs]`,
+    // The evaluator talks to the spec through the control folder on the host: a jail (bubblewrap)
+    // would show it a /tmp of its own. What these specs hold open is the run across a reload or a
+    // Cancel, not the sandbox (cli-search-hostile.test.ts proves the jail).
+    '  isolation: off',
     '  timeoutSeconds: 600',
     '  deterministic: true',
     'gate: pace+',

@@ -18,6 +18,9 @@ describe('a judge that does not always answer, and reasoning models, in the pane
     fixture = await startEvolveFixture({
       mode: 'autopilot',
       gate: 'pace-rf',
+      // Each candidate tested on the dev set (the default schedule's screen may stop the second
+      // before it): every row then has the judge's counts to show.
+      gateLines: ['schedule: per-candidate'],
       labels: false,
       candidates: 2,
       gainAt: 1,
