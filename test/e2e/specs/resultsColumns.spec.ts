@@ -46,7 +46,8 @@ describe('the Results view of an Evolve run at the default width', () => {
     await waitCount(headers, 3, 'three version columns', 10_000);
     const labels = await headers.locator('.results-version-id').allTextContents();
     expect(labels[0]).toMatch(/\(baseline\)$/);
-    expect(labels.filter((l) => /\(committed\)$/.test(l))).toHaveLength(1);
+    // The committed column says what became of the commit (an autopilot run writes it: panelState/answers.ts).
+    expect(labels.filter((l) => /\((committed|applied by autopilot)\)$/.test(l))).toHaveLength(1);
     for (const id of rejected) expect(labels).not.toContain(`${id} (committed)`);
     // Each column says how many items it was scored on.
     for (const text of await headers.locator('.results-scored').allTextContents()) expect(text).toMatch(/^\d+ (of \d+ )?items$/);
