@@ -29,7 +29,7 @@ export class Editor {
    * Opens a workspace file by its path relative to the folder (Quick Open matches paths), and waits
    * until its tab is the active one and its editor is shown.
    */
-  async openFile(relativePath: string, timeoutMs = 30_000): Promise<void> {
+  async openFile(relativePath: string, timeoutMs = 60_000): Promise<void> {
     const fileName = relativePath.split('/').pop() ?? relativePath;
     const widget = this.page.locator('.quick-input-widget');
     const input = widget.locator('input');
@@ -44,13 +44,16 @@ export class Editor {
     // once one checks off, a notification's toast, a webview finishing its load. Then the input
     // goes inert and hidden under the fill; open it again rather than wait out the timeout.
     const deadline = Date.now() + timeoutMs;
+    // Each attempt gets its share, not the whole deadline: a fill that waits out the deadline on an
+    // inert input leaves no time to open Quick Open again (CI: 'element is inert', then 30 s gone).
+    const attemptMs = () => Math.max(1_000, Math.min(attemptTimeoutMs, deadline - Date.now()));
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('Control+P');
       await waitVisible(input, 'Quick Open input', defaultTimeoutMs);
       try {
-        await input.fill(relativePath, { timeout: Math.max(attemptTimeoutMs, deadline - Date.now()) });
-        await waitVisible(row, `Quick Open row '${relativePath}', focused`, Math.max(attemptTimeoutMs, deadline - Date.now()));
-        await input.press('Enter', { timeout: Math.max(attemptTimeoutMs, deadline - Date.now()) });
+        await input.fill(relativePath, { timeout: attemptMs() });
+        await waitVisible(row, `Quick Open row '${relativePath}', focused`, attemptMs());
+        await input.press('Enter', { timeout: attemptMs() });
         break;
       } catch (cause) {
         if (attempt >= 3 || Date.now() >= deadline || (await widget.isVisible())) throw cause;
