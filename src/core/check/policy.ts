@@ -13,7 +13,7 @@ import { isPlainObject } from '../data/item';
 import type { JudgeVerdict } from '../judgeEdit/judgeEdit';
 import type { SpecLocate } from '../setup/specSchema';
 
-/** The policies and what each asks (the CLI's choices and the run spec's `check.require`, generated from here). */
+/** The policies and what each asks (the CLI's choices and the run spec's `check.require`, generated from here), strictest first. */
 export const CHECK_POLICY_TABLE = [
   { name: 'better', description: 'head must be shown better' },
   { name: 'not-worse', description: 'fail only when head is shown worse' },
@@ -51,6 +51,23 @@ export function appliedPolicy(spec: { value: Record<string, unknown>; locate: Sp
   if (require === undefined) return { policy: fallback, from: FLAG_SOURCE };
   if (!isCheckPolicy(require)) throw new RatchetError('badInput', `${at(['check', 'require'])}: check.require must be one of ${CHECK_POLICIES.join(', ')} (got ${describeValue(require)})`, { field: 'check.require' });
   return { policy: require, from: at(['check', 'require']) };
+}
+
+/**
+ * The policy that governs a change: the stricter of what the file's run spec asks at base and at
+ * head. A pull request may tighten its own file's policy, never loosen it: a head that turns
+ * `better` into `not-worse` would otherwise grade itself on the easier test. The loosening takes
+ * effect once it is on the base branch (merged under the stricter policy). `base` is undefined where
+ * the file had no readable run spec at base.
+ */
+export function governingPolicy(head: AppliedPolicy, base: AppliedPolicy | undefined): AppliedPolicy {
+  if (base === undefined || strictness(base.policy) <= strictness(head.policy)) return head;
+  return { policy: base.policy, from: `${base.from} at base (head asks only ${head.policy})` };
+}
+
+/** Larger is stricter: the table lists the strictest first. */
+function strictness(policy: CheckPolicy): number {
+  return CHECK_POLICIES.length - CHECK_POLICIES.indexOf(policy);
 }
 
 /** Which version the gate's test takes as its candidate; the other is its incumbent. */

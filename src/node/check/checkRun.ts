@@ -9,7 +9,7 @@
  */
 import { join, relative, sep } from 'node:path';
 import { RatchetError } from '../../core/errors';
-import { FLAG_SOURCE, appliedPolicy, candidateSide, checkOutcome, headDelta } from '../../core/check/policy';
+import { FLAG_SOURCE, appliedPolicy, candidateSide, checkOutcome, governingPolicy, headDelta } from '../../core/check/policy';
 import type { AppliedPolicy, CheckPolicy, CheckVerdict } from '../../core/check/policy';
 import { BUNDLE_VERSION, replayBets, sameEvidence } from '../../core/check/evidence';
 import type { BundleStep, EvidenceBundle } from '../../core/check/evidence';
@@ -209,7 +209,14 @@ async function changedTargets(root: string, base: string, head: string, fallback
     if (role === 'code') {
       const found = await firstText(root, head, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
       if (found === undefined) skipped.push({ file, why: `a program without a run spec (${file}${RUN_SPEC_EXTENSION}), so no evaluator to test it with` });
-      else targets.push({ file, kind: 'program', policy: policyOf([readSpecText(found.path, found.text).spec], file, fallback), specText: found.text, path, baseText, headText });
+      else {
+        const atBase = await firstText(root, base, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
+        const policy = governingPolicy(
+          policyOf([readSpecText(found.path, found.text).spec], file, fallback),
+          basePolicy(() => [atBase === undefined ? undefined : readSpecText(atBase.path, atBase.text).spec], file, fallback),
+        );
+        targets.push({ file, kind: 'program', policy, specText: found.text, path, baseText, headText });
+      }
       continue;
     }
     if (role !== 'prompt') continue;
@@ -220,7 +227,11 @@ async function changedTargets(root: string, base: string, head: string, fallback
       skipped.push({ file, why: 'no run spec (front matter or sidecar), so nothing to test it on' });
       continue;
     }
-    const policy = policyOf([front, sidecar === undefined ? undefined : readSpecText(sidecarFile, sidecar).spec], file, fallback);
+    const sidecarAtBase = await textAt(root, base, sidecarFile);
+    const policy = governingPolicy(
+      policyOf([front, sidecar === undefined ? undefined : readSpecText(sidecarFile, sidecar).spec], file, fallback),
+      basePolicy(() => [readSpecText(file, baseText).spec, sidecarAtBase === undefined ? undefined : readSpecText(sidecarFile, sidecarAtBase).spec], file, fallback),
+    );
     targets.push({ file, kind: 'prompt', policy, path, baseText, headText });
   }
   return { targets, skipped };
@@ -239,6 +250,19 @@ function policyOf(texts: readonly (SpecText | undefined)[], file: string, fallba
   const present = texts.filter((t): t is SpecText => t !== undefined);
   if (present.length === 0) return { policy: fallback, from: FLAG_SOURCE };
   return appliedPolicy(mergeSpecTexts(present, file).merged, fallback);
+}
+
+/**
+ * The policy the file's run spec set at base. A spec that does not read at base (broken there)
+ * sets none: only head's counts, and head's own errors are reported as such.
+ */
+function basePolicy(texts: () => readonly (SpecText | undefined)[], file: string, fallback: CheckPolicy): AppliedPolicy | undefined {
+  try {
+    return policyOf(texts(), file, fallback);
+  } catch (e) {
+    if (e instanceof RatchetError) return undefined;
+    throw e;
+  }
 }
 
 function judgeInputs(o: CheckOptions, t: Target, root: string) {
