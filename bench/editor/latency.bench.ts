@@ -6,11 +6,12 @@
  *   - reload to suggestion: from "Developer: Reload Window" to the waiting suggestion's Accept lens
  *     drawn again in the reopened file.
  * Each measured on the machine as it is and with both cores busy besides (one spinning process per
- * core); the load average of each sample is printed, since "as it is" may be a busy machine. Prints a table;
+ * core); the load average of each sample is printed, since "as it is" may be a busy machine. After each
+ * reload it prints what Ratchet's and the run daemon's logs said since, to split the reload. Prints a table;
  * asserts no timing. Usage: npm run bench:editor [-- with ROUNDS=n in the environment]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { describe, it } from 'vitest';
@@ -80,6 +81,7 @@ describe('bench:editor', () => {
 
     // A waiting suggestion across a reload, then Reject by keyboard.
     await evolveToSuggestion();
+    let reloadedAt = Date.now();
     const reloaded = s.page.waitForEvent('load', { timeout: 300_000 });
     record(
       'Reload Window → suggestion drawn',
@@ -88,6 +90,7 @@ describe('bench:editor', () => {
           // Where the time goes, printed per round: the workbench's own reload, reopening the file,
           // then (the rest of the figure) the suggestion reaching the editor again.
           const t0 = performance.now();
+          reloadedAt = Date.now();
           await palette.run('Developer: Reload Window');
           await reloaded;
           await s.workbench.waitForReady(300_000);
@@ -99,6 +102,7 @@ describe('bench:editor', () => {
         'the Accept lens after the reload',
       ),
     );
+    await printReloadTrace(s.runDir, reloadedAt);
     await cursorOnChange();
     record('Reject key → lenses gone', await timed(() => s.page.keyboard.press('Control+Shift+Backspace'), lensesGone, 'the lenses gone after Reject'));
     await s.workbench.ratchetPanel.waitForStatus('finished', 120_000);
@@ -118,6 +122,29 @@ describe('bench:editor', () => {
     printTable();
   });
 });
+
+/**
+ * Where the reload's time went after the workbench: what Ratchet's log (the extension and its
+ * language server) and the run daemon's log said after `since`, each line at its offset from it.
+ */
+async function printReloadTrace(runDir: string, since: number): Promise<void> {
+  const logs = await readdir(runDir, { recursive: true, withFileTypes: true });
+  // The daemons' logs are in the session's TMPDIR, in a ratchet-… folder (session.ts keeps them the same way).
+  const daemonLog = (dir: string, name: string) => dir.startsWith(join(runDir, 'tmp', 'ratchet-')) && name.endsWith('.log');
+  const paths = logs.filter((e) => e.isFile() && (e.name === 'Ratchet.log' || daemonLog(e.parentPath, e.name))).map((e) => join(e.parentPath, e.name));
+  const lines: { at: number; text: string }[] = [];
+  for (const path of paths) {
+    for (const line of (await readFile(path, 'utf8')).split('\n')) {
+      // Ratchet.log: "2026-12-02 14:52:01.123 [info] …" (local time); a daemon log: "2026-12-02T14:52:01.123Z …".
+      const m = /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d\.\d{3})(Z?) (.*)$/.exec(line);
+      if (!m) continue;
+      const at = new Date(`${m[1]}T${m[2]}${m[3]}`).getTime();
+      if (at >= since) lines.push({ at, text: `${path.endsWith('Ratchet.log') ? 'Ratchet' : 'daemon'}: ${m[4]!.slice(0, 140)}` });
+    }
+  }
+  lines.sort((a, b) => a.at - b.at);
+  console.log(`bench:editor: reload trace (ms after Reload Window)\n${lines.map((l) => `  +${l.at - since} ${l.text}`).join('\n')}`);
+}
 
 function printTable(): void {
   const rows: string[] = ['| load | measure | n | median ms | min ms | max ms | load average |', '|---|---|---|---|---|---|---|'];

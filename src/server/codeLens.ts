@@ -9,7 +9,8 @@ import type { CodeLens } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { evaluatedAs, isClaimedByName, isPromptPath, promptKindOf } from '../core/files/fileKinds';
 import type { Files } from '../core/ports';
-import { findPromptForSidecar, isSidecarPath, loadRunSpec, namesNoDataset, sidecarPathFor } from '../core/setup/spec';
+import { findPromptForSidecar, isSidecarPath, namesNoDataset, sidecarPathFor } from '../core/setup/spec';
+import type { RunSpec } from '../core/run/specTypes';
 import { readSpecText } from '../core/setup/specSource';
 import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
@@ -17,14 +18,18 @@ import { hunkLines, inlineHunks } from '../core/edit/hunks';
 import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
 import { genDataPaths } from '../node/runs/genDataRun';
 
-/** The models line of a prompt file (server/modelLine.ts): the Evolve lens's tooltip. */
-export type ModelLine = (promptPath: string) => Promise<string | undefined>;
+/** A prompt's run spec, undefined when it does not load (its diagnostics say why): server/specCache.ts. */
+export type SpecOf = (promptPath: string) => Promise<RunSpec | undefined>;
+
+/** The models line of a loaded spec (server/modelLine.ts): the Evolve lens's tooltip. */
+export type ModelLine = (spec: RunSpec) => string;
 
 export async function codeLenses(
   doc: TextDocument,
   path: string,
   files: Files,
   pending: readonly SuggestionState[],
+  specOf: SpecOf,
   models: ModelLine,
   trusted: boolean,
 ): Promise<CodeLens[]> {
@@ -38,10 +43,11 @@ export async function codeLenses(
   ];
   const generate = (promptPath: string) => lens(top, '$(wand) Generate Dev Set', RatchetCommands.generateDevSet, fileArgs, generateTooltip(promptPath));
   const promptRun = async (promptPath: string | undefined) => {
-    const line = promptPath === undefined ? undefined : await models(promptPath);
-    const runs = run(top, line === undefined ? undefined : `Models: ${line}`);
+    const spec = promptPath === undefined ? undefined : await specOf(promptPath);
+    const runs = run(top, spec === undefined ? undefined : `Models: ${models(spec)}`);
+    // A spec that does not load offers no Generate Dev Set: its diagnostics say what to fix first.
     const generates = promptPath !== undefined && evaluatedAs(promptKindOf(promptPath)) === 'user-message';
-    return generates && (await hasNoDataset(files, promptPath)) ? [...runs, generate(promptPath)] : runs;
+    return generates && spec !== undefined && namesNoDataset(spec) ? [...runs, generate(promptPath)] : runs;
   };
 
   if (isSidecarPath(path)) return [...lenses, ...(codeSpecLenses(path, text, trusted) ?? (await promptRun(await findPromptForSidecar(files, path))))];
@@ -60,12 +66,6 @@ export async function codeLenses(
 function generateTooltip(promptPath: string): string {
   const { devPath, testPath } = genDataPaths(promptPath, undefined);
   return `No dataset: a challenger model writes tasks for this prompt, the prompt answers each several times, a judge keeps those the answers disagree on. Writes ${basename(devPath)} and a held-out ${basename(testPath)}.`;
-}
-
-/** The prompt's spec loads and names no dataset (one that does not load says why in its diagnostics, and offers nothing). */
-async function hasNoDataset(files: Files, promptPath: string): Promise<boolean> {
-  const spec = await loadRunSpec(files, promptPath).catch(() => undefined);
-  return spec !== undefined && namesNoDataset(spec);
 }
 
 /**

@@ -36,6 +36,7 @@ import { EditApplier } from './applyEdit';
 import { codeActions } from './codeActions';
 import { codeLenses } from './codeLens';
 import { modelLine } from './modelLine';
+import { RunSpecCache } from './specCache';
 import { listModels } from '../node/listModels';
 import { OPENAI_BASE_URL } from '../core/run/modelChoice';
 import { redactUrl } from '../core/redact';
@@ -61,6 +62,7 @@ const documents = new TextDocuments(TextDocument);
 const files = new NodeFiles();
 const docs = new OpenDocuments(documents, files);
 const applier = new EditApplier(connection, files);
+const specs = new RunSpecCache(files);
 let settings: ServerSettings = DEFAULT_SETTINGS;
 let folders: string[] = [];
 let capabilities: ClientCapabilities = {};
@@ -72,6 +74,7 @@ const book = new SuggestionBook(docs, applier, {
     void connection.sendNotification(SuggestionChangedNotification, state);
     refreshLenses();
   },
+  answered: () => refreshLenses(),
 });
 
 function refreshLenses(): void {
@@ -117,12 +120,10 @@ function runWentAhead<T>(result: T): T {
 
 function applySettings(raw: unknown): void {
   const read = readSettings(raw);
-  const trustChanged = read.settings.trusted !== settings.trusted;
   settings = read.settings;
-  // The code search lens says whether the workspace is trusted.
-  if (trustChanged && capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   runs.settingsChanged();
-  // The Evolve lens's tooltip names the models the settings choose.
+  // The Evolve lens's tooltip names the models the settings choose, and the code search lens says
+  // whether the workspace is trusted: one refresh says both.
   refreshLenses();
   // Field names only: a setting's value may be the API key.
   for (const p of read.problems) connection.console.warn(p);
@@ -198,7 +199,7 @@ documents.onDidClose((e) => {
 connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const path = uriToPath(params.textDocument.uri);
-  return doc && path ? codeLenses(doc, path, files, book.pending(path), (prompt) => modelLine(files, prompt, settings), settings.trusted) : [];
+  return doc && path ? codeLenses(doc, path, files, book.awaitingAnswer(path), (prompt) => specs.spec(prompt), (spec) => modelLine(spec, settings), settings.trusted) : [];
 });
 
 connection.onCodeAction(async (params) => {

@@ -16,6 +16,12 @@ import type { RunControl, Suggestion } from '../core/journal/control';
 
 export interface SuggestionListener {
   changed(state: SuggestionState): void;
+  /**
+   * The user answered a suggestion in `path`: it offers Accept and Reject no more. An Accept's state
+   * changes only once the engine has had the edit written, a round trip through the run daemon and
+   * the editor later; the lenses need not wait for that.
+   */
+  answered(path: string): void;
 }
 
 interface Entry {
@@ -50,8 +56,9 @@ export class SuggestionBook {
     return [...this.entries.values()].filter((e) => path === undefined || e.path === path).map((e) => e.state);
   }
 
-  pending(path: string): SuggestionState[] {
-    return this.list(path).filter((s) => s.status === 'pending');
+  /** The suggestions in the file that wait for the user's answer (an accepted one being written no longer does). */
+  awaitingAnswer(path: string): SuggestionState[] {
+    return [...this.entries.values()].filter((e) => e.path === path && e.state.status === 'pending' && e.answer !== undefined).map((e) => e.state);
   }
 
   async accept(ref: SuggestionRef): Promise<AcceptSuggestionResult> {
@@ -62,6 +69,7 @@ export class SuggestionBook {
     return new Promise<AcceptSuggestionResult>((resolve, reject) => {
       entry.waiters.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
       this.answer(entry, 'accept');
+      this.listener.answered(entry.path);
     });
   }
 

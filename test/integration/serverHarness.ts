@@ -70,6 +70,8 @@ export class TestClient {
   readyMs = 0;
   private stderr = '';
   private waiters: (() => void)[] = [];
+  /** While set, each workspace/applyEdit is recorded and then waits for it (parkEdits). */
+  private editsParked: Promise<void> | undefined;
 
   private constructor(
     readonly child: ChildProcess,
@@ -148,6 +150,7 @@ export class TestClient {
   private async applyEdit(p: ApplyWorkspaceEditParams): Promise<ApplyWorkspaceEditResult> {
     this.edits.push(p);
     this.wake();
+    await this.editsParked;
     for (const change of p.edit.documentChanges ?? []) {
       if (CreateFile.is(change)) {
         if (!this.docs.has(change.uri)) await this.openText(change.uri, '');
@@ -165,6 +168,16 @@ export class TestClient {
       await this.setText(uri, TextDocument.applyEdits(doc, change.edits as TextEdit[]));
     }
     return { applied: true };
+  }
+
+  /** The editor holds every workspace/applyEdit (recorded in `edits`) until the returned function is called. */
+  parkEdits(): () => void {
+    let release = () => undefined as void;
+    this.editsParked = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.editsParked = undefined;
+      release();
+    };
   }
 
   uriOf(path: string): string {

@@ -64,6 +64,25 @@ describe('suggest mode over LSP', () => {
     expect(latest(client, 'c1')?.status).toBe('applied');
   });
 
+  it('Accept takes the Accept and Reject lenses away at once, before the run daemon has the edit written', async () => {
+    const { client, uri, runId } = await pendingSuggestion();
+    const release = client.parkEdits();
+    const refreshes = client.lensRefreshes;
+    const accepted = client.conn.sendRequest(AcceptSuggestionRequest, { runId, candidateId: 'c1' });
+    // The write waits in the editor: the answer went to the engine and back, the suggestion is still pending.
+    await client.waitFor(() => client.edits.length > 0, 'the edit sent to the editor');
+    expect(latest(client, 'c1')?.status).toBe('pending');
+    // The lens refresh came first (one connection, in order), and the lenses offer no answer now.
+    expect(client.lensRefreshes).toBeGreaterThan(refreshes);
+    const commands = ((await client.codeLenses(uri)) ?? []).map((l) => l.command?.command);
+    expect(commands).not.toContain(RatchetCommands.acceptSuggestion);
+    expect(commands).not.toContain(RatchetCommands.rejectSuggestion);
+    expect(commands).toContain(RatchetCommands.evolve);
+    release();
+    expect(await accepted).toEqual({ outcome: 'applied' });
+    expect(latest(client, 'c1')?.status).toBe('applied');
+  });
+
   it('an edit by the user where the suggestion changes the text makes it stale; their text survives', async () => {
     const { client, uri, runId } = await pendingSuggestion();
     const typed = client.text(uri).replace('End with "The answer is N".', 'End with the number only.');
