@@ -118,6 +118,14 @@ describe('a code search in the run daemon', () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it("is refused with VS Code's language models (its row allows no editor models), before a run folder exists", async () => {
+    const { ws, fake, open } = await setup({ settings: { provider: 'vscode-lm' } });
+    const client = await open();
+    await expect(client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program) })).rejects.toThrow(/cannot use VS Code's language models yet/);
+    expect(runIds(ws.dir)).toEqual([]);
+    expect(fake.calls).toEqual([]);
+  });
+
   it('is cancelled from its progress: the status says cancelled, and the evaluator it was running is gone', async () => {
     // A child's evaluation notes its pid, then waits until it is killed; the seed's runs as usual.
     const held = (dir: string) => join(dir, 'held.pid');
