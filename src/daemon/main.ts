@@ -23,9 +23,7 @@ import {
   DaemonExitingNotification,
   DaemonListRunsRequest,
   DaemonResumeRequest,
-  DaemonStartGenDataRequest,
   DaemonStartRequest,
-  DaemonStartSearchRequest,
   RUN_DAEMON_PROTOCOL,
 } from '../protocol/runDaemon';
 import { ClientLink } from './clientLink';
@@ -80,8 +78,6 @@ const server = createServer((socket) => {
     return { pid: process.pid, runs: runs.list() };
   });
   connection.onRequest(DaemonStartRequest, guarded((p) => runs.start(p)));
-  connection.onRequest(DaemonStartSearchRequest, guarded((p) => runs.startSearch(p)));
-  connection.onRequest(DaemonStartGenDataRequest, guarded((p) => runs.startGenData(p)));
   connection.onRequest(DaemonResumeRequest, guarded((p) => runs.resume(p)));
   connection.onRequest(DaemonCancelRequest, (p) => ({ cancelled: runs.cancel(p.runId) }));
   connection.onRequest(DaemonListRunsRequest, () => ({ runs: runs.list() }));

@@ -15,22 +15,21 @@
  */
 import { basename } from 'node:path';
 import { isCancellation, RatchetError } from '../core/errors';
-import type { JournaledEvent } from '../core/journal/events';
+import type { JournaledEvent, RunKind } from '../core/journal/events';
 import { readJournal } from '../core/journal/replay';
 import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/journal/runStatus';
-import type { EvaluatorLoad, LiveRunStatus } from '../core/journal/runStatus';
+import type { LiveRunStatus } from '../core/journal/runStatus';
 import type { Clock } from '../core/ports';
 import { readRunOwner, readRunRecord, runPaths } from '../core/journal/journal';
-import { resumeEvolveRun, startEvolveRun } from '../node/runs/evolveRun';
-import type { EvolveRunOptions } from '../node/runs/evolveRun';
-import { resumeSearchRun, startSearchRun } from '../node/runs/searchRun';
-import { resumeGenData, runGenData } from '../node/runs/genDataRun';
+import { runKindRow } from '../core/setup/runKinds';
+import { resumeRunOfKind, startRunOfKind } from '../node/runs/runKindStarts';
+import type { RunHooks } from '../node/runs/runKindStarts';
 import { SystemClock } from '../node/clock';
 import type { NodeFiles } from '../node/files';
 import { isOwnerAlive } from '../node/process';
 import { runController } from '../node/runController';
 import { DaemonApplyRequest, DaemonDecideRequest, DaemonRunEventNotification, DaemonRunStatusNotification } from '../protocol/runDaemon';
-import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartGenDataParams, DaemonStartParams, DaemonStartSearchParams } from '../protocol/runDaemon';
+import type { DaemonResumeParams, DaemonRunIdentity, DaemonRunInfo, DaemonRunSetup, DaemonStartParams } from '../protocol/runDaemon';
 import type { ClientLink } from './clientLink';
 import { ClientLanguageModels } from './languageModels';
 import type { RunControl } from '../core/journal/control';
@@ -59,8 +58,6 @@ class DaemonRun {
   }
 }
 
-type Common = Pick<EvolveRunOptions, 'control' | 'onEvent' | 'signal' | 'endpointDefaults' | 'version' | 'untrusted' | 'transport'>;
-
 export class DaemonRuns {
   private readonly runs = new Map<string, DaemonRun>();
   /** Started runs whose first event has not come yet (they have no id). */
@@ -84,42 +81,15 @@ export class DaemonRuns {
     return [...this.runs.values()].flatMap((r) => r.info() ?? []);
   }
 
-  start(p: DaemonStartParams): Promise<{ runId: string }> {
-    this.refuseBusy(p.promptPath);
-    const run = new DaemonRun(p.promptPath, p.workspace, p.title);
-    return this.launch(run, p, (common) => startEvolveRun({ ...common, promptPath: p.promptPath, workspace: p.workspace, overrides: p.overrides }));
-  }
-
-  /** A code search on the program: each new best is offered to the client (or written, in autopilot), as a prompt run's edits are. */
-  startSearch(p: DaemonStartSearchParams): Promise<{ runId: string }> {
-    this.refuseBusy(p.programPath);
-    refuseEditorModels(p);
-    const run = new DaemonRun(p.programPath, p.workspace, p.title);
-    return this.launch(run, p, (common) => startSearchRun({ ...searchOptions(common, run), programPath: p.programPath, workspace: p.workspace, overrides: p.overrides }));
-  }
-
   /**
-   * A dev-set generation on the prompt: its rounds' events go to the client like any run's; it asks
-   * the user nothing and writes its two files itself, at the end. It runs no workspace code (no
-   * scorer, no evaluator), so Workspace Trust has nothing to refuse here; the endpoint settings an
-   * untrusted workspace may not set were left out by the editor before this request.
+   * A run of any kind, routed by the run-kind table: each new best or edit is offered to the client
+   * (or written, in autopilot); a dev-set generation asks nothing and writes its files at its end.
    */
-  startGenData(p: DaemonStartGenDataParams): Promise<{ runId: string }> {
-    this.refuseBusy(p.promptPath);
-    const run = new DaemonRun(p.promptPath, p.workspace, p.title);
-    return this.launch(run, p, (common) =>
-      runGenData({
-        promptPath: p.promptPath,
-        workspace: p.workspace,
-        force: p.force,
-        overrides: p.overrides,
-        endpointDefaults: common.endpointDefaults,
-        version: common.version,
-        signal: common.signal,
-        onEvent: common.onEvent,
-        ...(common.transport ? { transport: common.transport } : {}),
-      }),
-    );
+  start(p: DaemonStartParams): Promise<{ runId: string }> {
+    this.refuseBusy(p.file);
+    refuseBySetup(p.kind, p);
+    const run = new DaemonRun(p.file, p.workspace, p.title);
+    return this.launch(run, p, (hooks) => startRunOfKind(p.kind, p.file, p.workspace, p.overrides, hooks));
   }
 
   async resume(p: DaemonResumeParams): Promise<{ runId: string }> {
@@ -130,26 +100,13 @@ export class DaemonRuns {
     }
     // The kind decides which engine takes the run up; an unreadable run.json fails here, with its reason.
     const { kind } = await readRunRecord(this.files, runPaths(this.files, p.workspace, p.runId).runJson);
-    if (kind === 'search') refuseEditorModels(p);
+    refuseBySetup(kind, p);
     const run = new DaemonRun(p.file, p.workspace, p.title);
     // Its counts go on from the journal's; an unreadable journal fails the resume itself, with its reason.
     const journal = await readJournal(this.files, runPaths(this.files, p.workspace, p.runId).events).catch(() => undefined);
     if (this.runs.has(p.runId)) throw new RatchetError('badInput', `Run ${p.runId} is already running.`, { runId: p.runId });
     this.register(run, p.runId, resumingStatus(p.runId, journal?.events ?? []));
-    return this.launch(run, p, (common) =>
-      kind === 'search'
-        ? resumeSearchRun(p.runId, { ...searchOptions(common, run), workspace: p.workspace })
-        : kind === 'gen-data'
-          ? resumeGenData(p.runId, {
-              workspace: p.workspace,
-              endpointDefaults: common.endpointDefaults,
-              version: common.version,
-              signal: common.signal,
-              onEvent: common.onEvent,
-              ...(common.transport ? { transport: common.transport } : {}),
-            })
-          : resumeEvolveRun(p.runId, p.workspace, common),
-    );
+    return this.launch(run, p, (hooks) => resumeRunOfKind(kind, p.runId, p.workspace, hooks));
   }
 
   cancel(runId: string): boolean {
@@ -165,7 +122,7 @@ export class DaemonRuns {
     if (busy) throw new RatchetError('badInput', `${basename(file)} is already being evolved (run ${busy.runId ?? ''}); cancel it first.`, { runId: busy.runId });
   }
 
-  private launch(run: DaemonRun, setup: DaemonRunSetup, go: (common: Common) => Promise<{ runId: string }>): Promise<{ runId: string }> {
+  private launch(run: DaemonRun, setup: DaemonRunSetup, go: (hooks: RunHooks) => Promise<{ runId: string }>): Promise<{ runId: string }> {
     const runIdNow = () => run.runId ?? '';
     const control: RunControl = {
       decide: async (suggestion, signal) => {
@@ -174,7 +131,7 @@ export class DaemonRuns {
       },
       apply: async (suggestion, by) => (await this.link.call(DaemonApplyRequest, { runId: runIdNow(), suggestion, by }, run.controller.signal)).outcome,
     };
-    const common: Common = {
+    const hooks: RunHooks = {
       control,
       onEvent: (e) => this.onEvent(run, e),
       signal: run.controller.signal,
@@ -182,6 +139,9 @@ export class DaemonRuns {
       version: setup.version,
       untrusted: setup.untrusted,
       ...(setup.languageModels ? { transport: new ClientLanguageModels(this.link) } : {}),
+      // A code search's evaluator slots' load is part of its live status (the editor's status bar shows it).
+      onEvaluatorLoad: (load) => run.status?.evaluator(load),
+      onWaitingForYou: (candidateId) => run.status?.waitingForYou(candidateId),
     };
     if (!run.runId) this.starting++;
     this.onCountChange();
@@ -192,7 +152,7 @@ export class DaemonRuns {
         answered = true;
         resolve({ runId });
       };
-      go(common)
+      go(hooks)
         .then(
           (outcome) => {
             run.ready(outcome.runId);
@@ -242,24 +202,16 @@ export class DaemonRuns {
   }
 }
 
-/** What a code search takes of the run's common options: it calls its endpoint itself (no editor language models). */
-function searchOptions(common: Common, run: DaemonRun) {
-  return {
-    control: common.control,
-    onEvent: common.onEvent,
-    signal: common.signal,
-    endpointDefaults: common.endpointDefaults,
-    version: common.version,
-    untrusted: common.untrusted ?? false,
-    // Its evaluator slots' load is part of its live status (the editor's status bar shows it).
-    onEvaluatorLoad: (load: EvaluatorLoad) => run.status?.evaluator(load),
-    onWaitingForYou: (candidateId: string) => run.status?.waitingForYou(candidateId),
-  };
-}
-
-/** A code search's proposer calls an OpenAI-compatible endpoint; it has no way to VS Code's language models yet. */
-function refuseEditorModels(setup: DaemonRunSetup): void {
-  if (setup.languageModels) {
-    throw new RatchetError('badInput', "A code search calls an OpenAI-compatible endpoint; it cannot use VS Code's language models yet. Set ratchet.provider to openai with an endpoint and key.", { field: 'provider' });
+/**
+ * What the kind's row refuses before the run starts: workspace code in an untrusted workspace, and
+ * VS Code's language models where the kind calls its endpoint itself.
+ */
+function refuseBySetup(kind: RunKind, setup: DaemonRunSetup): void {
+  const row = runKindRow(kind);
+  if (!row) return;
+  const noun = row.noun.charAt(0).toUpperCase() + row.noun.slice(1);
+  if (row.needsTrust && setup.untrusted) throw new RatchetError('badInput', `${noun} runs its evaluator, which is workspace code; trust the workspace first.`);
+  if (!row.editorModels && setup.languageModels) {
+    throw new RatchetError('badInput', `${noun} calls an OpenAI-compatible endpoint; it cannot use VS Code's language models yet. Set ratchet.provider to openai with an endpoint and key.`, { field: 'provider' });
   }
 }

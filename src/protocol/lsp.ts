@@ -11,11 +11,11 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ChatMessage } from '../core/llm/types';
 import type { PriceInput } from '../core/llm/prices';
-import type { JournaledEvent, RunKind, RunMode } from '../core/journal/events';
+import type { JournaledEvent, RunMode } from '../core/journal/events';
 import type { RunSummary } from '../core/journal/listRuns';
 import type { LiveRunStatus } from '../core/journal/runStatus';
 import type { GateName } from '../core/gates/record';
-import type { EvolveOverrides, SearchOverrides } from '../core/run/overrides';
+import type { RunKindOverrides, StartRunKind } from '../core/setup/runKinds';
 import type { RatchetErrorData } from './errors';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,44 +77,12 @@ export interface RatchetConfigurationChange {
 // ---------------------------------------------------------------------------------------------
 // Runs: client → server requests.
 
-/** 'evaluate' scores the current prompt on the held-out test split and edits nothing. */
-export type StartRunKind = Extract<RunKind, 'evolve' | 'evaluate'>;
-
-export interface StartRunParams {
-  /** The prompt file (`file:` URI); a sidecar `*.ratchet.yaml` URI resolves to its prompt. */
-  uri: string;
-  kind: StartRunKind;
-  overrides?: EvolveOverrides;
-  /** Overrides the run spec's and the settings' mode. */
-  mode?: RunMode;
-}
-/** Answered once the run's journal exists (its first event is out); input errors answer with a `RatchetErrorData` error (src/protocol/errors.ts). */
-export interface StartRunResult {
-  runId: string;
-}
-/** client → server: start a run; its events follow as `ratchet/runEvent`. */
-export const StartRunRequest = new RequestType<StartRunParams, StartRunResult, RatchetErrorData>('ratchet/startRun');
-
 /**
- * What the editor may set over a code search's spec: its budgets, gate, islands, seed and the
- * evaluation timeout. Not the evaluator command (the spec names the workspace code that runs) nor
- * where calls go (the settings' endpoint and model).
+ * One start request for every kind of run the editor starts (src/core/setup/runKinds.ts): the
+ * kind, the file (`file:` URI: a prompt, whose sidecar `*.ratchet.yaml` URI resolves to it, or a
+ * code search's program), and what the request sets over the run's spec and the settings.
  */
-export type SearchRunOverrides = Omit<SearchOverrides, 'evaluator' | 'baseURL' | 'model'>;
-
-export interface StartSearchParams {
-  /** The program (`file:` URI) whose EVOLVE-BLOCK regions the search evolves; its spec is `<file>.ratchet.yaml` (kind: code), or a ShinkaEvolve `evaluate.py` beside it. */
-  uri: string;
-  overrides?: SearchRunOverrides;
-}
-/**
- * client → server: start a code search (`ratchet search` in the run daemon). It runs the workspace's
- * evaluator, so an untrusted workspace is refused. Each new best program is a suggestion on the
- * file (`ratchet/suggestionChanged`, answered like a prompt run's), or written in autopilot (the
- * `ratchet.run.mode` setting). Events and statuses follow as for any run; `ratchet/cancelRun` and
- * `ratchet/resumeRun` take it like any other.
- */
-export const StartSearchRequest = new RequestType<StartSearchParams, StartRunResult, RatchetErrorData>('ratchet/startSearch');
+export type StartRunParams = { [K in StartRunKind]: { kind: K; uri: string; overrides?: RunKindOverrides[K] } }[StartRunKind];
 
 /**
  * Where a dev-set generation on the prompt would write (`<name>.dev.jsonl` next to it, the held-out
@@ -128,22 +96,24 @@ export interface DevSetPaths {
   /** Those of the two that exist now. */
   existing: string[];
 }
-/** client → server: the files Generate Dev Set would write for the prompt (or its sidecar) at `uri`. */
-export const DevSetPathsRequest = new RequestType<{ uri: string }, DevSetPaths, RatchetErrorData>('ratchet/devSetPaths');
 
-export interface StartGenDataParams {
-  /** The prompt file (`file:` URI); a sidecar `*.ratchet.yaml` URI resolves to its prompt. */
-  uri: string;
-  /** Replace the dev and test files if they exist (the user said so); otherwise an existing one is refused before any call. */
-  replace?: boolean;
+/** Answered once the run's journal exists (its first event is out); input errors answer with a `RatchetErrorData` error (src/protocol/errors.ts). */
+export interface StartRunResult {
+  runId: string;
+  /** The files a kind that writes a dev set will write when it ends. */
+  devSet?: DevSetPaths;
 }
 /**
- * client → server: generate a dev set for a prompt that has none (`ratchet gen-data` in the run
- * daemon): zero-data rounds, each a `zero/round` event, then the two files written at the end.
- * Events and statuses follow as for any run; `ratchet/cancelRun` stops it (nothing is written).
- * Answered, like `ratchet/startRun`, once the run's journal exists, with the files it will write.
+ * client → server: start a run; its events and statuses follow as `ratchet/runEvent` and
+ * `ratchet/runStatus`, and `ratchet/cancelRun` and `ratchet/resumeRun` take it like any other.
+ * A kind that runs workspace code is refused in an untrusted workspace; a code search's new best
+ * programs are suggestions on the file (`ratchet/suggestionChanged`) as a prompt run's edits are;
+ * a dev-set generation writes its two files at its end (nothing, if cancelled).
  */
-export const StartGenDataRequest = new RequestType<StartGenDataParams, StartRunResult & DevSetPaths, RatchetErrorData>('ratchet/startGenData');
+export const StartRunRequest = new RequestType<StartRunParams, StartRunResult, RatchetErrorData>('ratchet/startRun');
+
+/** client → server: the files Generate Dev Set would write for the prompt (or its sidecar) at `uri`. */
+export const DevSetPathsRequest = new RequestType<{ uri: string }, DevSetPaths, RatchetErrorData>('ratchet/devSetPaths');
 
 export interface RunRef {
   runId: string;

@@ -17,13 +17,12 @@ import type { ChatRequest, ChatResponse } from '../core/llm/types';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { JournaledEvent } from '../core/journal/events';
 import type { LiveRunStatus } from '../core/journal/runStatus';
-import type { EvolveOverrides, GenDataOverrides } from '../core/run/overrides';
-import type { SearchRunOverrides } from './lsp';
+import type { RunKindOverrides, StartRunKind } from '../core/setup/runKinds';
 import type { RatchetErrorData } from './errors';
 import type { Suggestion } from '../core/journal/control';
 
 /** Bumped on any incompatible change; it is part of the socket's name, so versions never meet. */
-export const RUN_DAEMON_PROTOCOL = 5;
+export const RUN_DAEMON_PROTOCOL = 6;
 
 /** Which run, for whom: enough for a client that has never heard of it to show it. */
 export interface DaemonRunIdentity {
@@ -61,33 +60,18 @@ export const AttachRequest = new RequestType<AttachParams, AttachResult, void>('
 export interface DaemonRunSetup {
   /** Where roles without an endpoint of their own go, and the keys: secret, never journaled or logged. */
   endpoint: EndpointDefaults;
-  /** Refuse scorers that execute workspace code, and every code search (its evaluator is workspace code). */
+  /** Refuse scorers that execute workspace code, and every kind that needs trust (its evaluator is workspace code). */
   untrusted: boolean;
-  /** Send LLM calls to the client (`daemon/languageModel`) instead of an endpoint (prompt runs; a code search refuses it). */
+  /** Send LLM calls to the client (`daemon/languageModel`) instead of an endpoint; a kind without editor models refuses it. */
   languageModels: boolean;
   version: string;
 }
-export interface DaemonStartParams extends DaemonRunSetup {
-  promptPath: string;
-  workspace: string;
-  overrides: EvolveOverrides;
-  title: string;
-}
-export interface DaemonStartSearchParams extends DaemonRunSetup {
-  programPath: string;
-  workspace: string;
-  overrides: SearchRunOverrides;
-  title: string;
-}
-/** A dev-set generation: no suggestion, no edit; the files are written at its end, never over existing ones unless `force`. */
-export interface DaemonStartGenDataParams extends DaemonRunSetup {
-  promptPath: string;
-  workspace: string;
-  force: boolean;
-  overrides: GenDataOverrides;
-  title: string;
-}
-/** The daemon resumes the run as the kind its run.json names: a prompt run or a code search. */
+/**
+ * A run of any kind the editor starts (src/core/setup/runKinds.ts): its file, as the server
+ * resolved it, and the overrides the settings and the request set, the request's on top.
+ */
+export type DaemonStartParams = DaemonRunSetup & { [K in StartRunKind]: { kind: K; file: string; workspace: string; overrides: RunKindOverrides[K]; title: string } }[StartRunKind];
+/** The daemon resumes the run as the kind its run.json names (its route in src/node/runs/runKindStarts.ts). */
 export interface DaemonResumeParams extends DaemonRunSetup {
   runId: string;
   /** The run's file, from its run.json. */
@@ -97,8 +81,6 @@ export interface DaemonResumeParams extends DaemonRunSetup {
 }
 /** Answered once the run's journal exists (as `ratchet/startRun`); input errors carry `RatchetErrorData`. */
 export const DaemonStartRequest = new RequestType<DaemonStartParams, { runId: string }, RatchetErrorData>('daemon/startRun');
-export const DaemonStartSearchRequest = new RequestType<DaemonStartSearchParams, { runId: string }, RatchetErrorData>('daemon/startSearch');
-export const DaemonStartGenDataRequest = new RequestType<DaemonStartGenDataParams, { runId: string }, RatchetErrorData>('daemon/startGenData');
 export const DaemonResumeRequest = new RequestType<DaemonResumeParams, { runId: string }, RatchetErrorData>('daemon/resumeRun');
 export const DaemonCancelRequest = new RequestType<{ runId: string }, { cancelled: boolean }, void>('daemon/cancelRun');
 /**

@@ -24,9 +24,7 @@ import {
   ResumeRunRequest,
   RunEventNotification,
   RunStatusNotification,
-  StartGenDataRequest,
   StartRunRequest,
-  StartSearchRequest,
   SuggestionChangedNotification,
   TestEvaluatorRequest,
 } from '../protocol/lsp';
@@ -213,8 +211,6 @@ connection.onCodeAction(async (params) => {
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------
 
 connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
-connection.onRequest(StartSearchRequest, guarded(async (p) => runWentAhead(await runs.startSearch(p))));
-connection.onRequest(StartGenDataRequest, guarded(async (p) => runWentAhead(await runs.startGenData(p))));
 connection.onRequest(DevSetPathsRequest, guarded((p) => runs.devSetPaths(p.uri)));
 connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));
 connection.onRequest(

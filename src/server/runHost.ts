@@ -20,6 +20,7 @@ import { readRunRecord, runPaths } from '../core/journal/journal';
 import { listRuns } from '../core/journal/listRuns';
 import { findPromptForSidecar, isSidecarPath, loadRunSpec } from '../core/setup/spec';
 import { promptCandidatesFor } from '../core/setup/specSource';
+import { RUN_KINDS, runKindRow } from '../core/setup/runKinds';
 import { isPromptPath, promptExtensionsText } from '../core/files/fileKinds';
 import { daemonAddress } from '../node/daemonAddress';
 import type { NodeFiles } from '../node/files';
@@ -30,11 +31,11 @@ import { loadCodeSpec } from '../node/runs/searchRun';
 import { genDataPaths } from '../node/runs/genDataRun';
 import type { CodeRunSpec } from '../core/code/spec';
 import type { RunSpec } from '../core/run/specTypes';
-import type { DevSetPaths, RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartGenDataParams, StartRunParams, StartRunResult, StartSearchParams } from '../protocol/lsp';
-import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartGenDataRequest, DaemonStartRequest, DaemonStartSearchRequest } from '../protocol/runDaemon';
-import type { DaemonRunIdentity, DaemonRunSetup } from '../protocol/runDaemon';
+import type { DevSetPaths, RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';
+import { DaemonCancelRequest, DaemonResumeRequest, DaemonStartRequest } from '../protocol/runDaemon';
+import type { DaemonRunIdentity, DaemonRunSetup, DaemonStartParams } from '../protocol/runDaemon';
 import { RunDaemonLink } from './runDaemonLink';
-import { endpointDefaults, genDataSettingsOverrides, searchSettingsOverrides, settingsOverrides } from './settings';
+import { endpointDefaults, settingsOverridesFor } from './settings';
 import type { SuggestionBook } from './suggestions';
 import { isUnder, pathToUri, uriToPath } from './uris';
 
@@ -116,35 +117,26 @@ export class RunHost {
     void this.daemon.settingsChanged();
   }
 
+  /**
+   * A run of any kind the editor starts (src/core/setup/runKinds.ts): the file the kind works on,
+   * its workspace folder and title, the settings' overrides under the request's, and the endpoint
+   * setup; the daemon runs it. One run per file is the daemon's rule (it knows every run, this
+   * server only those it heard of). The run's first status comes before this answer (one socket,
+   * in order) and shows it.
+   */
   async start(p: StartRunParams): Promise<StartRunResult> {
-    // One run per prompt file is the daemon's rule (it knows every run, this server only those it heard of).
-    const promptPath = await this.promptPathOf(p.uri);
-    const workspace = this.rootFor(promptPath);
+    const row = RUN_KINDS[p.kind];
+    const file = row.file === 'prompt' ? await this.promptPathOf(p.uri) : this.programPathOf(p.uri);
+    const workspace = this.rootFor(file);
     if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
-    const overrides = {
-      ...settingsOverrides(this.o.settings()),
-      ...p.overrides,
-      ...(p.mode ? { mode: p.mode } : {}),
-      // Evaluate is a run with no candidates: the loop then only scores the starting prompt on the
-      // held-out test split (its report/test event) and edits nothing.
-      ...(p.kind === 'evaluate' ? { candidates: 0 } : {}),
-    };
-    const verb = p.kind === 'evaluate' ? 'Evaluating' : 'Evolving';
-    const title = `Ratchet: ${verb} ${basename(promptPath)}`;
-    // The run's first status comes before this answer (one socket, in order) and shows it.
-    const spec = await loadRunSpec(this.o.files, promptPath).catch(() => undefined);
-    return await this.daemon.request(DaemonStartRequest, { ...this.setup(spec), promptPath, workspace, overrides, title });
-  }
-
-  /** A code search on the program: the daemon runs it like any run (the trust rule is its engine's). */
-  async startSearch(p: StartSearchParams): Promise<StartRunResult> {
-    const programPath = this.programPathOf(p.uri);
-    const workspace = this.rootFor(programPath);
-    if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
-    const overrides = { ...searchSettingsOverrides(this.o.settings()), ...p.overrides };
-    const title = `Ratchet: Searching ${basename(programPath)}`;
-    const spec = await loadCodeSpec(this.o.files, programPath, {}).catch(() => undefined);
-    return await this.daemon.request(DaemonStartSearchRequest, { ...this.setup(spec), programPath, workspace, overrides, title });
+    const title = `Ratchet: ${row.doing} ${basename(file)}`;
+    const spec = await (row.file === 'prompt' ? loadRunSpec(this.o.files, file) : loadCodeSpec(this.o.files, file, {})).catch(() => undefined);
+    const devSet = row.writesDevSet ? await this.devSetPaths(p.uri) : undefined;
+    const overrides = { ...settingsOverridesFor(p.kind, this.o.settings()), ...p.overrides };
+    // The kind and its overrides travel together, as the request paired them.
+    const daemonParams = { ...this.setup(spec), kind: p.kind, file, workspace, title, overrides } as DaemonStartParams;
+    const { runId } = await this.daemon.request(DaemonStartRequest, daemonParams);
+    return devSet ? { runId, devSet } : { runId };
   }
 
   /** The files a dev-set generation on the prompt writes (node/genDataRun.ts decides), and which exist. */
@@ -155,29 +147,7 @@ export class RunHost {
     return { dev: pathToUri(devPath), test: pathToUri(testPath), existing };
   }
 
-  /**
-   * A dev-set generation on the prompt (zero-data rounds, then its two files): the daemon runs it
-   * like any run. Without `replace` an existing dev or test file is refused before any call.
-   */
-  async startGenData(p: StartGenDataParams): Promise<StartRunResult & DevSetPaths> {
-    const promptPath = await this.promptPathOf(p.uri);
-    const workspace = this.rootFor(promptPath);
-    if (!this.o.folders().includes(workspace)) this.extraRoots.add(workspace);
-    const paths = await this.devSetPaths(p.uri);
-    const title = `Ratchet: Generating a dev set for ${basename(promptPath)}`;
-    const spec = await loadRunSpec(this.o.files, promptPath).catch(() => undefined);
-    const { runId } = await this.daemon.request(DaemonStartGenDataRequest, {
-      ...this.setup(spec),
-      promptPath,
-      workspace,
-      force: p.replace === true,
-      overrides: genDataSettingsOverrides(this.o.settings()),
-      title,
-    });
-    return { runId, ...paths };
-  }
-
-  /** Resumes a prompt run or a code search: the daemon takes it up as its run.json says. */
+  /** Resumes a run of any resumable kind: the daemon takes it up as its run.json says. */
   async resume(runId: string): Promise<StartRunResult> {
     if (this.runs.has(runId)) throw new RatchetError('badInput', `Run ${runId} is already running.`, { runId });
     const workspace = await this.rootOfRun(runId);
@@ -195,14 +165,14 @@ export class RunHost {
     return (await this.daemon.request(DaemonCancelRequest, { runId })).cancelled;
   }
 
-  /** Every run under the workspace folders, newest first; an interrupted evolve run or code search (or one the endpoint failed) can be resumed. */
+  /** Every run under the workspace folders, newest first; an interrupted run (or one the endpoint failed) of a resumable kind can be resumed. */
   async list(): Promise<RunListEntry[]> {
     await this.caughtUp;
     const roots = [...new Set([...this.o.folders(), ...this.extraRoots])];
     const entries: RunListEntry[] = [];
     for (const root of roots) {
       for (const s of await listRuns(this.o.files, root, { isOwnerAlive, now: Date.now(), streamJournal })) {
-        entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.resumable && (s.kind === 'evolve' || s.kind === 'search') });
+        entries.push({ ...s, workspace: root, hosted: this.runs.has(s.runId), resumable: s.resumable && runKindRow(s.kind)?.resumable === true });
       }
     }
     return entries.sort((a, b) => (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));

@@ -10,7 +10,8 @@ import { modelPrice } from '../core/llm/prices';
 import type { EndpointDefaults } from '../core/run/endpointDefaults';
 import type { EvolveOverrides, GenDataOverrides } from '../core/run/overrides';
 import { CODE_GATES } from '../core/gates/gateTable';
-import type { SearchRunOverrides, ServerSettings } from '../protocol/lsp';
+import type { ServerSettings } from '../protocol/lsp';
+import type { RunKindOverrides, SearchRunOverrides, StartRunKind } from '../core/setup/runKinds';
 import { SERVER_SETTINGS_SCHEMA } from '../protocol/serverSettings';
 import type { SettingSchema } from '../protocol/serverSettings';
 
@@ -118,6 +119,18 @@ export function searchSettingsOverrides(s: ServerSettings): SearchRunOverrides {
   if (prices) o.prices = prices;
   if (free) o.free = free;
   return o;
+}
+
+/** What the settings override in a run of each kind the editor starts (src/core/setup/runKinds.ts). */
+const SETTINGS_OVERRIDES: { [K in StartRunKind]: (s: ServerSettings) => RunKindOverrides[K] } = {
+  evolve: settingsOverrides,
+  evaluate: settingsOverrides,
+  search: searchSettingsOverrides,
+  'gen-data': genDataSettingsOverrides,
+};
+
+export function settingsOverridesFor<K extends StartRunKind>(kind: K, s: ServerSettings): RunKindOverrides[K] {
+  return SETTINGS_OVERRIDES[kind](s);
 }
 
 /**

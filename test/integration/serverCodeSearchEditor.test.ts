@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { isOfferEvent } from '../../src/core/code/bestOffer';
 import { fromRatchetOutput } from '../../src/core/code/evaluation';
-import { RatchetCommands, StartSearchRequest, TestEvaluatorRequest } from '../../src/protocol/lsp';
+import { RatchetCommands, StartRunRequest, TestEvaluatorRequest } from '../../src/protocol/lsp';
 import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { journal } from './evolveCli';
@@ -132,7 +132,7 @@ describe('a running search’s status, as the status bar shows it', () => {
     const fake = await startFakeServer({});
     cleanups.push(() => fake.close());
     const c = await client(ws.dir, { baseURL: fake.url });
-    const { runId } = await c.conn.sendRequest(StartSearchRequest, { uri: c.uriOf(ws.program), overrides: { proposals: 4, evaluations: 40 } });
+    const { runId } = await c.conn.sendRequest(StartRunRequest, { kind: 'search', uri: c.uriOf(ws.program), overrides: { proposals: 4, evaluations: 40 } });
     const over = (s: LiveRunStatus | undefined) => s !== undefined && ['finished', 'failed', 'cancelled', 'interrupted'].includes(s.state);
     const end = await c.waitFor(() => over(c.statusesOf(runId).at(-1)) && c.statusesOf(runId).at(-1), 'the search to end', 120_000);
     expect(end.state, end.error).toBe('finished');

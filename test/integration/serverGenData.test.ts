@@ -14,7 +14,7 @@ import { parseDataset } from '../../src/core/data/dataset';
 import { isTerminal } from '../../src/core/journal/events';
 import type { EventOf } from '../../src/core/journal/events';
 import type { RatchetErrorData } from '../../src/protocol/errors';
-import { CancelRunRequest, DevSetPathsRequest, RatchetCommands, StartGenDataRequest } from '../../src/protocol/lsp';
+import { CancelRunRequest, DevSetPathsRequest, RatchetCommands, StartRunRequest } from '../../src/protocol/lsp';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { journal } from './evolveCli';
 import { SERVER, TestClient, statusChanges } from './serverHarness';
@@ -59,8 +59,8 @@ describe('Generate Dev Set over LSP', () => {
     const testUri = client.uriOf(join(dir, 'sums.test.jsonl'));
     expect(await client.conn.sendRequest(DevSetPathsRequest, { uri })).toEqual({ dev: devUri, test: testUri, existing: [] });
 
-    const started = await client.conn.sendRequest(StartGenDataRequest, { uri });
-    expect(started).toEqual({ runId: expect.any(String), dev: devUri, test: testUri, existing: [] });
+    const started = await client.conn.sendRequest(StartRunRequest, { kind: 'gen-data', uri });
+    expect(started).toEqual({ runId: expect.any(String), devSet: { dev: devUri, test: testUri, existing: [] } });
     const { runId } = started;
     expect((await client.waitFor(() => terminal(client, runId), 'run/finished', 60_000)).type).toBe('run/finished');
     const events = client.runEvents(runId);
@@ -87,9 +87,9 @@ describe('Generate Dev Set over LSP', () => {
     // Now both files exist: a new generation is refused before any call, unless told to replace them.
     expect((await client.conn.sendRequest(DevSetPathsRequest, { uri })).existing).toEqual([devUri, testUri]);
     const calls = fake.calls.length;
-    await expect(client.conn.sendRequest(StartGenDataRequest, { uri })).rejects.toThrow(/sums\.dev\.jsonl already exists/);
+    await expect(client.conn.sendRequest(StartRunRequest, { kind: 'gen-data', uri })).rejects.toThrow(/sums\.dev\.jsonl already exists/);
     expect(fake.calls.length).toBe(calls);
-    const again = await client.conn.sendRequest(StartGenDataRequest, { uri, replace: true });
+    const again = await client.conn.sendRequest(StartRunRequest, { kind: 'gen-data', uri, overrides: { replace: true } });
     expect((await client.waitFor(() => terminal(client, again.runId), 'the replacing run to finish', 60_000)).type).toBe('run/finished');
     // The same seed and prompt: every call answered from the response cache, the same dev set.
     expect(fake.calls.length).toBe(calls);
@@ -100,7 +100,7 @@ describe('Generate Dev Set over LSP', () => {
     const { dir, fake, client, uri } = await setup();
     // Every Solver answer is held, so the run is cancelled with its calls in flight, none answered.
     fake.inject({ kind: 'park', model: 'sim-agent', times: 10_000 });
-    const { runId } = await client.conn.sendRequest(StartGenDataRequest, { uri });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'gen-data', uri });
     await fake.untilParked(1);
     expect(await client.conn.sendRequest(CancelRunRequest, { runId })).toEqual({ cancelled: true });
     const end = await client.waitFor(() => terminal(client, runId), 'run/cancelled', 10_000);
@@ -119,7 +119,7 @@ describe('Generate Dev Set over LSP', () => {
 
   it('runs in an untrusted workspace as an evolve run without workspace code does: a generation executes none', async () => {
     const { dir, client, uri } = await setup({ trusted: false });
-    const { runId } = await client.conn.sendRequest(StartGenDataRequest, { uri });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'gen-data', uri });
     expect((await client.waitFor(() => terminal(client, runId), 'run/finished', 60_000)).type).toBe('run/finished');
     expect(existsSync(join(dir, 'sums.dev.jsonl'))).toBe(true);
   });
@@ -131,7 +131,7 @@ describe('Generate Dev Set over LSP', () => {
     const uri = await client.open(flat);
     // Without a spec, Configure or a generation: the prompt has no dataset either way.
     expect(await lensCommands(client, uri)).toEqual([RatchetCommands.configure, RatchetCommands.generateDevSet]);
-    const err = await client.conn.sendRequest(StartGenDataRequest, { uri }).then(
+    const err = await client.conn.sendRequest(StartRunRequest, { kind: 'gen-data', uri }).then(
       () => undefined,
       (e: unknown) => e,
     );

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { isTerminal } from '../../src/core/journal/events';
-import { CancelRunRequest, StartRunRequest } from '../../src/protocol/lsp';
+import { CancelRunRequest, ListRunsRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { RatchetErrorData } from '../../src/protocol/errors';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
@@ -115,6 +115,9 @@ describe('runs over LSP', () => {
     const scored = journal(w.dir, runId).flatMap((e) => (e.type === 'item/evaluated' ? [e] : []));
     expect(new Set(scored.map((e) => e.itemId))).toEqual(testIds);
     expect(scored.every((e) => e.candidateId === 'v0' && typeof e.output === 'string' && e.output.length > 0)).toBe(true);
+    // The Runs view lists it as an evaluation (never "0/0 committed"), resumable like any prompt run.
+    const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
+    expect(runs.find((r) => r.runId === runId)).toMatchObject({ kind: 'evaluate', status: 'finished' });
   });
 
   it('a run whose inputs are broken is refused with the located problem', async () => {

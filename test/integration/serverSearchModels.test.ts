@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { EventOf } from '../../src/core/journal/events';
-import { StartSearchRequest } from '../../src/protocol/lsp';
+import { StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
 import { searchWorkspace } from './searchWorkspace';
@@ -32,7 +32,7 @@ async function searchWith(settings: Partial<ServerSettings>) {
   cleanups.push(() => fake.close());
   const client = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, ...settings }, answer: 'reject' });
   cleanups.push(() => client.stop());
-  const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program), overrides: { proposals: 5, concurrency: 1 } });
+  const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program), overrides: { proposals: 5, concurrency: 1 } });
   const end = await client.waitFor(() => {
     const s = client.statusesOf(runId).at(-1);
     return s !== undefined && ['finished', 'failed', 'cancelled', 'interrupted'].includes(s.state) && s;

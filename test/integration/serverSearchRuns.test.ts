@@ -14,7 +14,7 @@ import type { EngineEvent } from '../../src/core/journal/events';
 import { foldStatus, formatScore, startingStatus } from '../../src/core/journal/runStatus';
 import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
-import { CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartSearchRequest } from '../../src/protocol/lsp';
+import { CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { journal, runIds } from './evolveCli';
 import { PROGRAM, searchWorkspace } from './searchWorkspace';
@@ -90,7 +90,7 @@ describe('a code search in the run daemon', () => {
   it('runs to its end with a status whose counts and scores are its journal’s, and leaves the file as it was', async () => {
     const { ws, open } = await setup();
     const client = await open();
-    const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program), overrides: { proposals: 6 } });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program), overrides: { proposals: 6 } });
     expect(ownerPid(ws, runId)).not.toBe(client.child.pid);
     const end = await client.waitFor(() => isOver(lastStatus(client, runId)) && lastStatus(client, runId), 'the search to end', 120_000);
     const events = journal(ws.dir, runId);
@@ -113,7 +113,15 @@ describe('a code search in the run daemon', () => {
   it('is refused in an untrusted workspace before a run folder exists or a call is made', async () => {
     const { ws, fake, open } = await setup({ settings: { trusted: false } });
     const client = await open();
-    await expect(client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program) })).rejects.toThrow(/trust the workspace/);
+    await expect(client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program) })).rejects.toThrow(/trust the workspace/);
+    expect(runIds(ws.dir)).toEqual([]);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it("is refused with VS Code's language models (its row allows no editor models), before a run folder exists", async () => {
+    const { ws, fake, open } = await setup({ settings: { provider: 'vscode-lm' } });
+    const client = await open();
+    await expect(client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program) })).rejects.toThrow(/cannot use VS Code's language models yet/);
     expect(runIds(ws.dir)).toEqual([]);
     expect(fake.calls).toEqual([]);
   });
@@ -130,7 +138,7 @@ describe('a code search in the run daemon', () => {
     const spec = join(ws.dir, 'step.mjs.ratchet.yaml');
     writeFileSync(spec, readFileSync(spec, 'utf8').replace('  timeoutSeconds: 60\n', '  timeoutSeconds: 60\n  isolation: off\n'));
     const client = await open();
-    const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program), overrides: { proposals: 3 } });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program), overrides: { proposals: 3 } });
     ownerPid(ws, runId);
     const pid = await client.waitFor(() => existsSync(held(ws.dir)) && Number(readFileSync(held(ws.dir), 'utf8')), 'a child’s evaluation to start', 60_000);
     expect(alive(pid)).toBe(true);
@@ -146,7 +154,7 @@ describe('a code search in the run daemon', () => {
   it('a server that comes back after a reload takes over the running search’s status, and streams it to its end', async () => {
     const { ws, fake, open } = await setup({ settings: { concurrency: 1 } });
     const first = await open();
-    const { runId } = await first.conn.sendRequest(StartSearchRequest, { uri: first.uriOf(ws.program), overrides: { proposals: 3 } });
+    const { runId } = await first.conn.sendRequest(StartRunRequest, { kind: 'search', uri: first.uriOf(ws.program), overrides: { proposals: 3 } });
     await heldAtSecondProposal(fake);
     ownerPid(ws, runId);
     // Held there, the journal has all the search did so far; its status is what the journal folds to
@@ -172,7 +180,7 @@ describe('a code search in the run daemon', () => {
   it('a search whose daemon died is listed resumable, and resumes through a new daemon to its end', async () => {
     const { ws, fake, open } = await setup({ settings: { concurrency: 1 } });
     const client = await open();
-    const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri: client.uriOf(ws.program), overrides: { proposals: 3 } });
+    const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program), overrides: { proposals: 3 } });
     await heldAtSecondProposal(fake);
     const held = statusOfJournal(journal(ws.dir, runId));
     expect(held.tested).toBeGreaterThan(0);

@@ -13,7 +13,7 @@ import { frozenSegments, parseBlocks } from '../../src/core/code/blocks';
 import { readProvenance } from '../../src/core/journal/provenance';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
 import { NodeFiles } from '../../src/node/files';
-import { AcceptSuggestionRequest, StartSearchRequest } from '../../src/protocol/lsp';
+import { AcceptSuggestionRequest, StartRunRequest } from '../../src/protocol/lsp';
 import { journal } from './evolveCli';
 import { PROGRAM, searchWorkspace } from './searchWorkspace';
 import { SERVER, TestClient } from './serverHarness';
@@ -37,7 +37,7 @@ async function searchWaitingForYou() {
   const client = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url } });
   cleanups.push(() => client.stop());
   const uri = await client.open(ws.program, 'javascript');
-  const { runId } = await client.conn.sendRequest(StartSearchRequest, { uri, overrides: { proposals: 6 } });
+  const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri, overrides: { proposals: 6 } });
   const { pid } = JSON.parse(readFileSync(join(ws.dir, '.ratchet', 'runs', runId, 'lock.json'), 'utf8')) as { pid: number };
   cleanups.push(() => {
     if (isOwnerAlive({ ...currentOwner(), pid }) === true) process.kill(pid, 'SIGKILL');

@@ -253,7 +253,7 @@ class IsolationTally {
 /** The header sums up the whole run. */
 function formatHead(summary: RunSummary, record: RunRecord): string {
   const head = [
-    `Run ${summary.runId} · ${record.kind} · ${oneLine(record.target)} · ${summary.status}`,
+    `Run ${summary.runId} · ${summary.kind ?? record.kind} · ${oneLine(record.target)} · ${summary.status}`,
     [
       summary.gate === undefined ? undefined : `gate ${summary.gate} α ${summary.alpha}`,
       `seed ${record.seed}`,

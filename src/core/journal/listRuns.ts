@@ -171,7 +171,9 @@ export class RunSummaryFold {
 
 function fold(summary: RunSummary, e: EngineEvent): void {
   if (e.type === 'run/started') {
-    summary.kind ??= e.info.kind;
+    // The run's own word at its start: an editor Evaluate is a prompt run allowed no candidates,
+    // whose run.json says evolve while its start says evaluate.
+    summary.kind = e.info.kind;
     summary.target ??= e.info.target;
     summary.gate = e.info.gate;
     summary.alpha = e.info.alpha;

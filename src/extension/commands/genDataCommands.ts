@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { fileName } from '../../core/fileName';
 import { RUN_SPEC_EXTENSION, isPromptPath, isRunSpecPath, promptExtensionsText } from '../../core/files/fileKinds';
-import { CancelRunRequest, DevSetPathsRequest, StartGenDataRequest } from '../../protocol/lsp';
+import { CancelRunRequest, DevSetPathsRequest, StartRunRequest } from '../../protocol/lsp';
 import { CONTEXT_KEYS } from '../menuTable';
 import { showRunProgress } from '../runs/runProgress';
 import { OPEN_EXISTING, OPEN_TEST_SPLIT, REPLACE, devSetEnd, replaceQuestion } from '../runs/devSetText';
@@ -40,8 +40,9 @@ async function generateDevSet(ctx: CommandContext, arg: unknown): Promise<void> 
     replace = true;
   }
 
-  const started = await ctx.host.request(StartGenDataRequest, { uri: uri.toString(), replace });
-  const { runId } = started;
+  const { runId, devSet } = await ctx.host.request(StartRunRequest, { kind: 'gen-data', uri: uri.toString(), overrides: { replace } });
+  // A dev-set generation's start always says where it writes (its run-kind row); the paths asked above are the same files.
+  const started = devSet ?? paths;
   ctx.log.info(`Started a dev-set generation, run ${runId}, on ${uri.fsPath}: ${vscode.Uri.parse(started.dev).fsPath} and ${vscode.Uri.parse(started.test).fsPath} when it ends.`);
   walkthroughStepDone(CONTEXT_KEYS.runStarted);
   ctx.panel.showRun(runId, vscode.workspace.asRelativePath(uri, false));

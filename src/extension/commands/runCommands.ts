@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { CONTEXT_KEYS } from '../menuTable';
 import { walkthroughStepDone } from '../walkthrough';
-import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest, StartSearchRequest } from '../../protocol/lsp';
-import type { RunListEntry, StartRunKind } from '../../protocol/lsp';
+import { CancelRunRequest, CreateRunSpecRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../protocol/lsp';
+import type { RunListEntry } from '../../protocol/lsp';
 import type { CommandContext } from './context';
 import { fileName } from '../../core/fileName';
 import { RUN_SPEC_EXTENSION, isPromptPath, isRunSpecPath, promptExtensionsText } from '../../core/files/fileKinds';
@@ -28,7 +28,7 @@ export function runIdArg(arg: unknown): string | undefined {
   return undefined;
 }
 
-async function startRun(ctx: CommandContext, kind: StartRunKind, arg: unknown): Promise<void> {
+async function startRun(ctx: CommandContext, kind: 'evolve' | 'evaluate', arg: unknown): Promise<void> {
   const uri = fileArg(arg);
   const what = kind === 'evolve' ? 'Evolve' : 'Evaluate';
   if (!uri || !(isPromptPath(uri.path) || isRunSpecPath(uri.path))) {
@@ -54,7 +54,7 @@ async function startCodeSearch(ctx: CommandContext, arg: unknown): Promise<void>
     void vscode.window.showWarningMessage('Ratchet: open a program with EVOLVE-BLOCK regions (its spec beside it as <file>.ratchet.yaml, kind: code), then run Start Code Search again.');
     return;
   }
-  const runId = await requestRun(ctx, 'Start Code Search', uri, () => ctx.host.request(StartSearchRequest, { uri: uri.toString() }));
+  const runId = await requestRun(ctx, 'Start Code Search', uri, () => ctx.host.request(StartRunRequest, { kind: 'search', uri: uri.toString() }));
   if (runId === undefined) return;
   ctx.log.info(`Started code search ${runId} on ${uri.fsPath}.`);
   ctx.panel.showRun(runId, vscode.workspace.asRelativePath(uri, false));

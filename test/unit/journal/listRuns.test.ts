@@ -103,3 +103,13 @@ describe('summarizeRun of a dev-set generation', () => {
     expect(summarizeRun('run-2', undefined, { events: [], tornTail: false, validLength: 0 }).generated).toBeUndefined();
   });
 });
+
+describe('summarizeRun of an editor Evaluate', () => {
+  it('names the kind its start says (evaluate), not the prompt run its run.json records (evolve)', () => {
+    const record = { format: 1, runId: 'run-e', createdAt: '2026-11-29T10:00:00.000Z', ...NEW_RUN, kind: 'evolve' as const };
+    const start = { type: 'run/started' as const, runId: 'run-e', at: 1, seq: 1, info: { kind: 'evaluate' as const, target: NEW_RUN.target, gate: 'pace+' as const, alpha: 0.05, mode: 'suggest' as const, seed: 7 } };
+    expect(summarizeRun('run-e', record, { events: [start], tornTail: false, validLength: 0 }).kind).toBe('evaluate');
+    // Before its first event the record's word is all there is.
+    expect(summarizeRun('run-e', record, { events: [], tornTail: false, validLength: 0 }).kind).toBe('evolve');
+  });
+});
