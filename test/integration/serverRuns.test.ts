@@ -115,7 +115,7 @@ describe('runs over LSP', () => {
     const scored = journal(w.dir, runId).flatMap((e) => (e.type === 'item/evaluated' ? [e] : []));
     expect(new Set(scored.map((e) => e.itemId))).toEqual(testIds);
     expect(scored.every((e) => e.candidateId === 'v0' && typeof e.output === 'string' && e.output.length > 0)).toBe(true);
-    // The Runs view lists it as an evaluation (never "0/0 committed"), resumable like any prompt run.
+    // The Runs view lists it as an evaluation (never "0/0 committed"); an evaluation is never offered a resume (RUN_KINDS).
     const { runs } = await client.conn.sendRequest(ListRunsRequest, {});
     expect(runs.find((r) => r.runId === runId)).toMatchObject({ kind: 'evaluate', status: 'finished' });
   });

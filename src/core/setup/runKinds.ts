@@ -34,8 +34,13 @@ export interface RunKindRow {
 
 export const RUN_KINDS = {
   evolve: { file: 'prompt', needsTrust: false, resumable: true, editorModels: true, writesDevSet: false, doing: 'Evolving', noun: 'a prompt run' },
-  /** A prompt run with no candidates: it scores the prompt on the held-out test split and edits nothing. */
-  evaluate: { file: 'prompt', needsTrust: false, resumable: true, editorModels: true, writesDevSet: false, doing: 'Evaluating', noun: 'an evaluation' },
+  /**
+   * A prompt run with no candidates: it scores the prompt on the held-out test split and edits
+   * nothing. Not resumable: it is short and starts again as cheaply, and the CLI's `ratchet
+   * evaluate` journals this kind too from a different engine (src/node/runs/scoreRun.ts) that a
+   * prompt run's resume cannot take up.
+   */
+  evaluate: { file: 'prompt', needsTrust: false, resumable: false, editorModels: true, writesDevSet: false, doing: 'Evaluating', noun: 'an evaluation' },
   /** Its proposer calls an OpenAI-compatible endpoint; it has no way to VS Code's language models yet. */
   search: { file: 'program', needsTrust: true, resumable: true, editorModels: false, writesDevSet: false, doing: 'Searching', noun: 'a code search' },
   'gen-data': { file: 'prompt', needsTrust: false, resumable: true, editorModels: true, writesDevSet: true, doing: 'Generating a dev set for', noun: 'a dev-set generation' },

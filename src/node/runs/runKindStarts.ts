@@ -88,7 +88,6 @@ const KIND_STARTS: KindStarts = {
   evaluate: {
     // A run allowed no candidates only scores the starting prompt on the held-out test split (its report/test event).
     start: (promptPath, workspace, overrides, hooks) => startEvolveRun({ ...promptRunHooks(hooks), promptPath, workspace, overrides: { ...overrides, candidates: 0 } }),
-    resume: (runId, workspace, hooks) => resumeEvolveRun(runId, workspace, promptRunHooks(hooks)),
   },
   search: {
     start: (programPath, workspace, overrides, hooks) => startSearchRun({ ...searchHooks(hooks), programPath, workspace, overrides }),
@@ -109,7 +108,7 @@ export function startRunOfKind<K extends StartRunKind>(kind: K, file: string, wo
 
 /** Resumes run `runId` as the kind its run.json names; a kind the editor does not start, or one that cannot resume, is refused. */
 export function resumeRunOfKind(kind: RunKind, runId: string, workspace: string, hooks: RunHooks): Started {
-  const starts: { resume?: (runId: string, workspace: string, hooks: RunHooks) => Started } | undefined = kind in KIND_STARTS ? KIND_STARTS[kind as StartRunKind] : undefined;
+  const starts = kind in KIND_STARTS ? (KIND_STARTS[kind as StartRunKind] as { resume?: (runId: string, workspace: string, hooks: RunHooks) => Started }) : undefined;
   if (!starts?.resume) throw new RatchetError('badInput', `Run ${runId} is a ${kind} run, which cannot be resumed here.`, { runId });
   return starts.resume(runId, workspace, hooks);
 }
