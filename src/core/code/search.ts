@@ -24,11 +24,9 @@ import type { EngineEvent, EventOf } from '../journal/events';
 import { PROPOSAL_FAILED } from '../journal/runStatus';
 import { fitBradleyTerry } from '../gates/bradleyTerry';
 import type { Comparison } from '../gates/bradleyTerry';
-import { CONTINUOUS_CAP } from '../gates/eprocess';
 import { abstentionWarning } from '../gates/abstentions';
 import { childMatchScore } from '../gates/pairwise';
 import { verdictEvent } from '../evolve/judge';
-import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import { parseAnswer } from './answers';
@@ -39,7 +37,8 @@ import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
 import { ProgramDatabase } from './database';
 import type { ParentRule, ProgramKind, ProgramRecord } from './database';
-import { scalesScores, scoreCache, testChild } from './gate';
+import { scoreCache, testChild } from './gate';
+import { checkFirstScores, gatePreflight } from './preflight';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
 import type { CodeGateContext, CodeGateResult, PairwiseValidator, ProgramRef } from './gate';
@@ -360,47 +359,12 @@ class Search {
       }
     }
     const scores = this.scoresOf(first);
-    const { lo, hi } = this.o.spec.evaluator.scoreRange;
-    const scaled = !(this.deterministic && this.evaluations.singleScore) && scalesScores(this.o.spec.gate.name);
-    for (const instance of this.instances) {
-      const y = scores[instance];
-      if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave ${who} no score for instance ${instance}.`, { instanceId: instance });
-      if (scaled && (y < lo || y > hi)) {
-        throw new RatchetError('badInput', `${who[0]!.toUpperCase()}${who.slice(1)} scored ${y} on instance ${instance}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange', instanceId: instance });
-      }
-    }
+    const setting = { instances: this.instances, range: this.o.spec.evaluator.scoreRange, gate: this.o.spec.gate, deterministicSingle: this.deterministic && this.evaluations.singleScore };
+    checkFirstScores({ ...setting, who, scores });
     await this.cacheWhole(id, text, scores);
     if (id === 'p0') await this.programEvaluated('p0', 0, first, this.instances.length);
-    const g = this.o.spec.gate;
-    if (this.deterministic && this.evaluations.singleScore && g.name !== 'greedy') {
-      await this.log('info', `Deterministic single score: gate ${g.name} is not needed; a strict improvement commits.`);
-    } else if (g.name === 'pairwise') {
-      await this.log(
-        'info',
-        `Gate pairwise: each correct child is evaluated on all ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, then commits when the validator prefers it to its incumbent in both orders. It has no e-process and controls no error rate: a verdict is not evidence that the child is better.`,
-      );
-    } else if (g.name !== 'greedy') {
-      // The pre-flight of GATES.md 4.2: could a child that wins every instance by the whole range commit?
-      const cfg = paceConfig(g.name, { alpha: g.alpha, scores: 'continuous', schedule: g.schedule, population: g.population, horizonT: g.horizon });
-      const test = startPaceTest(cfg, this.ledger, this.instances.length);
-      if (test.verdict?.reason !== 'infeasible') {
-        // The bets are capped (Δ may be as bad as the whole range), so the evidence a child can gather
-        // per instance is bounded by its margin over the range: say what margin commits at all.
-        const n = this.instances.length;
-        const margin = ((hi - lo) * (test.threshold ** (1 / n) - 1)) / CONTINUOUS_CAP;
-        await this.log(
-          'info',
-          `Gate ${g.name} on ${n} instances with scores in [${lo}, ${hi}]: a child commits only when it beats its parent by at least about ${margin.toPrecision(2)} per instance on nearly all of them. If real improvements are smaller, narrow evaluator.scoreRange to the range the scores actually take.`,
-        );
-      }
-      if (test.verdict?.reason === 'infeasible') {
-        throw new RatchetError(
-          'badInput',
-          `${this.instances.length} instance${this.instances.length === 1 ? '' : 's'} cannot give gate ${g.name} the evidence to commit at α = ${g.alpha}, even for a child better on every one by the whole score range: report more instances, or set evaluator.repeats.`,
-          { field: 'evaluator' },
-        );
-      }
-    }
+    const said = gatePreflight(setting, this.ledger);
+    if (said) await this.log('info', said);
   }
 
   /** A whole evaluation's score per instance of the run. */
