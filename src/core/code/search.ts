@@ -16,14 +16,11 @@
  * randomness at launch and holds its events until it is applied. At one slot W is 1: sequential.
  * Everything that happens is an engine event; the journal and the faces take it from there.
  */
-import { createPatch } from 'diff';
 import { RatchetError } from '../errors';
 import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
 import type { EngineEvent, EventOf } from '../journal/events';
 import { PROPOSAL_FAILED } from '../journal/runStatus';
-import { fitBradleyTerry } from '../gates/bradleyTerry';
-import type { Comparison } from '../gates/bradleyTerry';
 import { abstentionWarning } from '../gates/abstentions';
 import { childMatchScore } from '../gates/pairwise';
 import { verdictEvent } from '../evolve/judge';
@@ -41,18 +38,18 @@ import { scoreCache, testChild } from './gate';
 import { checkFirstScores, gatePreflight } from './preflight';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
-import type { CodeGateContext, CodeGateResult, PairwiseValidator, ProgramRef } from './gate';
+import type { CodeGateContext, CodeGateResult, PairwiseValidator } from './gate';
+import { MatchRatings } from './matchRatings';
+import { pairwiseValidator } from './pairwiseValidator';
 import { Evaluations } from './evaluations';
 import type { ProgramBatchEvaluator, ProgramEvaluation, ProgramEvaluator } from './evaluations';
 import { ngramSimilarity, textHash } from './novelty';
 import { NoveltyJudge } from './noveltyJudge';
 import { applyAnswer } from './patch';
-import type { ProgramView } from './programJudge';
 import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
 import { priceOf } from '../llm/cost';
-import { fileName } from '../fileName';
 import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
@@ -176,10 +173,8 @@ class Search {
   private readonly texts = new Map<string, string>();
   private readonly blocks: Blocks;
   private readonly cache = scoreCache();
-  /** Gate `pairwise`: every child-versus-incumbent match so far (program ids and the child's score), for Bradley–Terry parents. */
-  private readonly matches: { child: string; incumbent: string; score: number }[] = [];
-  /** Elo-scale Bradley–Terry ratings refitted from `matches` after each one (`search.parentSelection: bt`). */
-  private ratings = new Map<string, number>();
+  /** Gate `pairwise`: every child-versus-incumbent match so far, rated for Bradley–Terry parents. */
+  private readonly matchRatings: MatchRatings;
   private readonly evaluations: Evaluations;
   /** Ends every proposal still in flight when the run fails or is cancelled. */
   private readonly stop = new AbortController();
@@ -218,6 +213,7 @@ class Search {
     this.armPrices = Object.fromEntries(arms.flatMap((a) => (a.price ? [[a.model, a.price]] : [])));
     this.novelty = NoveltyJudge.forRun(o.llm, s.search.novelty, s.seed);
     this.deterministic = s.evaluator.deterministic;
+    this.matchRatings = new MatchRatings(s.search.parentSelection === 'bt');
     this.evaluations = new Evaluations({
       evaluate: o.evaluate,
       slots: s.concurrency,
@@ -550,30 +546,10 @@ class Search {
     };
   }
 
-  /**
-   * Gate `pairwise`'s validator for one child: the validator role at temperature 0, seeded by the
-   * two programs (a resume asks the LLM cache the same question), shown each program as its diff
-   * against the incumbent, its mean score with the evaluator's public metrics, and its feedback.
-   */
   private pairwiseValidator(p: Proposal, child: Child): PairwiseValidator {
     const s = this.o.spec;
-    const incumbentText = this.texts.get(p.incumbent.id)!;
-    const seed = hashSeed(s.seed, 'pairwise', child.hash, p.incumbent.textHash);
-    const { lo, hi } = s.evaluator.scoreRange;
-    return {
-      ask: (messages, signal) => this.o.llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true, seed }, signal),
-      // The file's name, not its path: the question (and its cached answer) is the same in a copied or moved workspace.
-      task: `Improve the program ${fileName(s.programPath)}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
-      view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
-    };
-  }
-
-  /** A program as the pairwise validator sees it: its diff, its mean score with the evaluator's public metrics, its feedback. */
-  private programView(program: ProgramRef, scores: ReadonlyMap<string, number>, text: string, incumbentText: string): ProgramView {
-    const mean = scores.size > 0 ? [...scores.values()].reduce((a, b) => a + b, 0) / scores.size : undefined;
-    const { metrics, feedback } = this.evaluations.reportOf(program.hash);
-    const diff = text === incumbentText ? '' : createPatch(fileName(this.o.spec.programPath), incumbentText, text);
-    return { diff, metrics: { ...(mean === undefined ? {} : { score: mean }), ...metrics }, ...(feedback ? { feedback } : {}) };
+    const setting = { llm: this.o.llm, runSeed: s.seed, programPath: s.programPath, instances: this.instances.length, range: s.evaluator.scoreRange, reportOf: (hash: string) => this.evaluations.reportOf(hash) };
+    return pairwiseValidator(setting, child, { textHash: p.incumbent.textHash, text: this.texts.get(p.incumbent.id)! });
   }
 
   /** The evaluator's public metrics and text feedback for a program, over every shard it ran. */
@@ -625,7 +601,7 @@ class Search {
     const judgeWarning = abstentionWarning(result.record);
     if (judgeWarning) await this.log('warn', judgeWarning);
     const matchScore = result.comparison && childMatchScore(result.comparison.outcome);
-    if (matchScore !== undefined) this.rate(child.id, p.incumbent.id, matchScore);
+    if (matchScore !== undefined) this.matchRatings.record(child.id, p.incumbent.id, matchScore);
     if (correct) {
       // A child tested against an incumbent that another child replaced meanwhile beat the old one, not the new.
       const superseded = result.record.decision === 'commit' && this.db.incumbent(p.island)?.id !== p.incumbent.id;
@@ -721,24 +697,12 @@ class Search {
     await this.o.emit({ type: 'meta/notes', afterProgram, recommendations });
   }
 
-  /** One pairwise match, applied in launch order; Bradley–Terry parents refit the ratings from every match so far (GATES.md 7.6). */
-  private rate(child: string, incumbent: string, score: number): void {
-    this.matches.push({ child, incumbent, score });
-    if (this.o.spec.search.parentSelection !== 'bt') return;
-    const players = [...new Set(this.matches.flatMap((m) => [m.child, m.incumbent]))];
-    const index = new Map(players.map((id, i) => [id, i]));
-    const comparisons: Comparison[] = this.matches.map((m) => ({ i: index.get(m.child)!, j: index.get(m.incumbent)!, s: m.score }));
-    const fit = fitBradleyTerry(players.length, comparisons);
-    this.ratings = new Map(players.map((id, i) => [id, fit.elo[i]!]));
-  }
-
   private parentRule(): ParentRule {
     const rule = this.o.spec.search.parentSelection;
     if (rule !== 'bt') return { rule };
     // Bradley–Terry parents need pairwise verdicts, which only gate pairwise produces; the scored gates fall back to weighted.
     if (this.o.spec.gate.name !== 'pairwise') return { rule: 'weighted' };
-    const ratings = this.ratings;
-    return { rule: 'bt', rating: (id) => ratings.get(id) };
+    return { rule: 'bt', rating: this.matchRatings.now() };
   }
 
   private kindFor(random: Random): ProgramKind & ('diff' | 'full' | 'cross') {
