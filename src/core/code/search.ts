@@ -26,9 +26,7 @@ import { childMatchScore } from '../gates/pairwise';
 import { verdictEvent } from '../evolve/judge';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
-import { parseAnswer } from './answers';
-import type { ParsedAnswer } from './answers';
-import { CUT_OFF_PROBLEM } from '../llm/reask';
+import { askProposer } from './askProposer';
 import { UcbBandit, gateReward } from './bandit';
 import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
@@ -45,11 +43,9 @@ import { Evaluations } from './evaluations';
 import type { ProgramBatchEvaluator, ProgramEvaluation, ProgramEvaluator } from './evaluations';
 import { ngramSimilarity, textHash } from './novelty';
 import { NoveltyJudge } from './noveltyJudge';
-import { applyAnswer } from './patch';
 import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
-import { priceOf } from '../llm/cost';
 import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
@@ -103,8 +99,6 @@ export interface SearchOutcome {
   stopped?: string;
 }
 
-/** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
-export const MAX_PATCH_RETRIES = 2;
 const SINGLE = 'score';
 
 /** Proposals in flight for `slots` evaluator slots: enough that each slot has work while the next children are written; one slot, one proposal. */
@@ -431,42 +425,26 @@ class Search {
   private async work(p: Proposal, settleChild: (c: Child | undefined) => void): Promise<ProposalResult> {
     const s = this.o.spec;
     const signal = this.stop.signal;
-    const parentText = this.texts.get(p.parent.id)!;
-    let childText: string | undefined;
-    let answerName = '';
-    let description = '';
-    const thinking: string[] = [];
-    for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
-      // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
-      const sample = { seed: hashSeed(s.seed, 'proposal', p.n, attempt), sampleIndex: p.n };
-      let reply;
-      try {
-        reply = await this.o.llm.chat({ role: 'proposer', messages: p.messages, ...sample, ...(p.model ? { model: p.model } : {}) }, signal);
-      } catch (err) {
-        // A spent LLM budget refuses the next call before it is sent: the search ends with what it has.
-        // (Evaluations spend no LLM budget, so no child is cut off mid-test.)
-        if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
-        if (attempt === 1) return { kind: 'unsent', message: err.message };
-        this.stopped ??= err.message;
-        return { kind: 'none' };
-      }
-      const dollars = priceOf(this.armPrices, p.model, reply.usage);
-      if (dollars !== undefined) p.costs.push(dollars);
-      if (reply.reasoning) thinking.push(reply.reasoning);
-      // A cut-off answer is never read (#25): its blocks may stop mid-edit.
-      const parsed: ParsedAnswer = reply.truncated ? { ok: false, error: { kind: 'empty', message: `${CUT_OFF_PROBLEM} Answer again, shorter: only the blocks that change.` } } : parseAnswer(reply.text, p.kind === 'diff' ? 'diff' : 'full');
-      const applied = parsed.ok ? applyAnswer(parentText, parsed.answer, s.programPath) : undefined;
-      if (parsed.ok && applied?.ok) {
-        childText = applied.text;
-        answerName = parsed.answer.name;
-        description = parsed.answer.description;
-        break;
-      }
-      const message = parsed.ok ? (applied!.ok ? '' : applied!.error.message) : parsed.error.message;
-      p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason: parsed.ok ? 'patch' : 'format', message, ...(p.model ? { model: p.model } : {}) });
-      p.messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: `${message}\n\nAnswer again in the same format.` });
-    }
-    if (childText === undefined) return { kind: 'none' };
+    const asked = await askProposer(
+      {
+        llm: this.o.llm,
+        runSeed: s.seed,
+        n: p.n,
+        model: p.model,
+        kind: p.kind,
+        messages: p.messages,
+        parentText: this.texts.get(p.parent.id)!,
+        programPath: s.programPath,
+        prices: this.armPrices,
+        onFailed: (attempt, reason, message) => p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason, message, ...(p.model ? { model: p.model } : {}) }),
+        onCost: (dollars) => p.costs.push(dollars),
+      },
+      signal,
+    );
+    if (asked.kind === 'unsent') return { kind: 'unsent', message: asked.message };
+    if (asked.kind === 'spent') this.stopped ??= asked.message;
+    if (asked.kind !== 'child') return { kind: 'none' };
+    const { text: childText, name: answerName, description, thinking } = asked;
     const child = await this.newChild(p, childText);
     if (!child) return { kind: 'none' };
     settleChild(child);
