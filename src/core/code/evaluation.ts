@@ -19,6 +19,7 @@
  */
 import { RatchetError } from '../errors';
 import { isPlainObject } from '../data/item';
+import { parseJsonLenient } from './pythonJson';
 
 /** One evaluation of one program. Consumers check `correct` before anything else. */
 export interface Evaluation {
@@ -277,57 +278,6 @@ function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'object') return 'an object';
   return String(v);
-}
-
-// ---------------------------------------------------------------------------------------------
-// JSON as Python writes it
-
-const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
-const MARK = '\u0000ratchet-nonfinite:';
-
-/**
- * JSON.parse, plus the bare NaN / Infinity / -Infinity tokens Python's json.dump writes by default
- * (allow_nan=True). They become the numbers they name, so the caller can say what is wrong.
- */
-export function parseJsonLenient(text: string): { value: unknown } | { error: string } {
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (err) {
-    const marked = markNonFinite(text);
-    if (marked === text) return { error: (err as Error).message };
-    try {
-      const value = JSON.parse(marked, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(MARK) ? NON_FINITE[v.slice(MARK.length)] : v)) as unknown;
-      return { value };
-    } catch {
-      return { error: (err as Error).message };
-    }
-  }
-}
-
-/** Replaces the non-finite tokens outside strings with marked strings. */
-function markNonFinite(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      out += c;
-      if (c === '\\') out += text[++i] ?? '';
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      out += c;
-      continue;
-    }
-    const token = ['-Infinity', 'Infinity', 'NaN'].find((t) => text.startsWith(t, i));
-    if (token !== undefined) {
-      out += JSON.stringify(MARK + token);
-      i += token.length - 1;
-    } else out += c;
-  }
-  return out;
 }
 
 /** The whole of stdout as JSON, else its last line that opens an object; undefined when none does. */

@@ -16,78 +16,44 @@
  * randomness at launch and holds its events until it is applied. At one slot W is 1: sequential.
  * Everything that happens is an engine event; the journal and the faces take it from there.
  */
-import { createPatch } from 'diff';
-import pLimit from 'p-limit';
-import type { LimitFunction } from 'p-limit';
-import { isCancellation, RatchetError } from '../errors';
+import { RatchetError } from '../errors';
 import type { LlmClient, Random } from '../ports';
 import type { ChatMessage } from '../llm/types';
 import type { EngineEvent, EventOf } from '../journal/events';
 import { PROPOSAL_FAILED } from '../journal/runStatus';
-import { fitBradleyTerry } from '../gates/bradleyTerry';
-import type { Comparison } from '../gates/bradleyTerry';
-import { CONTINUOUS_CAP } from '../gates/eprocess';
 import { abstentionWarning } from '../gates/abstentions';
 import { childMatchScore } from '../gates/pairwise';
 import { verdictEvent } from '../evolve/judge';
-import { paceConfig, startPaceTest } from '../gates/pace';
 import { advanceLedger } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
-import { parseAnswer } from './answers';
-import type { ParsedAnswer } from './answers';
-import { CUT_OFF_PROBLEM } from '../llm/reask';
+import { askProposer } from './askProposer';
 import { UcbBandit, gateReward } from './bandit';
 import { describeSpans, parseBlocks } from './blocks';
 import type { Blocks } from './blocks';
 import { ProgramDatabase } from './database';
 import type { ParentRule, ProgramKind, ProgramRecord } from './database';
-import { scalesScores, scoreCache, testChild } from './gate';
+import { scoreCache, testChild } from './gate';
+import { checkFirstScores, gatePreflight } from './preflight';
 import { metaMessages, parseRecommendations } from './metaNotes';
 import type { ProgramSummary } from './metaNotes';
-import type { CodeGateContext, CodeGateResult, PairwiseValidator, ProgramRef, ShardBatchEvaluator, ShardEvaluator, ShardOutcome } from './gate';
+import type { CodeGateContext, CodeGateResult, PairwiseValidator } from './gate';
+import { MatchRatings } from './matchRatings';
+import { pairwiseValidator } from './pairwiseValidator';
+import { Evaluations } from './evaluations';
+import type { ProgramBatchEvaluator, ProgramEvaluation, ProgramEvaluator } from './evaluations';
 import { ngramSimilarity, textHash } from './novelty';
 import { NoveltyJudge } from './noveltyJudge';
-import { applyAnswer } from './patch';
-import type { ProgramView } from './programJudge';
 import { proposalMessages } from './proposalPrompt';
 import { proposerArms } from './spec';
 import type { CodeRunSpec } from './spec';
-import { priceOf } from '../llm/cost';
-import { fileName } from '../fileName';
 import { budgetOf } from '../run/budget';
 import type { PriceTable } from '../llm/types';
 import { hashSeed } from '../random';
 import type { MetricValue } from '../journal/payloadTypes';
 import type { EventPayload } from '../journal/control';
 
-/** What one evaluator run says of a program (sandbox + result parsing live in src/node). */
-export interface ProgramEvaluation {
-  correct: boolean;
-  /** combined_score. */
-  score?: number;
-  instances?: Readonly<Record<string, number>>;
-  publicMetrics?: Record<string, MetricValue>;
-  feedback?: string;
-  /** Why the program is incorrect, in words the proposer can act on. */
-  error?: string;
-  /** The end of what an incorrect program printed (stderr, then stdout): fix mode shows it to the proposer. */
-  output?: string;
-}
-
-/**
- * Runs the evaluator on a program's text; `instanceIds` undefined: every instance (a whole run).
- * `repeat` (0 first) tells deliberate re-evaluations of the same program apart, so a cache of
- * evaluations does not answer "is it repeatable?" with its own copy.
- */
-export type ProgramEvaluator = (text: string, instanceIds: readonly string[] | undefined, signal: AbortSignal, repeat?: number) => Promise<ProgramEvaluation>;
-
-/**
- * A backend that evaluates a program's shards in one submission (a Slurm array job) rather than
- * one call at a time: element i settles with shard i's evaluation as it finishes; aborting the
- * signal cancels the shards still running. It rejects with `budgetExhausted` when an evaluation
- * budget of its own (cluster hours) is spent, and with `cancelled` for a cancelled shard.
- */
-export type ProgramBatchEvaluator = (text: string, shards: readonly (readonly string[])[], signal: AbortSignal) => readonly Promise<ProgramEvaluation>[];
+// The evaluator a search is given: its callers name it with the search.
+export type { ProgramBatchEvaluator, ProgramEvaluation, ProgramEvaluator } from './evaluations';
 
 export interface SearchOptions {
   spec: CodeRunSpec;
@@ -133,10 +99,7 @@ export interface SearchOutcome {
   stopped?: string;
 }
 
-/** A failed read or patch is answered in the same chat this many times before the parent is resampled. */
-export const MAX_PATCH_RETRIES = 2;
 const SINGLE = 'score';
-const runKey = (hash: string, id: string) => `${hash}\n${id}`;
 
 /** Proposals in flight for `slots` evaluator slots: enough that each slot has work while the next children are written; one slot, one proposal. */
 export function proposalsInFlight(slots: number): number {
@@ -204,27 +167,16 @@ class Search {
   private readonly texts = new Map<string, string>();
   private readonly blocks: Blocks;
   private readonly cache = scoreCache();
-  /** What incorrect programs printed, by program hash. */
-  private readonly outputs = new Map<string, string>();
-  /** What correct evaluations reported beyond scores, by program hash, then by the instances run (gate `pairwise` shows them). */
-  private readonly reports = new Map<string, Map<string, { publicMetrics?: Record<string, MetricValue>; feedback?: string }>>();
-  /** Gate `pairwise`: every child-versus-incumbent match so far (program ids and the child's score), for Bradley–Terry parents. */
-  private readonly matches: { child: string; incumbent: string; score: number }[] = [];
-  /** Elo-scale Bradley–Terry ratings refitted from `matches` after each one (`search.parentSelection: bt`). */
-  private ratings = new Map<string, number>();
-  /** Evaluator runs going on, by program hash and instance: a second test needing one waits for it. */
-  private readonly running = new Map<string, Promise<ShardOutcome>>();
-  private readonly slots: LimitFunction;
+  /** Gate `pairwise`: every child-versus-incumbent match so far, rated for Bradley–Terry parents. */
+  private readonly matchRatings: MatchRatings;
+  private readonly evaluations: Evaluations;
   /** Ends every proposal still in flight when the run fails or is cancelled. */
   private readonly stop = new AbortController();
   private ledger: RunLedger = { tested: 0, commits: 0 };
   /** Test indices handed out at launch; one a proposal did not use is taken back when no later one holds a higher index. */
   private testsReserved = 0;
   private instances: string[] = [];
-  /** Every instance score lies in the spec's range; a single score is scaled by it too. */
-  private single = false;
   private deterministic: boolean;
-  private evaluations = 0;
   /** Fix mode: islands given their first correct program. */
   private repairs = 0;
   /** Proposals sent (a proposal the budget refused is not counted) and launched. */
@@ -255,7 +207,15 @@ class Search {
     this.armPrices = Object.fromEntries(arms.flatMap((a) => (a.price ? [[a.model, a.price]] : [])));
     this.novelty = NoveltyJudge.forRun(o.llm, s.search.novelty, s.seed);
     this.deterministic = s.evaluator.deterministic;
-    this.slots = pLimit(Math.max(1, s.concurrency));
+    this.matchRatings = new MatchRatings(s.search.parentSelection === 'bt');
+    this.evaluations = new Evaluations({
+      evaluate: o.evaluate,
+      slots: s.concurrency,
+      limit: s.budget.evaluations,
+      whole: !s.evaluator.shards && s.evaluator.repeats === undefined,
+      texts: this.texts,
+      cache: this.cache,
+    });
   }
 
   async run(): Promise<SearchOutcome> {
@@ -305,7 +265,7 @@ class Search {
       best: { id: best.id, text: this.texts.get(best.id)!, score: best.score },
       seedScore: seed.score,
       proposals: this.proposals,
-      evaluations: this.evaluations,
+      evaluations: this.evaluations.count,
       commits: this.ledger.commits,
       repairs: this.repairs,
       ...(this.stopped ? { stopped: this.stopped } : {}),
@@ -322,7 +282,7 @@ class Search {
     const spent = this.o.evaluationBudget?.();
     if (spent !== undefined) this.stopped ??= `The run's budget is spent (${spent}); no further evaluation is submitted.`;
     const ahead = flight.filter((p) => !p.evaluating).length;
-    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations + ahead < b.evaluations);
+    return this.stopped === undefined && this.launched < b.proposals && (b.evaluations === undefined || this.evaluations.count + ahead < b.evaluations);
   }
 
   /**
@@ -348,7 +308,7 @@ class Search {
   /** One whole evaluation of a program: every instance, or the repeated seeds of a single noisy score. */
   private evaluateWhole(text: string): Promise<ProgramEvaluation> {
     const repeats = this.o.spec.evaluator.repeats;
-    return this.evaluateCounted(text, repeats === undefined ? undefined : Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`));
+    return this.evaluations.evaluate(text, repeats === undefined ? undefined : Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`), this.stop.signal);
   }
 
   /**
@@ -362,11 +322,11 @@ class Search {
     if (repeats !== undefined) this.instances = Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`);
     else if (measured.length > 0) this.instances = measured;
     else {
-      this.single = true;
+      this.evaluations.useSingleScore();
       this.instances = [SINGLE];
       if (!this.deterministic) {
         // One score and no instances: only a repeatable evaluator can be trusted on one run.
-        const again = await this.evaluateCounted(text, undefined, this.stop.signal, 1).catch((err: unknown) => {
+        const again = await this.evaluations.evaluate(text, undefined, this.stop.signal, 1).catch((err: unknown) => {
           if (!RatchetError.is(err, 'budgetExhausted')) throw err;
           this.stopped ??= err.message;
           return undefined;
@@ -389,52 +349,17 @@ class Search {
       }
     }
     const scores = this.scoresOf(first);
-    const { lo, hi } = this.o.spec.evaluator.scoreRange;
-    const scaled = !(this.deterministic && this.single) && scalesScores(this.o.spec.gate.name);
-    for (const instance of this.instances) {
-      const y = scores[instance];
-      if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave ${who} no score for instance ${instance}.`, { instanceId: instance });
-      if (scaled && (y < lo || y > hi)) {
-        throw new RatchetError('badInput', `${who[0]!.toUpperCase()}${who.slice(1)} scored ${y} on instance ${instance}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange', instanceId: instance });
-      }
-    }
+    const setting = { instances: this.instances, range: this.o.spec.evaluator.scoreRange, gate: this.o.spec.gate, deterministicSingle: this.deterministic && this.evaluations.singleScore };
+    checkFirstScores({ ...setting, who, scores });
     await this.cacheWhole(id, text, scores);
     if (id === 'p0') await this.programEvaluated('p0', 0, first, this.instances.length);
-    const g = this.o.spec.gate;
-    if (this.deterministic && this.single && g.name !== 'greedy') {
-      await this.log('info', `Deterministic single score: gate ${g.name} is not needed; a strict improvement commits.`);
-    } else if (g.name === 'pairwise') {
-      await this.log(
-        'info',
-        `Gate pairwise: each correct child is evaluated on all ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, then commits when the validator prefers it to its incumbent in both orders. It has no e-process and controls no error rate: a verdict is not evidence that the child is better.`,
-      );
-    } else if (g.name !== 'greedy') {
-      // The pre-flight of GATES.md 4.2: could a child that wins every instance by the whole range commit?
-      const cfg = paceConfig(g.name, { alpha: g.alpha, scores: 'continuous', schedule: g.schedule, population: g.population, horizonT: g.horizon });
-      const test = startPaceTest(cfg, this.ledger, this.instances.length);
-      if (test.verdict?.reason !== 'infeasible') {
-        // The bets are capped (Δ may be as bad as the whole range), so the evidence a child can gather
-        // per instance is bounded by its margin over the range: say what margin commits at all.
-        const n = this.instances.length;
-        const margin = ((hi - lo) * (test.threshold ** (1 / n) - 1)) / CONTINUOUS_CAP;
-        await this.log(
-          'info',
-          `Gate ${g.name} on ${n} instances with scores in [${lo}, ${hi}]: a child commits only when it beats its parent by at least about ${margin.toPrecision(2)} per instance on nearly all of them. If real improvements are smaller, narrow evaluator.scoreRange to the range the scores actually take.`,
-        );
-      }
-      if (test.verdict?.reason === 'infeasible') {
-        throw new RatchetError(
-          'badInput',
-          `${this.instances.length} instance${this.instances.length === 1 ? '' : 's'} cannot give gate ${g.name} the evidence to commit at α = ${g.alpha}, even for a child better on every one by the whole score range: report more instances, or set evaluator.repeats.`,
-          { field: 'evaluator' },
-        );
-      }
-    }
+    const said = gatePreflight(setting, this.ledger);
+    if (said) await this.log('info', said);
   }
 
   /** A whole evaluation's score per instance of the run. */
   private scoresOf(e: ProgramEvaluation): Readonly<Record<string, number>> {
-    return this.single ? { [SINGLE]: e.score ?? NaN } : (e.instances ?? {});
+    return this.evaluations.singleScore ? { [SINGLE]: e.score ?? NaN } : (e.instances ?? {});
   }
 
   private async cacheWhole(id: string, text: string, scores: Readonly<Record<string, number>>): Promise<void> {
@@ -459,12 +384,13 @@ class Search {
     const kind = this.kindFor(random);
     const inspirations = this.db.inspirations(island, random, { exclude: parent.id });
     const model = this.bandit.choose(random);
+    const output = fix ? this.evaluations.outputOf(parent.textHash) : undefined;
     const messages = proposalMessages({
       kind,
       path: s.programPath,
       parentText: this.texts.get(parent.id)!,
       parent,
-      ...(fix && this.outputs.has(parent.textHash) ? { output: this.outputs.get(parent.textHash)! } : {}),
+      ...(output !== undefined ? { output } : {}),
       spans: describeSpans(this.blocks.spans),
       inspirations: inspirations.map((p) => ({ record: p, text: this.texts.get(p.id)! })),
       fix,
@@ -499,42 +425,26 @@ class Search {
   private async work(p: Proposal, settleChild: (c: Child | undefined) => void): Promise<ProposalResult> {
     const s = this.o.spec;
     const signal = this.stop.signal;
-    const parentText = this.texts.get(p.parent.id)!;
-    let childText: string | undefined;
-    let answerName = '';
-    let description = '';
-    const thinking: string[] = [];
-    for (let attempt = 1; attempt <= 1 + MAX_PATCH_RETRIES; attempt++) {
-      // Each proposal is its own sample (a resume replays it from the cache; a rerun does not collapse two proposals into one).
-      const sample = { seed: hashSeed(s.seed, 'proposal', p.n, attempt), sampleIndex: p.n };
-      let reply;
-      try {
-        reply = await this.o.llm.chat({ role: 'proposer', messages: p.messages, ...sample, ...(p.model ? { model: p.model } : {}) }, signal);
-      } catch (err) {
-        // A spent LLM budget refuses the next call before it is sent: the search ends with what it has.
-        // (Evaluations spend no LLM budget, so no child is cut off mid-test.)
-        if (!(RatchetError.is(err) && err.code === 'budgetExhausted')) throw err;
-        if (attempt === 1) return { kind: 'unsent', message: err.message };
-        this.stopped ??= err.message;
-        return { kind: 'none' };
-      }
-      const dollars = priceOf(this.armPrices, p.model, reply.usage);
-      if (dollars !== undefined) p.costs.push(dollars);
-      if (reply.reasoning) thinking.push(reply.reasoning);
-      // A cut-off answer is never read (#25): its blocks may stop mid-edit.
-      const parsed: ParsedAnswer = reply.truncated ? { ok: false, error: { kind: 'empty', message: `${CUT_OFF_PROBLEM} Answer again, shorter: only the blocks that change.` } } : parseAnswer(reply.text, p.kind === 'diff' ? 'diff' : 'full');
-      const applied = parsed.ok ? applyAnswer(parentText, parsed.answer, s.programPath) : undefined;
-      if (parsed.ok && applied?.ok) {
-        childText = applied.text;
-        answerName = parsed.answer.name;
-        description = parsed.answer.description;
-        break;
-      }
-      const message = parsed.ok ? (applied!.ok ? '' : applied!.error.message) : parsed.error.message;
-      p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason: parsed.ok ? 'patch' : 'format', message, ...(p.model ? { model: p.model } : {}) });
-      p.messages.push({ role: 'assistant', content: reply.text }, { role: 'user', content: `${message}\n\nAnswer again in the same format.` });
-    }
-    if (childText === undefined) return { kind: 'none' };
+    const asked = await askProposer(
+      {
+        llm: this.o.llm,
+        runSeed: s.seed,
+        n: p.n,
+        model: p.model,
+        kind: p.kind,
+        messages: p.messages,
+        parentText: this.texts.get(p.parent.id)!,
+        programPath: s.programPath,
+        prices: this.armPrices,
+        onFailed: (attempt, reason, message) => p.events.push({ type: 'proposal/failed', parentId: p.parent.id, island: p.island, kind: p.kind, attempt, reason, message, ...(p.model ? { model: p.model } : {}) }),
+        onCost: (dollars) => p.costs.push(dollars),
+      },
+      signal,
+    );
+    if (asked.kind === 'unsent') return { kind: 'unsent', message: asked.message };
+    if (asked.kind === 'spent') this.stopped ??= asked.message;
+    if (asked.kind !== 'child') return { kind: 'none' };
+    const { text: childText, name: answerName, description, thinking } = asked;
     const child = await this.newChild(p, childText);
     if (!child) return { kind: 'none' };
     settleChild(child);
@@ -593,15 +503,15 @@ class Search {
     const e = this.o.spec.evaluator;
     return {
       // Per-instance scores always go through the paired gate; only one repeatable score needs none.
-      gate: { ...this.o.spec.gate, name: this.deterministic && this.single ? 'greedy' : this.o.spec.gate.name },
+      gate: { ...this.o.spec.gate, name: this.deterministic && this.evaluations.singleScore ? 'greedy' : this.o.spec.gate.name },
       runSeed: this.o.spec.seed,
       instances: this.instances,
       range: e.scoreRange,
       shardSize: e.shards ? e.shardSize : this.instances.length,
       parallelShards: Math.max(1, Math.floor(this.o.spec.concurrency / 2)),
-      evaluate: this.shardEvaluator(),
+      evaluate: this.evaluations.shardEvaluator(),
       // A batch backend takes a sharded test's shards in one submission; a whole evaluation is one call either way.
-      ...(this.o.evaluateShards && e.shards && !this.single ? { evaluateBatch: this.shardBatchEvaluator(this.o.evaluateShards) } : {}),
+      ...(this.o.evaluateShards && e.shards && !this.evaluations.singleScore ? { evaluateBatch: this.evaluations.shardBatchEvaluator(this.o.evaluateShards) } : {}),
       cache: this.cache,
       onStep: async (instanceId, step) => {
         p.events.push(
@@ -614,45 +524,17 @@ class Search {
     };
   }
 
-  /**
-   * Gate `pairwise`'s validator for one child: the validator role at temperature 0, seeded by the
-   * two programs (a resume asks the LLM cache the same question), shown each program as its diff
-   * against the incumbent, its mean score with the evaluator's public metrics, and its feedback.
-   */
   private pairwiseValidator(p: Proposal, child: Child): PairwiseValidator {
     const s = this.o.spec;
-    const incumbentText = this.texts.get(p.incumbent.id)!;
-    const seed = hashSeed(s.seed, 'pairwise', child.hash, p.incumbent.textHash);
-    const { lo, hi } = s.evaluator.scoreRange;
-    return {
-      ask: (messages, signal) => this.o.llm.chat({ role: 'validator', messages, temperature: 0, logprobs: true, seed }, signal),
-      // The file's name, not its path: the question (and its cached answer) is the same in a copied or moved workspace.
-      task: `Improve the program ${fileName(s.programPath)}; its evaluator scores it on ${this.instances.length} instance${this.instances.length === 1 ? '' : 's'}, each in [${lo}, ${hi}], higher is better.`,
-      view: (program, scores) => this.programView(program, scores, program.hash === child.hash ? child.text : incumbentText, incumbentText),
-    };
-  }
-
-  /** A program as the pairwise validator sees it: its diff, its mean score with the evaluator's public metrics, its feedback. */
-  private programView(program: ProgramRef, scores: ReadonlyMap<string, number>, text: string, incumbentText: string): ProgramView {
-    const mean = scores.size > 0 ? [...scores.values()].reduce((a, b) => a + b, 0) / scores.size : undefined;
-    const { metrics, feedback } = this.reportedByHash(program.hash);
-    const diff = text === incumbentText ? '' : createPatch(fileName(this.o.spec.programPath), incumbentText, text);
-    return { diff, metrics: { ...(mean === undefined ? {} : { score: mean }), ...metrics }, ...(feedback ? { feedback } : {}) };
+    const setting = { llm: this.o.llm, runSeed: s.seed, programPath: s.programPath, instances: this.instances.length, range: s.evaluator.scoreRange, reportOf: (hash: string) => this.evaluations.reportOf(hash) };
+    return pairwiseValidator(setting, child, { textHash: p.incumbent.textHash, text: this.texts.get(p.incumbent.id)! });
   }
 
   /** The evaluator's public metrics and text feedback for a program, over every shard it ran. */
   private reported(text: string | undefined): { metrics?: Record<string, MetricValue>; feedback?: string } | undefined {
     if (text === undefined) return undefined;
-    const { metrics, feedback } = this.reportedByHash(textHash(text));
+    const { metrics, feedback } = this.evaluations.reportOf(textHash(text));
     return { ...(Object.keys(metrics).length > 0 ? { metrics } : {}), ...(feedback ? { feedback } : {}) };
-  }
-
-  private reportedByHash(hash: string): { metrics: Record<string, MetricValue>; feedback: string } {
-    // Shards in the order of their instances, not of their finishing: the same on every run.
-    const reports = [...(this.reports.get(hash) ?? new Map())].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
-    const metrics: Record<string, MetricValue> = {};
-    for (const r of reports) Object.assign(metrics, r.publicMetrics);
-    return { metrics, feedback: reports.flatMap((r) => (r.feedback ? [r.feedback] : [])).join('\n') };
   }
 
   /** Applies a finished proposal, in launch order: its events into the journal, its child into the database. */
@@ -697,7 +579,7 @@ class Search {
     const judgeWarning = abstentionWarning(result.record);
     if (judgeWarning) await this.log('warn', judgeWarning);
     const matchScore = result.comparison && childMatchScore(result.comparison.outcome);
-    if (matchScore !== undefined) this.rate(child.id, p.incumbent.id, matchScore);
+    if (matchScore !== undefined) this.matchRatings.record(child.id, p.incumbent.id, matchScore);
     if (correct) {
       // A child tested against an incumbent that another child replaced meanwhile beat the old one, not the new.
       const superseded = result.record.decision === 'commit' && this.db.incumbent(p.island)?.id !== p.incumbent.id;
@@ -707,7 +589,7 @@ class Search {
         await this.log('info', `${child.id} beat ${p.incumbent.id}, but ${now} replaced ${p.incumbent.id} while ${child.id} was tested: ${child.id} joins the archive and ${now} stays the incumbent.`);
       }
     }
-    const output = correct ? undefined : this.outputs.get(child.hash);
+    const output = correct ? undefined : this.evaluations.outputOf(child.hash);
     await this.programEvaluated(child.id, p.island, correct ? { correct, ...(mean === undefined ? {} : { score: mean }) } : { correct, error: result.incorrect!, ...(output ? { output } : {}) }, result.childScores.size);
     if (correct && mean !== undefined && result.record.decision === 'commit') await this.o.committed?.committed({ id: child.id, text: child.text, score: mean });
     const parentMean = p.incumbent.score;
@@ -793,191 +675,12 @@ class Search {
     await this.o.emit({ type: 'meta/notes', afterProgram, recommendations });
   }
 
-  /**
-   * The gate's view of the evaluator: a shard of instance ids → their scores (or incorrect). An
-   * instance of a program that another test is evaluating right now (two children tested against
-   * one incumbent) is waited for, not run twice.
-   */
-  private shardEvaluator(): ShardEvaluator {
-    const byHash = this.textsByHash();
-    return (program, ids, signal) => this.gather(program, this.textOf(program.hash, byHash), ids, undefined, signal);
-  }
-
-  /**
-   * The gate's view of a batch backend (`evaluateShards`): every shard of a program in one
-   * submission, made now. Instances another test is evaluating are left out of it and waited for,
-   * as `shardEvaluator` does; each shard submitted is one evaluator run.
-   */
-  private shardBatchEvaluator(batch: ProgramBatchEvaluator): ShardBatchEvaluator {
-    const byHash = this.textsByHash();
-    return (program, shards, signal) => {
-      const text = this.textOf(program.hash, byHash);
-      const mine = shards.map((ids) => ids.filter((id) => !this.running.has(runKey(program.hash, id))));
-      const submitted = mine.flatMap((ids, i) => (ids.length > 0 ? [i] : []));
-      const own = new Map<number, Promise<ShardOutcome>>();
-      if (submitted.length > 0) {
-        this.admitEvaluations(submitted.length);
-        const outcomes = batch(text, submitted.map((i) => mine[i]!), signal);
-        submitted.forEach((i, k) => {
-          const ids = mine[i]!;
-          const outcome = outcomes[k]!.then((r) => {
-            signal.throwIfAborted();
-            this.noteRun(text, ids, r);
-            return this.shardOutcome(program.hash, ids, r);
-          });
-          outcome.catch(() => undefined); // awaited by gather below, or abandoned past the verdict
-          this.track(program.hash, ids, outcome);
-          own.set(i, outcome);
-        });
-      }
-      return shards.map((ids, i) => this.gather(program, text, ids, own.has(i) ? { ids: mine[i]!, outcome: own.get(i)! } : undefined, signal));
-    };
-  }
-
-  /**
-   * The scores of `ids` of a program: `started` (a batch's own submission) and the evaluations
-   * other tests run now, waited for; what neither covers is evaluated here.
-   */
-  private async gather(program: ProgramRef, text: string, ids: readonly string[], started: { ids: readonly string[]; outcome: Promise<ShardOutcome> } | undefined, signal: AbortSignal): Promise<ShardOutcome> {
-    const scores: Record<string, number> = {};
-    let todo: readonly string[] = started ? ids.filter((id) => !started.ids.includes(id)) : ids;
-    let first = started;
-    // A batch's shard set apart for another test's run may find that run over by now: its scores are cached.
-    if (started) {
-      todo = todo.filter((id) => {
-        const y = this.cache.get(program.hash, id);
-        if (y !== undefined && !this.running.has(runKey(program.hash, id))) scores[id] = y;
-        return y === undefined || this.running.has(runKey(program.hash, id));
-      });
-    }
-    while (todo.length > 0 || first) {
-      const parts = new Map<Promise<ShardOutcome>, readonly string[]>();
-      let mine: readonly string[] = [];
-      if (first) {
-        parts.set(first.outcome, first.ids);
-        mine = first.ids;
-        first = undefined;
-      }
-      const fresh = todo.filter((id) => !this.running.has(runKey(program.hash, id)));
-      for (const id of todo) {
-        const theirs = this.running.get(runKey(program.hash, id));
-        if (theirs && !parts.has(theirs)) parts.set(theirs, todo.filter((x) => this.running.get(runKey(program.hash, x)) === theirs));
-      }
-      if (fresh.length > 0) {
-        const own = this.runShard(text, program.hash, fresh, signal);
-        this.track(program.hash, fresh, own);
-        parts.set(own, fresh);
-        mine = [...mine, ...fresh];
-      }
-      const settled = await Promise.allSettled(parts.keys());
-      const again: string[] = [];
-      [...parts.values()].forEach((partIds, i) => {
-        const s = settled[i]!;
-        if (s.status === 'fulfilled') {
-          if (s.value.correct) for (const id of partIds) scores[id] = s.value.scores[id]!;
-        } else if (isCancellation(s.reason) && !signal.aborted && !mine.includes(partIds[0]!)) {
-          // The test that was running it reached its verdict and stopped it: run it here.
-          again.push(...partIds);
-        } else throw s.reason;
-      });
-      const incorrect = settled.find((s): s is PromiseFulfilledResult<ShardOutcome & { correct: false }> => s.status === 'fulfilled' && !s.value.correct);
-      if (incorrect) return incorrect.value;
-      todo = again;
-    }
-    return { correct: true, scores };
-  }
-
-  /** Marks `ids` of a program as being evaluated by `outcome` until it settles. */
-  private track(hash: string, ids: readonly string[], outcome: Promise<ShardOutcome>): void {
-    for (const id of ids) this.running.set(runKey(hash, id), outcome);
-    const release = () => ids.forEach((id) => this.running.get(runKey(hash, id)) === outcome && this.running.delete(runKey(hash, id)));
-    outcome.then(release, release);
-  }
-
-  private textsByHash(): Map<string, string> {
-    const byHash = new Map<string, string>();
-    for (const text of this.texts.values()) byHash.set(textHash(text), text);
-    return byHash;
-  }
-
-  private async runShard(text: string, hash: string, ids: readonly string[], signal: AbortSignal): Promise<ShardOutcome> {
-    const whole = !this.o.spec.evaluator.shards && this.o.spec.evaluator.repeats === undefined;
-    return this.shardOutcome(hash, ids, await this.evaluateCounted(text, whole || this.single ? undefined : ids, signal));
-  }
-
-  /** An evaluation as the gate reads it: the scores of `ids` (cached), or incorrect. */
-  private shardOutcome(hash: string, ids: readonly string[], r: ProgramEvaluation): ShardOutcome {
-    if (!r.correct) return { correct: false, error: r.error ?? 'the evaluator found the program incorrect' };
-    const scores: Record<string, number> = {};
-    for (const id of ids) {
-      const y = this.single ? r.score : r.instances?.[id];
-      if (y === undefined) return { correct: false, error: `the evaluator reported no score for instance ${id}` };
-      scores[id] = y;
-      this.cache.set(hash, id, y);
-    }
-    return { correct: true, scores };
-  }
-
-  private textOf(hash: string, byHash: Map<string, string>): string {
-    const known = byHash.get(hash);
-    if (known !== undefined) return known;
-    for (const text of this.texts.values()) if (textHash(text) === hash) return text;
-    throw new RatchetError('internal', `No program text for ${hash}.`);
-  }
-
-  /** One evaluator run, in one of the run's evaluator slots, admitted by the evaluation budget before it starts. */
-  private async evaluateCounted(text: string, ids: readonly string[] | undefined, signal = this.stop.signal, repeat = 0): Promise<ProgramEvaluation> {
-    this.admitEvaluations(1);
-    const r = await this.slots(() => {
-      signal.throwIfAborted();
-      return this.o.evaluate(text, ids, signal, repeat);
-    });
-    this.noteRun(text, ids, r);
-    return r;
-  }
-
-  /**
-   * Counts `n` evaluator runs about to start, or refuses them (budgetExhausted) when they would
-   * take the run past budget.evaluations: runs in flight are counted from the moment they are
-   * admitted, so the evaluator never runs more often than the budget says, whatever the slots.
-   */
-  private admitEvaluations(n: number): void {
-    const limit = this.o.spec.budget.evaluations;
-    if (limit !== undefined && this.evaluations + n > limit) {
-      const spent = `${this.evaluations} of ${limit} evaluations`;
-      throw new RatchetError('budgetExhausted', `The run's budget is spent (${spent}); no further evaluation is started.`, { budget: spent });
-    }
-    this.evaluations += n;
-  }
-
-  /** What a finished evaluation reported beyond scores: an incorrect program's output, a correct one's metrics and feedback. */
-  private noteRun(text: string, ids: readonly string[] | undefined, r: ProgramEvaluation): void {
-    if (!r.correct && r.output) this.outputs.set(textHash(text), r.output);
-    if (r.correct && (r.publicMetrics !== undefined || r.feedback !== undefined)) {
-      const byShard = this.reports.get(textHash(text)) ?? new Map();
-      byShard.set(ids === undefined ? '' : ids.join('\n'), { ...(r.publicMetrics ? { publicMetrics: r.publicMetrics } : {}), ...(r.feedback ? { feedback: r.feedback } : {}) });
-      this.reports.set(textHash(text), byShard);
-    }
-  }
-
-  /** One pairwise match, applied in launch order; Bradley–Terry parents refit the ratings from every match so far (GATES.md 7.6). */
-  private rate(child: string, incumbent: string, score: number): void {
-    this.matches.push({ child, incumbent, score });
-    if (this.o.spec.search.parentSelection !== 'bt') return;
-    const players = [...new Set(this.matches.flatMap((m) => [m.child, m.incumbent]))];
-    const index = new Map(players.map((id, i) => [id, i]));
-    const comparisons: Comparison[] = this.matches.map((m) => ({ i: index.get(m.child)!, j: index.get(m.incumbent)!, s: m.score }));
-    const fit = fitBradleyTerry(players.length, comparisons);
-    this.ratings = new Map(players.map((id, i) => [id, fit.elo[i]!]));
-  }
-
   private parentRule(): ParentRule {
     const rule = this.o.spec.search.parentSelection;
     if (rule !== 'bt') return { rule };
     // Bradley–Terry parents need pairwise verdicts, which only gate pairwise produces; the scored gates fall back to weighted.
     if (this.o.spec.gate.name !== 'pairwise') return { rule: 'weighted' };
-    const ratings = this.ratings;
-    return { rule: 'bt', rating: (id) => ratings.get(id) };
+    return { rule: 'bt', rating: this.matchRatings.now() };
   }
 
   private kindFor(random: Random): ProgramKind & ('diff' | 'full' | 'cross') {

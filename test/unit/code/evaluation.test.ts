@@ -5,11 +5,11 @@ import {
   fromRatchetOutput,
   fromShinkaResults,
   mergeShards,
-  parseJsonLenient,
   splitCommand,
   splitShards,
   withProcessOutcome,
 } from '../../../src/core/code/evaluation';
+import { parseJsonLenient } from '../../../src/core/code/pythonJson';
 import { isSecretName } from '../../../src/core/code/evaluatorPort';
 import { RatchetError } from '../../../src/core/errors';
 
