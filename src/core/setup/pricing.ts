@@ -26,20 +26,42 @@ export interface RunPrices {
   called: readonly Role[];
   /** By model id, for the LLM layer's meter (which prices each answer by its model). */
   table: PriceTable;
+  /** Models the run calls outside its roles that nothing prices: a dollar budget refuses them (checkDollarBudget). */
+  unpricedModels?: readonly CalledModel[];
+}
+
+/**
+ * A model a run calls besides its roles' own (a code search's: each proposer model its bandit
+ * chooses among, the novelty embedding), with the price its spec gives it and the field that does.
+ */
+export interface CalledModel {
+  model: string;
+  price: ModelPrice | undefined;
+  field: string;
 }
 
 const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
 
-/** `endpoints`: each role's model and base URL as the face resolved them (spec, flags, settings). */
-export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}, calls: RunCalls = 'evolve'): RunPrices {
-  return rolePrices(spec, endpoints, face, rolesCalled(spec, calls));
+/**
+ * `endpoints`: each role's model and base URL as the face resolved them (spec, flags, settings).
+ * `calls`: the run's calls, whose roles estimate.ts names; or, for a kind that says which roles it
+ * calls itself (a code search: its proposer, meta notes and novelty judge), those roles and the
+ * models it calls besides (`extra`). Every kind prices by this one precedence.
+ */
+export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face?: FacePrices, calls?: RunCalls): RunPrices;
+export function pricesFor(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role, PublicEndpoint>, face: FacePrices, calls: readonly Role[], extra?: readonly CalledModel[]): RunPrices;
+export function pricesFor(
+  spec: Pick<RunSpec, 'models'>,
+  endpoints: Record<Role, PublicEndpoint>,
+  face: FacePrices = {},
+  calls: RunCalls | readonly Role[] = 'evolve',
+  extra: readonly CalledModel[] = [],
+): RunPrices {
+  const called = typeof calls === 'string' ? rolesCalled(spec as RunSpec, calls) : calls;
+  return withCalledModels(rolePrices(spec, endpoints, face, called), face, extra);
 }
 
-/**
- * The same for any run kind that says which roles it calls itself (a code search: its proposer,
- * meta notes and novelty judge): every kind prices its roles by this one precedence.
- */
-export function rolePrices(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role, PublicEndpoint>, face: FacePrices, called: readonly Role[]): RunPrices {
+function rolePrices(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role, PublicEndpoint>, face: FacePrices, called: readonly Role[]): RunPrices {
   const priceOf = (role: Role): ModelPrice | undefined => {
     const m = spec.models[role];
     const { model, baseURL } = endpoints[role];
@@ -77,6 +99,30 @@ export function rolePrices(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role
 }
 
 /**
+ * The models called besides the roles, each at its own price or else `ratchet.models.prices`' (a
+ * dollar budget needs all of them: one unpriced model would leave the run's dollars unknown and the
+ * cap never reached); one model is given one price.
+ */
+function withCalledModels(prices: RunPrices, face: FacePrices, extra: readonly CalledModel[]): RunPrices {
+  if (extra.length === 0) return prices;
+  const table: PriceTable = { ...prices.table };
+  const unpricedModels: CalledModel[] = [];
+  for (const { model, price: own, field } of extra) {
+    const price = own ?? (face.prices && Object.hasOwn(face.prices, model) ? face.prices[model] : undefined);
+    if (!price) {
+      unpricedModels.push({ model, price, field });
+      continue;
+    }
+    const known = table[model];
+    if (known && !samePrice(known, price)) {
+      throw new RatchetError('badInput', `${model} is given two different prices (${field} and another entry); dollars are counted per model, so give it one.`, { field });
+    }
+    table[model] = price;
+  }
+  return { ...prices, table, ...(unpricedModels.length > 0 ? { unpricedModels } : {}) };
+}
+
+/**
  * Before the first call: a run with `budget.dollars` whose called roles include an unpriced model
  * could never count, so never stop on, its dollars. Located at the role's `models` entry.
  */
@@ -94,7 +140,11 @@ export function checkDollarBudget(spec: { budget: { dollars?: number }; origin: 
     m.roles.push(role);
     missing.set(key, m);
   }
-  if (missing.size === 0) return;
+  if (missing.size === 0) {
+    const extra = prices.unpricedModels?.[0];
+    if (extra) throw new RatchetError('badInput', `budget.dollars needs a price for ${extra.model}, which this run calls: set its price (${extra.field}) or ratchet.models.prices, or free: true.`, { field: extra.field });
+    return;
+  }
   const problems = [...missing.values()].map(({ entry, model, roles }) => {
     const whose = `the ${roles.join(' and ')} role${roles.length > 1 ? 's\'' : '\'s'}`;
     if (model === undefined) {

@@ -9,7 +9,7 @@
  * and the events already journaled are checked, not written twice; the user's decisions on
  * suggestions are taken from the journal.
  */
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import type { DataItem } from '../../core/data/item';
 import { loadDataset } from '../../core/data/dataset';
 import { splitItems } from '../../core/data/splits';
@@ -23,20 +23,16 @@ import type { EvolveResult } from '../../core/evolve/loop';
 import type { LlmTransport } from '../../core/ports';
 import { describeRoles } from '../../core/llm/roles';
 import { sha256Hex } from '../../core/random';
-import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
-import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
-import type { JournalWriter } from '../../core/journal/journal';
+import type { JournaledEvent } from '../../core/journal/events';
+import { readRunRecord, runPaths } from '../../core/journal/journal';
 import { estimateRun, estimateZeroEvolve } from '../../core/setup/estimate';
-import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
-import { RunBudget } from '../../core/run/budget';
-import { activeElapsedMs, replayingControl, replayingEmitter } from '../../core/journal/resume';
+import { pricesFor } from '../../core/setup/pricing';
 import { loadRunInputs, namesNoDataset } from '../../core/setup/spec';
 import type { RunInputs } from '../../core/setup/spec';
 import type { RunSpec } from '../../core/run/specTypes';
 import { checkOverrides } from '../../core/run/overrides';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import { paceConfigOf } from '../../core/run/gateConfig';
-import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { roleModels } from '../../core/run/modelChoice';
 import { templateVariableNames } from '../../core/prompt/template';
@@ -48,15 +44,11 @@ import { agentCallsPerEvaluation } from '../../core/evolve/harness';
 import { evaluatedAs } from '../../core/files/fileKinds';
 import { promptHarness } from './promptHarness';
 import { trustedScorer } from './testBudget';
-import { nodePorts } from '../ports';
-import type { NodePorts } from '../ports';
 import { NodeFiles } from '../files';
-import { currentOwner } from '../process';
-import { SystemClock } from '../clock';
 import { locateRun, storeRun, storedRunOf } from './storedRun';
 import type { StoredRun } from './storedRun';
-import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
+import { RunShell } from './runShell';
 import type { RunControl } from '../../core/journal/control';
 
 export interface EvolveRunOptions {
@@ -137,69 +129,31 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const calls = zero ? 'zeroDataEvolve' : spec.budget.candidates === 0 ? 'evaluate' : 'evolve';
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
-  checkDollarBudget(spec, prices);
-  const clock = new SystemClock();
-  const budget = new RunBudget(spec.budget, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: opts.workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }) });
-  const ports: NodePorts = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const shell = new RunShell({ files, workspace: opts.workspace, spec, roles, prices, budget: spec.budget, ...(opts.transport ? { transport: opts.transport } : {}), ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }) });
+  const { llm, ports, budget, clock } = shell;
   // Both refuse workspace code in an untrusted workspace before any of it is loaded or run.
   const harness = await promptHarness(inputs, { workspace: opts.workspace, files, endpoint: opts.endpointDefaults, untrusted: opts.untrusted === true });
   const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, opts.untrusted === true);
   const inputsHash = hashInputs(inputs);
-
-  let writer: JournalWriter;
-  let replayed: JournaledEvent[] = [];
-  if (resuming) {
-    if (resuming.stored.inputsHash !== inputsHash) {
-      throw new RatchetError(
-        'badInput',
-        `The dataset or spec of run ${resuming.runId} changed since it started; resuming would not reproduce its decisions. Start a new run.`,
-        { runId: resuming.runId },
-      );
-    }
-    const r = await resumeJournal(files, opts.workspace, resuming.runId, currentOwner());
-    writer = r.writer;
-    replayed = r.replay.events;
-  } else {
-    const stored = storeRun({ promptPath, workspace: opts.workspace, overrides: opts.overrides, inputsHash, spec });
-    writer = await createJournal(ports, opts.workspace, { kind: 'evolve', target: promptPath, seed: spec.seed, version: opts.version, spec: stored }, currentOwner());
+  if (resuming && resuming.stored.inputsHash !== inputsHash) {
+    throw new RatchetError(
+      'badInput',
+      `The dataset or spec of run ${resuming.runId} changed since it started; resuming would not reproduce its decisions. Start a new run.`,
+      { runId: resuming.runId },
+    );
   }
-
-  const startText = replayed.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'v0');
-  // Incidental events (isIncidental: waits for a rate limit or a backoff) are journaled and shown
-  // as they happen, outside the engine's event order that a resume replays and compares.
-  const emitIncidental = (e: EngineEvent) => {
-    void writer
-      .append(e)
-      .then((journaled) => opts.onEvent(journaled))
-      .catch(() => undefined); // after the run ended the journal refuses it, and nobody waits any more
-  };
-  const offWait = llm.onWait((w) => emitIncidental({ type: 'llm/waiting', runId: writer.runId, at: ports.clock.now(), ...w }));
-  // Accepted edits are recorded where the file's history is read (the editor's hover and Prompt History).
-  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: opts.workspace, file: relative(opts.workspace, promptPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'evolve' });
-  for (const e of replayed) provenance.observe(e);
-  const write = async (e: EngineEvent) => {
-    const journaled = await writer.append(e);
-    provenance.observe(journaled);
-    opts.onEvent(journaled);
-  };
-  // Calls this run pays for are marked so in the cache: a later resume replays them as paid.
-  llm.payFor(writer.runId);
-  const replay = replayingEmitter(writer.runId, replayed, write);
-  if (resuming) {
-    const elapsedMs = activeElapsedMs(replayed);
-    budget.continueFrom(elapsedMs, replay.replaying);
-    await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
-  }
-  const emit = replay.emit;
-  // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
-  const control = replayingControl(provenance.control(opts.control), replayed);
-  const challengerModel = roles.challenger?.model ?? '';
-  const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: writer.runId, llm, concurrency: spec.concurrency, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, emit);
+  const opening = resuming
+    ? { resume: resuming.runId }
+    : { create: { kind: 'evolve', target: promptPath, seed: spec.seed, version: opts.version, spec: storeRun({ promptPath, workspace: opts.workspace, overrides: opts.overrides, inputsHash, spec }) } as const };
   try {
+    // The loop journals its own start, spend and end (core/evolve/loop.ts), replayed and checked on resume.
+    const run = await shell.journal(opening, { onEvent: opts.onEvent, provenance: { file: promptPath, runKind: 'evolve' }, cost: 'engine' });
+    const startText = run.replayed.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'v0');
+    const challengerModel = roles.challenger?.model ?? '';
+    const dataRounds = zero && zeroDataRounds(new ZeroRounds({ ...zero, runId: run.runId, llm, concurrency: spec.concurrency, now: () => clock.now(), challengerModel }), ZERO_CANDIDATES_PER_ROUND, challengerModel, run.emit);
     const result = await runEvolve(
       {
-        runId: writer.runId,
+        runId: run.runId,
         spec,
         prompt: inputs.prompt,
         template: inputs.template,
@@ -208,7 +162,8 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         ports,
         meter: llm,
         budget,
-        control,
+        // Inside the replaying control: an edit a resume finds already applied was recorded the first time.
+        control: run.control(opts.control),
         estimate: zero
           ? estimateZeroEvolve({ spec, template: inputs.template, rounds: zeroRoundsAtMost(spec), ...zero.settings }, prices.byRole)
           : estimateRun({ ...inputs, agentCalls: agentCallsPerEvaluation(spec.harness, evaluatedAs(inputs.prompt.kind)) }, prices.byRole),
@@ -217,14 +172,12 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
         ...(dataRounds ? { dataRounds } : {}),
         ...(startText?.type === 'candidate/proposed' ? { startText: startText.text } : {}),
       },
-      emit,
+      run.emit,
       opts.signal,
     );
-    return { ...result, runId: writer.runId, warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`) };
+    return { ...result, runId: run.runId, warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`) };
   } finally {
-    offWait();
-    await writer.flush().catch(() => undefined);
-    await ports.close();
+    await shell.close();
   }
 }
 

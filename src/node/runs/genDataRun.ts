@@ -14,34 +14,29 @@
  * run up (resumeGenData), every call already paid for answered from the response cache.
  */
 import { basename, dirname, join, resolve } from 'node:path';
-import { RatchetError, isCancellation } from '../../core/errors';
+import { RatchetError } from '../../core/errors';
 import { describeRoles } from '../../core/llm/roles';
 import type { LlmTransport } from '../../core/ports';
 import { templateVariableNames } from '../../core/prompt/template';
-import { RunBudget, budgetOf } from '../../core/run/budget';
+import { budgetOf } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { estimateZeroRounds, rolesCalled } from '../../core/setup/estimate';
-import type { EngineEvent, JournaledEvent, RunSummaryInfo } from '../../core/journal/events';
-import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
-import type { JournalWriter } from '../../core/journal/journal';
-import { activeElapsedMs, replayingEmitter } from '../../core/journal/resume';
+import type { JournaledEvent, RunSummaryInfo } from '../../core/journal/events';
+import { readRunRecord, runPaths } from '../../core/journal/journal';
 import { roleModels } from '../../core/run/modelChoice';
 import { checkOverrides } from '../../core/run/overrides';
 import type { GenDataOverrides } from '../../core/run/overrides';
-import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
+import { pricesFor } from '../../core/setup/pricing';
 import { loadRunInputs } from '../../core/setup/spec';
 import type { RunSpec } from '../../core/run/specTypes';
 import { devSetJsonl, generatedItemRecord } from '../../core/zero/devSet';
 import type { GeneratedTask, RoundOutcome, ZeroSettings } from '../../core/zero/rounds';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
 import { PROMPT_EXTENSIONS } from '../../core/files/fileKinds';
-import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
-import { nodePorts } from '../ports';
-import { currentOwner } from '../process';
 import { writeFilePair } from './devSetFiles';
-import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
+import { RunShell } from './runShell';
 
 /** Rounds when the caller sets none. */
 export const DEFAULT_ZERO_ROUNDS = 2;
@@ -206,35 +201,16 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
   const called = rolesCalled(spec, 'genData');
   const roles = roleConfig(spec, o, opts.endpointDefaults, opts.transport !== undefined, called);
   const prices = pricesFor(spec, describeRoles(roles), o, 'genData');
-  checkDollarBudget(spec, prices);
-  const clock = new SystemClock();
-  const budget = new RunBudget(spec.budget, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget, clock, ...(opts.transport ? { transport: opts.transport } : {}), ...(o.maxFailures === undefined ? {} : { maxFailures: o.maxFailures }) });
-  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const shell = new RunShell({ files, workspace, spec, roles, prices, budget: spec.budget, ...(opts.transport ? { transport: opts.transport } : {}), ...(o.maxFailures === undefined ? {} : { maxFailures: o.maxFailures }) });
+  const { llm, clock } = shell;
   const { baseURL: _address, ...kept } = o;
   const stored: StoredGenData = { promptPath, settings, rounds, devPath, testPath, force: plan.force, overrides: kept };
-  let writer: JournalWriter;
-  let replayed: JournaledEvent[] = [];
-  if (resumeId) {
-    const r = await resumeJournal(files, workspace, resumeId, currentOwner());
-    writer = r.writer;
-    replayed = r.replay.events;
-  } else {
-    writer = await createJournal(ports, workspace, { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: stored }, currentOwner());
-  }
-  const write = async (e: EngineEvent) => opts.onEvent(await writer.append(e));
   // A resume runs the rounds again from the start, every call answered by the cache: the events
-  // the journal holds are checked and not written twice (a spend update is the face's, not the
-  // seed's: left out of the check, and none is written while the replay lasts).
-  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update'), write);
-  const emit = (e: EngineEvent) => replay.emit(e);
-  const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
-  llm.payFor(writer.runId);
-  if (resumeId) {
-    const elapsedMs = activeElapsedMs(replayed);
-    budget.continueFrom(elapsedMs, replay.replaying);
-    await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
-  }
+  // the journal holds are checked and not written twice.
+  const run = await shell.journal(resumeId ? { resume: resumeId } : { create: { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: stored } }, { onEvent: opts.onEvent, cost: 'shell' }).catch(async (err: unknown) => {
+    await shell.close();
+    throw err;
+  });
 
   const estimate = estimateZeroRounds({ spec, template: inputs.template, rounds, ...settings }, prices.byRole);
   const info: RunSummaryInfo = {
@@ -249,10 +225,9 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
     models: roleModels(spec, called, o, opts.endpointDefaults, opts.transport !== undefined),
     rounds,
   };
-  const base = () => ({ runId: writer.runId, at: clock.now() });
   const description = inputs.prompt.frontMatter?.['description'];
   const engine = new ZeroRounds({
-    runId: writer.runId,
+    runId: run.runId,
     llm,
     concurrency: spec.concurrency,
     now: () => clock.now(),
@@ -267,7 +242,7 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
   });
   const done: RoundOutcome[] = [];
   const outcome = (status: GenDataOutcome['status'], written: boolean, error?: GenDataOutcome['error']): GenDataOutcome => ({
-    runId: writer.runId,
+    runId: run.runId,
     status,
     devPath,
     testPath,
@@ -276,17 +251,17 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
     ...(error ? { error } : {}),
   });
   try {
-    await emit({ ...base(), type: 'run/started', info });
+    await run.emit({ ...run.stamp(), type: 'run/started', info });
     let status: GenDataOutcome['status'] = 'finished';
     for (let r = 1; r <= rounds; r++) {
       try {
         const round = await engine.round(r, inputs.template.text, opts.signal);
         done.push(round);
-        await emit({ ...round.event, at: clock.now() });
-        if (!replay.replaying()) await emit({ ...base(), type: 'cost/update', cost: llm.cost(), llmCalls: llm.totalCalls() });
+        await run.emit({ ...round.event, at: clock.now() });
+        await run.costUpdate();
       } catch (err) {
         if (!RatchetError.is(err, 'budgetExhausted')) throw err;
-        await emit({ ...base(), type: 'log', level: 'warn', message: `Stopped in round ${r}: the ${budgetOf(err)} budget is spent; the dev set holds the ${done.length} rounds finished before it.` });
+        await run.emit({ ...run.stamp(), type: 'log', level: 'warn', message: `Stopped in round ${r}: the ${budgetOf(err)} budget is spent; the dev set holds the ${done.length} rounds finished before it.` });
         status = 'budget';
         break;
       }
@@ -297,28 +272,22 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
     if (written) await writeDevSet(files, done, devPath, testPath, roles.challenger?.model ?? '');
     else if (done.length > 0) {
       const model = roles.challenger?.model;
-      await emit({
-        ...base(),
+      await run.emit({
+        ...run.stamp(),
         type: 'log',
         level: 'warn',
         message: `No generated task passed the filters in ${done.length === 1 ? 'the round' : `${done.length} rounds`}, so nothing was written; the rounds' counts say what dropped them. Check that the challenger model${model ? ` (${model})` : ''} writes the <question> blocks it is asked for.`,
       });
     }
-    await emit({ ...base(), type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
+    await run.emit({ ...run.stamp(), type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
     return outcome(status, written);
   } catch (err) {
-    if (isCancellation(err) || opts.signal.aborted) {
-      await emit({ ...base(), type: 'run/cancelled' });
-      return outcome('cancelled', false);
-    }
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    await emit({ ...base(), type: 'run/failed', error });
+    const { cancelled, error } = await run.ended(err, opts.signal);
+    if (cancelled) return outcome('cancelled', false);
     const failed = outcome('failed', false, error);
     return RatchetError.is(err) && err.details['unmatched'] === true ? { ...failed, unmatched: true } : failed;
   } finally {
-    offWait();
-    await writer.flush().catch(() => undefined);
-    await ports.close();
+    await shell.close();
   }
 }
 

@@ -10,19 +10,17 @@ import { RatchetError } from '../../core/errors';
 import { CODE_DEFAULTS } from '../../core/code/spec';
 import { textHash } from '../../core/code/novelty';
 import type { ProgramEvaluator } from '../../core/code/search';
-import type { JournaledEvent, EngineEvent } from '../../core/journal/events';
-import { createJournal } from '../../core/journal/journal';
+import type { JournaledEvent } from '../../core/journal/events';
 import type { RunControl } from '../../core/journal/control';
 import { judgeEvidence } from '../../core/judgeEdit/evidence';
 import { checkProgramCandidate, judgeProgramGate, runJudgeProgram } from '../../core/judgeEdit/judgeProgram';
-import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
 import { budgetError } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
 import { NodeLog } from '../log';
 import { CryptoEntropy } from '../entropy';
-import { currentOwner } from '../process';
+import { openRunJournal } from './runShell';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
 import { judgedAgainst } from './judgeRun';
 import type { JudgeRunOutcome } from './judgeRun';
@@ -86,17 +84,16 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
     const file = relative(workspace, path).split(sep).join('/');
     const incumbent = textHash(incumbentText);
     const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
-    const writer = await createJournal({ files, clock, entropy: new CryptoEntropy() }, workspace, { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, program: true, gate: gate.name, alpha: gate.alpha, budget: { evaluations } } }, currentOwner());
-    const provenance = new ProvenanceRecorder({ files, clock, log, root: workspace, file, runId: () => writer.runId, runKind: 'search' });
-    const write = async (e: EngineEvent) => {
-      const journaled = await writer.append(e);
-      provenance.observe(journaled);
-      o.onEvent(journaled);
-    };
+    // No model is called: the journal alone, without the shell's LLM client.
+    const run = await openRunJournal(
+      { files, clock, log, entropy: new CryptoEntropy(), workspace },
+      { create: { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, program: true, gate: gate.name, alpha: gate.alpha, budget: { evaluations } } } },
+      { onEvent: o.onEvent, provenance: { file: path, runKind: 'search' }, cost: 'engine' },
+    );
     try {
       const outcome = await runJudgeProgram(
         {
-          runId: writer.runId,
+          runId: run.runId,
           spec,
           file: path,
           incumbentText,
@@ -105,16 +102,16 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
           clock,
           gate,
           ...(o.ledger ? { ledger: o.ledger } : {}),
-          ...(o.apply ? { apply: provenance.control(o.apply) } : {}),
+          ...(o.apply ? { apply: run.control(o.apply) } : {}),
           ...(o.reasoning ? { reasoning: o.reasoning } : {}),
           budget: { candidates: 1 },
         },
-        write,
+        run.write,
         o.signal,
       );
       return {
         ...outcome,
-        runId: writer.runId,
+        runId: run.runId,
         gate: gate.name,
         ...(substituted ? { substitutedGate: substituted } : {}),
         evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha, 'instance'),
@@ -126,7 +123,7 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
         warnings: [],
       };
     } finally {
-      await writer.flush().catch(() => undefined);
+      await run.writer.flush().catch(() => undefined);
     }
   } finally {
     await log.close();

@@ -12,8 +12,8 @@
 import { relative, resolve, sep } from 'node:path';
 import { describeRoles } from '../../core/llm/roles';
 import type { LlmTransport } from '../../core/ports';
-import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
-import { createJournal, readRunRecord, runPaths, runsDir } from '../../core/journal/journal';
+import type { JournaledEvent } from '../../core/journal/events';
+import { readRunRecord, runPaths, runsDir } from '../../core/journal/journal';
 import type { RunControl } from '../../core/journal/control';
 import { judgeEvidence } from '../../core/judgeEdit/evidence';
 import type { JudgeEvidence } from '../../core/judgeEdit/evidence';
@@ -30,19 +30,14 @@ import { templateOf } from '../../core/prompt/template';
 import { agentCallsPerEvaluation } from '../../core/evolve/harness';
 import { evaluatedAs } from '../../core/files/fileKinds';
 import { contentHash } from '../../core/evolve/versions';
-import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
-import { RunBudget } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { roleModels } from '../../core/run/modelChoice';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import type { RunSpec } from '../../core/run/specTypes';
 import { cacheOnlyTransport } from '../../core/llm/cacheOnly';
-import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
-import { nodePorts } from '../ports';
-import { currentOwner } from '../process';
-import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
+import { RunShell } from './runShell';
 import { promptHarness } from './promptHarness';
 import { freePrices, refuseOverBudget, spent, testBudget, trustedScorer } from './testBudget';
 import type { TestBudget } from './testBudget';
@@ -161,72 +156,65 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   const dev = inputs.splits.dev;
   const transport = o.cacheOnly ? cacheOnlyTransport(`Replaying the verdict on ${path}`) : o.transport;
 
-  const clock = new SystemClock();
-  const runBudget = new RunBudget({ candidates: 1, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) }, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget: runBudget, clock, ...(transport ? { transport } : {}), ...(o.clientModels ? { cache: false } : {}), ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }) });
-  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const shell = new RunShell({
+    files,
+    workspace,
+    spec,
+    roles,
+    prices,
+    budget: { candidates: 1, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
+    ...(transport ? { transport } : {}),
+    ...(o.clientModels ? { cache: false } : {}),
+    ...(overrides.maxFailures === undefined ? {} : { maxFailures: overrides.maxFailures }),
+  });
+  const { llm, ports, clock } = shell;
   try {
     const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true);
     const harness = await promptHarness(inputs, { workspace, files, endpoint: o.endpointDefaults, untrusted: o.untrusted === true });
     const file = relative(workspace, path).split(sep).join('/');
     const incumbent = contentHash(evolvableText(inputs.prompt));
     const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
-    const writer = await createJournal(
-      ports,
-      workspace,
-      { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) } },
-      currentOwner(),
+    const run = await shell.journal(
+      { create: { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) } } },
+      { onEvent: o.onEvent, provenance: { file: path, runKind: 'evolve' }, cost: 'engine' },
     );
-    llm.payFor(writer.runId);
-    const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file, runId: () => writer.runId, runKind: 'evolve' });
-    const offWait = llm.onWait((w) => void writer.append({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).then(o.onEvent, () => undefined));
-    const write = async (e: EngineEvent) => {
-      const journaled = await writer.append(e);
-      provenance.observe(journaled);
-      o.onEvent(journaled);
+    const outcome = await runJudgeEdit(
+      {
+        runId: run.runId,
+        spec,
+        file: inputs.prompt,
+        candidateText: o.candidateText,
+        dev,
+        scorer,
+        ports: { llm, clock },
+        meter: llm,
+        ...(harness ? { harness } : {}),
+        gate,
+        ...(o.ledger ? { ledger: o.ledger } : {}),
+        ...(o.apply ? { apply: run.control(o.apply) } : {}),
+        ...(o.reasoning ? { reasoning: o.reasoning } : {}),
+        budget: { candidates: 1, llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
+        estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },
+        models: roleModels(spec, called, overrides, o.endpointDefaults, o.transport !== undefined && !o.cacheOnly),
+      },
+      run.write,
+      o.signal,
+    );
+    return {
+      ...outcome,
+      runId: run.runId,
+      gate: gate.name,
+      ...(substituted ? { substitutedGate: substituted } : {}),
+      evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha),
+      cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
+      budget,
+      estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
+      testsOnText: testsBefore + 1,
+      cacheKeys: llm.cacheKeys(),
+      warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
     };
-    try {
-      const outcome = await runJudgeEdit(
-        {
-          runId: writer.runId,
-          spec,
-          file: inputs.prompt,
-          candidateText: o.candidateText,
-          dev,
-          scorer,
-          ports: { llm, clock },
-          meter: llm,
-          ...(harness ? { harness } : {}),
-          gate,
-          ...(o.ledger ? { ledger: o.ledger } : {}),
-          ...(o.apply ? { apply: provenance.control(o.apply) } : {}),
-          ...(o.reasoning ? { reasoning: o.reasoning } : {}),
-          budget: { candidates: 1, llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
-          estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },
-          models: roleModels(spec, called, overrides, o.endpointDefaults, o.transport !== undefined && !o.cacheOnly),
-        },
-        write,
-        o.signal,
-      );
-      return {
-        ...outcome,
-        runId: writer.runId,
-        gate: gate.name,
-        ...(substituted ? { substitutedGate: substituted } : {}),
-        evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha),
-        cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
-        budget,
-        estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
-        testsOnText: testsBefore + 1,
-        cacheKeys: llm.cacheKeys(),
-        warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
-      };
-    } finally {
-      offWait();
-      await writer.flush().catch(() => undefined);
-    }
   } finally {
-    await ports.close();
+    await shell.close();
   }
 }
 

@@ -8,22 +8,17 @@ import { RatchetError } from '../../core/errors';
 import { describeRoles } from '../../core/llm/roles';
 import type { LlmTransport } from '../../core/ports';
 import type { JournaledEvent } from '../../core/journal/events';
-import { createJournal } from '../../core/journal/journal';
 import { runScoreFile } from '../../core/judgeEdit/scoreFile';
 import type { ScoreFileOutcome } from '../../core/judgeEdit/scoreFile';
 import { estimateJudge, rolesCalled } from '../../core/setup/estimate';
 import { checkDollarBudget, pricesFor } from '../../core/setup/pricing';
 import { loadRunInputs } from '../../core/setup/spec';
-import { RunBudget } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { roleModels } from '../../core/run/modelChoice';
 import type { RunSpec } from '../../core/run/specTypes';
-import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
-import { nodePorts } from '../ports';
-import { currentOwner } from '../process';
-import { runLlmClient } from './runLlm';
 import { roleConfig } from './roles';
+import { RunShell } from './runShell';
 import { promptHarness } from './promptHarness';
 import { agentCallsPerEvaluation } from '../../core/evolve/harness';
 import { evaluatedAs } from '../../core/files/fileKinds';
@@ -70,39 +65,41 @@ export async function scorePromptFile(o: ScoreRunOptions): Promise<ScoreRunOutco
   if (budget.dollars !== undefined) checkDollarBudget({ ...spec, budget: { ...spec.budget, dollars: budget.dollars } }, prices);
   refuseOverBudget(estimate, budget, `each of the ${items.length} ${o.split} items of ${path} once`);
 
-  const clock = new SystemClock();
-  const runBudget = new RunBudget({ candidates: 0, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) }, clock);
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace: resolve(o.workspace), budget: runBudget, clock, ...(o.transport ? { transport: o.transport } : {}), ...(o.clientModels ? { cache: false } : {}) });
-  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
+  const shell = new RunShell({
+    files,
+    workspace: resolve(o.workspace),
+    spec,
+    roles,
+    prices,
+    budget: { candidates: 0, calls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
+    ...(o.transport ? { transport: o.transport } : {}),
+    ...(o.clientModels ? { cache: false } : {}),
+  });
+  const { llm, ports, clock } = shell;
   try {
     const scorer = (await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true))!;
     const harness = await promptHarness(inputs, { workspace: resolve(o.workspace), files, endpoint: o.endpointDefaults, untrusted: o.untrusted === true });
-    const writer = await createJournal(ports, resolve(o.workspace), { kind: 'evaluate', target: path, seed: spec.seed, version: o.version, spec: { split: o.split, budget } }, currentOwner());
-    llm.payFor(writer.runId);
-    try {
-      const outcome = await runScoreFile(
-        {
-          runId: writer.runId,
-          spec,
-          file: inputs.prompt,
-          split: o.split,
-          items,
-          scorer,
-          ports: { llm, clock },
-          ...(harness ? { harness } : {}),
-          meter: llm,
-          budget: { llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
-          estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },
-          models: roleModels(spec, called, {}, o.endpointDefaults, o.transport !== undefined),
-        },
-        async (e) => o.onEvent(await writer.append(e)),
-        o.signal,
-      );
-      return { ...outcome, runId: writer.runId, cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()), budget };
-    } finally {
-      await writer.flush().catch(() => undefined);
-    }
+    const run = await shell.journal({ create: { kind: 'evaluate', target: path, seed: spec.seed, version: o.version, spec: { split: o.split, budget } } }, { onEvent: o.onEvent, cost: 'engine' });
+    const outcome = await runScoreFile(
+      {
+        runId: run.runId,
+        spec,
+        file: inputs.prompt,
+        split: o.split,
+        items,
+        scorer,
+        ports: { llm, clock },
+        ...(harness ? { harness } : {}),
+        meter: llm,
+        budget: { llmCalls: budget.calls, ...(budget.dollars === undefined ? {} : { dollars: budget.dollars }) },
+        estimate: { calls: estimate.calls, tokens: estimate.tokens, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }), ...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}) },
+        models: roleModels(spec, called, {}, o.endpointDefaults, o.transport !== undefined),
+      },
+      run.write,
+      o.signal,
+    );
+    return { ...outcome, runId: run.runId, cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()), budget };
   } finally {
-    await ports.close();
+    await shell.close();
   }
 }

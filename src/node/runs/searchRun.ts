@@ -10,7 +10,7 @@
  * the text the run started from; otherwise the caller prints the diff.
  */
 import { availableParallelism } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { badInputError, diagnostic, errorsOf } from '../../core/data/diagnostics';
 import { RatchetError } from '../../core/errors';
 import { CODE_GATES } from '../../core/gates/gateTable';
@@ -24,42 +24,35 @@ import { CODE_DEFAULTS, resolveCodeSpec } from '../../core/code/spec';
 import type { CodeRunSpec } from '../../core/code/spec';
 import { commandUsesInstances } from '../../core/code/evaluation';
 import { commandFileWords, isBesideName } from '../../core/code/commandFiles';
-import type { RoleConfig } from '../../core/llm/roles';
 import { describeRoles } from '../../core/llm/roles';
-import { checkDollarBudget, rolePrices } from '../../core/setup/pricing';
-import type { RunPrices } from '../../core/setup/pricing';
+import { pricesFor } from '../../core/setup/pricing';
+import type { CalledModel } from '../../core/setup/pricing';
 import { estimateSearch } from '../../core/code/estimate';
 import { withinWallTime } from './evaluationDeadline';
 import { roleModels } from '../../core/run/modelChoice';
-import type { ModelPrice, PriceTable, Role } from '../../core/llm/types';
+import type { Role } from '../../core/llm/types';
 import { ROLES } from '../../core/llm/types';
 import { SeededRandom } from '../../core/random';
 import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
 import type { RoleModel } from '../../core/journal/payloadTypes';
 import type { ClusterLoad, EvaluatorLoad } from '../../core/journal/runStatus';
-import { createJournal, readRunRecord, resumeJournal, runPaths } from '../../core/journal/journal';
-import type { JournalWriter } from '../../core/journal/journal';
-import { activeElapsedMs, replayingControl, replayingEmitter } from '../../core/journal/resume';
-import { ProvenanceRecorder } from '../../core/setup/provenanceControl';
-import { RunBudget } from '../../core/run/budget';
+import { readRunRecord, runPaths } from '../../core/journal/journal';
+import { readJournal } from '../../core/journal/replay';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import { schemaDiagnostics } from '../../core/setup/specSchema';
 import { mergeSpecTexts, readSpecText } from '../../core/setup/specSource';
 import { RUN_SPEC_EXTENSIONS } from '../../core/files/fileKinds';
-import { SystemClock } from '../clock';
 import { NodeFiles } from '../files';
-import { nodePorts } from '../ports';
-import { currentOwner } from '../process';
 import { nodeEvaluationSandbox } from '../sandbox/sandbox';
 import { cachedEvaluator } from './evaluationCache';
 import { hideFromEnviron, runSecrets, secretVariableNames } from '../environSecrets';
 import { SandboxNotes, checkedStage, keyVariableNames, reportSandbox, stageEvaluator, stagedEvaluator, stagedSetup } from './searchSandbox';
 import { SlurmBackend } from '../slurm/backend';
 import { nodeSlurmRunner } from '../slurm/cli';
-import { runLlmClient } from './runLlm';
 import type { RunControl } from '../../core/journal/control';
 import type { EventPayload } from '../../core/journal/control';
 import { roleConfig } from './roles';
+import { RunShell } from './runShell';
 import { locateSearch, storeSearch } from './storedSearch';
 import type { StoredSearch } from './storedSearch';
 
@@ -139,11 +132,10 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
     evaluator: { ...stored.evaluator, isolation: stored.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation, limits: { ...stored.evaluator.limits, diskMb: stored.evaluator.limits.diskMb ?? CODE_DEFAULTS.evaluator.limits.diskMb } },
     search: { ...stored.search, stopAfterFailedProposals: stored.search.stopAfterFailedProposals ?? CODE_DEFAULTS.search.stopAfterFailedProposals, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } },
   };
-  const journalText = (await files.tryReadText(paths.events)) ?? '';
-  const seedLine = journalText.split('\n').find((l) => l.includes('"candidate/proposed"') && l.includes('"candidateId":"p0"'));
-  if (!seedLine) throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
-  const startText = (JSON.parse(seedLine) as { text: string }).text;
-  return execute(files, { ...o, workspace, programPath: stored.programPath, overrides: { ...face, ...o.overrides } }, spec, startText, runId);
+  // The program it started from is its first proposal, as the journal's events have it.
+  const seed = (await readJournal(files, paths.events)).events.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'p0');
+  if (seed?.type !== 'candidate/proposed') throw new RatchetError('badInput', `Run ${runId} never recorded its starting program; start a new search instead.`, { runId });
+  return execute(files, { ...o, workspace, programPath: stored.programPath, overrides: { ...face, ...o.overrides } }, spec, seed.text, runId);
 }
 
 async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec, startText: string, resumeId: string | undefined): Promise<SearchRunOutcome> {
@@ -156,156 +148,139 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
   }
   const roles = roleConfig({ models, origin: spec.origin }, face, o.endpointDefaults);
   const calledRoles: Role[] = ['proposer', ...(spec.search.metaEvery > 0 ? ['meta' as const] : []), ...(spec.search.novelty.judge ? ['validator' as const] : [])];
-  const prices = searchPrices(spec, models, roles, o.overrides, calledRoles);
-  const clock = new SystemClock();
-  const budget = new RunBudget(
-    { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
-    clock,
-  );
-  const llm = runLlmClient({ spec, roles, prices: prices.table, files, workspace, budget, clock, ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }) });
-  // isolation: required without a jail stops here, before the journal: nothing is spent, no run folder is left.
-  if (spec.evaluator.backend !== 'slurm') await nodeEvaluationSandbox.preflight(spec.evaluator.isolation);
-  const secrets = runSecrets(spec, o.endpointDefaults);
-  // A program that can see this process must not find the run's keys in its /proc environ.
-  hideFromEnviron([...secretVariableNames(), ...keyVariableNames(spec)]);
-  // The evaluator's files as they are now, for the whole run: a program that rewrites them in the workspace changes nothing here.
-  const stage = await stageEvaluator(spec, programPath, shinkaDir, await namedFiles(files, spec.evaluator.command, programPath));
-  const identity = stage.identity;
-  const ports = nodePorts({ llm, seed: spec.seed, log: { level: 'warn' } });
-  let writer: JournalWriter;
-  let replayed: JournaledEvent[] = [];
-  if (resumeId) {
-    const r = await resumeJournal(files, workspace, resumeId, currentOwner());
-    writer = r.writer;
-    replayed = r.replay.events;
-  } else {
-    const stored = storeSearch(spec, workspace, { roleModels: o.overrides.roleModels, prices: o.overrides.prices, free: o.overrides.free });
-    writer = await createJournal(ports, workspace, { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec: stored }, currentOwner());
-  }
-  llm.payFor(writer.runId);
-  // evaluator.backend: slurm — every evaluation an array task on the cluster, through the same cache.
-  const slurm =
-    spec.evaluator.backend === 'slurm'
-      ? new SlurmBackend({
-          runId: writer.runId,
-          startedAt: Date.parse(writer.record.createdAt),
-          slurm: spec.evaluator.slurm!,
-          setup: stagedSetup(spec, programPath, stage),
-          identity,
-          ...(spec.budget.clusterHours === undefined ? {} : { clusterHours: spec.budget.clusterHours }),
-          sharedDir: spec.evaluator.slurm!.sharedDir ?? files.join(workspace, '.ratchet', 'slurm'),
-          runnerFile: slurmTaskRunner(),
-          node: spec.evaluator.slurm!.node ?? process.execPath,
-          secrets,
-          env: process.env,
-          journaled: replayed,
-          emit: (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent),
-          clock,
+  const prices = pricesFor({ models }, describeRoles(roles), o.overrides, calledRoles, calledModels(spec));
+  const shell = new RunShell({
+    files,
+    workspace,
+    spec,
+    roles,
+    prices,
+    budget: { candidates: spec.budget.proposals, ...pick(spec.budget, ['calls', 'tokens', 'dollars', 'wallTimeMinutes']) },
+    ...(o.overrides.maxFailures === undefined ? {} : { maxFailures: o.overrides.maxFailures }),
+  });
+  const { llm, budget, clock } = shell;
+  let stage: Awaited<ReturnType<typeof stageEvaluator>> | undefined;
+  let slurm: SlurmBackend | undefined;
+  let offer: BestOffer | undefined;
+  try {
+    // isolation: required without a jail stops here, before the journal: nothing is spent, no run folder is left.
+    if (spec.evaluator.backend !== 'slurm') await nodeEvaluationSandbox.preflight(spec.evaluator.isolation);
+    const secrets = runSecrets(spec, o.endpointDefaults);
+    // A program that can see this process must not find the run's keys in its /proc environ.
+    hideFromEnviron([...secretVariableNames(), ...keyVariableNames(spec)]);
+    // The evaluator's files as they are now, for the whole run: a program that rewrites them in the workspace changes nothing here.
+    stage = await stageEvaluator(spec, programPath, shinkaDir, await namedFiles(files, spec.evaluator.command, programPath));
+    const staged = stage;
+    const notes = new SandboxNotes();
+    const run = await shell.journal(resumeId ? { resume: resumeId } : { create: { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec: storeSearch(spec, workspace, { roleModels: o.overrides.roleModels, prices: o.overrides.prices, free: o.overrides.free }) } }, {
+      onEvent: o.onEvent,
+      provenance: { file: programPath, runKind: 'search' },
+      enrich: (e) => notes.enrich(e),
+      // A search's spend is journaled by the shell after each proposal's events (its proposer calls) and each decision.
+      cost: 'shell',
+      // The offer's events come when the user answers: a resume journals only those the journal
+      // lacks, and gives the answers it holds again (run.control).
+      answered: isOfferEvent,
+    });
+    const stamped = (e: EventPayload<EngineEvent>) => ({ ...e, ...run.stamp() }) as EngineEvent;
+    // evaluator.backend: slurm — every evaluation an array task on the cluster, through the same cache.
+    slurm =
+      spec.evaluator.backend === 'slurm'
+        ? new SlurmBackend({
+            runId: run.runId,
+            startedAt: Date.parse(run.writer.record.createdAt),
+            slurm: spec.evaluator.slurm!,
+            setup: stagedSetup(spec, programPath, staged),
+            identity: staged.identity,
+            ...(spec.budget.clusterHours === undefined ? {} : { clusterHours: spec.budget.clusterHours }),
+            sharedDir: spec.evaluator.slurm!.sharedDir ?? files.join(workspace, '.ratchet', 'slurm'),
+            runnerFile: slurmTaskRunner(),
+            node: spec.evaluator.slurm!.node ?? process.execPath,
+            secrets,
+            env: process.env,
+            journaled: run.replayed,
+            emit: (e) => run.write(stamped(e)),
+            clock,
+            signal: o.signal,
+            runner: nodeSlurmRunner,
+            ...(o.onEvaluatorLoad ? { onLoad: clusterLoad(spec, o.onEvaluatorLoad) } : {}),
+          })
+        : undefined;
+    const cluster = slurm;
+    const warn = (message: string) => void run.write(stamped({ type: 'log', level: 'warn', message })).catch(() => undefined);
+    const evaluations = cachedEvaluator(
+      files,
+      files.join(workspace, '.ratchet', 'cache', 'eval'),
+      staged.identity,
+      checkedStage(staged, cluster ? cluster.evaluate : withinWallTime(stagedEvaluator(spec, programPath, staged, secrets, undefined, [workspace]), budget, spec.budget.wallTimeMinutes, clock), (changed) =>
+        warn(`${changed.join(', ')} changed in the workspace during the run; this run goes on evaluating with the copies staged at its start (a new run will use the new files).`),
+      ),
+      (file, why) => warn(`The evaluation cache entry ${file} cannot be used: ${why}. The program is evaluated again and the entry rewritten.`),
+    );
+    const emit = async (e: EventPayload<EngineEvent>) => {
+      // The run's jobs leave the cluster (and their cost is journaled) before its end is.
+      if (e.type === 'run/finished') await cluster?.close();
+      await run.emit(stamped(e));
+      if (PAID_FOR.has(e.type)) await run.costUpdate();
+    };
+    const offerKey = (e: EngineEvent) => `${e.type}\u0000${'candidateId' in e ? e.candidateId : ''}`;
+    const offered = new Set(run.replayed.filter(isOfferEvent).map(offerKey));
+    const mode = o.overrides.mode ?? replayedMode(run.replayed) ?? 'suggest';
+    offer = o.control
+      ? new BestOffer({
+          file: programPath,
+          startText,
+          mode,
+          control: run.control(o.control),
+          emit: async (e) => {
+            const event = stamped(e);
+            if (!offered.has(offerKey(event))) await run.write(event);
+          },
           signal: o.signal,
-          runner: nodeSlurmRunner,
-          ...(o.onEvaluatorLoad ? { onLoad: clusterLoad(spec, o.onEvaluatorLoad) } : {}),
+          ...(o.onWaitingForYou ? { onWaiting: o.onWaitingForYou } : {}),
         })
       : undefined;
-  const warn = (message: string) => void write({ type: 'log', runId: writer.runId, at: clock.now(), level: 'warn', message }).catch(() => undefined);
-  const notes = new SandboxNotes();
-  const evaluations = cachedEvaluator(
-    files,
-    files.join(workspace, '.ratchet', 'cache', 'eval'),
-    identity,
-    checkedStage(stage, slurm ? slurm.evaluate : withinWallTime(stagedEvaluator(spec, programPath, stage, secrets, undefined, [workspace]), budget, spec.budget.wallTimeMinutes, clock), (changed) =>
-      warn(`${changed.join(', ')} changed in the workspace during the run; this run goes on evaluating with the copies staged at its start (a new run will use the new files).`),
-    ),
-    (file, why) => warn(`The evaluation cache entry ${file} cannot be used: ${why}. The program is evaluated again and the entry rewritten.`),
-  );
-  // Accepted programs are recorded where the file's history is read (the editor's hover), as a prompt run's edits are.
-  const provenance = new ProvenanceRecorder({ files, clock, log: ports.log, root: workspace, file: relative(workspace, programPath).split(sep).join('/'), runId: () => writer.runId, runKind: 'search' });
-  for (const e of replayed) provenance.observe(e);
-  const write = async (e: EngineEvent) => {
-    const journaled = await writer.append(notes.enrich(e));
-    provenance.observe(journaled);
-    o.onEvent(journaled);
-  };
-  // A search's spend is journaled after each proposal's events (its proposer calls) and each decision, as a prompt run's is after each iteration
-  // (the status bar and the panel read it). The node face adds it, not the engine, so a resume
-  // neither checks nor repeats it: the journal's are left out of the replay, and none is written
-  // while the replay lasts (a journal from before these events resumes as well).
-  // The offer's events come when the user answers, so they are left out of the replay too; a
-  // resume journals only those the journal lacks, and gives the answers it holds again (replayingControl).
-  const replay = replayingEmitter(writer.runId, replayed.filter((e) => e.type !== 'cost/update' && !isOfferEvent(e)), write);
-  const emit = async (e: EventPayload<EngineEvent>) => {
-    // The run's jobs leave the cluster (and their cost is journaled) before its end is.
-    if (e.type === 'run/finished') await slurm?.close();
-    await replay.emit({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent);
-    if (PAID_FOR.has(e.type) && !replay.replaying()) await write({ type: 'cost/update', runId: writer.runId, at: clock.now(), cost: llm.cost(), llmCalls: llm.totalCalls() });
-  };
-  const offerKey = (e: EngineEvent) => `${e.type}\u0000${'candidateId' in e ? e.candidateId : ''}`;
-  const offered = new Set(replayed.filter(isOfferEvent).map(offerKey));
-  const mode = o.overrides.mode ?? replayedMode(replayed) ?? 'suggest';
-  const offer = o.control
-    ? new BestOffer({
-        file: programPath,
-        startText,
-        mode,
-        control: replayingControl(provenance.control(o.control), replayed),
-        emit: async (e) => {
-          const event = { ...e, runId: writer.runId, at: clock.now() } as EngineEvent;
-          if (!offered.has(offerKey(event))) await write(event);
+    try {
+      await emit({
+        type: 'run/started',
+        info: {
+          kind: 'search',
+          target: programPath,
+          gate: spec.gate.name,
+          alpha: spec.gate.alpha,
+          mode: offer ? mode : o.apply ? 'autopilot' : 'suggest',
+          seed: spec.seed,
+          models: searchRoleModels(spec, models, calledRoles, face, o.endpointDefaults, asProposer),
+          estimate: estimateSearch(spec, startText, prices.byRole),
         },
+      });
+      await reportSandbox(spec, staged, emit, (e) => run.write(stamped(e)));
+      // Before the first evaluation: the run folder staged, the probe job passed, a resume's jobs taken up again.
+      await cluster?.open();
+      const outcome = await runSearch({
+        spec,
+        seedText: startText,
+        llm,
+        evaluate: notes.evaluator(o.onEvaluatorLoad && !cluster ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate),
+        ...(cluster ? { evaluateShards: notes.batch(evaluations.batch(cluster.evaluateShards)), evaluationBudget: () => cluster.exceeded() } : {}),
+        random: new SeededRandom(spec.seed),
+        emit,
         signal: o.signal,
-        ...(o.onWaitingForYou ? { onWaiting: o.onWaitingForYou } : {}),
-      })
-    : undefined;
-  const offWait = llm.onWait((w) => void write({ type: 'llm/waiting', runId: writer.runId, at: clock.now(), ...w }).catch(() => undefined));
-  try {
-    if (resumeId) {
-      const elapsedMs = activeElapsedMs(replayed);
-      budget.continueFrom(elapsedMs, replay.replaying);
-      await write({ type: 'run/resumed', runId: writer.runId, at: clock.now(), elapsedMs });
+        ...(offer ? { committed: offer } : {}),
+      });
+      const applied = o.apply ? await applyBest(files, programPath, startText, outcome.best.text) : undefined;
+      return { ...outcome, runId: run.runId, startText, evaluatorRuns: evaluations.stats.runs, ...(applied ? { applied } : {}) };
+    } catch (err) {
+      // Cancel (the panel, Ctrl+C) or a failure: no job of the run is left on the cluster.
+      await cluster?.close().catch(() => undefined);
+      await run.ended(err, o.signal);
+      throw err;
     }
-    await emit({
-      type: 'run/started',
-      info: {
-        kind: 'search',
-        target: programPath,
-        gate: spec.gate.name,
-        alpha: spec.gate.alpha,
-        mode: offer ? mode : o.apply ? 'autopilot' : 'suggest',
-        seed: spec.seed,
-        models: searchRoleModels(spec, models, calledRoles, face, o.endpointDefaults, asProposer),
-        estimate: estimateSearch(spec, startText, prices.byRole),
-      },
-    });
-    await reportSandbox(spec, stage, emit, (e) => write({ ...e, runId: writer.runId, at: clock.now() } as EngineEvent));
-    // Before the first evaluation: the run folder staged, the probe job passed, a resume's jobs taken up again.
-    await slurm?.open();
-    const outcome = await runSearch({
-      spec,
-      seedText: startText,
-      llm,
-      evaluate: notes.evaluator(o.onEvaluatorLoad && !slurm ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate),
-      ...(slurm ? { evaluateShards: notes.batch(evaluations.batch(slurm.evaluateShards)), evaluationBudget: () => slurm.exceeded() } : {}),
-      random: new SeededRandom(spec.seed),
-      emit,
-      signal: o.signal,
-      ...(offer ? { committed: offer } : {}),
-    });
-    const applied = o.apply ? await applyBest(files, programPath, startText, outcome.best.text) : undefined;
-    return { ...outcome, runId: writer.runId, startText, evaluatorRuns: evaluations.stats.runs, ...(applied ? { applied } : {}) };
-  } catch (err) {
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    // Cancel (the panel, Ctrl+C) or a failure: no job of the run is left on the cluster.
-    await slurm?.close().catch(() => undefined);
-    await write(
-      error.code === 'cancelled' ? { type: 'run/cancelled', runId: writer.runId, at: clock.now() } : { type: 'run/failed', runId: writer.runId, at: clock.now(), error },
-    ).catch(() => undefined);
-    throw err;
   } finally {
     await slurm?.close().catch(() => undefined);
     offer?.close();
-    offWait();
-    await writer.flush().catch(() => undefined);
-    await ports.close();
-    await stage.dispose();
+    await shell.close();
+    await stage?.dispose();
   }
 }
 
@@ -425,34 +400,13 @@ function searchRoleModels(spec: CodeRunSpec, models: CodeRunSpec['models'], call
 
 type FaceModels = Pick<SearchOverrides, 'baseURL' | 'model' | 'roleModels'>;
 
-/**
- * The price of every model a code search calls, by the precedence every run kind uses
- * (setup/pricing.ts: the spec's price or free, ratchet.models.prices, ratchet.endpoint.free, the
- * price list) for its roles, plus each proposer model the bandit chooses among
- * (search.proposerModels) and the embedding model (called at the validator's endpoint). A dollar
- * budget needs all of them: one unpriced model would leave the run's dollars unknown and the cap never reached.
- */
-function searchPrices(spec: CodeRunSpec, models: CodeRunSpec['models'], roles: RoleConfig, face: SearchOverrides, called: readonly Role[]): RunPrices {
-  const prices = rolePrices({ models }, describeRoles(roles), face, called);
-  checkDollarBudget(spec, prices);
-  const table: PriceTable = { ...prices.table };
-  const extra: { model: string; price: ModelPrice | undefined; field: string }[] = [];
-  if (spec.search.proposerModels) for (const arm of spec.search.proposerModels) extra.push({ model: arm.model, price: arm.price, field: 'search.proposerModels' });
+/** The models a code search calls besides its roles': each proposer model the bandit chooses among, and the embedding model (called at the validator's endpoint). */
+function calledModels(spec: CodeRunSpec): CalledModel[] {
   const embedding = spec.search.novelty.embedding;
-  if (embedding) extra.push({ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' });
-  for (const { model, price: own, field } of extra) {
-    const price = own ?? (face.prices && Object.hasOwn(face.prices, model) ? face.prices[model] : undefined);
-    if (!price) {
-      if (spec.budget.dollars === undefined) continue;
-      throw new RatchetError('badInput', `budget.dollars needs a price for ${model}, which this search calls: set its price (${field}) or ratchet.models.prices, or free: true.`, { field });
-    }
-    const known = table[model];
-    if (known && (known.inputPerMTok !== price.inputPerMTok || known.outputPerMTok !== price.outputPerMTok || known.cachedInputPerMTok !== price.cachedInputPerMTok)) {
-      throw new RatchetError('badInput', `${model} is given two different prices (${field} and another entry); dollars are counted per model, so give it one.`, { field });
-    }
-    table[model] = price;
-  }
-  return { ...prices, table };
+  return [
+    ...(spec.search.proposerModels ?? []).map((arm) => ({ model: arm.model, price: arm.price, field: 'search.proposerModels' })),
+    ...(embedding ? [{ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' }] : []),
+  ];
 }
 
 /**

@@ -164,3 +164,24 @@ describe('a run that writes its own dev set prices and checks the Challenger too
     }
   });
 });
+
+describe('a kind that names its roles and the models it calls besides them (a code search)', () => {
+  const arm = (model: string, price?: { inputPerMTok: number; outputPerMTok: number }) => ({ model, price, field: 'search.proposerModels' });
+
+  it("prices each model called besides the roles by its own price, else the editor's ratchet.models.prices; one model, one price", async () => {
+    const spec = await specOf('models:', '  proposer: { model: local, free: true }');
+    const prices = pricesFor(spec, endpoints('local'), { prices: { 'set-in-editor': p(1, 2) } }, ['proposer'], [arm('own-price', p(3, 4)), arm('set-in-editor')]);
+    expect(prices.table).toEqual({ local: FREE, 'own-price': p(3, 4), 'set-in-editor': p(1, 2) });
+    expect(prices.unpricedModels).toBeUndefined();
+    expect(() => pricesFor(spec, endpoints('local'), {}, ['proposer'], [arm('local', p(1, 1))])).toThrow(/local is given two different prices/);
+  });
+
+  it('refuses a dollar budget when a model called besides the roles has no price, naming its field; without one it runs unpriced', async () => {
+    const spec = await specOf('models:', '  proposer: { model: local, free: true }');
+    const prices = pricesFor(spec, endpoints('local'), {}, ['proposer'], [arm('mystery')]);
+    expect(prices.unpricedModels).toEqual([arm('mystery')]);
+    expect(() => checkDollarBudget(spec, prices)).not.toThrow();
+    const capped = { ...spec, budget: { ...spec.budget, dollars: 1 } };
+    expect(() => checkDollarBudget(capped, prices)).toThrow(/budget.dollars needs a price for mystery, which this run calls: set its price \(search.proposerModels\)/);
+  });
+});
