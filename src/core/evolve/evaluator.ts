@@ -56,6 +56,11 @@ export class Evaluator {
     return p;
   }
 
+  /** Whether this run already has (or is getting) the version's output on the item: evaluating it costs no call. */
+  has(versionHash: string, itemId: string): boolean {
+    return this.memo.has(`${versionHash}\u0000${itemId}`);
+  }
+
   /**
    * Drops a version's outputs once nothing can ask for them again (a rejected candidate), so a
    * long run holds the outputs of committed versions only, not of every candidate it tried.

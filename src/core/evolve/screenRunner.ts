@@ -27,9 +27,17 @@ export function screens(gate: GateSpec): boolean {
   return scheduleRow(gate.schedule).screen && gateRow(gate.name).errorControl;
 }
 
-/** The screen's order of the feedback items for this candidate: seeded by the run and its content, fixed before any call. */
-export function screenOrder(runSeed: number, cand: Version, feedback: readonly DataItem[]): DataItem[] {
-  return seededPermutation(feedback.length, hashSeed(runSeed, cand.hash, 'screen')).map((i) => feedback[i]!);
+/**
+ * The screen's order of the feedback items for this candidate, fixed before any call: the items the
+ * incumbent already has an output on first (its earlier screens and the parent's minibatches: the
+ * candidate meets it there for the candidate's calls alone), then the rest, each part in an order
+ * seeded by the run and the candidate's content, so candidates do not all meet the incumbent on the
+ * same few items. Which items come first depends on earlier feedback outcomes; the screen needs no
+ * validity of its own (screen.ts), and no dev item is involved.
+ */
+export function screenOrder(runSeed: number, cand: Version, feedback: readonly DataItem[], incumbentHasOutput: (item: DataItem) => boolean): DataItem[] {
+  const seeded = seededPermutation(feedback.length, hashSeed(runSeed, cand.hash, 'screen')).map((i) => feedback[i]!);
+  return [...seeded.filter(incumbentHasOutput), ...seeded.filter((item) => !incumbentHasOutput(item))];
 }
 
 /** `order`: every feedback item, in the candidate's screen order (screenOrder). */

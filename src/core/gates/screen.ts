@@ -6,7 +6,8 @@
  *
  *   net ≥ +4            → promote: the candidate goes on to the dev-set test
  *   net ≤ −2            → drop: rejected (reason `screened`), no dev item read
- *   20 items, undecided → drop
+ *   20 items, undecided → promote if net = +3 (well ahead, only slowly: a real edit on a prompt
+ *                         that already solves most items), else drop
  *   the feedback split runs out first → promote if ahead (net > 0); with no feedback items at all
  *                         every candidate is promoted, and the schedule is plain α-spending
  *
@@ -23,7 +24,7 @@
  */
 import { RatchetError } from '../errors';
 
-export const SCREEN = Object.freeze({ promoteAt: 4, dropAt: 2, maxItems: 20 });
+export const SCREEN = Object.freeze({ promoteAt: 4, dropAt: 2, maxItems: 20, promoteAtEnd: 3 });
 
 export type ScreenVerdict = 'promote' | 'drop';
 
@@ -80,7 +81,7 @@ export class Screen {
     if (net >= SCREEN.promoteAt) this.verdict = 'promote';
     else if (net <= -SCREEN.dropAt) this.verdict = 'drop';
     else if (this.read >= Math.min(SCREEN.maxItems, this.available)) {
-      this.verdict = answered === 0 ? 'promote' : this.read >= SCREEN.maxItems ? 'drop' : net > 0 ? 'promote' : 'drop';
+      this.verdict = answered === 0 ? 'promote' : this.read >= SCREEN.maxItems ? (net >= SCREEN.promoteAtEnd ? 'promote' : 'drop') : net > 0 ? 'promote' : 'drop';
     }
     return this.verdict;
   }

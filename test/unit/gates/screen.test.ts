@@ -25,9 +25,11 @@ describe('the screen', () => {
     expect(run(150, [1, -1, -1, -1])).toEqual({ verdict: 'drop', read: 4 });
   });
 
-  it('drops a candidate still undecided after 20 items', () => {
+  it('after 20 items undecided, promotes a candidate 3 ahead and drops the others', () => {
     expect(run(150, Array(30).fill(0))).toEqual({ verdict: 'drop', read: SCREEN.maxItems });
     expect(run(150, [...Array(19).fill(0), 1, 1])).toEqual({ verdict: 'drop', read: 20 });
+    expect(run(150, [1, 1, ...Array(17).fill(0), 1])).toEqual({ verdict: 'promote', read: 20 });
+    expect(run(150, [1, 1, 1, -1, ...Array(16).fill(0)])).toEqual({ verdict: 'drop', read: 20 });
   });
 
   it('on a feedback split smaller than 20 items, promotes at its end only a candidate ahead', () => {
