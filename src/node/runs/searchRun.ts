@@ -28,7 +28,7 @@ import { describeRoles } from '../../core/llm/roles';
 import { pricesFor } from '../../core/setup/pricing';
 import type { CalledModel } from '../../core/setup/pricing';
 import { estimateSearch } from '../../core/code/estimate';
-import { withinWallTime } from './evaluationDeadline';
+import { batchWithinWallTime, withinWallTime } from './evaluationDeadline';
 import { roleModels } from '../../core/run/modelChoice';
 import type { Role } from '../../core/llm/types';
 import { ROLES } from '../../core/llm/types';
@@ -212,7 +212,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
       files,
       files.join(workspace, '.ratchet', 'cache', 'eval'),
       staged.identity,
-      checkedStage(staged, cluster ? cluster.evaluate : withinWallTime(stagedEvaluator(spec, programPath, staged, secrets, undefined, [workspace]), budget, spec.budget.wallTimeMinutes, clock), (changed) =>
+      checkedStage(staged, withinWallTime(cluster ? cluster.evaluate : stagedEvaluator(spec, programPath, staged, secrets, undefined, [workspace]), budget, spec.budget.wallTimeMinutes, clock), (changed) =>
         warn(`${changed.join(', ')} changed in the workspace during the run; this run goes on evaluating with the copies staged at its start (a new run will use the new files).`),
       ),
       (file, why) => warn(`The evaluation cache entry ${file} cannot be used: ${why}. The program is evaluated again and the entry rewritten.`),
@@ -262,7 +262,7 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
         seedText: startText,
         llm,
         evaluate: notes.evaluator(o.onEvaluatorLoad && !cluster ? measuredLoad(evaluations.evaluate, spec, o.onEvaluatorLoad) : evaluations.evaluate),
-        ...(cluster ? { evaluateShards: notes.batch(evaluations.batch(cluster.evaluateShards)), evaluationBudget: () => cluster.exceeded() } : {}),
+        ...(cluster ? { evaluateShards: notes.batch(evaluations.batch(batchWithinWallTime(cluster.evaluateShards, budget, spec.budget.wallTimeMinutes, clock))), evaluationBudget: () => cluster.exceeded() } : {}),
         random: new SeededRandom(spec.seed),
         emit,
         signal: o.signal,
