@@ -39,7 +39,11 @@ const lazyInExtensionHost = {
 // first use: the import becomes a require of the sibling file in out/ (a require, so VS Code's
 // extension host resolves `vscode` for it as for every CommonJS module). A dynamic import of any
 // other module fails the build, so none is silently inlined (and read at activation) again.
-const bundledApart = { 'src/extension/panel/ratchetPanel.ts': 'panel', 'src/extension/provenance/hoverAt.ts': 'provenance' };
+const bundledApart = {
+  'src/extension/panel/ratchetPanel.ts': 'panel',
+  'src/extension/provenance/hoverAt.ts': 'provenance',
+  'src/extension/commands/skillCommands.ts': 'skillCommands',
+};
 const root = fileURLToPath(new URL('..', import.meta.url));
 const loadedOnFirstUse = {
   name: 'loaded-on-first-use',
@@ -98,6 +102,8 @@ const builds = [
   { entryPoints: { panel: 'src/extension/panel/ratchetPanel.ts' }, ...extensionHost },
   // The blame hover's line diff and words, imported on the first hover (provenance/provenanceHover.ts).
   { entryPoints: { provenance: 'src/extension/provenance/hoverAt.ts' }, ...extensionHost },
+  // Convert to Skill, imported when first run (commands/index.ts).
+  { entryPoints: { skillCommands: 'src/extension/commands/skillCommands.ts' }, ...extensionHost },
   // yaml for the extension host, required on first use (src/extension/lazy/yamlOnDemand.ts).
   { entryPoints: { yaml: 'node_modules/yaml/dist/index.js' }, platform: 'node', format: 'cjs', target: 'node22' },
   // vscode-languageclient and its protocol packages (~380 KB of CommonJS esbuild cannot tree-shake)
