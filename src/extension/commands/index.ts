@@ -13,7 +13,6 @@ import { genDataCommands } from './genDataCommands';
 import { reviewCommands } from './reviewCommands';
 import { runCommands } from './runCommands';
 import { setupCommands } from './setupCommands';
-import { skillCommands } from './skillCommands';
 
 /** Registered elsewhere: the panel module owns `ratchet.showPanel` (and its serializer). */
 export const REGISTERED_BY_PANEL = 'registeredByPanel';
@@ -27,7 +26,9 @@ function handlers(ctx: CommandContext): Record<CommandName, Entry> {
     ...genDataCommands(ctx),
     ...reviewCommands(ctx),
     ...setupCommands(ctx),
-    ...skillCommands(ctx),
+    // Rarely run: Convert to Skill's module (the skill mapping, the spec's move) is imported on its
+    // first use, bundled apart (out/skillCommands.js), not read at activation.
+    convertToSkill: async (...args: unknown[]) => (await import('./skillCommands')).skillCommands(ctx).convertToSkill(...args),
     showPanel: REGISTERED_BY_PANEL,
   };
 }

@@ -4,7 +4,6 @@
  * into it; tests plug in an array.
  */
 import { assertNever } from '../../core/errors';
-import { isOver, type LiveRunStatus } from '../../core/journal/runStatus';
 import type { EvaluatorLoadSample, HostMessage, ViewMessage } from '../../protocol/webview';
 import { buildEvidence } from './evidence';
 import { buildProgramDetail } from './programDetail';
@@ -322,19 +321,6 @@ export class PanelController {
       this.actions.reportError(`${what}: ${message(err)}`);
     }
   }
-}
-
-/**
- * The evaluator load a status change says, at `at`, when it differs from the previous status's:
- * a run that is over has no evaluation running, whatever its last load said.
- */
-export function evaluatorSample(status: LiveRunStatus | undefined, previous: LiveRunStatus | undefined, at: number): EvaluatorLoadSample | undefined {
-  const load = status?.evaluator;
-  if (!status || !load) return undefined;
-  const busy = isOver(status) ? 0 : load.busy;
-  const before = previous?.evaluator && { busy: isOver(previous) ? 0 : previous.evaluator.busy, slots: previous.evaluator.slots };
-  if (before && before.busy === busy && before.slots === load.slots) return undefined;
-  return { at, busy, slots: load.slots };
 }
 
 function message(err: unknown): string {

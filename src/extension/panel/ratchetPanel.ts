@@ -10,8 +10,7 @@ import { PanelController } from './controller';
 import { WEBVIEW_RESOURCE_ROOTS, makeNonce, panelHtml } from './html';
 import type { RunStore } from '../runs/runStore';
 import { FIRST, panelPlace } from './panelPlace';
-
-export const PANEL_VIEW_TYPE = 'ratchet.panel';
+import { PANEL_VIEW_TYPE } from './viewType';
 
 export interface PanelDeps {
   store: RunStore;

@@ -1,15 +1,36 @@
 /**
  * Wires the panel into the extension: the `ratchet.showPanel` command, the serializer that brings
  * the panel back after a reload, and read-only documents for candidate texts and diffs.
+ *
+ * The panel itself (RatchetPanel, its controller, the evidence, results and program views) is
+ * imported on first use: scripts/build.mjs bundles it apart (out/panel.js), so activation neither
+ * reads nor parses it. Until it is loaded there is no panel, so nothing needs it.
  */
 import * as vscode from 'vscode';
 import { commandId } from '../commandTable';
 import type { RunStatuses } from '../runs/runStatuses';
 import type { PanelActions } from './controller';
-import { evaluatorSample } from './controller';
-import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
+import { evaluatorSample } from './evaluatorSample';
+import type * as PanelModuleExports from './ratchetPanel';
+import type { PanelDeps, RatchetPanel } from './ratchetPanel';
 import { fileColumn } from './panelPlace';
+import { PANEL_VIEW_TYPE } from './viewType';
 import type { RunStore } from '../runs/runStore';
+
+type PanelModule = typeof PanelModuleExports;
+
+/** The panel's module once imported; undefined before its first use. */
+let loaded: PanelModule | undefined;
+
+async function panelModule(): Promise<PanelModule> {
+  loaded ??= await import('./ratchetPanel');
+  return loaded;
+}
+
+/** The open panel, if the panel's module was ever loaded and a panel is open. */
+function openPanel(): RatchetPanel | undefined {
+  return loaded?.RatchetPanel.instance;
+}
 
 export const SHOW_PANEL_COMMAND = commandId('showPanel');
 export const CANDIDATE_SCHEME = 'ratchet-candidate';
@@ -26,44 +47,43 @@ export interface RegisterPanelDeps {
   log?: vscode.LogOutputChannel;
 }
 
+/** Each resolves once the panel is open (its module loaded on the first call); a failure to load is logged. */
 export interface PanelHandle {
-  show(): RatchetPanel;
+  show(): Promise<void>;
   /**
    * Opens (or reveals) the panel on a run: one the user just started, resumed or opened. A run just
    * started passes its file (`target`): the panel shows it at once, as starting, instead of the
    * previous run until the new one's first event arrives.
    */
-  showRun(runId: string, target?: string): RatchetPanel;
+  showRun(runId: string, target?: string): Promise<void>;
   /** Opens (or reveals) the panel on a run's decision with its evidence open. */
-  focus(runId: string, candidateId: string): RatchetPanel;
+  focus(runId: string, candidateId: string): Promise<void>;
 }
 
 export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): PanelHandle {
   const panelDeps: PanelDeps = { store: deps.store, actions: panelActions(deps, context.extensionUri) };
+  const show = async () => (await panelModule()).RatchetPanel.createOrShow(context, panelDeps);
   context.subscriptions.push(
-    vscode.commands.registerCommand(SHOW_PANEL_COMMAND, () => RatchetPanel.createOrShow(context, panelDeps)),
+    vscode.commands.registerCommand(SHOW_PANEL_COMMAND, show),
     registerPanelSerializer(context, panelDeps),
     vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, candidateDocuments(deps.store)),
-    { dispose: () => RatchetPanel.instance?.dispose() },
+    { dispose: () => openPanel()?.dispose() },
   );
   const unwatchStatuses = deps.statuses?.onChange(({ runId, status, previous }) => {
     const sample = evaluatorSample(status?.status, previous, Date.now());
-    if (sample) RatchetPanel.instance?.evaluatorLoad(runId, sample);
+    if (sample) openPanel()?.evaluatorLoad(runId, sample);
   });
   if (unwatchStatuses) context.subscriptions.push({ dispose: unwatchStatuses });
-  const show = () => RatchetPanel.createOrShow(context, panelDeps);
+  // The callers (commands) do not wait on the panel: a failure to load it is logged, not thrown at them.
+  const logFailure = (err: unknown) => deps.log?.error(`The Ratchet panel failed to open: ${err instanceof Error ? err.message : String(err)}`);
   return {
-    show,
+    show: () => show().then(() => undefined, logFailure),
     showRun(runId, target) {
       if (target !== undefined) deps.store.begin(runId, target);
-      const panel = show();
-      panel.showRun(runId);
-      return panel;
+      return show().then((panel) => panel.showRun(runId), logFailure);
     },
     focus(runId, candidateId) {
-      const panel = show();
-      panel.focus(runId, candidateId);
-      return panel;
+      return show().then((panel) => panel.focus(runId, candidateId), logFailure);
     },
   };
 }
@@ -71,7 +91,7 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
 export function registerPanelSerializer(context: vscode.ExtensionContext, deps: PanelDeps): vscode.Disposable {
   return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
     async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
-      RatchetPanel.revive(panel, context, deps);
+      (await panelModule()).RatchetPanel.revive(panel, context, deps);
     },
   });
 }
@@ -107,16 +127,16 @@ function panelActions(deps: RegisterPanelDeps, extensionUri: vscode.Uri): PanelA
     async openCandidate(runId, candidateId, as) {
       const uri = candidateUri(runId, candidateId);
       if (as === 'text') {
-        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: fileColumn(RatchetPanel.instance?.column) });
+        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: fileColumn(openPanel()?.column) });
         return;
       }
       const parentId = deps.store.get(runId)?.state.candidates[candidateId]?.parentId;
       if (parentId === undefined) {
-        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: fileColumn(RatchetPanel.instance?.column) });
+        await vscode.window.showTextDocument(uri, { preview: true, viewColumn: fileColumn(openPanel()?.column) });
         return;
       }
       await vscode.commands.executeCommand('vscode.diff', candidateUri(runId, parentId), uri, `Ratchet: ${parentId.slice(0, 8)} ↔ ${candidateId.slice(0, 8)}`, {
-        viewColumn: fileColumn(RatchetPanel.instance?.column),
+        viewColumn: fileColumn(openPanel()?.column),
         preview: true,
       });
     },

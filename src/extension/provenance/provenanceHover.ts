@@ -4,8 +4,6 @@
  */
 import * as vscode from 'vscode';
 import { commandId } from '../commandTable';
-import { provenanceHoverMarkdown } from './hoverText';
-import { lineOrigins } from './lineOrigin';
 import { readProvenanceLog } from './provenanceLogs';
 
 export class ProvenanceHover implements vscode.HoverProvider {
@@ -14,9 +12,11 @@ export class ProvenanceHover implements vscode.HoverProvider {
   async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     const { records } = await readProvenanceLog(document.uri, this.log);
     if (records.length === 0) return undefined;
-    const origin = lineOrigins(records, document.getText())[position.line];
-    if (!origin) return undefined;
-    const md = new vscode.MarkdownString(provenanceHoverMarkdown(origin, document.uri.toString(), Date.now()));
+    // Imported on the first hover over a file with accepted edits (out/provenance.js): activation does not load it.
+    const { hoverMarkdownAt } = await import('./hoverAt');
+    const markdown = hoverMarkdownAt(records, document.getText(), position.line, document.uri.toString(), Date.now());
+    if (markdown === undefined) return undefined;
+    const md = new vscode.MarkdownString(markdown);
     // Only the Evidence link runs: the record's text came from a file, not from this extension.
     md.isTrusted = { enabledCommands: [commandId('showEvidence')] };
     return new vscode.Hover(md, document.lineAt(position.line).range);

@@ -70,7 +70,8 @@ vi.mock('vscode', () => {
   };
 });
 
-const { registerPanel, RunStore, RatchetPanel } = await import('../../../src/extension/panel/index');
+const { registerPanel, RunStore } = await import('../../../src/extension/panel/index');
+const { RatchetPanel } = await import('../../../src/extension/panel/ratchetPanel');
 
 function makePanel(): FakePanel {
   const panel: FakePanel = {
@@ -161,9 +162,9 @@ describe('RatchetPanel in VS Code', () => {
     expect(cancelRun).toHaveBeenCalledWith(RUN);
   });
 
-  it('opens the panel on a decision for the Evidence command, sending the focus once the view is ready', () => {
+  it('opens the panel on a decision for the Evidence command, sending the focus once the view is ready', async () => {
     const { handle } = setup();
-    handle.focus(RUN, 'c1');
+    await handle.focus(RUN, 'c1');
     const panel = fake.created[0]!.panel as FakePanel;
     // The webview's script has not run yet: a message now would be lost.
     expect(panel.webview.posted).toEqual([]);
@@ -171,7 +172,7 @@ describe('RatchetPanel in VS Code', () => {
     expect(panel.webview.posted.map((m) => m.type)).toEqual(['run/snapshot', 'focus']);
     expect(panel.webview.posted[1]).toEqual({ type: 'focus', runId: RUN, candidateId: 'c1' });
     // The panel is open and ready: a second Evidence reveals it and focuses at once.
-    handle.focus(RUN, 'c0');
+    await handle.focus(RUN, 'c0');
     expect([fake.created.length, panel.revealed, panel.webview.posted.at(-1)]).toEqual([1, 1, { type: 'focus', runId: RUN, candidateId: 'c0' }]);
   });
 

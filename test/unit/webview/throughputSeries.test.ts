@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCostReport } from '../../../src/core/llm/cost';
 import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
-import { PanelController, evaluatorSample } from '../../../src/extension/panel/controller';
+import { PanelController } from '../../../src/extension/panel/controller';
+import { evaluatorSample } from '../../../src/extension/panel/evaluatorSample';
 import { RunStore } from '../../../src/extension/runs/runStore';
 import { emptyPrograms, foldProgramEvent } from '../../../src/panelState/programs';
 import type { HostMessage } from '../../../src/protocol/webview';
