@@ -8,7 +8,7 @@ import type { RunStatuses } from '../runs/runStatuses';
 import type { PanelActions } from './controller';
 import { evaluatorSample } from './controller';
 import { PANEL_VIEW_TYPE, RatchetPanel, type PanelDeps } from './ratchetPanel';
-import { fileColumn } from './panelPlace';
+import { besidePanel, fileColumn } from './panelPlace';
 import type { RunStore } from '../runs/runStore';
 
 export const SHOW_PANEL_COMMAND = commandId('showPanel');
@@ -36,6 +36,8 @@ export interface PanelHandle {
   showRun(runId: string, target?: string): RatchetPanel;
   /** Opens (or reveals) the panel on a run's decision with its evidence open. */
   focus(runId: string, candidateId: string): RatchetPanel;
+  /** The group for a file a command opens for one in group `from`: never over the panel (panelPlace.ts `besidePanel`). */
+  columnFor(from: number | undefined): number | undefined;
 }
 
 export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): PanelHandle {
@@ -65,6 +67,7 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
       panel.focus(runId, candidateId);
       return panel;
     },
+    columnFor: (from) => besidePanel(RatchetPanel.instance?.column, from),
   };
 }
 
