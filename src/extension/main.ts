@@ -21,6 +21,7 @@ import { ResumeOffers } from './runs/resumeOffers';
 import { endNotice, runNotice } from './runs/runNotices';
 import type { RunNotice } from './runs/runNotices';
 import { RunStatuses } from './runs/runStatuses';
+import { undoneChanges } from './runs/undoneEdits';
 import { ApiKeyStore } from './secrets';
 import { ServerHost } from './server/serverHost';
 import { RunsView } from './views/runsView';
@@ -122,6 +123,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor((e) => setPromptFileOpen(e)),
   );
   setPromptFileOpen(vscode.window.activeTextEditor);
+
+  // An applied edit the user took back (Ctrl+Z) is said to be undone by every label; looked at
+  // when the file changes or opens, and when a run's edit lands (or its journal is read after a reload).
+  const noteUndone = (doc: vscode.TextDocument): void => {
+    if (doc.uri.scheme === 'file') store.appendAll(undoneChanges(store, doc.uri.fsPath, () => doc.getText(), Date.now()));
+  };
+  const stopNotingApplied = store.onEvent((_runId, e) => {
+    // After the store's listeners have all heard of the edit, not in the middle of telling them.
+    if (e.type === 'edit/applied') queueMicrotask(() => vscode.workspace.textDocuments.forEach(noteUndone));
+  });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeTextDocument((e) => noteUndone(e.document)),
+    vscode.workspace.onDidOpenTextDocument(noteUndone),
+    { dispose: stopNotingApplied },
+  );
 
   function tell(notice: RunNotice | undefined): void {
     if (!notice) return;

@@ -4,17 +4,19 @@
  * no label counts a commit the run never offered as awaiting an answer, or calls a commit the user
  * rejected "committed".
  *
- * "Accepted by you" is the user's answer, not the file's content: a later Ctrl+Z takes the text
- * back without a journal event, and the answer stays what it was.
+ * An applied edit the editor saw taken back (Ctrl+Z to the very text it replaced) is "applied,
+ * then undone", whoever applied it: a label that still said "accepted" would describe a file the
+ * user no longer has.
  */
 import type { CandidateNode, RunState } from './types';
 
-export type CommitAnswer = 'accepted' | 'autopilot' | 'rejected' | 'awaiting' | 'withdrawn' | 'unoffered';
+export type CommitAnswer = 'accepted' | 'autopilot' | 'undone' | 'rejected' | 'awaiting' | 'withdrawn' | 'unoffered';
 
 /** Each answer in the words every label uses. */
 export const ANSWER_WORDS: Record<CommitAnswer, string> = {
   accepted: 'accepted by you',
   autopilot: 'applied by autopilot',
+  undone: 'applied, then undone',
   rejected: 'rejected by you',
   awaiting: 'awaiting your answer',
   withdrawn: 'withdrawn unanswered',
@@ -25,6 +27,7 @@ export const ANSWER_WORDS: Record<CommitAnswer, string> = {
 export function commitAnswer(node: CandidateNode | undefined): CommitAnswer | undefined {
   if (node === undefined) return undefined;
   if (node.userRejected) return 'rejected';
+  if (node.applied !== undefined && node.undone === true) return 'undone';
   if (node.applied !== undefined) return node.applied === 'user' ? 'accepted' : 'autopilot';
   if (node.decision !== 'commit') return undefined;
   if (node.withdrawn !== undefined) return 'withdrawn';
@@ -33,7 +36,7 @@ export function commitAnswer(node: CandidateNode | undefined): CommitAnswer | un
 
 /** How many of the run's commits stand at each answer. */
 export function answerCounts(s: RunState): Record<CommitAnswer, number> {
-  const counts: Record<CommitAnswer, number> = { accepted: 0, autopilot: 0, rejected: 0, awaiting: 0, withdrawn: 0, unoffered: 0 };
+  const counts: Record<CommitAnswer, number> = { accepted: 0, autopilot: 0, undone: 0, rejected: 0, awaiting: 0, withdrawn: 0, unoffered: 0 };
   for (const node of Object.values(s.candidates)) {
     const answer = commitAnswer(node);
     if (answer !== undefined) counts[answer] += 1;

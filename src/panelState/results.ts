@@ -166,7 +166,7 @@ export function intervalMethodText(method: VersionAccuracy['method']): string {
 /** The label a column header shows for a version: a suggestion the user rejected is never "(committed)". */
 export function versionLabel(v: ResultsVersion): string {
   if (v.baseline) return `${v.id} (baseline)`;
-  if (v.answer === 'rejected' || v.answer === 'accepted' || v.answer === 'autopilot') return `${v.id} (${ANSWER_WORDS[v.answer]})`;
+  if (v.answer === 'rejected' || v.answer === 'accepted' || v.answer === 'autopilot' || v.answer === 'undone') return `${v.id} (${ANSWER_WORDS[v.answer]})`;
   return v.decision === 'commit' ? `${v.id} (committed)` : v.decision === 'reject' ? `${v.id} (rejected)` : v.id;
 }
 

@@ -78,6 +78,12 @@ export function foldEvents(state: RunState, events: readonly PanelEvent[]): RunS
 }
 
 export function applyEvent(s: RunState, e: PanelEvent): void {
+  // The editor's observation is not one of the run's events: it counts for no event and no time.
+  if (e.type === 'edit/undone') {
+    const node = s.candidates[e.candidateId];
+    if (node) node.undone = e.undone;
+    return;
+  }
   s.eventCount += 1;
   s.lastAt = s.lastAt === undefined ? e.at : Math.max(s.lastAt, e.at);
   if (s.info?.kind === 'search' || (e.type === 'run/started' && e.info.kind === 'search')) foldProgramEvent(s.programs, e);

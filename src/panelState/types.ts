@@ -17,8 +17,23 @@ import type { ClusterTasks } from './clusterTasks';
  * that parent selection picks it next (selectP). */
 export type CandidateRating = EventOf<'ratings'>['ratings'][number];
 
-/** Everything the panel folds: the engine's events. */
-export type PanelEvent = EngineEvent;
+/**
+ * What the editor saw rather than what the engine did: the file's text went back to exactly what
+ * it was before an applied edit (Ctrl+Z: `undone`), or forward to the edit again (Ctrl+Y). Never
+ * journaled and never numbered: the file itself is the record, looked at again when a window
+ * loads the run (src/extension/runs/undoneEdits.ts).
+ */
+export interface EditUndoneEvent {
+  type: 'edit/undone';
+  runId: string;
+  at: number;
+  seq?: undefined;
+  candidateId: string;
+  undone: boolean;
+}
+
+/** Everything the panel folds: the engine's events, and what the editor saw become of an applied edit. */
+export type PanelEvent = EngineEvent | EditUndoneEvent;
 
 // ---------------------------------------------------------------------------------------------
 // The folded run state (the snapshot). Only light data: texts from an LLM or a file (candidate
@@ -35,6 +50,8 @@ export interface CandidateNode {
   reason?: DecisionReason;
   /** Set when the edit reached the file (autopilot or the user's Accept). */
   applied?: 'autopilot' | 'user';
+  /** The applied edit was taken back in the editor: the file holds the text it replaced (an `edit/undone`). */
+  undone?: boolean;
   /** The user rejected the suggestion in the editor. */
   userRejected?: boolean;
   /** The run offered it in the editor (a `suggestion`): a commit it never offered waits for nobody. */

@@ -14,7 +14,7 @@ import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node'
 import { RatchetError } from '../core/errors';
 import { ROLES } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
-import { isOver } from '../core/journal/runStatus';
+import { isOver, isWorkDone } from '../core/journal/runStatus';
 import type { LiveRunStatus } from '../core/journal/runStatus';
 import { readRunRecord, runPaths } from '../core/journal/journal';
 import { listRuns } from '../core/journal/listRuns';
@@ -208,6 +208,11 @@ export class RunHost {
     if (isOver(status)) {
       if (status.state === 'failed' && status.error !== undefined) this.o.warn(`Run ${status.runId} stopped: ${status.error}`);
       this.ended(status.runId, 'The run ended before you answered.');
+    } else if (isWorkDone(status)) {
+      // A search done but for the answer to its best works no more: no spinner says it does (the
+      // status bar's own item says it waits for you). The run stays this server's until it ends.
+      void shown?.then((progress) => progress?.done());
+      this.runs.set(status.runId, Promise.resolve(undefined));
     } else if (shown) {
       void shown.then((progress) => progress?.report(status.line));
     } else {

@@ -6,8 +6,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DidChangeConfigurationNotification } from 'vscode-languageserver-protocol';
 import { ListModelsRequest } from '../../src/protocol/lsp';
-import type { ServerSettings } from '../../src/protocol/lsp';
+import type { RatchetConfigurationChange, ServerSettings } from '../../src/protocol/lsp';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { SERVER, TestClient } from './serverHarness';
 
@@ -39,6 +40,19 @@ describe('ratchet/listModels', () => {
       current: { model: 'llama3.1', from: 'setting ratchet.models.default' },
     });
     expect(fake.calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET /v1/models']);
+  });
+
+  it('right after the base URL is edited, the test asks the new endpoint: the settings go ahead of the request on the same connection', async () => {
+    const old = await startFakeServer();
+    const edited = await startFakeServer();
+    cleanups.push(() => old.close(), () => edited.close());
+    const c = await client({ baseURL: old.url });
+    // What Test Connection sends (serverHost.sendSettings, then the request), with no wait between.
+    const change: RatchetConfigurationChange = { settings: { provider: 'openai', trusted: true, baseURL: edited.url } };
+    void c.conn.sendNotification(DidChangeConfigurationNotification.type, change);
+    const result = await c.conn.sendRequest(ListModelsRequest, {});
+    expect(result.baseURL).toBe(edited.url);
+    expect([old.calls.length, edited.calls.map((call) => `${call.method} ${call.path}`)]).toEqual([0, ['GET /v1/models']]);
   });
 
   it('an endpoint nobody listens on: the error names it and the setting it came from', async () => {

@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import type { EngineEvent } from '../../src/core/journal/events';
-import { foldStatus, formatScore, startingStatus } from '../../src/core/journal/runStatus';
+import { foldStatus, formatScore, isWorkDone, startingStatus } from '../../src/core/journal/runStatus';
 import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
 import { CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
@@ -99,11 +99,13 @@ describe('a code search in the run daemon', () => {
     // A nudge toward 0.5 is better on every instance by a margin the gate sees: the best is not the start.
     expect(end.commits).toBeGreaterThan(0);
     expect(end.search!.best!.score).toBeGreaterThan(end.search!.start!);
-    // Its work-done progress showed each status's line, and ended with the run.
+    // Its work-done progress showed each status's line until its work was done (over, or waiting
+    // only for the answer to its best: no spinner while the run waits for the user), and ended then.
     const progress = searchProgress(client, 'Ratchet: Searching step.mjs');
     expect(progress?.values[0]).toMatchObject({ kind: 'begin', cancellable: true });
     await client.waitFor(() => progress?.values.at(-1)?.kind === 'end', 'the progress to end');
-    expect(progress!.values.slice(1, -1).map((v) => v.message)).toEqual(client.statusesOf(runId).slice(1, -1).map((s) => s.line));
+    const statuses = client.statusesOf(runId);
+    expect(progress!.values.slice(1, -1).map((v) => v.message)).toEqual(statuses.slice(1, statuses.findIndex(isWorkDone)).map((s) => s.line));
     // The events came relayed for the program's URI; the file was not written.
     expect(client.events.filter((e) => e.runId === runId).every((e) => e.uri === client.uriOf(ws.program))).toBe(true);
     expect(readFileSync(ws.program, 'utf8')).toBe(PROGRAM);

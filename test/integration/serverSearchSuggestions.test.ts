@@ -51,6 +51,10 @@ describe('the best program of a code search in the editor', () => {
   it('waits, once done, for the answer to its best; Accept writes the whole program, frozen code intact, and records its provenance', async () => {
     const { ws, client, uri, runId, waiting, pending } = await searchWaitingForYou();
     expect(waiting.line).toContain(pending.candidateId);
+    // Its work-done progress (the status bar's spinner) ended with the work, before the answer.
+    const progress = [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Searching step.mjs')!;
+    await client.waitFor(() => progress.values.at(-1)?.kind === 'end', 'the spinner to end while the search waits for you', 30_000);
+    expect(client.statusesOf(runId).at(-1)?.state).toBe('waiting-for-you');
     expect(pending).toMatchObject({ uri, version: 1, baseText: PROGRAM });
     expect(pending.newText).not.toBe(PROGRAM);
     // Every best offered before it was withdrawn by the newer one, in the journal and in the editor.

@@ -209,7 +209,7 @@ export function outcomeText(s: RunState, candidates: number): string {
 }
 
 /** The answers the header counts, in this order (a commit withdrawn or never offered asked nobody). */
-const SHOWN_ANSWERS = ['accepted', 'autopilot', 'rejected', 'awaiting'] as const;
+const SHOWN_ANSWERS = ['accepted', 'autopilot', 'undone', 'rejected', 'awaiting'] as const;
 
 function statusText(s: RunState): string {
   switch (s.status) {

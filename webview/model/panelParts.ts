@@ -46,7 +46,8 @@ export function partsFor(type: PanelEvent['type']): readonly Part[] {
     // The user's answer to a suggestion: the feed's decision ("rejected by you") and the header's counts.
     case 'edit/applied':
     case 'edit/rejected':
-      return ['lineage', 'feed', 'header'];
+    case 'edit/undone':
+      return ['lineage', 'feed', 'header', 'results'];
     case 'cost/update':
       return ['cost', 'header'];
     case 'ratings':

@@ -94,10 +94,12 @@ async function askBudget(program: vscode.Uri): Promise<(typeof BUDGETS)[number] 
 async function configureCodeSearch(ctx: CommandContext, arg: unknown): Promise<void> {
   const program = programArg(arg);
   if (!program) return;
+  // The run spec opens beside its program, never in the panel's group over the panel.
+  const column = ctx.panel.columnFor(vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === program.toString())?.viewColumn);
   for (const ext of RUN_SPEC_EXTENSIONS) {
     const existing = vscode.Uri.file(`${program.fsPath}${ext}`);
     if (await exists(existing)) {
-      await vscode.window.showTextDocument(existing);
+      await vscode.window.showTextDocument(existing, { viewColumn: column });
       void vscode.window.showInformationMessage(`Ratchet: ${fileName(program.path)} already has a run spec; opened it.`);
       return;
     }
@@ -117,7 +119,7 @@ async function configureCodeSearch(ctx: CommandContext, arg: unknown): Promise<v
   const doc = await vscode.workspace.openTextDocument(spec);
   // Test Evaluator and the search read the spec from disk.
   await doc.save();
-  await vscode.window.showTextDocument(doc, { preview: false });
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: column });
   ctx.log.info(`Wrote ${spec.fsPath}.`);
   const choice = await vscode.window.showInformationMessage(`Ratchet: wrote ${fileName(spec.path)}. Run the evaluator once on ${fileName(program.path)} to check it?`, TEST_EVALUATOR);
   if (choice === TEST_EVALUATOR) await testEvaluator(ctx, program.toString());

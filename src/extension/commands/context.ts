@@ -26,7 +26,7 @@ export interface CommandContext {
   statuses: RunStatuses;
   review: InlineReview;
   runsView: RunsView;
-  panel: { show(): unknown; showRun(runId: string, target?: string): unknown; focus(runId: string, candidateId: string): unknown };
+  panel: { show(): unknown; showRun(runId: string, target?: string): unknown; focus(runId: string, candidateId: string): unknown; columnFor(from: number | undefined): number | undefined };
 }
 
 export type Handler = (...args: unknown[]) => unknown;

@@ -24,6 +24,16 @@ export function fileColumn(panel: number | undefined): number {
   return panel === FIRST ? BESIDE : FIRST;
 }
 
+/**
+ * Where a command opens a file it made or found for the one it was started from (Configure Code
+ * Search's run spec, Generate Dev Set's existing dev set): in that file's group, unless the panel
+ * is in it; then where the panel's own files go, so the new tab never covers the panel.
+ * undefined: the active group, as VS Code would.
+ */
+export function besidePanel(panel: number | undefined, from: number | undefined): number | undefined {
+  return from !== undefined && from === panel ? fileColumn(panel) : from;
+}
+
 /** `panel`: the open panel's column (undefined for no panel, null when it is open in a column VS Code does not say). */
 export function panelPlace(panel: number | null | undefined, editorColumn: number | undefined): PanelPlace {
   if (panel === undefined) return { create: editorColumn === undefined ? FIRST : BESIDE };

@@ -13,7 +13,7 @@ import type { PanelActions } from './controller';
 import { evaluatorSample } from './evaluatorSample';
 import type * as PanelModuleExports from './ratchetPanel';
 import type { PanelDeps, RatchetPanel } from './ratchetPanel';
-import { fileColumn } from './panelPlace';
+import { besidePanel, fileColumn } from './panelPlace';
 import { PANEL_VIEW_TYPE } from './viewType';
 import type { RunStore } from '../runs/runStore';
 
@@ -58,6 +58,8 @@ export interface PanelHandle {
   showRun(runId: string, target?: string): Promise<void>;
   /** Opens (or reveals) the panel on a run's decision with its evidence open. */
   focus(runId: string, candidateId: string): Promise<void>;
+  /** The group for a file a command opens for one in group `from`: never over the panel (panelPlace.ts `besidePanel`). */
+  columnFor(from: number | undefined): number | undefined;
 }
 
 export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): PanelHandle {
@@ -85,6 +87,7 @@ export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPa
     focus(runId, candidateId) {
       return show().then((panel) => panel.focus(runId, candidateId), logFailure);
     },
+    columnFor: (from) => besidePanel(openPanel()?.column, from),
   };
 }
 

@@ -39,6 +39,8 @@ export interface RunDetail {
   evaluations: Map<string, EventOf<'program/evaluated'>>;
   /** Zero-data: each round's event, its tasks' and exemplars' texts included. */
   zeroRounds: Map<number, EventOf<'zero/round'>>;
+  /** Each suggestion offered in the editor, with the whole file before and after its edit, by candidate. */
+  suggestions: Map<string, EventOf<'suggestion'>>;
 }
 
 export interface StoredRun {
@@ -74,6 +76,7 @@ function emptyDetail(): RunDetail {
     descriptions: new Map(),
     evaluations: new Map(),
     zeroRounds: new Map(),
+    suggestions: new Map(),
   };
 }
 
@@ -307,6 +310,9 @@ function keepDetail(d: RunDetail, e: PanelEvent): void {
       return;
     case 'zero/round':
       d.zeroRounds.set(e.round, e);
+      return;
+    case 'suggestion':
+      d.suggestions.set(e.candidateId, e);
       return;
     default:
       return;

@@ -60,6 +60,17 @@ describe('the Results view of an Evolve run at the default width', () => {
     await s.page.keyboard.press('Enter');
     const unticked = results.locator('.results-columns input[type="checkbox"]:not(:checked)').first();
     await waitVisible(unticked, 'a version not shown, in the picker', 10_000);
+    // The open picker fits the panel at its default width: no choice runs off to the right (#29 item 6).
+    const choices = results.locator('.results-columns-choices');
+    const box = await choices.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: Math.round(r.left), right: Math.round(r.right), width: window.innerWidth, scrolls: e.scrollWidth > e.clientWidth };
+    });
+    console.log(`Columns picker open: ${box.left}–${box.right} px in a ${box.width} px panel`);
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(box.width);
+    expect(box.scrolls).toBe(false);
+    await s.screenshot('results-columns-picker');
     const added = (await unticked.getAttribute('data-version')) ?? '';
     await unticked.focus();
     await s.page.keyboard.press('Space');

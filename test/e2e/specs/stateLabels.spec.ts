@@ -5,7 +5,8 @@
  *   progress notification with Cancel is gone;
  * - after Accept, the header reads "finished: 1 accepted by you of N candidates": no commit the
  *   run never offered is "awaiting your answer";
- * - the Runs view's line says what it made, not a leftover "waits for your Accept".
+ * - the Runs view's line says what it made, not a leftover "waits for your Accept";
+ * - Ctrl+Z in the editor after Accept reads "1 applied, then undone"; redo, "accepted by you" again.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -80,5 +81,26 @@ describe('labels that tell the truth about a search', () => {
     expect(label).not.toMatch(/waits/);
     await s.workbench.parkMouse();
     await s.screenshot('accepted');
+
+    // Ctrl+Z in the editor takes the accepted edit back: the header says so; Ctrl+Shift+Z (redo) brings it back.
+    const header = async (pattern: RegExp, what: string) =>
+      waitUntil(
+        async () => {
+          const text = (await panel.status.textContent().catch(() => null))?.trim() ?? '';
+          return pattern.test(text) ? text : undefined;
+        },
+        what,
+        60_000,
+      );
+    await editor.focusGroup(1);
+    await editor.focus();
+    await s.page.keyboard.press('Control+Z');
+    const undone = await header(/^finished: 1 applied, then undone of \d+ candidates?$/, 'the header to say the edit was undone');
+    console.log(`header after Ctrl+Z: "${undone}"`);
+    await s.workbench.parkMouse();
+    await s.screenshot('undone');
+    await editor.focus();
+    await s.page.keyboard.press('Control+Shift+Z');
+    await header(/^finished: 1 accepted by you of \d+ candidates?$/, 'the header to say accepted again after redo');
   }, 420_000);
 });

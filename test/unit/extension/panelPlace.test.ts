@@ -1,7 +1,7 @@
 // Issue #29 item 1: the panel has one place. Whatever group the command's file is in, an open panel
 // stays in its own group; a file in the panel's group moves out of it rather than the panel moving beside itself.
 import { describe, expect, it } from 'vitest';
-import { BESIDE, FIRST, fileColumn, panelPlace } from '../../../src/extension/panel/panelPlace';
+import { BESIDE, FIRST, besidePanel, fileColumn, panelPlace } from '../../../src/extension/panel/panelPlace';
 
 describe('panelPlace', () => {
   it('opens a new panel beside the file, or in the first group when no file is open', () => {
@@ -26,5 +26,13 @@ describe('panelPlace', () => {
     expect(fileColumn(2)).toBe(FIRST);
     expect(fileColumn(undefined)).toBe(FIRST);
     expect(fileColumn(1)).toBe(BESIDE);
+  });
+
+  it('opens a command’s file in the group it was started from, unless the panel is there: never over the panel', () => {
+    expect(besidePanel(2, 1)).toBe(1);
+    expect(besidePanel(undefined, 1)).toBe(1);
+    expect(besidePanel(2, 2)).toBe(FIRST);
+    expect(besidePanel(1, 1)).toBe(BESIDE);
+    expect(besidePanel(2, undefined)).toBeUndefined();
   });
 });

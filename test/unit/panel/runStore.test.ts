@@ -3,6 +3,7 @@ import { buildEvidence, MAX_EVIDENCE_ITEMS } from '../../../src/extension/panel/
 import { RunStore } from '../../../src/extension/runs/runStore';
 import { RUN, decided, ev, proposed, started, step } from '../webview/events';
 import type { PanelEvent } from '../../../src/panelState/types';
+import type { EngineEvent } from '../../../src/core/journal/events';
 
 const evaluated = (candidateId: string, itemId: string, score: number, output?: string) => ev('item/evaluated', { candidateId, itemId, score, cached: false, ...(output ? { output } : {}) });
 const verdict = (itemId: string, order: 'child-first' | 'parent-first', winner: 'child' | 'parent' | 'tie', rationale?: string) =>
@@ -54,7 +55,7 @@ describe('RunStore', () => {
 
 describe('events in seq order', () => {
   // Numbered as the journal numbers them: the nth event of the run has seq n.
-  const numbered = (events: PanelEvent[]) => events.map((e, i) => ({ ...e, seq: i + 1 }));
+  const numbered = (events: EngineEvent[]) => events.map((e, i) => ({ ...e, seq: i + 1 }));
   const run = () => numbered([started(), proposed('c0', undefined), proposed('c1', 'c0'), step('c1', 1, 1, Math.log(1.5)), decided('c1', 'commit'), ev('run/finished', { commits: 1, candidates: 2, incumbentId: 'c1' })]);
   const folded = (events: PanelEvent[]) => store(events).snapshot(RUN);
 

@@ -5,12 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { answerCounts, commitAnswer } from '../../../src/panelState/answers';
 import { versionLabel } from '../../../src/panelState/results';
+import { undoneChanges } from '../../../src/extension/runs/undoneEdits';
+import { candidateNodes } from '../../../src/extension/views/runsTree';
+import type { ResultsVersion } from '../../../src/panelState/results';
 import { buildResultsTable } from '../../../src/extension/panel/results';
 import { headerModel } from '../../../webview/model/header';
 import { buildLineage, lineageRows } from '../../../webview/model/lineage';
 import { RunStore } from '../../../src/extension/runs/runStore';
 import type { PanelEvent } from '../../../src/panelState/types';
-import { RUN, decided, ev, proposed, started } from '../webview/events';
+import { RUN, decided, ev, eventClock, proposed, started } from '../webview/events';
 
 const FILE = 'p/step.mjs';
 const search = () => started({ kind: 'search', target: FILE });
@@ -39,10 +42,47 @@ describe('one fold of what became of each commit feeds every label', () => {
     expect(headerModel(later, 0).statusText).toBe('running');
   });
 
-  it('an accepted suggestion reads "accepted by you": the user’s answer, still true after a Ctrl+Z took the text back', () => {
+  it('an accepted suggestion reads "accepted by you" while its text stands', () => {
     const s = fold([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' })]);
     expect(commitAnswer(s.candidates['p4'])).toBe('accepted');
     expect(headerModel(s, 0).statusText).not.toMatch(/applied/);
+  });
+
+  it('Ctrl+Z back to the text the edit replaced reads "applied, then undone" in every label; Ctrl+Y reads "accepted" again', () => {
+    const store = new RunStore();
+    store.appendAll([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' }), ev('run/finished', { commits: 4, candidates: 4, incumbentId: 'p4' })]);
+    const editor = (text: string) => store.appendAll(undoneChanges(store, FILE, () => text, eventClock()));
+    const labels = () => {
+      const s = store.snapshot(RUN)!;
+      const lineage = lineageRows(s, buildLineage(s), new Set()).find((r) => r.label.startsWith('p4'))!.label;
+      const runsView = candidateNodes(s).find((c) => c.candidateId === 'p4')!.description;
+      return [headerModel(s, 0).statusText, lineage, runsView];
+    };
+    // The edit as applied, then the user's own typing on top of it: the edit still stands.
+    editor('text of p4');
+    editor('text of p4 and more');
+    expect(labels()).toEqual(['finished: 1 accepted by you of 4 candidates', 'p4 committed, incumbent, accepted by you', expect.stringContaining('accepted by you')]);
+    editor('a');
+    expect(labels()).toEqual(['finished: 1 applied, then undone of 4 candidates', 'p4 committed, incumbent, applied, then undone', expect.stringContaining('applied, then undone')]);
+    expect(versionLabel({ id: 'p4', baseline: false, decision: 'commit', answer: commitAnswer(store.snapshot(RUN)!.candidates['p4']) } satisfies ResultsVersion)).toBe('p4 (applied, then undone)');
+    // Typing over the undone text leaves it undone; only the edit's own text back (Ctrl+Y) restores it.
+    editor('ab');
+    expect(commitAnswer(store.snapshot(RUN)!.candidates['p4'])).toBe('undone');
+    editor('text of p4');
+    expect(labels()[0]).toBe('finished: 1 accepted by you of 4 candidates');
+  });
+
+  it('another file going back to the same text, or an edit never applied, is nobody’s undo', () => {
+    const store = new RunStore();
+    store.appendAll([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' })]);
+    expect(undoneChanges(store, 'p/other.mjs', () => 'a', eventClock())).toEqual([]);
+    const unanswered = new RunStore();
+    unanswered.appendAll(fourCommitsOneOffered());
+    expect(undoneChanges(unanswered, FILE, () => 'a', eventClock())).toEqual([]);
+    // The file's text is read only where an applied edit was offered: not on every keystroke elsewhere.
+    let reads = 0;
+    undoneChanges(store, 'p/other.mjs', () => String(++reads), eventClock());
+    expect(reads).toBe(0);
   });
 
   it('Results: a commit the user rejected is labelled "rejected by you", not "(committed)"', () => {

@@ -1,6 +1,7 @@
 /** Small builders for panel events in tests: each fills the fields a test does not care about. */
 import type { DecisionRecord } from '../../../src/core/gates/record';
 import type { CostReport } from '../../../src/core/llm/types';
+import type { EngineEvent } from '../../../src/core/journal/events';
 import type { PanelEvent } from '../../../src/panelState/types';
 
 export const RUN = 'run-1';
@@ -14,16 +15,16 @@ export function eventClock(): number {
   return clock;
 }
 
-export function ev<T extends PanelEvent['type']>(type: T, fields: Omit<Extract<PanelEvent, { type: T }>, 'type' | 'runId' | 'at'> & { at?: number; runId?: string }): PanelEvent {
+export function ev<T extends PanelEvent['type']>(type: T, fields: Omit<Extract<PanelEvent, { type: T }>, 'type' | 'runId' | 'at'> & { at?: number; runId?: string }): Extract<PanelEvent, { type: T }> {
   clock += 10;
-  return { runId: RUN, at: clock, ...fields, type } as unknown as PanelEvent;
+  return { runId: RUN, at: clock, ...fields, type } as unknown as Extract<PanelEvent, { type: T }>;
 }
 
-export function started(extra: Record<string, unknown> = {}): PanelEvent {
+export function started(extra: Record<string, unknown> = {}): EngineEvent {
   return ev('run/started', { info: { kind: 'evolve', target: 'p/x.prompt.md', gate: 'pace+', alpha: 0.05, mode: 'suggest', seed: 1, ...extra } });
 }
 
-export function proposed(candidateId: string, parentId: string | undefined, text = `text of ${candidateId}`, reasoning?: string): PanelEvent {
+export function proposed(candidateId: string, parentId: string | undefined, text = `text of ${candidateId}`, reasoning?: string): EngineEvent {
   return ev('candidate/proposed', { candidateId, parentId, contentHash: `h-${candidateId}`, text, ...(reasoning ? { reasoning } : {}) });
 }
 
@@ -52,11 +53,11 @@ export function record(candidateId: string, decision: 'commit' | 'reject', over:
   };
 }
 
-export function decided(candidateId: string, decision: 'commit' | 'reject', over: Partial<DecisionRecord> = {}): PanelEvent {
+export function decided(candidateId: string, decision: 'commit' | 'reject', over: Partial<DecisionRecord> = {}): EngineEvent {
   return ev('decision', { record: record(candidateId, decision, over) });
 }
 
-export function step(candidateId: string, k: number, delta: number, logWealth: number, logBest = 10): PanelEvent {
+export function step(candidateId: string, k: number, delta: number, logWealth: number, logBest = 10): EngineEvent {
   return ev('wealth/step', { candidateId, k, itemId: `i${k}`, delta, logWealth, logThreshold: Math.log(20), logBest });
 }
 

@@ -196,6 +196,19 @@ describe('the Programs tab through an in-memory host', () => {
     expect(shown.querySelector('ratchet-diff-view')?.textContent).toContain('+ const x = 0.7;');
   });
 
+  it('a click on an archive row opens its program (#29 item 10: a click opened nothing)', () => {
+    const { host, app } = mount();
+    host.deliver({ type: 'run/snapshot', runs: [], run: stateOf(searchEvents()) });
+    const rows = [...app.programsElement.archiveElement.querySelectorAll<HTMLElement>('.vlist-row')];
+    expect(rows.length).toBeGreaterThan(1);
+    // The row's own text, as a pointer lands on it, not the row element itself.
+    const second = rows[1]!;
+    (second.firstElementChild ?? second).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    const programId = archiveRows(app.runState!.programs, 'score')[1]!.id;
+    expect(host.sent.at(-1)).toEqual({ type: 'program/request', runId: RUN, programId });
+    expect(app.uiState.programId).toBe(programId);
+  });
+
   it('the diff is from the parent, or from the seed when asked', () => {
     const { host, app } = mount();
     host.deliver({ type: 'run/snapshot', runs: [], run: stateOf(searchEvents()) });
