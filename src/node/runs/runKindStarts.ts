@@ -42,42 +42,24 @@ type KindStarts = {
   } & ((typeof RUN_KINDS)[K]['resumable'] extends true ? { resume: (runId: string, workspace: string, hooks: RunHooks) => Started } : unknown);
 };
 
+/** What every kind takes of the hooks. */
+function commonHooks(h: RunHooks) {
+  return { onEvent: h.onEvent, signal: h.signal, endpointDefaults: h.endpointDefaults, version: h.version };
+}
+
 /** What a prompt run takes of the hooks. */
 function promptRunHooks(h: RunHooks) {
-  return {
-    control: h.control,
-    onEvent: h.onEvent,
-    signal: h.signal,
-    endpointDefaults: h.endpointDefaults,
-    version: h.version,
-    untrusted: h.untrusted,
-    ...(h.transport ? { transport: h.transport } : {}),
-  };
+  return { ...commonHooks(h), control: h.control, untrusted: h.untrusted, ...(h.transport ? { transport: h.transport } : {}) };
 }
 
 /** What a code search takes of the hooks: it calls its endpoint itself (no editor language models). */
 function searchHooks(h: RunHooks) {
-  return {
-    control: h.control,
-    onEvent: h.onEvent,
-    signal: h.signal,
-    endpointDefaults: h.endpointDefaults,
-    version: h.version,
-    untrusted: h.untrusted,
-    onEvaluatorLoad: h.onEvaluatorLoad,
-    onWaitingForYou: h.onWaitingForYou,
-  };
+  return { ...commonHooks(h), control: h.control, untrusted: h.untrusted, onEvaluatorLoad: h.onEvaluatorLoad, onWaitingForYou: h.onWaitingForYou };
 }
 
 /** What a dev-set generation takes: it asks the user nothing and writes its two files itself, at its end. */
 function genDataHooks(h: RunHooks) {
-  return {
-    endpointDefaults: h.endpointDefaults,
-    version: h.version,
-    signal: h.signal,
-    onEvent: h.onEvent,
-    ...(h.transport ? { transport: h.transport } : {}),
-  };
+  return { ...commonHooks(h), ...(h.transport ? { transport: h.transport } : {}) };
 }
 
 const KIND_STARTS: KindStarts = {
