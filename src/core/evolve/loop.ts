@@ -21,7 +21,7 @@ import { EMPTY_LEDGER, candidateThreshold } from '../gates/thresholds';
 import { gateRow } from '../gates/gateTable';
 import type { RunLedger } from '../gates/thresholds';
 import type { ScoreMode } from '../gates/eprocess';
-import type { Ports, Random } from '../ports';
+import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
 import { evolvableRefusal, evolvableText, fileTextWith, skillName } from '../prompt/evolvable';
 import { describeFrozenChange, frozenChange, frozenTokens } from '../prompt/frozenTokens';
@@ -38,18 +38,20 @@ import { Evaluator } from './evaluator';
 import type { Evaluation } from './evaluator';
 import { chatHarness, proposerNote } from './harness';
 import type { AgentHarness } from './harness';
-import { evaluatedEvent, testCandidate, testCandidateWithMatches } from './gateRunner';
+import { testCandidate, testCandidateWithMatches } from './gateRunner';
 import type { GateContext } from './gateRunner';
 import { DEFAULT_RUBRIC } from './judge';
-import { RejectionMemory } from './memory';
-import { copiedDatasetText } from './overfit';
-import { paretoFront, pickParetoParent } from './pareto';
+import { RejectionMemory, rejectionWhy, summarize } from './memory';
+import { copiedDatasetText, itemText } from './overfit';
+import { mergePair, opponents, pickParent, sample } from './parents';
+import type { FeedbackScoring } from './parents';
 import { mergeCall, proposalReminder, proposerCall, readProposal } from './proposer';
 import { askAndRead } from '../llm/reask';
 import type { FeedbackTrace } from './proposer';
 import { Ratings } from './ratings';
-import { differenceInterval, meanInterval } from './report';
 import { refreshRubric } from './rubric';
+import { deliver } from './delivery';
+import { reportTestWithinBudget } from './testReport';
 import { makeVersion } from './versions';
 import type { Version } from './versions';
 import type { EventPayload, RunControl, Suggestion } from '../journal/control';
@@ -190,6 +192,8 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       signal,
     };
     checkFeasible(spec, splits.dev.length);
+    // Parents are scored on the feedback split the run started with.
+    const scoring: FeedbackScoring = { evaluator, feedback: opts.splits.feedback, scored: opts.scorer !== undefined, signal };
 
     // One list per set of splits, so the copy check indexes the items once, not per proposal.
     let texts: { dev: readonly DataItem[]; list: { id: string; text: string }[] } | undefined;
@@ -233,12 +237,12 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
 
         // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores;
         // with `merge`, every other iteration combines two front members instead (GEPA's merge).
-        const pair = spec.merge && t % 2 === 0 ? await mergePair(committed, opts, evaluator, iterRandom.fork('merge'), signal) : undefined;
+        const pair = spec.merge && t % 2 === 0 ? await mergePair(committed, scoring, iterRandom.fork('merge')) : undefined;
         const parent =
           pair?.[0] ??
           (spec.gate.name === 'elo'
             ? byId.get(ratings.pickParent(iterRandom.fork('parent')))!
-            : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
+            : await pickParent(committed, scoring, iterRandom.fork('parent')));
 
         // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
         const batch = pair ? [] : sample(splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
@@ -369,7 +373,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
       }
     }
 
-    if (opts.scorer && opts.splits.test.length > 0) await reportTestWithinBudget(opts, evaluator, v0, incumbent, budget, emit, signal);
+    if (opts.scorer && opts.splits.test.length > 0) await reportTestWithinBudget(opts.splits.test, evaluator, v0, incumbent, budget, emit, signal);
     await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
     await emit({ type: 'run/finished', commits, candidates, incumbentId: incumbent.id });
     return finish('finished');
@@ -428,39 +432,6 @@ function defaultBudget(spec: RunSpec, clock: Ports['clock'], meter: Metered): Ru
   return budget;
 }
 
-async function pickParent(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, random: Random, signal: AbortSignal): Promise<Version> {
-  if (committed.length === 1 || !opts.scorer || opts.splits.feedback.length === 0) return committed[committed.length - 1]!;
-  const id = pickParetoParent(await feedbackScores(committed, opts, evaluator, signal), random);
-  return committed.find((v) => v.id === id)!;
-}
-
-/** Two distinct committed versions from the Pareto front over feedback scores, or undefined. */
-async function mergePair(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, random: Random, signal: AbortSignal): Promise<[Version, Version] | undefined> {
-  if (committed.length < 2 || !opts.scorer || opts.splits.feedback.length === 0) return undefined;
-  const scored = await feedbackScores(committed, opts, evaluator, signal);
-  const front = paretoFront(scored);
-  if (front.length < 2) return undefined;
-  const [a, b] = sample(front, 2, random);
-  return [committed.find((v) => v.id === a)!, committed.find((v) => v.id === b)!];
-}
-
-function feedbackScores(committed: readonly Version[], opts: EvolveOptions, evaluator: Evaluator, signal: AbortSignal) {
-  return Promise.all(
-    committed.map(async (v) => {
-      const evals = await Promise.all(opts.splits.feedback.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
-      // An item the judge gave no grade on is left out, as the front leaves out items not run (#25).
-      return { id: v.id, scores: new Map(evals.flatMap((e) => (e.abstained === undefined ? [[e.itemId, e.score ?? 0] as const] : []))) };
-    }),
-  );
-}
-
-function sample<T>(items: readonly T[], k: number, random: Random): T[] {
-  const pool = [...items];
-  const out: T[] = [];
-  while (out.length < k && pool.length > 0) out.push(pool.splice(random.int(pool.length), 1)[0]!);
-  return out;
-}
-
 function trace(e: Evaluation, item: DataItem): FeedbackTrace {
   return {
     itemId: item.id,
@@ -482,44 +453,10 @@ export function datasetItemInfo(item: DataItem, split: DatasetItemInfo['split'])
   };
 }
 
-function itemText(item: DataItem): { id: string; text: string } {
-  return { id: item.id, text: Object.values(item.vars).map(String).join(' ') };
-}
-
 function softConfidence(evals: readonly Evaluation[], soft: boolean): number {
   if (!soft) return 1;
   const lps = evals.map((e) => e.tokenLogprobs ?? []).filter((l) => l.length > 0);
   return lps.length === 0 ? 1 : Math.min(1, Math.max(1e-6, agentConfidence(lps)));
-}
-
-function opponents(ratings: Ratings, byId: Map<string, Version>, child: Version, parent: Version, m: number, random: Random): Version[] {
-  const pool = ratings.archive().filter((id) => id !== parent.id && id !== child.id);
-  return sample(pool, m, random).map((id) => byId.get(id)!);
-}
-
-/** The proposer's own reasoning, on one line: how it will recognise the edit in its memory. */
-function summarize(reasoning: string): string {
-  const line = reasoning.replace(/\s+/g, ' ').trim();
-  return line.length > 300 ? `${line.slice(0, 299)}…` : line || 'an edit';
-}
-
-/** Gate-level words only: the proposer learns that an edit lost, never dev outputs or scores (A1). */
-function rejectionWhy(reason: string): string {
-  switch (reason) {
-    case 'futile':
-    case 'budget':
-      return 'no evidence that it is better than the current prompt';
-    case 'infeasible':
-      return 'the dev set is too small to show it is better';
-    case 'floor':
-      return 'the evidence went against it early';
-    case 'screened':
-      return 'it did not beat the current prompt on a first check';
-    case 'validator':
-      return 'the validator did not prefer it consistently';
-    default:
-      return 'it was not better than the current prompt';
-  }
 }
 
 function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledger: RunLedger) {
@@ -545,94 +482,4 @@ function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledg
     candidateCalls: 0,
     incumbentCalls: 0,
   };
-}
-
-type Landing = 'applied' | 'dry-run' | 'rejected' | 'stale';
-
-async function deliver(
-  s: Suggestion,
-  mode: RunSpec['mode'],
-  control: RunControl,
-  emit: (e: EventPayload<EngineEvent>) => Promise<void>,
-  meter: Metered,
-  signal: AbortSignal,
-): Promise<Landing> {
-  let by: 'autopilot' | 'user' = 'autopilot';
-  if (mode === 'suggest') {
-    await emit({ type: 'suggestion', ...s });
-    // The iteration's cost/update comes only after the user's answer, which can take minutes or
-    // outlive the window; until then every face (panel, status bar, Runs view, CLI) would show the
-    // cost before this test — 0 calls on the first one. Only the meter knows the calls, tokens and
-    // dollars, so the engine says them now. After `suggestion`, not before it: a resume replays the
-    // journal event by event, and a run journaled before this event existed, interrupted while its
-    // suggestion waited, ends with that `suggestion` — it stays resumable.
-    await emit({ type: 'cost/update', cost: meter.cost(), llmCalls: meter.totalCalls() });
-    const answer = await control.decide(s, signal);
-    if (answer === 'reject') {
-      await emit({ type: 'edit/rejected', candidateId: s.candidateId, file: s.file, by: 'user' });
-      return 'rejected';
-    }
-    by = 'user';
-  }
-  const r = await control.apply(s, by);
-  if (r === 'applied') await emit({ type: 'edit/applied', candidateId: s.candidateId, file: s.file, by });
-  else if (r === 'stale') await emit({ type: 'log', level: 'warn', message: `${s.file} changed since ${s.candidateId} was computed; the edit was not written over it.` });
-  return r;
-}
-
-/**
- * The held-out report costs two evaluations per test item (one when nothing was committed). It is
- * made only when the budget can pay for all of it, since half a report says nothing; otherwise, or
- * when a budget runs out midway, it is skipped with a notice.
- */
-async function reportTestWithinBudget(
-  opts: EvolveOptions,
-  evaluator: Evaluator,
-  v0: Version,
-  final: Version,
-  budget: RunBudget,
-  emit: (e: EventPayload<EngineEvent>) => Promise<void>,
-  signal: AbortSignal,
-): Promise<void> {
-  const calls = opts.splits.test.length * (final === v0 ? 1 : 2);
-  const skip = (why: string) => emit({ type: 'log', level: 'info', message: `The test-split report was skipped: ${why}.` });
-  const over = budget.exceeded();
-  if (over !== undefined) return skip(`the budget is spent (${over})`);
-  const callsLeft = budget.callsLeft();
-  if (callsLeft !== undefined && calls > callsLeft) return skip(`it needs up to ${calls} LLM calls and the budget has ${callsLeft} left`);
-  const dollarsLeft = budget.dollarsLeft();
-  const perCall = budget.dollarsPerCall();
-  if (dollarsLeft !== undefined && perCall !== undefined && calls * perCall > dollarsLeft) {
-    return skip(`it would cost about $${(calls * perCall).toFixed(2)} and the budget has $${dollarsLeft.toFixed(2)} left`);
-  }
-  try {
-    await reportTest(opts, evaluator, v0, final, emit, signal);
-  } catch (err) {
-    if (!RatchetError.is(err, 'budgetExhausted') || signal.aborted) throw err;
-    await skip(`the budget ran out during it (${budgetOf(err)})`);
-  }
-}
-
-async function reportTest(opts: EvolveOptions, evaluator: Evaluator, v0: Version, final: Version, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal) {
-  const items = opts.splits.test;
-  // Each item's score and output is journaled (in item order, after the concurrent calls) so the
-  // Results view can show the test split item by item, not only the report's means.
-  const scoreAll = async (v: Version) => {
-    const evals = await Promise.all(items.map((item) => evaluator.evaluate(v.hash, v.text, item, signal)));
-    for (const e of evals) await emit(evaluatedEvent(v.id, e));
-    return evals.map((e) => (e.abstained === undefined ? (e.score ?? 0) : undefined));
-  };
-  const base = await scoreAll(v0);
-  const fin = final === v0 ? base : await scoreAll(final);
-  // Items the judge gave no grade on, for either version, are left out of the report (#25): n says how many remain.
-  const both = base.flatMap((b, i) => (b === undefined || fin[i] === undefined ? [] : [[b, fin[i]!] as const]));
-  const baseScores = both.map(([b]) => b);
-  const finScores = both.map(([, f]) => f);
-  await emit({
-    type: 'report/test',
-    n: both.length,
-    baseline: { candidateId: v0.id, ...meanInterval(baseScores) },
-    final: { candidateId: final.id, ...meanInterval(finScores) },
-    difference: differenceInterval(finScores, baseScores),
-  });
 }
