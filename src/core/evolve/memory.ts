@@ -35,3 +35,28 @@ export class RejectionMemory {
     return n;
   }
 }
+
+/** The proposer's own reasoning, on one line: how it will recognise the edit in its memory. */
+export function summarize(reasoning: string): string {
+  const line = reasoning.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line || 'an edit';
+}
+
+/** Gate-level words only: the proposer learns that an edit lost, never dev outputs or scores (A1). */
+export function rejectionWhy(reason: string): string {
+  switch (reason) {
+    case 'futile':
+    case 'budget':
+      return 'no evidence that it is better than the current prompt';
+    case 'infeasible':
+      return 'the dev set is too small to show it is better';
+    case 'floor':
+      return 'the evidence went against it early';
+    case 'screened':
+      return 'it did not beat the current prompt on a first check';
+    case 'validator':
+      return 'the validator did not prefer it consistently';
+    default:
+      return 'it was not better than the current prompt';
+  }
+}

@@ -3,6 +3,7 @@
  * spec's token budget, and text copied from dataset items into the prompt (an edit that pastes
  * examples scores well on those items and generalises badly).
  */
+import type { DataItem } from '../data/item';
 
 const WINDOW = 8;
 
@@ -22,6 +23,11 @@ export interface CopiedText {
 }
 
 type ItemTexts = readonly { id: string; text: string }[];
+
+/** An item's text as the copy check reads it: its variables' values, joined. */
+export function itemText(item: DataItem): { id: string; text: string } {
+  return { id: item.id, text: Object.values(item.vars).map(String).join(' ') };
+}
 
 /**
  * Which items hold each 8-word run, built once per list of items: a run checks every proposal
