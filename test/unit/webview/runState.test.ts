@@ -74,6 +74,13 @@ describe('folding engine events into the run state', () => {
     expect(s.candidateOrder).toEqual(['c1']);
   });
 
+  it('skips an event named after something every object has, as it skips any unknown type', () => {
+    const inherited = ['constructor', 'toString', '__proto__'].map((type) => ({ type, runId: RUN, at: 5 }) as unknown as PanelEvent);
+    const s = fold([started(), ...inherited, proposed('c1', undefined)]);
+    expect(s.skippedEvents).toBe(3);
+    expect(s.candidateOrder).toEqual(['c1']);
+  });
+
   it('keeps the latest ratings table, the rubric and a bounded log', () => {
     const events: PanelEvent[] = [started(), ev('ratings', { ratings: [{ candidateId: 'c1', elo: 1510, bt: 1520, lo: 1480, hi: 1560, selectP: 0.4 }] }), ev('rubric/updated', { version: 2, rubric: 'Prefer faithful summaries.' })];
     for (let i = 0; i < LIMITS.logLines + 10; i++) events.push(ev('log', { level: 'info', message: `line ${i}` }));
