@@ -148,14 +148,28 @@ export const MIN_KNOWN_SECRET_LENGTH = 8;
 
 /**
  * `text` with every occurrence of a secret Ratchet knows (the run's API keys, the values of
- * variables named like credentials) replaced by `[redacted]`, then every bearer-looking value:
- * for what an evaluated program printed, which may quote a key it found wherever it looked.
- * Longest first, so a key that contains another is blanked whole.
+ * variables named like credentials, the keys in the editor's settings) replaced by `[redacted]`,
+ * then every bearer-looking value: for what an evaluated program printed, which may quote a key it
+ * found wherever it looked, for what an endpoint said, and for the editor's output channels.
  */
 export function redactKnown(text: string, secrets: readonly string[]): string {
   let out = text;
-  for (const s of [...new Set(secrets)].filter((x) => x.length >= MIN_KNOWN_SECRET_LENGTH).sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
+  for (const form of secretForms(secrets)) out = out.split(form).join(REDACTED);
   return redactText(out);
+}
+
+/**
+ * Each secret as it may appear: raw, and escaped inside a JSON string (a traced settings message
+ * quotes the key so). Longest first, so a key that contains another is blanked whole.
+ */
+function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (s.length < MIN_KNOWN_SECRET_LENGTH) continue;
+    forms.add(s);
+    forms.add(JSON.stringify(s).slice(1, -1));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every bearer-looking value replaced by `[redacted]`. */

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { RatchetError } from '../core/errors';
+import { redactKnown } from '../core/redact';
 import { cancellationOf } from '../core/llm/abort';
 import { parseRetryAfter } from '../core/llm/retry';
 import type { Role } from '../core/llm/types';
@@ -130,14 +131,7 @@ function serverText(err: APIError, apiKey: string | undefined): string {
   const body = err.error as { message?: unknown } | undefined;
   const raw = typeof body?.message === 'string' ? body.message : err.message.replace(/^\d{3}\s*/, '');
   if (raw.includes('status code (no body)')) return '';
-  return redact(raw, apiKey).replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_TEXT);
-}
-
-/** Removes the key itself and anything shaped like a provider key (sk-…, Bearer …). */
-export function redact(text: string, apiKey: string | undefined): string {
-  let out = apiKey && apiKey.length >= 4 ? text.split(apiKey).join('***') : text;
-  out = out.replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, 'sk-***').replace(/\bBearer\s+\S+/gi, 'Bearer ***');
-  return out;
+  return redactKnown(raw, apiKey === undefined ? [] : [apiKey]).replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_TEXT);
 }
 
 function causeCode(err: unknown): string | undefined {

@@ -11,7 +11,7 @@ import { ROLES } from '../core/llm/types';
 import { assertNever } from '../core/errors';
 import { sandboxPreflightText } from '../core/code/isolation';
 import { emptyPrograms, foldProgramEvent } from './programs';
-import type { EventOf } from '../core/journal/events';
+import type { EngineEventType, EventOf } from '../core/journal/events';
 import type { CostSample, PanelEvent, RoleSample, RunState, VerdictTally, ZeroRoundRow } from './types';
 
 /** Caps that keep a long run's memory bounded on both ends. */
@@ -87,201 +87,214 @@ export function applyEvent(s: RunState, e: PanelEvent): void {
   s.eventCount += 1;
   s.lastAt = s.lastAt === undefined ? e.at : Math.max(s.lastAt, e.at);
   if (s.info?.kind === 'search' || (e.type === 'run/started' && e.info.kind === 'search')) foldProgramEvent(s.programs, e);
-  switch (e.type) {
-    case 'run/started':
-      s.info = e.info;
-      s.status = 'running';
-      s.resumed = s.resumed || e.resumed === true;
-      s.startedAt ??= e.at;
-      s.endedAt = undefined;
-      s.error = undefined;
-      return;
-    case 'candidate/proposed':
-      // A resumed run replays proposals it already journaled; keep the first sighting.
-      if (!Object.hasOwn(s.candidates, e.candidateId)) s.candidateOrder.push(e.candidateId);
-      s.candidates[e.candidateId] = {
-        ...s.candidates[e.candidateId],
-        id: e.candidateId,
-        parentId: e.parentId,
-        at: e.at,
-        contentHash: e.contentHash,
-      };
-      return;
-    case 'item/evaluated':
-      return;
-    case 'verdict':
-      foldVerdict(s, e.candidateId, e.itemId, e.winner);
-      return;
-    case 'wealth/step': {
-      const trace = traceFor(s, e.candidateId);
-      s.activeCandidateId = e.candidateId;
-      if (e.abstained) {
-        trace.unjudged = (trace.unjudged ?? 0) + 1;
-        return;
-      }
-      if (e.delta === 0) {
-        trace.ties += 1;
-        return;
-      }
-      trace.steps.push({
-        k: e.k,
-        itemId: e.itemId,
-        delta: e.delta,
-        logWealth: e.logWealth,
-        logThreshold: e.logThreshold,
-        logBest: e.logBest,
-      });
-      return;
-    }
-    case 'decision': {
-      const r = e.record;
-      const tally = s.verdicts[r.candidateId];
-      s.decisions.push({
-        seq: s.decisions.length + s.droppedDecisions,
-        at: e.at,
-        candidateId: r.candidateId,
-        parentId: r.parentId,
-        incumbentId: r.incumbentId,
-        gate: r.gate,
-        decision: r.decision,
-        reason: r.reason,
-        alpha: r.alpha,
-        threshold: r.threshold,
-        logWealth: r.logWealth,
-        itemsConsumed: r.itemsConsumed,
-        wins: r.wins,
-        losses: r.losses,
-        ties: r.ties,
-        ...(r.unjudged ? { unjudged: r.unjudged } : {}),
-        ...(r.judge ? { judge: { ...r.judge } } : {}),
-        ...(r.statistic ? { statistic: r.statistic } : {}),
-        ...(r.rubricVersion !== undefined ? { rubricVersion: r.rubricVersion } : {}),
-        ...(tally ? { verdicts: { ...tally } } : {}),
-      });
-      if (s.decisions.length > LIMITS.feedRows) {
-        const drop = s.decisions.length - LIMITS.feedRows;
-        s.decisions.splice(0, drop);
-        s.droppedDecisions += drop;
-      }
-      if (r.judge) {
-        const j = (s.judge ??= { answers: 0, abstained: 0 });
-        j.answers += r.judge.answers;
-        j.abstained += r.judge.abstained;
-        if (r.judge.model !== undefined) j.model ??= r.judge.model;
-      }
-      const node = s.candidates[r.candidateId];
-      if (node) {
-        node.decision = r.decision;
-        node.reason = r.reason;
-      }
-      const trace = s.wealth[r.candidateId];
-      if (trace) {
-        trace.decision = r.decision;
-        trace.threshold = r.threshold;
-      }
-      if (r.decision === 'commit') s.incumbentId = r.candidateId;
-      else s.incumbentId ??= r.incumbentId;
-      return;
-    }
-    case 'suggestion': {
-      const node = s.candidates[e.candidateId];
-      if (node) node.suggested = true;
-      return;
-    }
-    case 'edit/applied': {
-      const node = s.candidates[e.candidateId];
-      if (node) node.applied = e.by;
-      return;
-    }
-    case 'edit/rejected': {
-      // A suggestion the run withdrew (superseded, stale) was not the user's no.
-      const node = s.candidates[e.candidateId];
-      if (node && e.by === 'user') node.userRejected = true;
-      else if (node && e.reason !== undefined) node.withdrawn = e.reason;
-      return;
-    }
-    case 'cost/update':
-      s.cost = e.cost;
-      s.llmCalls = e.llmCalls;
-      pushCostSample(s, e.at, e.cost);
-      return;
-    case 'log':
-      s.logs.push({ at: e.at, level: e.level, message: e.message });
-      if (s.logs.length > LIMITS.logLines) s.logs.splice(0, s.logs.length - LIMITS.logLines);
-      return;
-    case 'run/finished':
-      s.status = 'finished';
-      s.endedAt = e.at;
-      s.finished = { commits: e.commits, candidates: e.candidates, ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
-      if (e.incumbentId !== undefined) s.incumbentId = e.incumbentId;
-      return;
-    case 'run/failed':
-      s.status = 'failed';
-      s.endedAt = e.at;
-      s.error = e.error;
-      return;
-    case 'run/cancelled':
-      s.status = 'cancelled';
-      s.endedAt = e.at;
-      return;
-    case 'ratings':
-      s.ratings = e.ratings;
-      return;
-    case 'dataset/loaded':
-      return;
-    case 'rubric/updated':
-      s.rubric = e.why === undefined ? { version: e.version, text: e.rubric } : { version: e.version, text: e.rubric, why: e.why };
-      return;
-    case 'run/resumed':
-      s.resumed = true;
-      return;
-    case 'llm/waiting':
-      s.waiting = { why: e.why, until: e.at + e.waitMs, message: e.message };
-      return;
-    case 'candidate/stopped': {
-      const node = s.candidates[e.candidateId];
-      if (node) node.stoppedBy = e.budget;
-      s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} was not decided: ${e.budget} ran out during its test.` });
-      return;
-    }
-    case 'report/test':
-      s.testReport = { ...(e.split ? { split: e.split } : {}), n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
-      return;
-    // Code search: its own views come with the editor's code-search issue; until then its
-    // failures read as log lines.
-    case 'proposal/failed':
-      s.logs.push({ at: e.at, level: 'info', message: `A ${e.kind} proposal from ${e.parentId} failed (${e.reason}): ${e.message}` });
-      return;
-    case 'program/migrated':
-      return;
-    case 'zero/round':
-      foldZeroRound(s, e);
-      return;
-    case 'meta/notes':
-      s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
-      return;
-    // Slurm tasks are the Programs view's throughput (queued / running / finished, cluster-seconds),
-    // which reads them from the journal and the live status; a paused cluster says why.
-    case 'slurm/submitted':
-    case 'slurm/task':
-    case 'slurm/cancelled':
-    case 'slurm/attached':
-      return;
-    case 'sandbox/preflight':
-      // Said as the CLI says it, among the run's log lines.
-      s.logs.push({ at: e.at, level: 'info', message: `Sandbox: ${sandboxPreflightText(e)}` });
-      return;
-    case 'slurm/status':
-      if (e.state !== 'ready') s.logs.push({ at: e.at, level: e.state === 'paused' ? 'warn' : 'info', message: e.message });
-      return;
-    case 'program/evaluated':
-      // An incorrect child is a search's daily bread, not a warning the header keeps after the run
-      // (an incorrect starting program is: the search warns of its fix mode itself).
-      if (!e.correct) s.logs.push({ at: e.at, level: 'info', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
-      return;
-    default:
-      assertNever(e, 'engine event');
+  // The type comes off the wire: only the table's own keys, never a name Object.prototype answers.
+  if (!Object.hasOwn(FOLDS, e.type)) assertNever(e as never, 'engine event');
+  (FOLDS[e.type] as Fold<EngineEventType>)(s, e);
+}
+
+/** How one type of event changes the state. */
+type Fold<T extends EngineEventType> = (s: RunState, e: EventOf<T>) => void;
+type Folds = { [T in EngineEventType]: Fold<T> };
+
+/** The run's life and spend: started, resumed, waiting on the endpoint, its cost so far, over. */
+const LIFECYCLE_FOLDS = {
+  'run/started': (s, e) => {
+    s.info = e.info;
+    s.status = 'running';
+    s.resumed = s.resumed || e.resumed === true;
+    s.startedAt ??= e.at;
+    s.endedAt = undefined;
+    s.error = undefined;
+  },
+  'run/resumed': (s) => {
+    s.resumed = true;
+  },
+  'llm/waiting': (s, e) => {
+    s.waiting = { why: e.why, until: e.at + e.waitMs, message: e.message };
+  },
+  'cost/update': (s, e) => {
+    s.cost = e.cost;
+    s.llmCalls = e.llmCalls;
+    pushCostSample(s, e.at, e.cost);
+  },
+  'run/finished': (s, e) => {
+    s.status = 'finished';
+    s.endedAt = e.at;
+    s.finished = { commits: e.commits, candidates: e.candidates, ...(e.stopped === undefined ? {} : { stopped: e.stopped }) };
+    if (e.incumbentId !== undefined) s.incumbentId = e.incumbentId;
+  },
+  'run/failed': (s, e) => {
+    s.status = 'failed';
+    s.endedAt = e.at;
+    s.error = e.error;
+  },
+  'run/cancelled': (s, e) => {
+    s.status = 'cancelled';
+    s.endedAt = e.at;
+  },
+} satisfies Partial<Folds>;
+
+/** A candidate's life outside its test: proposed, suggested to the user, applied or rejected, stopped. */
+const CANDIDATE_FOLDS = {
+  'candidate/proposed': (s, e) => {
+    // A resumed run replays proposals it already journaled; keep the first sighting.
+    if (!Object.hasOwn(s.candidates, e.candidateId)) s.candidateOrder.push(e.candidateId);
+    s.candidates[e.candidateId] = {
+      ...s.candidates[e.candidateId],
+      id: e.candidateId,
+      parentId: e.parentId,
+      at: e.at,
+      contentHash: e.contentHash,
+    };
+  },
+  suggestion: (s, e) => {
+    const node = s.candidates[e.candidateId];
+    if (node) node.suggested = true;
+  },
+  'edit/applied': (s, e) => {
+    const node = s.candidates[e.candidateId];
+    if (node) node.applied = e.by;
+  },
+  'edit/rejected': (s, e) => {
+    // A suggestion the run withdrew (superseded, stale) was not the user's no.
+    const node = s.candidates[e.candidateId];
+    if (node && e.by === 'user') node.userRejected = true;
+    else if (node && e.reason !== undefined) node.withdrawn = e.reason;
+  },
+  'candidate/stopped': (s, e) => {
+    const node = s.candidates[e.candidateId];
+    if (node) node.stoppedBy = e.budget;
+    s.logs.push({ at: e.at, level: 'warn', message: `${e.candidateId} was not decided: ${e.budget} ran out during its test.` });
+  },
+} satisfies Partial<Folds>;
+
+/** A candidate's test by the gate: verdicts, wealth, the decision, and what the gate reports. */
+const TEST_FOLDS = {
+  'item/evaluated': () => {},
+  'dataset/loaded': () => {},
+  verdict: (s, e) => foldVerdict(s, e.candidateId, e.itemId, e.winner),
+  'wealth/step': foldWealthStep,
+  decision: foldDecision,
+  ratings: (s, e) => {
+    s.ratings = e.ratings;
+  },
+  'rubric/updated': (s, e) => {
+    s.rubric = e.why === undefined ? { version: e.version, text: e.rubric } : { version: e.version, text: e.rubric, why: e.why };
+  },
+  'report/test': (s, e) => {
+    s.testReport = { ...(e.split ? { split: e.split } : {}), n: e.n, baseline: e.baseline, final: e.final, difference: e.difference };
+  },
+} satisfies Partial<Folds>;
+
+/**
+ * Code search and where it evaluates (Slurm, the sandbox). A search's programs are folded by
+ * `foldProgramEvent` above; its own views come with the editor's code-search issue, so until then
+ * its failures read as log lines.
+ */
+const SEARCH_FOLDS = {
+  'proposal/failed': (s, e) => {
+    s.logs.push({ at: e.at, level: 'info', message: `A ${e.kind} proposal from ${e.parentId} failed (${e.reason}): ${e.message}` });
+  },
+  'program/migrated': () => {},
+  'program/evaluated': (s, e) => {
+    // An incorrect child is a search's daily bread, not a warning the header keeps after the run
+    // (an incorrect starting program is: the search warns of its fix mode itself).
+    if (!e.correct) s.logs.push({ at: e.at, level: 'info', message: `${e.candidateId} is incorrect: ${e.error ?? 'the evaluator said so'}` });
+  },
+  'meta/notes': (s, e) => {
+    s.logs.push({ at: e.at, level: 'info', message: `Meta notes after ${e.afterProgram}: ${e.recommendations.join('; ')}` });
+  },
+  // Slurm tasks are the Programs view's throughput (queued / running / finished, cluster-seconds),
+  // which reads them from the journal and the live status; a paused cluster says why.
+  'slurm/submitted': () => {},
+  'slurm/task': () => {},
+  'slurm/cancelled': () => {},
+  'slurm/attached': () => {},
+  'slurm/status': (s, e) => {
+    if (e.state !== 'ready') s.logs.push({ at: e.at, level: e.state === 'paused' ? 'warn' : 'info', message: e.message });
+  },
+  // Said as the CLI says it, among the run's log lines.
+  'sandbox/preflight': (s, e) => {
+    s.logs.push({ at: e.at, level: 'info', message: `Sandbox: ${sandboxPreflightText(e)}` });
+  },
+} satisfies Partial<Folds>;
+
+const FOLDS: Folds = {
+  ...LIFECYCLE_FOLDS,
+  ...CANDIDATE_FOLDS,
+  ...TEST_FOLDS,
+  ...SEARCH_FOLDS,
+  'zero/round': foldZeroRound,
+  log: (s, e) => {
+    s.logs.push({ at: e.at, level: e.level, message: e.message });
+    if (s.logs.length > LIMITS.logLines) s.logs.splice(0, s.logs.length - LIMITS.logLines);
+  },
+};
+
+function foldWealthStep(s: RunState, e: EventOf<'wealth/step'>): void {
+  const trace = traceFor(s, e.candidateId);
+  s.activeCandidateId = e.candidateId;
+  if (e.abstained) {
+    trace.unjudged = (trace.unjudged ?? 0) + 1;
+    return;
   }
+  if (e.delta === 0) {
+    trace.ties += 1;
+    return;
+  }
+  const { k, itemId, delta, logWealth, logThreshold, logBest } = e;
+  trace.steps.push({ k, itemId, delta, logWealth, logThreshold, logBest });
+}
+
+/** A decision is a feed row, and it settles the judge's count, the candidate, its trace and the incumbent. */
+function foldDecision(s: RunState, e: EventOf<'decision'>): void {
+  const r = e.record;
+  const tally = s.verdicts[r.candidateId];
+  s.decisions.push({
+    seq: s.decisions.length + s.droppedDecisions,
+    at: e.at,
+    candidateId: r.candidateId,
+    parentId: r.parentId,
+    incumbentId: r.incumbentId,
+    gate: r.gate,
+    decision: r.decision,
+    reason: r.reason,
+    alpha: r.alpha,
+    threshold: r.threshold,
+    logWealth: r.logWealth,
+    itemsConsumed: r.itemsConsumed,
+    wins: r.wins,
+    losses: r.losses,
+    ties: r.ties,
+    ...(r.unjudged ? { unjudged: r.unjudged } : {}),
+    ...(r.judge ? { judge: { ...r.judge } } : {}),
+    ...(r.statistic ? { statistic: r.statistic } : {}),
+    ...(r.rubricVersion !== undefined ? { rubricVersion: r.rubricVersion } : {}),
+    ...(tally ? { verdicts: { ...tally } } : {}),
+  });
+  if (s.decisions.length > LIMITS.feedRows) {
+    const drop = s.decisions.length - LIMITS.feedRows;
+    s.decisions.splice(0, drop);
+    s.droppedDecisions += drop;
+  }
+  if (r.judge) {
+    const j = (s.judge ??= { answers: 0, abstained: 0 });
+    j.answers += r.judge.answers;
+    j.abstained += r.judge.abstained;
+    if (r.judge.model !== undefined) j.model ??= r.judge.model;
+  }
+  const node = s.candidates[r.candidateId];
+  if (node) {
+    node.decision = r.decision;
+    node.reason = r.reason;
+  }
+  const trace = s.wealth[r.candidateId];
+  if (trace) {
+    trace.decision = r.decision;
+    trace.threshold = r.threshold;
+  }
+  if (r.decision === 'commit') s.incumbentId = r.candidateId;
+  else s.incumbentId ??= r.incumbentId;
 }
 
 /** A round replayed by a resume replaces its first sighting; rounds stay in round order. */

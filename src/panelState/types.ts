@@ -7,6 +7,7 @@ import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core
 import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf, RunSummaryInfo, ScoreInterval } from '../core/journal/events';
 import type { HistogramBin, MetricValue, Reliability } from '../core/journal/payloadTypes';
+import type { LiveRunState } from '../core/journal/runStatus';
 import type { ClusterTasks } from './clusterTasks';
 
 // ---------------------------------------------------------------------------------------------
@@ -39,7 +40,12 @@ export type PanelEvent = EngineEvent | EditUndoneEvent;
 // The folded run state (the snapshot). Only light data: texts from an LLM or a file (candidate
 // texts, outputs, rationales, inputs) stay on the host and travel on demand as `Evidence`.
 
-export type RunStatus = 'pending' | 'running' | 'finished' | 'failed' | 'cancelled';
+/**
+ * The run as its events tell it, in the live status's words (core/journal/runStatus.ts) plus
+ * `pending`, before its `run/started` is folded. Events alone cannot say `waiting-for-you` or
+ * `interrupted`: the daemon's pushed status does.
+ */
+export type RunStatus = 'pending' | Exclude<LiveRunState, 'waiting-for-you' | 'interrupted'>;
 
 export interface CandidateNode {
   id: string;

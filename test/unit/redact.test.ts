@@ -77,4 +77,12 @@ describe('redactKnown', () => {
     // A secret shorter than 8 characters would blank ordinary words: it is left to the other nets.
     expect(redactKnown('a short word', ['short'])).toBe('a short word');
   });
+
+  it('blanks a key raw and as a JSON string escapes it (a traced settings message)', () => {
+    const key = 'sk-a"b\\c-0123';
+    const traced = `Sending notification 'workspace/didChangeConfiguration'. Params: ${JSON.stringify({ settings: { apiKey: key } })}`;
+    expect(redactKnown(traced, [key])).toBe(`Sending notification 'workspace/didChangeConfiguration'. Params: {"settings":{"apiKey":"${REDACTED}"}}`);
+    expect(redactKnown(`key ${key}`, [key])).toBe(`key ${REDACTED}`);
+    expect(redactKnown('hello', ['', key])).toBe('hello');
+  });
 });

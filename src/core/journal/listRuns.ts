@@ -12,8 +12,14 @@ import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
 import type { RunOwner, RunRecord } from './journal';
 import { readJournal } from './replay';
 import type { Replay } from './replay';
+import type { LiveRunState } from './runStatus';
 
-export type RunStatus = 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt';
+/**
+ * A listed run's status, in the live status's words (runStatus.ts): what a journal on disk can
+ * tell, so never `waiting-for-you` (only the daemon knows that), plus `corrupt` for a journal that
+ * cannot be read.
+ */
+export type RunStatus = Exclude<LiveRunState, 'waiting-for-you'> | 'corrupt';
 
 export interface RunCost {
   /** undefined when some call used a model without a known price: then only tokens are known. */

@@ -2,36 +2,18 @@
  * Keeps the API key out of the output channels. The key travels to the server inside the
  * settings (initializationOptions, didChangeConfiguration), and vscode-languageclient writes every
  * message verbatim to its trace channel when the user sets the log level to Trace. Scrubbing at the
- * channel catches that and anything else that would echo the settings, whoever wrote it.
+ * channel catches that and anything else that would echo the settings, whoever wrote it, with the
+ * one redactor every face uses (core/redact.ts's `redactKnown`, which also knows JSON's escapes).
  */
 import type { LogOutputChannel } from 'vscode';
-
-export const REDACTED = '«redacted»';
-
-/** Each secret as it may appear: raw, and escaped inside a JSON string. */
-function forms(secrets: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const s of secrets) {
-    if (s.length === 0) continue;
-    out.add(s);
-    out.add(JSON.stringify(s).slice(1, -1));
-  }
-  // Longest first, so a secret containing another is replaced whole.
-  return [...out].sort((a, b) => b.length - a.length);
-}
-
-export function redact(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const form of forms(secrets)) result = result.split(form).join(REDACTED);
-  return result;
-}
+import { redactKnown } from '../../core/redact';
 
 function redactArg(arg: unknown, secrets: readonly string[]): unknown {
-  if (typeof arg === 'string') return redact(arg, secrets);
+  if (typeof arg === 'string') return redactKnown(arg, secrets);
   if (arg instanceof Error) {
-    const copy = new Error(redact(arg.message, secrets));
+    const copy = new Error(redactKnown(arg.message, secrets));
     copy.name = arg.name;
-    if (arg.stack !== undefined) copy.stack = redact(arg.stack, secrets);
+    if (arg.stack !== undefined) copy.stack = redactKnown(arg.stack, secrets);
     return copy;
   }
   if (arg === null || typeof arg !== 'object') return arg;
@@ -41,12 +23,14 @@ function redactArg(arg: unknown, secrets: readonly string[]): unknown {
   } catch {
     return arg;
   }
-  return json !== undefined && redact(json, secrets) !== json ? redact(json, secrets) : arg;
+  if (json === undefined) return arg;
+  const clean = redactKnown(json, secrets);
+  return clean !== json ? clean : arg;
 }
 
 /** A LogOutputChannel that forwards everything to `inner` with the current secrets scrubbed. */
 export function redactingChannel(inner: LogOutputChannel, secrets: () => readonly string[]): LogOutputChannel {
-  const r = (text: string) => redact(text, secrets());
+  const r = (text: string) => redactKnown(text, secrets());
   const args = (xs: unknown[]) => xs.map((x) => redactArg(x, secrets()));
   return {
     get name() {

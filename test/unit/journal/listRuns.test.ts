@@ -1,10 +1,11 @@
 import { rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { createJournal } from '../../../src/core/journal/journal';
 import { listRuns, summarizeRun, totalCost } from '../../../src/core/journal/listRuns';
 import { zeroRound } from '../webview/zeroRound';
-import type { RunSummary } from '../../../src/core/journal/listRuns';
+import type { RunStatus, RunSummary } from '../../../src/core/journal/listRuns';
+import type { LiveRunState } from '../../../src/core/journal/runStatus';
 import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
 import { FIXTURE_RUNS, ManualClock, NEW_RUN, fixtureWorkspace, tempWorkspace } from './journalHelpers';
@@ -14,6 +15,11 @@ let dispose: (() => Promise<void>) | undefined;
 afterEach(async () => dispose?.());
 
 describe('listRuns', () => {
+  it('says a status in the live status words, plus corrupt (checked by the type checker)', () => {
+    expectTypeOf<Exclude<RunStatus, 'corrupt'>>().toExtend<LiveRunState>();
+    expectTypeOf<RunStatus>().toEqualTypeOf<'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt'>();
+  });
+
   it('lists every run newest first, reporting a corrupt one without failing the others', async () => {
     const ws = await fixtureWorkspace();
     dispose = ws.dispose;

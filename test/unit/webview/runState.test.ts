@@ -1,11 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { LIMITS, applyEvent, costTotals, emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, cost, decided, ev, proposed, started, step } from './events';
-import type { PanelEvent } from '../../../src/panelState/types';
+import type { PanelEvent, RunStatus } from '../../../src/panelState/types';
+import type { LiveRunState } from '../../../src/core/journal/runStatus';
 
 const fold = (events: PanelEvent[]) => foldEvents(emptyRunState(RUN), events);
 
 describe('folding engine events into the run state', () => {
+  it('says the status in the live status words, plus pending (checked by the type checker)', () => {
+    expectTypeOf<Exclude<RunStatus, 'pending'>>().toExtend<LiveRunState>();
+    expectTypeOf<RunStatus>().toEqualTypeOf<'pending' | 'running' | 'finished' | 'failed' | 'cancelled'>();
+  });
+
   it('records the run, its candidates and a decision', () => {
     const s = fold([started(), proposed('c0', undefined), proposed('c1', 'c0'), step('c1', 1, 1, 0.4), step('c1', 2, 0, 0.4), decided('c1', 'commit', { parentId: 'c0' })]);
     expect(s.status).toBe('running');
@@ -71,6 +77,13 @@ describe('folding engine events into the run state', () => {
   it('counts an event type it does not know instead of failing the whole run', () => {
     const s = fold([started(), { type: 'future/thing', runId: RUN, at: 5 } as unknown as PanelEvent, proposed('c1', undefined)]);
     expect(s.skippedEvents).toBe(1);
+    expect(s.candidateOrder).toEqual(['c1']);
+  });
+
+  it('skips an event named after something every object has, as it skips any unknown type', () => {
+    const inherited = ['constructor', 'toString', '__proto__'].map((type) => ({ type, runId: RUN, at: 5 }) as unknown as PanelEvent);
+    const s = fold([started(), ...inherited, proposed('c1', undefined)]);
+    expect(s.skippedEvents).toBe(3);
     expect(s.candidateOrder).toEqual(['c1']);
   });
 
