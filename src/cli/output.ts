@@ -86,13 +86,15 @@ export function formatTable<R>(rows: readonly R[], columns: readonly Column<R>[]
   return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n') + '\n';
 }
 
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]+/g;
+
 /**
  * Untrusted text made safe and short for one terminal line: control characters (ANSI escapes
  * included) become spaces, runs of whitespace collapse, and it is cut at `max` characters.
  */
 export function oneLine(text: string, max = Infinity): string {
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
   return fit(flat, max, 'end');
 }
 
