@@ -228,9 +228,7 @@ function describeZeroRound(e: EventOf<'zero/round'>): string {
     [d.lowDispersion, 'low dispersion'],
     [d.notInTopK, 'not in top K'],
   ].filter(([n]) => (n as number) > 0);
-  const reliability = e.reliability
-    .map((r) => `${r.type === 'roleAsymmetry' ? 'role' : 'amplification'} ${r.agreement === undefined ? '—' : `${round(r.agreement)} [${round(r.lo)}, ${round(r.hi)}]`} n ${r.pairs}`)
-    .join(', ');
+  const reliability = e.reliability.map((r) => `${r.type === 'roleAsymmetry' ? 'role' : 'amplification'} ${r.agreement === undefined ? '—' : `${round(r.agreement)} [${round(r.lo)}, ${round(r.hi)}]`} n ${r.pairs}`).join(', ');
   return (
     `round ${e.round}: ${e.written} written · ${e.kept.length} kept, ${e.heldOut.length} held out` +
     (dropped.length > 0 ? ` · dropped ${dropped.map(([n, why]) => `${n} ${why}`).join(', ')}` : '') +

@@ -234,11 +234,7 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
         // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores;
         // with `merge`, every other iteration combines two front members instead (GEPA's merge).
         const pair = spec.merge && t % 2 === 0 ? await mergePair(committed, opts, evaluator, iterRandom.fork('merge'), signal) : undefined;
-        const parent =
-          pair?.[0] ??
-          (spec.gate.name === 'elo'
-            ? byId.get(ratings.pickParent(iterRandom.fork('parent')))!
-            : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
+        const parent = pair?.[0] ?? (spec.gate.name === 'elo' ? byId.get(ratings.pickParent(iterRandom.fork('parent')))! : await pickParent(committed, opts, evaluator, iterRandom.fork('parent'), signal));
 
         // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
         const batch = pair ? [] : sample(splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
@@ -329,11 +325,10 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
           if (landed === 'stale' && spec.mode === 'autopilot') {
             // Writing on would re-commit this same edit against a file that no longer matches it,
             // candidate after candidate; the user's (or another program's) text wins and the run stops.
-            throw new RatchetError(
-              'fileChanged',
-              `${opts.prompt.path} changed since ${child.id} was computed, so its edit was not written over it and the run stopped; start a new run on the file as it is now.`,
-              { file: opts.prompt.path, candidateId: child.id },
-            );
+            throw new RatchetError('fileChanged', `${opts.prompt.path} changed since ${child.id} was computed, so its edit was not written over it and the run stopped; start a new run on the file as it is now.`, {
+              file: opts.prompt.path,
+              candidateId: child.id,
+            });
           }
           if (landed === 'rejected' || landed === 'stale') {
             incumbent = previous;
@@ -549,14 +544,7 @@ function duplicateRecord(child: Version, incumbent: Version, spec: RunSpec, ledg
 
 type Landing = 'applied' | 'dry-run' | 'rejected' | 'stale';
 
-async function deliver(
-  s: Suggestion,
-  mode: RunSpec['mode'],
-  control: RunControl,
-  emit: (e: EventPayload<EngineEvent>) => Promise<void>,
-  meter: Metered,
-  signal: AbortSignal,
-): Promise<Landing> {
+async function deliver(s: Suggestion, mode: RunSpec['mode'], control: RunControl, emit: (e: EventPayload<EngineEvent>) => Promise<void>, meter: Metered, signal: AbortSignal): Promise<Landing> {
   let by: 'autopilot' | 'user' = 'autopilot';
   if (mode === 'suggest') {
     await emit({ type: 'suggestion', ...s });
@@ -585,15 +573,7 @@ async function deliver(
  * made only when the budget can pay for all of it, since half a report says nothing; otherwise, or
  * when a budget runs out midway, it is skipped with a notice.
  */
-async function reportTestWithinBudget(
-  opts: EvolveOptions,
-  evaluator: Evaluator,
-  v0: Version,
-  final: Version,
-  budget: RunBudget,
-  emit: (e: EventPayload<EngineEvent>) => Promise<void>,
-  signal: AbortSignal,
-): Promise<void> {
+async function reportTestWithinBudget(opts: EvolveOptions, evaluator: Evaluator, v0: Version, final: Version, budget: RunBudget, emit: (e: EventPayload<EngineEvent>) => Promise<void>, signal: AbortSignal): Promise<void> {
   const calls = opts.splits.test.length * (final === v0 ? 1 : 2);
   const skip = (why: string) => emit({ type: 'log', level: 'info', message: `The test-split report was skipped: ${why}.` });
   const over = budget.exceeded();
