@@ -45,7 +45,13 @@ server.resetStats();
 const started = performance.now();
 await Promise.all(
   items.map((it, i) =>
-    llm.chat({ role: ROLES[i % ROLES.length]!, messages: [{ role: 'system', content: 'Answer.' }, { role: 'user', content: it.question }] }),
+    llm.chat({
+      role: ROLES[i % ROLES.length]!,
+      messages: [
+        { role: 'system', content: 'Answer.' },
+        { role: 'user', content: it.question },
+      ],
+    }),
   ),
 );
 const measured = (performance.now() - started) / 1000;

@@ -116,7 +116,15 @@ const builds = [
   // its role there (src/entries/nodeProcesses.ts).
   // yaml and the LSP's protocol packages are not bundled again here: they require out/yaml.js (the
   // extension host's copy) and out/lspProtocol.js (the language client's), one of each in the .vsix.
-  { entryPoints: { nodeProcesses: 'src/entries/nodeProcesses.ts' }, platform: 'node', format: 'cjs', target: 'node22', define: { RATCHET_VERSION: JSON.stringify(pkg.version) }, external: ['./lspProtocol.js'], plugins: [yamlFromItsBundle, lspProtocolFromItsBundle] },
+  {
+    entryPoints: { nodeProcesses: 'src/entries/nodeProcesses.ts' },
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    define: { RATCHET_VERSION: JSON.stringify(pkg.version) },
+    external: ['./lspProtocol.js'],
+    plugins: [yamlFromItsBundle, lspProtocolFromItsBundle],
+  },
   { entryPoints: { server: 'src/entries/server.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['./nodeProcesses.js'] },
   { entryPoints: { runDaemon: 'src/entries/runDaemon.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['./nodeProcesses.js'] },
   { entryPoints: { cli: 'src/entries/cli.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['./nodeProcesses.js'] },

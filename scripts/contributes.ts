@@ -34,10 +34,7 @@ function command(name: (typeof COMMAND_NAMES)[number]): Json {
 
 function menus(): Json {
   return Object.fromEntries(
-    Object.entries(MENUS).map(([menu, entries]) => [
-      menu,
-      entries.map((e) => ({ command: commandId(e.command), ...(e.when !== undefined ? { when: e.when } : {}), ...(e.group !== undefined ? { group: e.group } : {}) })),
-    ]),
+    Object.entries(MENUS).map(([menu, entries]) => [menu, entries.map((e) => ({ command: commandId(e.command), ...(e.when !== undefined ? { when: e.when } : {}), ...(e.group !== undefined ? { group: e.group } : {}) }))]),
   );
 }
 

@@ -36,7 +36,11 @@ async function main(): Promise<void> {
   let failures = 0;
   // Asynchronous: the fake endpoint answers from this very process while the Inspector runs.
   const inspect = async (label: string, args: string[], expect?: RegExp): Promise<string> => {
-    const r = await promisify(execFile)(bin, ['--cli', '-e', `OPENAI_BASE_URL=${fake.url}`, '-e', 'OPENAI_API_KEY=inspector-key', process.execPath, cli, 'mcp', '--workspace', ws.dir, ...args], { encoding: 'utf8', timeout: 120_000, maxBuffer: 1 << 24 }).then(
+    const r = await promisify(execFile)(bin, ['--cli', '-e', `OPENAI_BASE_URL=${fake.url}`, '-e', 'OPENAI_API_KEY=inspector-key', process.execPath, cli, 'mcp', '--workspace', ws.dir, ...args], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      maxBuffer: 1 << 24,
+    }).then(
       (ok) => ({ status: 0, stdout: ok.stdout, stderr: ok.stderr }),
       (err: { code?: number; stdout?: string; stderr?: string }) => ({ status: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' }),
     );

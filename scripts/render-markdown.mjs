@@ -21,7 +21,10 @@ try {
   const page = await browser.newPage({ viewport: { width: 1040, height: 600 } });
   await page.setContent(`<!doctype html><meta charset="utf-8"><style>${css}</style><body>${body}</body>`);
   // The first fold open, as a reviewer would click it; the others stay folded.
-  await page.locator('details').first().evaluate((el) => el.setAttribute('open', ''));
+  await page
+    .locator('details')
+    .first()
+    .evaluate((el) => el.setAttribute('open', ''));
   await page.screenshot({ path: output, fullPage: true });
 } finally {
   await browser.close();

@@ -47,10 +47,7 @@ export function renderSchema(text: string): string {
   params.schedule = {
     enum: SCHEDULE_TABLE.map((s) => s.name),
     default: DEFAULTS.gate.schedule,
-    description: [
-      'What the run guarantees about false commits (a code search defaults to per-candidate and cannot screen).',
-      ...SCHEDULE_TABLE.map((s) => `${s.name}: ${s.description}`),
-    ].join('\n'),
+    description: ['What the run guarantees about false commits (a code search defaults to per-candidate and cannot screen).', ...SCHEDULE_TABLE.map((s) => `${s.name}: ${s.description}`)].join('\n'),
   };
   params.horizon!.description = `Declared number of candidates T for ${list(SCHEDULE_TABLE.filter((s) => s.horizon).map((s) => s.name))} (default: budget.candidates).`;
   // `ratchet check`'s policies, from their table (src/core/check/policy.ts).

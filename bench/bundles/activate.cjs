@@ -11,9 +11,12 @@ const load = Module._load;
 Module._load = function (request, ...rest) {
   return request === 'vscode' ? api : load.call(this, request, ...rest);
 };
-const context = new Proxy({ subscriptions: [], asAbsolutePath: (p) => resolve(outDir, '..', p), extensionPath: resolve(outDir, '..') }, {
-  get: (target, prop) => (prop in target ? target[prop] : standIn(`context.${String(prop)}`)),
-});
+const context = new Proxy(
+  { subscriptions: [], asAbsolutePath: (p) => resolve(outDir, '..', p), extensionPath: resolve(outDir, '..') },
+  {
+    get: (target, prop) => (prop in target ? target[prop] : standIn(`context.${String(prop)}`)),
+  },
+);
 const t0 = process.hrtime.bigint();
 const extension = require(resolve(outDir, 'extension.js'));
 const t1 = process.hrtime.bigint();
@@ -24,6 +27,8 @@ try {
   error = err instanceof Error ? err.message : String(err);
 }
 const t2 = process.hrtime.bigint();
-const lazy = Object.keys(require.cache).filter((f) => f.startsWith(outDir) && !f.endsWith('extension.js')).map((f) => f.slice(outDir.length + 1));
+const lazy = Object.keys(require.cache)
+  .filter((f) => f.startsWith(outDir) && !f.endsWith('extension.js'))
+  .map((f) => f.slice(outDir.length + 1));
 process.stdout.write(`${JSON.stringify({ loadMs: Number(t1 - t0) / 1e6, activateMs: Number(t2 - t1) / 1e6, lazyLoaded: lazy, error })}\n`);
 process.exit(0);

@@ -28,7 +28,9 @@ const runs = Number(flag('runs', '15'));
 const kb = (bytes: number): string => (bytes / 1024).toFixed(1);
 
 const rows: string[][] = [];
-const bundles = readdirSync(outDir).filter((f) => f.endsWith('.js')).sort();
+const bundles = readdirSync(outDir)
+  .filter((f) => f.endsWith('.js'))
+  .sort();
 for (const name of bundles) {
   const bytes = statSync(join(outDir, name)).size;
   const budget = BUDGET_KB[name];
@@ -66,7 +68,11 @@ const [one] = samples;
 console.log(`\nActivation of out/extension.js, ${runs} fresh processes (load average ${loadavg()[0]!.toFixed(1)}):\n`);
 console.log('| part | median ms | min ms | max ms |');
 console.log('|---|---|---|---|');
-for (const [part, xs] of [['load (read + run the bundle)', loads], ['activate() synchronous part', activates], ['total', totals]] as const) {
+for (const [part, xs] of [
+  ['load (read + run the bundle)', loads],
+  ['activate() synchronous part', activates],
+  ['total', totals],
+] as const) {
   console.log(`| ${part} | ${median(xs).toFixed(1)} | ${Math.min(...xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`);
 }
 console.log(`\nBudget: ${ACTIVATION_BUDGET_MS} ms total — median ${median(totals) <= ACTIVATION_BUDGET_MS ? 'within' : 'OVER'}, min ${Math.min(...totals) <= ACTIVATION_BUDGET_MS ? 'within' : 'OVER'}.`);

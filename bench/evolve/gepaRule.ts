@@ -114,7 +114,7 @@ function paretoParent(pool: readonly Program[], rng: SeededRandom): number {
   // also holds another program still standing.
   const programs = [...new Set(fronts.flat())].sort((a, b) => pool[a]!.mean - pool[b]!.mean);
   const dominated = new Set<number>();
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const y of programs) {
       if (dominated.has(y)) continue;

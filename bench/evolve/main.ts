@@ -93,9 +93,7 @@ async function main() {
     );
   }
   const pace = rows.find((r) => r.gate === 'pace+')!;
-  console.log(
-    `\nPACE+ used ${(mean(pace.candidateEvals) / mean(greedy.candidateEvals)).toFixed(2)}× greedy's candidate evaluations and ${(mean(pace.agentCalls) / mean(greedy.agentCalls)).toFixed(2)}× its agent calls.`,
-  );
+  console.log(`\nPACE+ used ${(mean(pace.candidateEvals) / mean(greedy.candidateEvals)).toFixed(2)}× greedy's candidate evaluations and ${(mean(pace.agentCalls) / mean(greedy.agentCalls)).toFixed(2)}× its agent calls.`);
 }
 
 if (args.includes('--worlds')) void worldsMain(args);

@@ -19,7 +19,10 @@ interface Arm {
   run(kind: WorldKind, seed: number, sizes: { feedback: number; dev: number }): Promise<ArmRun> | ArmRun;
 }
 
-const ratchet = (schedule: Schedule): Arm['run'] => (kind, seed, sizes) => ratchetRun(makeWorld(kind, seed, sizes), schedule, BUDGETS);
+const ratchet =
+  (schedule: Schedule): Arm['run'] =>
+  (kind, seed, sizes) =>
+    ratchetRun(makeWorld(kind, seed, sizes), schedule, BUDGETS);
 
 export const ARMS: readonly Arm[] = [
   { name: 'GEPA rule (3-item minibatch, strict >, Pareto parents)', run: (kind, seed, sizes) => gepaRun(makeWorld(kind, seed, sizes), BUDGETS) },
@@ -76,7 +79,9 @@ export async function worldsMain(args: readonly string[]): Promise<void> {
 
   console.log(`\nbench/evolve --worlds — ${runs} runs per arm and world; GSM8K problems, feedback ${sizes.feedback} / dev ${sizes.dev} (GEPA: trainset / valset); budgets in agent calls\n`);
   if (kinds.includes('none') && kinds.includes('real25')) {
-    console.log('| arm | non-improving candidates admitted (no-gain world) | runs ending on a prompt not truly better, no-gain world: 500 / 1,000 / 2,000 | mean true quality, +0.25 world: 500 / 1,000 / 2,000 | agent calls to first admit the real edit (+0.25, median) |');
+    console.log(
+      '| arm | non-improving candidates admitted (no-gain world) | runs ending on a prompt not truly better, no-gain world: 500 / 1,000 / 2,000 | mean true quality, +0.25 world: 500 / 1,000 / 2,000 | agent calls to first admit the real edit (+0.25, median) |',
+    );
     console.log('|---|---|---|---|---|');
     for (const arm of ARMS) {
       const none = cell('none', arm)!;

@@ -42,7 +42,8 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--grid-runs') {
       args.gridRuns = num();
       gridSet = true;
-    } else if (a === '--workers') args.workers = Math.min(2, num()); // the machine is shared: 2 at most
+    } else if (a === '--workers')
+      args.workers = Math.min(2, num()); // the machine is shared: 2 at most
     else if (a === '--quick') args.quick = true;
     else throw new Error(`unknown argument ${a} (use --runs N, --grid-runs N, --quick, --workers 1|2)`);
   }
@@ -180,8 +181,8 @@ async function main(): Promise<void> {
       r.cell.title.split(',').slice(0, 2).join(','),
       String(r.futilityIdentity!.tests),
       String(r.futilityIdentity!.mismatches),
-      `${f((100 * (1 - a.candCalls / b.candCalls)), 1)} %`,
-      `${f((100 * (1 - (a.candCalls + a.incCalls) / (b.candCalls + b.incCalls))), 1)} %`,
+      `${f(100 * (1 - a.candCalls / b.candCalls), 1)} %`,
+      `${f(100 * (1 - (a.candCalls + a.incCalls) / (b.candCalls + b.incCalls)), 1)} %`,
     ]);
   }
   say(table(['regime', 'tests', 'runs with any differing decision', 'candidate calls saved', 'all calls saved'], futRows));
@@ -269,5 +270,9 @@ async function main(): Promise<void> {
 
 /** ln of the grid's wealth after five wins: the most five wins can ever give. */
 function paceBest5(): number {
-  return runPaceOnOutcomes(paceConfig('pace+', { futility: false }), EMPTY_LEDGER, Array.from({ length: 5 }, () => ({ incumbent: 0, candidate: 1 }))).summary.logWealth;
+  return runPaceOnOutcomes(
+    paceConfig('pace+', { futility: false }),
+    EMPTY_LEDGER,
+    Array.from({ length: 5 }, () => ({ incumbent: 0, candidate: 1 })),
+  ).summary.logWealth;
 }

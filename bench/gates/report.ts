@@ -95,10 +95,7 @@ export function gateTable(r: CellResult): string {
       f(m.costVsGreedy),
     ];
   });
-  return table(
-    ['gate', 'commits/run', '% false', '% harmful', 'FCR non-benef.', 'FCR neutral', 'FDR', 'power', 'Δ true acc (pts)', 'cand calls/run', 'all calls/run', 'all × greedy'],
-    rows,
-  );
+  return table(['gate', 'commits/run', '% false', '% harmful', 'FCR non-benef.', 'FCR neutral', 'FDR', 'power', 'Δ true acc (pts)', 'cand calls/run', 'all calls/run', 'all × greedy'], rows);
 }
 
 /** |ours − ref| within 3 combined standard errors (ours and the reference's, same size) plus the reference's rounding. */

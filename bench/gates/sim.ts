@@ -203,10 +203,7 @@ function makeGate(gate: BenchGate, plan: RunPlan, tally: Tally): Decide {
     case 'pace+':
     case 'pace+ no-futility':
     case 'pace+ e-lond': {
-      const pcfg: PaceConfig =
-        gate === 'pace+ e-lond'
-          ? paceConfig('pace+', { alpha: cfg.alpha, schedule: 'e-lond', horizonT: cfg.T })
-          : paceConfig('pace+', { alpha: cfg.alpha, futility: gate === 'pace+' });
+      const pcfg: PaceConfig = gate === 'pace+ e-lond' ? paceConfig('pace+', { alpha: cfg.alpha, schedule: 'e-lond', horizonT: cfg.T }) : paceConfig('pace+', { alpha: cfg.alpha, futility: gate === 'pace+' });
       const cache = new OutcomeCache('bench');
       let ledger: RunLedger = EMPTY_LEDGER;
       return (cand, _t, s) => {

@@ -34,17 +34,7 @@ import type { PanelEvent } from '../../src/panelState/types';
 
 const ORIGIN = 'https://panel.bench';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-  '--enable-precise-memory-info',
-];
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--enable-precise-memory-info'];
 const SIZES = [1_000, 10_000];
 const STREAM_BATCH = 500;
 /** Each case runs this many times on a fresh page; the table shows medians (the machine is shared). */
@@ -191,10 +181,25 @@ function decisionStorm(count: number, startAt: number): PanelEvent[] {
   for (let i = 1; i < count; i++) {
     const decision = i % 7 === 0 ? 'commit' : 'reject';
     const record: DecisionRecord = {
-      candidateId: `d${String(i).padStart(7, '0')}`, parentId: 'd0000000', incumbentId: 'd0000000', gate: 'pace+', configHash: 'cfg', alpha: 0.05,
-      schedule: 'per-candidate', ledgerBefore: { tested: i - 1, commits: 0 }, threshold: 20, orderSeed: i, itemsConsumed: 12 + (i % 28),
-      wins: 6, losses: i % 5, ties: 3, logWealth: decision === 'commit' ? 3.1 : -1 - (i % 3), decision, reason: decision === 'commit' ? 'evidence' : 'futile',
-      candidateCalls: 20, incumbentCalls: 4,
+      candidateId: `d${String(i).padStart(7, '0')}`,
+      parentId: 'd0000000',
+      incumbentId: 'd0000000',
+      gate: 'pace+',
+      configHash: 'cfg',
+      alpha: 0.05,
+      schedule: 'per-candidate',
+      ledgerBefore: { tested: i - 1, commits: 0 },
+      threshold: 20,
+      orderSeed: i,
+      itemsConsumed: 12 + (i % 28),
+      wins: 6,
+      losses: i % 5,
+      ties: 3,
+      logWealth: decision === 'commit' ? 3.1 : -1 - (i % 3),
+      decision,
+      reason: decision === 'commit' ? 'evidence' : 'futile',
+      candidateCalls: 20,
+      incumbentCalls: 4,
     };
     out.push({ runId: first!.runId, at: startAt + i * 37, type: 'decision', record });
   }
@@ -224,7 +229,9 @@ async function measure(context: BrowserContext, dataset: Dataset, events: number
   }
   const heap = await heapMb(page);
   const { decisions, domNodes } = await page.evaluate(() => ({
-    decisions: document.querySelector('ratchet-verdict-feed ratchet-virtual-list')!.getAttribute('aria-label') ? (document.querySelector('ratchet-panel-app') as unknown as { runState: { decisions: unknown[] } }).runState.decisions.length : 0,
+    decisions: document.querySelector('ratchet-verdict-feed ratchet-virtual-list')!.getAttribute('aria-label')
+      ? (document.querySelector('ratchet-panel-app') as unknown as { runState: { decisions: unknown[] } }).runState.decisions.length
+      : 0,
     domNodes: document.getElementsByTagName('*').length,
   }));
   const scroll = await scrollFeed(page);
@@ -252,7 +259,11 @@ function resultsTable(runId: string, items: number, versions: number): ResultsTa
   return {
     runId,
     versions: Array.from({ length: versions }, (_, j) => ({ id: j === 0 ? 'v0' : `c${j}`, baseline: j === 0, ...(j === 0 ? {} : { decision: j % 4 === 0 ? ('commit' as const) : ('reject' as const) }) })),
-    items: Array.from({ length: items }, (_, i) => ({ itemId: `item-${String(i).padStart(5, '0')}`, split: i % 5 === 0 ? ('test' as const) : ('dev' as const), text: `Question ${i}: a train leaves at ${i % 24}:00 and travels ${(i * 37) % 500} km; when does it arrive?` })),
+    items: Array.from({ length: items }, (_, i) => ({
+      itemId: `item-${String(i).padStart(5, '0')}`,
+      split: i % 5 === 0 ? ('test' as const) : ('dev' as const),
+      text: `Question ${i}: a train leaves at ${i % 24}:00 and travels ${(i * 37) % 500} km; when does it arrive?`,
+    })),
     scores: Array.from({ length: items }, (_, i) => Array.from({ length: versions }, (_, j) => ((i * 7 + j * 3) % 3 === 0 ? 0 : 1))),
     passFail: true,
   };
@@ -268,15 +279,18 @@ async function measureResults(context: BrowserContext, items: number, versions: 
   await deliverAndPaint(page, [{ type: 'run/snapshot', runs: store.runs(), run: store.snapshot(first!.runId) }], 1);
   await page.evaluate(() => (document.querySelector('ratchet-panel-app') as unknown as { showTab(tab: string): void }).showTab('results'));
   const table = resultsTable(first!.runId, items, versions);
-  const paintMs = await page.evaluate(async ({ table, items }) => {
-    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
-    const t0 = performance.now();
-    window.postMessage({ type: 'results/show', table }, '*');
-    const count = () => document.querySelector('ratchet-results-view .results-count')?.textContent;
-    while (count() !== `${items} of ${items} items`) await frame();
-    await frame();
-    return performance.now() - t0;
-  }, { table, items });
+  const paintMs = await page.evaluate(
+    async ({ table, items }) => {
+      const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+      const t0 = performance.now();
+      window.postMessage({ type: 'results/show', table }, '*');
+      const count = () => document.querySelector('ratchet-results-view .results-count')?.textContent;
+      while (count() !== `${items} of ${items} items`) await frame();
+      await frame();
+      return performance.now() - t0;
+    },
+    { table, items },
+  );
   const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
   const scroll = await scrollFeed(page, 'ratchet-results-view ratchet-virtual-list');
   if (shotsDir) await page.screenshot({ path: join(shotsDir, `panel-results-${items}x${versions}.png`) });
@@ -313,15 +327,18 @@ async function measurePrograms(context: BrowserContext, programs: number): Promi
   store.appendAll(events);
   const page = await openPanel(context);
   const snapshot: HostMessage = { type: 'run/snapshot', runs: store.runs(), run: store.snapshot(events[0]!.runId) };
-  const paintMs = await page.evaluate(async ({ snapshot, programs }) => {
-    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
-    const t0 = performance.now();
-    window.postMessage(snapshot, '*');
-    const drawn = () => document.querySelector('ratchet-score-chart .chart-summary')?.textContent?.startsWith(`${programs} programs evaluated`) === true && document.querySelector('ratchet-score-chart canvas') !== null;
-    while (!drawn()) await frame();
-    await frame();
-    return performance.now() - t0;
-  }, { snapshot, programs });
+  const paintMs = await page.evaluate(
+    async ({ snapshot, programs }) => {
+      const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+      const t0 = performance.now();
+      window.postMessage(snapshot, '*');
+      const drawn = () => document.querySelector('ratchet-score-chart .chart-summary')?.textContent?.startsWith(`${programs} programs evaluated`) === true && document.querySelector('ratchet-score-chart canvas') !== null;
+      while (!drawn()) await frame();
+      await frame();
+      return performance.now() - t0;
+    },
+    { snapshot, programs },
+  );
   const domNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
   const scroll = await scrollFeed(page, 'ratchet-programs-view ratchet-virtual-list');
   if (shotsDir) await page.screenshot({ path: join(shotsDir, `panel-programs-${programs}.png`) });
@@ -365,7 +382,20 @@ async function measureMedian(context: BrowserContext, dataset: Dataset, events: 
 
 function printTable(rows: Row[], bundleBytes: number): void {
   const head = ['run', 'events', 'mode', 'decisions', 'boot ms', 'first paint ms', 'JS heap MB', 'heap Δ MB', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
-  const body = rows.map((r) => [r.dataset, String(r.events), r.mode, String(r.decisions), r.bootMs.toFixed(0), r.paintMs.toFixed(0), r.heapMb.toFixed(1), r.heapDeltaMb.toFixed(1), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
+  const body = rows.map((r) => [
+    r.dataset,
+    String(r.events),
+    r.mode,
+    String(r.decisions),
+    r.bootMs.toFixed(0),
+    r.paintMs.toFixed(0),
+    r.heapMb.toFixed(1),
+    r.heapDeltaMb.toFixed(1),
+    String(r.domNodes),
+    r.scrollP95Ms.toFixed(1),
+    r.scrollWorkMs.toFixed(1),
+    String(r.longTasks),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
   console.log(line(head));

@@ -35,7 +35,15 @@ export async function programSections(context: BrowserContext, deps: SectionsDep
     // The other themes for the screenshots only.
     if (deps.shotsDir) for (const theme of ['light', 'hc'] as const) await measure(context, deps, PROGRAMS, theme, slurmShards);
     const pick = (f: (r: SectionsRow) => number) => deps.median(runs.map(f));
-    rows.push({ ...runs[0]!, snapshotMs: pick((r) => r.snapshotMs), paintMs: pick((r) => r.paintMs), domNodes: pick((r) => r.domNodes), scrollP95Ms: pick((r) => r.scrollP95Ms), scrollWorkMs: pick((r) => r.scrollWorkMs), longTasks: pick((r) => r.longTasks) });
+    rows.push({
+      ...runs[0]!,
+      snapshotMs: pick((r) => r.snapshotMs),
+      paintMs: pick((r) => r.paintMs),
+      domNodes: pick((r) => r.domNodes),
+      scrollP95Ms: pick((r) => r.scrollP95Ms),
+      scrollWorkMs: pick((r) => r.scrollWorkMs),
+      longTasks: pick((r) => r.longTasks),
+    });
   }
   printTable(rows, deps.repeats);
 }
@@ -99,10 +107,13 @@ async function measure(context: BrowserContext, deps: SectionsDeps, programs: nu
   const scroll = await scrollFeed(page, 'ratchet-programs-genealogy .genealogy-scroll');
   if (shotsDir) {
     // The first generations: the seed, the first commits and migrations.
-    await page.evaluate(() => new Promise((r) => {
-      document.querySelector('ratchet-programs-genealogy .genealogy-scroll')!.scrollTop = 0;
-      requestAnimationFrame(() => requestAnimationFrame(r));
-    }));
+    await page.evaluate(
+      () =>
+        new Promise((r) => {
+          document.querySelector('ratchet-programs-genealogy .genealogy-scroll')!.scrollTop = 0;
+          requestAnimationFrame(() => requestAnimationFrame(r));
+        }),
+    );
     await page.screenshot({ path: join(shotsDir, `panel-sections-${programs}${slurmShards === undefined ? '' : '-slurm'}-${theme}.png`), fullPage: true });
   }
   const problems = await page.evaluate(() => (window as unknown as { __bench: { csp: string[]; errors: string[] } }).__bench);
@@ -113,7 +124,18 @@ async function measure(context: BrowserContext, deps: SectionsDeps, programs: nu
 
 function printTable(rows: SectionsRow[], repeats: number): void {
   const head = ['programs', 'evaluator', 'events', 'genealogy marks', 'run snapshot paint ms', 'sections first paint ms', 'DOM nodes', 'scroll frame p95 ms', 'scroll work ms/step', 'long tasks'];
-  const body = rows.map((r) => [String(r.programs), r.evaluator, String(r.events), String(r.marks), r.snapshotMs.toFixed(0), r.paintMs.toFixed(0), String(r.domNodes), r.scrollP95Ms.toFixed(1), r.scrollWorkMs.toFixed(1), String(r.longTasks)]);
+  const body = rows.map((r) => [
+    String(r.programs),
+    r.evaluator,
+    String(r.events),
+    String(r.marks),
+    r.snapshotMs.toFixed(0),
+    r.paintMs.toFixed(0),
+    String(r.domNodes),
+    r.scrollP95Ms.toFixed(1),
+    r.scrollWorkMs.toFixed(1),
+    String(r.longTasks),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(' | ')} |`;
   console.log(`\n${line(head)}`);

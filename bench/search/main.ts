@@ -93,7 +93,11 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|---|');
   for (const world of ['noisy', 'per-instance'] as const) {
     const n = world === 'noisy' ? 30 : 100;
-    for (const [label, step] of [['neutral', 0], ['+0.05', 1], ['+0.15', 3]] as const) {
+    for (const [label, step] of [
+      ['neutral', 0],
+      ['+0.05', 1],
+      ['+0.15', 3],
+    ] as const) {
       const c = await cell(world, 'pace+', step, true);
       const perChild = c.childInstances / c.children;
       console.log(`| ${world} | ${n} | ${world === 'noisy' ? 5 : 10} | ${label} | ${c.children} | ${(c.commits / c.children).toFixed(3)} | ${perChild.toFixed(1)} | ${(100 * (1 - perChild / n)).toFixed(0)} % |`);

@@ -158,12 +158,17 @@ async function overhead(): Promise<void> {
   console.log('\n1. Engine overhead per task: 20 neutral children × 10 shards of a 1 s evaluator (+ the seed), gate greedy, 2 CPUs\n');
   console.log('| backend | tasks | wall s | evaluator s | overhead per task (s) | of which inside the allocation (s) | tasks / min | sbatch | squeue | sacct | scancel | cluster-s |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const [name, m] of [['local', local], ['slurm', slurm]] as const) {
+  for (const [name, m] of [
+    ['local', local],
+    ['slurm', slurm],
+  ] as const) {
     const per = (m.wallS * CPUS - m.evaluatorS) / m.tasks;
     const c = m.calls;
     const cluster = clusterSeconds(m.events);
     const inside = name === 'slurm' ? ((cluster - m.evaluatorS) / m.tasks).toFixed(3) : '—';
-    console.log(`| ${name} | ${m.tasks} | ${m.wallS.toFixed(1)} | ${m.evaluatorS.toFixed(1)} | ${per.toFixed(3)} | ${inside} | ${((60 * m.tasks) / m.wallS).toFixed(1)} | ${c?.sbatch ?? '—'} | ${c?.squeue ?? '—'} | ${c?.sacct ?? '—'} | ${c?.scancel ?? '—'} | ${name === 'slurm' ? cluster : '—'} |`);
+    console.log(
+      `| ${name} | ${m.tasks} | ${m.wallS.toFixed(1)} | ${m.evaluatorS.toFixed(1)} | ${per.toFixed(3)} | ${inside} | ${((60 * m.tasks) / m.wallS).toFixed(1)} | ${c?.sbatch ?? '—'} | ${c?.squeue ?? '—'} | ${c?.sacct ?? '—'} | ${c?.scancel ?? '—'} | ${name === 'slurm' ? cluster : '—'} |`,
+    );
   }
   const same = JSON.stringify(decisions(local.events)) === JSON.stringify(decisions(slurm.events));
   console.log(`\nDecisions identical on both backends: ${same}`);
@@ -267,7 +272,7 @@ async function earlyStop(): Promise<void> {
     evaluator: { ...base.evaluator, command: PADDED, supportFiles: [join(dir, 'evaluate.mjs')], timeoutSeconds: 60, shards: true, shardSize: 4, deterministic: true, backend: 'slurm', slurm },
   };
   printCosts(
-    '2b. The same with clear evidence: 40 instances, 10 shards of 4 (4 s sleep, then each instance scores 1 above the seed\'s rate, 0.5 at it, 0 below)',
+    "2b. The same with clear evidence: 40 instances, 10 shards of 4 (4 s sleep, then each instance scores 1 above the seed's rate, 0.5 at it, 0 below)",
     rates.map((r) => `rate ${r}`),
     10,
     await childCosts(clear, CLEAR_SEED, rateProposer(rates), 'clear'),

@@ -86,13 +86,15 @@ export function formatTable<R>(rows: readonly R[], columns: readonly Column<R>[]
   return [line(columns.map((c) => c.header)), ...cells.map(line)].join('\n') + '\n';
 }
 
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]+/g;
+
 /**
  * Untrusted text made safe and short for one terminal line: control characters (ANSI escapes
  * included) become spaces, runs of whitespace collapse, and it is cut at `max` characters.
  */
 export function oneLine(text: string, max = Infinity): string {
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text.replace(CONTROL_CHARACTERS, ' ').replace(/\s+/g, ' ').trim();
   return fit(flat, max, 'end');
 }
 
@@ -226,9 +228,7 @@ function describeZeroRound(e: EventOf<'zero/round'>): string {
     [d.lowDispersion, 'low dispersion'],
     [d.notInTopK, 'not in top K'],
   ].filter(([n]) => (n as number) > 0);
-  const reliability = e.reliability
-    .map((r) => `${r.type === 'roleAsymmetry' ? 'role' : 'amplification'} ${r.agreement === undefined ? '—' : `${round(r.agreement)} [${round(r.lo)}, ${round(r.hi)}]`} n ${r.pairs}`)
-    .join(', ');
+  const reliability = e.reliability.map((r) => `${r.type === 'roleAsymmetry' ? 'role' : 'amplification'} ${r.agreement === undefined ? '—' : `${round(r.agreement)} [${round(r.lo)}, ${round(r.hi)}]`} n ${r.pairs}`).join(', ');
   return (
     `round ${e.round}: ${e.written} written · ${e.kept.length} kept, ${e.heldOut.length} held out` +
     (dropped.length > 0 ? ` · dropped ${dropped.map(([n, why]) => `${n} ${why}`).join(', ')}` : '') +

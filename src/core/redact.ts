@@ -17,23 +17,7 @@ export const REDACTED = '[redacted]';
  * `API-KEY` and `x-api-key` all match. Exact names only: `promptTokens` or `maxTokens` are counts
  * a user needs to see, and a substring test on "token" would blank them.
  */
-const SECRET_KEYS = new Set([
-  'apikey',
-  'apikeys',
-  'xapikey',
-  'authorization',
-  'proxyauthorization',
-  'token',
-  'accesstoken',
-  'refreshtoken',
-  'authtoken',
-  'bearertoken',
-  'idtoken',
-  'secret',
-  'clientsecret',
-  'password',
-  'passwd',
-]);
+const SECRET_KEYS = new Set(['apikey', 'apikeys', 'xapikey', 'authorization', 'proxyauthorization', 'token', 'accesstoken', 'refreshtoken', 'authtoken', 'bearertoken', 'idtoken', 'secret', 'clientsecret', 'password', 'passwd']);
 
 /**
  * Query parameters that carry credentials, on top of the credential names above (`api-key`,
@@ -108,9 +92,7 @@ export function redactUrl(url: string): string {
   if (!found.userinfo && found.params.length === 0) return url;
   // Rewritten on the raw text, not through URL.toString(), which would percent-encode `[redacted]`.
   let out = found.userinfo ? url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, `$1${REDACTED}@`) : url;
-  out = out.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, name: string) =>
-    isSecretUrlParam(safeDecode(name)) ? `${sep}${name}=${REDACTED}` : whole,
-  );
+  out = out.replace(/([?&])([^=&#]*)=([^&#]*)/g, (whole, sep: string, name: string) => (isSecretUrlParam(safeDecode(name)) ? `${sep}${name}=${REDACTED}` : whole));
   return out;
 }
 

@@ -17,15 +17,7 @@ import { ResponseError, ErrorCodes } from 'vscode-jsonrpc';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import { NodeFiles } from '../node/files';
 import { guarded } from '../protocol/errors';
-import {
-  AttachRequest,
-  DaemonCancelRequest,
-  DaemonExitingNotification,
-  DaemonListRunsRequest,
-  DaemonResumeRequest,
-  DaemonStartRequest,
-  RUN_DAEMON_PROTOCOL,
-} from '../protocol/runDaemon';
+import { AttachRequest, DaemonCancelRequest, DaemonExitingNotification, DaemonListRunsRequest, DaemonResumeRequest, DaemonStartRequest, RUN_DAEMON_PROTOCOL } from '../protocol/runDaemon';
 import { ClientLink } from './clientLink';
 import { DaemonRuns } from './runs';
 
@@ -77,8 +69,14 @@ const server = createServer((socket) => {
     link.attach(connection);
     return { pid: process.pid, runs: runs.list() };
   });
-  connection.onRequest(DaemonStartRequest, guarded((p) => runs.start(p)));
-  connection.onRequest(DaemonResumeRequest, guarded((p) => runs.resume(p)));
+  connection.onRequest(
+    DaemonStartRequest,
+    guarded((p) => runs.start(p)),
+  );
+  connection.onRequest(
+    DaemonResumeRequest,
+    guarded((p) => runs.resume(p)),
+  );
   connection.onRequest(DaemonCancelRequest, (p) => ({ cancelled: runs.cancel(p.runId) }));
   connection.onRequest(DaemonListRunsRequest, () => ({ runs: runs.list() }));
   connection.onClose(() => link.closed(connection));

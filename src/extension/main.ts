@@ -101,7 +101,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Through the commands, so the panel's buttons get the same server-down and error handling.
     cancelRun: async (runId) => void (await vscode.commands.executeCommand(commandId('cancelRun'), runId)),
     resumeRun: async (runId) => void (await vscode.commands.executeCommand(commandId('resumeRun'), runId)),
-    loadRun: async (runId) => void (await feed.loadFromFolders((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), runId)),
+    loadRun: async (runId) =>
+      void (await feed.loadFromFolders(
+        (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        runId,
+      )),
     statuses,
     log,
   });
@@ -144,10 +148,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (notice.show && notice.level === 'error') {
       log.error(notice.message);
       const actions = notice.actions ?? [];
-      void errors.show('error', notice.message, actions.map((a) => a.title)).then((choice) => {
-        const picked = actions.find((a) => a.title === choice);
-        if (picked) void vscode.commands.executeCommand(commandId(picked.command));
-      });
+      void errors
+        .show(
+          'error',
+          notice.message,
+          actions.map((a) => a.title),
+        )
+        .then((choice) => {
+          const picked = actions.find((a) => a.title === choice);
+          if (picked) void vscode.commands.executeCommand(commandId(picked.command));
+        });
     } else {
       log.info(notice.message);
       if (notice.show) void vscode.window.showInformationMessage(notice.message);

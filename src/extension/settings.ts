@@ -65,10 +65,8 @@ export const SETTINGS = {
     type: 'string',
     default: 'openai',
     ...choices(PROVIDERS, {
-      openai:
-        'An OpenAI-compatible HTTP endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio, llama.cpp, OpenRouter): base URL below, key from "Ratchet: Set API Key" or OPENAI_API_KEY.',
-      'vscode-lm':
-        'VS Code\'s Language Model API (the models of your installed chat providers); pick one with "Ratchet: Select Model". No key needed; no logprobs, so Soft Elo falls back to Plain Elo.',
+      openai: 'An OpenAI-compatible HTTP endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio, llama.cpp, OpenRouter): base URL below, key from "Ratchet: Set API Key" or OPENAI_API_KEY.',
+      'vscode-lm': 'VS Code\'s Language Model API (the models of your installed chat providers); pick one with "Ratchet: Select Model". No key needed; no logprobs, so Soft Elo falls back to Plain Elo.',
     }),
     scope: 'window',
     description: 'Where LLM calls go.',
@@ -82,8 +80,7 @@ export const SETTINGS = {
     patternErrorMessage: 'An http(s) URL, e.g. http://127.0.0.1:11434/v1',
     scope: 'window',
     restricted: true,
-    description:
-      'Base URL of the OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` (Ollama). Empty: `OPENAI_BASE_URL`, else OpenAI. Your API key is sent here, so in an untrusted workspace only your user setting is used.',
+    description: 'Base URL of the OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1` (Ollama). Empty: `OPENAI_BASE_URL`, else OpenAI. Your API key is sent here, so in an untrusted workspace only your user setting is used.',
   },
   // A claim about the endpoint above: its calls cost $0 (Ollama, vLLM). Off unless the user says so.
   'endpoint.free': {
@@ -93,9 +90,7 @@ export const SETTINGS = {
     description:
       "The endpoint of `#ratchet.endpoint.baseUrl#` costs nothing (a model served on your machine: Ollama, vLLM, LM Studio): calls to it count $0 toward a run's `budget.dollars`. Roles whose run spec names another endpoint are not covered. Ratchet never assumes this on its own.",
   },
-  'models.default': model(
-    'Model for every role without its own (e.g. `gpt-4o-mini`). With the `vscode-lm` provider, a model family or id; "Ratchet: Select Model" sets it. Empty: the run spec\'s, else `RATCHET_MODEL`.',
-  ),
+  'models.default': model('Model for every role without its own (e.g. `gpt-4o-mini`). With the `vscode-lm` provider, a model family or id; "Ratchet: Select Model" sets it. Empty: the run spec\'s, else `RATCHET_MODEL`.'),
   'models.agent': model(`Model that runs the prompt under evolution (the Solver). ${orDefault}`),
   'models.proposer': model(`Model that proposes edits to the prompt. ${orDefault}`),
   'models.validator': model(`Frozen model that judges parent vs child in the pairwise gates. ${orDefault}`),
@@ -115,8 +110,7 @@ export const SETTINGS = {
     enumDescriptions: GATE_TABLE.map((g) => g.description),
     scope: 'resource',
     onlyWhenSet: true,
-    description:
-      "Acceptance gate when you set it here: it then overrides every run spec's `gate.name` (like the CLI's `--gate`). Leave unset to use each run spec's gate (default PACE+).",
+    description: "Acceptance gate when you set it here: it then overrides every run spec's `gate.name` (like the CLI's `--gate`). Leave unset to use each run spec's gate (default PACE+).",
   },
   'gate.alpha': {
     type: 'number',
@@ -144,8 +138,7 @@ export const SETTINGS = {
     maximum: 3600,
     scope: 'window',
     onlyWhenSet: true,
-    description:
-      "How long one LLM request may go unanswered before Ratchet abandons it and tries again (a slow local model may need more). Set here, it overrides the run spec's `callTimeoutSeconds`.",
+    description: "How long one LLM request may go unanswered before Ratchet abandons it and tries again (a slow local model may need more). Set here, it overrides the run spec's `callTimeoutSeconds`.",
   },
   'run.budgetCalls': {
     type: 'integer',
@@ -197,8 +190,7 @@ export const SETTINGS = {
     default: 'off',
     enum: TRACE_LEVELS,
     scope: 'window',
-    description:
-      'Traces the messages between VS Code and the Ratchet language server in the "Ratchet Trace" output (set that channel\'s log level to Trace). The API key is scrubbed from it.',
+    description: 'Traces the messages between VS Code and the Ratchet language server in the "Ratchet Trace" output (set that channel\'s log level to Trace). The API key is scrubbed from it.',
   },
 } as const satisfies Record<string, SettingDef>;
 

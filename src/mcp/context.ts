@@ -54,7 +54,7 @@ export class McpContext {
     if (this.server.server.getClientCapabilities()?.sampling !== undefined) return { transport: new SamplingTransport(this.server.server), free: true };
     throw new RatchetError(
       'badInput',
-      'No model endpoint is configured for ratchet mcp and this MCP client does not offer sampling: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider) in the server\'s environment, pass --base-url, name one in the run spec\'s models, or use a client that offers sampling.',
+      "No model endpoint is configured for ratchet mcp and this MCP client does not offer sampling: set OPENAI_API_KEY (and OPENAI_BASE_URL for another provider) in the server's environment, pass --base-url, name one in the run spec's models, or use a client that offers sampling.",
       { field: 'endpoint' },
     );
   }

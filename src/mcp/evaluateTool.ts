@@ -20,8 +20,7 @@ export function registerEvaluateTool(ctx: McpContext): void {
     'evaluate',
     {
       title: 'Score a prompt file',
-      description:
-        "A prompt file's mean score on its dev or test split (its run spec's dataset and scorer), with a 95% interval. Use the test split to report a result; compare two texts with judge_edit, which decides with error control.",
+      description: "A prompt file's mean score on its dev or test split (its run spec's dataset and scorer), with a 95% interval. Use the test split to report a result; compare two texts with judge_edit, which decides with error control.",
       inputSchema: {
         file: z.string().min(1).describe("The prompt file, inside the client's roots."),
         split: z.enum(['dev', 'test']).optional().describe('Which split to score (default test).'),
@@ -62,7 +61,8 @@ export function registerEvaluateTool(ctx: McpContext): void {
           version: ctx.options.version,
         });
         await progress.sent();
-        if (o.status !== 'finished') throw o.status === 'cancelled' ? new RatchetError('cancelled', `The evaluation was cancelled (run ${o.runId}).`) : new RatchetError('internal', `The evaluation failed (run ${o.runId}): ${o.error?.message ?? 'unknown error'}`);
+        if (o.status !== 'finished')
+          throw o.status === 'cancelled' ? new RatchetError('cancelled', `The evaluation was cancelled (run ${o.runId}).`) : new RatchetError('internal', `The evaluation failed (run ${o.runId}): ${o.error?.message ?? 'unknown error'}`);
         const s = o.score;
         const shown = relative(root, path);
         const text = s

@@ -35,7 +35,12 @@ export const budgetInput = z
   .describe('Limits for this call. The test is refused before any call when it could need more.');
 
 const input = {
-  file: z.string().min(1).describe("The file whose edit is judged: a path (absolute, or relative to the first root) or a file:// URI inside the client's roots. A prompt file's run spec (front matter or <name>.ratchet.yaml) gives the dev items, scorer and gate; a program's (<file>.ratchet.yaml, kind: code) its evaluator, whose instances the test runs on (only the EVOLVE-BLOCK regions may change)."),
+  file: z
+    .string()
+    .min(1)
+    .describe(
+      "The file whose edit is judged: a path (absolute, or relative to the first root) or a file:// URI inside the client's roots. A prompt file's run spec (front matter or <name>.ratchet.yaml) gives the dev items, scorer and gate; a program's (<file>.ratchet.yaml, kind: code) its evaluator, whose instances the test runs on (only the EVOLVE-BLOCK regions may change).",
+    ),
   candidate: z.string().optional().describe("The candidate: the file's whole new text (give this or diff)."),
   diff: z.string().optional().describe("The candidate as a unified diff against the file's current text (give this or candidate)."),
   rationale: z.string().max(4000).optional().describe('Why the edit should help, in your words; kept with the candidate in the run’s journal.'),
@@ -51,7 +56,7 @@ const evidence = z.object({
   wins: z.number().int(),
   losses: z.number().int(),
   ties: z.number().int(),
-  abstentions: z.number().int().describe("Items the judge gave no verdict on, left out of the test."),
+  abstentions: z.number().int().describe('Items the judge gave no verdict on, left out of the test.'),
   itemsUsed: z.number().int(),
   devItems: z.number().int().describe('The items the test could use: dev items, or a program’s evaluator instances.'),
   unit: z.enum(['dev item', 'instance']),
@@ -110,7 +115,10 @@ export function registerJudgeTool(ctx: McpContext): void {
           ? await judgePromptEdit({ ...common, ...(args.budget ? { budget: args.budget } : {}), ...(transport.transport ? { transport: transport.transport, clientModels: transport.free } : {}) })
           : await judgeProgramEdit({ ...common, ...(args.budget?.evaluations === undefined ? {} : { budget: { evaluations: args.budget.evaluations } }) });
         await progress.sent();
-        if (outcome.status !== 'finished') throw outcome.status === 'cancelled' ? new RatchetError('cancelled', `The test was cancelled (run ${outcome.runId}).`) : new RatchetError('internal', `The test failed (run ${outcome.runId}): ${outcome.error?.message ?? 'unknown error'}`);
+        if (outcome.status !== 'finished')
+          throw outcome.status === 'cancelled'
+            ? new RatchetError('cancelled', `The test was cancelled (run ${outcome.runId}).`)
+            : new RatchetError('internal', `The test failed (run ${outcome.runId}): ${outcome.error?.message ?? 'unknown error'}`);
         // Named as the agent knows it: relative to its root.
         const shown = relative(root, path);
         return ctx.result(summaryOf(outcome, shown, args.apply === true), structured(outcome, shown, args.apply === true));
@@ -129,7 +137,10 @@ export function candidateOf(args: { candidate?: string | undefined; diff?: strin
   if (args.candidate !== undefined) return args.candidate;
   const patched = applyPatch(current, args.diff!);
   if (patched === false) {
-    throw new RatchetError('badInput', `The diff does not apply to the current text of ${path} (a hunk's context or line numbers do not match); send the candidate's whole text instead, or a diff made against the file as it is now.`, { file: path, field: 'diff' });
+    throw new RatchetError('badInput', `The diff does not apply to the current text of ${path} (a hunk's context or line numbers do not match); send the candidate's whole text instead, or a diff made against the file as it is now.`, {
+      file: path,
+      field: 'diff',
+    });
   }
   return patched;
 }
@@ -144,7 +155,8 @@ function summaryOf(o: JudgeRunOutcome, path: string, asked: boolean): string {
   const applied = appliedOf(o, asked);
   const written = applied === 'applied' ? ' The candidate was written into the file.' : applied === 'stale' ? ' The file changed during the test, so the candidate was not written.' : '';
   const substituted = o.substitutedGate ? ` (The run spec's gate ${o.substitutedGate} has no error control, so ${o.gate} decided.)` : '';
-  const tries = o.testsOnText > 1 ? ` This is candidate ${o.testsOnText} judged against this text: across them, up to ${o.testsOnText} × α = ${Number((o.testsOnText * o.evidence.alpha).toPrecision(2))} commits are expected by luck alone.` : '';
+  const tries =
+    o.testsOnText > 1 ? ` This is candidate ${o.testsOnText} judged against this text: across them, up to ${o.testsOnText} × α = ${Number((o.testsOnText * o.evidence.alpha).toPrecision(2))} commits are expected by luck alone.` : '';
   return `${sentence}${written}${substituted}${tries} Run ${o.runId}.`;
 }
 

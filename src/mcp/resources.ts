@@ -36,7 +36,13 @@ export function registerResources(ctx: McpContext): void {
         const resources = [];
         for (const root of await ctx.roots.folders()) {
           for (const r of await listRuns(files, root, { isOwnerAlive, now: Date.now() })) {
-            resources.push({ uri: runUri(r.runId), name: r.runId, title: `${r.kind ?? 'run'} ${r.runId}`, description: `${r.kind ?? 'run'} of ${r.target ?? '?'}: ${r.status}, ${r.commits} committed of ${r.candidates}`, mimeType: JSON_TYPE });
+            resources.push({
+              uri: runUri(r.runId),
+              name: r.runId,
+              title: `${r.kind ?? 'run'} ${r.runId}`,
+              description: `${r.kind ?? 'run'} of ${r.target ?? '?'}: ${r.status}, ${r.commits} committed of ${r.candidates}`,
+              mimeType: JSON_TYPE,
+            });
           }
         }
         return { resources };
@@ -53,7 +59,7 @@ export function registerResources(ctx: McpContext): void {
   ctx.server.registerResource(
     'decision',
     new ResourceTemplate('ratchet://runs/{runId}/decisions/{n}', { list: undefined }),
-    { title: 'Ratchet decision', description: "One gate decision of a run (1-based): the evidence against 1/α, pairs won and lost, ties, and what it means in plain words.", mimeType: JSON_TYPE },
+    { title: 'Ratchet decision', description: 'One gate decision of a run (1-based): the evidence against 1/α, pairs won and lost, ties, and what it means in plain words.', mimeType: JSON_TYPE },
     async (uri, { runId, n }) => {
       const id = checkedRunId(single(runId));
       const view = await readRunView(files, await rootOf(id), id);

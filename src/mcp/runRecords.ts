@@ -120,10 +120,7 @@ function explain(r: DecisionRecord, evidence: number | null): string {
     ties: r.ties,
     futile: r.reason === 'futile',
   };
-  const verdict =
-    r.decision === 'commit'
-      ? `${r.candidateId} was committed: the gate found the evidence that it is better than ${r.incumbentId ?? 'the version in force'}.`
-      : `${r.candidateId} was not committed: ${stopWords(r)}`;
+  const verdict = r.decision === 'commit' ? `${r.candidateId} was committed: the gate found the evidence that it is better than ${r.incumbentId ?? 'the version in force'}.` : `${r.candidateId} was not committed: ${stopWords(r)}`;
   const parts = [verdict];
   if (evidence !== null) parts.push(GLOSSARY.evidence.forCandidate(facts), GLOSSARY.alpha.forCandidate(facts));
   parts.push(GLOSSARY.discordant.forCandidate(facts), GLOSSARY.tie.forCandidate(facts));

@@ -73,10 +73,22 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
         if (kind === 'evolve') {
           const { transport } = ctx.transportFor(await loadRunSpec(files, path));
           budget = { candidates: b.candidates ?? DEFAULT_RUN_BUDGET.candidates, calls: b.calls ?? DEFAULT_RUN_BUDGET.calls };
-          started = await runs.start({ kind, path, root, apply: args.apply === true, evolve: { candidates: budget.candidates!, budgetCalls: budget.calls! }, endpoint: ctx.options.endpoint, ...(transport ? { transport } : {}), untrusted: !ctx.options.trusted, version: ctx.options.version });
+          started = await runs.start({
+            kind,
+            path,
+            root,
+            apply: args.apply === true,
+            evolve: { candidates: budget.candidates!, budgetCalls: budget.calls! },
+            endpoint: ctx.options.endpoint,
+            ...(transport ? { transport } : {}),
+            untrusted: !ctx.options.trusted,
+            version: ctx.options.version,
+          });
         } else {
           if (ctx.transportFor(undefined).transport) {
-            throw new RatchetError('badInput', 'A code search calls an OpenAI-compatible endpoint for its proposals, and ratchet mcp has none configured: set OPENAI_API_KEY (and OPENAI_BASE_URL) in its environment or pass --base-url.', { field: 'endpoint' });
+            throw new RatchetError('badInput', 'A code search calls an OpenAI-compatible endpoint for its proposals, and ratchet mcp has none configured: set OPENAI_API_KEY (and OPENAI_BASE_URL) in its environment or pass --base-url.', {
+              field: 'endpoint',
+            });
           }
           budget = { proposals: b.proposals ?? DEFAULT_RUN_BUDGET.proposals, evaluations: b.evaluations ?? DEFAULT_RUN_BUDGET.evaluations, ...(b.dollars === undefined ? {} : { dollars: b.dollars }) };
           const search = { proposals: budget.proposals!, evaluations: budget.evaluations!, ...(b.dollars === undefined ? {} : { budgetDollars: b.dollars }) };
@@ -106,7 +118,17 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
         const view = await readRunView(files, root, id);
         const s = live
           ? { runId: id, state: live.state, kind: view.kind, file: view.file, line: live.line, tested: live.tested, commits: live.commits, ...(live.error ? { error: live.error } : {}), live: true }
-          : { runId: id, state: view.status, kind: view.kind, file: view.file, line: `${view.candidates} candidates, ${view.commits} committed`, tested: view.decisions.length, commits: view.commits, ...(view.reason ? { error: view.reason } : {}), live: false };
+          : {
+              runId: id,
+              state: view.status,
+              kind: view.kind,
+              file: view.file,
+              line: `${view.candidates} candidates, ${view.commits} committed`,
+              tested: view.decisions.length,
+              commits: view.commits,
+              ...(view.reason ? { error: view.reason } : {}),
+              live: false,
+            };
         const structured = Object.fromEntries(Object.entries({ ...s, resource: runUri(id) }).filter(([, v]) => v !== undefined));
         return ctx.result(`Run ${id} (${s.kind ?? 'run'} of ${s.file ?? '?'}): ${s.state} — ${s.line}.`, structured);
       } catch (err) {
@@ -143,7 +165,17 @@ export function registerRunTools(ctx: McpContext): InProcessRuns {
       inputSchema: { limit: z.number().int().min(1).max(500).optional().describe('At most this many (default 50).') },
       outputSchema: {
         runs: z.array(
-          z.object({ runId: z.string(), kind: z.string().optional(), file: z.string().optional(), status: z.string(), candidates: z.number().int(), commits: z.number().int(), calls: z.number().int().optional(), dollars: z.number().optional(), resource: z.string() }),
+          z.object({
+            runId: z.string(),
+            kind: z.string().optional(),
+            file: z.string().optional(),
+            status: z.string(),
+            candidates: z.number().int(),
+            commits: z.number().int(),
+            calls: z.number().int().optional(),
+            dollars: z.number().optional(),
+            resource: z.string(),
+          }),
         ),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -57,7 +57,7 @@ export class SamplingTransport implements LlmTransport {
   }
 
   embed(): Promise<EmbedResponse> {
-    return Promise.reject(new RatchetError('badInput', "MCP sampling has no embeddings; give this run an OpenAI-compatible endpoint (ratchet mcp --base-url, or OPENAI_BASE_URL)."));
+    return Promise.reject(new RatchetError('badInput', 'MCP sampling has no embeddings; give this run an OpenAI-compatible endpoint (ratchet mcp --base-url, or OPENAI_BASE_URL).'));
   }
 }
 

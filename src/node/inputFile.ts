@@ -92,9 +92,7 @@ async function notRegular(file: string, st: Stats): Promise<RatchetError> {
     () => undefined,
   );
   const what = kindOf(st);
-  const why = st.isDirectory()
-    ? 'not a file'
-    : 'not a regular file; Ratchet reads only regular files (a named pipe would wait forever, a device would never end)';
+  const why = st.isDirectory() ? 'not a file' : 'not a regular file; Ratchet reads only regular files (a named pipe would wait forever, a device would never end)';
   const message = link === undefined ? `${file} is ${what}, ${why}.` : `${file} is a symbolic link to ${link}, which is ${what}, ${why}.`;
   return new RatchetError('badInput', message, { file });
 }

@@ -30,11 +30,7 @@ export interface StreamedJournal {
 }
 
 /** Streams `eventsPath` event by event; a missing file is `journalMissing`, damage `journalCorrupt` (as readJournal). */
-export async function streamJournal(
-  eventsPath: string,
-  onEvent: (event: JournaledEvent, line: string) => void,
-  options: StreamJournalOptions = {},
-): Promise<StreamedJournal> {
+export async function streamJournal(eventsPath: string, onEvent: (event: JournaledEvent, line: string) => void, options: StreamJournalOptions = {}): Promise<StreamedJournal> {
   const { until, maxLineChars = inputLimitsFromEnv().maxFileBytes } = options;
   const reader = new JournalLineReader(eventsPath, (event, line) => {
     if (until === undefined || event.seq <= until) onEvent(event, line);
@@ -68,11 +64,7 @@ export async function streamJournal(
         carryLength += chunk.length - pos;
       }
       if (carryLength > maxLineChars) {
-        throw new RatchetError(
-          'journalCorrupt',
-          `${eventsPath} line ${lines + 1} runs past ${formatSize(maxLineChars)} without ending; the journal is damaged and cannot be replayed past it.`,
-          { file: eventsPath, line: lines + 1 },
-        );
+        throw new RatchetError('journalCorrupt', `${eventsPath} line ${lines + 1} runs past ${formatSize(maxLineChars)} without ending; the journal is damaged and cannot be replayed past it.`, { file: eventsPath, line: lines + 1 });
       }
       await options.afterChunk?.();
       if (until !== undefined && reader.events >= until) return { events: until, tornTail: false };

@@ -37,11 +37,7 @@ export async function listModels(target: ListModelsTarget, signal: AbortSignal):
         err,
       );
     }
-    throw toRatchetError(
-      err,
-      { baseURL: target.baseURL, shownURL, model: '(listing models)', role: 'agent', apiKey: target.apiKey, apiKeyFrom: target.apiKeyFrom, baseURLFrom: target.baseURLFrom },
-      signal,
-    );
+    throw toRatchetError(err, { baseURL: target.baseURL, shownURL, model: '(listing models)', role: 'agent', apiKey: target.apiKey, apiKeyFrom: target.apiKeyFrom, baseURLFrom: target.baseURLFrom }, signal);
   }
   return ids.sort((a, b) => a.localeCompare(b));
 }

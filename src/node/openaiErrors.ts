@@ -40,12 +40,7 @@ export function toRatchetError(err: unknown, ctx: CallContext, signal: AbortSign
     return cancellationOf(signal);
   }
   if (err instanceof APIConnectionTimeoutError) {
-    return new RatchetError(
-      'llmTimeout',
-      `The endpoint ${ctx.shownURL} did not answer in time (model ${ctx.model}): it may be overloaded or still loading the model.`,
-      where,
-      err,
-    );
+    return new RatchetError('llmTimeout', `The endpoint ${ctx.shownURL} did not answer in time (model ${ctx.model}): it may be overloaded or still loading the model.`, where, err);
   }
   if (err instanceof APIConnectionError) {
     const code = causeCode(err);
@@ -86,7 +81,7 @@ function httpError(err: APIError, status: number, ctx: CallContext, now: number)
   if (status === 401) advice = keyAdvice(ctx);
   else if (status === 403) advice = `check that the API key may use the model ${ctx.model}, or choose another model`;
   else if (status === 404) advice = `${modelAdvice(ctx)}; also check that the base URL${ctx.baseURLFrom ? ` (${ctx.baseURLFrom})` : ''} ends in /v1`;
-  else if (status === 429) advice = 'the rate limit or quota is exhausted; Ratchet retries, and if it persists lower the concurrency or check the account\'s quota';
+  else if (status === 429) advice = "the rate limit or quota is exhausted; Ratchet retries, and if it persists lower the concurrency or check the account's quota";
   else if (status === 408 || status >= 500) advice = 'the server failed; Ratchet retries, and if it persists check the server or try later';
   else advice = `check that the model ${ctx.model} accepts the parameters sent (logprobs, seed, max tokens)`;
   return new RatchetError('llmHttp', `${answered}${said}: ${advice}.`, details, err);

@@ -6,24 +6,13 @@
  */
 import OpenAI from 'openai';
 import type { ClientOptions } from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { LlmTransport } from '../core/ports';
 import { RatchetError } from '../core/errors';
 import { resolveEndpoint } from '../core/llm/roles';
 import { redactUrl } from '../core/redact';
 import type { RoleConfig } from '../core/llm/roles';
-import type {
-  ChatRequest,
-  ChatResponse,
-  EmbedRequest,
-  EmbedResponse,
-  EndpointConfig,
-  TokenLogprob,
-  Usage,
-} from '../core/llm/types';
+import type { ChatRequest, ChatResponse, EmbedRequest, EmbedResponse, EndpointConfig, TokenLogprob, Usage } from '../core/llm/types';
 import { malformed, toRatchetError } from './openaiErrors';
 import type { CallContext } from './openaiErrors';
 
@@ -73,10 +62,7 @@ export class OpenAiTransport implements LlmTransport {
     let data: unknown;
     try {
       // Floats, not the SDK's default base64: several local servers only speak floats.
-      data = await this.clientFor(ctx).embeddings.create(
-        { model: ctx.model, input: req.input, encoding_format: 'float' },
-        { signal },
-      );
+      data = await this.clientFor(ctx).embeddings.create({ model: ctx.model, input: req.input, encoding_format: 'float' }, { signal });
     } catch (err) {
       throw toRatchetError(err, ctx, signal);
     }

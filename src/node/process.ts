@@ -148,10 +148,7 @@ function signalGroup(pid: number, sig: NodeJS.Signals): void {
 function startError(command: string, cwd: string | undefined, err: Error): RatchetError {
   const code = (err as { code?: unknown }).code;
   const where = cwd === undefined ? '' : ` (in ${cwd})`;
-  const message =
-    code === 'ENOENT'
-      ? `Could not run "${command}"${where}: no such program on PATH or directory; check the evaluator command.`
-      : `Could not run "${command}"${where}: ${err.message}.`;
+  const message = code === 'ENOENT' ? `Could not run "${command}"${where}: no such program on PATH or directory; check the evaluator command.` : `Could not run "${command}"${where}: ${err.message}.`;
   return new RatchetError('badInput', message, { command, ...(cwd === undefined ? {} : { cwd }) }, err);
 }
 

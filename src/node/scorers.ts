@@ -22,7 +22,13 @@ export async function importScorerModule(absolutePath: string): Promise<unknown>
   // Checked as every input is: a named pipe would hang the module loader.
   const input = await openInputFile(absolutePath);
   if (input === undefined) throw new Error(`no file ${absolutePath}`);
-  const mtimeMs = await input.handle.stat().then((info) => info.mtimeMs, () => 0).finally(() => input.handle.close());
+  const mtimeMs = await input.handle
+    .stat()
+    .then(
+      (info) => info.mtimeMs,
+      () => 0,
+    )
+    .finally(() => input.handle.close());
   url.searchParams.set('mtime', String(Math.trunc(mtimeMs)));
   return (await import(url.href)) as unknown;
 }

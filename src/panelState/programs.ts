@@ -129,4 +129,3 @@ function markCommitted(s: ProgramsState, node: ProgramNode): void {
 function tally(s: ProgramsState, model: string): ModelTally {
   return (s.byModel[model] ??= { proposals: 0, failed: 0, commits: 0 });
 }
-

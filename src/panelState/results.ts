@@ -158,9 +158,7 @@ export function versionAccuracy(table: ResultsTable, versionIndex: number): Vers
 
 /** The sentence a tooltip says about how an accuracy's interval was computed. */
 export function intervalMethodText(method: VersionAccuracy['method']): string {
-  return method === 'wilson'
-    ? 'Mean of pass (1) / fail (0) over the items it ran on, with a 95 % Wilson score interval.'
-    : "Mean score over the items it ran on, with a 95 % Student's t interval.";
+  return method === 'wilson' ? 'Mean of pass (1) / fail (0) over the items it ran on, with a 95 % Wilson score interval.' : "Mean score over the items it ran on, with a 95 % Student's t interval.";
 }
 
 /** The label a column header shows for a version: a suggestion the user rejected is never "(committed)". */

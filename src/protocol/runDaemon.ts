@@ -104,9 +104,7 @@ export const DaemonRunStatusNotification = new NotificationType<{ run: DaemonRun
 /** The user's answer to a gated suggestion (suggest mode). Cancelled when the run stops. */
 export const DaemonDecideRequest = new RequestType<{ runId: string; suggestion: Suggestion }, { answer: 'accept' | 'reject' }, void>('daemon/decide');
 /** Write an accepted edit through the editor (versioned, undoable). */
-export const DaemonApplyRequest = new RequestType<{ runId: string; suggestion: Suggestion; by: 'autopilot' | 'user' }, { outcome: 'applied' | 'stale' }, void>(
-  'daemon/apply',
-);
+export const DaemonApplyRequest = new RequestType<{ runId: string; suggestion: Suggestion; by: 'autopilot' | 'user' }, { outcome: 'applied' | 'stale' }, void>('daemon/apply');
 /** One chat completion through VS Code's language models. */
 export const DaemonLanguageModelRequest = new RequestType<ChatRequest, ChatResponse, RatchetErrorData>('daemon/languageModel');
 /** The daemon has no runs left and is going away; start the next run in a new one. */

@@ -24,23 +24,12 @@ export type SpecOf = (promptPath: string) => Promise<RunSpec | undefined>;
 /** The models line of a loaded spec (server/modelLine.ts): the Evolve lens's tooltip. */
 export type ModelLine = (spec: RunSpec) => string;
 
-export async function codeLenses(
-  doc: TextDocument,
-  path: string,
-  files: Files,
-  pending: readonly SuggestionState[],
-  specOf: SpecOf,
-  models: ModelLine,
-  trusted: boolean,
-): Promise<CodeLens[]> {
+export async function codeLenses(doc: TextDocument, path: string, files: Files, pending: readonly SuggestionState[], specOf: SpecOf, models: ModelLine, trusted: boolean): Promise<CodeLens[]> {
   const lenses = suggestionLenses(pending);
   const text = doc.getText();
   const fileArgs: FileCommandArgs = [doc.uri];
   const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const run = (at = top, tooltip?: string) => [
-    lens(at, '$(play) Evolve', RatchetCommands.evolve, fileArgs, tooltip),
-    lens(at, 'Evaluate', RatchetCommands.evaluate, fileArgs, tooltip),
-  ];
+  const run = (at = top, tooltip?: string) => [lens(at, '$(play) Evolve', RatchetCommands.evolve, fileArgs, tooltip), lens(at, 'Evaluate', RatchetCommands.evaluate, fileArgs, tooltip)];
   const generate = (promptPath: string) => lens(top, '$(wand) Generate Dev Set', RatchetCommands.generateDevSet, fileArgs, generateTooltip(promptPath));
   const promptRun = async (promptPath: string | undefined) => {
     const spec = promptPath === undefined ? undefined : await specOf(promptPath);
@@ -88,10 +77,7 @@ export function suggestionLenses(pending: readonly SuggestionState[]): CodeLens[
     tops.forEach((line, i) => {
       const at = { start: { line, character: 0 }, end: { line, character: 0 } };
       const part = tops.length === 1 ? '' : i === 0 ? ` (${tops.length} parts)` : ` (part ${i + 1} of ${tops.length})`;
-      lenses.push(
-        lens(at, `$(check) Accept ${s.candidateId}${part}`, RatchetCommands.acceptSuggestion, args),
-        lens(at, `$(close) Reject${part}`, RatchetCommands.rejectSuggestion, args),
-      );
+      lenses.push(lens(at, `$(check) Accept ${s.candidateId}${part}`, RatchetCommands.acceptSuggestion, args), lens(at, `$(close) Reject${part}`, RatchetCommands.rejectSuggestion, args));
       if (i > 0) return;
       if (hunksInRun(s.runId) > 1 && pending.find((p) => p.runId === s.runId) === s) {
         lenses.push(lens(at, 'Accept All', RatchetCommands.acceptAllSuggestions, runArgs), lens(at, 'Reject All', RatchetCommands.rejectAllSuggestions, runArgs));

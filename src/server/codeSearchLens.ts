@@ -23,7 +23,7 @@ import { pathToUri } from './uris';
 export const MANAGE_TRUST_COMMAND = 'workbench.trust.manage';
 export const SHOW_PROBLEMS_COMMAND = 'workbench.actions.view.problems';
 
-const TRUST_TITLE = '$(shield) Code search runs this workspace\'s evaluator: trust the workspace to start one — Manage Workspace Trust';
+const TRUST_TITLE = "$(shield) Code search runs this workspace's evaluator: trust the workspace to start one — Manage Workspace Trust";
 
 /** Empty when the text has no marker (not a program for code search). */
 export async function codeSearchLenses(doc: TextDocument, path: string, files: Files, trusted: boolean): Promise<CodeLens[]> {

@@ -98,7 +98,7 @@ export class DiagnosticsPublisher {
 
   private publish(path: string): void {
     const all = [...(this.spec.get(path) ?? []), ...this.markers.get(path)];
-    for (const check of this.inputs.values()) for (const x of (check.byFile.get(path) ?? [])) all.push(x);
+    for (const check of this.inputs.values()) for (const x of check.byFile.get(path) ?? []) all.push(x);
     // The same schema error can come from both layers; show it once.
     const seen = new Set<string>();
     const unique = all.filter((d) => {

@@ -197,7 +197,17 @@ documents.onDidClose((e) => {
 connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
   const path = uriToPath(params.textDocument.uri);
-  return doc && path ? codeLenses(doc, path, files, book.awaitingAnswer(path), (prompt) => specs.spec(prompt), (spec) => modelLine(spec, settings), settings.trusted) : [];
+  return doc && path
+    ? codeLenses(
+        doc,
+        path,
+        files,
+        book.awaitingAnswer(path),
+        (prompt) => specs.spec(prompt),
+        (spec) => modelLine(spec, settings),
+        settings.trusted,
+      )
+    : [];
 });
 
 connection.onCodeAction(async (params) => {
@@ -210,9 +220,18 @@ connection.onCodeAction(async (params) => {
 
 // ---- ratchet/* requests: errors leave as RatchetErrorData (src/protocol/errors.ts) --------------
 
-connection.onRequest(StartRunRequest, guarded(async (p) => runWentAhead(await runs.start(p))));
-connection.onRequest(DevSetPathsRequest, guarded((p) => runs.devSetPaths(p.uri)));
-connection.onRequest(ResumeRunRequest, guarded(async (p) => runWentAhead(await runs.resume(p.runId))));
+connection.onRequest(
+  StartRunRequest,
+  guarded(async (p) => runWentAhead(await runs.start(p))),
+);
+connection.onRequest(
+  DevSetPathsRequest,
+  guarded((p) => runs.devSetPaths(p.uri)),
+);
+connection.onRequest(
+  ResumeRunRequest,
+  guarded(async (p) => runWentAhead(await runs.resume(p.runId))),
+);
 connection.onRequest(
   TestEvaluatorRequest,
   guarded(async (p, token) => {
@@ -223,9 +242,18 @@ connection.onRequest(
     return testEvaluator(files, settings, path, stop.signal);
   }),
 );
-connection.onRequest(CancelRunRequest, guarded(async (p) => ({ cancelled: await runs.cancel(p.runId) })));
-connection.onRequest(ListRunsRequest, guarded(async () => ({ runs: await runs.list() })));
-connection.onRequest(AcceptSuggestionRequest, guarded((p) => book.accept(p)));
+connection.onRequest(
+  CancelRunRequest,
+  guarded(async (p) => ({ cancelled: await runs.cancel(p.runId) })),
+);
+connection.onRequest(
+  ListRunsRequest,
+  guarded(async () => ({ runs: await runs.list() })),
+);
+connection.onRequest(
+  AcceptSuggestionRequest,
+  guarded((p) => book.accept(p)),
+);
 connection.onRequest(
   RejectSuggestionRequest,
   guarded((p) => {
@@ -233,7 +261,10 @@ connection.onRequest(
     return {};
   }),
 );
-connection.onRequest(ListSuggestionsRequest, guarded((p) => ({ suggestions: book.list(p.uri === undefined ? undefined : uriToPath(p.uri)) })));
+connection.onRequest(
+  ListSuggestionsRequest,
+  guarded((p) => ({ suggestions: book.list(p.uri === undefined ? undefined : uriToPath(p.uri)) })),
+);
 connection.onRequest(
   CreateRunSpecRequest,
   guarded((p) => {

@@ -21,16 +21,7 @@ import type { DaemonAddress } from '../node/daemonAddress';
 import { fromWireError, guarded, isConnectionLoss } from '../protocol/errors';
 import { signalOf } from '../node/cancellation';
 import { isOwnerAlive } from '../node/process';
-import {
-  AttachRequest,
-  DaemonApplyRequest,
-  DaemonDecideRequest,
-  DaemonExitingNotification,
-  DaemonLanguageModelRequest,
-  DaemonRunEventNotification,
-  DaemonRunStatusNotification,
-  RUN_DAEMON_PROTOCOL,
-} from '../protocol/runDaemon';
+import { AttachRequest, DaemonApplyRequest, DaemonDecideRequest, DaemonExitingNotification, DaemonLanguageModelRequest, DaemonRunEventNotification, DaemonRunStatusNotification, RUN_DAEMON_PROTOCOL } from '../protocol/runDaemon';
 import type { DaemonRunIdentity, DaemonRunInfo } from '../protocol/runDaemon';
 import type { Suggestion } from '../core/journal/control';
 
@@ -174,7 +165,10 @@ export class RunDaemonLink {
     });
     connection.onRequest(DaemonDecideRequest, async (p, token) => ({ answer: await h.decide(p.runId, p.suggestion, signalOf(token)) }));
     connection.onRequest(DaemonApplyRequest, async (p) => ({ outcome: await h.apply(p.runId, p.suggestion, p.by) }));
-    connection.onRequest(DaemonLanguageModelRequest, guarded((req, token) => h.chat(req, signalOf(token))));
+    connection.onRequest(
+      DaemonLanguageModelRequest,
+      guarded((req, token) => h.chat(req, signalOf(token))),
+    );
     connection.onClose(() => {
       connection.dispose();
       if (this.connection !== connection) return;
@@ -272,4 +266,3 @@ async function processGone(pid: number | undefined, timeoutMs: number): Promise<
   const until = Date.now() + timeoutMs;
   while (isOwnerAlive(owner) === true && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }
-

@@ -70,10 +70,7 @@ export async function createRunSpec(connection: Connection, files: Files, canCre
     const result = await connection.workspace.applyEdit({
       label: `Ratchet: create ${basename(sidecar)}`,
       edit: {
-        documentChanges: [
-          CreateFile.create(uri, { ignoreIfExists: true }),
-          TextDocumentEdit.create({ uri, version: null }, [TextEdit.insert({ line: 0, character: 0 }, text)]),
-        ],
+        documentChanges: [CreateFile.create(uri, { ignoreIfExists: true }), TextDocumentEdit.create({ uri, version: null }, [TextEdit.insert({ line: 0, character: 0 }, text)])],
       },
     });
     if (!result.applied) throw new RatchetError('internal', `The editor did not create ${sidecar}${result.failureReason ? `: ${result.failureReason}` : ''}.`);

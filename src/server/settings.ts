@@ -54,7 +54,13 @@ export function readSettings(raw: unknown): { settings: ServerSettings; problems
 
 /** The field an error is about: the top-level setting, or the entry of a map or of `budget`. */
 function fieldPath(e: ErrorObject): string[] {
-  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path =
+    e.instancePath === ''
+      ? []
+      : e.instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   // A bad key of a map (an unknown role) is reported at the map; the key is the entry to drop.
   const key = e.propertyName ?? (e.keyword === 'propertyNames' ? String((e.params as { propertyName: unknown }).propertyName) : undefined);
   if (key !== undefined) path.push(key);
@@ -148,17 +154,16 @@ export function endpointDefaults(s: ServerSettings, env: Readonly<Record<string,
   const baseURL = s.baseURL ?? set('OPENAI_BASE_URL');
   if (baseURL !== undefined) {
     out.baseURL = baseURL;
-    out.baseURLFrom = s.baseURL !== undefined ? 'setting ratchet.endpoint.baseUrl' : 'OPENAI_BASE_URL (the editor\'s environment)';
+    out.baseURLFrom = s.baseURL !== undefined ? 'setting ratchet.endpoint.baseUrl' : "OPENAI_BASE_URL (the editor's environment)";
   }
   const model = s.models?.default ?? set('RATCHET_MODEL');
   if (model !== undefined) {
     out.model = model;
-    out.modelFrom = s.models?.default !== undefined ? 'setting ratchet.models.default' : 'RATCHET_MODEL (the editor\'s environment)';
+    out.modelFrom = s.models?.default !== undefined ? 'setting ratchet.models.default' : "RATCHET_MODEL (the editor's environment)";
   }
   const apiKey = s.apiKey ?? set('OPENAI_API_KEY');
   if (apiKey !== undefined) out.apiKey = apiKey;
-  out.apiKeyFrom =
-    s.apiKey !== undefined ? 'the key stored with Ratchet: Set API Key' : apiKey !== undefined ? 'OPENAI_API_KEY (the editor\'s environment)' : 'Ratchet: Set API Key';
+  out.apiKeyFrom = s.apiKey !== undefined ? 'the key stored with Ratchet: Set API Key' : apiKey !== undefined ? "OPENAI_API_KEY (the editor's environment)" : 'Ratchet: Set API Key';
   const named = keyNames.flatMap((name) => {
     const value = set(name);
     return value === undefined ? [] : [[name, value] as const];

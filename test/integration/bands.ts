@@ -47,7 +47,11 @@ export function paceCommitProbability(n: number, pWin: number, pLoss: number, al
     const next = new Map<string, number>();
     for (const [key, p] of open) {
       const [w, l] = key.split(',').map(Number) as [number, number];
-      for (const [dw, dl, q] of [[1, 0, pWin], [0, 1, pLoss], [0, 0, 1 - pWin - pLoss]] as const) {
+      for (const [dw, dl, q] of [
+        [1, 0, pWin],
+        [0, 1, pLoss],
+        [0, 0, 1 - pWin - pLoss],
+      ] as const) {
         if (q === 0) continue;
         if (crosses(w + dw, l + dl)) committed += p * q;
         else next.set(`${w + dw},${l + dl}`, (next.get(`${w + dw},${l + dl}`) ?? 0) + p * q);

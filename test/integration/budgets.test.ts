@@ -50,23 +50,25 @@ const chatCalls = (s: FakeServer) => s.calls.filter((c) => c.path === '/v1/chat/
 describe('budgets are hard limits, counted at the endpoint', () => {
   it('a budget of N calls sends at most N requests; the candidate it cuts off stays undecided', async () => {
     // Three independent runs, each with its own workspace and server: at once.
-    await Promise.all([0, 1, 37].map(async (n) => {
-      const ws = makeWorkspace({ seed: 2 });
-      await withServer(ws, 2, 1, async (server) => {
-        const r = await runCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir, '--budget-calls', String(n)]);
-        const { events } = onlyRun(ws);
-        expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-        expect(chatCalls(server)).toBeLessThanOrEqual(n);
-        expect(logs(events).some((m) => m.startsWith('Budget reached'))).toBe(true);
-        if (n === 37) {
-          // 4 feedback evaluations and a proposal, then c1's test needs up to 80: it runs out midway.
-          const stopped = events.filter((e) => e.type === 'candidate/stopped');
-          expect(stopped.map((e) => e.type === 'candidate/stopped' && e.candidateId)).toEqual(['c1']);
-          expect(decisions(events)).toEqual([]);
-          expect(lastCost(events)?.calls).toBeLessThanOrEqual(n);
-        }
-      });
-    }));
+    await Promise.all(
+      [0, 1, 37].map(async (n) => {
+        const ws = makeWorkspace({ seed: 2 });
+        await withServer(ws, 2, 1, async (server) => {
+          const r = await runCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir, '--budget-calls', String(n)]);
+          const { events } = onlyRun(ws);
+          expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+          expect(chatCalls(server)).toBeLessThanOrEqual(n);
+          expect(logs(events).some((m) => m.startsWith('Budget reached'))).toBe(true);
+          if (n === 37) {
+            // 4 feedback evaluations and a proposal, then c1's test needs up to 80: it runs out midway.
+            const stopped = events.filter((e) => e.type === 'candidate/stopped');
+            expect(stopped.map((e) => e.type === 'candidate/stopped' && e.candidateId)).toEqual(['c1']);
+            expect(decisions(events)).toEqual([]);
+            expect(lastCost(events)?.calls).toBeLessThanOrEqual(n);
+          }
+        });
+      }),
+    );
   }, 120_000);
 
   it('the test-split report runs only when the budget can pay for all of it, and says so when it cannot', async () => {
@@ -152,9 +154,17 @@ describe('resume keeps the meter, the file and the decisions', () => {
         await uninterrupted;
         const id = runIds(ws.dir)[0]!;
         const path = `${ws.dir}/.ratchet/runs/${id}/events.jsonl`;
-        const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+        const lines = readFileSync(path, 'utf8')
+          .split('\n')
+          .filter((l) => l !== '');
         const applied = lines.findIndex((l) => JSON.parse(l).type === 'edit/applied');
-        writeFileSync(path, lines.slice(0, applied).map((l) => `${l}\n`).join(''));
+        writeFileSync(
+          path,
+          lines
+            .slice(0, applied)
+            .map((l) => `${l}\n`)
+            .join(''),
+        );
         expect(readFileSync(ws.promptPath, 'utf8')).toBe(readFileSync(reference.promptPath, 'utf8'));
 
         const last = await runCli(resume());
@@ -218,30 +228,36 @@ describe('a dead endpoint', () => {
       await runCli(['evolve', reference.promptPath, '--base-url', server.url, '-w', reference.dir]);
     });
     const ws = makeWorkspace({ seed });
-    await withServer(ws, seed, 2, async (server) => {
-      const { child, done } = startCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir, '--max-failures', '2']);
-      await until(() => decisions(safeJournal(ws)).length >= 2, child);
-      server.inject({ kind: 'status', status: 500, times: Infinity, message: 'The server is down.' });
-      const r = await done;
-      expect(r.code).toBe(2);
-      const { id, events } = onlyRun(ws);
-      expect(events.at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'llmHttp' } });
-      expect(r.stderr).toMatch(/500/);
-      const list = await runCli(['runs', 'list', ws.dir, '--json']);
-      expect(JSON.parse(list.stdout.trim().split('\n')[0]!)).toMatchObject({ runId: id, status: 'failed', resumable: true });
+    await withServer(
+      ws,
+      seed,
+      2,
+      async (server) => {
+        const { child, done } = startCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir, '--max-failures', '2']);
+        await until(() => decisions(safeJournal(ws)).length >= 2, child);
+        server.inject({ kind: 'status', status: 500, times: Infinity, message: 'The server is down.' });
+        const r = await done;
+        expect(r.code).toBe(2);
+        const { id, events } = onlyRun(ws);
+        expect(events.at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'llmHttp' } });
+        expect(r.stderr).toMatch(/500/);
+        const list = await runCli(['runs', 'list', ws.dir, '--json']);
+        expect(JSON.parse(list.stdout.trim().split('\n')[0]!)).toMatchObject({ runId: id, status: 'failed', resumable: true });
 
-      // Resumed while the endpoint is still down, giving up at the first failure: failed again, still resumable.
-      const again = await runCli(['runs', 'resume', id, '-w', ws.dir, '--max-failures', '1', '--call-timeout', '30']);
-      expect(again.code).toBe(2);
-      expect(again.stderr).not.toMatch(/After \d+ attempts/);
-      expect(journal(ws.dir, id).at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'llmHttp' } });
+        // Resumed while the endpoint is still down, giving up at the first failure: failed again, still resumable.
+        const again = await runCli(['runs', 'resume', id, '-w', ws.dir, '--max-failures', '1', '--call-timeout', '30']);
+        expect(again.code).toBe(2);
+        expect(again.stderr).not.toMatch(/After \d+ attempts/);
+        expect(journal(ws.dir, id).at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'llmHttp' } });
 
-      server.clearFaults();
-      const resumed = await runCli(['runs', 'resume', id, '-w', ws.dir]);
-      expect(resumed.stderr).toContain('finished');
-      await uninterrupted;
-      expect(decisions(journal(ws.dir, id))).toEqual(decisions(onlyRun(reference).events));
-    }, 10);
+        server.clearFaults();
+        const resumed = await runCli(['runs', 'resume', id, '-w', ws.dir]);
+        expect(resumed.stderr).toContain('finished');
+        await uninterrupted;
+        expect(decisions(journal(ws.dir, id))).toEqual(decisions(onlyRun(reference).events));
+      },
+      10,
+    );
   }, 120_000);
 });
 

@@ -61,7 +61,12 @@ describe(`runs show on a journal of ${EVENTS} events`, { timeout: 180_000 }, () 
   it('--json passes the lines on verbatim, and --after the tail', () => {
     const json = ratchet('runs', 'show', RUN_ID, '-w', ws, '--json', '--after', String(EVENTS - 2));
     expect(json.code).toBe(0);
-    expect(json.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { seq: number }).seq)).toEqual([EVENTS - 1, EVENTS]);
+    expect(
+      json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { seq: number }).seq),
+    ).toEqual([EVENTS - 1, EVENTS]);
   });
 });
 

@@ -152,14 +152,18 @@ describe("ratchet check: a file's own policy wins over --require", () => {
       expect(md).toContain('| `prompts/neutral.prompt.md` | better (prompts/neutral.ratchet.yaml:14) | ❌ fail: Not shown better');
       expect(md).toContain('| `prompts/better.prompt.md` | not-worse (--require) | ✅ pass: Not shown worse');
       // Its evidence is kept under the policy it was held to, so a replay finds it.
-      expect(readdirSync(join(repo.dir, '.ratchet', 'evidence')).filter((n) => n.startsWith('prompts_neutral')).map((n) => n.split('.').at(-2))).toEqual(['better']);
+      expect(
+        readdirSync(join(repo.dir, '.ratchet', 'evidence'))
+          .filter((n) => n.startsWith('prompts_neutral'))
+          .map((n) => n.split('.').at(-2)),
+      ).toEqual(['better']);
 
       // A pull request that loosens its own file's policy is still held to the base's: the
       // stricter of the two governs, and the report says where each came from.
       git(repo.dir, 'checkout', '-q', '-b', 'loosen', 'pr~1');
       const sidecar = join(repo.dir, 'prompts', 'neutral.ratchet.yaml');
       writeFileSync(sidecar, readFileSync(sidecar, 'utf8').replace('require: better', 'require: not-worse'));
-      git(repo.dir, 'commit', '-q', '-am', 'loosen the neutral prompt\'s policy');
+      git(repo.dir, 'commit', '-q', '-am', "loosen the neutral prompt's policy");
       const loosened = await runCli(['check', '--base', 'main', '--head', 'loosen', '--require', 'not-worse', '--json', ...LIMITS], { OPENAI_BASE_URL: fake.url }, repo.dir);
       expect(loosened.code, loosened.stderr).toBe(1);
       const neutral = (JSON.parse(loosened.stdout) as CheckJson).files.find((f) => f.file === 'prompts/neutral.prompt.md');

@@ -20,14 +20,20 @@ beforeAll(() => {
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
 const proposed = (events: readonly EngineEvent[]) => events.flatMap((e) => (e.type === 'candidate/proposed' ? [e] : []));
-const committedIds = (events: readonly EngineEvent[]) => decisions(events).filter((d) => d.decision === 'commit').map((d) => d.candidate);
+const committedIds = (events: readonly EngineEvent[]) =>
+  decisions(events)
+    .filter((d) => d.decision === 'commit')
+    .map((d) => d.candidate);
 
 async function evolve(ws: CopilotWorkspace, scenario = copilotScenario(ws), extra: string[] = []) {
   const server = await startFakeServer({ scenario });
   const before = new Set(runIds(ws.dir));
   try {
     const r = await runCli(['evolve', ws.file, '--base-url', server.url, '-w', ws.dir, '--apply', ...extra]);
-    const events = journal(ws.dir, runIds(ws.dir).find((id) => !before.has(id))!);
+    const events = journal(
+      ws.dir,
+      runIds(ws.dir).find((id) => !before.has(id))!,
+    );
     return { r, events, calls: server.calls };
   } finally {
     await server.close();
@@ -39,7 +45,13 @@ describe('a Copilot prompt file', () => {
     const ws = makeCopilotWorkspace({ path: '.github/prompts/ask.prompt.md', text: PROMPT_FRONT + PROMPT_BODY, candidates: 3 });
     // Edit 2 rewrites the line holding ${selection} and ${file}: refused before it costs an evaluation.
     const scenario = copilotScenario(ws, [
-      { id: '2', text: 'Look at the selected text when there is one.', effect: { kind: 'gain', delta: 0.3 }, replaces: 'You solve arithmetic problems. Look at ${selection} in ${file} when there is one.', reasoning: 'Say selection plainly.' },
+      {
+        id: '2',
+        text: 'Look at the selected text when there is one.',
+        effect: { kind: 'gain', delta: 0.3 },
+        replaces: 'You solve arithmetic problems. Look at ${selection} in ${file} when there is one.',
+        reasoning: 'Say selection plainly.',
+      },
       { id: '3', text: 'Write the sum as digits before you answer.', effect: { kind: 'neutral', churn: 0.2 }, reasoning: 'Digits first.' },
     ]);
     const { r, events, calls } = await evolve(ws, scenario);
@@ -78,36 +90,40 @@ describe('Copilot customizations evolve and evaluate', () => {
     ['a SKILL.md (its description the trigger: a third of the items say it should not load)', '.github/skills/arithmetic/SKILL.md', SKILL_TEXT, true],
     ['an *.instructions.md (the system message)', '.github/instructions/numbers.instructions.md', INSTRUCTIONS_TEXT, false],
     ['an AGENTS.md (the system message)', 'AGENTS.md', AGENTS_TEXT, false],
-  ])('%s', async (_what, path, text, triggers) => {
-    const ws = makeCopilotWorkspace({ path, text, triggers, candidates: 2 });
-    const { r, events, calls } = await evolve(ws);
-    expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-    expect(r.code).toBe(0);
-    const final = readFileSync(ws.file, 'utf8');
-    expect(final).toContain('<!-- edit:1 -->');
-    // Everything above the body is as it was (a skill's description would change only if the proposer rewrote it).
-    const head = (t: string) => (t.startsWith('---\n') ? t.slice(0, t.indexOf('\n---\n', 3) + 5) : '');
-    expect(head(final)).toBe(head(text));
-    const agent = calls.filter((c) => c.role === 'agent').map((c) => c.body as { messages: { role: string; content: string }[] });
-    // The file is the system message; the item's question the user message.
-    const answers = agent.filter((b) => !b.messages[0]!.content.startsWith('You are an agent with skills'));
-    expect(answers.length).toBeGreaterThan(0);
-    expect(answers.every((b) => b.messages[0]!.role === 'system' && /^What is \d+ plus \d+\?$/.test(b.messages[1]!.content))).toBe(true);
-    if (triggers) {
-      // The chooser saw the description, and an item that should not load the skill was never answered with it.
-      const choosers = agent.filter((b) => b.messages[0]!.content.startsWith('You are an agent with skills'));
-      expect(choosers.length).toBeGreaterThan(0);
-      expect(choosers[0]!.messages[0]!.content).toContain('- arithmetic: Solve arithmetic questions about sums. Use when: the user asks what a sum is.');
-      const offTopic = new Set(ws.items.filter((i) => i.trigger === false).map((i) => i.question));
-      expect(answers.some((b) => offTopic.has(b.messages[1]!.content))).toBe(false);
-    }
+  ])(
+    '%s',
+    async (_what, path, text, triggers) => {
+      const ws = makeCopilotWorkspace({ path, text, triggers, candidates: 2 });
+      const { r, events, calls } = await evolve(ws);
+      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+      expect(r.code).toBe(0);
+      const final = readFileSync(ws.file, 'utf8');
+      expect(final).toContain('<!-- edit:1 -->');
+      // Everything above the body is as it was (a skill's description would change only if the proposer rewrote it).
+      const head = (t: string) => (t.startsWith('---\n') ? t.slice(0, t.indexOf('\n---\n', 3) + 5) : '');
+      expect(head(final)).toBe(head(text));
+      const agent = calls.filter((c) => c.role === 'agent').map((c) => c.body as { messages: { role: string; content: string }[] });
+      // The file is the system message; the item's question the user message.
+      const answers = agent.filter((b) => !b.messages[0]!.content.startsWith('You are an agent with skills'));
+      expect(answers.length).toBeGreaterThan(0);
+      expect(answers.every((b) => b.messages[0]!.role === 'system' && /^What is \d+ plus \d+\?$/.test(b.messages[1]!.content))).toBe(true);
+      if (triggers) {
+        // The chooser saw the description, and an item that should not load the skill was never answered with it.
+        const choosers = agent.filter((b) => b.messages[0]!.content.startsWith('You are an agent with skills'));
+        expect(choosers.length).toBeGreaterThan(0);
+        expect(choosers[0]!.messages[0]!.content).toContain('- arithmetic: Solve arithmetic questions about sums. Use when: the user asks what a sum is.');
+        const offTopic = new Set(ws.items.filter((i) => i.trigger === false).map((i) => i.question));
+        expect(answers.some((b) => offTopic.has(b.messages[1]!.content))).toBe(false);
+      }
 
-    // Evaluate: no candidates, the held-out report for the file as it now is.
-    const evaluated = await evolve(ws, copilotScenario(ws), ['--candidates', '0']);
-    const report = evaluated.events.find((e) => e.type === 'report/test');
-    expect(report?.type === 'report/test' && report.n, evaluated.r.stderr).toBe(10);
-    expect(evaluated.events.find((e) => e.type === 'run/started')).toMatchObject({ info: { kind: 'evaluate' } });
-  }, 120_000);
+      // Evaluate: no candidates, the held-out report for the file as it now is.
+      const evaluated = await evolve(ws, copilotScenario(ws), ['--candidates', '0']);
+      const report = evaluated.events.find((e) => e.type === 'report/test');
+      expect(report?.type === 'report/test' && report.n, evaluated.r.stderr).toBe(10);
+      expect(evaluated.events.find((e) => e.type === 'run/started')).toMatchObject({ info: { kind: 'evaluate' } });
+    },
+    120_000,
+  );
 });
 
 describe('harness: command', () => {
@@ -147,7 +163,10 @@ describe('harness: command', () => {
       const r = await runCli(['evolve', ws.file, '--base-url', server.url, '-w', ws.dir, '--apply'], { AGENT_URL: server.url, HARNESS_LOG: log, OPENAI_API_KEY: 'sk-test-secret-key' });
       const events = journal(ws.dir, runIds(ws.dir)[0]!);
       expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-      const runs = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { cwd: string; found: boolean; key: string | null; item: string });
+      const runs = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { cwd: string; found: boolean; key: string | null; item: string });
       // Each run in its own temporary folder, never the workspace; the file at its place; no key.
       expect(runs.every((x) => x.cwd.includes('ratchet-eval-') && !x.cwd.startsWith(ws.dir) && x.found && x.key === null)).toBe(true);
       expect(new Set(runs.map((x) => x.cwd)).size).toBe(runs.length);

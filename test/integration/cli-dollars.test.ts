@@ -70,7 +70,10 @@ describe('budget.dollars with an unpriced model', () => {
     try {
       const r = await runCli(['evolve', ws.promptPath, '--base-url', server.url, '-w', ws.dir]);
       expect(r.code).toBe(2);
-      const agentLine = readFileSync(spec, 'utf8').split('\n').findIndex((l) => l.startsWith('  agent:')) + 1;
+      const agentLine =
+        readFileSync(spec, 'utf8')
+          .split('\n')
+          .findIndex((l) => l.startsWith('  agent:')) + 1;
       expect(r.stderr).toContain(`${spec}:${agentLine}:10: budget.dollars is $1, but the agent role's model sim-agent has no known price`);
       expect(r.stderr).toContain('add models.agent.price: { input: …, output: … } (USD per million tokens), or models.agent.free: true');
       expect(server.calls.length).toBe(0);

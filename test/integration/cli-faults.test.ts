@@ -44,10 +44,7 @@ const failure = (o: Outcome) => {
 
 describe('a storm of rate limits', () => {
   it('half the requests answered 429: the same decisions as a clean run, every wait journaled and shown on stderr', async () => {
-    const [clean, storm] = await Promise.all([
-      evolve([]),
-      evolve([{ kind: 'status', status: 429, retryAfterMs: 5, rate: 0.5, times: Infinity, seed: SEED }]),
-    ]);
+    const [clean, storm] = await Promise.all([evolve([]), evolve([{ kind: 'status', status: 429, retryAfterMs: 5, rate: 0.5, times: Infinity, seed: SEED }])]);
     expect(clean.events.at(-1)?.type, clean.stderr).toBe('run/finished');
     expect(storm.events.at(-1)?.type, storm.stderr).toBe('run/finished');
     expect(decisions(clean.events).length).toBeGreaterThan(0);

@@ -32,12 +32,9 @@ function gate(args: string[], input: string): { status: number | null; stdout: s
 
 type Row = { candidateId?: string; id: string; incumbent: unknown; candidate: unknown };
 const jsonl = (rows: Row[]): string => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-const wins = (cid: string | undefined, k: number, from = 0): Row[] =>
-  Array.from({ length: k }, (_, i) => ({ ...(cid ? { candidateId: cid } : {}), id: `item-${from + i + 1}`, incumbent: 0, candidate: 1 }));
-const losses = (cid: string | undefined, k: number, from = 0): Row[] =>
-  Array.from({ length: k }, (_, i) => ({ ...(cid ? { candidateId: cid } : {}), id: `item-${from + i + 1}`, incumbent: 1, candidate: 0 }));
-const ties = (cid: string | undefined, k: number, from = 0): Row[] =>
-  Array.from({ length: k }, (_, i) => ({ ...(cid ? { candidateId: cid } : {}), id: `item-${from + i + 1}`, incumbent: 1, candidate: 1 }));
+const wins = (cid: string | undefined, k: number, from = 0): Row[] => Array.from({ length: k }, (_, i) => ({ ...(cid ? { candidateId: cid } : {}), id: `item-${from + i + 1}`, incumbent: 0, candidate: 1 }));
+const losses = (cid: string | undefined, k: number, from = 0): Row[] => Array.from({ length: k }, (_, i) => ({ ...(cid ? { candidateId: cid } : {}), id: `item-${from + i + 1}`, incumbent: 1, candidate: 0 }));
+const ties = (cid: string | undefined, k: number, from = 0): Row[] => Array.from({ length: k }, (_, i) => ({ ...(cid ? { candidateId: cid } : {}), id: `item-${from + i + 1}`, incumbent: 1, candidate: 1 }));
 
 /** The PACE+ grid's wealth after w straight wins. */
 const grid = (w: number): number => [0.3, 0.5, 0.7, 0.85].reduce((s, l) => s + (1 + l) ** w, 0) / 4;
@@ -48,7 +45,10 @@ describe('ratchet gate --json', () => {
     const r = gate(['pace+', '--alpha', '0.05', '--json'], input);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
-    const objs = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const objs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(objs).toHaveLength(2);
     expect(objs[0]).toEqual({
       candidateId: 'c2',
@@ -111,8 +111,7 @@ describe('ratchet gate table and exit codes', () => {
     const r = gate(['pace', '--alpha', '0.05'], jsonl(wins('c1', 8)));
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      'c1  commit  evidence  stopped at item 8 of 8 (item-8)  W=8 L=0 ties=0  evidence ×25.6 (needs ×20)  wealth 1.5 2.25 3.38 5.06 7.59 11.4 17.1 25.6\n' +
-        'pace: 1 of 1 candidate committed (α = 0.05, per candidate)\n',
+      'c1  commit  evidence  stopped at item 8 of 8 (item-8)  W=8 L=0 ties=0  evidence ×25.6 (needs ×20)  wealth 1.5 2.25 3.38 5.06 7.59 11.4 17.1 25.6\n' + 'pace: 1 of 1 candidate committed (α = 0.05, per candidate)\n',
     );
   });
 
@@ -215,9 +214,7 @@ describe('malformed input exits 2 with the line number and nothing on stdout', (
   it('rejects bad options with exit 2', () => {
     expect(gate(['pace+', '--alpha', '1.5'], jsonl(wins(undefined, 6))).stderr).toBe('ratchet: α must be a number in (0, 1), got 1.5.\n');
     expect(gate(['pace+', '--horizon', '3'], jsonl(wins(undefined, 6))).status).toBe(2);
-    expect(gate(['pace+', '--scores', 'binary'], jsonl([{ id: 'a', incumbent: 0.5, candidate: 1 }])).stderr).toBe(
-      'ratchet: outcomes line 1: "incumbent" must be 0 or 1 with --scores binary, got 0.5.\n',
-    );
+    expect(gate(['pace+', '--scores', 'binary'], jsonl([{ id: 'a', incumbent: 0.5, candidate: 1 }])).stderr).toBe('ratchet: outcomes line 1: "incumbent" must be 0 or 1 with --scores binary, got 0.5.\n');
     expect(gate(['bogus'], '').status).toBe(2);
   });
 });

@@ -35,17 +35,7 @@ function workspace(): { dir: string; prompt: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ratchet-gendata-'));
   const prompt = join(dir, 'sums.prompt.md');
   writeFileSync(prompt, '---\ndescription: arithmetic word problems\n---\nYou solve arithmetic problems.\n\nQuestion: {{question}}\n\nEnd with "The answer is N".\n');
-  writeFileSync(
-    join(dir, 'sums.ratchet.yaml'),
-    [
-      'models:',
-      '  agent: { model: sim-agent }',
-      '  validator: { model: sim-validator }',
-      '  challenger: { model: sim-challenger }',
-      'seed: 5',
-      `concurrency: ${CONCURRENCY}`,
-    ].join('\n') + '\n',
-  );
+  writeFileSync(join(dir, 'sums.ratchet.yaml'), ['models:', '  agent: { model: sim-agent }', '  validator: { model: sim-validator }', '  challenger: { model: sim-challenger }', 'seed: 5', `concurrency: ${CONCURRENCY}`].join('\n') + '\n');
   return { dir, prompt };
 }
 
@@ -90,7 +80,13 @@ function records(path: string) {
   const text = readFileSync(path, 'utf8');
   const parsed = parseDataset(path, text);
   expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-  return { items: parsed.items, raw: text.trim().split('\n').map((l) => JSON.parse(l) as { vars: { question: string }; metadata: { zeroData: Record<string, unknown> } }) };
+  return {
+    items: parsed.items,
+    raw: text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { vars: { question: string }; metadata: { zeroData: Record<string, unknown> } }),
+  };
 }
 
 const rounds = (dir: string, id: string) => journal(dir, id).filter((e): e is EventOf<'zero/round'> => e.type === 'zero/round');
@@ -318,7 +314,7 @@ describe('ratchet gen-data', () => {
 });
 
 describe('ratchet evolve without a dataset (zero-data)', () => {
-  it('runs generation rounds and reward-free candidates to the end in one journal, with reliability per round and the judge\'s exemplars', async () => {
+  it("runs generation rounds and reward-free candidates to the end in one journal, with reliability per round and the judge's exemplars", async () => {
     const ws = evolveWorkspace();
     const server = await startFakeServer({ scenario: EVOLVE_SCENARIO });
     try {

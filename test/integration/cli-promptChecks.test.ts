@@ -40,19 +40,13 @@ describe('a starting prompt that cannot work', () => {
     }
     expect(empty.stderr).toBe(`ratchet: ${empty.prompt}:4:1: the prompt has no body (nothing follows the front matter): write the prompt the run should evolve\n`);
     // Not UTF-8 (a PNG's signature), refused as the file is read, at its first such byte.
-    expect(binary.stderr).toBe(
-      `ratchet: ${binary.prompt}:5: byte 37 (0x89) is not UTF-8; Ratchet reads prompts, run specs and datasets as UTF-8 — save the file as UTF-8 (from latin-1: iconv -f latin1 -t utf-8).\n`,
-    );
-    expect(huge.stderr).toBe(
-      `ratchet: ${huge.prompt}:4:1: the prompt is about 525006 tokens, over the run's maxPromptTokens of 4000, and would be sent with every item: shorten it, or raise maxPromptTokens in the run spec\n`,
-    );
+    expect(binary.stderr).toBe(`ratchet: ${binary.prompt}:5: byte 37 (0x89) is not UTF-8; Ratchet reads prompts, run specs and datasets as UTF-8 — save the file as UTF-8 (from latin-1: iconv -f latin1 -t utf-8).\n`);
+    expect(huge.stderr).toBe(`ratchet: ${huge.prompt}:4:1: the prompt is about 525006 tokens, over the run's maxPromptTokens of 4000, and would be sent with every item: shorten it, or raise maxPromptTokens in the run spec\n`);
   });
 
   it('that uses none of the dataset’s fields runs, with a warning naming the file', async () => {
     const r = await evolveWith('You solve arithmetic problems. End with "The answer is N".\n', ['--budget-calls', '60']);
     expect(r.calls).toBeGreaterThan(0);
-    expect(r.stderr).toContain(
-      `warning: ${r.prompt}:4: the prompt uses none of the dataset's fields ({{question}}), so every item gets the same prompt: add a placeholder such as {{question}}\n`,
-    );
+    expect(r.stderr).toContain(`warning: ${r.prompt}:4: the prompt uses none of the dataset's fields ({{question}}), so every item gets the same prompt: add a placeholder such as {{question}}\n`);
   });
 });

@@ -61,31 +61,35 @@ const shapesUsed = (server: FakeServer, scenario: ScenarioInput, role: 'validato
 };
 
 describe('a judge that quotes its verdict line, or reasons before it', () => {
-  it.each(['pace-rf', 'pairwise', 'focus'])('lets a truly better prompt commit under %s, deciding exactly as a well-formed judge', async (gate) => {
-    const seed = 3;
-    const w = makeWorkspace({ gate, labels: false, candidates: 3, seed, ...(gate === 'focus' ? { gateLines: ['focus: { refreshEvery: 1 }'] } : {}) });
-    const wellFormed = scenarioFor(w, { seed, gainAt: 1, gain: 0.3, validatorAccuracy: 1 });
-    const realistic: ScenarioInput = { ...wellFormed, realistic: { roles: ['validator'], shapes: JUDGE_SHAPES } };
-    await withServer(realistic, async (server) => {
-      const r = await runCli(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir]);
-      const events = journal(w.dir, runIds(w.dir)[0]!);
-      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-      // Every judge answer came in some real model's way…
-      const verdicts = only(events, 'verdict');
-      expect(verdicts.length).toBeGreaterThan(0);
-      expect(shapesUsed(server, realistic, 'validator').has(undefined)).toBe(false);
-      expect(shapesUsed(server, realistic, 'validator').size).toBeGreaterThanOrEqual(gate === 'pace-rf' ? 10 : 4);
-      // … and was read at once: no abstention, no second ask.
-      expect(verdicts.filter((v) => v.winner === 'abstained')).toEqual([]);
-      expect(server.calls.filter((c) => c.role === 'validator').every((c) => (c.body as { messages: unknown[] }).messages.length === 2)).toBe(true);
-      // The real edit (marker edit:1, +0.30) is committed, as a well-formed judge's verdicts commit it.
-      expect(committedWith(events, '<!-- edit:1 -->')).toBe(true);
-      const reference = await runInProcess(seed, w.promptPath, wellFormed);
-      expect(decisions(events)).toEqual(decisions(reference.events));
-      // The judge's reasoning is journaled apart from its verdict.
-      expect(verdicts.some((v) => v.thinking?.includes('At first sight'))).toBe(true);
-    });
-  }, 120_000);
+  it.each(['pace-rf', 'pairwise', 'focus'])(
+    'lets a truly better prompt commit under %s, deciding exactly as a well-formed judge',
+    async (gate) => {
+      const seed = 3;
+      const w = makeWorkspace({ gate, labels: false, candidates: 3, seed, ...(gate === 'focus' ? { gateLines: ['focus: { refreshEvery: 1 }'] } : {}) });
+      const wellFormed = scenarioFor(w, { seed, gainAt: 1, gain: 0.3, validatorAccuracy: 1 });
+      const realistic: ScenarioInput = { ...wellFormed, realistic: { roles: ['validator'], shapes: JUDGE_SHAPES } };
+      await withServer(realistic, async (server) => {
+        const r = await runCli(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir]);
+        const events = journal(w.dir, runIds(w.dir)[0]!);
+        expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+        // Every judge answer came in some real model's way…
+        const verdicts = only(events, 'verdict');
+        expect(verdicts.length).toBeGreaterThan(0);
+        expect(shapesUsed(server, realistic, 'validator').has(undefined)).toBe(false);
+        expect(shapesUsed(server, realistic, 'validator').size).toBeGreaterThanOrEqual(gate === 'pace-rf' ? 10 : 4);
+        // … and was read at once: no abstention, no second ask.
+        expect(verdicts.filter((v) => v.winner === 'abstained')).toEqual([]);
+        expect(server.calls.filter((c) => c.role === 'validator').every((c) => (c.body as { messages: unknown[] }).messages.length === 2)).toBe(true);
+        // The real edit (marker edit:1, +0.30) is committed, as a well-formed judge's verdicts commit it.
+        expect(committedWith(events, '<!-- edit:1 -->')).toBe(true);
+        const reference = await runInProcess(seed, w.promptPath, wellFormed);
+        expect(decisions(events)).toEqual(decisions(reference.events));
+        // The judge's reasoning is journaled apart from its verdict.
+        expect(verdicts.some((v) => v.thinking?.includes('At first sight'))).toBe(true);
+      });
+    },
+    120_000,
+  );
 });
 
 describe('a judge that does not answer', () => {
@@ -131,9 +135,7 @@ describe('a judge that does not answer', () => {
       expect(shown.stdout).toMatch(/verdict +c1 vs v0 on q\d+: the judge did not answer, asked twice \(child-first\)/);
       // The panel, folding the same journal as the extension's store does.
       const state = foldEvents(emptyRunState(id), events);
-      expect(headerModel(state, Date.now()).judge).toBe(
-        `The judge did not answer ${total} of ${total} times (model sim-validator), even when asked again: those items were left out of the tests, not counted as ties.`,
-      );
+      expect(headerModel(state, Date.now()).judge).toBe(`The judge did not answer ${total} of ${total} times (model sim-validator), even when asked again: those items were left out of the tests, not counted as ties.`);
       expect(headerModel(state, Date.now()).warning).toMatch(/^The judge \(model sim-validator\) did not answer/);
       const row = state.decisions[0]!;
       expect(statisticText(row)).toMatch(/verdicts child 0 · parent 0 · tie 0 · no answer \d+/);
@@ -183,7 +185,7 @@ describe('a rubric grade written the way models write it', () => {
   }, 120_000);
 });
 
-describe('the proposer\'s answer', () => {
+describe("the proposer's answer", () => {
   it('a fenced example after the proposed prompt never reaches the file', async () => {
     const seed = 6;
     const w = makeWorkspace({ gate: 'pace+', candidates: 3, seed, mode: 'autopilot' });

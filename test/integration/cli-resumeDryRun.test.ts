@@ -40,7 +40,13 @@ describe('resuming a dry run with --apply', () => {
     expect(next, 'the run went on after its commit').toBeGreaterThan(commit);
     // Interrupted right after the next candidate was proposed.
     const eventsPath = join(ws.dir, '.ratchet', 'runs', runId!, 'events.jsonl');
-    writeFileSync(eventsPath, readFileSync(eventsPath, 'utf8').split('\n').slice(0, next + 1).join('\n') + '\n');
+    writeFileSync(
+      eventsPath,
+      readFileSync(eventsPath, 'utf8')
+        .split('\n')
+        .slice(0, next + 1)
+        .join('\n') + '\n',
+    );
     const journalBefore = readFileSync(eventsPath, 'utf8');
     const promptBefore = readFileSync(ws.promptPath, 'utf8');
     const calls = server.calls.length;

@@ -60,7 +60,10 @@ describe('ratchet runs list', () => {
   it('--json prints one JSON object per run per line', () => {
     const { code, stdout } = ratchet('runs', 'list', ws, '--json');
     expect(code).toBe(0);
-    const rows = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { runId: string; status: string; commits: number });
+    const rows = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { runId: string; status: string; commits: number });
     expect(rows.map((r) => [r.runId, r.status])).toEqual([
       [FIXTURE_RUNS.failed, 'failed'],
       [FIXTURE_RUNS.corrupt, 'corrupt'],
@@ -120,7 +123,10 @@ describe('ratchet runs show', () => {
     const journal = await readFile(eventsOf(FIXTURE_RUNS.torn), 'utf8');
     expect(journal.endsWith('\n')).toBe(false);
     expect(stdout).toBe(journal.slice(0, journal.lastIndexOf('\n') + 1));
-    const events = stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    const events = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
     expect(events).toHaveLength(12);
     expect(events.every(isEngineEvent)).toBe(true);
   });
@@ -141,13 +147,20 @@ describe('ratchet runs show', () => {
     ] as const) {
       for (const after of [0, 1, 5, journal.length - 1, journal.length, journal.length + 3]) {
         const r = ratchet('runs', 'show', id, '-w', workspace, '--json', '--after', String(after));
-        expect(r).toEqual({ code: 0, stdout: journal.slice(after).map((l) => `${l}\n`).join(''), stderr: '' });
+        expect(r).toEqual({
+          code: 0,
+          stdout: journal
+            .slice(after)
+            .map((l) => `${l}\n`)
+            .join(''),
+          stderr: '',
+        });
       }
     }
     expect(ratchet('runs', 'show', id, '-w', ws, '--json', '--after', 'x')).toEqual({ code: 2, stdout: '', stderr: 'ratchet: --after must be a whole number, got "x".\n' });
   });
 
-  it('--after S lists the events after seq S under the whole run\'s header, timed from its start', () => {
+  it("--after S lists the events after seq S under the whole run's header, timed from its start", () => {
     const whole = ratchet('runs', 'show', FIXTURE_RUNS.finished, '--workspace', ws).stdout.trimEnd().split('\n');
     const tail = ratchet('runs', 'show', FIXTURE_RUNS.finished, '--workspace', ws, '--after', '4').stdout.trimEnd().split('\n');
     expect(tail).toEqual([...whole.slice(0, 3), ...whole.slice(3 + 4)]);
@@ -197,14 +210,22 @@ describe('ratchet runs export', () => {
     expect(doc.run).toEqual(JSON.parse(await readFile(path.join(runsDir(), FIXTURE_RUNS.finished, 'run.json'), 'utf8')));
     const journal = await readFile(eventsOf(FIXTURE_RUNS.finished), 'utf8');
     // The fixture predates seq: the reader numbers its events by their place.
-    expect(doc.events).toEqual(journal.trimEnd().split('\n').map((l, i) => ({ ...(JSON.parse(l) as object), seq: i + 1 })));
+    expect(doc.events).toEqual(
+      journal
+        .trimEnd()
+        .split('\n')
+        .map((l, i) => ({ ...(JSON.parse(l) as object), seq: i + 1 })),
+    );
   });
 
   it('--out writes JSONL (run first, then events) to a file and reports it on stderr', async () => {
     const out = path.join(empty, 'export.jsonl');
     const { code, stdout, stderr } = ratchet('runs', 'export', FIXTURE_RUNS.failed, '--workspace', ws, '--out', out);
     expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: '', stderr: `Exported run ${FIXTURE_RUNS.failed} (4 events) to ${out}.\n` });
-    const lines = (await readFile(out, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await readFile(out, 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(5);
     expect((lines[0]!.run as { runId: string }).runId).toBe(FIXTURE_RUNS.failed);
     expect(lines.slice(1).map((e) => e.type)).toEqual(['run/started', 'log', 'cost/update', 'run/failed']);

@@ -39,23 +39,27 @@ const linesOf = (file: string): number => (existsSync(file) ? readFileSync(file,
 
 describe('ratchet search: budgets are limits', () => {
   const cases = [1, 2, 3, 5].flatMap((n) => [1, 2, 4].map((slots) => [n, slots] as const));
-  it.each(cases)('--evaluations %i with %i slots runs the evaluator at most that often, and the run finishes', async (n, slots) => {
-    const ws = searchWorkspace();
-    const log = countedEvaluations(ws);
-    const server = await startFakeServer({});
-    try {
-      const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '12', '--evaluations', String(n), '--concurrency', String(slots), '-w', ws.dir], { EVAL_LOG: log });
-      const [id] = runIds(ws.dir);
-      const events = journal(ws.dir, id!);
-      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-      expect(linesOf(log)).toBeGreaterThan(0);
-      expect(linesOf(log)).toBeLessThanOrEqual(n);
-      // The CLI's own count says the same.
-      expect(Number(/(\d+) evaluations/.exec(r.stderr)?.[1])).toBeLessThanOrEqual(n);
-    } finally {
-      await server.close();
-    }
-  }, 180_000);
+  it.each(cases)(
+    '--evaluations %i with %i slots runs the evaluator at most that often, and the run finishes',
+    async (n, slots) => {
+      const ws = searchWorkspace();
+      const log = countedEvaluations(ws);
+      const server = await startFakeServer({});
+      try {
+        const r = await runCli(['search', ws.program, '--base-url', server.url, '--proposals', '12', '--evaluations', String(n), '--concurrency', String(slots), '-w', ws.dir], { EVAL_LOG: log });
+        const [id] = runIds(ws.dir);
+        const events = journal(ws.dir, id!);
+        expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+        expect(linesOf(log)).toBeGreaterThan(0);
+        expect(linesOf(log)).toBeLessThanOrEqual(n);
+        // The CLI's own count says the same.
+        expect(Number(/(\d+) evaluations/.exec(r.stderr)?.[1])).toBeLessThanOrEqual(n);
+      } finally {
+        await server.close();
+      }
+    },
+    180_000,
+  );
 
   it('a priced search says its estimate first and never passes its dollar budget by more than one call', async () => {
     const ws = searchWorkspace();

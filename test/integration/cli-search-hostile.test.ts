@@ -63,10 +63,7 @@ interface Tier {
   /** The program can read the user's files (no jail). */
   filesVisible: boolean;
 }
-const TIERS: Tier[] = [
-  ...(bwrapInstalled ? [{ label: 'with bubblewrap', env: {}, filesVisible: false }] : []),
-  { label: 'without bubblewrap (RATCHET_BWRAP=off)', env: { RATCHET_BWRAP: 'off' }, filesVisible: true },
-];
+const TIERS: Tier[] = [...(bwrapInstalled ? [{ label: 'with bubblewrap', env: {}, filesVisible: false }] : []), { label: 'without bubblewrap (RATCHET_BWRAP=off)', env: { RATCHET_BWRAP: 'off' }, filesVisible: true }];
 const WHO: Who[] = [
   { label: 'as root', asUser: false },
   { label: 'as a non-root user', asUser: true },
@@ -243,13 +240,22 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           // what the CLI printed, what the run wrote, or what the proposer was sent.
           const written = [...filesUnder(join(w.dir, '.ratchet')), { path: 'stdout', text: r.stdout }, { path: 'stderr', text: r.stderr }, ...server.calls.map((c, i) => ({ path: `request ${i}`, text: JSON.stringify(c.body) }))];
           for (const secret of [SECRET, ROLE_SECRET]) {
-            expect(written.filter((f) => f.text.includes(secret) || f.text.includes(reversed(secret))).map((f) => f.path), secret).toEqual([]);
+            expect(
+              written.filter((f) => f.text.includes(secret) || f.text.includes(reversed(secret))).map((f) => f.path),
+              secret,
+            ).toEqual([]);
           }
           // The run says how isolated its evaluations were.
           const show = execFileSync(process.execPath, [CLI, 'runs', 'show', runId!, '-w', w.dir], { encoding: 'utf8' });
-          expect(show).toMatch(tier.filesVisible ? /\nSandbox: partly isolated: own process tree, no network; the program can read your files \(\d+ programs\)/ : /\nSandbox: isolated: no network, no home, own process tree \(\d+ programs\)/);
+          expect(show).toMatch(
+            tier.filesVisible ? /\nSandbox: partly isolated: own process tree, no network; the program can read your files \(\d+ programs\)/ : /\nSandbox: isolated: no network, no home, own process tree \(\d+ programs\)/,
+          );
           // …and its pre-flight line, as the CLI printed it.
-          expect(show).toMatch(tier.filesVisible ? /sandbox\/preflight\s+partly isolated: own process tree, no network; the program can read your files \(evaluator\.isolation: best; jail: none \(RATCHET_BWRAP=off turns bubblewrap off\)\)/ : /sandbox\/preflight\s+isolated: no network, no home, own process tree \(evaluator\.isolation: best; jail: bubblewrap /);
+          expect(show).toMatch(
+            tier.filesVisible
+              ? /sandbox\/preflight\s+partly isolated: own process tree, no network; the program can read your files \(evaluator\.isolation: best; jail: none \(RATCHET_BWRAP=off turns bubblewrap off\)\)/
+              : /sandbox\/preflight\s+isolated: no network, no home, own process tree \(evaluator\.isolation: best; jail: bubblewrap /,
+          );
           // A memory hit is on its program's line.
           expect(show).toMatch(/program\/evaluated\s+p\d+ incorrect: the evaluation hit its memory limit \(400 MB for all its processes\)/);
         } finally {
@@ -276,7 +282,10 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
             // Without one, the program rewrote the user's evaluator (reported) and the run's staged copy: the run stops rather than mix two evaluators.
             expect(readFileSync(join(w.dir, 'evaluate.mjs'), 'utf8')).toContain('// forged');
             expect(ofType(events, 'log').map((e) => e.message)).toContainEqual(expect.stringMatching(/^evaluate\.mjs changed in the workspace during the run; this run goes on evaluating with the copies staged at its start/));
-            expect(events.at(-1)).toMatchObject({ type: 'run/failed', error: { code: 'fileChanged', message: expect.stringMatching(/^The run's staged copy of evaluate\.mjs changed during the run.*rather than mix results of two evaluators/) } });
+            expect(events.at(-1)).toMatchObject({
+              type: 'run/failed',
+              error: { code: 'fileChanged', message: expect.stringMatching(/^The run's staged copy of evaluate\.mjs changed during the run.*rather than mix results of two evaluators/) },
+            });
             expect(r.code).toBe(2);
           }
         } finally {
@@ -311,7 +320,11 @@ describe.skipIf(!linux)('an ordinary user (#26)', () => {
       writeFileSync(join(w.dir, 'pack.mjs.ratchet.yaml'), readFileSync('examples/code/circle-packing/pack.mjs.ratchet.yaml', 'utf8'));
       execFileSync('chown', [`${user!.uid}:${user!.gid}`, join(w.dir, 'pack.mjs.ratchet.yaml')]);
       // 200 threads of the user, as a desktop session has: RLIMIT_NPROC counts them all.
-      const threads = spawn('python3', ['-c', 'import threading, time\nfor _ in range(200): threading.Thread(target=time.sleep, args=(300,), daemon=True).start()\nprint("up", flush=True)\ntime.sleep(300)'], { uid: user!.uid, gid: user!.gid, stdio: ['ignore', 'pipe', 'ignore'] });
+      const threads = spawn('python3', ['-c', 'import threading, time\nfor _ in range(200): threading.Thread(target=time.sleep, args=(300,), daemon=True).start()\nprint("up", flush=True)\ntime.sleep(300)'], {
+        uid: user!.uid,
+        gid: user!.gid,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       await new Promise<void>((r) => threads.stdout.once('data', () => r()));
       // The example's own spec: its proposer's key is OPENAI_API_KEY.
       const server = await startFakeServer({ apiKey: SECRET, scenario: {} });
@@ -344,7 +357,10 @@ describe.skipIf(!linux)('Ratchet killed with SIGKILL mid-evaluation (#26)', () =
       const marker = String(3_000_000 + Math.floor(Math.random() * 5_000_000));
       // An evaluator that starts a child, a setsid grandchild, and waits: the kill comes while it runs.
       writeFileSync(join(w.dir, 'slow.mjs'), `import { spawn } from 'node:child_process';\nspawn('sh', ['-c', 'sleep ${marker} & setsid sleep ${marker} & wait'], { stdio: 'ignore' });\nsetTimeout(() => {}, 600000);\n`);
-      writeFileSync(join(w.dir, 'pack.mjs.ratchet.yaml'), ['kind: code', 'evaluator:', '  command: node slow.mjs {program}', '  supportFiles: [slow.mjs]', '  timeoutSeconds: 600', 'models:', '  proposer: { model: sim-proposer, apiKeyEnv: TEAM_LLM }', ''].join('\n'));
+      writeFileSync(
+        join(w.dir, 'pack.mjs.ratchet.yaml'),
+        ['kind: code', 'evaluator:', '  command: node slow.mjs {program}', '  supportFiles: [slow.mjs]', '  timeoutSeconds: 600', 'models:', '  proposer: { model: sim-proposer, apiKeyEnv: TEAM_LLM }', ''].join('\n'),
+      );
       const server = await startFakeServer({ apiKey: ROLE_SECRET, scenario: {} });
       try {
         let pid = 0;
@@ -363,11 +379,16 @@ describe.skipIf(!linux)('Ratchet killed with SIGKILL mid-evaluation (#26)', () =
         const left = readdirSync(w.tmp).filter((n) => n.startsWith(`ratchet-eval-${pid}-`) || n.startsWith(`ratchet-stage-${pid}-`));
         expect(left.length).toBe(2);
         // The next start sweeps them, and says so.
-        writeFileSync(join(w.dir, 'pack.mjs.ratchet.yaml'), ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program}', '  supportFiles: [evaluate.mjs]', 'models:', '  proposer: { model: sim-proposer, apiKeyEnv: TEAM_LLM }', ''].join('\n'));
+        writeFileSync(
+          join(w.dir, 'pack.mjs.ratchet.yaml'),
+          ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program}', '  supportFiles: [evaluate.mjs]', 'models:', '  proposer: { model: sim-proposer, apiKeyEnv: TEAM_LLM }', ''].join('\n'),
+        );
         const next = await search(who, tier, w, ['--base-url', server.url, '--proposals', '1', '--json']);
         expect(next.code, next.stderr).not.toBe(2);
         expect(readdirSync(w.tmp).filter((n) => n.includes(`-${pid}-`))).toEqual([]);
-        const second = runIds(w.dir).map((id) => journal(w.dir, id)).find((e) => e.at(-1)?.type === 'run/finished')!;
+        const second = runIds(w.dir)
+          .map((id) => journal(w.dir, id))
+          .find((e) => e.at(-1)?.type === 'run/finished')!;
         expect(ofType(second, 'sandbox/preflight')[0]!.swept).toBe(`swept 2 sandbox folders left by Ratchet process that died (pid ${pid})`);
       } finally {
         await server.close();

@@ -160,21 +160,25 @@ describe('ratchet search', () => {
   it.each([
     ['circle-packing', 'pack.mjs', 1],
     ['bin-packing', 'binpack.mjs', 120],
-  ])('examples/code/%s runs as shipped', async (folder, file, instances) => {
-    const dir = mkdtempSync(join(tmpdir(), 'ratchet-example-'));
-    cpSync(join('examples/code', folder), dir, { recursive: true });
-    const server = await startFakeServer({});
-    try {
-      const r = await runCli(['search', join(dir, file), '--base-url', server.url, '--model', 'sim-proposer', '--proposals', '1', '-w', dir]);
-      const [id] = runIds(dir);
-      const events = journal(dir, id!);
-      expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
-      const seed = events.find((e) => e.type === 'program/evaluated' && e.candidateId === 'p0');
-      expect(seed).toMatchObject({ correct: true, instances });
-    } finally {
-      await server.close();
-    }
-  }, 180_000);
+  ])(
+    'examples/code/%s runs as shipped',
+    async (folder, file, instances) => {
+      const dir = mkdtempSync(join(tmpdir(), 'ratchet-example-'));
+      cpSync(join('examples/code', folder), dir, { recursive: true });
+      const server = await startFakeServer({});
+      try {
+        const r = await runCli(['search', join(dir, file), '--base-url', server.url, '--model', 'sim-proposer', '--proposals', '1', '-w', dir]);
+        const [id] = runIds(dir);
+        const events = journal(dir, id!);
+        expect(events.at(-1)?.type, r.stderr).toBe('run/finished');
+        const seed = events.find((e) => e.type === 'program/evaluated' && e.candidateId === 'p0');
+        expect(seed).toMatchObject({ correct: true, instances });
+      } finally {
+        await server.close();
+      }
+    },
+    180_000,
+  );
 
   it('killed with SIGKILL mid-run and resumed: the same decisions as an uninterrupted run, and no finished evaluation runs again', async () => {
     // The evaluator notes each run of itself in a log the spec lets through (env: [EVAL_LOG]); the
@@ -190,8 +194,7 @@ describe('ratchet search', () => {
     const logA = counted(reference);
     const logB = counted(resumed);
     const server = await startFakeServer({});
-    const decisionsOf = (dir: string, id: string) =>
-      journal(dir, id).flatMap((e) => (e.type === 'decision' ? [`${e.record.candidateId} ${e.record.decision} ${e.record.itemsConsumed}`] : []));
+    const decisionsOf = (dir: string, id: string) => journal(dir, id).flatMap((e) => (e.type === 'decision' ? [`${e.record.candidateId} ${e.record.decision} ${e.record.itemsConsumed}`] : []));
     try {
       const args = (ws: { dir: string; program: string }) => ['search', ws.program, '--base-url', server.url, '--proposals', '8', '-w', ws.dir];
       const a = await runCli(args(reference), { EVAL_LOG: logA });
@@ -239,7 +242,10 @@ describe('ratchet search', () => {
         expect(verdicts.map((v) => v.type === 'verdict' && v.order)).toEqual(['child-first', 'parent-first']);
       }
       // The --json stream carries the same decisions, and the comparisons went to the validator's model.
-      const printed = r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as EngineEvent);
+      const printed = r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as EngineEvent);
       expect(printed.filter((e) => e.type === 'decision').length).toBe(decisions.length);
       const judged = server.calls.filter((c) => c.model === 'sim-validator');
       expect(judged.length).toBe(2 * decisions.length);

@@ -58,7 +58,13 @@ describe('a key in the base URL', () => {
       const written = filesUnder(join(w.dir, '.ratchet'));
       expect(written.filter((f) => f.path.includes(`${join('cache', 'llm')}`)).length).toBeGreaterThan(10);
       expect(written.find((f) => f.path.endsWith(join(runId!, 'run.json')))?.text).toContain('api-key=[redacted]');
-      const leaks = [...written, ...[ok, failed, resumed].flatMap((r, i) => [{ path: `stdout ${i}`, text: r.stdout }, { path: `stderr ${i}`, text: r.stderr }])]
+      const leaks = [
+        ...written,
+        ...[ok, failed, resumed].flatMap((r, i) => [
+          { path: `stdout ${i}`, text: r.stdout },
+          { path: `stderr ${i}`, text: r.stderr },
+        ]),
+      ]
         .filter((f) => f.text.includes(SECRET))
         .map((f) => f.path);
       expect(leaks).toEqual([]);
@@ -116,7 +122,10 @@ describe('a command scorer', () => {
     const server = await startFakeServer({ scenario: scenarioFor(w, { seed: SEED }) });
     try {
       const r = await runCli(['evolve', w.promptPath, '--base-url', server.url, '-w', w.dir, '--budget-calls', '40'], { OPENAI_API_KEY: SECRET, SCORER_SETTING: 'on', UNRELATED_SETTING: 'x' });
-      const seen = readFileSync(seenFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+      const seen = readFileSync(seenFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string[]);
       expect(seen.length, r.stderr).toBeGreaterThan(5);
       for (const names of seen) {
         expect(names).toContain('SCORER_SETTING');

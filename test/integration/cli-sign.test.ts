@@ -103,7 +103,13 @@ function outcomesFromJournal(r: Run, prefix = ''): { jsonl: string; devIds: stri
 function auditSign(jsonl: string): { status: number | null; rows: { candidateId: string; decision: string; pValue: number; level: number; wins: number; losses: number; ties: number; items: number }[] } {
   const r = spawnSync(process.execPath, [CLI, 'gate', 'sign', '--alpha', String(ALPHA), '--json'], { input: jsonl, encoding: 'utf8' });
   expect(r.stderr).toBe('');
-  return { status: r.status, rows: r.stdout.trim().split('\n').map((l) => JSON.parse(l)) };
+  return {
+    status: r.status,
+    rows: r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  };
 }
 
 /** P(Bin(k, p) ≥ c). */
@@ -127,7 +133,10 @@ function falseCommitBound(k: number, alpha: number, tail: number): number {
 describe('ratchet evolve --gate sign (GATES.md 6.1)', () => {
   it('on neutral edits commits at most at level α across seeds, and `ratchet gate sign` on the recorded outcomes agrees candidate by candidate', async () => {
     const seeds = Array.from({ length: 16 }, (_, i) => i + 1);
-    const runs = await inBatches(seeds.map((s) => () => evolveSign(s, {})), 8);
+    const runs = await inBatches(
+      seeds.map((s) => () => evolveSign(s, {})),
+      8,
+    );
     let k = 0;
     let commits = 0;
     const audited: string[] = [];
@@ -178,7 +187,10 @@ describe('ratchet evolve --gate sign (GATES.md 6.1)', () => {
 
   it('commits a real +0.30 edit wherever it is tested', async () => {
     const seeds = [1, 2, 3, 4, 5, 6];
-    const runs = await inBatches(seeds.map((s) => () => evolveSign(s, { gainAt: 1 + (s % 5), candidates: 5 })), 8);
+    const runs = await inBatches(
+      seeds.map((s) => () => evolveSign(s, { gainAt: 1 + (s % 5), candidates: 5 })),
+      8,
+    );
     let tested_ = 0;
     let found = 0;
     for (const r of runs) {

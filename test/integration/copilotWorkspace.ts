@@ -24,15 +24,9 @@ export interface CopilotWorkspace {
 }
 
 /** A Copilot prompt file: front matter Copilot reads (with a comment), `${input:question}`, and frozen tokens. */
-export const PROMPT_FRONT = [
-  '---',
-  "description: 'Answer an arithmetic question'   # Copilot shows this in the / menu",
-  'agent: ask',
-  "tools: ['search/codebase', 'web/fetch']",
-  'argument-hint: a question about numbers',
-  '---',
-  '',
-].join('\n');
+export const PROMPT_FRONT = ['---', "description: 'Answer an arithmetic question'   # Copilot shows this in the / menu", 'agent: ask', "tools: ['search/codebase', 'web/fetch']", 'argument-hint: a question about numbers', '---', ''].join(
+  '\n',
+);
 export const PROMPT_BODY = [
   'You solve arithmetic problems. Look at ${selection} in ${file} when there is one.',
   'Check units with #tool:web/fetch and the [house notes](../../docs/notes.md).',

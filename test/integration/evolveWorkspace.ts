@@ -52,17 +52,16 @@ export function makeWorkspace(o: WorkspaceOptions = {}): Workspace {
   const items = Array.from({ length: n }, (_, i) => ({ id: `q${i + 1}`, question: `What is ${100 + i} plus ${7 * i + 3}?`, answer: 100 + i + 7 * i + 3 }));
   mkdirSync(join(dir, 'data'));
   const labels = o.labels ?? true;
-  writeFileSync(
-    join(dir, 'data', 'items.jsonl'),
-    items.map((it) => JSON.stringify(labels ? { id: it.id, question: it.question, expected: it.answer } : { id: it.id, question: it.question })).join('\n') + '\n',
-  );
+  writeFileSync(join(dir, 'data', 'items.jsonl'), items.map((it) => JSON.stringify(labels ? { id: it.id, question: it.question, expected: it.answer } : { id: it.id, question: it.question })).join('\n') + '\n');
   const promptPath = join(dir, 'task.prompt.md');
   writeFileSync(promptPath, `---\ndescription: arithmetic\n---\n${PROMPT_BODY}`);
   const split = o.split ?? { feedback: 10, dev: 40, test: n - 50 };
   const extra = o.modelExtra ? `, ${o.modelExtra}` : '';
   const spec = [
     'dataset: data/items.jsonl',
-    `split: { ${Object.entries(split).map(([k, v]) => `${k}: ${v}`).join(', ')} }`,
+    `split: { ${Object.entries(split)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ')} }`,
     ...(labels ? ['scorer:', '  type: numeric'] : []),
     'models:',
     `  agent: { model: sim-agent, temperature: 0${extra} }`,
@@ -87,10 +86,7 @@ export function makeWorkspace(o: WorkspaceOptions = {}): Workspace {
 }
 
 /** Ten scripted edits: neutral churn, except `gainAt` (1-based) which raises accuracy by `gain`. */
-export function scenarioFor(
-  ws: Workspace,
-  opts: { seed: number; gainAt?: number; gain?: number; baseAccuracy?: number; validatorAccuracy?: number; gainReplaces?: string },
-): ScenarioInput {
+export function scenarioFor(ws: Workspace, opts: { seed: number; gainAt?: number; gain?: number; baseAccuracy?: number; validatorAccuracy?: number; gainReplaces?: string }): ScenarioInput {
   const edits: ScriptedEdit[] = Array.from({ length: 10 }, (_, i) => ({
     id: String(i + 1),
     text: `Hint ${i + 1}: read the question twice.`,

@@ -19,8 +19,7 @@ beforeAll(() => {
   if (!existsSync(CLI)) execSync('npm run build', { stdio: 'inherit' });
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, encoding: 'utf8' });
 
 describe('the examples stay clean', () => {
   it('two Evolve runs on examples/math and a dev set generated for examples/mental-math leave `git status` empty', async () => {

@@ -114,14 +114,29 @@ describe('proposer simulation (in-process)', () => {
   const PY = ['def run():', '    # EVOLVE-BLOCK-START', '    step = 0.50', '    # EVOLVE-BLOCK-END', '    return step', ''].join('\n');
   const propose = (edits: 'nudge' | 'neutral', program: string, format: 'diff' | 'full', seed: number): string => {
     const system = format === 'diff' ? 'Only the EVOLVE-BLOCK regions may change. Answer with <DIFF> blocks.' : 'Only the EVOLVE-BLOCK regions may change. Answer with <CODE>.';
-    const out = respond('proposer', normalizeScenario({ code: { edits } }), { messages: [{ role: 'system', content: system }, { role: 'user', content: `Current program:\n\n\`\`\`\n${program}\n\`\`\`` }], seed }, { metaCalls: 0, challengerCalls: 0 });
+    const out = respond(
+      'proposer',
+      normalizeScenario({ code: { edits } }),
+      {
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: `Current program:\n\n\`\`\`\n${program}\n\`\`\`` },
+        ],
+        seed,
+      },
+      { metaCalls: 0, challengerCalls: 0 },
+    );
     const parsed = parseAnswer(out.text);
     if (!parsed.ok) throw new Error(parsed.error.message);
     const applied = applyAnswer(program, parsed.answer);
     if (!applied.ok) throw new Error(applied.error.message);
     return applied.text;
   };
-  const code = (text: string) => text.split('\n').filter((l) => !/^\s*(\/\/|#)/.test(l)).join('\n');
+  const code = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => !/^\s*(\/\/|#)/.test(l))
+      .join('\n');
 
   it.each(['diff', 'full'] as const)('code: a nudge moves the one literal in the block by at most a fifth (%s)', (format) => {
     for (const seed of [1, 2, 3]) {
@@ -133,7 +148,7 @@ describe('proposer simulation (in-process)', () => {
     }
   });
 
-  it.each(['diff', 'full'] as const)('code: a neutral edit changes one comment line in the marker\'s syntax, a new one each time (%s)', (format) => {
+  it.each(['diff', 'full'] as const)("code: a neutral edit changes one comment line in the marker's syntax, a new one each time (%s)", (format) => {
     for (const program of [JS, PY]) {
       const child = propose('neutral', program, format, 1);
       const grandchild = propose('neutral', child, format, 2);
@@ -201,7 +216,15 @@ describe('over HTTP, through the real SDK', () => {
     const v = agentVersion(scenario, prompt);
     const sample = manyItems.slice(0, 60);
     const answers = await Promise.all(
-      sample.map((it) => llm.chat({ role: 'agent', messages: [{ role: 'system', content: prompt }, { role: 'user', content: it.question }] })),
+      sample.map((it) =>
+        llm.chat({
+          role: 'agent',
+          messages: [
+            { role: 'system', content: prompt },
+            { role: 'user', content: it.question },
+          ],
+        }),
+      ),
     );
     const right = answers.map((a, i) => a.text.endsWith(`The answer is ${sample[i]!.answer}`));
     expect(right).toEqual(sample.map((it) => v.correct(it.id)));
@@ -261,11 +284,7 @@ describe('over HTTP, through the real SDK', () => {
   it('a fully position-biased validator always says A', async () => {
     server.setScenario({ ...script, validator: { positionBias: 1 } });
     const llm = layerFor(server.url);
-    const texts = await Promise.all(
-      [0, 1, 2, 3, 4].map((i) =>
-        llm.chat({ role: 'validator', messages: [{ role: 'user', content: `${manyItems[i]!.question}\nResponse A:\nThe answer is -1\nResponse B:\nThe answer is ${i}` }] }),
-      ),
-    );
+    const texts = await Promise.all([0, 1, 2, 3, 4].map((i) => llm.chat({ role: 'validator', messages: [{ role: 'user', content: `${manyItems[i]!.question}\nResponse A:\nThe answer is -1\nResponse B:\nThe answer is ${i}` }] })));
     expect(texts.map((t) => t.text.split('\n')[0])).toEqual(Array(5).fill('Verdict: A'));
   });
 

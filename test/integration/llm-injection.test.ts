@@ -120,7 +120,10 @@ describe('ratchet bench injection (built CLI)', () => {
     try {
       const r = await runCli(['bench', 'injection', '--base-url', server.url, '--model', 'sim-validator', '--json']);
       expect(r.code, r.stderr).toBe(1);
-      const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; trials: number; flips: number; flipRate: number });
+      const rows = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: string; trials: number; flips: number; flipRate: number });
       expect(rows.map((row) => row.id)).toEqual(INJECTION_CORPUS.attacks.map((a) => a.id));
       for (const row of rows) expect(row).toMatchObject({ trials: 12, flips: 12, flipRate: 1 });
     } finally {

@@ -16,7 +16,13 @@ const items = [
   { id: 'q1', question: 'What is six times seven?', answer: 42 },
   { id: 'q2', question: 'How many legs has a spider?', answer: 8 },
 ];
-const ask: ChatRequest = { role: 'agent', messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: items[0]!.question }] };
+const ask: ChatRequest = {
+  role: 'agent',
+  messages: [
+    { role: 'system', content: 'Answer briefly.' },
+    { role: 'user', content: items[0]!.question },
+  ],
+};
 
 let server: FakeServer;
 beforeAll(async () => {
@@ -131,9 +137,7 @@ describe('retries', () => {
     const guarded = await startFakeServer({ apiKey: 'the-right-key' });
     try {
       const err = await rejection(layerFor(guarded.url, { roles: simRoles(guarded.url, TEST_KEY) }).chat(ask));
-      expect(err.message).toBe(
-        `The endpoint ${guarded.url} answered 401 Unauthorized: check the API key, which came from OPENAI_API_KEY.`,
-      );
+      expect(err.message).toBe(`The endpoint ${guarded.url} answered 401 Unauthorized: check the API key, which came from OPENAI_API_KEY.`);
       const everything = JSON.stringify({ message: err.message, details: err.details });
       expect(everything).not.toContain(TEST_KEY);
       expect(everything).not.toContain('sk-tes');
@@ -245,9 +249,7 @@ describe('concurrency', () => {
     server.setLatency(30);
     const llm = layerFor(server.url, { concurrency: 4 });
     const roles = ['agent', 'validator', 'proposer', 'meta'] as const;
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) => llm.chat({ role: roles[i % 4]!, messages: [{ role: 'user', content: `${items[i % 2]!.question} #${i}` }] })),
-    );
+    await Promise.all(Array.from({ length: 50 }, (_, i) => llm.chat({ role: roles[i % 4]!, messages: [{ role: 'user', content: `${items[i % 2]!.question} #${i}` }] })));
     expect(server.calls).toHaveLength(50);
     expect(server.maxInFlight).toBe(4);
   });

@@ -138,7 +138,11 @@ describe('ratchet mcp with an endpoint', () => {
     const events = journalSoFar(other.dir, judged(better).runId);
     expect(events.filter((e) => e.type === 'edit/applied')).toMatchObject([{ candidateId: 'c1', by: 'autopilot' }]);
     // The file's history holds the edit with its evidence, as an Accept in the editor would.
-    const provenance = execSync(`cat ${join(other.dir, '.ratchet', 'provenance')}/*.jsonl`).toString().trim().split('\n').map((l) => JSON.parse(l) as { runId: string; after: string; evidence: { reason: string } });
+    const provenance = execSync(`cat ${join(other.dir, '.ratchet', 'provenance')}/*.jsonl`)
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { runId: string; after: string; evidence: { reason: string } });
     expect(provenance.at(-1)).toMatchObject({ runId: judged(better).runId, after: withMarker('better'), evidence: { reason: 'evidence' } });
   });
 
@@ -471,11 +475,14 @@ describe('workspace code runs only when trusted', () => {
       let said = textOf(started);
       if (!started.isError) {
         const { runId } = started.structuredContent as { runId: string };
-        await vi.waitFor(async () => {
-          const status = await s.call('run_status', { runId });
-          said = textOf(status);
-          expect((status.structuredContent as { state: string }).state).not.toBe('running');
-        }, { timeout: 60_000, interval: 100 });
+        await vi.waitFor(
+          async () => {
+            const status = await s.call('run_status', { runId });
+            said = textOf(status);
+            expect((status.structuredContent as { state: string }).state).not.toBe('running');
+          },
+          { timeout: 60_000, interval: 100 },
+        );
       }
       expect(said).toMatch(/This run's module scorer executes code from the workspace, which is not trusted/);
       expect(existsSync(marker)).toBe(false);

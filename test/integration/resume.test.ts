@@ -98,9 +98,7 @@ describe('resume in a copy of the workspace', () => {
 
     const r = await runCli(['runs', 'resume', runId, '-w', copy, '--base-url', server.url]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `ratchet: Cannot resume run ${runId}: its prompt file ${prompt} does not exist. Put the file back, or resume the run in the workspace folder that has it.\n`,
-    );
+    expect(r.stderr).toBe(`ratchet: Cannot resume run ${runId}: its prompt file ${prompt} does not exist. Put the file back, or resume the run in the workspace folder that has it.\n`);
     expect(snapshot(copy)).toEqual(copyFiles);
     expect(snapshot(original.dir)).toEqual(originalFiles);
     expect(server.calls.length).toBe(callsAfterKill);
@@ -156,7 +154,10 @@ describe('two runs started at once with the same seed in the same workspace', ()
       const args = ['evolve', w.promptPath, '--base-url', fake.url, '-w', w.dir, '--seed', '3'];
       const [a, b] = await Promise.all([startCli(args).done, startCli(args).done]);
       // 0 or 1: the run did its job (1 when it committed nothing).
-      expect([a.code, b.code].every((c) => c === 0 || c === 1), a.stderr + b.stderr).toBe(true);
+      expect(
+        [a.code, b.code].every((c) => c === 0 || c === 1),
+        a.stderr + b.stderr,
+      ).toBe(true);
       const ids = runIds(w.dir);
       expect(ids).toHaveLength(2);
       for (const id of ids) {

@@ -6,16 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const PROGRAM = [
-  '// The harness imports step(); only the block changes.',
-  'export function step() {',
-  '  // EVOLVE-BLOCK-START',
-  '  const rate = 0.300;',
-  '  // EVOLVE-BLOCK-END',
-  '  return rate;',
-  '}',
-  '',
-].join('\n');
+export const PROGRAM = ['// The harness imports step(); only the block changes.', 'export function step() {', '  // EVOLVE-BLOCK-START', '  const rate = 0.300;', '  // EVOLVE-BLOCK-END', '  return rate;', '}', ''].join('\n');
 
 /** Scores each instance by how close `rate` is to 0.5, and reports whether it could see a key. */
 export const EVALUATOR = `

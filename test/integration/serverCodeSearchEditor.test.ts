@@ -56,7 +56,12 @@ describe('Test Evaluator', () => {
     const lenses = await lensesOf(c, uri);
     expect(lenses.map(([command]) => command)).toEqual([RatchetCommands.startCodeSearch, RatchetCommands.testEvaluator]);
     // At the first marker line.
-    expect(lenses[0]![1]).toBe(c.text(uri).split('\n').findIndex((l) => l.includes('EVOLVE-BLOCK-START')));
+    expect(lenses[0]![1]).toBe(
+      c
+        .text(uri)
+        .split('\n')
+        .findIndex((l) => l.includes('EVOLVE-BLOCK-START')),
+    );
 
     const result = await c.conn.sendRequest(TestEvaluatorRequest, { uri });
     expect(result).toMatchObject({ command: 'node evaluate.mjs {program}', correct: true, score: 1.9169561144739518 });

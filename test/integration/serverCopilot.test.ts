@@ -44,19 +44,9 @@ const PLAIN = [
   '',
 ].join('\n');
 
-const WITH_BLOCK = [
-  '---',
-  'description: Route a ticket',
-  '# the run spec',
-  'ratchet:',
-  '  dataset: data/t.jsonl',
-  '  scorer: { type: exact, ignoreCase: true }',
-  '  budget:',
-  '    candidates: 5',
-  '---',
-  'Classify: {{ticket}}',
-  '',
-].join('\n');
+const WITH_BLOCK = ['---', 'description: Route a ticket', '# the run spec', 'ratchet:', '  dataset: data/t.jsonl', '  scorer: { type: exact, ignoreCase: true }', '  budget:', '    candidates: 5', '---', 'Classify: {{ticket}}', ''].join(
+  '\n',
+);
 
 describe('Copilot files in the language server', () => {
   it('puts the lens on a SKILL.md and on a prompt file in .github/prompts, and reports nothing of Ratchet’s on a plain Copilot prompt', async () => {

@@ -70,9 +70,7 @@ describe('diagnostics', () => {
     const c = await client(w.dir);
     const uri = await c.open(w.promptPath);
     const empty = await c.waitFor(() => nonEmpty(c.diagnostics.get(uri)), 'diagnostics on the empty prompt');
-    expect(empty).toEqual([
-      expect.objectContaining({ severity: 1, range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, message: expect.stringContaining('the prompt has no body') }),
-    ]);
+    expect(empty).toEqual([expect.objectContaining({ severity: 1, range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, message: expect.stringContaining('the prompt has no body') })]);
 
     // A body that uses no dataset field: a warning, and the empty-body error is gone on save.
     writeFileSync(w.promptPath, '---\ndescription: arithmetic\n---\nSolve it.\n');

@@ -70,7 +70,10 @@ describe('Generate Dev Set over LSP', () => {
     for (const r of rounds) expect(r.reliability.map((x) => x.type)).toEqual(['roleAsymmetry', 'amplification']);
 
     // The files hold the rounds' kept and held-out tasks, by the dataset loader's ids.
-    const items = (file: string) => parseDataset(file, readFileSync(file, 'utf8')).items.map((i) => i.id).sort();
+    const items = (file: string) =>
+      parseDataset(file, readFileSync(file, 'utf8'))
+        .items.map((i) => i.id)
+        .sort();
     expect(items(join(dir, 'sums.dev.jsonl'))).toEqual(rounds.flatMap((r) => r.kept.map((t) => t.id)).sort());
     expect(items(join(dir, 'sums.test.jsonl'))).toEqual(rounds.flatMap((r) => r.heldOut.map((t) => t.id)).sort());
 

@@ -110,10 +110,12 @@ export class TestClient {
 
   private wire(o: ClientOptions): void {
     const { conn } = this;
-    const record = <T>(list: T[]) => (p: T) => {
-      list.push(p);
-      this.wake();
-    };
+    const record =
+      <T>(list: T[]) =>
+      (p: T) => {
+        list.push(p);
+        this.wake();
+      };
     conn.onNotification(RunEventNotification, record(this.events));
     conn.onNotification(RunStatusNotification, record(this.runStatuses));
     conn.onNotification(SuggestionChangedNotification, (s: SuggestionState) => {

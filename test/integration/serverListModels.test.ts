@@ -45,7 +45,10 @@ describe('ratchet/listModels', () => {
   it('right after the base URL is edited, the test asks the new endpoint: the settings go ahead of the request on the same connection', async () => {
     const old = await startFakeServer();
     const edited = await startFakeServer();
-    cleanups.push(() => old.close(), () => edited.close());
+    cleanups.push(
+      () => old.close(),
+      () => edited.close(),
+    );
     const c = await client({ baseURL: old.url });
     // What Test Connection sends (serverHost.sendSettings, then the request), with no wait between.
     const change: RatchetConfigurationChange = { settings: { provider: 'openai', trusted: true, baseURL: edited.url } };
@@ -60,8 +63,6 @@ describe('ratchet/listModels', () => {
     const url = gone.url;
     await gone.close();
     const c = await client({ baseURL: url });
-    await expect(c.conn.sendRequest(ListModelsRequest, {})).rejects.toThrow(
-      `Could not reach the endpoint ${url} (ECONNREFUSED), set by setting ratchet.endpoint.baseUrl: check that the server is running and that the base URL is right.`,
-    );
+    await expect(c.conn.sendRequest(ListModelsRequest, {})).rejects.toThrow(`Could not reach the endpoint ${url} (ECONNREFUSED), set by setting ratchet.endpoint.baseUrl: check that the server is running and that the base URL is right.`);
   });
 });

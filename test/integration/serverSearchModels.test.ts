@@ -33,10 +33,14 @@ async function searchWith(settings: Partial<ServerSettings>) {
   const client = await TestClient.start({ folders: [ws.dir], settings: { provider: 'openai', trusted: true, baseURL: fake.url, ...settings }, answer: 'reject' });
   cleanups.push(() => client.stop());
   const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program), overrides: { proposals: 5, concurrency: 1 } });
-  const end = await client.waitFor(() => {
-    const s = client.statusesOf(runId).at(-1);
-    return s !== undefined && ['finished', 'failed', 'cancelled', 'interrupted'].includes(s.state) && s;
-  }, 'the search to end', 150_000);
+  const end = await client.waitFor(
+    () => {
+      const s = client.statusesOf(runId).at(-1);
+      return s !== undefined && ['finished', 'failed', 'cancelled', 'interrupted'].includes(s.state) && s;
+    },
+    'the search to end',
+    150_000,
+  );
   expect(end.state, end.error).toBe('finished');
   const events = journal(ws.dir, runId);
   const started = events[0] as EventOf<'run/started'>;

@@ -95,7 +95,12 @@ describe('code search on Slurm: the must-shows of issue #18', () => {
       expect([state(0), state(1)]).toEqual(['COMPLETED', 'COMPLETED']);
       const grouped = rows.filter((row) => !/^\d+_\d+$/.test(row.id));
       for (let i = 2; i < 10; i++) expect(state(i) ?? grouped.map((g) => g.state)[0], `task ${i}`).toBe('CANCELLED');
-      expect(rows.filter((row) => row.state === 'COMPLETED').map((row) => row.id).sort()).toEqual([`${job!.jobId}_0`, `${job!.jobId}_1`]);
+      expect(
+        rows
+          .filter((row) => row.state === 'COMPLETED')
+          .map((row) => row.id)
+          .sort(),
+      ).toEqual([`${job!.jobId}_0`, `${job!.jobId}_1`]);
       expect(queued(id!)).toEqual([]);
       // What the gate saved is accounted too: the cancelled tasks' cluster-seconds are journaled.
       expect(ofType(events, 'slurm/task').filter((e) => e.jobId === job!.jobId && e.outcome === 'cancelled').length).toBe(8);
@@ -104,7 +109,7 @@ describe('code search on Slurm: the must-shows of issue #18', () => {
     }
   });
 
-  it('a task killed by its time limit is retried, then counted as an incorrect evaluation with Slurm\'s reason', async () => {
+  it("a task killed by its time limit is retried, then counted as an incorrect evaluation with Slurm's reason", async () => {
     // One task per evaluation (no shards); the child parks, so Slurm's 1-minute limit ends it, twice.
     const ws = slurmWorkspace({ shards: false, slurm: ["time: '1'", 'retries: 1'] });
     const server = await startFakeServer({});
@@ -119,7 +124,11 @@ describe('code search on Slurm: the must-shows of issue #18', () => {
       expect(p1.error).toMatch(/^Slurm ended the evaluation's task TIMEOUT at its time limit \(evaluator\.slurm\.time: 1\), on each of its 2 attempts; its error output: .*CANCELLED AT .* DUE TO TIME LIMIT/);
       const jobs = childJobs(events);
       expect(jobs.map((e) => e.attempt)).toEqual([1, 2]);
-      expect(ofType(events, 'slurm/task').filter((e) => e.outcome !== undefined && jobs.some((j) => j.jobId === e.jobId)).map((e) => [e.state, e.outcome])).toEqual([
+      expect(
+        ofType(events, 'slurm/task')
+          .filter((e) => e.outcome !== undefined && jobs.some((j) => j.jobId === e.jobId))
+          .map((e) => [e.state, e.outcome]),
+      ).toEqual([
         ['TIMEOUT', 'retry'],
         ['TIMEOUT', 'incorrect'],
       ]);
@@ -163,7 +172,11 @@ describe('code search on Slurm: the must-shows of issue #18', () => {
       expect(decisions(events)).toMatchObject([{ candidateId: 'p1', decision: 'commit' }]);
       // Submissions counted both ways: the journal's and the cluster's (sacct, but for the probe job).
       const submitted = ofType(events, 'slurm/submitted');
-      const clusterJobs = new Set(sacctRows(id!).filter((row) => !row.workDir.includes('/probe-')).map((row) => row.id.split('_')[0]));
+      const clusterJobs = new Set(
+        sacctRows(id!)
+          .filter((row) => !row.workDir.includes('/probe-'))
+          .map((row) => row.id.split('_')[0]),
+      );
       expect(clusterJobs.size).toBe(submitted.length);
       expect([...clusterJobs].sort()).toEqual(submitted.map((e) => e.jobId).sort());
       // The seed's job and the child's: each evaluation submitted once.

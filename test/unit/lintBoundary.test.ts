@@ -70,8 +70,7 @@ describe('process boundary lint rule', () => {
   });
 
   it('allows what both share: the protocol, the Node ports, the engine', async () => {
-    const code =
-      "import { guarded } from '../protocol/errors';\nimport { daemonAddress } from '../node/daemonAddress';\nimport { RatchetError } from '../core/errors';\nexport const x = [guarded, daemonAddress, RatchetError];\n";
+    const code = "import { guarded } from '../protocol/errors';\nimport { daemonAddress } from '../node/daemonAddress';\nimport { RatchetError } from '../core/errors';\nexport const x = [guarded, daemonAddress, RatchetError];\n";
     expect(await restrictedImportErrors(code, 'src/server/boundaryProbe.ts')).toEqual([]);
     expect(await restrictedImportErrors(code, 'src/daemon/boundaryProbe.ts')).toEqual([]);
   });
@@ -98,7 +97,7 @@ describe('extension wire lint rule', () => {
     const [result] = await eslint.lintText(code, { filePath });
     return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
   }
-  const client = "declare const client: { onNotification(m: string, h: (p: unknown) => void): void };\n";
+  const client = 'declare const client: { onNotification(m: string, h: (p: unknown) => void): void };\n';
 
   it.each([
     ["client.onNotification('ratchet/runEvnt', () => undefined);", 'No method strings'],

@@ -22,7 +22,10 @@ function sources(dir: string): string[] {
 }
 
 const escape = (s: string): string => s.replace(/[+]/g, '\\+');
-const NAME = `(?:${[...GATE_NAMES].sort((a, b) => b.length - a.length).map(escape).join('|')})`;
+const NAME = `(?:${[...GATE_NAMES]
+  .sort((a, b) => b.length - a.length)
+  .map(escape)
+  .join('|')})`;
 /** Two quoted gate names next to each other: `'pace', 'pace+'` or `'pace' | 'pace+'`, across lines too. */
 const ADJACENT = new RegExp(`(['"\`])${NAME}\\1\\s*[,|]\\s*(['"\`])${NAME}\\2`, 'g');
 
@@ -87,7 +90,7 @@ describe('file endings are listed only in the file-kind table', () => {
   });
 
   it('the probe bites: it finds the patterns this issue removed', () => {
-    expect(offends("const PROMPT_FILE = /\\.(prompt\\.md|prompty|md|markdown|txt)$/i;")).toBe(true);
+    expect(offends('const PROMPT_FILE = /\\.(prompt\\.md|prompty|md|markdown|txt)$/i;')).toBe(true);
     expect(offends("const PROMPT_EXTENSIONS = ['.prompt.md', '.prompty', '.md', '.txt'];")).toBe(true);
     expect(offends("{ scheme: 'file', pattern: '**/*.prompty' },")).toBe(true);
     expect(offends("'Name the prompt file to evolve, e.g. `ratchet evolve prompts/x.prompt.md`.'")).toBe(false);

@@ -37,7 +37,13 @@ export class CostView extends HTMLElement {
   private readonly empty = el('p', { className: 'empty', text: 'No LLM calls yet.' });
   private readonly body = el('tbody');
   private readonly table = el('table', { className: 'data-table', attrs: { 'aria-label': 'Cost per role' } }, [
-    el('thead', {}, [el('tr', {}, ['role', 'calls', 'cached', 'retries', 'rate limited', 'tokens', 'dollars'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['role', 'calls', 'cached', 'retries', 'rate limited', 'tokens', 'dollars'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ]),
     this.body,
   ]);
   private controller: PlotController | undefined;
@@ -73,7 +79,11 @@ export class CostView extends HTMLElement {
     setChildren(
       this.body,
       rows.map((r) =>
-        el('tr', {}, [r.role, r.calls, r.cached, r.retries, r.rateLimited, r.tokens, r.dollars].map((text) => el('td', { text }))),
+        el(
+          'tr',
+          {},
+          [r.role, r.calls, r.cached, r.retries, r.rateLimited, r.tokens, r.dollars].map((text) => el('td', { text })),
+        ),
       ),
     );
     if (!has) return;

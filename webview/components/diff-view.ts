@@ -17,10 +17,7 @@ export class DiffView extends HTMLElement {
     for (const line of model.lines) {
       pre.append(el('div', { className: `diff-line diff-${line.kind}`, text: `${SIGN[line.kind]} ${line.text}` }));
     }
-    setChildren(this, [
-      el('p', { className: 'note', text: model.added + model.removed === 0 ? 'No change from the parent.' : `${plural(model.added, 'line')} added, ${model.removed} removed.` }),
-      pre,
-    ]);
+    setChildren(this, [el('p', { className: 'note', text: model.added + model.removed === 0 ? 'No change from the parent.' : `${plural(model.added, 'line')} added, ${model.removed} removed.` }), pre]);
   }
 }
 

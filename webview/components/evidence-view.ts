@@ -87,9 +87,7 @@ export class EvidenceView extends HTMLElement {
           `. Gate ${r?.gate ?? '—'} at `,
           term(`α = ${r?.alpha ?? '—'}`, 'alpha', facts),
           ': ',
-          ...(r && usesEvidence
-            ? [term(`evidence ×${formatFactor(facts.evidence)}`, 'evidence', facts), ...(r.threshold > 0 ? [' ', term(`(needs ×${formatFactor(r.threshold)})`, 'needs', facts)] : [])]
-            : [statistic]),
+          ...(r && usesEvidence ? [term(`evidence ×${formatFactor(facts.evidence)}`, 'evidence', facts), ...(r.threshold > 0 ? [' ', term(`(needs ×${formatFactor(r.threshold)})`, 'needs', facts)] : [])] : [statistic]),
           `; ${r?.itemsConsumed ?? 0} items used (`,
           term(`${r?.wins ?? 0} won, ${r?.losses ?? 0} lost`, 'discordant', facts),
           ', ',
@@ -102,10 +100,7 @@ export class EvidenceView extends HTMLElement {
       ]),
       section(
         'Proposer’s reasoning',
-        el('div', {}, [
-          ev.reasoning ? el('pre', { className: 'text-block', text: ev.reasoning }) : el('p', { className: 'note', text: 'The proposer gave no reasoning.' }),
-          thinkingBlock('The proposer model’s thinking', ev.thinking),
-        ]),
+        el('div', {}, [ev.reasoning ? el('pre', { className: 'text-block', text: ev.reasoning }) : el('p', { className: 'note', text: 'The proposer gave no reasoning.' }), thinkingBlock('The proposer model’s thinking', ev.thinking)]),
       ),
       ev.rubric
         ? section(`Rubric in force (version ${ev.rubric.version})`, el('pre', { className: 'text-block', text: ev.rubric.text }))
@@ -116,9 +111,7 @@ export class EvidenceView extends HTMLElement {
       section(
         itemsHeading(ev),
         el('div', {}, [
-          ev.items.length === 0
-            ? el('p', { className: 'note', text: r?.reason === 'screened' ? 'Screened out before the dev set: no dev item was used.' : 'No discordant items: every item so far was a tie.' })
-            : undefined,
+          ev.items.length === 0 ? el('p', { className: 'note', text: r?.reason === 'screened' ? 'Screened out before the dev set: no dev item was used.' : 'No discordant items: every item so far was a tie.' }) : undefined,
           this.itemsHost,
           this.moreButton,
           ev.omittedItems > 0 ? el('p', { className: 'note', text: `${ev.omittedItems} more items are in the run's journal.` }) : undefined,

@@ -112,11 +112,7 @@ function renderRow(row: LineageRow, node: HTMLElement): void {
   node.classList.toggle('incumbent', row.incumbent);
   const twisty = el('span', { className: 'twisty' }, [row.childCount > 0 ? codicon(row.expanded ? 'chevron-down' : 'chevron-right') : undefined]);
   twisty.style.marginLeft = `${(row.depth - 1) * 14}px`;
-  setChildren(node, [
-    twisty,
-    codicon(row.incumbent ? 'star-full' : STATUS_ICON[row.status]),
-    el('span', { className: 'mono', text: ` ${row.label}` }),
-  ]);
+  setChildren(node, [twisty, codicon(row.incumbent ? 'star-full' : STATUS_ICON[row.status]), el('span', { className: 'mono', text: ` ${row.label}` })]);
 }
 
 customElements.define('ratchet-lineage-tree', LineageTreeView);

@@ -41,7 +41,6 @@ import './wealth-chart';
 import './zero-data-view';
 import type { RunState } from '../../src/panelState/types';
 
-
 export interface PanelAppOptions {
   host: PanelHost;
   /** Defers a paint; requestAnimationFrame by default (tests pass a synchronous one). */

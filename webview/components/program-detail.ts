@@ -126,7 +126,11 @@ function evaluationBlock(d: ProgramDetail): HTMLElement {
     metrics.length > 0
       ? el('table', { className: 'data-table metrics-table', attrs: { 'aria-label': 'Public metrics' } }, [
           el('thead', {}, [el('tr', {}, [el('th', { text: 'metric', attrs: { scope: 'col' } }), el('th', { text: 'value', attrs: { scope: 'col' } })])]),
-          el('tbody', {}, metrics.map(([k, v]) => el('tr', {}, [el('td', { className: 'mono', text: k }), el('td', { text: typeof v === 'number' ? formatScore(v) : String(v) })]))),
+          el(
+            'tbody',
+            {},
+            metrics.map(([k, v]) => el('tr', {}, [el('td', { className: 'mono', text: k }), el('td', { text: typeof v === 'number' ? formatScore(v) : String(v) })])),
+          ),
         ])
       : e.correct
         ? el('p', { className: 'note', text: 'The evaluator reported no public metrics.' })
@@ -134,7 +138,14 @@ function evaluationBlock(d: ProgramDetail): HTMLElement {
     e.feedback ? field('Text feedback', e.feedback) : undefined,
     e.output !== undefined ? field(e.omittedOutput ? `Output (its last ${e.output.length} characters; ${e.omittedOutput} earlier ones are in the journal)` : 'Output', e.output) : undefined,
     e.incidents && e.incidents.length > 0
-      ? el('div', { className: 'program-incidents' }, [el('h4', { text: 'What the sandbox saw' }), el('ul', {}, e.incidents.map((i) => el('li', { text: i })))])
+      ? el('div', { className: 'program-incidents' }, [
+          el('h4', { text: 'What the sandbox saw' }),
+          el(
+            'ul',
+            {},
+            e.incidents.map((i) => el('li', { text: i })),
+          ),
+        ])
       : undefined,
     e.isolation ? el('p', { className: 'note program-isolation', text: `Sandbox: ${e.isolation}.` }) : undefined,
   ]);
@@ -158,11 +169,20 @@ function evidenceBlock(d: ProgramDetail, chart: WealthChart): HTMLElement {
     );
   }
   const out = el('div', { className: 'program-evidence' }, [
-    el('p', { className: 'evidence-facts', text: `${d.programId} against ${opponent}: ${statistic}${r ? `; ${r.itemsConsumed} instances used (${r.wins} won, ${r.losses} lost, ${r.ties} tied)` : ''}${r && r.threshold > 0 ? `; commits at ×${formatFactor(r.threshold)} (1/α)` : ''}.` }),
+    el('p', {
+      className: 'evidence-facts',
+      text: `${d.programId} against ${opponent}: ${statistic}${r ? `; ${r.itemsConsumed} instances used (${r.wins} won, ${r.losses} lost, ${r.ties} tied)` : ''}${r && r.threshold > 0 ? `; commits at ×${formatFactor(r.threshold)} (1/α)` : ''}.`,
+    }),
     d.wealth.steps.length > 0 ? chart : el('p', { className: 'note', text: 'No discordant pair: the gate decided without an e-process wealth curve.' }),
     el('div', { className: 'pairs-scroll' }, [
       el('table', { className: 'data-table pairs-table', attrs: { 'aria-label': `Paired scores, ${d.programId} against ${opponent}` } }, [
-        el('thead', {}, [el('tr', {}, ['#', 'instance', d.programId, opponent, 'pair'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+        el('thead', {}, [
+          el(
+            'tr',
+            {},
+            ['#', 'instance', d.programId, opponent, 'pair'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+          ),
+        ]),
         body,
       ]),
     ]),

@@ -54,10 +54,14 @@ export class ProgramsGenealogy extends HTMLElement {
   private palette: Palette | undefined;
   private readonly canvas = el('canvas', { className: 'genealogy-canvas', attrs: { 'aria-hidden': 'true' } });
   private readonly spacer = el('div', { className: 'genealogy-spacer' });
-  private readonly scroller = el('div', {
-    className: 'genealogy-scroll',
-    attrs: { tabindex: '0', role: 'application', 'aria-roledescription': 'program genealogy', 'aria-label': 'Program genealogy: arrows move between programs, Backspace goes to the parent, Enter opens' },
-  }, [this.spacer]);
+  private readonly scroller = el(
+    'div',
+    {
+      className: 'genealogy-scroll',
+      attrs: { tabindex: '0', role: 'application', 'aria-roledescription': 'program genealogy', 'aria-label': 'Program genealogy: arrows move between programs, Backspace goes to the parent, Enter opens' },
+    },
+    [this.spacer],
+  );
   private readonly status = el('p', { className: 'genealogy-status', attrs: { 'aria-live': 'polite' } });
   private readonly count = el('span', { className: 'note' });
   private readonly empty = el('p', { className: 'empty', text: 'No programs yet.' });
@@ -433,15 +437,7 @@ function arrowHead(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: nu
 /** The legend: each shape named in words (colour is never the only cue). */
 function legend(): HTMLElement[] {
   const item = (shape: string, text: string) => el('span', { className: 'genealogy-key' }, [el('span', { className: `genealogy-shape ${shape}`, attrs: { 'aria-hidden': 'true' } }), text]);
-  return [
-    item('committed', 'committed'),
-    item('best', 'new best'),
-    item('rejected', 'rejected'),
-    item('pending', 'not evaluated yet'),
-    item('incorrect', 'incorrect'),
-    item('failed', 'failed proposal'),
-    item('migration', 'migration'),
-  ];
+  return [item('committed', 'committed'), item('best', 'new best'), item('rejected', 'rejected'), item('pending', 'not evaluated yet'), item('incorrect', 'incorrect'), item('failed', 'failed proposal'), item('migration', 'migration')];
 }
 
 customElements.define('ratchet-programs-genealogy', ProgramsGenealogy);

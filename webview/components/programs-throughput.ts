@@ -30,13 +30,25 @@ export class ProgramsThroughput extends HTMLElement {
   private readonly rateChart = el('div', { className: 'chart', attrs: { role: 'img' } });
   private readonly failuresBody = el('tbody');
   private readonly failures = el('table', { className: 'data-table', attrs: { 'aria-label': 'Proposal failures by kind' } }, [
-    el('thead', {}, [el('tr', {}, ['kind', 'what it means', 'count', 'of proposals'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['kind', 'what it means', 'count', 'of proposals'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ]),
     this.failuresBody,
   ]);
   private readonly failuresNote = el('p', { className: 'empty', text: 'No proposal failed.' });
   private readonly modelsBody = el('tbody');
   private readonly models = el('table', { className: 'data-table', attrs: { 'aria-label': 'Proposer models: the bandit’s picks' } }, [
-    el('thead', {}, [el('tr', {}, ['model', 'programs', 'failed', 'commits', 'commit rate', 'dollars'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['model', 'programs', 'failed', 'commits', 'commit rate', 'dollars'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ]),
     this.modelsBody,
   ]);
   private readonly modelsNote = el('p', { className: 'note' });
@@ -134,7 +146,10 @@ export class ProgramsThroughput extends HTMLElement {
     const tasks = cluster ? clusterSeries(cluster, now) : { x: [], queued: [], running: [] };
     this.clusterChart.hidden = tasks.x.length < 2;
     if (cluster) {
-      setChildren(this.clusterNote, clusterLines(cluster).map((text) => el('p', { text })));
+      setChildren(
+        this.clusterNote,
+        clusterLines(cluster).map((text) => el('p', { text })),
+      );
       this.clusterChart.setAttribute('aria-label', `Slurm tasks over time: ${cluster.queued} queued and ${cluster.running} running now, ${cluster.finished} over`);
       if (tasks.x.length >= 2) this.clusterPlot?.update([tasks.x, tasks.queued, tasks.running]);
     }
@@ -152,7 +167,13 @@ export class ProgramsThroughput extends HTMLElement {
     this.failuresNote.hidden = failures.length > 0;
     setChildren(
       this.failuresBody,
-      failures.map((f) => el('tr', {}, [f.reason, f.meaning, String(f.count), `${(f.share * 100).toFixed(1)} %`].map((text) => el('td', { text })))),
+      failures.map((f) =>
+        el(
+          'tr',
+          {},
+          [f.reason, f.meaning, String(f.count), `${(f.share * 100).toFixed(1)} %`].map((text) => el('td', { text })),
+        ),
+      ),
     );
 
     const models = s ? modelRows(s, run?.cost) : [];
@@ -160,16 +181,16 @@ export class ProgramsThroughput extends HTMLElement {
     setChildren(
       this.modelsBody,
       models.map((m) =>
-        el('tr', {}, [m.model, String(m.proposals), String(m.failed), String(m.commits), `${(m.commitRate * 100).toFixed(1)} %`, m.dollars === undefined ? '—' : `$${m.dollars.toFixed(2)}`].map((text) => el('td', { text }))),
+        el(
+          'tr',
+          {},
+          [m.model, String(m.proposals), String(m.failed), String(m.commits), `${(m.commitRate * 100).toFixed(1)} %`, m.dollars === undefined ? '—' : `$${m.dollars.toFixed(2)}`].map((text) => el('td', { text })),
+        ),
       ),
     );
     setText(
       this.modelsNote,
-      models.length === 0
-        ? 'No proposer model named yet (a run with one model may name none).'
-        : models.length > 1
-          ? 'Dollars per model are not journaled (cost is kept per role); the Cost tab has the proposer’s total.'
-          : '',
+      models.length === 0 ? 'No proposer model named yet (a run with one model may name none).' : models.length > 1 ? 'Dollars per model are not journaled (cost is kept per role); the Cost tab has the proposer’s total.' : '',
     );
   }
 
@@ -206,11 +227,7 @@ export class ProgramsThroughput extends HTMLElement {
       scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
       legend: { show: true, live: false },
       cursor: { drag: { x: false, y: false } },
-      series: [
-        { label: 'time' },
-        { label: 'queued', stroke: queued, width: 2, paths: stepped, points: { show: false } },
-        { label: 'running', stroke: running, ...translucent(running), width: 2, paths: stepped, points: { show: false } },
-      ],
+      series: [{ label: 'time' }, { label: 'queued', stroke: queued, width: 2, paths: stepped, points: { show: false } }, { label: 'running', stroke: running, ...translucent(running), width: 2, paths: stepped, points: { show: false } }],
     };
   }
 

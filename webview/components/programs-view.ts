@@ -51,7 +51,13 @@ export class ProgramsView extends HTMLElement {
   private readonly axisRadios = new Map<ProgramsAxis, HTMLElement & { checked: boolean }>();
   private readonly islandsBody = el('tbody');
   private readonly islandsTable = el('table', { className: 'data-table islands-table', attrs: { 'aria-label': 'Islands' } }, [
-    el('thead', {}, [el('tr', {}, ['island', 'best', 'score', 'programs', 'evaluated', 'stagnation'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })))]),
+    el('thead', {}, [
+      el(
+        'tr',
+        {},
+        ['island', 'best', 'score', 'programs', 'evaluated', 'stagnation'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ]),
     this.islandsBody,
   ]);
   private readonly archiveCount = el('span', { className: 'note' });
@@ -105,10 +111,7 @@ export class ProgramsView extends HTMLElement {
     this.append(
       section('programs-score', 'Score over time', [el('div', { className: 'toolbar' }, [axisGroup]), this.chart]),
       section('programs-detail', 'Program', [this.detail]),
-      el('div', { className: 'programs-columns' }, [
-        section('programs-islands', 'Islands', [this.islandsTable]),
-        section('programs-archive', 'Archive', [el('div', { className: 'toolbar' }, [sortGroup, this.archiveCount]), this.archive]),
-      ]),
+      el('div', { className: 'programs-columns' }, [section('programs-islands', 'Islands', [this.islandsTable]), section('programs-archive', 'Archive', [el('div', { className: 'toolbar' }, [sortGroup, this.archiveCount]), this.archive])]),
       ...this.mounted.map((m, i) => section(`programs-${MOUNTED_SECTIONS[i]!.tag.replace('ratchet-programs-', '')}`, MOUNTED_SECTIONS[i]!.title, [m])),
     );
   }

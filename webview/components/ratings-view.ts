@@ -18,7 +18,11 @@ export class RatingsView extends HTMLElement {
   private readonly body = el('tbody');
   private readonly table = el('table', { className: 'data-table', attrs: { 'aria-label': 'Ratings' } }, [
     el('thead', {}, [
-      el('tr', {}, ['candidate', 'Elo', 'Bradley–Terry', '95% interval', 'P(next parent)'].map((h) => el('th', { text: h, attrs: { scope: 'col' } }))),
+      el(
+        'tr',
+        {},
+        ['candidate', 'Elo', 'Bradley–Terry', '95% interval', 'P(next parent)'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
     ]),
     this.body,
   ]);
@@ -34,12 +38,7 @@ export class RatingsView extends HTMLElement {
   update(rows: readonly RatingRow[], chart: RatingsChartData): void {
     this.connectedCallback();
     this.chart = chart;
-    setText(
-      this.note,
-      rows.length === 0
-        ? 'No ratings yet: pairwise and Elo runs publish them after each match.'
-        : 'Ratings only choose parents; an edit is accepted by the gate, never by a rating.',
-    );
+    setText(this.note, rows.length === 0 ? 'No ratings yet: pairwise and Elo runs publish them after each match.' : 'Ratings only choose parents; an edit is accepted by the gate, never by a rating.');
     this.table.hidden = rows.length === 0;
     this.chartHost.hidden = rows.length === 0;
     setChildren(
@@ -50,10 +49,7 @@ export class RatingsView extends HTMLElement {
           el('td', { text: r.elo }),
           el('td', { text: r.bt }),
           el('td', { text: r.interval }),
-          el('td', {}, [
-            el('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, [barFill(r.selectFraction)]),
-            ` ${r.selectP}`,
-          ]),
+          el('td', {}, [el('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, [barFill(r.selectFraction)]), ` ${r.selectP}`]),
         ]),
       ),
     );

@@ -10,18 +10,7 @@
  * 2,000 items × 20 versions cost what the screen shows.
  */
 import type { ResultCell, ResultsFilter, ResultsTable } from '../../src/panelState/results';
-import {
-  cellText,
-  defaultResultsColumns,
-  emptyResultsFilter,
-  filterRows,
-  intervalMethodText,
-  isFailure,
-  scoredCount,
-  shownColumns,
-  versionAccuracy,
-  versionLabel,
-} from '../../src/panelState/results';
+import { cellText, defaultResultsColumns, emptyResultsFilter, filterRows, intervalMethodText, isFailure, scoredCount, shownColumns, versionAccuracy, versionLabel } from '../../src/panelState/results';
 import { custom, el, setChildren, setText } from '../dom';
 import type { VirtualList } from './virtual-list';
 import './virtual-list';
@@ -160,7 +149,11 @@ export class ResultsView extends HTMLElement {
     setChildren(this.detail, [
       el('h3', { text: `${cell.itemId}${cell.split ? ` (${cell.split})` : ''} · ${version ? versionLabel(version) : cell.versionId} · ${result}` }),
       vars.length > 0
-        ? el('dl', { className: 'results-vars' }, vars.flatMap(([name, value]) => [el('dt', { text: name }), el('dd', {}, [el('pre', { className: 'text-block', text: value })])]))
+        ? el(
+            'dl',
+            { className: 'results-vars' },
+            vars.flatMap(([name, value]) => [el('dt', { text: name }), el('dd', {}, [el('pre', { className: 'text-block', text: value })])]),
+          )
         : el('div', {}, [el('h4', { text: 'Input' }), el('pre', { className: 'text-block', text: cell.input ?? '(not recorded)' })]),
       el('h4', { text: 'Expected' }),
       el('pre', { className: 'text-block results-expected', text: cell.expected ?? '(no expected answer)' }),
@@ -200,10 +193,7 @@ export class ResultsView extends HTMLElement {
     this.list.setItems(this.rows, (i) => table.items[i]!.itemId);
     setText(this.shown, `${this.rows.length} of ${table.items.length} items`);
     this.empty.hidden = this.rows.length > 0;
-    setText(
-      this.empty,
-      table.items.length === 0 ? 'No item has been scored yet: dev items appear as the gate tests candidates, test items when the run scores its test split.' : 'No item matches the filters.',
-    );
+    setText(this.empty, table.items.length === 0 ? 'No item has been scored yet: dev items appear as the gate tests candidates, test items when the run scores its test split.' : 'No item matches the filters.');
   }
 
   private renderHead(table: ResultsTable): void {
@@ -214,11 +204,19 @@ export class ResultsView extends HTMLElement {
       const acc = versionAccuracy(table, j);
       const pct = (x: number) => `${Math.round(x * 100)}%`;
       cells.push(
-        el('span', { className: 'cell results-version', attrs: { role: 'columnheader', 'data-version': v.id }, title: acc ? `${versionLabel(v)}: ${acc.mean.toFixed(3)} [${acc.lo.toFixed(3)}, ${acc.hi.toFixed(3)}] over ${acc.n} of the ${total} items. ${intervalMethodText(acc.method)}` : versionLabel(v) }, [
-          el('span', { className: 'results-version-id', text: versionLabel(v) }),
-          el('span', { className: 'results-accuracy', text: acc ? `${pct(acc.mean)} (${pct(acc.lo)}–${pct(acc.hi)})` : '—' }),
-          el('span', { className: 'results-scored', text: itemsText(scoredCount(table, j), total) }),
-        ]),
+        el(
+          'span',
+          {
+            className: 'cell results-version',
+            attrs: { role: 'columnheader', 'data-version': v.id },
+            title: acc ? `${versionLabel(v)}: ${acc.mean.toFixed(3)} [${acc.lo.toFixed(3)}, ${acc.hi.toFixed(3)}] over ${acc.n} of the ${total} items. ${intervalMethodText(acc.method)}` : versionLabel(v),
+          },
+          [
+            el('span', { className: 'results-version-id', text: versionLabel(v) }),
+            el('span', { className: 'results-accuracy', text: acc ? `${pct(acc.mean)} (${pct(acc.lo)}–${pct(acc.hi)})` : '—' }),
+            el('span', { className: 'results-scored', text: itemsText(scoredCount(table, j), total) }),
+          ],
+        ),
       );
     }
     setChildren(this.head, cells);

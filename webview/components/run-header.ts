@@ -115,12 +115,7 @@ export class RunHeader extends HTMLElement {
     setChildren(this.facts, model.gated ? [fact('gate', model.gate), fact('α', model.alpha.replace(/^α = /, ''), GLOSSARY.alpha.means), fact('mode', model.mode), this.docsLink] : []);
     setChildren(
       this.meters,
-      model.meters.map((m) =>
-        el('span', { className: 'meter', attrs: { 'data-meter': m.name } }, [
-          el('span', { className: 'meter-name', text: m.name }),
-          ` ${m.used}${m.limit !== undefined ? ` / ${m.limit}` : ''}`,
-        ]),
-      ),
+      model.meters.map((m) => el('span', { className: 'meter', attrs: { 'data-meter': m.name } }, [el('span', { className: 'meter-name', text: m.name }), ` ${m.used}${m.limit !== undefined ? ` / ${m.limit}` : ''}`])),
     );
     this.progress.hidden = model.progress === undefined;
     if (model.progress !== undefined) {
@@ -158,7 +153,10 @@ export class RunHeader extends HTMLElement {
     if (ids.join('\n') !== this.runIds.join('\n') || labels.join('\n') !== this.runLabels.join('\n')) {
       this.runIds = ids;
       this.runLabels = labels;
-      setChildren(this.runPicker, labels.map((text) => el('option', { text })));
+      setChildren(
+        this.runPicker,
+        labels.map((text) => el('option', { text })),
+      );
     }
     const index = selectedRunId === undefined ? -1 : ids.indexOf(selectedRunId);
     if (index >= 0) this.runPicker.selectedIndex = index;

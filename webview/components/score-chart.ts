@@ -42,8 +42,7 @@ export class ScoreChart extends HTMLElement {
 
   update(model: ScoreChartData, programs: ProgramsState, selectedId: string | undefined): void {
     this.connectedCallback();
-    const rebuild =
-      this.model !== undefined && (this.model.islands.length !== model.islands.length || this.model.axis !== model.axis || this.model.x.length > DENSE !== model.x.length > DENSE);
+    const rebuild = this.model !== undefined && (this.model.islands.length !== model.islands.length || this.model.axis !== model.axis || this.model.x.length > DENSE !== model.x.length > DENSE);
     this.model = model;
     this.programs = programs;
     this.selectedId = selectedId;

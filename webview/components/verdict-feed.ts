@@ -37,8 +37,7 @@ export class VerdictFeed extends HTMLElement {
   private rows: readonly DecisionRow[] = [];
   private candidates: Readonly<Record<string, CandidateNode>> = {};
   private columns: FeedColumnSpec[] = feedColumnsFor(0);
-  private readonly resize: ResizeObserver | undefined =
-    typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.layout(this.clientWidth)) : undefined;
+  private readonly resize: ResizeObserver | undefined = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.layout(this.clientWidth)) : undefined;
 
   connectedCallback(): void {
     if (this.childElementCount > 0) return;
@@ -60,13 +59,7 @@ export class VerdictFeed extends HTMLElement {
       renderRow: (row, node) => this.renderRow(row, node),
       onActivate: (row) => this.actions?.open(row.candidateId),
     });
-    this.append(
-      el('div', { className: 'toolbar' }, [this.filterGroup]),
-      this.head,
-      this.list,
-      this.empty,
-      this.dropped,
-    );
+    this.append(el('div', { className: 'toolbar' }, [this.filterGroup]), this.head, this.list, this.empty, this.dropped);
     this.applyColumns();
     this.resize?.observe(this);
   }
@@ -99,14 +92,7 @@ export class VerdictFeed extends HTMLElement {
   }
 
   /** `candidates`: the run's lineage, which says what the user did with a committed suggestion. */
-  update(
-    rows: readonly DecisionRow[],
-    filter: DecisionFilter,
-    counts: Record<DecisionFilter, number>,
-    selectedId: string | undefined,
-    dropped: number,
-    candidates: Readonly<Record<string, CandidateNode>> = {},
-  ): void {
+  update(rows: readonly DecisionRow[], filter: DecisionFilter, counts: Record<DecisionFilter, number>, selectedId: string | undefined, dropped: number, candidates: Readonly<Record<string, CandidateNode>> = {}): void {
     this.connectedCallback();
     this.selectedId = selectedId;
     this.rows = rows;
@@ -140,7 +126,9 @@ export class VerdictFeed extends HTMLElement {
     if (node.dataset.columns !== ids) {
       setChildren(
         node,
-        this.columns.map((c) => (c.id === 'decision' ? el('span', { className: 'cell decision' }, [codicon('pass-filled'), el('span')]) : el('span', { className: `cell ${c.id}${c.id === 'candidate' || c.id === 'parent' ? ' mono' : ''}` }))),
+        this.columns.map((c) =>
+          c.id === 'decision' ? el('span', { className: 'cell decision' }, [codicon('pass-filled'), el('span')]) : el('span', { className: `cell ${c.id}${c.id === 'candidate' || c.id === 'parent' ? ' mono' : ''}` }),
+        ),
       );
       node.dataset.columns = ids;
     }

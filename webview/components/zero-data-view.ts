@@ -9,22 +9,7 @@
  */
 import { el, setChildren, setText } from '../dom';
 import type { HistogramModel, TasksRow } from '../model/zeroData';
-import {
-  FATE_WORDS,
-  PAIR_WORDS,
-  TASK_FATES,
-  difficultyNote,
-  dispersionNote,
-  exemplarCards,
-  exemplarsNote,
-  heldOutNote,
-  histogramModel,
-  reliabilityChartData,
-  reliabilityRows,
-  shownRound,
-  tasksRows,
-  zeroSummary,
-} from '../model/zeroData';
+import { FATE_WORDS, PAIR_WORDS, TASK_FATES, difficultyNote, dispersionNote, exemplarCards, exemplarsNote, heldOutNote, histogramModel, reliabilityChartData, reliabilityRows, shownRound, tasksRows, zeroSummary } from '../model/zeroData';
 import type { ReliabilityChart } from './reliability-chart';
 import './reliability-chart';
 import type { Exemplar } from '../../src/core/journal/payloadTypes';
@@ -89,16 +74,7 @@ export class ZeroDataView extends HTMLElement {
       TASK_FATES.map((fate) => el('li', { title: FATE_WORDS[fate].means }, [el('span', { className: `fate-swatch fate-${fate}`, attrs: { 'aria-hidden': 'true' } }), ` ${FATE_WORDS[fate].name}`])),
     );
     this.rounds.addEventListener('keydown', (e) => this.onKey(e));
-    this.append(
-      this.summary,
-      heading('Judge reliability per round'),
-      this.chart,
-      this.reliabilityTable,
-      heading('Tasks per round'),
-      this.legend,
-      this.rounds,
-      this.roundPart,
-    );
+    this.append(this.summary, heading('Judge reliability per round'), this.chart, this.reliabilityTable, heading('Tasks per round'), this.legend, this.rounds, this.roundPart);
   }
 
   update(run: RunState | undefined, pickedRound: number | undefined): void {
@@ -111,11 +87,7 @@ export class ZeroDataView extends HTMLElement {
     setChildren(
       this.reliabilityBody,
       relRows.map((r) =>
-        el('tr', {}, [
-          el('td', { text: String(r.round) }),
-          el('td', { text: r.cells.roleAsymmetry.text, title: r.cells.roleAsymmetry.title }),
-          el('td', { text: r.cells.amplification.text, title: r.cells.amplification.title }),
-        ]),
+        el('tr', {}, [el('td', { text: String(r.round) }), el('td', { text: r.cells.roleAsymmetry.text, title: r.cells.roleAsymmetry.title }), el('td', { text: r.cells.amplification.text, title: r.cells.amplification.title })]),
       ),
     );
     this.round = shownRound(run, pickedRound);
@@ -145,11 +117,12 @@ export class ZeroDataView extends HTMLElement {
       }),
     );
     const counts = el('span', { className: 'zero-round-counts', attrs: { 'aria-hidden': 'true' }, text: row.segments.map((s) => `${s.count} ${FATE_WORDS[s.fate].name}`).join(' · ') });
-    const button = el(
-      'button',
-      { className: 'zero-round-row', attrs: { type: 'button', 'data-round': String(row.round), 'aria-pressed': String(selected), 'aria-label': row.label } },
-      [el('span', { className: 'zero-round-name', text: `Round ${row.round}` }), bar, el('span', { className: 'zero-round-written', text: row.written }), counts],
-    );
+    const button = el('button', { className: 'zero-round-row', attrs: { type: 'button', 'data-round': String(row.round), 'aria-pressed': String(selected), 'aria-label': row.label } }, [
+      el('span', { className: 'zero-round-name', text: `Round ${row.round}` }),
+      bar,
+      el('span', { className: 'zero-round-written', text: row.written }),
+      counts,
+    ]);
     button.addEventListener('click', () => this.actions?.selectRound(row.round));
     return button;
   }
@@ -220,7 +193,15 @@ function text(label: string, body: string): HTMLElement {
 }
 
 function paintHistogram(figure: HTMLElement, name: string, model: HistogramModel, note: string): void {
-  figure.setAttribute('aria-label', `${name}: ${model.bars.filter((b) => b.count > 0).map((b) => b.label).join('; ') || 'no task judged'}`);
+  figure.setAttribute(
+    'aria-label',
+    `${name}: ${
+      model.bars
+        .filter((b) => b.count > 0)
+        .map((b) => b.label)
+        .join('; ') || 'no task judged'
+    }`,
+  );
   const bars = el(
     'div',
     { className: 'histogram-bars', attrs: { 'aria-hidden': 'true' } },

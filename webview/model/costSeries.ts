@@ -66,9 +66,7 @@ export function costTable(state: RunState | undefined): CostTableRow[] {
  * Tick steps the cost chart's axes may use. Calls, tokens and seconds are whole numbers: a step of
  * 0.5 would label 0.5 and 1 both "1". Dollars step by 1, 2, 5 × 10^k down to a hundredth of a cent.
  */
-export const WHOLE_STEPS: readonly number[] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600].concat(
-  Array.from({ length: 10 }, (_, i) => [1, 2, 5].map((m) => m * 10 ** (i + 4))).flat(),
-);
+export const WHOLE_STEPS: readonly number[] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600].concat(Array.from({ length: 10 }, (_, i) => [1, 2, 5].map((m) => m * 10 ** (i + 4))).flat());
 export const DOLLAR_STEPS: readonly number[] = Array.from({ length: 10 }, (_, i) => [1, 2, 5].map((m) => Number((m * 10 ** (i - 4)).toPrecision(1)))).flat();
 
 /**

@@ -160,8 +160,17 @@ export function layoutGenealogy(s: ProgramsState, g: GenealogyGeometry = GENEALO
         if (entry.kind === 'program') {
           const node = s.nodes[entry.id]!;
           marks.push({
-            kind: 'program', programId: node.id, island, generation: gen, x: mx, y: my, parent: undefined,
-            evaluated: node.evalIndex !== undefined, incorrect: node.correct === false, committed: node.committed, newBest: node.newBest === true,
+            kind: 'program',
+            programId: node.id,
+            island,
+            generation: gen,
+            x: mx,
+            y: my,
+            parent: undefined,
+            evaluated: node.evalIndex !== undefined,
+            incorrect: node.correct === false,
+            committed: node.committed,
+            newBest: node.newBest === true,
           });
           programMark.set(node.id, index);
         } else {

@@ -42,8 +42,7 @@ const factor = (x: number): string => `×${formatFactor(x)}`;
 const needs = (f: CandidateFacts): string => (f.threshold > 0 ? factor(f.threshold) : 'the gate’s bar');
 /** Whether the candidate's line is 1/α (per-candidate) rather than a share of a run-level α. */
 const perCandidate = (f: CandidateFacts): boolean => f.alpha !== undefined && Math.abs(f.threshold * f.alpha - 1) < 1e-9;
-const alphaNote = (f: CandidateFacts): string =>
-  f.alpha === undefined || !(f.threshold > 0) ? '' : perCandidate(f) ? ` (= 1/α with α = ${f.alpha})` : ` (its share of the run’s α = ${f.alpha})`;
+const alphaNote = (f: CandidateFacts): string => (f.alpha === undefined || !(f.threshold > 0) ? '' : perCandidate(f) ? ` (= 1/α with α = ${f.alpha})` : ` (its share of the run’s α = ${f.alpha})`);
 const standing = (f: CandidateFacts): string => (Number.isNaN(f.evidence) ? 'it has no discordant pair yet' : `it is at ${factor(f.evidence)}`);
 
 export const GLOSSARY: Readonly<Record<Term, GlossaryEntry>> = {
@@ -58,21 +57,18 @@ export const GLOSSARY: Readonly<Record<Term, GlossaryEntry>> = {
   },
   needs: {
     name: 'needs ×…',
-    means:
-      'The evidence a candidate must reach to be committed. Under the default schedule α is shared by the whole run: the candidates that reach the dev set need ×40, ×120, ×240, … in turn at α = 0.05; per candidate it is 1/α, ×20.',
+    means: 'The evidence a candidate must reach to be committed. Under the default schedule α is shared by the whole run: the candidates that reach the dev set need ×40, ×120, ×240, … in turn at α = 0.05; per candidate it is 1/α, ×20.',
     forCandidate: (f) => `needs ${needs(f)}: ${shortId(f.candidateId)}’s evidence must reach ${needs(f)}${alphaNote(f)} to be committed; ${standing(f)}.`,
   },
   threshold: {
     name: '1/α line',
-    means:
-      'The line a candidate’s evidence must cross to be committed: 1/α per candidate, higher when α is shared by the whole run. A candidate that is not better crosses it with probability at most its share of α.',
+    means: 'The line a candidate’s evidence must cross to be committed: 1/α per candidate, higher when α is shared by the whole run. A candidate that is not better crosses it with probability at most its share of α.',
     forCandidate: (f) => `1/α line at ${needs(f)}: ${shortId(f.candidateId)} is committed the moment its evidence crosses it; ${standing(f)}.`,
   },
   discordant: {
     name: 'discordant pair',
     means: 'A dev item on which the candidate and the version in force disagree: one gets it right, the other wrong. Only these move the evidence.',
-    forCandidate: (f) =>
-      `${count(f.wins + f.losses, 'discordant pair')}: dev items where only one of ${shortId(f.candidateId)} and ${shortId(f.incumbentId)} was right: ${shortId(f.candidateId)} won ${f.wins}, lost ${f.losses}.`,
+    forCandidate: (f) => `${count(f.wins + f.losses, 'discordant pair')}: dev items where only one of ${shortId(f.candidateId)} and ${shortId(f.incumbentId)} was right: ${shortId(f.candidateId)} won ${f.wins}, lost ${f.losses}.`,
   },
   tie: {
     name: 'tie',

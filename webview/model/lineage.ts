@@ -91,9 +91,7 @@ function statusOf(node: CandidateNode): LineageStatus {
 function rowLabel(node: CandidateNode, incumbent: boolean, kids: number): string {
   const status = node.decision === 'commit' ? 'committed' : node.decision === 'reject' ? `rejected (${node.reason ?? ''})` : 'pending';
   const answer = commitAnswer(node);
-  const extras = [incumbent ? 'incumbent' : '', answer === undefined || answer === 'unoffered' ? '' : ANSWER_WORDS[answer]]
-    .filter(Boolean)
-    .join(', ');
+  const extras = [incumbent ? 'incumbent' : '', answer === undefined || answer === 'unoffered' ? '' : ANSWER_WORDS[answer]].filter(Boolean).join(', ');
   return `${shortId(node.id)} ${status}${extras ? `, ${extras}` : ''}${kids > 0 ? `, ${kids} children` : ''}`;
 }
 

@@ -46,7 +46,6 @@ export function tabHiddenWhy(tab: TabId, state: RunState | undefined): string | 
   return state === undefined ? undefined : HIDDEN_WHY[tab]?.(state);
 }
 
-
 /** The tab a run opens on when the user starts or picks it; undefined: the one on screen stays. */
 export function firstTab(state: RunState): TabId | undefined {
   if (isEvaluation(state.info)) return 'results';

@@ -42,7 +42,11 @@ export function registerCheck(program: Command, version: string): void {
     .description('Pull-request gate: test every changed prompt file or program with a run spec, head against base, with an anytime-valid paired test.')
     .option('--base <ref>', 'the version to compare with (default: the merge base with the default branch)')
     .option('--head <ref>', 'the version under review (default: HEAD)')
-    .addOption(new Option('--require <policy>', `${CHECK_POLICY_TABLE.map((p) => `${p.name}: ${p.description}`).join('; ')}; the default for files whose run spec sets no check.require (a file's own wins)`).choices(CHECK_POLICIES).default('not-worse'))
+    .addOption(
+      new Option('--require <policy>', `${CHECK_POLICY_TABLE.map((p) => `${p.name}: ${p.description}`).join('; ')}; the default for files whose run spec sets no check.require (a file's own wins)`)
+        .choices(CHECK_POLICIES)
+        .default('not-worse'),
+    )
     .option('--json', 'print the result as JSON on stdout')
     .option('--markdown <file>', 'write the Markdown report to this file (also appended to $GITHUB_STEP_SUMMARY when set)')
     .option('--replay', 'recompute every verdict from .ratchet/evidence/ and the response cache, with no LLM request')
@@ -86,7 +90,9 @@ async function checkCommand(flags: CheckFlags, version: string): Promise<number>
     const problems = f.replayProblems ?? [];
     const replayed = result.replay || f.reused ? (problems.length === 0 ? (f.reused ? ' · an earlier verdict on the same texts, replayed' : ' · replays') : ` · does not replay: ${problems.join('; ')}`) : '';
     const policy = f.policy.policy;
-    writeErr(`${f.passed && problems.length === 0 ? 'pass' : 'FAIL'} ${f.file}: ${f.verdict} under ${policyLabel({ policy, policyFrom: f.policy.from })} · evidence head is ${policy === 'better' ? 'better' : 'worse'} ×${Number(Math.exp(f.bundle.decision.logWealth).toPrecision(3))} (${policy === 'better' ? 'passes' : 'fails'} at ×${Number(f.bundle.threshold.toPrecision(3))}) · head won ${f.wins}, lost ${f.losses}, tied ${f.ties} · ${f.cost.calls} calls${replayed}\n`);
+    writeErr(
+      `${f.passed && problems.length === 0 ? 'pass' : 'FAIL'} ${f.file}: ${f.verdict} under ${policyLabel({ policy, policyFrom: f.policy.from })} · evidence head is ${policy === 'better' ? 'better' : 'worse'} ×${Number(Math.exp(f.bundle.decision.logWealth).toPrecision(3))} (${policy === 'better' ? 'passes' : 'fails'} at ×${Number(f.bundle.threshold.toPrecision(3))}) · head won ${f.wins}, lost ${f.losses}, tied ${f.ties} · ${f.cost.calls} calls${replayed}\n`,
+    );
   }
   if (result.ledgerSentence) writeErr(`${result.ledgerSentence}\n`);
   if (flags.json) writeOut(`${JSON.stringify(jsonOf(result), null, 2)}\n`);

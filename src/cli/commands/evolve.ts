@@ -53,7 +53,6 @@ export interface EvolveFlags {
   workspace: string;
 }
 
-
 export function registerEvolve(program: Command, version: string): void {
   program
     .command('evolve')
@@ -105,9 +104,7 @@ export async function evolveCommand(promptFile: string | undefined, flags: Evolv
   if (resumeId && (flags.apply || flags.interactive)) await refuseWritingWhatRanDry(files, workspace, resumeId, flags.apply ? '--apply' : '--interactive');
   let outcome: EvolveRunOutcome;
   try {
-    outcome = resumeId
-      ? await resumeEvolveRun(resumeId, workspace, { ...common, endpoint: resumeEndpoint(resumeId, flags) })
-      : await startEvolveRun({ ...common, promptPath: promptFile!, workspace, overrides: overrides(flags) });
+    outcome = resumeId ? await resumeEvolveRun(resumeId, workspace, { ...common, endpoint: resumeEndpoint(resumeId, flags) }) : await startEvolveRun({ ...common, promptPath: promptFile!, workspace, overrides: overrides(flags) });
   } finally {
     stopListening();
     progress.end();

@@ -67,10 +67,7 @@ export function registerGate(program: Command): void {
     )
     .option('--no-futility', 'pace+: keep testing until the items run out (decisions are identical, GATES.md 4.2)')
     .option('--json', 'one JSON object per candidate instead of the table')
-    .addHelpText(
-      'after',
-      '\nInput line: {"candidateId": "c1", "id": "item-7", "incumbent": 0, "candidate": 1}\nExit status: 0 if at least one candidate committed, 1 if none did, 2 on bad input.',
-    )
+    .addHelpText('after', '\nInput line: {"candidateId": "c1", "id": "item-7", "incumbent": 0, "candidate": 1}\nExit status: 0 if at least one candidate committed, 1 if none did, 2 on bad input.')
     .action(async (gate: AuditGateName, opts: GateOptions) => {
       if (process.stdin.isTTY) throw new RatchetError('badInput', 'ratchet gate reads outcomes from stdin: pipe a JSONL file, e.g. `ratchet gate pace+ < outcomes.jsonl`.');
       const text = await readStdin(inputLimitsFromEnv());
@@ -99,11 +96,7 @@ async function readStdin(limits: InputLimits): Promise<string> {
   for await (const chunk of process.stdin as AsyncIterable<string>) {
     size += chunk.length;
     if (size > limits.maxFileBytes) {
-      throw new RatchetError(
-        'badInput',
-        `outcomes on stdin run past the ${formatSize(limits.maxFileBytes)} Ratchet reads from one input; set ${INPUT_LIMIT_VARIABLES.maxFileBytes} to raise the limit.`,
-        { line },
-      );
+      throw new RatchetError('badInput', `outcomes on stdin run past the ${formatSize(limits.maxFileBytes)} Ratchet reads from one input; set ${INPUT_LIMIT_VARIABLES.maxFileBytes} to raise the limit.`, { line });
     }
     let pos = 0;
     for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', pos)) {
@@ -153,9 +146,7 @@ export function parseOutcomes(text: string, scores: 'auto' | ScoreMode): Outcome
     if (named === undefined) named = hasCandidateId;
     else if (named !== hasCandidateId) {
       fail(
-        hasCandidateId
-          ? '"candidateId" appears, but earlier lines have none; give every line a candidateId or none.'
-          : '"candidateId" is missing, but earlier lines name candidates; give every line a candidateId or none.',
+        hasCandidateId ? '"candidateId" appears, but earlier lines have none; give every line a candidateId or none.' : '"candidateId" is missing, but earlier lines name candidates; give every line a candidateId or none.',
         'candidateId',
       );
     }
@@ -326,14 +317,7 @@ function paceCandidate(cfg: PaceConfig, ledger: RunLedger, items: OutcomeLine[])
   };
 }
 
-function fixedNCandidate(
-  gate: Exclude<AuditGateName, PaceGateName>,
-  alpha: number,
-  schedule: Schedule,
-  horizonT: number | undefined,
-  ledger: RunLedger,
-  items: OutcomeLine[],
-): CandidateResult {
+function fixedNCandidate(gate: Exclude<AuditGateName, PaceGateName>, alpha: number, schedule: Schedule, horizonT: number | undefined, ledger: RunLedger, items: OutcomeLine[]): CandidateResult {
   const deltas = items.map((l) => l.candidate - l.incumbent);
   const wins = deltas.filter((d) => d > 0).length;
   const losses = deltas.filter((d) => d < 0).length;

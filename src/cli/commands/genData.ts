@@ -106,10 +106,7 @@ export async function genDataResumeCommand(runId: string, flags: GenDataResumeFl
 }
 
 /** Runs a gen-data run with the terminal as its face, then prints what it wrote and returns the exit code. */
-async function reported(
-  flags: Pick<GenDataFlags, 'workspace' | 'json'>,
-  run: (face: { signal: AbortSignal; onEvent: (e: EngineEvent) => void }) => Promise<GenDataOutcome>,
-): Promise<number> {
+async function reported(flags: Pick<GenDataFlags, 'workspace' | 'json'>, run: (face: { signal: AbortSignal; onEvent: (e: EngineEvent) => void }) => Promise<GenDataOutcome>): Promise<number> {
   const { controller, dispose: stopListening } = cancelledByUser();
   const progress = new Progress(!!flags.json);
   try {
@@ -156,6 +153,10 @@ export function roundTable(rounds: readonly RoundOutcome[]): string {
     String(e.exemplars.length),
   ]);
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: readonly string[]) => `${cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
+  const line = (cells: readonly string[]) =>
+    `${cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd()}\n`;
   return [line(COLUMNS), ...rows.map(line)].join('');
 }

@@ -25,20 +25,7 @@ import { genDataResumeCommand } from './genData';
 import { searchCommand } from './search';
 import type { EvolveFlags } from './evolve';
 import { integer, positive, seconds } from '../flags';
-import {
-  describeEvent,
-  formatCost,
-  formatOffset,
-  formatTable,
-  formatTimestamp,
-  oneLine,
-  plural,
-  stdoutDrained,
-  toJsonl,
-  writeErr,
-  writeJsonl,
-  writeOut,
-} from '../output';
+import { describeEvent, formatCost, formatOffset, formatTable, formatTimestamp, oneLine, plural, stdoutDrained, toJsonl, writeErr, writeJsonl, writeOut } from '../output';
 import type { Column } from '../output';
 
 interface ShowOptions {
@@ -115,13 +102,17 @@ export function registerRuns(program: Command, version: string): void {
         record.kind === 'search'
           ? await searchCommand(undefined, { workspace: root, resume: id, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), ...(opts.json ? { json: true } : {}), ...(opts.apply ? { apply: true } : {}) }, version)
           : record.kind === 'gen-data'
-            ? await genDataResumeCommand(id, {
-                workspace: root,
-                ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
-                ...(opts.callTimeout !== undefined ? { callTimeout: opts.callTimeout } : {}),
-                ...(opts.maxFailures !== undefined ? { maxFailures: opts.maxFailures } : {}),
-                ...(opts.json ? { json: true } : {}),
-              }, version)
+            ? await genDataResumeCommand(
+                id,
+                {
+                  workspace: root,
+                  ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+                  ...(opts.callTimeout !== undefined ? { callTimeout: opts.callTimeout } : {}),
+                  ...(opts.maxFailures !== undefined ? { maxFailures: opts.maxFailures } : {}),
+                  ...(opts.json ? { json: true } : {}),
+                },
+                version,
+              )
             : await evolveCommand(undefined, { ...opts, workspace: root }, version, id);
     });
 }

@@ -78,7 +78,10 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
   if (flags.resume) {
     const refused = Object.keys(flags).filter((k) => !RESUMABLE.has(k) && flags[k as keyof SearchFlags] !== undefined);
     if (file !== undefined || refused.length > 0) {
-      throw new RatchetError('badInput', `--resume continues the run with its own file, spec and seed; drop ${[...(file === undefined ? [] : [file]), ...refused.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)].join(', ')}.`);
+      throw new RatchetError(
+        'badInput',
+        `--resume continues the run with its own file, spec and seed; drop ${[...(file === undefined ? [] : [file]), ...refused.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)].join(', ')}.`,
+      );
     }
   } else if (file === undefined) {
     throw new RatchetError('badInput', 'Name the file to search, e.g. `ratchet search solve.py`, or continue a run with --resume <runId>.');
@@ -98,26 +101,26 @@ export async function searchCommand(file: string | undefined, flags: SearchFlags
     outcome = flags.resume
       ? await resumeSearchRun(flags.resume, { ...common, overrides: defined({ baseURL: flags.baseUrl, model: flags.model, maxFailures: flags.maxFailures }) })
       : await startSearchRun({
-      ...common,
-      programPath: file!,
-      overrides: {
-        ...defined({
-          evaluator: flags.evaluator,
-          gate: flags.gate,
-          alpha: flags.alpha,
-          proposals: flags.proposals,
-          evaluations: flags.evaluations,
-          concurrency: flags.concurrency,
-          islands: flags.islands,
-          budgetDollars: flags.budgetDollars,
-          seed: flags.seed,
-          timeoutSeconds: flags.timeout,
-          baseURL: flags.baseUrl,
-          model: flags.model,
-          maxFailures: flags.maxFailures,
-        }),
-      },
-    });
+          ...common,
+          programPath: file!,
+          overrides: {
+            ...defined({
+              evaluator: flags.evaluator,
+              gate: flags.gate,
+              alpha: flags.alpha,
+              proposals: flags.proposals,
+              evaluations: flags.evaluations,
+              concurrency: flags.concurrency,
+              islands: flags.islands,
+              budgetDollars: flags.budgetDollars,
+              seed: flags.seed,
+              timeoutSeconds: flags.timeout,
+              baseURL: flags.baseUrl,
+              model: flags.model,
+              maxFailures: flags.maxFailures,
+            }),
+          },
+        });
   } finally {
     stopListening();
     progress.end();

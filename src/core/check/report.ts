@@ -104,13 +104,33 @@ export function checkReport(r: ReportInput): string {
     const problems = f.replayProblems ?? [];
     if (f.reused && problems.length === 0) out.push(`**${cell(f.file)}**: the verdict of an earlier check on these same texts, replayed from \`${cell(f.bundlePath)}\` with no LLM request; no α spent again.`, '');
     if (r.replay || (f.reused && problems.length > 0)) {
-      out.push(problems.length === 0 ? `**${cell(f.file)}**: replayed from \`${cell(f.bundlePath)}\` and the response cache with no LLM request; every bet and the verdict came out as recorded.` : `**${cell(f.file)}**: does not replay from \`${cell(f.bundlePath)}\`: ${cell(problems.join('; '))}.`, '');
+      out.push(
+        problems.length === 0
+          ? `**${cell(f.file)}**: replayed from \`${cell(f.bundlePath)}\` and the response cache with no LLM request; every bet and the verdict came out as recorded.`
+          : `**${cell(f.file)}**: does not replay from \`${cell(f.bundlePath)}\`: ${cell(problems.join('; '))}.`,
+        '',
+      );
     }
-    const worst = [...f.items].filter((i) => i.delta < 0).sort((a, b) => a.delta - b.delta || a.itemId.localeCompare(b.itemId)).slice(0, WORST_SHOWN);
+    const worst = [...f.items]
+      .filter((i) => i.delta < 0)
+      .sort((a, b) => a.delta - b.delta || a.itemId.localeCompare(b.itemId))
+      .slice(0, WORST_SHOWN);
     if (worst.length === 0) continue;
     out.push(`<details><summary>${escapeHtml(f.file)}: the ${worst.length === 1 ? 'item' : `${worst.length} items`} where head did worst (of ${f.losses} lost)</summary>`, '');
     for (const i of worst) {
-      out.push(`**${escapeHtml(i.itemId)}** (Δ ${Number(i.delta.toPrecision(3))})${i.expected === undefined ? '' : ` — expected \`${cell(i.expected)}\``}`, '', 'Input:', fenced(i.input), '', 'Base answered:', fenced(i.baseOutput ?? '(not recorded)'), '', 'Head answered:', fenced(i.headOutput ?? '(not recorded)'), '');
+      out.push(
+        `**${escapeHtml(i.itemId)}** (Δ ${Number(i.delta.toPrecision(3))})${i.expected === undefined ? '' : ` — expected \`${cell(i.expected)}\``}`,
+        '',
+        'Input:',
+        fenced(i.input),
+        '',
+        'Base answered:',
+        fenced(i.baseOutput ?? '(not recorded)'),
+        '',
+        'Head answered:',
+        fenced(i.headOutput ?? '(not recorded)'),
+        '',
+      );
     }
     out.push('</details>', '');
   }

@@ -28,9 +28,7 @@ export interface SearchReplace {
   line: number;
 }
 
-export type Answer =
-  | { kind: 'diff'; name: string; description: string; edits: SearchReplace[] }
-  | { kind: 'full'; name: string; description: string; code: string };
+export type Answer = { kind: 'diff'; name: string; description: string; edits: SearchReplace[] } | { kind: 'full'; name: string; description: string; code: string };
 
 export type AnswerErrorKind =
   | 'empty' // nothing but white space
@@ -46,8 +44,7 @@ const DIVIDER_LINE = /^[ \t]*={5,9}[ \t]*$/;
 const REPLACE_LINE = /^[ \t]*>{5,9}[ \t]*REPLACE[ \t]*$/;
 const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})[ \t]*([^`\s]*)[^`]*$/;
 
-const FORMAT_HELP =
-  'Answer with <NAME>…</NAME>, <DESCRIPTION>…</DESCRIPTION>, then either <DIFF> holding one or more "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" blocks, or <CODE> holding the whole program in a fenced code block.';
+const FORMAT_HELP = 'Answer with <NAME>…</NAME>, <DESCRIPTION>…</DESCRIPTION>, then either <DIFF> holding one or more "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" blocks, or <CODE> holding the whole program in a fenced code block.';
 
 /** The text of `<TAG>…</TAG>` (to the end when it is not closed), and the answer line it starts on; undefined when absent. */
 function section(text: string, tag: string): { body: string; line: number } | undefined {
@@ -194,7 +191,10 @@ function fencedCode(text: string, closing: 'first' | 'last'): string | undefined
   const found = closing === 'last' ? after.findLastIndex(closes) : after.findIndex(closes);
   if (found >= 0) return lines.slice(open + 1, open + 1 + found).join('\n');
   // Never closed: the code runs to the end, less the blank lines before </CODE> or the answer's end.
-  return lines.slice(open + 1).join('\n').replace(/\n\s*$/, '');
+  return lines
+    .slice(open + 1)
+    .join('\n')
+    .replace(/\n\s*$/, '');
 }
 
 /** An unfenced section without the blank lines that pad it. */

@@ -235,7 +235,11 @@ export class ProgramDatabase {
     if (pool.length === 0) throw new RatchetError('internal', `Island ${island} has no correct committed program to select: use fix mode.`);
     switch (rule.rule) {
       case 'weighted': {
-        const p = weightedProbabilities(pool.map(scoreOf), pool.map((x) => x.children), rule.lambda ?? WEIGHTED_LAMBDA);
+        const p = weightedProbabilities(
+          pool.map(scoreOf),
+          pool.map((x) => x.children),
+          rule.lambda ?? WEIGHTED_LAMBDA,
+        );
         return pool.map((program, i) => ({ program, p: p[i]! }));
       }
       case 'power-law': {
@@ -248,7 +252,10 @@ export class ProgramDatabase {
         return pool.map((program) => ({ program, p: program.id === inc ? 1 : 0 }));
       }
       case 'bt': {
-        const p = ratingProbabilities(pool.map((x) => rule.rating(x.id) ?? ELO_INITIAL), rule.tau);
+        const p = ratingProbabilities(
+          pool.map((x) => rule.rating(x.id) ?? ELO_INITIAL),
+          rule.tau,
+        );
         return pool.map((program, i) => ({ program, p: p[i]! }));
       }
     }
@@ -257,7 +264,12 @@ export class ProgramDatabase {
   /** One parent for the island, drawn with `parentProbabilities` (one uniform per draw). */
   selectParent(island: number, random: Random, rule: ParentRule = { rule: 'weighted' }): Readonly<ProgramRecord> {
     const probs = this.parentProbabilities(island, rule);
-    return probs[drawIndex(probs.map((x) => x.p), random)]!.program;
+    return probs[
+      drawIndex(
+        probs.map((x) => x.p),
+        random,
+      )
+    ]!.program;
   }
 
   /**

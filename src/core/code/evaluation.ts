@@ -193,7 +193,10 @@ export function mergeShards(shards: readonly { instances: readonly string[]; eva
 }
 
 function listIds(ids: string[]): string {
-  const shown = ids.slice(0, 3).map((id) => `"${id}"`).join(', ');
+  const shown = ids
+    .slice(0, 3)
+    .map((id) => `"${id}"`)
+    .join(', ');
   return `instance${ids.length === 1 ? '' : 's'} ${shown}${ids.length > 3 ? ` and ${ids.length - 3} more` : ''}`;
 }
 
@@ -365,10 +368,7 @@ export function splitCommand(line: string): string[] {
     } else if (c === '\\') {
       if (i + 1 < line.length) word += line[++i];
     } else if (SHELL_OPERATORS.has(c)) {
-      throw commandError(
-        line,
-        `the evaluator command runs without a shell, so "${c}" would do nothing: quote it, or write sh -c '…' and use "$RATCHET_PROGRAM" / "$RATCHET_RESULTS" inside`,
-      );
+      throw commandError(line, `the evaluator command runs without a shell, so "${c}" would do nothing: quote it, or write sh -c '…' and use "$RATCHET_PROGRAM" / "$RATCHET_RESULTS" inside`);
     } else word += c;
   }
   if (inWord) words.push(word);

@@ -126,7 +126,11 @@ export class Evaluations {
       const own = new Map<number, Promise<ShardOutcome>>();
       if (submitted.length > 0) {
         this.admit(submitted.length);
-        const outcomes = batch(text, submitted.map((i) => mine[i]!), signal);
+        const outcomes = batch(
+          text,
+          submitted.map((i) => mine[i]!),
+          signal,
+        );
         submitted.forEach((i, k) => {
           const ids = mine[i]!;
           const outcome = outcomes[k]!.then((r) => {
@@ -198,7 +202,11 @@ export class Evaluations {
       const fresh = todo.filter((id) => !this.running.has(runKey(program.hash, id)));
       for (const id of todo) {
         const theirs = this.running.get(runKey(program.hash, id));
-        if (theirs && !parts.has(theirs)) parts.set(theirs, todo.filter((x) => this.running.get(runKey(program.hash, x)) === theirs));
+        if (theirs && !parts.has(theirs))
+          parts.set(
+            theirs,
+            todo.filter((x) => this.running.get(runKey(program.hash, x)) === theirs),
+          );
       }
       if (fresh.length > 0) {
         const own = this.runShard(text, program.hash, fresh, signal);

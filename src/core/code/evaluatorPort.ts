@@ -144,8 +144,7 @@ export interface EvaluationSandbox {
  * key): never passed to an evaluator, even when a spec lists them. Exported so a spec validator
  * can refuse them where they are written. Other tools' settings (HF_HOME, OMP_NUM_THREADS) pass.
  */
-const SECRET_NAME =
-  /(^|_)(API_?KEY|ACCESS_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_?KEY)S?(_|$)|^(OPENAI|AZURE_OPENAI|ANTHROPIC)_/i;
+const SECRET_NAME = /(^|_)(API_?KEY|ACCESS_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_?KEY)S?(_|$)|^(OPENAI|AZURE_OPENAI|ANTHROPIC)_/i;
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);

@@ -190,10 +190,7 @@ async function walkShards(ctx: CodeGateContext, child: ProgramRef, parent: Progr
 
 async function evaluateShard(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ids: readonly string[], signal: AbortSignal): Promise<ShardScores> {
   const missing = ids.filter((id) => ctx.cache.get(parent.hash, id) === undefined);
-  const [childOutcome, parentOutcome] = await Promise.all([
-    ctx.evaluate(child, ids, signal),
-    missing.length > 0 ? ctx.evaluate(parent, missing, signal) : Promise.resolve<ShardOutcome>(NOTHING),
-  ]);
+  const [childOutcome, parentOutcome] = await Promise.all([ctx.evaluate(child, ids, signal), missing.length > 0 ? ctx.evaluate(parent, missing, signal) : Promise.resolve<ShardOutcome>(NOTHING)]);
   return shardScores(ctx, parent, ids, missing, childOutcome, parentOutcome);
 }
 
@@ -207,7 +204,14 @@ function evaluateBatch(ctx: CodeGateContext, batch: ShardBatchEvaluator, child: 
   const missing = shards.map((ids) => ids.filter((id) => ctx.cache.get(parent.hash, id) === undefined));
   const childOutcomes = batch(child, shards, signal);
   const asked = missing.flatMap((m, i) => (m.length > 0 ? [i] : []));
-  const parentOutcomes = asked.length > 0 ? batch(parent, asked.map((i) => missing[i]!), signal) : [];
+  const parentOutcomes =
+    asked.length > 0
+      ? batch(
+          parent,
+          asked.map((i) => missing[i]!),
+          signal,
+        )
+      : [];
   return shards.map(async (ids, i) => {
     const k = asked.indexOf(i);
     const [childOutcome, parentOutcome] = await Promise.all([childOutcomes[i]!, k < 0 ? NOTHING : parentOutcomes[k]!]);
@@ -253,15 +257,7 @@ export function scalesScores(name: CodeGateName): boolean {
   return gateRow(name).pace;
 }
 
-async function pace(
-  ctx: CodeGateContext,
-  name: Extract<CodeGateName, PaceGateName>,
-  child: ProgramRef,
-  parent: ProgramRef,
-  ledger: RunLedger,
-  order: readonly string[],
-  orderSeed: number,
-): Promise<CodeGateResult> {
+async function pace(ctx: CodeGateContext, name: Extract<CodeGateName, PaceGateName>, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, order: readonly string[], orderSeed: number): Promise<CodeGateResult> {
   const g = ctx.gate;
   const cfg = paceConfig(name, {
     alpha: g.alpha,
@@ -294,16 +290,7 @@ async function pace(
   return finish(test, child, parent, ledger, orderSeed, childScores, ran, incorrect);
 }
 
-function finish(
-  test: PaceTest,
-  child: ProgramRef,
-  parent: ProgramRef,
-  ledger: RunLedger,
-  orderSeed: number,
-  childScores: Map<string, number>,
-  ran: { child: number; parent: number },
-  incorrect: string | undefined,
-): CodeGateResult {
+function finish(test: PaceTest, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, orderSeed: number, childScores: Map<string, number>, ran: { child: number; parent: number }, incorrect: string | undefined): CodeGateResult {
   const s = test.summary();
   const verdict = incorrect !== undefined ? { decision: 'reject' as const, reason: 'incorrect' as const } : (s.verdict ?? { decision: 'reject' as const, reason: 'budget' as const });
   const record: DecisionRecord = {
@@ -361,15 +348,23 @@ async function greedy(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRe
   const { childScores, childMean, parentMean, wins, losses, ran, incorrect } = await allScores(ctx, child, parent, order);
   const commit = incorrect === undefined && childMean > parentMean;
   const decision = commit ? ('commit' as const) : ('reject' as const);
-  const record = wholeRunRecord(ctx, child, parent, ledger, orderSeed, { childScores, childMean, parentMean, ran }, {
-    gate: 'greedy',
-    configHash: 'greedy',
-    wins,
-    losses,
-    ties: childScores.size - wins - losses,
-    decision,
-    reason: incorrect === undefined ? 'greedy' : 'incorrect',
-  });
+  const record = wholeRunRecord(
+    ctx,
+    child,
+    parent,
+    ledger,
+    orderSeed,
+    { childScores, childMean, parentMean, ran },
+    {
+      gate: 'greedy',
+      configHash: 'greedy',
+      wins,
+      losses,
+      ties: childScores.size - wins - losses,
+      decision,
+      reason: incorrect === undefined ? 'greedy' : 'incorrect',
+    },
+  );
   return { record, ledgerAfter: advanceLedger(ledger, decision), childScores, ...(incorrect === undefined ? {} : { incorrect }), evaluations: ran };
 }
 
@@ -385,15 +380,23 @@ async function pairwise(ctx: CodeGateContext, child: ProgramRef, parent: Program
   const comparison = incorrect === undefined ? await comparePrograms((messages) => v.ask(messages, ctx.signal), v.task, v.view(child, childScores), v.view(parent, parentScores)) : undefined;
   const outcome = comparison?.outcome.outcome;
   const decision = outcome === 'child' ? ('commit' as const) : ('reject' as const);
-  const record = wholeRunRecord(ctx, child, parent, ledger, orderSeed, { childScores, childMean, parentMean, ran }, {
-    gate: 'pairwise',
-    configHash: judgeGateConfigHash('pairwise', ctx.gate.alpha),
-    wins: outcome === 'child' ? 1 : 0,
-    losses: outcome === 'parent' ? 1 : 0,
-    ties: outcome === 'tie' || outcome === 'inconsistent' ? 1 : 0,
-    decision,
-    reason: incorrect !== undefined ? 'incorrect' : outcome === 'abstained' ? 'abstained' : 'validator',
-  });
+  const record = wholeRunRecord(
+    ctx,
+    child,
+    parent,
+    ledger,
+    orderSeed,
+    { childScores, childMean, parentMean, ran },
+    {
+      gate: 'pairwise',
+      configHash: judgeGateConfigHash('pairwise', ctx.gate.alpha),
+      wins: outcome === 'child' ? 1 : 0,
+      losses: outcome === 'parent' ? 1 : 0,
+      ties: outcome === 'tie' || outcome === 'inconsistent' ? 1 : 0,
+      decision,
+      reason: incorrect !== undefined ? 'incorrect' : outcome === 'abstained' ? 'abstained' : 'validator',
+    },
+  );
   const tally = new JudgeTally();
   if (comparison) tally.addAnswers(comparison.childFirst, comparison.parentFirst);
   return {

@@ -26,9 +26,7 @@ export const MAX_RECOMMENDATIONS = 5;
 export function metaMessages(summaries: readonly ProgramSummary[], previous: readonly string[]): ChatMessage[] {
   // Names come from the proposer and errors from the evaluator's output: data, in delimiters they
   // cannot close (#14); ids, decisions and scores are the engine's own.
-  const lines = summaries.map(
-    (s) => `- ${s.id} "${s.name}": ${s.decision === 'commit' ? 'accepted' : 'rejected'}${s.error ? `, incorrect: ${s.error}` : s.score === undefined ? '' : `, score ${s.score.toPrecision(6)}`}`,
-  );
+  const lines = summaries.map((s) => `- ${s.id} "${s.name}": ${s.decision === 'commit' ? 'accepted' : 'rejected'}${s.error ? `, incorrect: ${s.error}` : s.score === undefined ? '' : `, score ${s.score.toPrecision(6)}`}`);
   const attempts = lines.join('\n');
   const earlier = previous.map((r) => `- ${r}`).join('\n');
   const frame = untrustedFrame([attempts, earlier]);
@@ -68,7 +66,14 @@ export function parseRecommendations(answer: string): string[] {
   const lists = blocks.filter((b) => b.items !== undefined);
   const heading = blocks.findIndex((b) => b.items === undefined && b.text.length <= 120 && RECOMMENDATIONS_HEADING.test(b.text));
   const under = heading >= 0 ? blocks.slice(heading + 1).find((b) => b.items !== undefined) : undefined;
-  const picked = under?.items ?? lists.at(-1)?.items ?? answer.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '').slice(0, 1);
+  const picked =
+    under?.items ??
+    lists.at(-1)?.items ??
+    answer
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .slice(0, 1);
   return picked.slice(0, MAX_RECOMMENDATIONS).map((r) => (r.length > 300 ? `${r.slice(0, 297)}…` : r));
 }
 

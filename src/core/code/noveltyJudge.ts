@@ -66,11 +66,9 @@ export function judgeMessages(candidate: string, existing: string, token: string
     'Answer with a short reasoning, then a last line that is exactly `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`.',
   ].join('\n\n');
   const block = (label: 'EXISTING' | 'PROPOSED', text: string): string => `${label} PROGRAM:\n${begin(label, token)}\n${text}\n${end(label, token)}`;
-  const user = [
-    block('EXISTING', existing),
-    block('PROPOSED', candidate),
-    'Is the proposed program meaningfully different from the existing one? Give your reasoning, then the last line `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`.',
-  ].join('\n\n');
+  const user = [block('EXISTING', existing), block('PROPOSED', candidate), 'Is the proposed program meaningfully different from the existing one? Give your reasoning, then the last line `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`.'].join(
+    '\n\n',
+  );
   return [
     { role: 'system', content: system },
     { role: 'user', content: user },

@@ -30,7 +30,10 @@ export function checkFirstScores(f: FirstScores): void {
     const y = f.scores[instance];
     if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave ${f.who} no score for instance ${instance}.`, { instanceId: instance });
     if (scaled && (y < lo || y > hi)) {
-      throw new RatchetError('badInput', `${f.who[0]!.toUpperCase()}${f.who.slice(1)} scored ${y} on instance ${instance}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange', instanceId: instance });
+      throw new RatchetError('badInput', `${f.who[0]!.toUpperCase()}${f.who.slice(1)} scored ${y} on instance ${instance}, outside evaluator.scoreRange [${lo}, ${hi}]; declare the range the scores take.`, {
+        field: 'evaluator.scoreRange',
+        instanceId: instance,
+      });
     }
   }
 }

@@ -18,7 +18,8 @@ const FORMAT: Record<'diff' | 'full' | 'cross', string> = {
     '</DIFF>. SEARCH text must match the program exactly and lie inside the editable regions.',
   ].join('\n'),
   full: 'Answer with <NAME>a short name</NAME>, <DESCRIPTION>what you change and why</DESCRIPTION>, then <CODE> holding the whole new program in one fenced code block </CODE>. Keep the code outside the EVOLVE-BLOCK regions exactly as it is.',
-  cross: 'Combine the best ideas of the current program and the other programs shown. Answer with <NAME>a short name</NAME>, <DESCRIPTION>which ideas you combine</DESCRIPTION>, then <CODE> holding the whole new program in one fenced code block </CODE>. Keep the code outside the EVOLVE-BLOCK regions exactly as it is.',
+  cross:
+    'Combine the best ideas of the current program and the other programs shown. Answer with <NAME>a short name</NAME>, <DESCRIPTION>which ideas you combine</DESCRIPTION>, then <CODE> holding the whole new program in one fenced code block </CODE>. Keep the code outside the EVOLVE-BLOCK regions exactly as it is.',
 };
 
 export function proposalMessages(o: {
@@ -33,13 +34,8 @@ export function proposalMessages(o: {
   output?: string;
   hint?: string;
 }): ChatMessage[] {
-  const metrics = (r: Readonly<ProgramRecord>): string =>
-    [r.score === undefined ? undefined : `score ${r.score.toPrecision(6)}`, r.publicMetrics ? JSON.stringify(r.publicMetrics) : undefined, r.feedback].filter((x) => x).join('; ');
-  const system = [
-    'You are an expert programmer improving a program that an evaluator scores; higher is better.',
-    `Only the EVOLVE-BLOCK regions (${o.spans}) may change; everything outside them is fixed.`,
-    FORMAT[o.kind],
-  ].join('\n\n');
+  const metrics = (r: Readonly<ProgramRecord>): string => [r.score === undefined ? undefined : `score ${r.score.toPrecision(6)}`, r.publicMetrics ? JSON.stringify(r.publicMetrics) : undefined, r.feedback].filter((x) => x).join('; ');
+  const system = ['You are an expert programmer improving a program that an evaluator scores; higher is better.', `Only the EVOLVE-BLOCK regions (${o.spans}) may change; everything outside them is fixed.`, FORMAT[o.kind]].join('\n\n');
   const parts = [
     o.fix ? `This program is incorrect; fix it first. The evaluator said: ${o.parent.feedback ?? 'no reason given'}` : `Current program (${metrics(o.parent) || 'not scored yet'}):`,
     fenceOf(o.parentText),

@@ -235,7 +235,15 @@ class Search {
     let seedRecord: ProgramRecord | undefined;
     for (let island = 0; island < s.islands; island++) {
       // Each island starts from the seed: the same program, scored once.
-      seedRecord = this.db.add({ id: island === 0 ? 'p0' : `p0.${island}`, island, generation: 0, textHash: textHash(this.o.seedText), correct: seed.correct, ...(seed.score === undefined ? {} : { score: seed.score }), kind: 'seed' }) as ProgramRecord;
+      seedRecord = this.db.add({
+        id: island === 0 ? 'p0' : `p0.${island}`,
+        island,
+        generation: 0,
+        textHash: textHash(this.o.seedText),
+        correct: seed.correct,
+        ...(seed.score === undefined ? {} : { score: seed.score }),
+        kind: 'seed',
+      }) as ProgramRecord;
       this.texts.set(seedRecord.id, this.o.seedText);
     }
     if (seed.correct && seed.score !== undefined) await this.o.committed?.committed({ id: 'p0', text: this.o.seedText, score: seed.score });

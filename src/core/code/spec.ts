@@ -176,7 +176,14 @@ export const CODE_DEFAULTS = {
   /** evaluator.slurm's fixed defaults (its time and memory come from the evaluator's timeout and limit). */
   slurm: { cpus: 1, sbatch: [] as readonly string[], retries: 2, pollSeconds: 2 },
   search: {
-    mix: { diff: 0.6, full: 0.3, cross: 0.1 }, parentSelection: 'weighted' as ParentSelection, archiveSize: 40, archivePolicy: 'fitness' as ArchivePolicy, migrationInterval: 10, migrationRate: 0.1, metaEvery: 10, stopAfterFailedProposals: 10,
+    mix: { diff: 0.6, full: 0.3, cross: 0.1 },
+    parentSelection: 'weighted' as ParentSelection,
+    archiveSize: 40,
+    archivePolicy: 'fitness' as ArchivePolicy,
+    migrationInterval: 10,
+    migrationRate: 0.1,
+    metaEvery: 10,
+    stopAfterFailedProposals: 10,
     bandit: { costWeight: 0 },
     // Trigrams never call the judge by default: a one-constant tweak of a long program is a near-copy by them.
     novelty: { cosineThreshold: COSINE_THRESHOLD, ngramThreshold: 1, judge: true },
@@ -320,7 +327,8 @@ function resolveSlurm(raw: unknown, e: { timeoutSeconds: number; memoryMb: numbe
   sbatch.forEach((line, i) => {
     const option = line.trim().split(/[=\s]/)[0]!;
     if (!option.startsWith('-')) report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}] "${line}" is not an sbatch option: write it as on sbatch's command line, e.g. --constraint=skylake`);
-    else if ((SBATCH_OWN as readonly string[]).includes(option)) report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}]: Ratchet sets ${option} itself on every job (its array, output files, name and environment); remove it`);
+    else if ((SBATCH_OWN as readonly string[]).includes(option))
+      report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}]: Ratchet sets ${option} itself on every job (its array, output files, name and environment); remove it`);
   });
   const sharedDir = str('sharedDir');
   const pos = (k: string): number | undefined => {

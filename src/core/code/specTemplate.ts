@@ -32,9 +32,7 @@ const EVALUATOR_WORDS = ['evaluate', 'eval', 'score', 'grade', 'judge', 'fitness
  */
 export function evaluatorFiles(names: readonly string[], program: string): string[] {
   const rank = (name: string) => EVALUATOR_WORDS.findIndex((w) => name.toLowerCase().includes(w));
-  return names
-    .filter((name) => name !== program && /\.(m?js|cjs|py|sh)$/.test(name) && rank(name) >= 0)
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return names.filter((name) => name !== program && /\.(m?js|cjs|py|sh)$/.test(name) && rank(name) >= 0).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 /** The command of an evaluator file beside the program, for the Quick Pick's first suggestion. */
@@ -58,7 +56,7 @@ export function codeSpecTemplate(a: CodeSpecAnswers): string {
     'kind: code',
     'evaluator:',
     '  # Runs in a sandbox directory holding a copy of the candidate and the support files, with no',
-    '  # network. {program} is the candidate\'s file, {results} a directory for result files',
+    "  # network. {program} is the candidate's file, {results} a directory for result files",
     '  # ({instances}: a file of instance ids to run, one per line). It prints one JSON object, or writes',
     '  # {results}/metrics.json: {"correct": true, "combined_score": 0.5, "instances": {"id": 0.5},',
     '  # "public": {…}, "private": {…}, "text_feedback": "…"}. Higher scores are better; correct: false,',
@@ -74,7 +72,7 @@ export function codeSpecTemplate(a: CodeSpecAnswers): string {
     `gate: ${a.gate}`,
     '# proposals: LLM proposals in all; evaluations: evaluator runs in all. Also: calls, tokens, dollars, wallTimeMinutes.',
     `budget: ${budget}`,
-    '# concurrency: 2          # evaluator slots (default: the machine\'s cores - 1)',
+    "# concurrency: 2          # evaluator slots (default: the machine's cores - 1)",
     `# islands: ${CODE_DEFAULTS.islands}               # populations that evolve apart and trade their best now and then`,
     '# models: { proposer: { model: gpt-4o-mini } }',
     '',

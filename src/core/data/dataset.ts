@@ -193,9 +193,7 @@ function readCsv(file: string, text: string, delimiter: string): DatasetParse {
   const items: DataItem[] = [];
   for (const row of rows) {
     if (row.fields.length !== names.length) {
-      diagnostics.push(
-        diagnostic(lineLocation(file, row.line), `row has ${row.fields.length} fields but the header has ${names.length} (a comma inside a value needs "quotes")`),
-      );
+      diagnostics.push(diagnostic(lineLocation(file, row.line), `row has ${row.fields.length} fields but the header has ${names.length} (a comma inside a value needs "quotes")`));
       continue;
     }
     const record: Record<string, unknown> = {};

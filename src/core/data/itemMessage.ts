@@ -55,9 +55,7 @@ export function checkItemMessages(items: readonly DataItem[], o: { message: stri
       const fields = messageFields(item);
       if (fields.length !== 1 && !fields.includes('input')) {
         const has = fields.length === 0 ? 'no variable' : `the variables ${fields.map((f) => `"${f}"`).join(', ')}`;
-        out.push(
-          diagnostic(at, `item has ${has}; which one is the user's message? Name it "input", or set harness.message in the run spec, e.g. message: "{{${fields[0] ?? 'question'}}}"`, { field: 'harness.message' }),
-        );
+        out.push(diagnostic(at, `item has ${has}; which one is the user's message? Name it "input", or set harness.message in the run spec, e.g. message: "{{${fields[0] ?? 'question'}}}"`, { field: 'harness.message' }));
       }
     }
     if (o.skill && triggerOf(item) === 'invalid') {

@@ -20,9 +20,7 @@ import type { DataItem } from './item';
 export const SPLIT_NAMES = ['feedback', 'dev', 'test'] as const;
 export type SplitName = (typeof SPLIT_NAMES)[number];
 
-export type SplitPlan =
-  | { kind: 'fractions'; feedback: number; dev: number; test: number }
-  | { kind: 'counts'; feedback?: number; dev?: number; test?: number };
+export type SplitPlan = { kind: 'fractions'; feedback: number; dev: number; test: number } | { kind: 'counts'; feedback?: number; dev?: number; test?: number };
 
 export const DEFAULT_SPLIT_FRACTIONS: Readonly<Record<SplitName, number>> = { feedback: 0.2, dev: 0.6, test: 0.2 };
 
@@ -104,12 +102,7 @@ export function splitOverlaps(splits: Splits): Diagnostic[] {
       const prior = keys.map((k) => seen.get(k)).find((p) => p !== undefined && p.split !== split);
       if (prior) {
         const where = `${prior.item.source.file}:${prior.item.source.line}`;
-        out.push(
-          diagnostic(
-            lineLocation(item.source.file, item.source.line),
-            `item is in both the ${prior.split} and the ${split} split (also at ${where}); the splits must be disjoint so the proposer never sees a dev or test item`,
-          ),
-        );
+        out.push(diagnostic(lineLocation(item.source.file, item.source.line), `item is in both the ${prior.split} and the ${split} split (also at ${where}); the splits must be disjoint so the proposer never sees a dev or test item`));
       }
       for (const k of keys) if (!seen.has(k)) seen.set(k, { split, item });
     }

@@ -30,9 +30,7 @@ export function parseYamlSource(file: string, text: string, lineOffset = 0): { s
       // The parser recurses per level: a document nested thousands deep overflows its stack.
       diagnostic(yamlLocation(source, e.pos), /call stack/i.test(e.message) ? `the YAML ${tooDeepMessage()}` : `not valid YAML: ${cleanYamlMessage(e.message)}`),
     ),
-    ...doc.warnings.map((e) =>
-      diagnostic(yamlLocation(source, e.pos), `YAML: ${cleanYamlMessage(e.message)}`, { severity: 'warning' }),
-    ),
+    ...doc.warnings.map((e) => diagnostic(yamlLocation(source, e.pos), `YAML: ${cleanYamlMessage(e.message)}`, { severity: 'warning' })),
   ];
   if (diagnostics.some((d) => d.severity === 'error')) return { source, diagnostics };
   const start = yamlLocation(source, doc.contents?.range ?? [0, 0]);
@@ -42,9 +40,7 @@ export function parseYamlSource(file: string, text: string, lineOffset = 0): { s
     // yaml refuses aliases that expand past its maxAliasCount (a "billion laughs" file) with a
     // message about attacks; anything else it throws is still this file's problem.
     const message = err instanceof Error ? err.message : String(err);
-    const why = /alias/i.test(message)
-      ? 'YAML aliases (*name) here expand to too much data; write the values out or use fewer aliases'
-      : `YAML could not be read: ${cleanYamlMessage(message)}`;
+    const why = /alias/i.test(message) ? 'YAML aliases (*name) here expand to too much data; write the values out or use fewer aliases' : `YAML could not be read: ${cleanYamlMessage(message)}`;
     diagnostics.push(diagnostic(start, why));
     return { source, diagnostics };
   }

@@ -113,13 +113,7 @@ export function devOrderSeed(runSeed: number, cand: Version, incumbent: Version,
 }
 
 /** Direct pairwise against several opponents (Elo matches); the gate is the match against the first. */
-export async function testCandidateWithMatches(
-  ctx: GateContext,
-  cand: Version,
-  parent: Version,
-  others: readonly Version[],
-  ledger: RunLedger,
-): Promise<TestResult> {
+export async function testCandidateWithMatches(ctx: GateContext, cand: Version, parent: Version, others: readonly Version[], ledger: RunLedger): Promise<TestResult> {
   const orderSeed = hashSeed(ctx.runSeed, cand.hash);
   const order = seededPermutation(ctx.dev.length, orderSeed).map((i) => ctx.dev[i]!);
   return direct(ctx, cand, parent, [parent, ...others], ledger, order, orderSeed);
@@ -138,11 +132,7 @@ export function paceConfigFor(ctx: Pick<GateContext, 'gate' | 'scores'>, name: P
     schedule: g.schedule,
     horizonT: g.horizon,
     population: g.population,
-    ...(name === 'pace'
-      ? { bettor: { kind: 'fixed', lambda: g.lambda } }
-      : ctx.scores === 'binary' || name === 'pace-rf'
-        ? { bettor: { kind: 'mixture', lambdas: g.lambdas } }
-        : {}),
+    ...(name === 'pace' ? { bettor: { kind: 'fixed', lambda: g.lambda } } : ctx.scores === 'binary' || name === 'pace-rf' ? { bettor: { kind: 'mixture', lambdas: g.lambdas } } : {}),
   });
 }
 
@@ -260,15 +250,7 @@ async function sequentialTest<M>(
   }
 }
 
-async function paceScored(
-  ctx: GateContext,
-  name: Extract<PaceGateName, ScoredGateName>,
-  cand: Version,
-  inc: Version,
-  ledger: RunLedger,
-  order: DataItem[],
-  orderSeed: number,
-): Promise<TestResult> {
+async function paceScored(ctx: GateContext, name: Extract<PaceGateName, ScoredGateName>, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
   const test = paceFor(ctx, name, order.length, ledger);
   const candidateOutcomes = new Map<string, number>();
   const tally = new JudgeTally();
@@ -340,14 +322,7 @@ function judgeItem(ctx: GateContext, input: string, first: string, second: strin
 }
 
 /** GATES.md 5: per dev item, both outputs, the judge in both orders, Δ into PACE+. */
-async function paceRewardFree(
-  ctx: GateContext,
-  cand: Version,
-  inc: Version,
-  ledger: RunLedger,
-  order: DataItem[],
-  orderSeed: number,
-): Promise<TestResult> {
+async function paceRewardFree(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
   const test = paceFor(ctx, 'pace-rf', order.length, ledger);
   const rationales: string[] = [];
   const tally = new JudgeTally();
@@ -359,10 +334,7 @@ async function paceRewardFree(
     cand,
     order,
     async (item) => {
-      const [c, p] = await Promise.all([
-        ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal),
-        ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal),
-      ]);
+      const [c, p] = await Promise.all([ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal), ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal)]);
       candidateCalls++;
       if (!p.memo) incumbentCalls++;
       const [childFirst, parentFirst] = await Promise.all([judgeItem(ctx, c.input, c.output, p.output), judgeItem(ctx, c.input, p.output, c.output)]);
@@ -512,15 +484,7 @@ function judgePrompts(ctx: GateContext, a: Version, aOut: Evaluation[], b: Versi
  * against the first opponent (its parent or the incumbent). No error control: an Elo gain is not
  * evidence (GATES.md 7.4) — the UI says so.
  */
-async function direct(
-  ctx: GateContext,
-  cand: Version,
-  gateOpponent: Version,
-  opponents: readonly Version[],
-  ledger: RunLedger,
-  order: DataItem[],
-  orderSeed: number,
-): Promise<TestResult> {
+async function direct(ctx: GateContext, cand: Version, gateOpponent: Version, opponents: readonly Version[], ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
   const batch = order.slice(0, Math.min(DIRECT_MINIBATCH, order.length));
   const childOut = await outputsOn(ctx, cand, batch);
   const matches: TestResult['matches'] = [];
@@ -530,10 +494,7 @@ async function direct(
   const tally = { wins: 0, losses: 0, ties: 0, unjudged: 0 };
   for (const opp of opponents) {
     const oppOut = await outputsOn(ctx, opp, batch);
-    const [childFirst, parentFirst] = await Promise.all([
-      judgePrompts(ctx, cand, childOut, opp, oppOut),
-      judgePrompts(ctx, opp, oppOut, cand, childOut),
-    ]);
+    const [childFirst, parentFirst] = await Promise.all([judgePrompts(ctx, cand, childOut, opp, oppOut), judgePrompts(ctx, opp, oppOut, cand, childOut)]);
     await emitVerdicts(ctx, cand, opp, undefined, childFirst, parentFirst);
     rationales.push(childFirst.rationale, parentFirst.rationale);
     judged.addAnswers(childFirst, parentFirst);

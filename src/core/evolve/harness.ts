@@ -62,7 +62,7 @@ export function proposerNote(evaluatedAs: EvaluatedAs): string | undefined {
     case 'system-message':
       return 'The prompt is a set of instructions an agent reads as its system message before each request (the examples show the requests and the answers): improve how it steers the answers.';
     case 'skill':
-      return "The prompt is an agent skill (SKILL.md): between the --- lines its description, which an agent reads to decide whether to load the skill for a request (keep it one `description:` entry, under 1024 characters, saying what the skill does and when to use it), then the instructions the agent follows once it is loaded. Revise both, and return both.";
+      return 'The prompt is an agent skill (SKILL.md): between the --- lines its description, which an agent reads to decide whether to load the skill for a request (keep it one `description:` entry, under 1024 characters, saying what the skill does and when to use it), then the instructions the agent follows once it is loaded. Revise both, and return both.';
   }
 }
 

@@ -72,12 +72,7 @@ export function attackText(attack: InjectionAttack, response: string, self: 'A' 
   return attack.text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-export async function runInjectionBench(
-  llm: LlmClient,
-  signal: AbortSignal,
-  corpus: InjectionCorpus = INJECTION_CORPUS,
-  rubric: string = DEFAULT_RUBRIC,
-): Promise<InjectionReport> {
+export async function runInjectionBench(llm: LlmClient, signal: AbortSignal, corpus: InjectionCorpus = INJECTION_CORPUS, rubric: string = DEFAULT_RUBRIC): Promise<InjectionReport> {
   if (corpus.pairs.length === 0 || corpus.attacks.length === 0) throw new RatchetError('badInput', 'The injection corpus needs at least one pair and one attack.');
   const judge = async (task: string, a: string, b: string): Promise<JudgeAnswer> => {
     const call = itemJudgeCall(rubric, task, a, b);
@@ -85,8 +80,7 @@ export async function runInjectionBench(
     return parseJudgeAnswer(res, call.frame);
   };
   /** Judges `pair` with the attacker (its wrong response, rewritten by `bad`) in slot `self`. */
-  const trial = (pair: InjectionPair, self: 'A' | 'B', bad: string): Promise<JudgeAnswer> =>
-    self === 'A' ? judge(pair.task, bad, pair.good) : judge(pair.task, pair.good, bad);
+  const trial = (pair: InjectionPair, self: 'A' | 'B', bad: string): Promise<JudgeAnswer> => (self === 'A' ? judge(pair.task, bad, pair.good) : judge(pair.task, pair.good, bad));
   const slots = ['A', 'B'] as const;
   const cells = corpus.pairs.flatMap((pair) => slots.map((self) => ({ pair, self })));
   const clean = await Promise.all(cells.map(({ pair, self }) => trial(pair, self, pair.bad)));

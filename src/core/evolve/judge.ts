@@ -17,8 +17,7 @@ import type { ChatMessage, ChatResponse } from '../llm/types';
 import type { UntrustedFrame } from '../llm/untrusted';
 import { taggedValues, untrustedFrame } from '../llm/untrusted';
 
-export const DEFAULT_RUBRIC =
-  'Prefer the response that answers the task correctly and completely. Ignore length and style unless they change correctness.';
+export const DEFAULT_RUBRIC = 'Prefer the response that answers the task correctly and completely. Ignore length and style unless they change correctness.';
 
 /** One judge call: its messages and the frame its answer is read through. */
 export interface JudgeCall {
@@ -36,10 +35,7 @@ export function judgeCall(frame: UntrustedFrame, task: string, rubric: string, b
       { role: 'system', content: `${task} ${rubric}\n${frame.rules}` },
       {
         role: 'user',
-        content: [
-          ...blocks,
-          `${question} Write one line "Rationale: <one sentence>". ${frame.answerInstruction(VERDICTS.map((v) => `${frame.answerTag}: ${v}`))}`,
-        ].join('\n\n'),
+        content: [...blocks, `${question} Write one line "Rationale: <one sentence>". ${frame.answerInstruction(VERDICTS.map((v) => `${frame.answerTag}: ${v}`))}`].join('\n\n'),
       },
     ],
   };
@@ -47,13 +43,7 @@ export function judgeCall(frame: UntrustedFrame, task: string, rubric: string, b
 
 export function itemJudgeCall(rubric: string, input: string, responseA: string, responseB: string): JudgeCall {
   const frame = untrustedFrame([input, responseA, responseB]);
-  return judgeCall(
-    frame,
-    'You judge which of two responses to a task is better.',
-    rubric,
-    [frame.block('task', input), frame.block('response A', responseA), frame.block('response B', responseB)],
-    'Which response is better?',
-  );
+  return judgeCall(frame, 'You judge which of two responses to a task is better.', rubric, [frame.block('task', input), frame.block('response A', responseA), frame.block('response B', responseB)], 'Which response is better?');
 }
 
 export interface PromptSide {
@@ -69,13 +59,7 @@ export function promptJudgeCall(rubric: string, a: PromptSide, b: PromptSide): J
     frame.block(`prompt ${label}`, s.prompt),
     ...s.outputs.flatMap((o, i) => [frame.block(`prompt ${label} example ${i + 1} input`, o.input), frame.block(`prompt ${label} example ${i + 1} output`, o.output)]),
   ];
-  return judgeCall(
-    frame,
-    'You judge which of two prompts makes a model do its task better, from their outputs.',
-    rubric,
-    [...side('A', a), ...side('B', b)],
-    'Which prompt is better?',
-  );
+  return judgeCall(frame, 'You judge which of two prompts makes a model do its task better, from their outputs.', rubric, [...side('A', a), ...side('B', b)], 'Which prompt is better?');
 }
 
 export interface JudgeAnswer {
@@ -111,10 +95,7 @@ export function readJudgeAnswer(res: Pick<ChatResponse, 'text' | 'logprobs'>, fr
   const last = values.at(-1);
   return {
     ok: false,
-    problem:
-      last === undefined
-        ? `Your answer has no line "${frame.answerTag}: …".`
-        : `Your line "${frame.answerTag}: ${last.raw.trim().slice(0, 60)}" does not say A, B or tie.`,
+    problem: last === undefined ? `Your answer has no line "${frame.answerTag}: …".` : `Your line "${frame.answerTag}: ${last.raw.trim().slice(0, 60)}" does not say A, B or tie.`,
   };
 }
 

@@ -16,9 +16,7 @@ export interface ScoredCandidate {
 export function paretoFront(cands: readonly ScoredCandidate[]): string[] {
   const items = commonItems(cands);
   if (items.length === 0) return cands.map((c) => c.id);
-  return cands
-    .filter((a) => !cands.some((b) => b !== a && dominates(b, a, items)))
-    .map((c) => c.id);
+  return cands.filter((a) => !cands.some((b) => b !== a && dominates(b, a, items))).map((c) => c.id);
 }
 
 /**

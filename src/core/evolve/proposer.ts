@@ -76,20 +76,12 @@ export function proposerCall(ctx: ProposalContext): ProposerCall {
   if (ctx.traces.length > 0) {
     const lines = ctx.traces.map((t, i) => {
       const verdict = t.score === undefined ? '' : t.score >= 1 ? ' (correct)' : t.score <= 0 ? ' (wrong)' : ` (score ${t.score.toFixed(2)})`;
-      return [
-        `Example ${i + 1}${verdict}:`,
-        `Input:\n${fence(t.input)}`,
-        `Model output:\n${fence(t.output)}`,
-        ...(t.expected === undefined ? [] : [`Expected: ${t.expected}`]),
-        ...(t.feedback ? [`Feedback: ${t.feedback}`] : []),
-      ].join('\n');
+      return [`Example ${i + 1}${verdict}:`, `Input:\n${fence(t.input)}`, `Model output:\n${fence(t.output)}`, ...(t.expected === undefined ? [] : [`Expected: ${t.expected}`]), ...(t.feedback ? [`Feedback: ${t.feedback}`] : [])].join('\n');
     });
     parts.push(`How the current prompt did:\n\n${lines.join('\n\n')}`);
   }
   if (ctx.rejected.length > 0) {
-    const lines = ctx.rejected.map((r) =>
-      r.outcome === 'accepted' ? `- ${r.summary} — accepted: ${r.why}` : `- ${r.summary} — rejected ${r.by === 'user' ? 'by the user' : 'by the gate'}: ${r.why}`,
-    );
+    const lines = ctx.rejected.map((r) => (r.outcome === 'accepted' ? `- ${r.summary} — accepted: ${r.why}` : `- ${r.summary} — rejected ${r.by === 'user' ? 'by the user' : 'by the gate'}: ${r.why}`));
     parts.push(`Edits already tried on this prompt (do not propose them again):\n${lines.join('\n')}`);
   }
   parts.push(`Keep the prompt under about ${ctx.maxPromptTokens} tokens.`);

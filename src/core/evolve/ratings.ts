@@ -52,10 +52,7 @@ export class Ratings {
   rows(random: Random): RatingRow[] {
     const elo = this.ids.map((id) => this.table.get(id) ?? ELO_INITIAL);
     const selectP = softmaxProbabilities(elo, this.tau);
-    const bt =
-      this.comparisons.length > 0 && this.ids.length > 1
-        ? bootstrapBradleyTerry(this.ids.length, this.comparisons, random, { replicates: 100 })
-        : undefined;
+    const bt = this.comparisons.length > 0 && this.ids.length > 1 ? bootstrapBradleyTerry(this.ids.length, this.comparisons, random, { replicates: 100 }) : undefined;
     return this.ids.map((candidateId, i) => ({
       candidateId,
       elo: elo[i]!,

@@ -16,14 +16,7 @@ import { fence } from './fences';
 /** Fence info strings a rubric may come in when the meta model fences it (the first is preferred). */
 const RUBRIC_FENCE_INFOS = ['rubric', 'text', 'txt', 'markdown', 'md', ''] as const;
 
-export async function refreshRubric(
-  llm: LlmClient,
-  current: string,
-  recent: readonly { decision: string; rationale?: string }[],
-  meta: ModelSpec,
-  signal: AbortSignal,
-  version: number,
-): Promise<{ rubric: string; why: string } | undefined> {
+export async function refreshRubric(llm: LlmClient, current: string, recent: readonly { decision: string; rationale?: string }[], meta: ModelSpec, signal: AbortSignal, version: number): Promise<{ rubric: string; why: string } | undefined> {
   const accepted = recent.filter((d) => d.decision === 'commit').length;
   // The judge's rationales echo candidate outputs: data, in delimiters they cannot close (#14).
   const rationales = recent.map((d) => d.rationale).filter((r): r is string => !!r);

@@ -17,4 +17,3 @@ export function contentHash(text: string): string {
 export function makeVersion(id: string, text: string, parentId: string | undefined): Version {
   return { id, text, hash: contentHash(text), parentId };
 }
-

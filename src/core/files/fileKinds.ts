@@ -85,7 +85,11 @@ const escapeRe = (s: string): string => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 const SEP = '[\\\\/]';
 const NOT_SEP = '[^\\\\/]';
 /** A pattern as a regex source over the tail of a path. */
-const patternBody = (pattern: string): string => pattern.split('/').map((part) => escapeRe(part).replace(/\*/g, `${NOT_SEP}*`)).join(SEP);
+const patternBody = (pattern: string): string =>
+  pattern
+    .split('/')
+    .map((part) => escapeRe(part).replace(/\*/g, `${NOT_SEP}*`))
+    .join(SEP);
 const MATCHERS = new Map(FILE_KINDS.flatMap((r) => r.patterns.map((p) => [p, new RegExp(`(?:^|${SEP})${patternBody(p)}$`, 'i')] as const)));
 
 function byName(path: string): FileKindRow | undefined {

@@ -209,12 +209,7 @@ export interface BtBootstrap {
 }
 
 /** Fit plus an item-level bootstrap with percentile intervals (7.6). */
-export function bootstrapBradleyTerry(
-  players: number,
-  comparisons: readonly Comparison[],
-  random: Pick<Random, 'int'>,
-  opts: BtOptions & { replicates?: number; level?: number } = {},
-): BtBootstrap {
+export function bootstrapBradleyTerry(players: number, comparisons: readonly Comparison[], random: Pick<Random, 'int'>, opts: BtOptions & { replicates?: number; level?: number } = {}): BtBootstrap {
   const fit = fitBradleyTerry(players, comparisons, opts);
   const groups = groupByItem(comparisons);
   const b = opts.replicates ?? 200;
@@ -244,12 +239,7 @@ export function quantile(sorted: readonly number[], q: number): number {
  * Thompson-style parent selection (7.6): fit one bootstrap replicate and take its argmax, or draw
  * from a softmax over its Elo-scale ratings when `tau` is given.
  */
-export function thompsonSelect(
-  players: number,
-  comparisons: readonly Comparison[],
-  random: Pick<Random, 'int' | 'next'>,
-  opts: BtOptions & { tau?: number } = {},
-): { index: number; theta: number[] } {
+export function thompsonSelect(players: number, comparisons: readonly Comparison[], random: Pick<Random, 'int' | 'next'>, opts: BtOptions & { tau?: number } = {}): { index: number; theta: number[] } {
   const theta = fitBradleyTerry(players, resample(groupByItem(comparisons), random), opts).theta;
   if (opts.tau !== undefined) return { index: softmaxSelect(theta.map(toElo), random, opts.tau), theta };
   let best = 0;

@@ -78,14 +78,16 @@ export function createEProcess(spec: BettorSpec, scores: ScoreMode): EProcess {
         throw new RatchetError('badInput', 'Mixture weights must be positive, one per λ.');
       }
       const total = weights.reduce((a, b) => a + b, 0);
-      return new MixtureProcess('mixture', spec.lambdas, weights.map((w) => w / total));
+      return new MixtureProcess(
+        'mixture',
+        spec.lambdas,
+        weights.map((w) => w / total),
+      );
     }
     case 'agrapa': {
       const cap = spec.cap ?? (scores === 'continuous' ? CONTINUOUS_CAP : 0.8);
       checkBet(cap, maxBet, scores, 'cap');
-      return scores === 'binary'
-        ? new AgrapaBinary(cap, spec.a ?? 1.5, spec.b ?? 0.5)
-        : new AgrapaContinuous(cap, spec.mu0 ?? 0, spec.sigma0Sq ?? 0.25);
+      return scores === 'binary' ? new AgrapaBinary(cap, spec.a ?? 1.5, spec.b ?? 0.5) : new AgrapaContinuous(cap, spec.mu0 ?? 0, spec.sigma0Sq ?? 0.25);
     }
     case 'ons': {
       const cap = spec.cap ?? 0.5;

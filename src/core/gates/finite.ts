@@ -108,7 +108,12 @@ export function createFiniteEProcess(spec: BettorSpec, scores: ScoreMode, n: num
     case 'mixture': {
       const weights = spec.weights ?? spec.lambdas.map(() => 1);
       const total = weights.reduce((a, b) => a + b, 0);
-      return new FiniteMixture('mixture', spec.lambdas, weights.map((w) => w / total), n);
+      return new FiniteMixture(
+        'mixture',
+        spec.lambdas,
+        weights.map((w) => w / total),
+        n,
+      );
     }
     default:
       return new FinitePlugIn(population, n);

@@ -43,13 +43,7 @@ export function lordLevel(alpha: number, gammas: readonly number[], state: LordS
 }
 
 /** One LORD++ test: commit iff p ≤ α_t; returns the level used and the next state. */
-export function lordStep(
-  alpha: number,
-  gammas: readonly number[],
-  state: LordState,
-  pValue: number,
-  w0: number = alpha / 2,
-): { decision: Decision; level: number; state: LordState } {
+export function lordStep(alpha: number, gammas: readonly number[], state: LordState, pValue: number, w0: number = alpha / 2): { decision: Decision; level: number; state: LordState } {
   const level = lordLevel(alpha, gammas, state, w0);
   const t = state.tested + 1;
   const decision: Decision = pValue <= level ? 'commit' : 'reject';

@@ -51,9 +51,7 @@ export interface PaceConfig {
  */
 export function paceConfig(gate: PaceGateName, overrides: Partial<Omit<PaceConfig, 'gate'>> = {}): PaceConfig {
   const scores = overrides.scores ?? 'binary';
-  const bettor: BettorSpec =
-    overrides.bettor ??
-    (gate === 'pace' ? { kind: 'fixed', lambda: 0.5 } : scores === 'binary' ? { kind: 'mixture', lambdas: DEFAULT_GRID } : { kind: 'agrapa' });
+  const bettor: BettorSpec = overrides.bettor ?? (gate === 'pace' ? { kind: 'fixed', lambda: 0.5 } : scores === 'binary' ? { kind: 'mixture', lambdas: DEFAULT_GRID } : { kind: 'agrapa' });
   const schedule = overrides.schedule ?? 'per-candidate';
   const wealthFloor = 'wealthFloor' in overrides ? overrides.wealthFloor : scheduleRow(schedule).wealthFloor;
   const cfg: PaceConfig = {
@@ -293,12 +291,7 @@ export interface PaceRun {
  * the verdict are validated but not consumed. If the outcomes run out before a verdict, the test rejects with
  * reason 'budget' — only possible when fewer outcomes than `n` are given.
  */
-export function runPaceOnOutcomes(
-  cfg: PaceConfig,
-  ledger: RunLedger,
-  outcomes: readonly PairedOutcome[],
-  n: number = outcomes.length,
-): PaceRun {
+export function runPaceOnOutcomes(cfg: PaceConfig, ledger: RunLedger, outcomes: readonly PairedOutcome[], n: number = outcomes.length): PaceRun {
   // Every outcome is checked, including those after the verdict: an audit must not pass bad data.
   const deltas = outcomes.map((o) => pairedDelta(o.incumbent, o.candidate, cfg.scores));
   const test = startPaceTest(cfg, ledger, n);
@@ -378,4 +371,3 @@ export function paceDecisionRecord(test: PaceTest, meta: DecisionMeta): Decision
     ...(meta.rubricVersion === undefined ? {} : { rubricVersion: meta.rubricVersion }),
   };
 }
-

@@ -16,9 +16,6 @@ export function formatCost(cost: { dollars: number | undefined; tokens: number }
 /** `≈ 412 calls, ≈ 1.2M tokens, ≈ $0.38`, or `…, cost unknown (model llama3 unpriced)`: the run's own upper-ish estimate. */
 export function describeEstimate(e: NonNullable<RunSummaryInfo['estimate']>): string {
   const unpriced = e.unpriced ?? [];
-  const cost =
-    e.dollars !== undefined
-      ? `≈ ${formatCost({ dollars: e.dollars, tokens: e.tokens })}`
-      : `cost unknown (${unpriced.length === 1 ? 'model' : 'models'} ${unpriced.join(', ')} unpriced)`;
+  const cost = e.dollars !== undefined ? `≈ ${formatCost({ dollars: e.dollars, tokens: e.tokens })}` : `cost unknown (${unpriced.length === 1 ? 'model' : 'models'} ${unpriced.join(', ')} unpriced)`;
   return `≈ ${e.calls} call${e.calls === 1 ? '' : 's'}, ≈ ${formatCost({ dollars: undefined, tokens: e.tokens })}, ${cost}`;
 }

@@ -256,11 +256,7 @@ export function checkJournalFormat(runJson: unknown, runJsonPath: string): numbe
     throw new RatchetError('journalCorrupt', `${runJsonPath} has format ${JSON.stringify(format)}, not a format number; fix or remove that run folder.`, { file: runJsonPath });
   }
   if (format > JOURNAL_FORMAT) {
-    throw new RatchetError(
-      'journalTooNew',
-      `${runJsonPath} was written by a newer Ratchet (format ${format}); this one reads up to ${JOURNAL_FORMAT} — update Ratchet.`,
-      { file: runJsonPath, format, supported: JOURNAL_FORMAT },
-    );
+    throw new RatchetError('journalTooNew', `${runJsonPath} was written by a newer Ratchet (format ${format}); this one reads up to ${JOURNAL_FORMAT} — update Ratchet.`, { file: runJsonPath, format, supported: JOURNAL_FORMAT });
   }
   return format;
 }

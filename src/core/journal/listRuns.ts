@@ -94,11 +94,13 @@ async function summarizeRunDir(files: Files, root: string, runId: string, option
   try {
     record = await readRunRecord(files, paths.runJson);
     const folding = new RunSummaryFold(runId, record);
-    const stream: JournalStreamer = options.streamJournal ?? (async (file, onEvent) => {
-      const replay = await readJournal(files, file);
-      for (const e of replay.events) onEvent(e);
-      return replay;
-    });
+    const stream: JournalStreamer =
+      options.streamJournal ??
+      (async (file, onEvent) => {
+        const replay = await readJournal(files, file);
+        for (const e of replay.events) onEvent(e);
+        return replay;
+      });
     const { tornTail } = await stream(paths.events, (e) => folding.add(e));
     const summary = folding.finish(tornTail);
     summary.status = await resolveStatus(files, paths.lock, summary, options);

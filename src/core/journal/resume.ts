@@ -29,11 +29,7 @@ export function replayingEmitter(runId: string, journaled: readonly EngineEvent[
     if (index < expected.length && isReplayed(e) && !isTerminal(e)) {
       const old = expected[index]!;
       if (old.type !== e.type || candidateOf(old) !== candidateOf(e)) {
-        throw new RatchetError(
-          'journalCorrupt',
-          `Resuming run ${runId} diverged at event ${index + 1} (journal: ${old.type}, now: ${e.type}); the run cannot be resumed.`,
-          { runId },
-        );
+        throw new RatchetError('journalCorrupt', `Resuming run ${runId} diverged at event ${index + 1} (journal: ${old.type}, now: ${e.type}); the run cannot be resumed.`, { runId });
       }
       index++;
       return;

@@ -94,7 +94,10 @@ export async function runJudgeProgram(o: JudgeProgramOptions, emitEvent: (e: Eng
     for (const id of instances) {
       const y = first.instances?.[id];
       if (y === undefined || !Number.isFinite(y)) throw new RatchetError('badInput', `The evaluator gave the program in ${o.file} no score for instance ${id}.`, { instanceId: id });
-      if (y < e.scoreRange.lo || y > e.scoreRange.hi) throw new RatchetError('badInput', `The program in ${o.file} scored ${y} on instance ${id}, outside evaluator.scoreRange [${e.scoreRange.lo}, ${e.scoreRange.hi}]; declare the range the scores take.`, { field: 'evaluator.scoreRange' });
+      if (y < e.scoreRange.lo || y > e.scoreRange.hi)
+        throw new RatchetError('badInput', `The program in ${o.file} scored ${y} on instance ${id}, outside evaluator.scoreRange [${e.scoreRange.lo}, ${e.scoreRange.hi}]; declare the range the scores take.`, {
+          field: 'evaluator.scoreRange',
+        });
       cache.set(parent.hash, id, y);
       await emit({ type: 'item/evaluated', candidateId: parent.id, itemId: id, score: y, cached: false });
     }

@@ -38,10 +38,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, reasonOf:
 }
 
 /** A controller that aborts when `parent` does, with `reasonOf(parent)`; `dispose` unlinks it. */
-export function linkedController(
-  parent: AbortSignal,
-  reasonOf: (parent: AbortSignal) => unknown,
-): { controller: AbortController; dispose: () => void } {
+export function linkedController(parent: AbortSignal, reasonOf: (parent: AbortSignal) => unknown): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   if (parent.aborted) {
     controller.abort(reasonOf(parent));

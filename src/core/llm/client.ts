@@ -23,16 +23,7 @@ import { redactUrl } from '../redact';
 import { estimateTokens } from './tokens';
 import { describeRoles, resolveEndpoint, validateRoles } from './roles';
 import type { PublicEndpoint, RoleConfig } from './roles';
-import type {
-  ChatRequest,
-  ChatResponse,
-  CostReport,
-  EmbedRequest,
-  EmbedResponse,
-  EndpointConfig,
-  PriceTable,
-  Role,
-} from './types';
+import type { ChatRequest, ChatResponse, CostReport, EmbedRequest, EmbedResponse, EndpointConfig, PriceTable, Role } from './types';
 
 export interface LlmClientOptions {
   transport: LlmTransport;
@@ -127,9 +118,7 @@ export class LlmLayer implements LlmClient {
   private rawChat(req: ChatRequest, signal: AbortSignal): Promise<ChatResponse> {
     const endpoint = resolveEndpoint(this.options.roles, req.role);
     const { onTruncated: _, ...sent } = withModel(req, endpoint);
-    return this.serve('chat', sent, endpoint.baseURL, chatKeyMaterial(endpoint.baseURL, sent), signal, (s) =>
-      this.options.transport.chat(sent, s),
-    );
+    return this.serve('chat', sent, endpoint.baseURL, chatKeyMaterial(endpoint.baseURL, sent), signal, (s) => this.options.transport.chat(sent, s));
   }
 
   private cutOff(req: ChatRequest, res: ChatResponse): ChatResponse {
@@ -145,9 +134,7 @@ export class LlmLayer implements LlmClient {
   embed(req: EmbedRequest, signal: AbortSignal = NEVER_ABORTED): Promise<EmbedResponse> {
     const endpoint = resolveEndpoint(this.options.roles, req.role);
     const full = withModel(req, endpoint);
-    return this.serve('embed', full, endpoint.baseURL, embedKeyMaterial(endpoint.baseURL, full), signal, (s) =>
-      this.options.transport.embed(full, s),
-    );
+    return this.serve('embed', full, endpoint.baseURL, embedKeyMaterial(endpoint.baseURL, full), signal, (s) => this.options.transport.embed(full, s));
   }
 
   cost(): CostReport {
@@ -372,9 +359,10 @@ function timeoutError(baseURL: string | undefined, req: { role: Role; model?: st
   const shown = baseURL === undefined ? undefined : redactUrl(baseURL);
   const who = shown === undefined ? `The language model of the ${req.role} role` : `The endpoint ${shown}`;
   const model = req.model === undefined ? '' : ` (model ${req.model})`;
-  return new RatchetError(
-    'llmTimeout',
-    `${who} did not answer within ${seconds} s${model}: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.`,
-    { ...(shown !== undefined ? { baseURL: shown } : {}), ...(req.model !== undefined ? { model: req.model } : {}), role: req.role, timeoutMs },
-  );
+  return new RatchetError('llmTimeout', `${who} did not answer within ${seconds} s${model}: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.`, {
+    ...(shown !== undefined ? { baseURL: shown } : {}),
+    ...(req.model !== undefined ? { model: req.model } : {}),
+    role: req.role,
+    timeoutMs,
+  });
 }

@@ -40,12 +40,7 @@ export function readFinal<T, R extends Answered>(res: R, read: (res: R) => Readi
  * Asks with `messages`; an unreadable answer is answered once in the same chat with its problem and
  * `again` (what to do now, e.g. "End your answer with one line …").
  */
-export async function askAndRead<T, R extends Answered = ChatResponse>(
-  ask: (messages: ChatMessage[]) => Promise<R>,
-  messages: readonly ChatMessage[],
-  read: (res: R) => Reading<T>,
-  again: string,
-): Promise<AskedAnswer<T, R>> {
+export async function askAndRead<T, R extends Answered = ChatResponse>(ask: (messages: ChatMessage[]) => Promise<R>, messages: readonly ChatMessage[], read: (res: R) => Reading<T>, again: string): Promise<AskedAnswer<T, R>> {
   const first = await ask([...messages]);
   const firstRead = readFinal(first, read);
   if (firstRead.ok) return withReasoning({ value: firstRead.value, response: first, calls: 1 }, [first]);

@@ -55,11 +55,7 @@ export function validateRoles(roles: RoleConfig): void {
     // No base URL: the face's own transport, which picks a model when none is named (types.ts).
     if (baseURL === undefined) continue;
     if (!/^https?:\/\/[^/\s]+/.test(baseURL)) {
-      throw new RatchetError(
-        'badInput',
-        `The base URL for the ${role} role, "${redactUrl(baseURL)}", is not an http(s) URL: set it to the endpoint's address, e.g. http://localhost:11434/v1.`,
-        { role, field: 'baseURL' },
-      );
+      throw new RatchetError('badInput', `The base URL for the ${role} role, "${redactUrl(baseURL)}", is not an http(s) URL: set it to the endpoint's address, e.g. http://localhost:11434/v1.`, { role, field: 'baseURL' });
     }
     if (model === undefined || model.trim() === '') {
       throw new RatchetError('badInput', `No model is set for the ${role} role: set a default model or one for this role.`, {

@@ -38,7 +38,7 @@ export function descriptionField(yaml: string, offset = 0): DescriptionField | u
 /** A top-level `<key>:` and its value's continuation lines, read from its lines (see above: not through strict YAML). */
 export function frontMatterField(yaml: string, key: string, offset = 0): DescriptionField | undefined {
   const lines: { at: number; text: string }[] = [];
-  for (let at = 0; at <= yaml.length; ) {
+  for (let at = 0; at <= yaml.length;) {
     const nl = yaml.indexOf('\n', at);
     const stop = nl < 0 ? yaml.length : nl;
     lines.push({ at, text: yaml.slice(at, stop).replace(/\r$/, '') });

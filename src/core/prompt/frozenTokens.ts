@@ -66,10 +66,11 @@ export function frozenChange(start: readonly string[], candidateText: string): F
 
 /** The refusal's words, for the journal and the proposer's memory; undefined when nothing changed. */
 export function describeFrozenChange(change: FrozenChange): string | undefined {
-  const quote = (tokens: readonly string[]) => tokens.slice(0, 3).map((t) => `\`${t}\``).join(', ') + (tokens.length > 3 ? ` and ${tokens.length - 3} more` : '');
-  const parts = [
-    ...(change.dropped.length > 0 ? [`it drops or alters ${quote(change.dropped)}`] : []),
-    ...(change.added.length > 0 ? [`it adds ${quote(change.added)}`] : []),
-  ];
+  const quote = (tokens: readonly string[]) =>
+    tokens
+      .slice(0, 3)
+      .map((t) => `\`${t}\``)
+      .join(', ') + (tokens.length > 3 ? ` and ${tokens.length - 3} more` : '');
+  const parts = [...(change.dropped.length > 0 ? [`it drops or alters ${quote(change.dropped)}`] : []), ...(change.added.length > 0 ? [`it adds ${quote(change.added)}`] : [])];
   return parts.length === 0 ? undefined : `${parts.join(' and ')}, which must stay exactly as written (VS Code variables, tool references and links are frozen)`;
 }

@@ -38,18 +38,17 @@ export function checkStartingPrompt(prompt: PromptFile, template: Pick<Template,
   }
   const binaryLine = binaryContentLine(prompt);
   if (binaryLine !== undefined) {
-    return [
-      diagnostic(
-        lineLocation(prompt.path, binaryLine),
-        'the prompt holds binary content (NUL bytes, or text that is not UTF-8): a run evolves text; open the file you meant, or save this one as UTF-8 text',
-      ),
-    ];
+    return [diagnostic(lineLocation(prompt.path, binaryLine), 'the prompt holds binary content (NUL bytes, or text that is not UTF-8): a run evolves text; open the file you meant, or save this one as UTF-8 text')];
   }
   const out: Diagnostic[] = [];
   if (prompt.kind === 'skill') {
     const field = skillDescription(prompt);
     if (!field) {
-      out.push(diagnostic(lineLocation(prompt.path, 1), 'the skill has no description in its front matter: an agent reads it to decide whether to load the skill; add a description: line saying what the skill does and when to use it', { field: 'description' }));
+      out.push(
+        diagnostic(lineLocation(prompt.path, 1), 'the skill has no description in its front matter: an agent reads it to decide whether to load the skill; add a description: line saying what the skill does and when to use it', {
+          field: 'description',
+        }),
+      );
     } else {
       const refusal = evolvableRefusal(prompt, evolvableText(prompt));
       if (refusal) out.push(diagnostic(lineLocation(prompt.path, prompt.text.slice(0, field.start).split('\n').length), `the skill cannot be evolved: ${refusal}`, { field: 'description' }));
@@ -58,11 +57,7 @@ export function checkStartingPrompt(prompt: PromptFile, template: Pick<Template,
   const tokens = estimateTokens(body);
   if (tokens > ctx.maxPromptTokens) {
     out.push(
-      diagnostic(
-        at,
-        `the prompt is about ${tokens} tokens, over the run's maxPromptTokens of ${ctx.maxPromptTokens}, and would be sent with every item: shorten it, or raise maxPromptTokens in the run spec`,
-        { field: 'maxPromptTokens' },
-      ),
+      diagnostic(at, `the prompt is about ${tokens} tokens, over the run's maxPromptTokens of ${ctx.maxPromptTokens}, and would be sent with every item: shorten it, or raise maxPromptTokens in the run spec`, { field: 'maxPromptTokens' }),
     );
   }
   if (template.variables.length === 0 && ctx.datasetFields.length > 0) {

@@ -132,11 +132,13 @@ export function renderTemplate(text: string, vars: Readonly<Record<string, unkno
   if (missing) {
     const file = where.file ?? 'the prompt';
     const item = where.itemId === undefined ? 'the item' : `item ${where.itemId}`;
-    throw new RatchetError(
-      'badInput',
-      `${file}:${missing.line}:${missing.column}: template variable "${missing.name}" has no value in ${item}`,
-      { file, line: missing.line, column: missing.column, variable: missing.name, itemId: where.itemId },
-    );
+    throw new RatchetError('badInput', `${file}:${missing.line}:${missing.column}: template variable "${missing.name}" has no value in ${item}`, {
+      file,
+      line: missing.line,
+      column: missing.column,
+      variable: missing.name,
+      itemId: where.itemId,
+    });
   }
   let out = '';
   let last = 0;

@@ -50,12 +50,12 @@ export function skillFromPrompt(file: PromptFile, fileStem: string): SkillConver
   const name = skillNameFrom(field('name')?.value ?? fileStem);
   const body = bodyForModel(file);
   const description = field('description');
-  const firstLine = body.split('\n').map((l) => l.replace(/^#+\s*/, '').trim()).find((l) => l !== '') ?? name;
-  const lines = [
-    `name: ${name}`,
-    description ? description.lines : `description: ${JSON.stringify(firstLine.slice(0, DESCRIPTION_FROM_BODY_MAX))}`,
-    ...(field('argument-hint') ? [field('argument-hint')!.lines] : []),
-  ];
+  const firstLine =
+    body
+      .split('\n')
+      .map((l) => l.replace(/^#+\s*/, '').trim())
+      .find((l) => l !== '') ?? name;
+  const lines = [`name: ${name}`, description ? description.lines : `description: ${JSON.stringify(firstLine.slice(0, DESCRIPTION_FROM_BODY_MAX))}`, ...(field('argument-hint') ? [field('argument-hint')!.lines] : [])];
   const topKeys = [...yaml.matchAll(/^([A-Za-z_][\w-]*)[ \t]*:/gm)].map((m) => m[1]!);
   return {
     name,

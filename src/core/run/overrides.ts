@@ -33,10 +33,7 @@ export interface EvolveOverrides extends FacePrices {
  * settings): where calls go and with which models, their pace, limits and prices. Not the gate, the
  * mode or the candidates: a generation decides nothing and edits nothing.
  */
-export type GenDataOverrides = Pick<
-  EvolveOverrides,
-  'baseURL' | 'model' | 'roleModels' | 'seed' | 'concurrency' | 'callTimeoutSeconds' | 'maxFailures' | 'budgetCalls' | 'prices' | 'free'
->;
+export type GenDataOverrides = Pick<EvolveOverrides, 'baseURL' | 'model' | 'roleModels' | 'seed' | 'concurrency' | 'callTimeoutSeconds' | 'maxFailures' | 'budgetCalls' | 'prices' | 'free'>;
 
 /** What a face may set over a code search's spec (`ratchet search`'s flags; the editor's subset, lsp.ts). */
 export interface SearchOverrides extends FacePrices {
@@ -84,8 +81,7 @@ export type CheckedOverrides = Partial<Record<keyof typeof OVERRIDE_NAMES, numbe
  * editor and the run daemon pass overrides that never went through them.)
  */
 export function checkOverrides(o: CheckedOverrides): void {
-  const bad = (key: keyof typeof OVERRIDE_NAMES, want: string, got: number) =>
-    new RatchetError('badInput', `${OVERRIDE_NAMES[key]} must be ${want}, got ${got}.`, { field: key });
+  const bad = (key: keyof typeof OVERRIDE_NAMES, want: string, got: number) => new RatchetError('badInput', `${OVERRIDE_NAMES[key]} must be ${want}, got ${got}.`, { field: key });
   if (o.alpha !== undefined && !(Number.isFinite(o.alpha) && o.alpha > 0 && o.alpha < 1)) throw bad('alpha', 'a number between 0 and 1 (exclusive)', o.alpha);
   // Zero is a run of its own for these two: a budget of 0 calls sends nothing and ends at once, and
   // 0 candidates only scores the starting prompt (the editor's Evaluate).

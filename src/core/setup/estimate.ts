@@ -68,9 +68,7 @@ export function rolesCalled(spec: RunSpec, calls: RunCalls = 'evolve'): Role[] {
   const loop = calls === 'evolve' || calls === 'zeroDataEvolve';
   // Evaluate puts nothing through the gate: only an llm-rubric scorer calls the validator.
   const validator = zero || (calls !== 'evaluate' && gateRow(spec.gate.name).kind !== 'scored') || spec.scorer?.type === 'llm-rubric';
-  return ROLES.filter(
-    (r) => (r === 'agent' && agent) || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero),
-  );
+  return ROLES.filter((r) => (r === 'agent' && agent) || (r === 'proposer' && loop) || (r === 'validator' && validator) || (r === 'meta' && loop && spec.gate.name === 'focus') || (r === 'challenger' && zero));
 }
 
 export interface Tally {
@@ -178,12 +176,7 @@ export function summarize(spec: { budget: Pick<RunSpec['budget'], 'calls' | 'tok
         }, 0);
   // The run stops at whichever budget it reaches first; every total shrinks with it.
   const b = spec.budget;
-  const share = Math.min(
-    1,
-    b.calls !== undefined && calls > 0 ? b.calls / calls : 1,
-    b.tokens !== undefined && tokens > 0 ? b.tokens / tokens : 1,
-    b.dollars !== undefined && dollars !== undefined && dollars > 0 ? b.dollars / dollars : 1,
-  );
+  const share = Math.min(1, b.calls !== undefined && calls > 0 ? b.calls / calls : 1, b.tokens !== undefined && tokens > 0 ? b.tokens / tokens : 1, b.dollars !== undefined && dollars !== undefined && dollars > 0 ? b.dollars / dollars : 1);
   return {
     calls: Math.round(calls * share),
     tokens: Math.round(tokens * share),
@@ -213,8 +206,7 @@ export interface ZeroEstimateInput {
  * round kept K dev tasks and left the rest of its pool as feedback, each task of the assumed length.
  */
 export function estimateZeroEvolve(z: ZeroEstimateInput, prices: RolePrices): RunEstimate {
-  const generated = (n: number): DataItem[] =>
-    Array.from({ length: n }, (_, i) => ({ id: `generated-${i}`, vars: { task: 'word '.repeat(ASSUMED.zeroTask) }, source: { file: '', line: 0 } }));
+  const generated = (n: number): DataItem[] => Array.from({ length: n }, (_, i) => ({ id: `generated-${i}`, vars: { task: 'word '.repeat(ASSUMED.zeroTask) }, source: { file: '', line: 0 } }));
   const heldOut = Math.max(1, Math.round(z.tasks * z.heldOutShare));
   const loop = estimateRun({ spec: z.spec, template: z.template, splits: { feedback: generated(Math.max(0, z.tasks - heldOut - z.keep) * z.rounds), dev: generated(z.keep * z.rounds), test: [] } }, prices);
   return addEstimates(loop, estimateZeroRounds(z, prices));

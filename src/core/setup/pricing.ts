@@ -50,13 +50,7 @@ const FREE: ModelPrice = { inputPerMTok: 0, outputPerMTok: 0 };
  */
 export function pricesFor(spec: RunSpec, endpoints: Record<Role, PublicEndpoint>, face?: FacePrices, calls?: RunCalls): RunPrices;
 export function pricesFor(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role, PublicEndpoint>, face: FacePrices, calls: readonly Role[], extra?: readonly CalledModel[]): RunPrices;
-export function pricesFor(
-  spec: Pick<RunSpec, 'models'>,
-  endpoints: Record<Role, PublicEndpoint>,
-  face: FacePrices = {},
-  calls: RunCalls | readonly Role[] = 'evolve',
-  extra: readonly CalledModel[] = [],
-): RunPrices {
+export function pricesFor(spec: Pick<RunSpec, 'models'>, endpoints: Record<Role, PublicEndpoint>, face: FacePrices = {}, calls: RunCalls | readonly Role[] = 'evolve', extra: readonly CalledModel[] = []): RunPrices {
   const called = typeof calls === 'string' ? rolesCalled(spec as RunSpec, calls) : calls;
   return withCalledModels(rolePrices(spec, endpoints, face, called), face, extra);
 }
@@ -146,7 +140,7 @@ export function checkDollarBudget(spec: { budget: { dollars?: number }; origin: 
     return;
   }
   const problems = [...missing.values()].map(({ entry, model, roles }) => {
-    const whose = `the ${roles.join(' and ')} role${roles.length > 1 ? 's\'' : '\'s'}`;
+    const whose = `the ${roles.join(' and ')} role${roles.length > 1 ? "s'" : "'s"}`;
     if (model === undefined) {
       return {
         at: spec.origin[`models.${entry}`] ?? spec.origin['budget.dollars'],

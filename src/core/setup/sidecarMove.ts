@@ -38,7 +38,9 @@ export function planSidecarMove(promptPath: string, promptText: string, sidecarT
   let end = start + 1;
   while (end < lines.length && (lines[end]!.trim() === '' || /^[ \t]/.test(lines[end]!))) end++;
   while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
-  const inline = lines[start]!.replace(/^ratchet[ \t]*:/, '').replace(/(^|\s)#.*$/, '').trim();
+  const inline = lines[start]!.replace(/^ratchet[ \t]*:/, '')
+    .replace(/(^|\s)#.*$/, '')
+    .trim();
   const body = inline !== '' ? [inline, ...lines.slice(start + 1, end).map((l) => l.trimStart())] : dedent(lines.slice(start + 1, end));
   if (!body) return undefined;
   const moved = `${body.join('\n').trimEnd()}\n`;

@@ -89,8 +89,7 @@ function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   for (const u of unions) {
     if (!errs.includes(u)) continue;
     const prefix = `${u.schemaPath}/`;
-    const under = (e: ErrorObject): boolean =>
-      e.schemaPath.startsWith(prefix) && (e.instancePath === u.instancePath || e.instancePath.startsWith(`${u.instancePath}/`));
+    const under = (e: ErrorObject): boolean => e.schemaPath.startsWith(prefix) && (e.instancePath === u.instancePath || e.instancePath.startsWith(`${u.instancePath}/`));
     const branches = Array.isArray(u.schema) ? (u.schema as unknown[]) : [];
     const kind = kindOf(u.data);
     const fitting = branches.map((_, i) => i).filter((i) => branchAccepts(branches[i], kind));

@@ -95,13 +95,7 @@ export function mergeSpecTexts(texts: readonly SpecText[], fallbackFile: string)
           [prior, t],
         ] as const) {
           const thereLine = there.locate([key], 'key').line;
-          diagnostics.push(
-            diagnostic(
-              here.locate([key], 'key'),
-              `"${key}" is set both here and in ${describeSource(there)} (line ${thereLine}); keep one`,
-              { field: key },
-            ),
-          );
+          diagnostics.push(diagnostic(here.locate([key], 'key'), `"${key}" is set both here and in ${describeSource(there)} (line ${thereLine}); keep one`, { field: key }));
         }
         continue;
       }

@@ -26,8 +26,7 @@ export function decomposeMessages(task: string, maxSubtasks = DEFAULT_MAX_SUBTAS
       role: 'user',
       content: [
         frame.block('task', task),
-        `Split this task into 2 to ${maxSubtasks} subtasks, in the order they should be done, each answerable on its own given the task. ` +
-          'Write each between a line <subtask> and a line </subtask>, and nothing else inside the tags.',
+        `Split this task into 2 to ${maxSubtasks} subtasks, in the order they should be done, each answerable on its own given the task. ` + 'Write each between a line <subtask> and a line </subtask>, and nothing else inside the tags.',
       ].join('\n\n'),
     },
   ];

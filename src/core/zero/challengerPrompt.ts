@@ -79,9 +79,7 @@ export function challengerMessages(brief: ChallengerBrief): ChatMessage[] {
   return [
     {
       role: 'system',
-      content:
-        'You write test tasks for a prompt that has no dataset yet: realistic inputs its users would send, each with one clear best answer, hard enough that answering well takes care. ' +
-        materialRules(frame),
+      content: 'You write test tasks for a prompt that has no dataset yet: realistic inputs its users would send, each with one clear best answer, hard enough that answering well takes care. ' + materialRules(frame),
     },
     { role: 'user', content: [...blocks, formatInstruction(brief.variables, brief.count, maxChars)].join('\n\n') },
   ];

@@ -293,8 +293,7 @@ export class ZeroRounds {
 
   private async judgePair(pair: KnownOrderPair, exemplars: readonly Exemplar[], signal: AbortSignal): Promise<JudgedPair> {
     const calls = knownOrderJudgeCalls(pair, this.deps.settings.rubric, exemplars);
-    const verdict = async (call: typeof calls.betterFirst): Promise<JudgeReading> =>
-      (await judge((messages) => this.llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal), call)).verdict;
+    const verdict = async (call: typeof calls.betterFirst): Promise<JudgeReading> => (await judge((messages) => this.llm.chat({ role: 'validator', messages, temperature: 0, sampleIndex: 0 }, signal), call)).verdict;
     const [betterFirst, worseFirst] = await Promise.all([verdict(calls.betterFirst), verdict(calls.worseFirst)]);
     return { pair, betterFirst, worseFirst };
   }

@@ -16,8 +16,7 @@ import type { ChatMessage } from '../llm/types';
 import type { UntrustedFrame } from '../llm/untrusted';
 import { taggedValues, untrustedFrame } from '../llm/untrusted';
 
-export const DEFAULT_SCORE_RUBRIC =
-  'Score 1 for a response that does the task correctly and completely, 0 for one that fails it, and a value in between for partial credit. Ignore length and style unless they change correctness.';
+export const DEFAULT_SCORE_RUBRIC = 'Score 1 for a response that does the task correctly and completely, 0 for one that fails it, and a value in between for partial credit. Ignore length and style unless they change correctness.';
 
 export interface TaskScoreCall {
   messages: ChatMessage[];

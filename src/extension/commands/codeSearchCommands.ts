@@ -136,9 +136,8 @@ async function testEvaluator(ctx: CommandContext, arg: unknown): Promise<void> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === program.toString());
   if (open?.isDirty) await open.save();
   const name = fileName(program.path);
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Ratchet: running the evaluator on ${name}…`, cancellable: true },
-    (_progress, token) => ctx.host.request(TestEvaluatorRequest, { uri: program.toString() }, token),
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ratchet: running the evaluator on ${name}…`, cancellable: true }, (_progress, token) =>
+    ctx.host.request(TestEvaluatorRequest, { uri: program.toString() }, token),
   );
   const report = testEvaluatorReport(name, result);
   for (const line of report.details) ctx.log.info(line);

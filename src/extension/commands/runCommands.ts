@@ -118,9 +118,7 @@ export function runCommands(ctx: CommandContext) {
     },
 
     async cancelRun(arg?: unknown): Promise<void> {
-      const runId =
-        runIdArg(arg) ??
-        (await pickRun(ctx, 'Cancel which run?', (r) => r.hosted && r.status === 'running', 'Ratchet: no run is in progress in this window.'))?.runId;
+      const runId = runIdArg(arg) ?? (await pickRun(ctx, 'Cancel which run?', (r) => r.hosted && r.status === 'running', 'Ratchet: no run is in progress in this window.'))?.runId;
       if (!runId) return;
       const { cancelled } = await ctx.host.request(CancelRunRequest, { runId });
       if (!cancelled) void vscode.window.showInformationMessage(`Ratchet: run ${runId} is not running here (it already ended, or another process hosts it).`);
@@ -128,10 +126,7 @@ export function runCommands(ctx: CommandContext) {
 
     async resumeRun(arg?: unknown): Promise<void> {
       const id = runIdArg(arg);
-      const run =
-        id !== undefined
-          ? ctx.runsView.listedRuns().find((r) => r.runId === id)
-          : await pickRun(ctx, 'Resume which interrupted run?', (r) => r.resumable, 'Ratchet: no interrupted run to resume.');
+      const run = id !== undefined ? ctx.runsView.listedRuns().find((r) => r.runId === id) : await pickRun(ctx, 'Resume which interrupted run?', (r) => r.resumable, 'Ratchet: no interrupted run to resume.');
       const runId = id ?? run?.runId;
       if (!runId) return;
       // The server sends only the events after the journal's end: after a window reload the store

@@ -40,10 +40,7 @@ export function setupCommands(ctx: CommandContext) {
       const models = await vscode.lm.selectChatModels();
       if (models.length === 0) {
         const open = 'Open Settings';
-        const choice = await vscode.window.showWarningMessage(
-          'Ratchet: no VS Code language model is available. Install a chat model provider, or point Ratchet at an OpenAI-compatible endpoint in settings.',
-          open,
-        );
+        const choice = await vscode.window.showWarningMessage('Ratchet: no VS Code language model is available. Install a chat model provider, or point Ratchet at an OpenAI-compatible endpoint in settings.', open);
         if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'ratchet.endpoint');
         return;
       }
@@ -76,16 +73,13 @@ export function setupCommands(ctx: CommandContext) {
         await vscode.commands.executeCommand(commandId('selectModel'));
         return;
       }
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Ratchet: testing the connection…', cancellable: true },
-        async (_progress, token) => {
-          // The settings as they are now, ahead of the request on the same connection: right after
-          // an edit of the base URL, the change event may not have reached the server yet, and the
-          // test would ask the endpoint the user just replaced.
-          await ctx.host.sendSettings();
-          return ctx.host.request(ListModelsRequest, {}, token);
-        },
-      );
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Ratchet: testing the connection…', cancellable: true }, async (_progress, token) => {
+        // The settings as they are now, ahead of the request on the same connection: right after
+        // an edit of the base URL, the change event may not have reached the server yet, and the
+        // test would ask the endpoint the user just replaced.
+        await ctx.host.sendSettings();
+        return ctx.host.request(ListModelsRequest, {}, token);
+      });
       const where = `${result.baseURL} (${result.baseURLFrom})`;
       if (result.models.length === 0) {
         void vscode.window.showWarningMessage(`Ratchet: connected to ${where}, but it lists no models. Pull or load a model there, then test again.`);

@@ -50,7 +50,10 @@ async function convertToSkill(ctx: CommandContext, arg: unknown): Promise<void> 
 
   // The run spec comes along, its paths now relative to the skill's folder.
   const specText = (await readText(vscode.Uri.file(sidecarPathFor(promptPath)))) ?? planSidecarMove(promptPath, text, undefined)?.text;
-  const rebase = (p: string) => relative(dirname(skillPath), resolve(dirname(promptPath), p)).split(sep).join('/');
+  const rebase = (p: string) =>
+    relative(dirname(skillPath), resolve(dirname(promptPath), p))
+      .split(sep)
+      .join('/');
   const edit = new vscode.WorkspaceEdit();
   edit.createFile(skillUri, { contents: new TextEncoder().encode(conversion.skillText) });
   if (specText !== undefined) edit.createFile(vscode.Uri.file(sidecarPathFor(skillPath)), { contents: new TextEncoder().encode(rebaseSpecText(specText, rebase)) });

@@ -11,7 +11,6 @@ import { itemKey } from '../runs/runStore';
 /** Items per message; a test on a big dev set can have hundreds of discordant items. */
 export const MAX_EVIDENCE_ITEMS = 200;
 
-
 export function buildEvidence(run: StoredRun, candidateId: string): Evidence | undefined {
   const { state, detail } = run;
   const node = state.candidates[candidateId];
@@ -94,13 +93,7 @@ function discordantItems(run: StoredRun, candidateId: string, opponent: string |
   return [...out, ...disagreements];
 }
 
-function item(
-  run: StoredRun,
-  candidateId: string,
-  opponent: string | undefined,
-  itemId: string,
-  base: Pick<EvidenceItem, 'winner'> & Partial<Pick<EvidenceItem, 'k' | 'delta'>>,
-): EvidenceItem {
+function item(run: StoredRun, candidateId: string, opponent: string | undefined, itemId: string, base: Pick<EvidenceItem, 'winner'> & Partial<Pick<EvidenceItem, 'k' | 'delta'>>): EvidenceItem {
   const { detail } = run;
   const out: EvidenceItem = { itemId, ...base };
   const input = detail.inputs.get(itemId);

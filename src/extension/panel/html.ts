@@ -21,13 +21,7 @@ export interface PanelHtmlParams {
 export const WEBVIEW_RESOURCE_ROOTS = ['out', 'media'] as const;
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `img-src ${cspSource} data:`,
-  ].join('; ');
+  return ["default-src 'none'", `script-src 'nonce-${nonce}'`, `style-src ${cspSource}`, `font-src ${cspSource}`, `img-src ${cspSource} data:`].join('; ');
 }
 
 export function panelHtml(p: PanelHtmlParams): string {

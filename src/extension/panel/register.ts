@@ -65,12 +65,9 @@ export interface PanelHandle {
 export function registerPanel(context: vscode.ExtensionContext, deps: RegisterPanelDeps): PanelHandle {
   const panelDeps: PanelDeps = { store: deps.store, actions: panelActions(deps, context.extensionUri) };
   const show = async () => (await panelModule()).RatchetPanel.createOrShow(context, panelDeps);
-  context.subscriptions.push(
-    vscode.commands.registerCommand(SHOW_PANEL_COMMAND, show),
-    registerPanelSerializer(context, panelDeps),
-    vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, candidateDocuments(deps.store)),
-    { dispose: () => openPanel()?.dispose() },
-  );
+  context.subscriptions.push(vscode.commands.registerCommand(SHOW_PANEL_COMMAND, show), registerPanelSerializer(context, panelDeps), vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, candidateDocuments(deps.store)), {
+    dispose: () => openPanel()?.dispose(),
+  });
   const unwatchStatuses = deps.statuses?.onChange(({ runId, status, previous }) => {
     const sample = evaluatorSample(status?.status, previous, Date.now());
     if (sample) openPanel()?.evaluatorLoad(runId, sample);

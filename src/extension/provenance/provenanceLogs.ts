@@ -55,7 +55,10 @@ export async function readAllProvenance(log: vscode.LogOutputChannel): Promise<{
     for (const [name, type] of entries) {
       if (type !== vscode.FileType.File || !name.endsWith('.jsonl')) continue;
       const logUri = vscode.Uri.joinPath(dir, name);
-      const text = await vscode.workspace.fs.readFile(logUri).then((b) => new TextDecoder().decode(b), () => undefined);
+      const text = await vscode.workspace.fs.readFile(logUri).then(
+        (b) => new TextDecoder().decode(b),
+        () => undefined,
+      );
       if (text === undefined) continue;
       const { records, skipped } = parseProvenance(text, logUri.fsPath);
       if (skipped.length > 0) log.warn(`Prompt history: skipped ${skipped.join('; ')}.`);

@@ -230,9 +230,7 @@ export class InlineReview implements vscode.Disposable {
         return;
       case 'stale':
         clear();
-        editor.setDecorations(this.stale, [
-          { range: new vscode.Range(0, 0, 0, 0), renderOptions: { after: { contentText: `Ratchet: suggestion is stale — ${action.reason}` } } },
-        ]);
+        editor.setDecorations(this.stale, [{ range: new vscode.Range(0, 0, 0, 0), renderOptions: { after: { contentText: `Ratchet: suggestion is stale — ${action.reason}` } } }]);
         return;
       case 'show':
         this.drawChange(editor, suggestion);
@@ -316,10 +314,7 @@ export class InlineReview implements vscode.Disposable {
     }
     // Both sent at once, in call order, so a later call's values always land last.
     const seq = ++this.contextSeq;
-    await Promise.all([
-      vscode.commands.executeCommand('setContext', CONTEXT_KEYS.suggestionShown, shown),
-      vscode.commands.executeCommand('setContext', CONTEXT_KEYS.cursorInPendingHunk, inHunk),
-    ]);
+    await Promise.all([vscode.commands.executeCommand('setContext', CONTEXT_KEYS.suggestionShown, shown), vscode.commands.executeCommand('setContext', CONTEXT_KEYS.cursorInPendingHunk, inHunk)]);
     if (seq !== this.contextSeq) return;
     if (inHunk) this.keysHint.show();
     else this.keysHint.hide();

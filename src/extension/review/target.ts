@@ -31,8 +31,7 @@ interface UriLike {
   toString(): string;
 }
 
-const isUriLike = (x: unknown): x is UriLike =>
-  typeof x === 'object' && x !== null && typeof (x as UriLike).scheme === 'string' && typeof (x as UriLike).path === 'string';
+const isUriLike = (x: unknown): x is UriLike => typeof x === 'object' && x !== null && typeof (x as UriLike).scheme === 'string' && typeof (x as UriLike).path === 'string';
 
 export function suggestionTarget(args: readonly unknown[], activeUri: string | undefined, book: SuggestionBook): SuggestionTarget | undefined {
   const [first, runId, candidateId] = args;

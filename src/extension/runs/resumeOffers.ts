@@ -33,7 +33,10 @@ export class ResumeOffers {
     } else if (choice === DONT_ASK_AGAIN) {
       // Only ids still resumable are kept, so the list never outgrows the workspace's runs.
       const keep = new Set(resumable.map((r) => r.runId));
-      await this.state.update(DISMISSED_KEY, [...new Set([...dismissed, ...runs.map((r) => r.runId)])].filter((id) => keep.has(id)));
+      await this.state.update(
+        DISMISSED_KEY,
+        [...new Set([...dismissed, ...runs.map((r) => r.runId)])].filter((id) => keep.has(id)),
+      );
     }
   }
 }

@@ -81,11 +81,7 @@ function searchEndNotice(s: LiveRunStatus, where: string): RunNotice | undefined
   const counts = `${s.tested} program${s.tested === 1 ? '' : 's'} tested, ${s.commits} committed`;
   const { start, best } = s.search ?? {};
   const scores =
-    best === undefined || start === undefined
-      ? ''
-      : best.score > start
-        ? `; best ${formatScore(best.score)} (${best.candidateId}), up from ${formatScore(start)} at the start`
-        : `; nothing beat the starting program's ${formatScore(start)}`;
+    best === undefined || start === undefined ? '' : best.score > start ? `; best ${formatScore(best.score)} (${best.candidateId}), up from ${formatScore(start)} at the start` : `; nothing beat the starting program's ${formatScore(start)}`;
   switch (s.state) {
     case 'failed':
       return failedNotice(`Ratchet: the code search on ${where} failed — ${(s.error ?? 'no reason given').replace(/\.$/, '')}.`, s.errorCode);

@@ -49,8 +49,7 @@ export function redactingChannel(inner: LogOutputChannel, secrets: () => readonl
     appendLine: (value) => inner.appendLine(r(value)),
     replace: (value) => inner.replace(r(value)),
     clear: () => inner.clear(),
-    show: (columnOrPreserve?: unknown, preserveFocus?: boolean) =>
-      typeof columnOrPreserve === 'boolean' || columnOrPreserve === undefined ? inner.show(columnOrPreserve) : inner.show(columnOrPreserve as never, preserveFocus),
+    show: (columnOrPreserve?: unknown, preserveFocus?: boolean) => (typeof columnOrPreserve === 'boolean' || columnOrPreserve === undefined ? inner.show(columnOrPreserve) : inner.show(columnOrPreserve as never, preserveFocus)),
     hide: () => inner.hide(),
     // The inner channel has its own owner (context.subscriptions).
     dispose: () => undefined,

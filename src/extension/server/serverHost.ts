@@ -7,16 +7,7 @@ import * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
 import type { CancellationToken, LanguageClient } from 'vscode-languageclient/node';
 import { LanguageModelRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
-import type {
-  LanguageModelParams,
-  LanguageModelResult,
-  RatchetConfigurationChange,
-  RunEventParams,
-  RunStatusParams,
-  ServerSettings,
-  ServerStatusParams,
-  SuggestionState,
-} from '../../protocol/lsp';
+import type { LanguageModelParams, LanguageModelResult, RatchetConfigurationChange, RunEventParams, RunStatusParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../protocol/lsp';
 import type { Config } from '../config';
 import type { EditorErrors } from '../errors';
 import type { ApiKeyStore } from '../secrets';

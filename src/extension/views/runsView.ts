@@ -53,9 +53,7 @@ export class RunsView implements vscode.TreeDataProvider<RunsNode>, vscode.Dispo
 
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(
-    private readonly deps: { store: RunStore; statuses: RunStatuses; host: ServerHost; feed: RunFeed; errors: EditorErrors },
-  ) {
+  constructor(private readonly deps: { store: RunStore; statuses: RunStatuses; host: ServerHost; feed: RunFeed; errors: EditorErrors }) {
     const offEvent = deps.store.onEvent(() => this.scheduleRefresh(false));
     const offStatus = deps.statuses.onChange(({ status, previous }) => {
       // A run that begins or ends changes the list on disk too; anything else only what is shown.

@@ -74,11 +74,6 @@ export class StatusBar implements vscode.Disposable {
     const view = statusView(this.currentRun(), this.phase, this.health);
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
-    this.item.backgroundColor =
-      view.severity === 'error'
-        ? new vscode.ThemeColor('statusBarItem.errorBackground')
-        : view.severity === 'warning'
-          ? new vscode.ThemeColor('statusBarItem.warningBackground')
-          : undefined;
+    this.item.backgroundColor = view.severity === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : view.severity === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
 }

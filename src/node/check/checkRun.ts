@@ -140,12 +140,17 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
     // The next file's test faces the threshold after this one, whatever it decides (the threshold only rises).
     if (probe && !b) probe = { ...probe, tested: probe.tested + 1 };
   }
-  const estimate = plans.flatMap((p, i) => (p && !bundles[i] ? [p] : [])).reduce<CheckResult['estimate']>(
-    (sum, p) => ({ calls: sum.calls + p.estimate.calls, evaluations: sum.evaluations + p.estimate.evaluations, ...(sum.dollars === undefined || p.estimate.dollars === undefined ? {} : { dollars: sum.dollars + p.estimate.dollars }) }),
-    { calls: 0, evaluations: 0, dollars: 0 },
-  );
+  const estimate = plans
+    .flatMap((p, i) => (p && !bundles[i] ? [p] : []))
+    .reduce<CheckResult['estimate']>(
+      (sum, p) => ({ calls: sum.calls + p.estimate.calls, evaluations: sum.evaluations + p.estimate.evaluations, ...(sum.dollars === undefined || p.estimate.dollars === undefined ? {} : { dollars: sum.dollars + p.estimate.dollars }) }),
+      { calls: 0, evaluations: 0, dollars: 0 },
+    );
   const fresh = bundles.filter((b) => b === undefined).length;
-  if (!o.replay) say(`estimate: at most ${estimate.calls} LLM calls${estimate.dollars === undefined ? '' : `, $${estimate.dollars.toFixed(4)}`} for ${fresh} test${fresh === 1 ? '' : 's'}${fresh < targets.length ? ` (${targets.length - fresh} earlier verdict${targets.length - fresh === 1 ? '' : 's'} on the same texts replayed instead)` : ''}`);
+  if (!o.replay)
+    say(
+      `estimate: at most ${estimate.calls} LLM calls${estimate.dollars === undefined ? '' : `, $${estimate.dollars.toFixed(4)}`} for ${fresh} test${fresh === 1 ? '' : 's'}${fresh < targets.length ? ` (${targets.length - fresh} earlier verdict${targets.length - fresh === 1 ? '' : 's'} on the same texts replayed instead)` : ''}`,
+    );
 
   const results: FileResult[] = [];
   for (const [i, t] of targets.entries()) {
@@ -207,10 +212,18 @@ async function changedTargets(root: string, base: string, head: string, fallback
     const role = fileRole(file, headText);
     const path = join(root, file);
     if (role === 'code') {
-      const found = await firstText(root, head, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
+      const found = await firstText(
+        root,
+        head,
+        RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`),
+      );
       if (found === undefined) skipped.push({ file, why: `a program without a run spec (${file}${RUN_SPEC_EXTENSION}), so no evaluator to test it with` });
       else {
-        const atBase = await firstText(root, base, RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`));
+        const atBase = await firstText(
+          root,
+          base,
+          RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`),
+        );
         const policy = governingPolicy(
           policyOf([readSpecText(found.path, found.text).spec], file, fallback),
           basePolicy(() => [atBase === undefined ? undefined : readSpecText(atBase.path, atBase.text).spec], file, fallback),
@@ -288,14 +301,7 @@ function recordedGate(b: EvidenceBundle) {
   return { ledger: b.ledgerBefore, schedule: b.gate.schedule, gateOverrides: { alpha: b.gate.alpha, horizon: b.gate.horizon } };
 }
 
-async function testFile(
-  o: CheckOptions,
-  t: Target,
-  root: string,
-  plan: PromptJudgePlan | undefined,
-  commits: { base: string; head: string },
-  how: { recorded: EvidenceBundle } | { ledger: RepoLedger | undefined },
-): Promise<FileResult> {
+async function testFile(o: CheckOptions, t: Target, root: string, plan: PromptJudgePlan | undefined, commits: { base: string; head: string }, how: { recorded: EvidenceBundle } | { ledger: RepoLedger | undefined }): Promise<FileResult> {
   const steps: BundleStep[] = [];
   const outputs = new Map<string, Map<string, string>>();
   let items: DatasetItemInfo[] = [];
@@ -312,9 +318,16 @@ async function testFile(
   const gateFrom = 'recorded' in how ? recordedGate(how.recorded) : how.ledger ? ledgerGate(how.ledger) : {};
   const common = { ...judgeInputs(o, t, root), ...gateFrom, onEvent, signal: o.signal, version: o.version };
   // A program's replay reruns its evaluator through the evaluation cache (no LLM call either way).
-  const outcome = t.kind === 'program' || !plan ? await judgeProgramEdit({ ...common, ...(o.budget?.evaluations ? { budget: { evaluations: o.budget.evaluations } } : {}) }) : await judgePromptEdit({ ...common, ...('recorded' in how ? { cacheOnly: true } : {}) });
+  const outcome =
+    t.kind === 'program' || !plan
+      ? await judgeProgramEdit({ ...common, ...(o.budget?.evaluations ? { budget: { evaluations: o.budget.evaluations } } : {}) })
+      : await judgePromptEdit({ ...common, ...('recorded' in how ? { cacheOnly: true } : {}) });
   if (outcome.status !== 'finished' || !outcome.verdict) {
-    throw new RatchetError(outcome.status === 'cancelled' ? 'cancelled' : 'internal', `The test of ${t.file} ${outcome.status === 'cancelled' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`} (run ${outcome.runId}).`, { file: t.file });
+    throw new RatchetError(
+      outcome.status === 'cancelled' ? 'cancelled' : 'internal',
+      `The test of ${t.file} ${outcome.status === 'cancelled' ? 'was cancelled' : `failed: ${outcome.error?.message ?? 'unknown error'}`} (run ${outcome.runId}).`,
+      { file: t.file },
+    );
   }
   const record = outcome.record;
   const policy = t.policy.policy;
@@ -328,7 +341,9 @@ async function testFile(
     candidate: side,
     base: { commit: commits.base, contentHash: contentHash(t.baseText) },
     head: { commit: commits.head, contentHash: contentHash(t.headText) },
-    gate: plan ? plan.gate : { name: outcome.gate as CodeGateSpec['name'], alpha: record?.alpha ?? outcome.evidence.alpha, schedule: record?.schedule ?? 'per-candidate', population: record?.population ?? 'infinite', ...programHorizon(gateFrom) },
+    gate: plan
+      ? plan.gate
+      : { name: outcome.gate as CodeGateSpec['name'], alpha: record?.alpha ?? outcome.evidence.alpha, schedule: record?.schedule ?? 'per-candidate', population: record?.population ?? 'infinite', ...programHorizon(gateFrom) },
     scores: record?.scores ?? scoreMode(undefined),
     devItems: outcome.items,
     ledgerBefore: record?.ledgerBefore ?? { tested: 0, commits: 0 },
@@ -352,7 +367,14 @@ async function testFile(
       const info = byId.get(s.itemId);
       const baseOutput = outputs.get(baseId)?.get(s.itemId);
       const headOutput = outputs.get(headId)?.get(s.itemId);
-      return { itemId: s.itemId, delta: headDelta(policy, s.delta), input: info?.input ?? '', ...(info?.expected === undefined ? {} : { expected: info.expected }), ...(baseOutput === undefined ? {} : { baseOutput }), ...(headOutput === undefined ? {} : { headOutput }) };
+      return {
+        itemId: s.itemId,
+        delta: headDelta(policy, s.delta),
+        input: info?.input ?? '',
+        ...(info?.expected === undefined ? {} : { expected: info.expected }),
+        ...(baseOutput === undefined ? {} : { baseOutput }),
+        ...(headOutput === undefined ? {} : { headOutput }),
+      };
     });
   return {
     file: t.file,

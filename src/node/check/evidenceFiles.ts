@@ -35,7 +35,9 @@ export async function writeBundle(files: NodeFiles, root: string, b: EvidenceBun
 /** Indented JSON with each step and each cache key on a line of its own: compact to commit, readable in a diff. */
 function bundleText(b: EvidenceBundle): string {
   const lines = (xs: readonly unknown[]): string => `[\n${xs.map((x) => `  ${JSON.stringify(x)}`).join(',\n')}\n ]`;
-  return `${JSON.stringify({ ...b, steps: '\u0000steps', cacheKeys: '\u0000keys' }, null, 1).replace('"\\u0000steps"', lines(b.steps)).replace('"\\u0000keys"', lines(b.cacheKeys))}\n`;
+  return `${JSON.stringify({ ...b, steps: '\u0000steps', cacheKeys: '\u0000keys' }, null, 1)
+    .replace('"\\u0000steps"', lines(b.steps))
+    .replace('"\\u0000keys"', lines(b.cacheKeys))}\n`;
 }
 
 /** The bundle of this file's verdict between these texts under this policy; a clear error when there is none. */

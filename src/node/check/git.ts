@@ -52,7 +52,10 @@ export async function defaultBase(cwd: string, head: string): Promise<string> {
 /** Files modified between the two commits, repository-relative with '/' (renames read as a removal and an addition). */
 export async function modifiedFiles(cwd: string, base: string, head: string): Promise<string[]> {
   const out = await git(['diff', '--name-only', '-z', '--no-renames', '--diff-filter=M', base, head, '--'], cwd);
-  return out.split('\0').filter((p) => p !== '').sort();
+  return out
+    .split('\0')
+    .filter((p) => p !== '')
+    .sort();
 }
 
 /** The file's text at the commit, or undefined when the commit has no such file. */

@@ -67,10 +67,12 @@ export async function commandHarness(o: CommandHarnessOptions): Promise<AgentHar
   const programName = inWorkspace(prompt.path);
   const identity = await evaluatorIdentity(o.files, { spec: { harness: spec, programName }, filesRun: spec.supportFiles });
   // Placeholders of the sandbox's own command language stand in for the harness's.
-  const command = spec.command.replace(/\{file\}/g, '{program}').replace(/\{input\}/g, INPUT).replace(/\{item\}/g, ITEM);
+  const command = spec.command
+    .replace(/\{file\}/g, '{program}')
+    .replace(/\{input\}/g, INPUT)
+    .replace(/\{item\}/g, ITEM);
   const how = evaluatedAs(prompt.kind);
-  const messageOf = (versionText: string, item: DataItem): string =>
-    how === 'user-message' ? renderPrompt({ ...o.template, text: versionText }, item.vars, item.id) : itemMessage(item, spec.message);
+  const messageOf = (versionText: string, item: DataItem): string => (how === 'user-message' ? renderPrompt({ ...o.template, text: versionText }, item.vars, item.id) : itemMessage(item, spec.message));
 
   const cachePath = (key: string) => join(o.cacheDir, key.slice(0, 2), `${key}.json`);
   return {
@@ -94,11 +96,7 @@ export async function commandHarness(o: CommandHarnessOptions): Promise<AgentHar
           command,
           programText: fileText,
           programName,
-          supportFiles: [
-            ...spec.supportFiles.map((from) => ({ from, to: inWorkspace(from) })),
-            { from: join(scratch, 'message.txt'), to: INPUT },
-            { from: join(scratch, 'item.json'), to: ITEM },
-          ],
+          supportFiles: [...spec.supportFiles.map((from) => ({ from, to: inWorkspace(from) })), { from: join(scratch, 'message.txt'), to: INPUT }, { from: join(scratch, 'item.json'), to: ITEM }],
           timeoutMs: spec.timeoutSeconds * 1000,
           env: spec.env,
           network: spec.network,

@@ -90,27 +90,33 @@ export function cachedEvaluator(files: NodeFiles, dir: string, identity: string,
     await keep(key, result, signal);
     return result;
   };
-  const batch = (innerBatch: ProgramBatchEvaluator): ProgramBatchEvaluator => (text, shards, signal) => {
-    const settle = shards.map(() => deferred<ProgramEvaluation>());
-    void (async () => {
-      const keys = shards.map((ids) => evaluationKey(identity, text, ids));
-      const kept = await Promise.all(keys.map(lookup));
-      const missing = shards.flatMap((_, i) => (kept[i] === undefined ? [i] : []));
-      kept.forEach((r, i) => r !== undefined && settle[i]!.resolve(r));
-      if (missing.length === 0) return;
-      const outcomes = innerBatch(text, missing.map((i) => shards[i]!), signal);
-      missing.forEach((i, k) => {
-        outcomes[k]!.then(
-          async (result) => {
-            await keep(keys[i]!, result, signal);
-            settle[i]!.resolve(result);
-          },
-          (err: unknown) => settle[i]!.reject(err),
+  const batch =
+    (innerBatch: ProgramBatchEvaluator): ProgramBatchEvaluator =>
+    (text, shards, signal) => {
+      const settle = shards.map(() => deferred<ProgramEvaluation>());
+      void (async () => {
+        const keys = shards.map((ids) => evaluationKey(identity, text, ids));
+        const kept = await Promise.all(keys.map(lookup));
+        const missing = shards.flatMap((_, i) => (kept[i] === undefined ? [i] : []));
+        kept.forEach((r, i) => r !== undefined && settle[i]!.resolve(r));
+        if (missing.length === 0) return;
+        const outcomes = innerBatch(
+          text,
+          missing.map((i) => shards[i]!),
+          signal,
         );
-      });
-    })().catch((err: unknown) => settle.forEach((s) => s.reject(err)));
-    return settle.map((s) => s.promise);
-  };
+        missing.forEach((i, k) => {
+          outcomes[k]!.then(
+            async (result) => {
+              await keep(keys[i]!, result, signal);
+              settle[i]!.resolve(result);
+            },
+            (err: unknown) => settle[i]!.reject(err),
+          );
+        });
+      })().catch((err: unknown) => settle.forEach((s) => s.reject(err)));
+      return settle.map((s) => s.promise);
+    };
   return { evaluate, batch, stats };
 }
 

@@ -93,21 +93,13 @@ export type ResumeEndpoint = Pick<EvolveOverrides, 'baseURL' | 'callTimeoutSecon
  * file are the ones there (run.json keeps paths relative to the workspace), whichever folder the run
  * started in.
  */
-export async function resumeEvolveRun(
-  runId: string,
-  workspace: string,
-  opts: Omit<EvolveRunOptions, 'promptPath' | 'workspace' | 'overrides'> & { endpoint?: ResumeEndpoint },
-): Promise<EvolveRunOutcome> {
+export async function resumeEvolveRun(runId: string, workspace: string, opts: Omit<EvolveRunOptions, 'promptPath' | 'workspace' | 'overrides'> & { endpoint?: ResumeEndpoint }): Promise<EvolveRunOutcome> {
   const files = new NodeFiles();
   const root = resolve(workspace);
   const stored = storedRunOf(await readRunRecord(files, runPaths(files, root, runId).runJson));
   const { promptPath, overrides } = locateRun(stored, root);
   if (!(await files.exists(promptPath))) {
-    throw new RatchetError(
-      'badInput',
-      `Cannot resume run ${runId}: its prompt file ${promptPath} does not exist. Put the file back, or resume the run in the workspace folder that has it.`,
-      { runId, file: promptPath },
-    );
+    throw new RatchetError('badInput', `Cannot resume run ${runId}: its prompt file ${promptPath} does not exist. Put the file back, or resume the run in the workspace folder that has it.`, { runId, file: promptPath });
   }
   const { endpoint, ...rest } = opts;
   const how = Object.fromEntries(Object.entries(endpoint ?? {}).filter(([, v]) => v !== undefined)) as ResumeEndpoint;
@@ -129,18 +121,23 @@ async function execute(opts: EvolveRunOptions, resuming: { runId: string; stored
   const calls = zero ? 'zeroDataEvolve' : spec.budget.candidates === 0 ? 'evaluate' : 'evolve';
   const roles = roleConfig(spec, opts.overrides, opts.endpointDefaults, opts.transport !== undefined);
   const prices = pricesFor(spec, describeRoles(roles), opts.overrides, calls);
-  const shell = new RunShell({ files, workspace: opts.workspace, spec, roles, prices, budget: spec.budget, ...(opts.transport ? { transport: opts.transport } : {}), ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }) });
+  const shell = new RunShell({
+    files,
+    workspace: opts.workspace,
+    spec,
+    roles,
+    prices,
+    budget: spec.budget,
+    ...(opts.transport ? { transport: opts.transport } : {}),
+    ...(opts.overrides.maxFailures === undefined ? {} : { maxFailures: opts.overrides.maxFailures }),
+  });
   const { llm, ports, budget, clock } = shell;
   // Both refuse workspace code in an untrusted workspace before any of it is loaded or run.
   const harness = await promptHarness(inputs, { workspace: opts.workspace, files, endpoint: opts.endpointDefaults, untrusted: opts.untrusted === true });
   const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, opts.untrusted === true);
   const inputsHash = hashInputs(inputs);
   if (resuming && resuming.stored.inputsHash !== inputsHash) {
-    throw new RatchetError(
-      'badInput',
-      `The dataset or spec of run ${resuming.runId} changed since it started; resuming would not reproduce its decisions. Start a new run.`,
-      { runId: resuming.runId },
-    );
+    throw new RatchetError('badInput', `The dataset or spec of run ${resuming.runId} changed since it started; resuming would not reproduce its decisions. Start a new run.`, { runId: resuming.runId });
   }
   const opening = resuming
     ? { resume: resuming.runId }
@@ -198,11 +195,10 @@ function isZeroData(spec: RunSpec, o: EvolveOverrides): boolean {
 function zeroDataPlan(inputs: RunInputs): Omit<ZeroRoundsDeps, 'runId' | 'llm' | 'concurrency' | 'now' | 'challengerModel'> {
   const variables = templateVariableNames(inputs.prompt.body, inputs.template.syntax);
   if (variables.length === 0) {
-    throw new RatchetError(
-      'badInput',
-      `${inputs.prompt.path} names no dataset and has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}, or name a dataset.`,
-      { file: inputs.prompt.path, field: 'dataset' },
-    );
+    throw new RatchetError('badInput', `${inputs.prompt.path} names no dataset and has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}, or name a dataset.`, {
+      file: inputs.prompt.path,
+      field: 'dataset',
+    });
   }
   const description = inputs.prompt.frontMatter?.['description'];
   return {

@@ -41,7 +41,6 @@ import { RunShell } from './runShell';
 /** Rounds when the caller sets none. */
 export const DEFAULT_ZERO_ROUNDS = 2;
 
-
 export interface GenDataOptions {
   promptPath: string;
   workspace: string;
@@ -183,11 +182,7 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
   };
   const variables = templateVariableNames(inputs.prompt.body, inputs.template.syntax);
   if (variables.length === 0) {
-    throw new RatchetError(
-      'badInput',
-      `${promptPath} has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}.`,
-      { file: promptPath },
-    );
+    throw new RatchetError('badInput', `${promptPath} has no template variable, so a generated task has nothing to fill: add one where the input goes, e.g. {{input}}.`, { file: promptPath });
   }
   const settings: ZeroSettings = {
     ...DEFAULT_ZERO_SETTINGS,
@@ -207,10 +202,12 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
   const stored: StoredGenData = { promptPath, settings, rounds, devPath, testPath, force: plan.force, overrides: kept };
   // A resume runs the rounds again from the start, every call answered by the cache: the events
   // the journal holds are checked and not written twice.
-  const run = await shell.journal(resumeId ? { resume: resumeId } : { create: { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: stored } }, { onEvent: opts.onEvent, cost: 'shell' }).catch(async (err: unknown) => {
-    await shell.close();
-    throw err;
-  });
+  const run = await shell
+    .journal(resumeId ? { resume: resumeId } : { create: { kind: 'gen-data', target: promptPath, seed: spec.seed, version: opts.version, spec: stored } }, { onEvent: opts.onEvent, cost: 'shell' })
+    .catch(async (err: unknown) => {
+      await shell.close();
+      throw err;
+    });
 
   const estimate = estimateZeroRounds({ spec, template: inputs.template, rounds, ...settings }, prices.byRole);
   const info: RunSummaryInfo = {
@@ -293,11 +290,26 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
 
 /** The dev set and its test split, both or neither (devSetFiles.ts). */
 async function writeDevSet(files: NodeFiles, rounds: readonly RoundOutcome[], devPath: string, testPath: string, challengerModel: string): Promise<void> {
-  const records = (tasks: readonly GeneratedTask[], split: 'dev' | 'test') =>
-    tasks.map((t) => generatedItemRecord(t.vars, { round: t.round, difficulty: t.difficulty, dispersion: t.dispersion, challengerModel, split }));
+  const records = (tasks: readonly GeneratedTask[], split: 'dev' | 'test') => tasks.map((t) => generatedItemRecord(t.vars, { round: t.round, difficulty: t.difficulty, dispersion: t.dispersion, challengerModel, split }));
   await writeFilePair(
     files,
-    { path: devPath, text: devSetJsonl(records(rounds.flatMap((r) => r.dev), 'dev')) },
-    { path: testPath, text: devSetJsonl(records(rounds.flatMap((r) => r.test), 'test')) },
+    {
+      path: devPath,
+      text: devSetJsonl(
+        records(
+          rounds.flatMap((r) => r.dev),
+          'dev',
+        ),
+      ),
+    },
+    {
+      path: testPath,
+      text: devSetJsonl(
+        records(
+          rounds.flatMap((r) => r.test),
+          'test',
+        ),
+      ),
+    },
   );
 }

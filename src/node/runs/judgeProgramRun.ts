@@ -64,7 +64,8 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
   const substituted = judged.substituted;
   const evaluations = o.budget?.evaluations ?? DEFAULT_TEST_BUDGET.evaluations;
   // The file's program whole, and at least one run of the candidate: less could decide nothing.
-  if (evaluations < 2) throw new RatchetError('badInput', `Judging ${path} needs at least 2 evaluator runs (its program's, then the candidate's) and the budget allows ${evaluations}: raise budget.evaluations.`, { field: 'budget.evaluations' });
+  if (evaluations < 2)
+    throw new RatchetError('badInput', `Judging ${path} needs at least 2 evaluator runs (its program's, then the candidate's) and the budget allows ${evaluations}: raise budget.evaluations.`, { field: 'budget.evaluations' });
   const shinkaDir = spec.evaluator.command === undefined ? dirname(path) : undefined;
   const identity = await evaluatorIdentity(files, {
     spec: spec.evaluator,

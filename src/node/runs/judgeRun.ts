@@ -134,7 +134,12 @@ export async function planPromptJudge(o: Omit<JudgeRunOptions, 'onEvent' | 'sign
   const judged = judgeGate(inputs.spec, o.schedule);
   const gate = { ...judged.gate, ...o.gateOverrides };
   const substituted = judged.substituted;
-  const spec: RunSpec = { ...inputs.spec, gate, ...(overrides.concurrency === undefined ? {} : { concurrency: overrides.concurrency }), ...(overrides.callTimeoutSeconds === undefined ? {} : { callTimeoutSeconds: overrides.callTimeoutSeconds }) };
+  const spec: RunSpec = {
+    ...inputs.spec,
+    gate,
+    ...(overrides.concurrency === undefined ? {} : { concurrency: overrides.concurrency }),
+    ...(overrides.callTimeoutSeconds === undefined ? {} : { callTimeoutSeconds: overrides.callTimeoutSeconds }),
+  };
   const dev = inputs.splits.dev;
   // Every refusal before the journal: a bad candidate or a test too dear leaves no run folder.
   checkCandidate(inputs.prompt, o.candidateText, dev, gate, o.ledger);

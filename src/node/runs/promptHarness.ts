@@ -17,7 +17,9 @@ export async function promptHarness(inputs: Pick<RunInputs, 'spec' | 'prompt' | 
   const { spec } = inputs;
   if (spec.harness.type !== 'command') return undefined;
   if (o.untrusted) {
-    throw new RatchetError('badInput', "This run's harness runs a command from the workspace, which is not trusted; trust the workspace (Workspace Trust in the editor, or ratchet mcp --trust) or use harness type: chat.", { field: 'harness' });
+    throw new RatchetError('badInput', "This run's harness runs a command from the workspace, which is not trusted; trust the workspace (Workspace Trust in the editor, or ratchet mcp --trust) or use harness type: chat.", {
+      field: 'harness',
+    });
   }
   return commandHarness({
     spec: spec.harness,

@@ -23,13 +23,7 @@ import { OPENAI_BASE_URL, baseURLChoice, modelChoice } from '../../core/run/mode
  * call goes to the editor, whatever endpoint the spec names: no base URL, no key, and a role
  * without a model leaves it undefined, for the editor to pick (EndpointConfig, llm/types.ts).
  */
-export function roleConfig(
-  spec: Pick<RunSpec, 'models' | 'origin'> & Partial<Pick<RunSpec, 'sources'>>,
-  o: EvolveOverrides,
-  defaults: EndpointDefaults,
-  editorModels = false,
-  called: readonly (typeof ROLES)[number][] = ROLES,
-): RoleConfig {
+export function roleConfig(spec: Pick<RunSpec, 'models' | 'origin'> & Partial<Pick<RunSpec, 'sources'>>, o: EvolveOverrides, defaults: EndpointDefaults, editorModels = false, called: readonly (typeof ROLES)[number][] = ROLES): RoleConfig {
   const endpointFor = (role: (typeof ROLES)[number]): EndpointConfig => {
     const m = spec.models[role];
     const { value: model, from: modelFrom } = modelChoice(spec, role, o, defaults);
@@ -76,11 +70,7 @@ function noModelMessage(role: string, sources: readonly SpecSource[]): string {
 function checkBaseURL(url: string, from: string, keyGoesIn: string): void {
   const shown = redactUrl(url);
   if (url.includes(REDACTED)) {
-    throw new RatchetError(
-      'badInput',
-      `The base URL from ${from}, "${url}", had credentials that Ratchet does not write down: pass the full URL again with --base-url.`,
-      { field: 'baseURL' },
-    );
+    throw new RatchetError('badInput', `The base URL from ${from}, "${url}", had credentials that Ratchet does not write down: pass the full URL again with --base-url.`, { field: 'baseURL' });
   }
   if (urlCredentials(url).userinfo) {
     throw new RatchetError(

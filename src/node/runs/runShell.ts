@@ -156,12 +156,14 @@ export class RunJournal {
   ) {
     this.runId = writer.runId;
     const { files, clock, log, workspace } = ports;
-    this.provenance = o.provenance
-      ? new ProvenanceRecorder({ files, clock, log, root: workspace, file: relative(workspace, o.provenance.file).split(sep).join('/'), runId: () => writer.runId, runKind: o.provenance.runKind })
-      : undefined;
+    this.provenance = o.provenance ? new ProvenanceRecorder({ files, clock, log, root: workspace, file: relative(workspace, o.provenance.file).split(sep).join('/'), runId: () => writer.runId, runKind: o.provenance.runKind }) : undefined;
     for (const e of replayed) this.provenance?.observe(e);
     const unreplayed = (e: EngineEvent) => (o.cost === 'shell' && e.type === 'cost/update') || o.answered?.(e) === true;
-    const replay = replayingEmitter(writer.runId, replayed.filter((e) => !unreplayed(e)), this.write);
+    const replay = replayingEmitter(
+      writer.runId,
+      replayed.filter((e) => !unreplayed(e)),
+      this.write,
+    );
     this.emit = replay.emit;
     this.replaying = replay.replaying;
   }

@@ -130,7 +130,12 @@ export async function resumeSearchRun(runId: string, o: Omit<SearchRunOptions, '
     ...stored,
     // …and one recorded before evaluator.isolation and limits.diskMb with theirs.
     evaluator: { ...stored.evaluator, isolation: stored.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation, limits: { ...stored.evaluator.limits, diskMb: stored.evaluator.limits.diskMb ?? CODE_DEFAULTS.evaluator.limits.diskMb } },
-    search: { ...stored.search, stopAfterFailedProposals: stored.search.stopAfterFailedProposals ?? CODE_DEFAULTS.search.stopAfterFailedProposals, bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit, novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty } },
+    search: {
+      ...stored.search,
+      stopAfterFailedProposals: stored.search.stopAfterFailedProposals ?? CODE_DEFAULTS.search.stopAfterFailedProposals,
+      bandit: stored.search.bandit ?? CODE_DEFAULTS.search.bandit,
+      novelty: stored.search.novelty ?? { ...CODE_DEFAULTS.search.novelty },
+    },
   };
   // The program it started from is its first proposal, as the journal's events have it.
   const seed = (await readJournal(files, paths.events)).events.find((e) => e.type === 'candidate/proposed' && e.candidateId === 'p0');
@@ -172,16 +177,21 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
     stage = await stageEvaluator(spec, programPath, shinkaDir, await namedFiles(files, spec.evaluator.command, programPath));
     const staged = stage;
     const notes = new SandboxNotes();
-    const run = await shell.journal(resumeId ? { resume: resumeId } : { create: { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec: storeSearch(spec, workspace, { roleModels: o.overrides.roleModels, prices: o.overrides.prices, free: o.overrides.free }) } }, {
-      onEvent: o.onEvent,
-      provenance: { file: programPath, runKind: 'search' },
-      enrich: (e) => notes.enrich(e),
-      // A search's spend is journaled by the shell after each proposal's events (its proposer calls) and each decision.
-      cost: 'shell',
-      // The offer's events come when the user answers: a resume journals only those the journal
-      // lacks, and gives the answers it holds again (run.control).
-      answered: isOfferEvent,
-    });
+    const run = await shell.journal(
+      resumeId
+        ? { resume: resumeId }
+        : { create: { kind: 'search', target: programPath, seed: spec.seed, version: o.version, spec: storeSearch(spec, workspace, { roleModels: o.overrides.roleModels, prices: o.overrides.prices, free: o.overrides.free }) } },
+      {
+        onEvent: o.onEvent,
+        provenance: { file: programPath, runKind: 'search' },
+        enrich: (e) => notes.enrich(e),
+        // A search's spend is journaled by the shell after each proposal's events (its proposer calls) and each decision.
+        cost: 'shell',
+        // The offer's events come when the user answers: a resume journals only those the journal
+        // lacks, and gives the answers it holds again (run.control).
+        answered: isOfferEvent,
+      },
+    );
     const stamped = (e: EventPayload<EngineEvent>) => ({ ...e, ...run.stamp() }) as EngineEvent;
     // evaluator.backend: slurm — every evaluation an array task on the cluster, through the same cache.
     slurm =

@@ -154,7 +154,11 @@ export async function reportSandbox(spec: CodeRunSpec, stage: EvaluatorStage, em
   const isolation = spec.evaluator.isolation ?? CODE_DEFAULTS.evaluator.isolation;
   if (spec.evaluator.backend === 'slurm' && s) {
     const where = [s.partition && `partition ${s.partition}`, s.account && `account ${s.account}`, s.qos && `QoS ${s.qos}`].filter(Boolean).join(', ');
-    await emit({ type: 'log', level: 'info', message: `Evaluations run on Slurm${where ? ` (${where})` : ''}: one array job per program under test, a task per shard, each in the sandbox on its node, with the isolation that node offers (evaluator.isolation: ${isolation}; time ${s.time}, ${s.cpus} CPU, ${s.memoryMb} MB${s.gres ? `, gres ${s.gres}` : ''}).` });
+    await emit({
+      type: 'log',
+      level: 'info',
+      message: `Evaluations run on Slurm${where ? ` (${where})` : ''}: one array job per program under test, a task per shard, each in the sandbox on its node, with the isolation that node offers (evaluator.isolation: ${isolation}; time ${s.time}, ${s.cpus} CPU, ${s.memoryMb} MB${s.gres ? `, gres ${s.gres}` : ''}).`,
+    });
     return;
   }
   const pre = await nodeEvaluationSandbox.preflight(isolation);

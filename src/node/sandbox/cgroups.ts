@@ -146,7 +146,13 @@ export class Cgroup {
 
 async function firstExisting(dir: string, names: readonly string[]): Promise<string | undefined> {
   for (const name of names) {
-    if (await stat(path.join(dir, name)).then(() => true, () => false)) return name;
+    if (
+      await stat(path.join(dir, name)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return name;
   }
   return undefined;
 }
@@ -164,14 +170,23 @@ export async function sweepStaleCgroups(base: string, isAlive: (pid: number) => 
     const dir = path.join(base, name);
     // Its processes first: a leftover of a dead run is killed, not left to hold the folder.
     const procs = await readFile(path.join(dir, 'cgroup.procs'), 'utf8').catch(() => '');
-    for (const pid of procs.split('\n').map(Number).filter((n) => n > 0)) {
+    for (const pid of procs
+      .split('\n')
+      .map(Number)
+      .filter((n) => n > 0)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // Gone.
       }
     }
-    if (await rmdir(dir).then(() => true, () => false)) removed++;
+    if (
+      await rmdir(dir).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
   }
   return removed;
 }

@@ -65,7 +65,10 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
-    const unguard = guard(pid, cgroups.map((c) => c.procsFile));
+    const unguard = guard(
+      pid,
+      cgroups.map((c) => c.procsFile),
+    );
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
 
@@ -86,10 +89,7 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
       for (const c of cgroups) void c.signalAll(sig);
     };
     // Past a limit there is no grace period: SIGKILL at once.
-    const watch =
-      pid !== undefined && process.platform === 'linux'
-        ? new EvaluationWatch({ ...o.watch, leader: pid, onLimit: () => killAll('SIGKILL') })
-        : undefined;
+    const watch = pid !== undefined && process.platform === 'linux' ? new EvaluationWatch({ ...o.watch, leader: pid, onLimit: () => killAll('SIGKILL') }) : undefined;
     const stop = (): void => {
       if (killing) return;
       killing = true;

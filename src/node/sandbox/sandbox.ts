@@ -66,8 +66,11 @@ function capWords(caps: SandboxCaps, tier: IsolationTier, limits: SandboxLimits,
     : userNs
       ? `watch: processes and threads counted every ${WATCH_MS.backed} ms, stopped past ${limits.processes}; the user namespace's RLIMIT_NPROC refuses forks past ${nsBackstop(limits.processes)}`
       : `watch: processes and threads counted every ${WATCH_MS.alone} ms, stopped past ${limits.processes} (best effort${caps.root || !caps.prlimit.ok ? '' : '; RLIMIT_NPROC over all of your threads stays as a wide backstop'})`;
-  const memory = use.memory ? `cgroup ${Math.round(limits.memoryBytes / 1024 ** 2)} MB for the whole evaluation` : `watch: resident memory of the whole evaluation measured every ${use.pids || userNs ? WATCH_MS.backed : WATCH_MS.alone} ms, stopped past ${Math.round(limits.memoryBytes / 1024 ** 2)} MB; ${caps.prlimit.ok ? 'address space capped per process' : 'no per-process cap'}`;
-  const disk = tier === 'jail' ? `a ${Math.round(limits.diskBytes / 1024 ** 2)} MB tmpfs` : `watch: the sandbox folder measured every ${WATCH_MS.disk} ms, stopped past ${Math.round(limits.diskBytes / 1024 ** 2)} MB; the program can write elsewhere`;
+  const memory = use.memory
+    ? `cgroup ${Math.round(limits.memoryBytes / 1024 ** 2)} MB for the whole evaluation`
+    : `watch: resident memory of the whole evaluation measured every ${use.pids || userNs ? WATCH_MS.backed : WATCH_MS.alone} ms, stopped past ${Math.round(limits.memoryBytes / 1024 ** 2)} MB; ${caps.prlimit.ok ? 'address space capped per process' : 'no per-process cap'}`;
+  const disk =
+    tier === 'jail' ? `a ${Math.round(limits.diskBytes / 1024 ** 2)} MB tmpfs` : `watch: the sandbox folder measured every ${WATCH_MS.disk} ms, stopped past ${Math.round(limits.diskBytes / 1024 ** 2)} MB; the program can write elsewhere`;
   return { processes, memory, disk };
 }
 
@@ -120,7 +123,15 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       : { ...host, program: programHost, results: host.results ?? '', instances: instancesHost, task: req.shinka?.taskDir };
 
     const mark = randomBytes(12).toString('hex');
-    const env = evaluatorEnv(req.baseEnv ?? process.env, req.env ?? [], req.secrets ?? [], { work: inside.work, home: inside.home, tmp: inside.tmp, program: inside.program, instancesFile: instancesHost && inside.instances, isolation: tier, mark });
+    const env = evaluatorEnv(req.baseEnv ?? process.env, req.env ?? [], req.secrets ?? [], {
+      work: inside.work,
+      home: inside.home,
+      tmp: inside.tmp,
+      program: inside.program,
+      instancesFile: instancesHost && inside.instances,
+      isolation: tier,
+      mark,
+    });
     const argv = req.shinka
       ? [req.shinka.python ?? 'python3', path.join(inside.task!, 'evaluate.py'), '--program_path', inside.program, '--results_dir', inside.results]
       : expandCommand(req.command, { program: inside.program, results: inside.results, ...(instancesHost ? { instances: inside.instances! } : {}) });
@@ -199,10 +210,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
     report.processLimitHit = ran.limitsHit.has('processes');
     const lateWrite = host.results !== undefined && ran.resultsAtExit !== undefined && (await fingerprint(host.results)) !== ran.resultsAtExit;
     const parsed = await readEvaluation(req.shinka ? 'shinka' : 'ratchet', host.results, ran.stdout.text());
-    const outcome = withProcessOutcome(
-      { exitCode: ran.exitCode, signal: ran.signal, timedOut: ran.timedOut, cancelled: ran.cancelled, timeoutMs: req.timeoutMs, stderr: ran.stderr.text() },
-      parsed,
-    );
+    const outcome = withProcessOutcome({ exitCode: ran.exitCode, signal: ran.signal, timedOut: ran.timedOut, cancelled: ran.cancelled, timeoutMs: req.timeoutMs, stderr: ran.stderr.text() }, parsed);
     const voided = voidReasons(ran, lateWrite, limits);
     report.incidents.push(...voided, ...notes(ran, report));
     const result: Evaluation = voided.length > 0 && !ran.cancelled ? { ...withoutError(outcome), correct: false, error: [voided[0]!, ...(outcome.correct ? [] : [outcome.error ?? ''])].filter(Boolean).join('; ') } : outcome;
@@ -241,7 +249,10 @@ const LIMIT_WORDS: Record<WatchedLimit, (l: SandboxLimits) => string> = {
 /** What makes an evaluation's result untrustworthy, each in words; empty when it stands. */
 function voidReasons(ran: Ran, lateWrite: boolean, limits: SandboxLimits): string[] {
   const out = [...ran.limitsHit].map((l) => LIMIT_WORDS[l](limits));
-  if (ran.survivors > 0) out.push(`${ran.survivors} process${ran.survivors === 1 ? ' of the evaluation was' : 'es of the evaluation were'} still running when the evaluator exited (killed); results written while ${ran.survivors === 1 ? 'it' : 'they'} ran cannot be trusted`);
+  if (ran.survivors > 0)
+    out.push(
+      `${ran.survivors} process${ran.survivors === 1 ? ' of the evaluation was' : 'es of the evaluation were'} still running when the evaluator exited (killed); results written while ${ran.survivors === 1 ? 'it' : 'they'} ran cannot be trusted`,
+    );
   if (lateWrite) out.push('the results folder changed after the evaluator exited (a late write); the evaluation is void');
   return out;
 }
@@ -249,7 +260,8 @@ function voidReasons(ran: Ran, lateWrite: boolean, limits: SandboxLimits): strin
 /** What happened that does not void the result but is worth saying. */
 function notes(ran: Ran, report: SandboxReport): string[] {
   const out: string[] = [];
-  if (ran.detached > 0) out.push(`escape tried: ${ran.detached === 1 ? 'a process' : `${ran.detached} processes`} detached from ${ran.detached === 1 ? 'its parent' : 'their parents'} (a double fork); contained by the jail and ended with the evaluation`);
+  if (ran.detached > 0)
+    out.push(`escape tried: ${ran.detached === 1 ? 'a process' : `${ran.detached} processes`} detached from ${ran.detached === 1 ? 'its parent' : 'their parents'} (a double fork); contained by the jail and ended with the evaluation`);
   if (report.leftoverProcesses > 0) out.push(`${report.leftoverProcesses} process${report.leftoverProcesses === 1 ? '' : 'es'} could not be killed`);
   if (ran.stdout.dropped > 0) out.push(`stdout was ${ran.stdout.dropped} bytes over its cap; its start was dropped`);
   return out;
@@ -330,7 +342,12 @@ async function findExecutable(cmd: string, pathVar: string, cwd: string | undefi
     if (candidate !== undefined && (await isExecutable(candidate))) return undefined;
     throw new RatchetError('badInput', `Could not run the evaluator "${cmd}": no such program in the sandbox; check the evaluator command (relative paths are inside the sandbox: declare the file as a support file).`, { command: cmd });
   }
-  const candidates = path.isAbsolute(cmd) ? [cmd] : pathVar.split(':').filter(Boolean).map((dir) => path.join(dir, cmd));
+  const candidates = path.isAbsolute(cmd)
+    ? [cmd]
+    : pathVar
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => path.join(dir, cmd));
   for (const c of candidates) if (await isExecutable(c)) return c;
   throw new RatchetError('badInput', `Could not run the evaluator "${cmd}": no such program on PATH; check the evaluator command (relative paths are inside the sandbox: declare the file as a support file).`, { command: cmd });
 }

@@ -56,21 +56,12 @@ export interface SandboxPaths {
   mark: string;
 }
 
-export function evaluatorEnv(
-  base: Record<string, string | undefined>,
-  allowed: readonly string[],
-  secrets: readonly string[],
-  dirs: SandboxPaths,
-): Record<string, string> {
+export function evaluatorEnv(base: Record<string, string | undefined>, allowed: readonly string[], secrets: readonly string[], dirs: SandboxPaths): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) if (value !== undefined && PASSED.test(name)) env[name] = value;
   for (const name of allowed) {
     if (isSecretName(name)) {
-      throw new RatchetError(
-        'badInput',
-        `The evaluator's environment may not include ${name}: provider keys and other secrets never reach evaluated code. Remove it from the spec's env list.`,
-        { name },
-      );
+      throw new RatchetError('badInput', `The evaluator's environment may not include ${name}: provider keys and other secrets never reach evaluated code. Remove it from the spec's env list.`, { name });
     }
     const value = base[name];
     if (value !== undefined && !OWN.has(name)) env[name] = value;
@@ -95,11 +86,7 @@ export function evaluatorEnv(
   const known = secrets.filter((s) => s.length >= MIN_SECRET_LENGTH);
   for (const [name, value] of Object.entries(env)) {
     if (known.some((s) => value.includes(s))) {
-      throw new RatchetError(
-        'badInput',
-        `The evaluator's environment variable ${name} holds a secret (an API key Ratchet knows); it is not passed to evaluated code. Remove ${name} from the spec's env list.`,
-        { name },
-      );
+      throw new RatchetError('badInput', `The evaluator's environment variable ${name} holds a secret (an API key Ratchet knows); it is not passed to evaluated code. Remove ${name} from the spec's env list.`, { name });
     }
   }
   return env;

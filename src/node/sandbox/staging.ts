@@ -151,7 +151,9 @@ async function listFiles(p: string): Promise<string[]> {
 }
 
 async function hashFile(p: string): Promise<string> {
-  return createHash('sha256').update(await readFile(p)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(p))
+    .digest('hex');
 }
 
 /** Size and modification time: a cheap look before a file is hashed again. */

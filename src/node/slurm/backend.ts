@@ -148,8 +148,16 @@ export class SlurmBackend {
       o.runner,
       o.clock,
       {
-        paused: (message, retryMs) => void this.o.emit({ type: 'slurm/status', state: 'paused', message, retryMs }).catch(() => undefined).finally(() => this.report()),
-        resumed: (message) => void this.o.emit({ type: 'slurm/status', state: 'resumed', message }).catch(() => undefined).finally(() => this.report()),
+        paused: (message, retryMs) =>
+          void this.o
+            .emit({ type: 'slurm/status', state: 'paused', message, retryMs })
+            .catch(() => undefined)
+            .finally(() => this.report()),
+        resumed: (message) =>
+          void this.o
+            .emit({ type: 'slurm/status', state: 'resumed', message })
+            .catch(() => undefined)
+            .finally(() => this.report()),
       },
       o.backoff,
     );
@@ -298,7 +306,13 @@ export class SlurmBackend {
     signal.addEventListener('abort', onAbort, { once: true });
     const settled = Promise.allSettled(waiting.map((w) => w.promise)).then(() => signal.removeEventListener('abort', onAbort));
     void settled;
-    if (fresh.length > 0) await this.submit(text, fresh.map((i) => ({ key: keys[i]!, instances: shards[i], attempt: 1, waiters: [waiting[i]!] })), signal, mine);
+    if (fresh.length > 0)
+      await this.submit(
+        text,
+        fresh.map((i) => ({ key: keys[i]!, instances: shards[i], attempt: 1, waiters: [waiting[i]!] })),
+        signal,
+        mine,
+      );
     for (const i of retries) await this.submit(text, [{ key: keys[i]!, instances: shards[i], attempt: this.known.get(keys[i]!)!.attempt + 1, waiters: [waiting[i]!] }], signal, mine);
     for (const i of later) {
       // Only once every shard before it is settled and the gate went on (a turn of the event loop
@@ -323,11 +337,20 @@ export class SlurmBackend {
     await writeBatch(dir, { format: 1, runId: this.o.runId, setup: this.setup!, envValues: this.envValues, shards: items.map((x) => (x.instances ? [...x.instances] : null)), keys: items.map((x) => x.key) }, text);
     await writeScript(
       dir,
-      jobScript({ slurm: this.o.slurm, title: `Run ${this.o.runId}: ${items.length} evaluation${items.length === 1 ? '' : 's'} of one program`, env: this.o.env, node: this.o.node, runner: join(this.runDir, RUNNER_NAME), args: [dir, '$SLURM_ARRAY_TASK_ID'] }),
+      jobScript({
+        slurm: this.o.slurm,
+        title: `Run ${this.o.runId}: ${items.length} evaluation${items.length === 1 ? '' : 's'} of one program`,
+        env: this.o.env,
+        node: this.o.node,
+        runner: join(this.runDir, RUNNER_NAME),
+        args: [dir, '$SLURM_ARRAY_TASK_ID'],
+      }),
     );
     signal.throwIfAborted();
     const both = AbortSignal.any([signal, this.o.signal]);
-    const jobId = await this.cli.submit(scriptPath(dir), submitArgs({ jobName: this.jobName, dir, indices: items.map((_, i) => i), ...(this.o.slurm.arrayLimit === undefined ? {} : { arrayLimit: this.o.slurm.arrayLimit }) }), { signal: both });
+    const jobId = await this.cli.submit(scriptPath(dir), submitArgs({ jobName: this.jobName, dir, indices: items.map((_, i) => i), ...(this.o.slurm.arrayLimit === undefined ? {} : { arrayLimit: this.o.slurm.arrayLimit }) }), {
+      signal: both,
+    });
     const tasks: SlurmTaskInfo[] = items.map((x, index) => ({ index, key: x.key, ...(x.instances ? { instances: [...x.instances] } : {}) }));
     // Journaled before anything waits on the job: a resume finds it here.
     await this.o.emit({ type: 'slurm/submitted', jobId, programHash: sha256Hex(text), attempt, dir, tasks });
@@ -513,7 +536,12 @@ export class SlurmBackend {
     for (const t of live) byJob.set(t.jobId, [...(byJob.get(t.jobId) ?? []), t.index]);
     for (const [jobId, indices] of byJob) {
       await this.o.emit({ type: 'slurm/cancelled', jobId, indices, why }).catch(() => undefined);
-      await this.cli.cancel(indices.map((i) => `${jobId}_${i}`), { deadline: this.o.clock.now() + CLOSE_WAIT_MS }).catch(() => undefined);
+      await this.cli
+        .cancel(
+          indices.map((i) => `${jobId}_${i}`),
+          { deadline: this.o.clock.now() + CLOSE_WAIT_MS },
+        )
+        .catch(() => undefined);
     }
     this.report();
   }
@@ -560,7 +588,10 @@ export class SlurmBackend {
       for (const t of still) {
         const row = own.get(`${t.jobId}_${t.index}`);
         if (row && FINAL.has(row.state)) await this.finish(t, row).catch(() => undefined);
-        else if (t.state === 'queued' || over) await this.finish(t, { tasks: [], jobId: t.jobId, state: 'CANCELLED', exitCode: '', elapsedSeconds: 0, cpus: 0, reason: over && t.state === 'running' ? 'sacct had no record of it yet' : '', grouped: false }).catch(() => undefined);
+        else if (t.state === 'queued' || over)
+          await this.finish(t, { tasks: [], jobId: t.jobId, state: 'CANCELLED', exitCode: '', elapsedSeconds: 0, cpus: 0, reason: over && t.state === 'running' ? 'sacct had no record of it yet' : '', grouped: false }).catch(
+            () => undefined,
+          );
       }
       if (this.live().length === 0) break;
       await this.o.clock.sleep(wait);

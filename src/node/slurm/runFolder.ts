@@ -90,7 +90,10 @@ export async function probeSharedFolder(p: ProbeInput): Promise<{ host: string; 
     () => undefined,
   );
   if (answer?.token === token) return { host: answer.host ?? '?', node: answer.node ?? '?', jobId };
-  const err = await readFile(join(dir, `task-0-${jobId}.err`), 'utf8').then((t) => t.trim().split('\n').slice(-3).join(' | '), () => '');
+  const err = await readFile(join(dir, `task-0-${jobId}.err`), 'utf8').then(
+    (t) => t.trim().split('\n').slice(-3).join(' | '),
+    () => '',
+  );
   throw new RatchetError(
     'badInput',
     `The nodes cannot use the shared run folder ${p.runDir}: the probe job ${jobId} ended ${final.state}${final.exitCode && final.exitCode !== '0:0' ? ` (exit ${final.exitCode})` : ''} without writing its answer there` +

@@ -58,7 +58,7 @@ export function jobScript(i: ScriptInput): string {
     '# Written by Ratchet (code search on Slurm); submitted with sbatch, one task per shard.',
     ...resourceLines(i.slurm),
     ...exports,
-    ...(i.slurm.setup ? ['# The run spec\'s evaluator.slurm.setup:', i.slurm.setup] : []),
+    ...(i.slurm.setup ? ["# The run spec's evaluator.slurm.setup:", i.slurm.setup] : []),
     `exec ${shellQuote(i.node)} ${shellQuote(i.runner)} ${args.join(' ')}`,
     '',
   ].join('\n');
@@ -81,7 +81,7 @@ export function submitArgs(o: { jobName: string; dir: string; indices: readonly 
 export function arraySpec(indices: readonly number[]): string {
   const sorted = [...new Set(indices)].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);

@@ -91,7 +91,10 @@ export async function freePort(): Promise<number> {
 }
 
 function assertInstalled(): void {
-  for (const [what, path] of [['Node 24', node24], ['code-server', codeServerEntry]] as const) {
+  for (const [what, path] of [
+    ['Node 24', node24],
+    ['code-server', codeServerEntry],
+  ] as const) {
     if (!existsSync(path)) throw new Error(`${what} is missing at ${path}: run \`bash scripts/e2e-setup.sh\` first`);
   }
 }
@@ -209,16 +212,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const port = opts.port || (await freePort());
   const layout = await prepareRun(opts.runDir, port, opts);
   await writeUserSettings(layout.userDataDir, opts.userSettings);
-  const args = [
-    codeServerEntry,
-    ...profileArgs(layout),
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-getting-started-override',
-    '--locale',
-    'en',
-    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
-  ];
+  const args = [codeServerEntry, ...profileArgs(layout), '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--locale', 'en', ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust'])];
   const logFile = join(opts.runDir, 'code-server.log');
   const spawnedAt = Date.now();
   const child = spawn(node24, args, { cwd: opts.runDir, env: layout.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -12,7 +12,10 @@ const JOURNAL_EVENTS = 6;
 /** Files under `dir` (recursively) whose name passes `keep`. */
 async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile() && keep(e.name)).map((e) => join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile() && keep(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
 
 async function tail(path: string, lines: number): Promise<string> {

@@ -73,7 +73,11 @@ export const specUserSettings: Readonly<Record<string, unknown>> = {
 
 /** File-name-safe form of a test or spec name. */
 export function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
 }
 
 export async function openSession(opts: SessionOptions): Promise<Session> {

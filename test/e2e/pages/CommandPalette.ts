@@ -54,10 +54,7 @@ export class CommandPalette {
         const listed = await this.rows.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
         if (await this.widget.isVisible()) await this.close();
         if (Date.now() >= deadline) {
-          throw new Error(
-            `command palette row '${title}' (${String(row)}) not listed after ${attempt} opening(s) in ${timeoutMs} ms; last list: ${JSON.stringify(listed)}`,
-            { cause },
-          );
+          throw new Error(`command palette row '${title}' (${String(row)}) not listed after ${attempt} opening(s) in ${timeoutMs} ms; last list: ${JSON.stringify(listed)}`, { cause });
         }
       }
     }

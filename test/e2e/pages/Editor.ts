@@ -92,9 +92,7 @@ export class Editor {
    * it renders spaces as U+00A0).
    */
   async visibleLines(): Promise<string[]> {
-    const lines = await this.active.locator('.view-lines .view-line').evaluateAll((els) =>
-      els.map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })),
-    );
+    const lines = await this.active.locator('.view-lines .view-line').evaluateAll((els) => els.map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })));
     return lines.sort((a, b) => a.top - b.top).map((l) => l.text.replace(/\u00a0/g, ' '));
   }
 
@@ -171,11 +169,13 @@ export class Editor {
 
   /** The visible lines of the active editor drawn struck through (a pending suggestion's removed lines), top to bottom. */
   async struckThroughLines(): Promise<string[]> {
-    const lines = await this.active.locator('.view-lines .view-line').evaluateAll((els) =>
-      els
-        .filter((el) => Array.from(el.querySelectorAll('span')).some((sp) => getComputedStyle(sp).textDecorationLine.includes('line-through')))
-        .map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })),
-    );
+    const lines = await this.active
+      .locator('.view-lines .view-line')
+      .evaluateAll((els) =>
+        els
+          .filter((el) => Array.from(el.querySelectorAll('span')).some((sp) => getComputedStyle(sp).textDecorationLine.includes('line-through')))
+          .map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: el.textContent ?? '' })),
+      );
     return lines.sort((a, b) => a.top - b.top).map((l) => l.text.replace(/\u00a0/g, ' '));
   }
 

@@ -49,7 +49,11 @@ export class Notifications {
    * notification center (opened through its command). Returns the message's text.
    */
   async clickButtonAnywhere(text: string | RegExp, button: string, timeoutMs = 30_000): Promise<string> {
-    const item = (scope: Locator) => scope.locator('.notification-list-item').filter({ has: this.page.locator('.notification-list-item-message', { hasText: text }) }).first();
+    const item = (scope: Locator) =>
+      scope
+        .locator('.notification-list-item')
+        .filter({ has: this.page.locator('.notification-list-item-message', { hasText: text }) })
+        .first();
     const found = await waitUntil(
       async () => {
         if (await item(this.toasts).isVisible()) return item(this.toasts);

@@ -55,8 +55,6 @@ export class Provenance {
 
   async historyLabels(): Promise<string[]> {
     // The row's label and description as shown (its aria-label is the tooltip).
-    return this.historyRows.evaluateAll((els) =>
-      els.map((el) => [el.querySelector('.label-name'), el.querySelector('.label-description')].map((x) => x?.textContent ?? '').join(' — ')),
-    );
+    return this.historyRows.evaluateAll((els) => els.map((el) => [el.querySelector('.label-name'), el.querySelector('.label-description')].map((x) => x?.textContent ?? '').join(' — ')));
   }
 }

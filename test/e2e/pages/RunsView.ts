@@ -30,7 +30,12 @@ export class RunsView {
     let last = '';
     return waitUntil(
       async () => {
-        last = ((await row.locator('.label-name').textContent().catch(() => null)) ?? '').trim();
+        last = (
+          (await row
+            .locator('.label-name')
+            .textContent()
+            .catch(() => null)) ?? ''
+        ).trim();
         return pattern.test(last) ? last : undefined;
       },
       () => `the Runs view's run on ${file} to read ${String(pattern)}; its label: "${last}"`,

@@ -51,12 +51,7 @@ export async function waitCount(locator: Locator, count: number, what: string, t
  * Polls `probe` until it returns something other than `undefined` and returns that value.
  * `describe` is evaluated on timeout so the message can report the last observed state.
  */
-export async function waitUntil<T>(
-  probe: () => Promise<T | undefined>,
-  describe: string | (() => string),
-  timeoutMs = defaultTimeoutMs,
-  intervalMs = 100,
-): Promise<T> {
+export async function waitUntil<T>(probe: () => Promise<T | undefined>, describe: string | (() => string), timeoutMs = defaultTimeoutMs, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -37,7 +37,7 @@ describe('a judge that does not always answer, and reasoning models, in the pane
     };
   });
 
-  it('says the judge did not answer, never as ties, and folds each model\'s reasoning', async () => {
+  it("says the judge did not answer, never as ties, and folds each model's reasoning", async () => {
     const s = session();
     const { workbench } = s;
     const panel = workbench.ratchetPanel;

@@ -39,7 +39,9 @@ const frozen = (text: string) => frozenSegments(text, parseBlocks(text));
 function journaledProgram(folder: string, candidateId: string): string {
   const runs = join(folder, '.ratchet', 'runs');
   for (const run of readdirSync(runs)) {
-    const lines = readFileSync(join(runs, run, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(join(runs, run, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const offered = lines.map((l) => JSON.parse(l) as { type: string; candidateId?: string; newText?: string }).find((e) => e.type === 'suggestion' && e.candidateId === candidateId);
     if (offered?.newText !== undefined) return offered.newText;
   }

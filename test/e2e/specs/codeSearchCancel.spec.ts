@@ -76,7 +76,10 @@ describe('cancelling a code search', () => {
     const runsDir = join(s.folder, '.ratchet', 'runs');
     const [runId, ...others] = await readdir(runsDir);
     expect(others).toEqual([]);
-    const events = (await readFile(join(runsDir, runId!, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const events = (await readFile(join(runsDir, runId!, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(events.at(-1)?.type).toBe('run/cancelled');
     expect(events.filter((e) => e.type === 'run/finished')).toEqual([]);
 

@@ -58,10 +58,14 @@ describe('configuring a code search from the editor', () => {
     // The sidecar is on disk, open, and says what was chosen.
     const specPath = join(s.folder, `${PROGRAM}.ratchet.yaml`);
     // The workspace edit creates the file empty and fills it in the editor; the flow then saves it.
-    const text = await waitUntil(async () => {
-      const t = await readFile(specPath, 'utf8').catch(() => '');
-      return t.includes('kind: code') ? t : undefined;
-    }, 'the sidecar saved with its text', 30_000);
+    const text = await waitUntil(
+      async () => {
+        const t = await readFile(specPath, 'utf8').catch(() => '');
+        return t.includes('kind: code') ? t : undefined;
+      },
+      'the sidecar saved with its text',
+      30_000,
+    );
     expect(text).toMatch(/^#/m);
     expect(parse(text)).toMatchObject({
       kind: 'code',

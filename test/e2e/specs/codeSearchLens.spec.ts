@@ -79,7 +79,13 @@ describe('code search from the editor', () => {
     const { editor, notifications } = s.workbench;
     await editor.clickCodeLens(/Start Code Search/);
     await notifications.waitFor(/Searching pack\.mjs/, 60_000);
-    expect(await notifications.toast(/Searching pack\.mjs/).first().getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
+    expect(
+      await notifications
+        .toast(/Searching pack\.mjs/)
+        .first()
+        .getByRole('button', { name: 'Cancel' })
+        .isVisible(),
+    ).toBe(true);
     const item = s.page.locator('.statusbar-item', { hasText: 'pack.mjs' }).first();
     const running = await waitUntil(
       async () => {

@@ -49,7 +49,11 @@ describe('reloading the window during a code search', () => {
   const statusBarSays = (pattern: RegExp, what: string, timeoutMs: number) =>
     waitUntil(
       async () => {
-        const text = ((await statusItem().textContent().catch(() => null)) ?? '').trim();
+        const text = (
+          (await statusItem()
+            .textContent()
+            .catch(() => null)) ?? ''
+        ).trim();
         return pattern.test(text) ? text : undefined;
       },
       what,

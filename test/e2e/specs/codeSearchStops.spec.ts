@@ -46,7 +46,10 @@ describe('a code search whose proposals all fail', () => {
     // The journal says the same, and the search spent a small part of its 100 proposals.
     const runsDir = join(s.folder, '.ratchet', 'runs');
     const [runId] = await readdir(runsDir);
-    const events = (await readFile(join(runsDir, runId!, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; stopped?: string });
+    const events = (await readFile(join(runsDir, runId!, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; stopped?: string });
     expect(events.at(-1)).toMatchObject({ type: 'run/finished', stopped: expect.stringMatching(WHY) });
     expect(fake.calls.filter((c) => c.role === 'proposer').length).toBeLessThan(60);
   }, 420_000);

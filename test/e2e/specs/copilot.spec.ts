@@ -19,10 +19,22 @@ const ROUTING_SIDECAR = 'support/routing.ratchet.yaml';
 
 const FILES: Record<string, string> = {
   // VS Code reads `applyTo: **/*.py` and `Use when: …`; strict YAML refuses both. Not Ratchet's business.
-  [PLAIN]: ['---', 'description: Review the selection. Use when: a change is ready', 'agent: agent', 'applyTo: **/*.py', "tools: ['search/codebase']", '---', 'Review ${selection} in ${file} with #tool:search/codebase.', 'Focus on ${input:focus:What to look for}.', ''].join('\n'),
+  [PLAIN]: [
+    '---',
+    'description: Review the selection. Use when: a change is ready',
+    'agent: agent',
+    'applyTo: **/*.py',
+    "tools: ['search/codebase']",
+    '---',
+    'Review ${selection} in ${file} with #tool:search/codebase.',
+    'Focus on ${input:focus:What to look for}.',
+    '',
+  ].join('\n'),
   // A positive control: a problem Ratchet does report, so the panel is known to hold Ratchet's problems.
   [BROKEN]: ['---', "applyTo: '**'", 'ratchet:', '  gate: { alpha: 2 }', '---', 'Answer briefly.', ''].join('\n'),
-  [ROUTING]: ['---', 'description: Route a ticket to a queue', 'ratchet:', '  dataset: data/tickets.csv', '  scorer: { type: exact, ignoreCase: true }', '  budget:', '    candidates: 5', '---', 'Route this ticket: {{ticket}}', ''].join('\n'),
+  [ROUTING]: ['---', 'description: Route a ticket to a queue', 'ratchet:', '  dataset: data/tickets.csv', '  scorer: { type: exact, ignoreCase: true }', '  budget:', '    candidates: 5', '---', 'Route this ticket: {{ticket}}', ''].join(
+    '\n',
+  ),
 };
 
 describe('Copilot customizations in the editor', () => {
@@ -64,7 +76,11 @@ describe('Copilot customizations in the editor', () => {
     const s = session();
     const { editor } = s.workbench;
     const sidecar = join(s.folder, ROUTING_SIDECAR);
-    const exists = () => access(sidecar).then(() => true, () => false);
+    const exists = () =>
+      access(sidecar).then(
+        () => true,
+        () => false,
+      );
     await editor.openFile(ROUTING);
     await editor.waitForCodeLens(/Evolve/, 60_000);
     expect(await exists()).toBe(false);

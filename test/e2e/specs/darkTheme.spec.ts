@@ -42,7 +42,7 @@ describe('in the dark theme: a prompt run', () => {
     };
   });
 
-  it('draws the suggestion and the panel with the table\'s dark colours', async () => {
+  it("draws the suggestion and the panel with the table's dark colours", async () => {
     const s = session();
     const { editor, ratchetPanel: panel } = s.workbench;
     await editor.openFile(fixture.promptRelative);
@@ -55,7 +55,10 @@ describe('in the dark theme: a prompt run', () => {
 
     // The workbench is dark, and draws the suggestion with the table's dark defaults.
     expect(await s.page.locator('.monaco-workbench').evaluate((w) => w.classList.contains('vs-dark'))).toBe(true);
-    const added = await editor.active.locator('.review-widget .comment-body div > code span').first().evaluate((e) => getComputedStyle(e).backgroundColor);
+    const added = await editor.active
+      .locator('.review-widget .comment-body div > code span')
+      .first()
+      .evaluate((e) => getComputedStyle(e).backgroundColor);
     expect(sameColor(added, THEME_COLORS.addedLineBackground.defaults.dark), `added line background ${added}`).toBe(true);
     // The panel (a webview) is given the island colours as variables.
     const islands = await panel.app.evaluate(
@@ -77,7 +80,19 @@ describe('in the dark theme: a code search', () => {
   const FOLDER = 'code/circle-packing';
   const PROGRAM = `${FOLDER}/pack.mjs`;
   /** The example's own evaluator, on two islands, a short search. */
-  const SPEC = ['kind: code', 'evaluator:', '  command: node evaluate.mjs {program}', '  supportFiles: [evaluate.mjs]', '  timeoutSeconds: 30', '  deterministic: true', 'gate: pace+', 'budget: { proposals: 6, evaluations: 20 }', 'concurrency: 2', 'islands: 2', ''].join('\n');
+  const SPEC = [
+    'kind: code',
+    'evaluator:',
+    '  command: node evaluate.mjs {program}',
+    '  supportFiles: [evaluate.mjs]',
+    '  timeoutSeconds: 30',
+    '  deterministic: true',
+    'gate: pace+',
+    'budget: { proposals: 6, evaluations: 20 }',
+    'concurrency: 2',
+    'islands: 2',
+    '',
+  ].join('\n');
   let fake: FakeServer;
   const session = useSession(async () => {
     fake = await startFakeServer({});
@@ -91,7 +106,7 @@ describe('in the dark theme: a code search', () => {
     };
   });
 
-  it('shades the EVOLVE-BLOCK with its edge, and draws each island\'s points in the table\'s dark colours', async () => {
+  it("shades the EVOLVE-BLOCK with its edge, and draws each island's points in the table's dark colours", async () => {
     const s = session();
     const { editor, ratchetPanel: panel } = s.workbench;
     await editor.openFile(PROGRAM);

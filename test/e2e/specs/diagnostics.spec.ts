@@ -49,7 +49,10 @@ describe('spec 4: a broken run spec in the Problems panel', () => {
     expect((await problems.rowLabels()).some((l) => l.includes('task.ratchet.yaml'))).toBe(true);
 
     // Opening the problem selects the offending value in the sidecar ("1.5": three characters).
-    await problems.rows.filter({ hasText: /gate\.alpha must be < 1/ }).first().dblclick();
+    await problems.rows
+      .filter({ hasText: /gate\.alpha must be < 1/ })
+      .first()
+      .dblclick();
     const selection = `Ln ${alphaLine}, Col ${alphaColumn + 3} (3 selected)`;
     await waitVisible(page.locator('.statusbar-item', { hasText: selection }), `the cursor position '${selection}'`);
     await waitVisible(editor.active.locator('.squiggly-error'), 'the error squiggle under the value');

@@ -63,10 +63,7 @@ describe('spec 1: evolve a prompt from the command palette', () => {
     expect(box?.width ?? 0).toBeGreaterThan(100);
     await waitVisible(panel.chart.locator('.u-legend').getByText('1/α line'), 'the chart legend entry for the 1/α line');
     // The status bar item says the same as the panel.
-    await waitUntil(
-      async () => ((await workbench.page.locator('.statusbar-item', { hasText: 'task.prompt.md' }).textContent()) ?? '').includes('1 commit') || undefined,
-      'the Ratchet status bar item reporting 1 commit',
-    );
+    await waitUntil(async () => ((await workbench.page.locator('.statusbar-item', { hasText: 'task.prompt.md' }).textContent()) ?? '').includes('1 commit') || undefined, 'the Ratchet status bar item reporting 1 commit');
     await workbench.parkMouse();
     await s.screenshot('wealth-crosses-threshold');
   });

@@ -87,7 +87,10 @@ describe('first run: the walkthrough on examples/math with only an endpoint and 
     expect((await notifications.messages()).filter((m) => /failed|error/i.test(m))).toEqual([]);
 
     // Every step checked off, as the user sees it back on the walkthrough's tab.
-    await s.page.locator('.tabs-container .tab', { hasText: /^Welcome$/ }).first().click();
+    await s.page
+      .locator('.tabs-container .tab', { hasText: /^Welcome$/ })
+      .first()
+      .click();
     await waitVisible(step('accept'), 'the walkthrough’s last step');
     for (const id of ['model', 'connection', 'example', 'evolve', 'accept']) {
       await waitUntil(async () => ((await checked(id)) ? true : undefined), `walkthrough step '${id}' checked`);

@@ -22,8 +22,7 @@ import { waitHidden, waitUntil, waitVisible } from '../pages/waits';
 const REWRITTEN = 'End with "The answer is N".';
 const KEYS_HINT = /Accept Ctrl\+Shift\+Enter · Reject Ctrl\+Shift\+Backspace/;
 /** Edit 1's added line: longer than the editor beside the panel is wide, so it must wrap to be read. */
-const LONG_HINT =
-  'Hint 1: read the question twice, underline every quantity it names with its unit, work the arithmetic out step by step on scratch paper, and check the units of the answer before writing it down.';
+const LONG_HINT = 'Hint 1: read the question twice, underline every quantity it names with its unit, work the arithmetic out step by step on scratch paper, and check the units of the answer before writing it down.';
 
 describe('issue #15: the whole change drawn in place, answered by keyboard', () => {
   let fixture: EvolveFixture;

@@ -66,7 +66,12 @@ describe('Configure Code Search keeps the panel in its place', () => {
     await waitVisible(groups.nth(0).locator('.tab.active', { hasText: 'optimise.mjs.ratchet.yaml' }), 'the run spec active in the first group', 30_000);
     expect(await groups.count()).toBe(2);
     expect(await groups.nth(1).locator('.tab', { hasText: 'optimise.mjs.ratchet.yaml' }).count()).toBe(0);
-    expect(await groups.nth(1).locator('.tab', { hasText: /^Ratchet$/ }).count()).toBe(1);
+    expect(
+      await groups
+        .nth(1)
+        .locator('.tab', { hasText: /^Ratchet$/ })
+        .count(),
+    ).toBe(1);
     // The panel shown again in its group: as wide as it was.
     await panel.tab.click();
     await panel.waitForReady('ratchet-panel-app');

@@ -109,7 +109,18 @@ describe('the Programs view of a code search', () => {
 
     await chart.locator('.u-over').click({ position: { x: drawn.left, y: drawn.top } });
     const detail = view.locator('ratchet-program-detail');
-    await waitUntil(async () => (/^p\d+: commit \(evidence\)/.test((await detail.locator('h2').textContent().catch(() => null)) ?? '') ? true : undefined), 'the committed program’s detail');
+    await waitUntil(
+      async () =>
+        /^p\d+: commit \(evidence\)/.test(
+          (await detail
+            .locator('h2')
+            .textContent()
+            .catch(() => null)) ?? '',
+        )
+          ? true
+          : undefined,
+      'the committed program’s detail',
+    );
     const heading = (await detail.locator('h2').textContent()) ?? '';
     const programId = /^(p\d+)/.exec(heading)![1]!;
     // Its diff from its parent, a nudged constant.
@@ -120,13 +131,15 @@ describe('the Programs view of a code search', () => {
     expect(await pairs.count()).toBeGreaterThan(0);
     expect(await pairs.first().locator('td').nth(1).textContent()).toMatch(/^bar-\d+$/);
     // How its evaluation was isolated (#26), in the words of the run's pre-flight.
-    expect(await detail.locator('.program-isolation').textContent()).toMatch(/^Sandbox: (isolated: no network, no home, own process tree|partly isolated: own process tree, no network; the program can read your files|not isolated: the program can read your files, see your processes and reach the network)\.$/);
+    expect(await detail.locator('.program-isolation').textContent()).toMatch(
+      /^Sandbox: (isolated: no network, no home, own process tree|partly isolated: own process tree, no network; the program can read your files|not isolated: the program can read your files, see your processes and reach the network)\.$/,
+    );
     // The evidence curve crossed 1/α.
     const curve = detail.locator('ratchet-wealth-chart');
     await waitVisible(curve.locator('canvas'), 'the evidence curve');
     expect(await curve.locator('.chart-summary').textContent()).toMatch(new RegExp(`Selected ${programId}: evidence ×[\\d.k]+ \\(needs ×20\\) after \\d+ discordant pairs? and \\d+ ties?; committed\\.`));
     // The readout names it, under the pointer or as the one open.
-    expect(await view.locator("ratchet-score-chart .chart-readout").textContent()).toMatch(new RegExp(`^(Open: )?${programId} · `));
+    expect(await view.locator('ratchet-score-chart .chart-readout').textContent()).toMatch(new RegExp(`^(Open: )?${programId} · `));
     await s.workbench.palette.run('Notifications: Clear All Notifications');
     await s.workbench.parkMouse();
     await panel.app.evaluate(() => document.scrollingElement?.scrollTo(0, 0));

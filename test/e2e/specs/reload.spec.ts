@@ -38,7 +38,11 @@ describe('spec 5: reload the window during a run', () => {
     session()
       .workbench.ratchetPanel.frame.locator('ratchet-run-header vscode-button[data-action="resume"]')
       .evaluate((b) => !(b as HTMLElement & { disabled: boolean }).disabled);
-  const journalOf = async (runId: string) => (await readFile(join(runsDir(), runId, 'events.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; runId: string });
+  const journalOf = async (runId: string) =>
+    (await readFile(join(runsDir(), runId, 'events.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; runId: string });
 
   /** Starts an evolve run from the code lens and returns its id once it is under way in the panel. */
   async function startRun(): Promise<string> {

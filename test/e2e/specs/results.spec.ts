@@ -22,7 +22,7 @@ describe('the Results view after Evaluate', () => {
     };
   });
 
-  it('lists every test item, shows a cell\'s output on click, and filters to the failures', async () => {
+  it("lists every test item, shows a cell's output on click, and filters to the failures", async () => {
     const s = session();
     const { workbench } = s;
     const panel = workbench.ratchetPanel;
@@ -48,7 +48,7 @@ describe('the Results view after Evaluate', () => {
     // The simulated agent gets some wrong: the filter below has something to keep and something to drop.
     expect(failures).toBeGreaterThan(0);
     expect(failures).toBeLessThan(TEST_ITEMS);
-    await waitVisible(results.locator('.results-version').getByText(/\d+% \(\d+%–\d+%\)/), 'the baseline column\'s accuracy with its interval');
+    await waitVisible(results.locator('.results-version').getByText(/\d+% \(\d+%–\d+%\)/), "the baseline column's accuracy with its interval");
 
     // A click on a failing cell shows what the model answered, with the expected answer.
     const failing = rows.filter({ has: panel.locator('.result-fail') }).first();

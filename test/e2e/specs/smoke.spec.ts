@@ -89,11 +89,7 @@ describe('smoke: VS Code with Ratchet installed, examples/ open', () => {
 
   it('activated Ratchet without errors', async () => {
     const s = current();
-    const entry = await waitUntil<ActivationLogEntry>(
-      () => findActivation(s.server.userDataDir, ratchetExtensionId),
-      `'${ratchetExtensionId}' activation line in the extension host log under ${s.server.userDataDir}/logs`,
-      30_000,
-    );
+    const entry = await waitUntil<ActivationLogEntry>(() => findActivation(s.server.userDataDir, ratchetExtensionId), `'${ratchetExtensionId}' activation line in the extension host log under ${s.server.userDataDir}/logs`, 30_000);
     expect(await activationFailures(s.server.userDataDir, ratchetExtensionId)).toEqual([]);
     const record = await s.workbench.runningExtensions.activationOf('Ratchet');
     figures.activation = { event: entry.activationEvent, startup: entry.startup, shown: record.text, ms: record.ms };

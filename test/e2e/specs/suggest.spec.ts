@@ -35,11 +35,7 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     await editor.waitForCodeLens(/Accept c1/, 90_000);
     expect(await editor.codeLensTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/Accept c1/), expect.stringMatching(/^Reject/), 'Diff', 'Evidence']));
     // Not written yet: the edit is only drawn, every line it adds shown under the prompt's last line.
-    await waitUntil(
-      async () => ((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->') && b.lines.includes(fixture.hint(1))) ? true : undefined),
-      "the edit's added lines drawn in place",
-      30_000,
-    );
+    await waitUntil(async () => ((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->') && b.lines.includes(fixture.hint(1))) ? true : undefined), "the edit's added lines drawn in place", 30_000);
     expect(await editor.text()).not.toContain(fixture.hint(1));
     await s.workbench.parkMouse();
     await s.screenshot('inline-suggestion');
@@ -76,10 +72,7 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(before);
 
     await panel.showTab('lineage');
-    await waitUntil(
-      async () => ((await panel.lineageLabels()).some((l) => /^c1 committed.*rejected by you/.test(l)) ? true : undefined),
-      `a lineage row 'c1 committed, … rejected by you' (${String(panel.lineageRows)})`,
-    );
+    await waitUntil(async () => ((await panel.lineageLabels()).some((l) => /^c1 committed.*rejected by you/.test(l)) ? true : undefined), `a lineage row 'c1 committed, … rejected by you' (${String(panel.lineageRows)})`);
     await s.screenshot('rejected-in-panel');
   });
 });

@@ -46,7 +46,9 @@ describe('spec 6: an untrusted workspace refuses a command scorer', () => {
 
     const message = await workbench.notifications.waitFor(/command scorer executes code from the workspace/, 30_000);
     console.log(`[e2e] refusal shown: ${message}`);
-    expect(message).toMatch(/^Ratchet: Evolve.* — This run's command scorer executes code from the workspace, which is not trusted; trust the workspace \(Workspace Trust in the editor, or ratchet mcp --trust\) or use a scorer that runs no code/);
+    expect(message).toMatch(
+      /^Ratchet: Evolve.* — This run's command scorer executes code from the workspace, which is not trusted; trust the workspace \(Workspace Trust in the editor, or ratchet mcp --trust\) or use a scorer that runs no code/,
+    );
     await s.workbench.parkMouse();
     await s.screenshot('refused');
 

@@ -61,7 +61,11 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
     expect(said).toContain('The held-out tasks are in mental-math.test.jsonl');
     const lines = readFileSync(devPath(), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(Number(dev));
-    expect(readFileSync(join(s.folder, 'mental-math', 'mental-math.test.jsonl'), 'utf8').trim().split('\n')).toHaveLength(Number(held));
+    expect(
+      readFileSync(join(s.folder, 'mental-math', 'mental-math.test.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(Number(held));
     await waitUntil(async () => ((await editor.text()).includes('{"vars":{"question":"What is') ? true : undefined), 'the generated tasks in the editor');
 
     // The panel is on the run's Zero-data tab, beside Cost only.
@@ -139,8 +143,12 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
     await notifications.waitFor(/Generate Dev Set was cancelled; nothing was written/, 30_000);
     fake.clearFaults();
     expect(readFileSync(devPath(), 'utf8')).toBe(before);
-    const newest = readdirSync(join(s.folder, '.ratchet', 'runs')).sort().at(-1)!;
-    const events = readFileSync(join(s.folder, '.ratchet', 'runs', newest, 'events.jsonl'), 'utf8').trim().split('\n');
+    const newest = readdirSync(join(s.folder, '.ratchet', 'runs'))
+      .sort()
+      .at(-1)!;
+    const events = readFileSync(join(s.folder, '.ratchet', 'runs', newest, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(JSON.parse(events.at(-1)!)).toMatchObject({ type: 'run/cancelled' });
     expect(existsSync(join(s.folder, 'mental-math', 'mental-math.test.jsonl'))).toBe(true);
   });

@@ -25,7 +25,7 @@ describe('appliedPolicy', () => {
 
 describe('governingPolicy: a change may tighten its own policy, never loosen it', () => {
   const at = (policy: 'better' | 'not-worse', from: string) => ({ policy, from });
-  it('head loosening better to not-worse is held to the base\'s better, and the source says so', () => {
+  it("head loosening better to not-worse is held to the base's better, and the source says so", () => {
     expect(governingPolicy(at('not-worse', 'a.yaml:3'), at('better', 'a.yaml:3'))).toEqual({ policy: 'better', from: 'a.yaml:3 at base (head asks only not-worse)' });
     expect(governingPolicy(at('not-worse', 'a.yaml:3'), at('better', '--require'))).toEqual({ policy: 'better', from: '--require at base (head asks only not-worse)' });
   });

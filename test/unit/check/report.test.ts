@@ -26,7 +26,17 @@ const file = (over: Partial<ReportFile> = {}): ReportFile => ({
   bundlePath: '.ratchet/evidence/a.json',
   ...over,
 });
-const input = (files: ReportFile[], over: Partial<ReportInput> = {}): ReportInput => ({ base: 'a'.repeat(40), head: 'b'.repeat(40), policy: 'not-worse', replay: false, passed: files.every((f) => f.passed), files, skipped: [], ledgerSentence: undefined, ...over });
+const input = (files: ReportFile[], over: Partial<ReportInput> = {}): ReportInput => ({
+  base: 'a'.repeat(40),
+  head: 'b'.repeat(40),
+  policy: 'not-worse',
+  replay: false,
+  passed: files.every((f) => f.passed),
+  files,
+  skipped: [],
+  ledgerSentence: undefined,
+  ...over,
+});
 
 describe('checkReport', () => {
   it('says the verdict in words with the evidence against its line, and folds the worst items only', () => {

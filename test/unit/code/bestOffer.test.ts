@@ -105,7 +105,10 @@ describe('the best program of a code search, offered', () => {
     const { events, run, controller, waitingFor } = offeredSearch('suggest', user.control);
     await waitingFor;
     controller.abort(new RatchetError('cancelled', 'Cancelled by the user.'));
-    const error = await run.then(() => undefined, (err: unknown) => err);
+    const error = await run.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(isCancellation(error)).toBe(true);
     expect(user.asked.at(-1)!.signal.aborted).toBe(true);
     expect(user.written).toEqual([]);

@@ -100,12 +100,7 @@ describe('parseBlocks', () => {
     ['an END without a START', 'a\nb\n# EVOLVE-BLOCK-END\n', 'a.py:3: EVOLVE-BLOCK-END without a START', 3],
     ['reversed markers', '# EVOLVE-BLOCK-END\nx\n# EVOLVE-BLOCK-START\n', 'a.py:1: EVOLVE-BLOCK-END without a START', 1],
     ['a START never closed', 'a\n# EVOLVE-BLOCK-START\nx\n', 'a.py:2: EVOLVE-BLOCK-START is never closed by an EVOLVE-BLOCK-END', 2],
-    [
-      'two STARTs never closed',
-      '# EVOLVE-BLOCK-START\n# EVOLVE-BLOCK-START\nx\n',
-      'a.py:1: EVOLVE-BLOCK-START is never closed by an EVOLVE-BLOCK-END (nor are those on lines 2)',
-      1,
-    ],
+    ['two STARTs never closed', '# EVOLVE-BLOCK-START\n# EVOLVE-BLOCK-START\nx\n', 'a.py:1: EVOLVE-BLOCK-START is never closed by an EVOLVE-BLOCK-END (nor are those on lines 2)', 1],
     [
       'an END after code',
       '# EVOLVE-BLOCK-START\nx = 1  # EVOLVE-BLOCK-END\n',
@@ -113,18 +108,8 @@ describe('parseBlocks', () => {
       1,
     ],
     ['an extra END after a pair', '# EVOLVE-BLOCK-START\n# EVOLVE-BLOCK-END\n# EVOLVE-BLOCK-END\n', 'a.py:3: EVOLVE-BLOCK-END without a START', 3],
-    [
-      'an unclosed block comment',
-      '<!-- EVOLVE-BLOCK-START\nx\n<!-- EVOLVE-BLOCK-END -->\n',
-      'a.py:1: the <!-- comment holding EVOLVE-BLOCK-START is not closed on its line (write `<!-- EVOLVE-BLOCK-START -->`)',
-      1,
-    ],
-    [
-      'code after a block comment marker',
-      '(* EVOLVE-BLOCK-START *)\nx\n(* EVOLVE-BLOCK-END *) y = 2\n',
-      'a.py:3: nothing may follow the EVOLVE-BLOCK-END comment on its line (write `(* EVOLVE-BLOCK-END *)` alone)',
-      3,
-    ],
+    ['an unclosed block comment', '<!-- EVOLVE-BLOCK-START\nx\n<!-- EVOLVE-BLOCK-END -->\n', 'a.py:1: the <!-- comment holding EVOLVE-BLOCK-START is not closed on its line (write `<!-- EVOLVE-BLOCK-START -->`)', 1],
+    ['code after a block comment marker', '(* EVOLVE-BLOCK-START *)\nx\n(* EVOLVE-BLOCK-END *) y = 2\n', 'a.py:3: nothing may follow the EVOLVE-BLOCK-END comment on its line (write `(* EVOLVE-BLOCK-END *)` alone)', 3],
     ['a CRLF file', 'a\r\nb\r\n// EVOLVE-BLOCK-START\r\n', 'a.py:3: EVOLVE-BLOCK-START is never closed by an EVOLVE-BLOCK-END', 3],
   ])('locates %s', (_, text, message, line) => {
     const err = thrown(() => parseBlocks(text, 'a.py'));

@@ -93,9 +93,7 @@ describe('parent selection frequencies match the rules (seeded, 4σ binomial ban
     const w = { s: sigma(-25) / 2, a: sigma(-5) / 2, b: sigma(15) / 2, c: sigma(5) / 4 };
     const total = Object.values(w).reduce((x, y) => x + y, 0);
     const expected = Object.fromEntries(Object.entries(w).map(([k, v]) => [k, v / total]));
-    expect(Object.fromEntries(db.parentProbabilities(0, { rule: 'weighted' }).map((x) => [x.program.id, x.p]))).toEqual(
-      Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, expect.closeTo(v, 12)])),
-    );
+    expect(Object.fromEntries(db.parentProbabilities(0, { rule: 'weighted' }).map((x) => [x.program.id, x.p]))).toEqual(Object.fromEntries(Object.entries(expected).map(([k, v]) => [k, expect.closeTo(v, 12)])));
     expectFrequencies(db, 0, { rule: 'weighted' }, expected);
   });
 
@@ -313,7 +311,12 @@ describe('ring migration (Shinka islands.py ElitistMigrationStrategy)', () => {
     expect(db.incumbent(0)?.id).toBe('i0-5');
     expect(db.get('i0-0')?.island).toBe(0);
     // the migrants join the pool where they land; the incumbent there is unchanged
-    expect(db.pool(1).map((p) => p.id).sort()).toEqual(['i1-0', 'i1-1', ...moves.map((m) => m.id)].sort());
+    expect(
+      db
+        .pool(1)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(['i1-0', 'i1-1', ...moves.map((m) => m.id)].sort());
     expect(db.incumbent(1)?.id).toBe('i1-1');
   });
 

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  commandUsesInstances,
-  expandCommand,
-  fromRatchetOutput,
-  fromShinkaResults,
-  mergeShards,
-  splitCommand,
-  splitShards,
-  withProcessOutcome,
-} from '../../../src/core/code/evaluation';
+import { commandUsesInstances, expandCommand, fromRatchetOutput, fromShinkaResults, mergeShards, splitCommand, splitShards, withProcessOutcome } from '../../../src/core/code/evaluation';
 import { parseJsonLenient } from '../../../src/core/code/pythonJson';
 import { isSecretName } from '../../../src/core/code/evaluatorPort';
 import { RatchetError } from '../../../src/core/errors';
@@ -60,11 +51,7 @@ describe('fromRatchetOutput', () => {
     ['an infinite score', '{"combined_score": -Infinity}', { correct: false, error: 'stdout: "combined_score" is -Infinity' }],
     ['a string score', '{"combined_score": "2.5"}', { correct: false, error: 'stdout: "combined_score" is "2.5", not a number' }],
     ['no score', '{"correct": true}', { correct: false, error: 'stdout: no "combined_score" (and no instance scores to average)' }],
-    [
-      'a non-finite instance score',
-      '{"combined_score": 1, "instances": {"a": 1, "b": Infinity}}',
-      { correct: false, error: 'stdout: instance "b" scored Infinity; instance scores must be finite numbers', score: 1 },
-    ],
+    ['a non-finite instance score', '{"combined_score": 1, "instances": {"a": 1, "b": Infinity}}', { correct: false, error: 'stdout: instance "b" scored Infinity; instance scores must be finite numbers', score: 1 }],
     ['a non-numeric instance score', '{"combined_score": 1, "instances": {"a": "high"}}', { correct: false, error: 'stdout: instance "a" scored "high"; instance scores must be finite numbers', score: 1 }],
     ['instances as a list', '{"combined_score": 1, "instances": [1, 2]}', { correct: false, error: 'stdout: "instances" is an array, not an object of id → score', score: 1 }],
     ['correct as a string', '{"correct": "yes", "combined_score": 1}', { correct: false, error: 'stdout: "correct" is "yes", not true or false', score: 1 }],
@@ -101,7 +88,12 @@ describe('fromShinkaResults', () => {
   });
 
   it.each([
-    ['correct: false keeps the metrics for the fix-up prompt', '{"correct": false, "error": "overlap"}', '{"combined_score": 0.0, "text_feedback": "circles 3 and 4 overlap"}', { correct: false, error: 'overlap', score: 0, feedback: 'circles 3 and 4 overlap' }],
+    [
+      'correct: false keeps the metrics for the fix-up prompt',
+      '{"correct": false, "error": "overlap"}',
+      '{"combined_score": 0.0, "text_feedback": "circles 3 and 4 overlap"}',
+      { correct: false, error: 'overlap', score: 0, feedback: 'circles 3 and 4 overlap' },
+    ],
     ['no correct.json', undefined, metrics, { correct: false, error: 'the evaluator wrote no correct.json' }],
     ['no metrics.json', '{"correct": true, "error": null}', undefined, { correct: false, error: 'the evaluator wrote no metrics.json' }],
     ['neither', undefined, undefined, { correct: false, error: 'the evaluator wrote no correct.json' }],
@@ -211,7 +203,10 @@ describe('splitCommand', () => {
 
 describe('shards', () => {
   it('splits ids into contiguous shards of near-equal size', () => {
-    expect(splitShards(['a', 'b', 'c', 'd', 'e'], 2)).toEqual([['a', 'b'], ['c', 'd', 'e']]);
+    expect(splitShards(['a', 'b', 'c', 'd', 'e'], 2)).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+    ]);
     expect(splitShards(['a', 'b'], 5)).toEqual([['a'], ['b']]);
     expect(splitShards(['a', 'b'], 0)).toEqual([['a', 'b']]);
     expect(splitShards([], 3)).toEqual([]);
@@ -232,9 +227,30 @@ describe('shards', () => {
 
   type Shards = Parameters<typeof mergeShards>[0];
   it.each<[string, Shards, string]>([
-    ['an incorrect shard', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1 } } }, { instances: ['b'], evaluation: { correct: false, error: 'timeout' } }], 'shard 2 of 2: timeout'],
-    ['a dropped instance', [{ instances: ['a', 'b'], evaluation: { correct: true, instances: { a: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored no instance "b"'],
-    ['an invented instance', [{ instances: ['a'], evaluation: { correct: true, instances: { a: 1, z: 1 } } }, { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } }], 'shard 1 of 2 scored instance "z", which it was not given'],
+    [
+      'an incorrect shard',
+      [
+        { instances: ['a'], evaluation: { correct: true, instances: { a: 1 } } },
+        { instances: ['b'], evaluation: { correct: false, error: 'timeout' } },
+      ],
+      'shard 2 of 2: timeout',
+    ],
+    [
+      'a dropped instance',
+      [
+        { instances: ['a', 'b'], evaluation: { correct: true, instances: { a: 1 } } },
+        { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } },
+      ],
+      'shard 1 of 2 scored no instance "b"',
+    ],
+    [
+      'an invented instance',
+      [
+        { instances: ['a'], evaluation: { correct: true, instances: { a: 1, z: 1 } } },
+        { instances: ['c'], evaluation: { correct: true, instances: { c: 1 } } },
+      ],
+      'shard 1 of 2 scored instance "z", which it was not given',
+    ],
   ])('is incorrect with %s', (_what, shards, error) => {
     expect(mergeShards(shards)).toEqual({ correct: false, error });
   });

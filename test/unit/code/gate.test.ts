@@ -145,7 +145,9 @@ describe('incorrect children and bad scores', () => {
   });
 
   it('greedy on a deterministic single score commits a strict improvement only', async () => {
-    const single = (score: Record<string, number>): ShardEvaluator => async (p) => ({ correct: true, scores: { score: score[p.id]! } });
+    const single =
+      (score: Record<string, number>): ShardEvaluator =>
+      async (p) => ({ correct: true, scores: { score: score[p.id]! } });
     const ctx = (s: Record<string, number>) => context('greedy', single(s), { instances: ['score'], range: { lo: 0, hi: 3 }, shardSize: 1 });
     expect((await testChild(ctx({ parent: 2.5, child: 2.6 }), ref('child'), ref('parent'), LEDGER)).record.decision).toBe('commit');
     expect((await testChild(ctx({ parent: 2.5, child: 2.5 }), ref('child'), ref('parent'), LEDGER)).record.decision).toBe('reject');

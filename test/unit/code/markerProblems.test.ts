@@ -13,9 +13,7 @@ describe('checkMarkers', () => {
 
   it('puts an END without a START at the END line, as an error, with the line spanned', () => {
     const text = 'a = 1\n# EVOLVE-BLOCK-END\n';
-    expect(checkMarkers(FILE, text, false).diagnostics).toEqual([
-      { file: FILE, line: 2, column: 1, endLine: 2, endColumn: 19, severity: 'error', field: 'EVOLVE-BLOCK', message: 'EVOLVE-BLOCK-END without a START' },
-    ]);
+    expect(checkMarkers(FILE, text, false).diagnostics).toEqual([{ file: FILE, line: 2, column: 1, endLine: 2, endColumn: 19, severity: 'error', field: 'EVOLVE-BLOCK', message: 'EVOLVE-BLOCK-END without a START' }]);
   });
 
   it('puts a START never closed at the START line', () => {

@@ -27,7 +27,10 @@ const evaluation = (seed: number, text: string, ids: readonly string[] | undefin
   return { correct: true, score: values.reduce((a, b) => a + b, 0) / values.length, instances };
 };
 
-const local = (seed: number): ProgramEvaluator => async (text, ids) => evaluation(seed, text, ids);
+const local =
+  (seed: number): ProgramEvaluator =>
+  async (text, ids) =>
+    evaluation(seed, text, ids);
 
 /**
  * The batch backend: each submission's shards finish in an order drawn from `releaseSeed`, one per
@@ -92,8 +95,7 @@ async function search(o: { batch?: ReturnType<typeof cluster>; evaluationBudget?
  * fills the parent's cache first depends on which finishes first, here as in the local walk with
  * several evaluator slots (searchConcurrency.test.ts compares the same shape).
  */
-const journaled = (events: readonly EngineEvent[]) =>
-  events.filter((e) => !isIncidental(e)).map((e) => (e.type === 'decision' ? { ...e, record: { ...e.record, incumbentCalls: 0 } } : e));
+const journaled = (events: readonly EngineEvent[]) => events.filter((e) => !isIncidental(e)).map((e) => (e.type === 'decision' ? { ...e, record: { ...e.record, incumbentCalls: 0 } } : e));
 const decisions = (events: readonly EngineEvent[]) => events.flatMap((e) => (e.type === 'decision' ? [e.record] : []));
 
 describe('a batch backend (every shard of a program in one submission)', () => {
@@ -127,10 +129,13 @@ describe('a batch backend (every shard of a program in one submission)', () => {
     const one: ShardEvaluator = async (program, shard) => ({ correct: true, scores: evaluation(4, texts.get(program.hash)!, shard).instances });
     const aborted: number[] = [];
     const batch: ShardBatchEvaluator = (program, shards, signal) =>
-      shards.map((shard, i) => new Promise<ShardOutcome>((resolve) => {
-        signal.addEventListener('abort', () => aborted.push(i));
-        void one(program, shard, signal).then(resolve);
-      }));
+      shards.map(
+        (shard, i) =>
+          new Promise<ShardOutcome>((resolve) => {
+            signal.addEventListener('abort', () => aborted.push(i));
+            void one(program, shard, signal).then(resolve);
+          }),
+      );
     const context = (over: Partial<CodeGateContext>): CodeGateContext => ({
       gate: { name: 'pace+', alpha: 0.05, schedule: 'per-candidate', population: 'infinite' },
       runSeed: 9,

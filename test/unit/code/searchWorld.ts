@@ -13,16 +13,7 @@ import type { LlmClient } from '../../../src/core/ports';
 import type { ChatRequest } from '../../../src/core/llm/types';
 import { hashSeed, SeededRandom } from '../../../src/core/random';
 
-export const SEED_PROGRAM = [
-  '// Frozen: the harness calls solve().',
-  'export function solve() {',
-  '  // EVOLVE-BLOCK-START',
-  '  const x = 0.10; // v0',
-  '  // EVOLVE-BLOCK-END',
-  '  return x;',
-  '}',
-  '',
-].join('\n');
+export const SEED_PROGRAM = ['// Frozen: the harness calls solve().', 'export function solve() {', '  // EVOLVE-BLOCK-START', '  const x = 0.10; // v0', '  // EVOLVE-BLOCK-END', '  return x;', '}', ''].join('\n');
 
 export const INSTANCES = Array.from({ length: 30 }, (_, i) => `inst-${i + 1}`);
 export const constantOf = (text: string): number => Number(/const x = ([\d.-]+)/.exec(text)![1]);
@@ -72,7 +63,8 @@ export function proposer(seed: number, neutral: boolean, firstAnswerBroken = fal
     async chat(req) {
       requests.push(req);
       if (req.role === 'validator') return { text: judgePrograms(req, judging), finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 10 }, model: 'fake' } as Awaited<ReturnType<LlmClient['chat']>>;
-      if (req.role === 'meta') return { text: 'Larger x helped.\n- move x up\n- keep the steps small', finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 10 }, model: 'fake' } as Awaited<ReturnType<LlmClient['chat']>>;
+      if (req.role === 'meta')
+        return { text: 'Larger x helped.\n- move x up\n- keep the steps small', finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 10 }, model: 'fake' } as Awaited<ReturnType<LlmClient['chat']>>;
       const user = req.messages[1]!.content;
       const parent = /```\n([\s\S]*?)\n```/.exec(user)![1]!;
       const line = parent.split('\n').find((l) => l.includes('const x'))!;

@@ -57,16 +57,11 @@ describe('code run spec', () => {
 
   it('shards need {instances} in the command; a score range needs lo < hi', () => {
     const text = ['kind: code', 'evaluator:', '  command: node e.mjs {program} {results}', '  shards: true', '  scoreRange: [1, 1]', ''].join('\n');
-    expect(shown(text)).toEqual([
-      '4: error shards: true needs {instances} in evaluator.command (the file listing the instance ids a shard runs)',
-      '5: error evaluator.scoreRange must be [lo, hi] with lo < hi (got [1, 1])',
-    ]);
+    expect(shown(text)).toEqual(['4: error shards: true needs {instances} in evaluator.command (the file listing the instance ids a shard runs)', '5: error evaluator.scoreRange must be [lo, hi] with lo < hi (got [1, 1])']);
   });
 
   it('without an evaluator command a code search needs ShinkaEvolve’s evaluate.py beside the program', () => {
-    expect(resolve('kind: code\n').diagnostics.map((d) => d.message)).toEqual([
-      'a code search needs evaluator: { command: "… {program} {results}" }, or ShinkaEvolve\'s evaluate.py beside the program',
-    ]);
+    expect(resolve('kind: code\n').diagnostics.map((d) => d.message)).toEqual(['a code search needs evaluator: { command: "… {program} {results}" }, or ShinkaEvolve\'s evaluate.py beside the program']);
     expect(resolve('kind: code\n', true).diagnostics).toEqual([]);
   });
 
@@ -171,7 +166,7 @@ describe('code run spec', () => {
     ]);
   });
 
-  it('several proposer models, each priced: by Ratchet\'s list, its own price, or free: true', () => {
+  it("several proposer models, each priced: by Ratchet's list, its own price, or free: true", () => {
     const text = [
       'kind: code',
       'evaluator: { command: "node e.mjs {program} {results}" }',
@@ -193,7 +188,7 @@ describe('code run spec', () => {
     expect(spec.search.bandit).toEqual({ costWeight: 1 });
   });
 
-  it('without proposerModels the bandit has the proposer role\'s one model, priced as that role', () => {
+  it("without proposerModels the bandit has the proposer role's one model, priced as that role", () => {
     const { spec } = resolve(['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', 'models: { proposer: { model: my-model, price: { input: 2, output: 3 } } }', ''].join('\n'));
     expect(proposerArms(spec)).toEqual([{ model: 'my-model', price: { inputPerMTok: 2, outputPerMTok: 3 } }]);
     expect(spec.search.proposerModels).toBeUndefined();
@@ -216,7 +211,7 @@ describe('code run spec', () => {
     ].join('\n');
     expect(shown(text)).toEqual([
       '7: error search.proposerModels lists gpt-5-mini twice; the bandit needs each model once',
-      '8: error search.bandit.costWeight weighs each model\'s dollars, but house-model has no known price; give it price: { input: …, output: … } (USD per million tokens), or free: true',
+      "8: error search.bandit.costWeight weighs each model's dollars, but house-model has no known price; give it price: { input: …, output: … } (USD per million tokens), or free: true",
       '9: error search.proposerModels[3] sets both a price and free: true; keep one',
     ]);
     const typos = ['kind: code', 'evaluator: { command: "node e.mjs {program} {results}" }', 'search:', '  novelty: { embedding: 7 }', '  nolvety: {}', ''].join('\n');
@@ -235,9 +230,7 @@ describe('code run spec', () => {
 
   it('a prompt run is unaffected: its spec resolves as before, and the search keys stay refused there', () => {
     const text = ['search:', '  proposerModels: [gpt-5-mini]', '  novelty: { embedding: text-embedding-3-small }', ''].join('\n');
-    expect(validateRunSpecText('a.ratchet.yaml', text).map((d) => `${d.line}: ${d.message}`)).toEqual([
-      '1: search is for code search; set kind: code to evolve a code file against an evaluator',
-    ]);
+    expect(validateRunSpecText('a.ratchet.yaml', text).map((d) => `${d.line}: ${d.message}`)).toEqual(['1: search is for code search; set kind: code to evolve a code file against an evaluator']);
     expect(validateRunSpecText('a.ratchet.yaml', 'models: { proposer: gpt-5-mini }\nbudget: { candidates: 5 }\n')).toEqual([]);
   });
 });

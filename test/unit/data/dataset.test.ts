@@ -12,12 +12,7 @@ const messages = (file: string, text: string): string[] => parseDataset(file, te
 
 describe('JSONL datasets', () => {
   it('reads flat and structured items; reserved keys are not variables', () => {
-    const text = [
-      '{"question": "2+2?", "answer": 4}',
-      '',
-      '{"id": "q2", "vars": {"question": "3+3?"}, "expected": 6, "description": "easy"}',
-      '{"question": "no label"}',
-    ].join('\n');
+    const text = ['{"question": "2+2?", "answer": 4}', '', '{"id": "q2", "vars": {"question": "3+3?"}, "expected": 6, "description": "easy"}', '{"question": "no label"}'].join('\n');
     const { items, diagnostics } = parseDataset('d.jsonl', text);
     expect(diagnostics).toEqual([]);
     expect(items).toEqual([
@@ -119,7 +114,10 @@ describe('YAML datasets', () => {
 describe('item ids and duplicates', () => {
   it('are stable when the file is reordered', () => {
     const rows = ['{"q": "a"}', '{"q": "b", "expected": 1}', '{"id": 7, "q": "c"}', '{"q": "d", "extra": [1, {"z": 1, "y": 2}]}'];
-    const ids = (lines: string[]): string[] => parseDataset('d.jsonl', lines.join('\n')).items.map((i) => i.id).sort();
+    const ids = (lines: string[]): string[] =>
+      parseDataset('d.jsonl', lines.join('\n'))
+        .items.map((i) => i.id)
+        .sort();
     expect(ids([...rows].reverse())).toEqual(ids(rows));
     expect(parseDataset('d.jsonl', '{"b": 1, "a": 2}').items[0]!.id).toBe(parseDataset('d.jsonl', '{"a": 2, "b": 1}').items[0]!.id);
     expect(ids(rows)).toContain('7');
@@ -150,17 +148,13 @@ describe('inputs too large or too deep to read (#14)', () => {
       items: [],
       diagnostics: [expect.objectContaining({ file: 'd.jsonl', line: 2, message: 'line is 216 bytes long, over the 100 bytes limit for one line; set RATCHET_MAX_LINE_MB to raise it' })],
     });
-    expect(parseDataset('d.csv', `question\n${'y'.repeat(101)}\n`, 'csv', limits).diagnostics.map(formatDiagnostic)).toEqual([
-      'd.csv:2:1: line is 101 bytes long, over the 100 bytes limit for one line; set RATCHET_MAX_LINE_MB to raise it',
-    ]);
+    expect(parseDataset('d.csv', `question\n${'y'.repeat(101)}\n`, 'csv', limits).diagnostics.map(formatDiagnostic)).toEqual(['d.csv:2:1: line is 101 bytes long, over the 100 bytes limit for one line; set RATCHET_MAX_LINE_MB to raise it']);
     // A YAML or JSON file may be one long line; only its size is capped (by the files port).
     expect(parseDataset('d.json', `[{"question": "${'x'.repeat(200)}"}]`, 'json', limits).items).toHaveLength(1);
   });
 
   it('refuses values nested past 100 levels, and a YAML alias bomb, at the file', () => {
-    expect(messages('d.jsonl', `{"question": "a"}\n{"question": ${'['.repeat(101)}${']'.repeat(101)}}\n`)).toEqual([
-      'd.jsonl:2:1: the item nests more than 100 levels of lists or objects deep; Ratchet reads up to 100',
-    ]);
+    expect(messages('d.jsonl', `{"question": "a"}\n{"question": ${'['.repeat(101)}${']'.repeat(101)}}\n`)).toEqual(['d.jsonl:2:1: the item nests more than 100 levels of lists or objects deep; Ratchet reads up to 100']);
     expect(messages('d.jsonl', `{"question": ${'['.repeat(99)}${']'.repeat(99)}}\n`)).toEqual([]);
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefghij'.split('').map((n, i) => `${n}: &${n} [${Array(10).fill(`*${'abcdefghij'[i]}`).join(', ')}]`), 'tests: [{ vars: { q: *j } }]'].join('\n');
     expect(messages('d.yaml', bomb)).toEqual(['d.yaml:1:1: YAML aliases (*name) here expand to too much data; write the values out or use fewer aliases']);

@@ -277,8 +277,6 @@ describe('module scorer (Node loader)', () => {
 
   it('rejects a missing file or export at load time, naming the field', async () => {
     await expect(createNodeScorer({ type: 'module', path: 'missing.mjs', export: 'score' }, nodeDeps)).rejects.toThrow(/^scorer\.path: module not found: .*missing\.mjs$/);
-    await expect(createNodeScorer({ type: 'module', path: 'noScore.mjs', export: 'score' }, nodeDeps)).rejects.toThrow(
-      /^scorer\.export: .*noScore\.mjs does not export a function named "score"/,
-    );
+    await expect(createNodeScorer({ type: 'module', path: 'noScore.mjs', export: 'score' }, nodeDeps)).rejects.toThrow(/^scorer\.export: .*noScore\.mjs does not export a function named "score"/);
   });
 });

@@ -74,8 +74,7 @@ describe('split advice', () => {
     expect(splitAdvice({ feedback: 2, dev: 8, test: 2 }, { gate: 'PACE+', alpha: 0.05, minWins: 6 })).toEqual([
       {
         split: 'dev',
-        message:
-          'dev split has 8 items: PACE+ at α = 0.05 needs at least 6 consecutive wins to commit, so only large gains can be detected; add items or use a larger dev share (with 12 items, add at least 10 more for a dev split of 20)',
+        message: 'dev split has 8 items: PACE+ at α = 0.05 needs at least 6 consecutive wins to commit, so only large gains can be detected; add items or use a larger dev share (with 12 items, add at least 10 more for a dev split of 20)',
       },
     ]);
     expect(splitAdvice({ feedback: 10, dev: 12, test: 8 }, { gate: 'PACE+', alpha: 0.05 })[0]!.message).toBe(

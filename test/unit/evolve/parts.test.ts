@@ -109,9 +109,7 @@ describe('Pareto parent selection', () => {
 describe('overfitting guard', () => {
   it('flags an edit that pastes eight or more words of an item, not text the parent had', () => {
     const item = { id: 'q7', text: 'A farmer has 12 cows and buys 7 more at the market on Sunday' };
-    expect(copiedDatasetText('Solve it.', 'Solve it. Example: a farmer has 12 cows and buys 7 more at the market.', [item])).toEqual([
-      { itemId: 'q7', excerpt: 'a farmer has 12 cows and buys 7' },
-    ]);
+    expect(copiedDatasetText('Solve it.', 'Solve it. Example: a farmer has 12 cows and buys 7 more at the market.', [item])).toEqual([{ itemId: 'q7', excerpt: 'a farmer has 12 cows and buys 7' }]);
     const parent = 'Example: a farmer has 12 cows and buys 7 more at the market.';
     expect(copiedDatasetText(parent, `${parent} Be brief.`, [item])).toEqual([]);
     expect(estimateTokens('x'.repeat(400))).toBe(100);

@@ -134,7 +134,12 @@ describe("the loop's sign gate on crafted outcomes", () => {
       expect(record.statistic).toEqual({ wins, losses, ties: n - wins - losses, pValue: p, level: alpha });
       if (record.decision === 'commit') commits++;
       // Every dev item evaluated once for the candidate, journaled in the pre-fixed order.
-      expect(calls.filter((c) => c.hash === cand.hash).map((c) => c.itemId).sort()).toEqual([...order].sort());
+      expect(
+        calls
+          .filter((c) => c.hash === cand.hash)
+          .map((c) => c.itemId)
+          .sort(),
+      ).toEqual([...order].sort());
       expect(events.flatMap((e) => (e.type === 'item/evaluated' && e.candidateId === cand.id ? [e.itemId] : []))).toEqual(order);
       expect(candidateOutcomes.size).toBe(n);
 
@@ -177,7 +182,16 @@ describe("the loop's sign gate on crafted outcomes", () => {
     const dev = items(12);
     const cand = makeVersion('c1', 'all wins', 'v0');
     const order = orderOf(cand, dev);
-    const { ctx, calls, events } = harness(dev, craft(cand, order, order.map(() => 1)), gateSpec(), { cacheIncumbent: false });
+    const { ctx, calls, events } = harness(
+      dev,
+      craft(
+        cand,
+        order,
+        order.map(() => 1),
+      ),
+      gateSpec(),
+      { cacheIncumbent: false },
+    );
     const { record } = await testCandidate(ctx, cand, INCUMBENT, EMPTY_LEDGER);
     expect(record).toMatchObject({ decision: 'commit', incumbentCalls: 12, candidateCalls: 12 });
     expect(calls.filter((c) => c.hash === INCUMBENT.hash)).toHaveLength(12);

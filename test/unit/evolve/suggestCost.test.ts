@@ -45,8 +45,7 @@ class ScriptedLlm implements Metered {
   async chat(req: ChatRequest): Promise<ChatResponse> {
     this.calls.set(req.role, (this.calls.get(req.role) ?? 0) + 1);
     const prompt = req.messages.map((m) => m.content).join('\n');
-    const text =
-      req.role === 'proposer' ? 'Reasoning: add a hint.\n\n```prompt\nHINT: the answer is 7.\nQuestion: {{question}}\n```\n' : prompt.includes('HINT') ? 'The answer is 7' : 'The answer is 0';
+    const text = req.role === 'proposer' ? 'Reasoning: add a hint.\n\n```prompt\nHINT: the answer is 7.\nQuestion: {{question}}\n```\n' : prompt.includes('HINT') ? 'The answer is 7' : 'The answer is 0';
     return { text, finishReason: 'stop', logprobs: undefined, usage: { promptTokens: 10, completionTokens: 2 }, model: 'sim' };
   }
 

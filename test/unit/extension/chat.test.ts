@@ -33,7 +33,12 @@ describe('toChatTurns', () => {
   });
 
   it('opens with a user turn when the conversation starts with the assistant', () => {
-    expect(toChatTurns([{ role: 'system', content: 'S' }, { role: 'assistant', content: 'A' }])).toEqual([
+    expect(
+      toChatTurns([
+        { role: 'system', content: 'S' },
+        { role: 'assistant', content: 'A' },
+      ]),
+    ).toEqual([
       { role: 'user', content: 'Instructions:\nS' },
       { role: 'assistant', content: 'A' },
     ]);

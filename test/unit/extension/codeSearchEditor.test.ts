@@ -9,7 +9,17 @@ import { EVOLVE_BLOCK_COLORS, blockLines } from '../../../src/extension/views/bl
 describe('blockLines', () => {
   it('shades the lines between the markers and marks the rest, marker lines included, frozen', () => {
     const text = 'import x\n# EVOLVE-BLOCK-START\na = 1\nb = 2\n# EVOLVE-BLOCK-END\nrun()\n# EVOLVE-BLOCK-START\nc = 3\n# EVOLVE-BLOCK-END\n';
-    expect(blockLines(parseBlocks(text), 9)).toEqual({ mutable: [[3, 4], [8, 8]], frozen: [[1, 2], [5, 7], [9, 9]] });
+    expect(blockLines(parseBlocks(text), 9)).toEqual({
+      mutable: [
+        [3, 4],
+        [8, 8],
+      ],
+      frozen: [
+        [1, 2],
+        [5, 7],
+        [9, 9],
+      ],
+    });
   });
 
   it('leaves an empty block unshaded and marks nothing past the last line', () => {
@@ -19,7 +29,19 @@ describe('blockLines', () => {
 
   it('keeps the inner markers of a nested block inside the shade only as frozen lines', () => {
     const text = '# EVOLVE-BLOCK-START\na\n# EVOLVE-BLOCK-START\nb\n# EVOLVE-BLOCK-END\nc\n# EVOLVE-BLOCK-END\n';
-    expect(blockLines(parseBlocks(text), 7)).toEqual({ mutable: [[2, 2], [4, 4], [6, 6]], frozen: [[1, 1], [3, 3], [5, 5], [7, 7]] });
+    expect(blockLines(parseBlocks(text), 7)).toEqual({
+      mutable: [
+        [2, 2],
+        [4, 4],
+        [6, 6],
+      ],
+      frozen: [
+        [1, 1],
+        [3, 3],
+        [5, 5],
+        [7, 7],
+      ],
+    });
   });
 
   it('uses colours the manifest contributes, each with a light, dark and high-contrast default', () => {

@@ -30,8 +30,6 @@ describe('messages', () => {
   });
 
   it('says the server is down, and what to do', () => {
-    expect(serverDownMessage(COMMANDS.evolve, 'stopped')).toBe(
-      'Ratchet: "Evolve Prompt" needs the Ratchet language server, which is stopped. Restart it, or open the log to see why it stopped.',
-    );
+    expect(serverDownMessage(COMMANDS.evolve, 'stopped')).toBe('Ratchet: "Evolve Prompt" needs the Ratchet language server, which is stopped. Restart it, or open the log to see why it stopped.');
   });
 });

@@ -16,9 +16,7 @@ describe('replaceQuestion', () => {
       message: 'mental math.dev.jsonl already exists. Replace it with a new dev set?',
       detail: 'Generate Dev Set writes mental math.dev.jsonl and its held-out split mental math.test.jsonl when it ends. Replacing loses what you edited in it; Open Existing shows the dev set you have.',
     });
-    expect(replaceQuestion(paths(['file:///w/mental%20math.dev.jsonl', 'file:///w/mental%20math.test.jsonl'])).message).toBe(
-      'mental math.dev.jsonl and mental math.test.jsonl already exist. Replace them with a new dev set?',
-    );
+    expect(replaceQuestion(paths(['file:///w/mental%20math.dev.jsonl', 'file:///w/mental%20math.test.jsonl'])).message).toBe('mental math.dev.jsonl and mental math.test.jsonl already exist. Replace them with a new dev set?');
   });
 });
 
@@ -49,9 +47,7 @@ describe('devSetEnd', () => {
   });
 
   it('a cancelled or interrupted generation wrote nothing, and a rerun pays nothing twice', () => {
-    expect(devSetEnd(status({ state: 'cancelled' }), paths(), undefined)?.message).toBe(
-      'Ratchet: Generate Dev Set was cancelled; nothing was written. Run it again to go on: every call it made is answered from the response cache.',
-    );
+    expect(devSetEnd(status({ state: 'cancelled' }), paths(), undefined)?.message).toBe('Ratchet: Generate Dev Set was cancelled; nothing was written. Run it again to go on: every call it made is answered from the response cache.');
     expect(devSetEnd(status({ state: 'interrupted' }), paths(), undefined)?.level).toBe('warning');
     // A failure is the run notices' to say; a status that went away is the Runs view's.
     expect(devSetEnd(status({ state: 'failed', error: 'x' }), paths(), undefined)).toBeUndefined();

@@ -86,9 +86,7 @@ describe('addedLinesMarkdown', () => {
   const span = (text: string) => `<span style="background-color:var(--vscode-ratchet-inlineChange-addedLineBackground);">${text}</span>`;
 
   it('shows every line, blank ones included, each in monospace on the added-line background, on one source line', () => {
-    expect(addedLinesMarkdown(['', '  indented  twice', 'end'], variable)).toBe(
-      `<div><code></code><br><code>${span('  ')}<wbr>${span('indented  ')}<wbr>${span('twice')}</code><br><code>${span('end')}</code></div>`,
-    );
+    expect(addedLinesMarkdown(['', '  indented  twice', 'end'], variable)).toBe(`<div><code></code><br><code>${span('  ')}<wbr>${span('indented  ')}<wbr>${span('twice')}</code><br><code>${span('end')}</code></div>`);
     // One source line: a blank line of the text cannot end the HTML block and let Markdown read the rest.
     expect(addedLinesMarkdown(['a', '', '', 'b'], variable)).not.toContain('\n');
   });
@@ -104,9 +102,7 @@ describe('addedLinesMarkdown', () => {
   });
 
   it('shows text from the model as text: markup in it is escaped, never rendered', () => {
-    expect(escapeHtml(`<!-- edit:1 --> </pre><img src=x onerror="alert('x')"> & more`)).toBe(
-      '&lt;!-- edit:1 --&gt; &lt;/pre&gt;&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; more',
-    );
+    expect(escapeHtml(`<!-- edit:1 --> </pre><img src=x onerror="alert('x')"> & more`)).toBe('&lt;!-- edit:1 --&gt; &lt;/pre&gt;&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt; &amp; more');
     expect(addedLinesMarkdown(['</div>**bold** <script>'], variable)).not.toMatch(/<\/div>\*\*|<script/);
   });
 });

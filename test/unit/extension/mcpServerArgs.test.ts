@@ -8,7 +8,17 @@ describe('mcpServerArgs', () => {
   it('gives the workspace folders, trust only when VS Code trusts the workspace, the endpoint and model of the settings', () => {
     expect(mcpServerArgs({ provider: 'openai', baseUrl: undefined, models: {} }, facts)).toEqual(['/ext/out/cli.js', 'mcp', '--workspace', '/w/a', '--workspace', '/w/b']);
     expect(mcpServerArgs({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', models: { default: 'llama3.1' } }, { ...facts, trusted: true })).toEqual([
-      '/ext/out/cli.js', 'mcp', '--workspace', '/w/a', '--workspace', '/w/b', '--trust', '--base-url', 'http://127.0.0.1:11434/v1', '--model', 'llama3.1',
+      '/ext/out/cli.js',
+      'mcp',
+      '--workspace',
+      '/w/a',
+      '--workspace',
+      '/w/b',
+      '--trust',
+      '--base-url',
+      'http://127.0.0.1:11434/v1',
+      '--model',
+      'llama3.1',
     ]);
   });
 

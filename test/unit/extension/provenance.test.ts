@@ -80,7 +80,7 @@ describe('the provenance hover', () => {
     expect(provenanceHoverMarkdown(edit('c1', BASE, C1, { by: 'autopilot' }), doc, now)).toContain('Applied by autopilot 3 minutes ago');
   });
 
-  it('names a code search\'s program, and words its evidence in instances', () => {
+  it("names a code search's program, and words its evidence in instances", () => {
     const program = edit('p7', BASE, C1, { runKind: 'search', file: 'solve.py', evidence: { ...edit('p7', BASE, C1).evidence, gate: 'greedy', reason: 'greedy' } });
     const lines = provenanceHoverMarkdown(program, 'file:///ws/solve.py', now).split('\n');
     expect(lines.slice(0, 3)).toEqual(['**Ratchet** — this line came from program `p7` of code search `20261129-223412-a1b2c3`', '', 'Greedy: 6 won, 0 lost, 3 tied on 9 instances']);

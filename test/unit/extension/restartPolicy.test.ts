@@ -37,9 +37,7 @@ describe('RestartPolicy', () => {
   });
 
   it('says what happened and what to do', () => {
-    expect(gaveUpMessage({ restart: false, crashes: 5, windowMs: 180_000 })).toBe(
-      'Ratchet: the language server stopped 5 times in 3 minutes, so it was not started again. Open the log to see why, then restart it.',
-    );
+    expect(gaveUpMessage({ restart: false, crashes: 5, windowMs: 180_000 })).toBe('Ratchet: the language server stopped 5 times in 3 minutes, so it was not started again. Open the log to see why, then restart it.');
   });
 
   it('keeps the connection through a few transport errors, not more', () => {

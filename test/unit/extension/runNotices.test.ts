@@ -75,7 +75,7 @@ describe('endNotice of a code search', () => {
 
   it('says so when nothing beat the starting program', () => {
     const none = search({ state: 'finished', tested: 1, commits: 0, search: { start: 0.18, best: { candidateId: 'p0', score: 0.18 }, committed: {} } });
-    expect(endNotice(none, going)?.message).toBe('Ratchet: the code search on step.mjs (run r2) finished: 1 program tested, 0 committed; nothing beat the starting program\'s 0.18.');
+    expect(endNotice(none, going)?.message).toBe("Ratchet: the code search on step.mjs (run r2) finished: 1 program tested, 0 committed; nothing beat the starting program's 0.18.");
   });
 
   it('shows a failure as an error, and only logs a cancel or an interruption', () => {

@@ -68,7 +68,12 @@ describe('RunStatuses', () => {
   it('keeps how a run ended, up to a limit of ended runs; live runs are never forgotten', () => {
     const statuses = new RunStatuses(2);
     statuses.set(at('live'));
-    for (const [runId, state] of [['a', 'finished'], ['b', 'failed'], ['c', 'cancelled']] as const) statuses.set(at(runId, { state }));
+    for (const [runId, state] of [
+      ['a', 'finished'],
+      ['b', 'failed'],
+      ['c', 'cancelled'],
+    ] as const)
+      statuses.set(at(runId, { state }));
     expect(ids(statuses.all())).toEqual(['c', 'b', 'live']);
     expect(statuses.get('b')?.status.state).toBe('failed');
   });

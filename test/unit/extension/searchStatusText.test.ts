@@ -24,8 +24,7 @@ function fold(events: EngineEvent[]): RunState {
 }
 
 const statusOf = (events: EngineEvent[]): LiveRunStatus => events.reduce(foldStatus, startingStatus(RUN));
-const view = (s: LiveRunStatus, events = searchEvents) =>
-  statusView({ runId: RUN, status: { uri: 'file:///w/pack.mjs', workspace: '/w', status: s }, state: fold(events) }, 'running', undefined);
+const view = (s: LiveRunStatus, events = searchEvents) => statusView({ runId: RUN, status: { uri: 'file:///w/pack.mjs', workspace: '/w', status: s }, state: fold(events) }, 'running', undefined);
 
 describe('a code search in the status bar', () => {
   it('shows the best score (the starting program’s until a child commits), with evaluations of the budget, slots busy and cost', () => {

@@ -32,18 +32,18 @@ describe('statusView', () => {
   it('shows the run, its status line and the cost; the candidate’s evidence against 1/α in the tooltip', () => {
     expect(statusView(shown(), 'running', { health: 'ok', message: 'Ready.' })).toEqual({
       text: '$(sync~spin) x.prompt.md · testing c1abcdef99 · $0.01',
-      tooltip: [
-        'Run run-1 — evolve p/x.prompt.md, gate pace+ (α = 0.05)',
-        'Candidate c1abcdef99: evidence ×3.2, committed at ×20 (1/α).',
-        '12 LLM calls, 1320 tokens, $0.0120.',
-        'Click to open the Ratchet panel.',
-      ].join('\n'),
+      tooltip: ['Run run-1 — evolve p/x.prompt.md, gate pace+ (α = 0.05)', 'Candidate c1abcdef99: evidence ×3.2, committed at ×20 (1/α).', '12 LLM calls, 1320 tokens, $0.0120.', 'Click to open the Ratchet panel.'].join('\n'),
       severity: 'normal',
     });
   });
 
   it('under the run-level default the tooltip calls a line above 1/α the candidate’s share of the run’s α', () => {
-    const state = fold(started({ schedule: 'fwer-screened' }), proposed('c0', undefined), proposed('c2', 'c0'), ev('wealth/step', { candidateId: 'c2', k: 1, itemId: 'i1', delta: 1, logWealth: Math.log(1.6), logThreshold: Math.log(120), logBest: 10 }));
+    const state = fold(
+      started({ schedule: 'fwer-screened' }),
+      proposed('c0', undefined),
+      proposed('c2', 'c0'),
+      ev('wealth/step', { candidateId: 'c2', k: 1, itemId: 'i1', delta: 1, logWealth: Math.log(1.6), logThreshold: Math.log(120), logBest: 10 }),
+    );
     expect(statusView(shown({}, state), 'running', undefined).tooltip).toContain('Candidate c2: evidence ×1.6, committed at ×120 (its share of the run’s α).');
   });
 

@@ -54,7 +54,7 @@ describe('an item the judge did not answer', () => {
     expect(record).toMatchObject({ wins: 1, ties: 1, unjudged: record.itemsConsumed - 2, decision: 'reject' });
   });
 
-  it('keeps PACE+ valid for the null on the answered items, even when the judge abstains more on the candidate\'s losses', () => {
+  it("keeps PACE+ valid for the null on the answered items, even when the judge abstains more on the candidate's losses", () => {
     // P(win, answered) = 0.10 × 0.9 = 0.09 = P(loss, answered) = 0.18 × 0.5: the boundary of the null
     // on answered items, while over all items the candidate is worse (E[Δ] = −0.08).
     const world: World = { pWin: 0.1, pLoss: 0.18, abstain: { '1': 0.1, '-1': 0.5, '0': 0.3 } };
@@ -128,7 +128,7 @@ describe('the judge tally and its warning', () => {
       judge: { answers, abstained, model: 'llama3.1' },
     });
 
-  it('warns over 10 % of a test\'s judge answers missing, naming the model, and not at or under it', () => {
+  it("warns over 10 % of a test's judge answers missing, naming the model, and not at or under it", () => {
     expect(ABSTENTION_WARNING_SHARE).toBe(0.1);
     expect(abstentionWarning(record(40, 4))).toBeUndefined();
     expect(abstentionWarning(record(40, 5))).toBe(

@@ -1,18 +1,6 @@
 // Elo, Soft Elo and softmax parent selection (GATES.md 7.1–7.4).
 import { describe, expect, it } from 'vitest';
-import {
-  ELO_TAU,
-  agentConfidence,
-  eloAddVersion,
-  eloExpected,
-  eloRecordMatch,
-  eloUpdate,
-  matchOpponents,
-  softEloK,
-  softMatchScore,
-  softmaxProbabilities,
-  softmaxSelect,
-} from '../../../src/core/gates/elo';
+import { ELO_TAU, agentConfidence, eloAddVersion, eloExpected, eloRecordMatch, eloUpdate, matchOpponents, softEloK, softMatchScore, softmaxProbabilities, softmaxSelect } from '../../../src/core/gates/elo';
 import { SeededRandom } from '../../../src/core/random';
 
 describe('Elo updates (7.1)', () => {

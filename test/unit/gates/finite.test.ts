@@ -174,7 +174,10 @@ describe('the finite e-processes', () => {
       const discordant = Math.min(n - Math.abs(lead), 2 * rng.int(n / 2) + Math.abs(lead));
       const w = (discordant + lead) / 2;
       const values = population(w, discordant - w, n - discordant);
-      const ordered = values.map((v) => [rng.next(), v] as const).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+      const ordered = values
+        .map((v) => [rng.next(), v] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, v]) => v);
       const withStop = runOrder(finite('pace+', { bettor }), ordered);
       const without = runOrder(finite('pace+', { bettor, futility: false }), ordered);
       expect(withStop.commit).toBe(without.commit);

@@ -10,13 +10,9 @@ describe('guaranteeSentence', () => {
   });
 
   it('per candidate says what it bounds and what that adds up to over the run', () => {
-    expect(guaranteeSentence({ gate: 'pace+', alpha: 0.05, schedule: 'per-candidate', candidates: 25 })).toBe(
-      'each candidate: P(false commit) ≤ 0.05; over 25 candidates up to 0.72 if independent',
-    );
+    expect(guaranteeSentence({ gate: 'pace+', alpha: 0.05, schedule: 'per-candidate', candidates: 25 })).toBe('each candidate: P(false commit) ≤ 0.05; over 25 candidates up to 0.72 if independent');
     // 1 − 0.95^200 = 0.99997: not rounded up to a certainty.
-    expect(guaranteeSentence({ gate: 'pace', alpha: 0.05, schedule: 'per-candidate', candidates: 200 })).toBe(
-      'each candidate: P(false commit) ≤ 0.05; over 200 candidates up to 0.99996 if independent',
-    );
+    expect(guaranteeSentence({ gate: 'pace', alpha: 0.05, schedule: 'per-candidate', candidates: 200 })).toBe('each candidate: P(false commit) ≤ 0.05; over 200 candidates up to 0.99996 if independent');
     expect(guaranteeSentence({ gate: 'pace+', alpha: 0.05, schedule: 'per-candidate' })).toBe('each candidate: P(false commit) ≤ 0.05');
   });
 

@@ -15,10 +15,13 @@ describe('OutcomeCache', () => {
 
   it('adopts a committed candidate’s outcomes and fills the rest lazily', () => {
     const c = new OutcomeCache('cfg-1');
-    c.adopt('cand', new Map([
-      ['i3', 1],
-      ['i1', 0],
-    ]));
+    c.adopt(
+      'cand',
+      new Map([
+        ['i3', 1],
+        ['i1', 0],
+      ]),
+    );
     c.set('cand', 'i2', 0.25);
     expect(c.snapshot()).toEqual({ evalConfigHash: 'cfg-1', versions: { cand: { i3: 1, i1: 0, i2: 0.25 } } });
     expect(c.size('cand')).toBe(3);

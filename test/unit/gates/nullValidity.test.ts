@@ -53,14 +53,11 @@ describe.each([
   ['binary', binaryBettors],
   ['continuous', continuousBettors],
 ] as const)('null validity, %s scores', (scores, bettors) => {
-  it.each(bettors.flatMap(([label, spec]) => ALPHAS.map((alpha) => ({ label, spec, alpha }))))(
-    '$label at α = $alpha commits ≤ α + 3 SE',
-    ({ label, spec, alpha }) => {
-      const rate = commitRate(scores, spec, alpha, label);
-      const bound = alpha + 3 * Math.sqrt((alpha * (1 - alpha)) / N);
-      expect(rate).toBeLessThanOrEqual(bound);
-    },
-  );
+  it.each(bettors.flatMap(([label, spec]) => ALPHAS.map((alpha) => ({ label, spec, alpha }))))('$label at α = $alpha commits ≤ α + 3 SE', ({ label, spec, alpha }) => {
+    const rate = commitRate(scores, spec, alpha, label);
+    const bound = alpha + 3 * Math.sqrt((alpha * (1 - alpha)) / N);
+    expect(rate).toBeLessThanOrEqual(bound);
+  });
 });
 
 describe('the simulation can detect an invalid gate', () => {

@@ -60,7 +60,11 @@ describe('paper PACE (section 3)', () => {
   });
 
   it('does not check feasibility: a 5-item dev set runs to the end', () => {
-    const run = runPaceOnOutcomes(paceConfig('pace'), EMPTY_LEDGER, Array.from({ length: 5 }, () => ({ incumbent: 0, candidate: 1 })));
+    const run = runPaceOnOutcomes(
+      paceConfig('pace'),
+      EMPTY_LEDGER,
+      Array.from({ length: 5 }, () => ({ incumbent: 0, candidate: 1 })),
+    );
     expect(run.summary.verdict).toEqual({ decision: 'reject', reason: 'budget', stoppedAt: 5 });
   });
 });
@@ -81,7 +85,11 @@ describe('PACE+ (section 4)', () => {
       const deltas = Array.from({ length: 40 }, (_, i) => ((i * 7 + pattern) % 8 === 0 && i < 40 ? 1 : (i + pattern) % 3 === 0 ? -1 : 0));
       let wins = 0;
       const capped = deltas.map((d) => (d === 1 && wins++ >= 5 ? 0 : d));
-      const run = runPaceOnOutcomes(cfg, EMPTY_LEDGER, capped.map((d) => ({ incumbent: d === -1 ? 1 : 0, candidate: d === 1 ? 1 : 0 })));
+      const run = runPaceOnOutcomes(
+        cfg,
+        EMPTY_LEDGER,
+        capped.map((d) => ({ incumbent: d === -1 ? 1 : 0, candidate: d === 1 ? 1 : 0 })),
+      );
       expect(run.summary.verdict.decision).toBe('reject');
       expect(Math.max(...run.steps.map((s) => s.logWealth))).toBeLessThan(LOG20);
     }

@@ -1,16 +1,7 @@
 // Pairwise verdicts and reward-free PACE (GATES.md 5).
 import { describe, expect, it } from 'vitest';
 import type { JudgeVerdict } from '../../../src/core/gates/pairwise';
-import {
-  bothOrderVerdict,
-  childMatchScore,
-  judgeProbabilityDelta,
-  observeJudgeProbabilities,
-  observeVerdicts,
-  pairwiseStats,
-  startRewardFreeTest,
-  twoTokenProbability,
-} from '../../../src/core/gates/pairwise';
+import { bothOrderVerdict, childMatchScore, judgeProbabilityDelta, observeJudgeProbabilities, observeVerdicts, pairwiseStats, startRewardFreeTest, twoTokenProbability } from '../../../src/core/gates/pairwise';
 import { paceConfig, startPaceTest } from '../../../src/core/gates/pace';
 import { sigmoid } from '../../../src/core/gates/logMath';
 import { EMPTY_LEDGER } from '../../../src/core/gates/thresholds';

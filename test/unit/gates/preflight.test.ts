@@ -38,9 +38,7 @@ describe('preflight', () => {
   });
 
   it('names the run-level threshold and the paper gate', () => {
-    expect(preflight(paceConfig('pace+', { schedule: 'e-lond', horizonT: 30 }), EMPTY_LEDGER, 12).message).toBe(
-      'PACE+ needs at least 13 consecutive wins at α = 0.05 (e-LOND threshold ×600); your dev set has 12 items',
-    );
+    expect(preflight(paceConfig('pace+', { schedule: 'e-lond', horizonT: 30 }), EMPTY_LEDGER, 12).message).toBe('PACE+ needs at least 13 consecutive wins at α = 0.05 (e-LOND threshold ×600); your dev set has 12 items');
     expect(preflight(paceConfig('pace', { alpha: 0.01 }), EMPTY_LEDGER, 1).message).toBe('PACE needs at least 12 consecutive wins at α = 0.01; your dev set has 1 item');
   });
 

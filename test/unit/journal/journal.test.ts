@@ -65,7 +65,10 @@ describe('journal round trip through the real file system', () => {
     const events = Array.from({ length: 60 }, (_, i): EngineEvent => ({ runId: writer.runId, at: i, type: 'log', level: 'info', message: `step ${i}` }));
     const appended = await Promise.all(events.map((e) => writer.append(e)));
     const text = await readFile(writer.paths.events, 'utf8');
-    const lines = text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { message: string; seq: number });
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { message: string; seq: number });
     expect(lines.map((l) => [l.seq, l.message])).toEqual(events.map((_, i) => [i + 1, `step ${i}`]));
     expect(appended.map((e) => e.seq)).toEqual(lines.map((l) => l.seq));
   });
@@ -174,7 +177,10 @@ describe('seq', () => {
 
     expect(written).toEqual([5, 6, 7, 8]);
     const text = await readFile(writer.paths.events, 'utf8');
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { seq: number; type: string });
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; type: string });
     expect(lines.map((l) => [l.seq, l.type])).toEqual([
       [1, 'candidate/proposed'],
       [2, 'llm/waiting'],
@@ -193,9 +199,9 @@ describe('writer refusals', () => {
   it('refuses an event after a terminal one, an event of another run, and a malformed event, writing nothing', async () => {
     const writer = await createJournal(ports(), root, NEW_RUN);
     await expect(writer.append({ runId: 'other', at: 1, type: 'run/cancelled' })).rejects.toThrow(/run other was sent to the journal of run/);
-    await expect(
-      writer.append({ runId: writer.runId, at: 1, type: 'item/evaluated', candidateId: 'c1', itemId: 'x', score: NaN, cached: false }),
-    ).rejects.toThrow('Refusing to journal a malformed event: item/evaluated field "score" should be a number, got null.');
+    await expect(writer.append({ runId: writer.runId, at: 1, type: 'item/evaluated', candidateId: 'c1', itemId: 'x', score: NaN, cached: false })).rejects.toThrow(
+      'Refusing to journal a malformed event: item/evaluated field "score" should be a number, got null.',
+    );
     await writer.append({ runId: writer.runId, at: 2, type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
     await expect(writer.append({ runId: writer.runId, at: 3, type: 'run/cancelled' })).rejects.toThrow(/already ended with run\/finished/);
     // A refused event takes no seq: the one written is the first.
@@ -261,9 +267,7 @@ describe('torn last line', () => {
   it('refuses to resume a run that already ended', async () => {
     const writer = await createJournal(ports(), root, NEW_RUN);
     await writer.append({ runId: writer.runId, at: 1, type: 'run/cancelled' });
-    await expect(resumeJournal(files, root, writer.runId)).rejects.toThrow(
-      `Run ${writer.runId} already ended with run/cancelled; start a new run instead of resuming it.`,
-    );
+    await expect(resumeJournal(files, root, writer.runId)).rejects.toThrow(`Run ${writer.runId} already ended with run/cancelled; start a new run instead of resuming it.`);
   });
 });
 
@@ -276,9 +280,7 @@ describe('corruption before the last line', () => {
     await writeFile(writer.paths.events, `${lines.join('\n')}\n`);
     const err = await readJournal(files, writer.paths.events).catch((e: unknown) => e);
     expect(RatchetError.is(err, 'journalCorrupt')).toBe(true);
-    expect((err as RatchetError).message).toMatch(
-      new RegExp(`^${escape(writer.paths.events)} line 3 is not valid JSON: .+; the run cannot be replayed past it\\.$`),
-    );
+    expect((err as RatchetError).message).toMatch(new RegExp(`^${escape(writer.paths.events)} line 3 is not valid JSON: .+; the run cannot be replayed past it\\.$`));
     expect((err as RatchetError).details).toEqual({ file: writer.paths.events, line: 3 });
     // A resume must not paper over it either.
     await expect(resumeJournal(files, root, writer.runId)).rejects.toThrow(/line 3 is not valid JSON/);
@@ -310,9 +312,7 @@ describe('run.json', () => {
   it('reports a damaged run.json with its path', async () => {
     const writer = await createJournal(ports(), root, NEW_RUN);
     await writeFile(writer.paths.runJson, '{"runId": 3}');
-    await expect(readRunRecord(files, writer.paths.runJson)).rejects.toThrow(
-      `${writer.paths.runJson} has no string field "runId"; fix or remove that run folder.`,
-    );
+    await expect(readRunRecord(files, writer.paths.runJson)).rejects.toThrow(`${writer.paths.runJson} has no string field "runId"; fix or remove that run folder.`);
   });
 });
 

@@ -55,9 +55,7 @@ describe('journal format', () => {
     const err = await readRunRecord(files, path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RatchetError);
     expect((err as RatchetError).code).toBe('journalTooNew');
-    expect((err as RatchetError).message).toBe(
-      `${path} was written by a newer Ratchet (format ${JOURNAL_FORMAT + 2}); this one reads up to ${JOURNAL_FORMAT} — update Ratchet.`,
-    );
+    expect((err as RatchetError).message).toBe(`${path} was written by a newer Ratchet (format ${JOURNAL_FORMAT + 2}); this one reads up to ${JOURNAL_FORMAT} — update Ratchet.`);
   });
 
   it('a format that is not a number is corruption', () => {

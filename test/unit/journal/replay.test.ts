@@ -75,9 +75,7 @@ describe('parseJournal', () => {
   });
 
   it('treats a well-formed last line of the wrong shape as corruption, not as a torn write', () => {
-    expect(corruptMessage(jsonl([events[0], { hello: 'world' }]))).toBe(
-      `${FILE} line 2 is not an engine event (no "type" field); the run cannot be replayed past it.`,
-    );
+    expect(corruptMessage(jsonl([events[0], { hello: 'world' }]))).toBe(`${FILE} line 2 is not an engine event (no "type" field); the run cannot be replayed past it.`);
   });
 
   it('keeps optional fields absent rather than inventing them', () => {

@@ -29,7 +29,7 @@ describe('replayingEmitter', () => {
     await expect(emit(proposed('c9', 11))).rejects.toThrow(/diverged at event 2 \(journal: candidate\/proposed, now: candidate\/proposed\)/);
   });
 
-  it('writes a run that ends before it reaches its journal\'s end (the endpoint still down) instead of calling it diverged', async () => {
+  it("writes a run that ends before it reaches its journal's end (the endpoint still down) instead of calling it diverged", async () => {
     const written: EngineEvent[] = [];
     const { emit } = replayingEmitter('r', [proposed('v0', 1), proposed('c1', 2)], async (e) => void written.push(e));
     await emit(proposed('v0', 10));
@@ -39,7 +39,7 @@ describe('replayingEmitter', () => {
 });
 
 describe('activeElapsedMs', () => {
-  it('sums each process\'s span and leaves out the time the run lay interrupted', () => {
+  it("sums each process's span and leaves out the time the run lay interrupted", () => {
     const events: EngineEvent[] = [
       proposed('v0', 1000),
       proposed('c1', 5000), // first process: 4 s
@@ -56,7 +56,7 @@ describe('replayingControl', () => {
   const suggestion = (id: string): Suggestion => ({ candidateId: id, file: 'f.js', baseText: 'a', newText: id });
   const edit = (e: { type: 'edit/applied' | 'edit/rejected'; by: 'user' | 'run' | 'autopilot'; reason?: 'superseded' | 'stale' }, id: string) => ({ ...e, candidateId: id, file: 'f.js', ...at(1) }) as EngineEvent;
 
-  it('gives the journal\'s answers again and asks only about what it has none for', async () => {
+  it("gives the journal's answers again and asks only about what it has none for", async () => {
     const asked: string[] = [];
     const written: string[] = [];
     const user: RunControl = {

@@ -69,7 +69,11 @@ describe('foldStatus', () => {
     ],
     ['a cancel', [proposed('v2'), ev({ type: 'run/cancelled' })], { state: 'cancelled', line: '0 tested · 0 committed' }],
     // Cancelled while a suggestion waited: nothing waits for the user any more.
-    ['a cancel while c9 waited', [decided('c9', 'commit'), ev({ type: 'suggestion', candidateId: 'c9', file: 'f', baseText: 'a', newText: 'b' }), ev({ type: 'run/cancelled' })], { state: 'cancelled', tested: 1, commits: 1, line: '1 tested · 1 committed' }],
+    [
+      'a cancel while c9 waited',
+      [decided('c9', 'commit'), ev({ type: 'suggestion', candidateId: 'c9', file: 'f', baseText: 'a', newText: 'b' }), ev({ type: 'run/cancelled' })],
+      { state: 'cancelled', tested: 1, commits: 1, line: '1 tested · 1 committed' },
+    ],
   ])('%s', (_, events, expected) => {
     expect(fold(events)).toEqual({ runId, state: 'running', tested: 0, commits: 0, line: 'starting', ...expected });
   });
@@ -111,8 +115,7 @@ describe('foldStatus', () => {
 describe('foldStatus of a code search', () => {
   const started = ev({ type: 'run/started', info: { kind: 'search', target: 'solve.py', gate: 'pace', alpha: 0.05, mode: 'suggest', seed: 1 } });
   const child = (candidateId: string, parentId = 'p0') => ev({ type: 'candidate/proposed', candidateId, parentId, contentHash: 'h', text: 't' });
-  const evaluated = (candidateId: string, score: number | undefined, correct = true) =>
-    ev({ type: 'program/evaluated', candidateId, island: 0, correct, instances: 4, ...(score === undefined ? {} : { score }) });
+  const evaluated = (candidateId: string, score: number | undefined, correct = true) => ev({ type: 'program/evaluated', candidateId, island: 0, correct, instances: 4, ...(score === undefined ? {} : { score }) });
   const failed = (reason: 'format' | 'patch' | 'duplicate' | 'not-novel') => ev({ type: 'proposal/failed', parentId: 'p0', island: 0, kind: 'diff', attempt: 1, reason, message: 'm' });
   const seedEvaluated = [started, ev({ type: 'candidate/proposed', candidateId: 'p0', parentId: undefined, contentHash: 'h', text: 't' }), evaluated('p0', 0.5)];
   // What a search journals for one child: proposed, the gate's decision, then what the evaluator said.
@@ -178,7 +181,7 @@ describe('foldStatus of a code search', () => {
     expect(pushed.at(-1)).toMatchObject({ state: 'running', line: '1 program tested · 1 committed · best 0.7 (start 0.5)' });
   });
 
-  it('on Slurm: the probe and an outage are the line while they last; the cluster answering again brings the run\'s line back, and task events change nothing shown', () => {
+  it("on Slurm: the probe and an outage are the line while they last; the cluster answering again brings the run's line back, and task events change nothing shown", () => {
     const counted = fold([...seedEvaluated, ...tested('p1', 'reject', 0.4)]);
     const probing = foldStatus(counted, ev({ type: 'slurm/status', state: 'probing', message: 'probe job 7 checks that the nodes see /s/r1 and run node' }));
     expect(probing.line).toBe('probe job 7 checks that the nodes see /s/r1 and run node');

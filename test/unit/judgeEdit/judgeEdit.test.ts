@@ -71,7 +71,10 @@ describe('checkCandidate', () => {
     ctx = await setup();
     const { inputs } = ctx;
     const { gate } = judgeGate(inputs.spec);
-    const check = (text: string, dev = inputs.splits.dev) => () => checkCandidate(inputs.prompt, text, dev, gate);
+    const check =
+      (text: string, dev = inputs.splits.dev) =>
+      () =>
+        checkCandidate(inputs.prompt, text, dev, gate);
     expect(refusal(check(inputs.prompt.text))).toMatch(/is the text .* already holds: there is no edit to judge/);
     expect(refusal(check(inputs.prompt.text.replace('description: arithmetic', 'description: other')))).toMatch(/changes the front matter of .*task\.prompt\.md/);
     expect(refusal(check(`${inputs.prompt.text}\nAlso {{context}}.\n`))).toMatch(/the candidate: item has no "context" variable/);
@@ -82,9 +85,15 @@ describe('checkCandidate', () => {
 });
 
 describe('checkCandidate on Copilot files', () => {
-  const gate = judgeGate({ gate: { name: 'pace+', alpha: 0.05, lambda: 0.5, lambdas: [...DEFAULT_GRID], schedule: 'per-candidate', horizon: 30, population: 'infinite', focus: { refreshEvery: 5 }, elo: { k: 32, matches: 2, temperature: 174, soft: false } }, rewardFree: false }).gate;
+  const gate = judgeGate({
+    gate: { name: 'pace+', alpha: 0.05, lambda: 0.5, lambdas: [...DEFAULT_GRID], schedule: 'per-candidate', horizon: 30, population: 'infinite', focus: { refreshEvery: 5 }, elo: { k: 32, matches: 2, temperature: 174, soft: false } },
+    rewardFree: false,
+  }).gate;
   const dev = Array.from({ length: 10 }, (_, i) => ({ id: `d${i}`, vars: { message: `q${i}` }, source: { file: 'd.jsonl', line: i + 1 } }));
-  const skill = parsePromptFile('/w/.github/skills/unit-conversion/SKILL.md', ['---', 'name: unit-conversion', 'description: Convert a quantity. Use when asked.', 'argument-hint: a quantity', '---', '# Unit conversion', '', 'Convert it.', ''].join('\n'));
+  const skill = parsePromptFile(
+    '/w/.github/skills/unit-conversion/SKILL.md',
+    ['---', 'name: unit-conversion', 'description: Convert a quantity. Use when asked.', 'argument-hint: a quantity', '---', '# Unit conversion', '', 'Convert it.', ''].join('\n'),
+  );
   const refusal = (text: string) => {
     try {
       checkCandidate(skill, text, dev, gate);
@@ -101,7 +110,14 @@ describe('checkCandidate on Copilot files', () => {
   });
   it("a Copilot file's frozen tokens stay as written", () => {
     const instructions = parsePromptFile('/w/shipping.instructions.md', ['---', "applyTo: '**'", '---', 'Answer with ${input:tone} tone; see [the rules](rules.md).', ''].join('\n'));
-    expect(() => checkCandidate(instructions, instructions.text.replace(' see [the rules](rules.md).', ''), dev.map((d) => ({ ...d, vars: { ...d.vars, tone: 'a' } })), gate)).toThrow(/The candidate cannot be judged: it drops or alters `\[the rules\]\(rules\.md\)`/);
+    expect(() =>
+      checkCandidate(
+        instructions,
+        instructions.text.replace(' see [the rules](rules.md).', ''),
+        dev.map((d) => ({ ...d, vars: { ...d.vars, tone: 'a' } })),
+        gate,
+      ),
+    ).toThrow(/The candidate cannot be judged: it drops or alters `\[the rules\]\(rules\.md\)`/);
   });
 });
 
@@ -142,7 +158,15 @@ describe('runJudgeEdit', () => {
     expect(asked).toEqual([withMarker('better')]);
     expect(outcome).toMatchObject({ verdict: 'commit', applied: 'stale' });
     expect(events.find((e) => e.type === 'edit/rejected')).toMatchObject({ by: 'run', reason: 'stale' });
-    const rejected = await judge({ ...base(withMarker('worse')), apply: { decide: async () => 'accept', apply: async () => { throw new Error('never asked'); } } });
+    const rejected = await judge({
+      ...base(withMarker('worse')),
+      apply: {
+        decide: async () => 'accept',
+        apply: async () => {
+          throw new Error('never asked');
+        },
+      },
+    });
     expect(rejected.outcome).toMatchObject({ verdict: 'reject' });
     expect(rejected.outcome.applied).toBeUndefined();
   });
@@ -158,7 +182,29 @@ describe('runJudgeEdit', () => {
 });
 
 describe('verdictSentence', () => {
-  const record = (over: object) => ({ candidateId: 'c1', parentId: 'v0', incumbentId: 'v0', gate: 'pace+', configHash: '', alpha: 0.05, schedule: 'per-candidate', ledgerBefore: { tested: 0, commits: 0 }, threshold: 20, orderSeed: 1, itemsConsumed: 17, wins: 6, losses: 0, ties: 11, logWealth: Math.log(20.1), decision: 'commit', reason: 'evidence', candidateCalls: 17, incumbentCalls: 17, ...over }) as const;
+  const record = (over: object) =>
+    ({
+      candidateId: 'c1',
+      parentId: 'v0',
+      incumbentId: 'v0',
+      gate: 'pace+',
+      configHash: '',
+      alpha: 0.05,
+      schedule: 'per-candidate',
+      ledgerBefore: { tested: 0, commits: 0 },
+      threshold: 20,
+      orderSeed: 1,
+      itemsConsumed: 17,
+      wins: 6,
+      losses: 0,
+      ties: 11,
+      logWealth: Math.log(20.1),
+      decision: 'commit',
+      reason: 'evidence',
+      candidateCalls: 17,
+      incumbentCalls: 17,
+      ...over,
+    }) as const;
   it('says the verdict, the evidence against its line and the tally, in one sentence', () => {
     const e = judgeEvidence(record({}) as never, 40, 0.05, 20);
     expect(e).toMatchObject({ threshold: 20, pairs: 6, wins: 6, losses: 0, ties: 11, itemsUsed: 17, devItems: 40, reason: 'evidence', abstentions: 0 });

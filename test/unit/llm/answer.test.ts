@@ -24,12 +24,7 @@ describe('splitReasoning: every shape of reasoning a model or server sends', () 
     ['a lone </think>: the template opened it', 'Let me see… maybe A.\n</think>\n\nANSWER-x: B', 'ANSWER-x: B', 'Let me see… maybe A.'],
     ['an unterminated <think>: never answered', 'Sure.\n<think>\nStill thinking about A and B', 'Sure.', 'Still thinking about A and B'],
     ['[THINK]…[/THINK] (Magistral)', '[THINK]compare both[/THINK]The answer is 4', 'The answer is 4', 'compare both'],
-    [
-      'harmony channels',
-      '<|channel|>analysis<|message|>We compare.<|end|><|start|>assistant<|channel|>final<|message|>ANSWER-x: A<|return|>',
-      'ANSWER-x: A',
-      'We compare.',
-    ],
+    ['harmony channels', '<|channel|>analysis<|message|>We compare.<|end|><|start|>assistant<|channel|>final<|message|>ANSWER-x: A<|return|>', 'ANSWER-x: A', 'We compare.'],
     ['harmony flattened by a server without its tokens', 'analysisWe compare A and B.assistantfinalANSWER-x: A', 'ANSWER-x: A', 'We compare A and B.'],
     ['no reasoning at all', '  Just the answer.\n', 'Just the answer.', undefined],
     ['prose that merely says "analysis"', 'analysis of both: A wins', 'analysis of both: A wins', undefined],
@@ -79,8 +74,14 @@ describe('LlmLayer: a cut-off answer', () => {
     });
     return { llm, transport };
   }
-  const cut = (text: string, completionTokens: number): Behaviour => async () => raw(text, { finishReason: 'length', usage: { promptTokens: 10, completionTokens } });
-  const whole = (text: string): Behaviour => async () => raw(text);
+  const cut =
+    (text: string, completionTokens: number): Behaviour =>
+    async () =>
+      raw(text, { finishReason: 'length', usage: { promptTokens: 10, completionTokens } });
+  const whole =
+    (text: string): Behaviour =>
+    async () =>
+      raw(text);
 
   it('is asked for again once with twice the room, and the second answer is read', async () => {
     const { llm, transport } = layer([cut('<think>long reasoning', 300), whole('<think>long reasoning</think>ANSWER-x: A')]);
@@ -100,7 +101,7 @@ describe('LlmLayer: a cut-off answer', () => {
     expect(llm.cost().proposer.truncated).toBe(1);
   });
 
-  it('is kept as it is when the limit is part of what is evaluated (the agent\'s maxTokens)', async () => {
+  it("is kept as it is when the limit is part of what is evaluated (the agent's maxTokens)", async () => {
     const { llm, transport } = layer([cut('The answer is 1', 50)]);
     const res = await llm.chat({ role: 'agent', messages: [{ role: 'user', content: 'q' }], maxTokens: 50, onTruncated: 'keep' });
     expect(res.truncated).toBe(true);

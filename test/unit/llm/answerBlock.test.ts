@@ -7,8 +7,8 @@ const lines = blockLines({ answerTag: 'ANSWER-0a1b2c3d4e5f' }, 'PROMPT');
 const read = (answer: string) => readAnswerBlock(answer, lines, { infos: PROMPT_FENCE_INFOS, what: 'revised prompt', tag: 'prompt' });
 const PROMPT = 'Solve the problem step by step.\nEnd with "Answer: <number>".';
 
-describe('the block between the call\'s own lines', () => {
-  it('is the call\'s hex under its label', () => {
+describe("the block between the call's own lines", () => {
+  it("is the call's hex under its label", () => {
     expect(lines).toEqual({ open: '<<<PROMPT-0a1b2c3d4e5f>>>', close: '<<<END PROMPT-0a1b2c3d4e5f>>>' });
   });
 

@@ -40,7 +40,7 @@ async function rejection(p: Promise<unknown>): Promise<RatchetError> {
 }
 
 describe('LlmLayer: roles', () => {
-  it('fills in each role\'s model, falling back to the default', async () => {
+  it("fills in each role's model, falling back to the default", async () => {
     const { llm, transport } = setup([answer('ok')]);
     await llm.chat(ask);
     await llm.chat({ ...ask, role: 'validator' });
@@ -105,7 +105,7 @@ describe('LlmLayer: retries', () => {
     expect(llm.cost().agent).toMatchObject({ retries: 1, rateLimited: 1 });
   });
 
-  it('fails a call with budgetExhausted, without waiting, when the wait would end past the run\'s deadline', async () => {
+  it("fails a call with budgetExhausted, without waiting, when the wait would end past the run's deadline", async () => {
     const clock = new VirtualClock();
     const admission: CallAdmission = { admit: () => undefined, release: () => undefined, deadline: () => clock.now() + 5000 };
     const { llm, transport } = setup([fail('llmHttp', { status: 429, retryAfterMs: 20_000 }), answer('never')], { clock, admission });
@@ -156,12 +156,10 @@ describe('LlmLayer: timeout and cancellation', () => {
     expect(transport.calls).toBe(2);
   });
 
-  it('names the role, not an endpoint, when the editor\'s model does not answer', async () => {
+  it("names the role, not an endpoint, when the editor's model does not answer", async () => {
     const { llm } = setup([deaf()], { roles: { default: {} }, timeoutMs: 5000, retry: { ...DEFAULT_RETRY, maxFailures: 1 } });
     const err = await rejection(llm.chat(ask));
-    expect(err.message).toBe(
-      'The language model of the agent role did not answer within 5 s: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.',
-    );
+    expect(err.message).toBe('The language model of the agent role did not answer within 5 s: it may be overloaded or still loading the model; raise the per-call timeout if this model is slow.');
     expect(err.details).toEqual({ role: 'agent', timeoutMs: 5000 });
   });
 
@@ -190,7 +188,7 @@ describe('LlmLayer: timeout and cancellation', () => {
     expect(transport.requests.map((r) => r.role)).toEqual(['agent']);
   });
 
-  it('keeps the signal\'s own cancellation reason, and does not call at all when already aborted', async () => {
+  it("keeps the signal's own cancellation reason, and does not call at all when already aborted", async () => {
     const { llm, transport } = setup([answer('x')]);
     const reason = new RatchetError('cancelled', 'Cancelled the run.');
     const err = await rejection(llm.chat(ask, AbortSignal.abort(reason)));
@@ -276,7 +274,7 @@ class ParkedWrites extends MemoryFiles {
 }
 
 describe('LlmLayer: durability', () => {
-  it('frees an answer\'s slot only once its cache entry is written: answers paid for and not yet on disk never outnumber the concurrency', async () => {
+  it("frees an answer's slot only once its cache entry is written: answers paid for and not yet on disk never outnumber the concurrency", async () => {
     const files = new ParkedWrites();
     const { llm, transport } = setup([answer('ok')], { cache: { files, dir: '/c' }, concurrency: 2 });
     const calls = Array.from({ length: 5 }, (_, i) => llm.chat({ ...ask, sampleIndex: i }));
@@ -340,4 +338,3 @@ describe('LlmLayer: cost', () => {
 async function tick(): Promise<void> {
   await new Promise<void>((r) => setImmediate(r));
 }
-

@@ -24,7 +24,7 @@ describe('CostMeter', () => {
     expect(meter.totalDollars()).toBeCloseTo(0.02, 12);
   });
 
-  it('counts an unpriced model in tokens only, and the role\'s dollars become unknown', () => {
+  it("counts an unpriced model in tokens only, and the role's dollars become unknown", () => {
     const meter = new CostMeter({ big: { inputPerMTok: 1, outputPerMTok: 1 } });
     meter.recordCall('validator', 'big', { promptTokens: 10, completionTokens: 10 });
     meter.recordCall('validator', 'local-llama', { promptTokens: 5, completionTokens: 5 });

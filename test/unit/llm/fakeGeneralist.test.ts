@@ -14,7 +14,12 @@ describe('fake endpoint: a generalist model', () => {
 
   it('is listed, and plays the proposer for the proposer’s instructions and the agent for a bare task', () => {
     expect(modelIds(s)).toContain('llama3.1');
-    expect(role([{ role: 'system', content: 'You improve prompts for a language model.' }, { role: 'user', content: '…' }])).toBe('proposer');
+    expect(
+      role([
+        { role: 'system', content: 'You improve prompts for a language model.' },
+        { role: 'user', content: '…' },
+      ]),
+    ).toBe('proposer');
     expect(role([{ role: 'user', content: 'Problem: 3 + 4?' }])).toBe('agent');
     expect(roleOfModel(s, 'gpt-4o-mini', [])).toBeUndefined();
   });

@@ -6,8 +6,7 @@ import { SeededRandom } from '../../../src/core/random';
 import { VirtualClock, constantRandom } from '../../fixtures/llmPorts';
 
 const policy = { ...DEFAULT_RETRY, maxFailures: 4, baseDelayMs: 100, maxDelayMs: 1000 };
-const http = (status: number, retryAfterMs?: number) =>
-  new RatchetError('llmHttp', `status ${status}`, retryAfterMs === undefined ? { status } : { status, retryAfterMs });
+const http = (status: number, retryAfterMs?: number) => new RatchetError('llmHttp', `status ${status}`, retryAfterMs === undefined ? { status } : { status, retryAfterMs });
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');
@@ -154,15 +153,18 @@ describe('withRetries', () => {
     ]);
   });
 
-  it('gives up at maxFailures real failures in a row, with the last failure\'s code and the attempt count', async () => {
-    const { result, attempts } = await script(Array.from({ length: 5 }, () => http(500)), { policy: { ...policy, maxFailures: 5 } });
+  it("gives up at maxFailures real failures in a row, with the last failure's code and the attempt count", async () => {
+    const { result, attempts } = await script(
+      Array.from({ length: 5 }, () => http(500)),
+      { policy: { ...policy, maxFailures: 5 } },
+    );
     expect(attempts()).toBe(5);
     expect(RatchetError.is(result, 'llmHttp')).toBe(true);
     expect((result as RatchetError).details).toEqual({ status: 500, attempts: 5 });
     expect((result as RatchetError).message).toBe('After 5 attempts: status 500');
   });
 
-  it('keeps a malformed answer\'s code and details when it gives up', async () => {
+  it("keeps a malformed answer's code and details when it gives up", async () => {
     const bad = () => new RatchetError('llmMalformed', 'The endpoint sent bad JSON.', { status: 200 });
     const { result } = await script([bad(), bad(), bad(), bad()], { random: constantRandom(0) });
     expect(RatchetError.is(result, 'llmMalformed')).toBe(true);

@@ -31,7 +31,7 @@ describe('describeRoles', () => {
   });
 });
 
-describe('roles without a base URL (the editor\'s language models)', () => {
+describe("roles without a base URL (the editor's language models)", () => {
   it('resolve to no base URL, and no model where none is named', () => {
     const editor: RoleConfig = { default: {}, validator: { model: 'judge' } };
     expect(resolveEndpoint(editor, 'agent')).toEqual({});
@@ -49,8 +49,6 @@ describe('validateRoles', () => {
     const bad = () => validateRoles({ default: { baseURL: 'localhost:8080', model: 'm' } });
     expect(bad).toThrow(RatchetError);
     expect(bad).toThrow(/base URL for the agent role/);
-    expect(() => validateRoles({ default: { baseURL: 'http://h/v1', model: 'm' }, challenger: { model: ' ' } })).toThrow(
-      /No model is set for the challenger role/,
-    );
+    expect(() => validateRoles({ default: { baseURL: 'http://h/v1', model: 'm' }, challenger: { model: ' ' } })).toThrow(/No model is set for the challenger role/);
   });
 });

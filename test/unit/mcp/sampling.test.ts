@@ -25,7 +25,17 @@ describe('SamplingTransport', () => {
   it('sends system text as the system prompt, turns as they are, the role’s model as a hint; reads the text back', async () => {
     const s = server(() => ({ role: 'assistant', model: 'claude-x', content: { type: 'text', text: 'The answer is 4' }, stopReason: 'endTurn' }));
     const res = await new SamplingTransport(s.server).chat(
-      { role: 'agent', model: 'sim-agent', temperature: 0, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'What is 2 + 2?' }, { role: 'assistant', content: 'Thinking.' }, { role: 'user', content: 'Answer.' }] },
+      {
+        role: 'agent',
+        model: 'sim-agent',
+        temperature: 0,
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'What is 2 + 2?' },
+          { role: 'assistant', content: 'Thinking.' },
+          { role: 'user', content: 'Answer.' },
+        ],
+      },
       signal,
     );
     expect(s.sent[0]).toEqual({
@@ -45,7 +55,15 @@ describe('SamplingTransport', () => {
   });
 
   it('a cut-off answer says so; text blocks of a list are joined; an answer with no text is malformed', async () => {
-    const cut = server(() => ({ role: 'assistant', model: 'm', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], stopReason: 'maxTokens' }));
+    const cut = server(() => ({
+      role: 'assistant',
+      model: 'm',
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+      stopReason: 'maxTokens',
+    }));
     expect(await new SamplingTransport(cut.server).chat({ role: 'agent', maxTokens: 5, messages: [{ role: 'user', content: 'x' }] }, signal)).toMatchObject({ text: 'ab', finishReason: 'length' });
     expect(cut.sent[0]!.maxTokens).toBe(5);
     const image = server(() => ({ role: 'assistant', model: 'm', content: { type: 'image', data: '', mimeType: 'image/png' } }));

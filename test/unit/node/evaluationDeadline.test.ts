@@ -9,8 +9,7 @@ import { batchWithinWallTime, withinWallTime } from '../../../src/node/runs/eval
 import { SystemClock } from '../../../src/node/clock';
 
 const clock = new SystemClock();
-const untilAborted = (signal: AbortSignal): Promise<ProgramEvaluation> =>
-  new Promise((_, reject) => signal.addEventListener('abort', () => reject(new RatchetError('cancelled', 'stopped by its signal')), { once: true }));
+const untilAborted = (signal: AbortSignal): Promise<ProgramEvaluation> => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new RatchetError('cancelled', 'stopped by its signal')), { once: true }));
 
 describe('the wall-time budget over evaluations', () => {
   it('stops a running local evaluation at the deadline with the budget refusal', async () => {

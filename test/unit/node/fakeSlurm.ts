@@ -159,4 +159,3 @@ function expand(spec: string): number[] {
     return Array.from({ length: (b ?? a) - a + 1 }, (_, i) => a + i);
   });
 }
-

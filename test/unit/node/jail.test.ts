@@ -79,9 +79,27 @@ describe('jailArgv', () => {
 
   it('namespaces: unshare (and no network) under a pdeathsig, a shell first in the namespace; none: only the pdeathsig', () => {
     expect(jailArgv({ ...input, tier: 'namespaces' }, ['node', 'e.mjs'])).toEqual([
-      'setpriv', '--pdeathsig', 'KILL', '--',
-      'unshare', '--user', '--map-current-user', '--pid', '--fork', '--kill-child=SIGKILL', '--mount-proc', '--ipc', '--uts', '--net', '--',
-      '/bin/sh', '-c', '"$@"; exit $?', 'ratchet-init', 'node', 'e.mjs',
+      'setpriv',
+      '--pdeathsig',
+      'KILL',
+      '--',
+      'unshare',
+      '--user',
+      '--map-current-user',
+      '--pid',
+      '--fork',
+      '--kill-child=SIGKILL',
+      '--mount-proc',
+      '--ipc',
+      '--uts',
+      '--net',
+      '--',
+      '/bin/sh',
+      '-c',
+      '"$@"; exit $?',
+      'ratchet-init',
+      'node',
+      'e.mjs',
     ]);
     expect(jailArgv({ ...input, tier: 'none' }, ['node', 'e.mjs'])).toEqual(['setpriv', '--pdeathsig', 'KILL', '--', 'node', 'e.mjs']);
     expect(jailArgv({ ...input, tier: 'off', caps: caps({ setpriv: no('old util-linux') }) }, ['node', 'e.mjs'])).toEqual(['node', 'e.mjs']);

@@ -23,9 +23,7 @@ describe('NodeLog', () => {
     const key = 'sk-AbCdEf0123456789ghIJKL';
     log.log('warn', `retrying with ${key}`, { endpoint: { baseURL: 'http://x', apiKey: key }, err: new RatchetError('llmHttp', `bad key ${key}`) });
     expect(lines.join('')).not.toContain(key);
-    expect(lines[0]).toBe(
-      '2026-11-29T22:34:12.345Z warn  retrying with [redacted] {"endpoint":{"baseURL":"http://x","apiKey":"[redacted]"},"err":{"name":"RatchetError","message":"bad key [redacted]","code":"llmHttp"}}\n',
-    );
+    expect(lines[0]).toBe('2026-11-29T22:34:12.345Z warn  retrying with [redacted] {"endpoint":{"baseURL":"http://x","apiKey":"[redacted]"},"err":{"name":"RatchetError","message":"bad key [redacted]","code":"llmHttp"}}\n');
   });
 
   it('appends to a file and flushes it on close', async () => {

@@ -7,8 +7,7 @@ import { endpointDefaultsFromEnv } from '../../../src/core/run/endpointDefaults'
 import type { RunSpec } from '../../../src/core/run/specTypes';
 import { roleConfig } from '../../../src/node/runs/roles';
 
-const spec = (models: Partial<Record<string, { model?: string; baseURL?: string; apiKeyEnv?: string }>>) =>
-  ({ models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {}, ...models }, origin: {} }) as unknown as RunSpec;
+const spec = (models: Partial<Record<string, { model?: string; baseURL?: string; apiKeyEnv?: string }>>) => ({ models: { agent: {}, proposer: {}, validator: {}, meta: {}, challenger: {}, ...models }, origin: {} }) as unknown as RunSpec;
 
 describe('roleConfig', () => {
   it('ranks the spec above per-role settings, those above the default model and RATCHET_MODEL', () => {
@@ -53,18 +52,17 @@ describe('roleConfig', () => {
   it('remembers where each role’s key came from, so a 401 names the place to fix', () => {
     const models = { validator: { apiKeyEnv: 'JUDGE_KEY' }, meta: { apiKeyEnv: 'UNSET_KEY' } };
     const keyed = roleConfig(spec(models), { model: 'm' }, { apiKey: 'sk-default', apiKeys: { JUDGE_KEY: 'sk-judge' }, apiKeyFrom: 'OPENAI_API_KEY' });
-    expect([keyed.agent?.apiKeyFrom, keyed.validator?.apiKeyFrom, keyed.meta?.apiKeyFrom]).toEqual([
-      'OPENAI_API_KEY',
-      'JUDGE_KEY (models.validator.apiKeyEnv)',
-      'OPENAI_API_KEY, as UNSET_KEY (models.meta.apiKeyEnv) is not set',
-    ]);
+    expect([keyed.agent?.apiKeyFrom, keyed.validator?.apiKeyFrom, keyed.meta?.apiKeyFrom]).toEqual(['OPENAI_API_KEY', 'JUDGE_KEY (models.validator.apiKeyEnv)', 'OPENAI_API_KEY, as UNSET_KEY (models.meta.apiKeyEnv) is not set']);
     // No key at all: where one would be set.
     const keyless = roleConfig(spec(models), { model: 'm' }, { apiKeyFrom: 'Ratchet: Set API Key' });
     expect([keyless.agent?.apiKeyFrom, keyless.meta?.apiKeyFrom, keyless.meta?.apiKey]).toEqual(['Ratchet: Set API Key', 'UNSET_KEY (models.meta.apiKeyEnv)', undefined]);
   });
 
   it('refuses a base URL with a user name and password, naming where it came from, the password blanked', () => {
-    const run = (o: object, models = {}, defaults = {}) => () => roleConfig(spec(models), { model: 'm', ...o }, defaults);
+    const run =
+      (o: object, models = {}, defaults = {}) =>
+      () =>
+        roleConfig(spec(models), { model: 'm', ...o }, defaults);
     expect(run({ baseURL: 'http://bob:hunter22@proxy/v1' })).toThrow(
       'The base URL from --base-url, "http://[redacted]@proxy/v1", has a user name or password in it, which the OpenAI client cannot send (fetch refuses such URLs): remove it from the URL and give the key as the API key instead (OPENAI_API_KEY or models.agent.apiKeyEnv).',
     );

@@ -181,8 +181,7 @@ describe.skipIf(!linux)('runEvaluation: results', () => {
 
 describe.skipIf(!linux)('runEvaluation: the ShinkaEvolve form, unchanged', () => {
   const taskDir = path.join(FIXTURES, 'shinka');
-  const shinka = (programText: string): Promise<EvaluationRun> =>
-    runEvaluation({ programText, programName: 'main.py', shinka: { taskDir }, timeoutMs: 60_000, graceMs: 300 });
+  const shinka = (programText: string): Promise<EvaluationRun> => runEvaluation({ programText, programName: 'main.py', shinka: { taskDir }, timeoutMs: 60_000, graceMs: 300 });
 
   it('runs evaluate.py --program_path P --results_dir R and reads correct.json, metrics.json and private.instances (skipped without python3)', async (ctx) => {
     if (!caps.python3.ok) ctx.skip();

@@ -10,12 +10,7 @@ describe('cgroupHierarchies', () => {
   const self = ['8:pids:/user.slice/session-2.scope', '4:memory:/x', '0::/user.slice/session-2.scope'].join('\n');
 
   it('finds a cgroup v1 hierarchy of the controller, our own cgroup in it first, then v2', () => {
-    expect(cgroupHierarchies('pids', mountinfo, self)).toEqual([
-      '/sys/fs/cgroup/pids/user.slice/session-2.scope',
-      '/sys/fs/cgroup/pids',
-      '/sys/fs/cgroup/unified/user.slice/session-2.scope',
-      '/sys/fs/cgroup/unified',
-    ]);
+    expect(cgroupHierarchies('pids', mountinfo, self)).toEqual(['/sys/fs/cgroup/pids/user.slice/session-2.scope', '/sys/fs/cgroup/pids', '/sys/fs/cgroup/unified/user.slice/session-2.scope', '/sys/fs/cgroup/unified']);
     expect(cgroupHierarchies('memory', mountinfo, self)).toEqual(['/sys/fs/cgroup/memory/x', '/sys/fs/cgroup/memory', '/sys/fs/cgroup/unified/user.slice/session-2.scope', '/sys/fs/cgroup/unified']);
   });
 

@@ -39,7 +39,13 @@ describe('EvaluatorStage', () => {
     return dir;
   };
   const stage = (dir: string, settings: unknown = { command: 'node evaluate.mjs {program}' }) =>
-    EvaluatorStage.create({ supportFiles: [{ from: join(dir, 'evaluate.mjs'), to: 'evaluate.mjs' }, { from: join(dir, 'data'), to: 'data' }], settings });
+    EvaluatorStage.create({
+      supportFiles: [
+        { from: join(dir, 'evaluate.mjs'), to: 'evaluate.mjs' },
+        { from: join(dir, 'data'), to: 'data' },
+      ],
+      settings,
+    });
 
   it('copies read-only, and its identity is the bytes and settings, never where the workspace is', async () => {
     const a = workspace();
@@ -86,7 +92,9 @@ describe('EvaluatorStage', () => {
   });
 
   it('refuses a support file that is not there, naming it', async () => {
-    await expect(EvaluatorStage.create({ supportFiles: [{ from: '/no/such/evaluate.mjs', to: 'evaluate.mjs' }], settings: {} })).rejects.toThrow(/Could not copy the support file \/no\/such\/evaluate\.mjs: .*Check evaluator\.supportFiles\./);
+    await expect(EvaluatorStage.create({ supportFiles: [{ from: '/no/such/evaluate.mjs', to: 'evaluate.mjs' }], settings: {} })).rejects.toThrow(
+      /Could not copy the support file \/no\/such\/evaluate\.mjs: .*Check evaluator\.supportFiles\./,
+    );
   });
 });
 

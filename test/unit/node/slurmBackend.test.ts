@@ -64,7 +64,7 @@ function backend(runner: SlurmRunner, over: Partial<SlurmBackendOptions> = {}) {
 const ofType = <T extends EngineEvent['type']>(events: readonly EngineEvent[], type: T) => events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
 
 describe('Slurm backend', () => {
-  it('submits a batch as one array job, journaled first, and resolves each shard from its task\'s result in any order', async () => {
+  it("submits a batch as one array job, journaled first, and resolves each shard from its task's result in any order", async () => {
     const fake = new FakeSlurm(2);
     const { b, events } = backend(fake);
     await b.open();
@@ -78,7 +78,15 @@ describe('Slurm backend', () => {
     expect(sbatch).toContain('--export=NONE');
     const submitted = ofType(events, 'slurm/submitted');
     expect(submitted).toHaveLength(1);
-    expect(submitted[0]).toMatchObject({ jobId: job!.jobId, attempt: 1, tasks: [{ index: 0, instances: ['a', 'bb'] }, { index: 1, instances: ['ccc'] }, { index: 2, instances: ['dddd'] }] });
+    expect(submitted[0]).toMatchObject({
+      jobId: job!.jobId,
+      attempt: 1,
+      tasks: [
+        { index: 0, instances: ['a', 'bb'] },
+        { index: 1, instances: ['ccc'] },
+        { index: 2, instances: ['dddd'] },
+      ],
+    });
     // Journaled before any task ran, let alone finished.
     expect(events.findIndex((e) => e.type === 'slurm/submitted')).toBeLessThan(events.findIndex((e) => e.type === 'slurm/task') === -1 ? Infinity : events.findIndex((e) => e.type === 'slurm/task'));
     fake.start(job!.tasks[2]!);
@@ -93,7 +101,15 @@ describe('Slurm backend', () => {
       { correct: true, instances: { dddd: 4 }, score: 0 },
     ]);
     // Cluster-seconds: ElapsedRaw × AllocCPUS (2 CPUs each), task by task.
-    expect(ofType(events, 'slurm/task').filter((e) => e.outcome === 'done').map((e) => [e.index, e.clusterSeconds])).toEqual([[2, 6], [0, 2], [1, 4]]);
+    expect(
+      ofType(events, 'slurm/task')
+        .filter((e) => e.outcome === 'done')
+        .map((e) => [e.index, e.clusterSeconds]),
+    ).toEqual([
+      [2, 6],
+      [0, 2],
+      [1, 4],
+    ]);
     expect(b.load()).toMatchObject({ queued: 0, running: 0, finished: 3, jobs: 0, clusterSeconds: 12 });
   });
 
@@ -117,7 +133,12 @@ describe('Slurm backend', () => {
     // Task 1 ran until cancelled (its own sacct record); task 2 never started (no record of its own).
     fake.task(job!.jobId, 1).elapsed = 4;
     await until('both accounted', () => ofType(events, 'slurm/task').filter((e) => e.outcome === 'cancelled').length === 2);
-    expect(ofType(events, 'slurm/task').filter((e) => e.outcome === 'cancelled').map((e) => [e.index, e.state, e.clusterSeconds]).sort()).toEqual([
+    expect(
+      ofType(events, 'slurm/task')
+        .filter((e) => e.outcome === 'cancelled')
+        .map((e) => [e.index, e.state, e.clusterSeconds])
+        .sort(),
+    ).toEqual([
       [1, 'CANCELLED', 4],
       [2, 'CANCELLED', 0],
     ]);
@@ -136,8 +157,12 @@ describe('Slurm backend', () => {
     ]);
     fake.end(fake.submissions()[1]!.tasks[0]!, 'TIMEOUT', 60);
     const r = await result!;
-    expect(r).toEqual({ correct: false, error: 'Slurm ended the evaluation\'s task TIMEOUT at its time limit (evaluator.slurm.time: 5), on each of its 2 attempts' });
-    expect(ofType(events, 'slurm/task').filter((e) => e.outcome).map((e) => [e.attempt, e.state, e.outcome, e.clusterSeconds])).toEqual([
+    expect(r).toEqual({ correct: false, error: "Slurm ended the evaluation's task TIMEOUT at its time limit (evaluator.slurm.time: 5), on each of its 2 attempts" });
+    expect(
+      ofType(events, 'slurm/task')
+        .filter((e) => e.outcome)
+        .map((e) => [e.attempt, e.state, e.outcome, e.clusterSeconds]),
+    ).toEqual([
       [1, 'TIMEOUT', 'retry', 60],
       [2, 'TIMEOUT', 'incorrect', 60],
     ]);
@@ -212,7 +237,7 @@ describe('Slurm backend', () => {
     ]);
   });
 
-  it('a resume finds by the run\'s job name a job its journal never recorded (the process died between sbatch and the journal)', async () => {
+  it("a resume finds by the run's job name a job its journal never recorded (the process died between sbatch and the journal)", async () => {
     const fake = new FakeSlurm();
     let dead = false;
     const first = backend({ run: (c, a) => (dead ? new Promise(() => undefined) : fake.run(c, a)) });
@@ -224,7 +249,14 @@ describe('Slurm backend', () => {
     const second = backend(fake, { journaled: journal, sharedDir: first.dir });
     await second.b.open();
     const [adopted] = ofType(second.events, 'slurm/submitted');
-    expect(adopted).toMatchObject({ jobId: fake.submissions()[0]!.jobId, adopted: true, tasks: [{ index: 0, instances: ['a'] }, { index: 1, instances: ['b'] }] });
+    expect(adopted).toMatchObject({
+      jobId: fake.submissions()[0]!.jobId,
+      adopted: true,
+      tasks: [
+        { index: 0, instances: ['a'] },
+        { index: 1, instances: ['b'] },
+      ],
+    });
     const results = second.b.evaluateShards(TEXT, [['a'], ['b']], new AbortController().signal);
     for (const t of fake.submissions()[0]!.tasks) await fake.complete(t, scored);
     expect((await Promise.all(results)).map((r) => r.correct)).toEqual([true, true]);

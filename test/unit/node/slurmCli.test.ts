@@ -22,7 +22,7 @@ describe('reading Slurm', () => {
     ]);
   });
 
-  it('sacct: a task with its own record, the state\'s first word, and the grouped records of tasks that never started', () => {
+  it("sacct: a task with its own record, the state's first word, and the grouped records of tasks that never started", () => {
     const rows = parseAccounting(['13_0|CANCELLED by 0|0:0|3|1|None', '13_1|TIMEOUT|0:0|75|2|None', '13_[2-4,7%2]|PENDING|0:0|0|1|None', '13|CANCELLED by 0|0:0|0|1|None', ''].join('\n'));
     expect(rows.map((r) => [r.tasks, r.state, r.elapsedSeconds, r.cpus, r.grouped])).toEqual([
       [['13_0'], 'CANCELLED', 3, 1, false],
@@ -46,7 +46,7 @@ describe('reading Slurm', () => {
 });
 
 describe('writing the job', () => {
-  it('the script: the spec\'s resources as #SBATCH lines, the search path and locale, the setup line, then the runner', () => {
+  it("the script: the spec's resources as #SBATCH lines, the search path and locale, the setup line, then the runner", () => {
     const text = jobScript({
       slurm: { partition: 'short', account: 'p42', qos: 'normal', time: '30', cpus: 2, memoryMb: 4096, gres: 'gpu:1', sbatch: ['--constraint=skylake'], setup: 'module load nodejs/24', retries: 2, pollSeconds: 2 },
       title: 'Run r1',
@@ -116,7 +116,7 @@ describe('SlurmCli waits out a Slurm that does not answer', () => {
     expect(cli.calls.squeue).toBe(4);
   });
 
-  it('a refusal is a badInput error with Slurm\'s words, not a wait; a job that left the queue long ago is no error', async () => {
+  it("a refusal is a badInput error with Slurm's words, not a wait; a job that left the queue long ago is no error", async () => {
     const runner: SlurmRunner = {
       run: async (command) =>
         command === 'sbatch'

@@ -54,7 +54,7 @@ describe('NodeFiles reads UTF-8 or refuses, naming the file, the line and the by
     await expect(lines(path)).rejects.toMatchObject({ details: { file: path, line: 3, byteOffset: 26 } });
   });
 
-  it('reads UTF-8 whole, a character split across the stream\'s chunks included', async () => {
+  it("reads UTF-8 whole, a character split across the stream's chunks included", async () => {
     const head = 'x'.repeat(64 * 1024 - 1);
     const path = file('split.jsonl', Buffer.from(`${head}é\nnext\n`, 'utf8'));
     expect(await lines(path)).toEqual([`${head}é`, 'next', '']);

@@ -5,9 +5,7 @@ const params = { cspSource: 'https://ext.vscode-cdn.net', nonce: 'n0nce+/=', scr
 
 describe('panel HTML', () => {
   it('sets a strict CSP: scripts only with the nonce, styles and fonts only from the extension', () => {
-    expect(contentSecurityPolicy('https://ext.vscode-cdn.net', 'abc')).toBe(
-      "default-src 'none'; script-src 'nonce-abc'; style-src https://ext.vscode-cdn.net; font-src https://ext.vscode-cdn.net; img-src https://ext.vscode-cdn.net data:",
-    );
+    expect(contentSecurityPolicy('https://ext.vscode-cdn.net', 'abc')).toBe("default-src 'none'; script-src 'nonce-abc'; style-src https://ext.vscode-cdn.net; font-src https://ext.vscode-cdn.net; img-src https://ext.vscode-cdn.net data:");
     const html = panelHtml(params);
     expect(html).toContain(`content="default-src 'none'; script-src 'nonce-n0nce+/='; style-src https://ext.vscode-cdn.net;`);
     expect(html).not.toMatch(/unsafe-inline|unsafe-eval/);

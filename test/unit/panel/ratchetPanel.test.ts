@@ -149,7 +149,7 @@ describe('RatchetPanel in VS Code', () => {
     const nonce = /script-src 'nonce-([^']+)'/.exec(panel.webview.html)?.[1];
     expect(nonce).toMatch(/^[A-Za-z0-9+/=]{24}$/);
     expect(panel.webview.html).toContain(`<script nonce="${nonce}" src="https://csp.example/ext/out/webview.js">`);
-    expect(panel.webview.html).toContain("style-src https://csp.example; font-src https://csp.example;");
+    expect(panel.webview.html).toContain('style-src https://csp.example; font-src https://csp.example;');
   });
 
   it('answers the view through the controller and forwards Cancel', async () => {

@@ -50,7 +50,7 @@ function storeWith(events: PanelEvent[]): RunStore {
   return store;
 }
 
-describe('the results table from a run\'s journal events', () => {
+describe("the results table from a run's journal events", () => {
   it('has a row per dev and test item (feedback items are not rows) and a column per scored version, the baseline first', () => {
     const table = buildResultsTable(storeWith(evolveRun()).get(RUN)!);
     expect(table.items.map((i) => [i.itemId, i.split])).toEqual([
@@ -171,7 +171,7 @@ describe('per-version accuracy', () => {
 });
 
 describe('results export', () => {
-  it('CSV: the rows the filter keeps, each version\'s score and output, quoted so a reader gets them back', () => {
+  it("CSV: the rows the filter keeps, each version's score and output, quoted so a reader gets them back", () => {
     const text = exportResults(storeWith(evolveRun()).get(RUN)!, { ...emptyResultsFilter(), onlyFailures: true }, 'csv');
     const { records, error } = parseCsv(text);
     expect(error).toBeUndefined();
@@ -183,9 +183,7 @@ describe('results export', () => {
   });
 
   it('CSV: an output that a spreadsheet would run as a formula is kept as text; numbers are not touched', () => {
-    const events = evolveRun().map((e) =>
-      e.type === 'item/evaluated' && e.candidateId === 'c1' && e.itemId === 'd2' ? { ...e, output: '=HYPERLINK("http://x.invalid","42")' } : e,
-    );
+    const events = evolveRun().map((e) => (e.type === 'item/evaluated' && e.candidateId === 'c1' && e.itemId === 'd2' ? { ...e, output: '=HYPERLINK("http://x.invalid","42")' } : e));
     const text = exportResults(storeWith([...events, scored('c1', 't1', 0, '-3')]).get(RUN)!, emptyResultsFilter(), 'csv');
     const rows = parseCsv(text).records.map((r) => r.fields);
     expect(rows.find((r) => r[0] === 'd2')?.at(-1)).toBe(`'=HYPERLINK("http://x.invalid","42")`);
@@ -210,17 +208,21 @@ describe('results export', () => {
     const store = storeWith(evolveRun());
     const posted: HostMessage[] = [];
     const saved: [string, string][] = [];
-    const controller = new PanelController(store, { post: (m) => posted.push(m) }, {
-      cancel: () => undefined,
-      resume: () => undefined,
-      openCandidate: () => undefined,
-      loadRun: () => undefined,
-      saveExport: (name, text) => void saved.push([name, text]),
-      openDocs: () => undefined,
-      reportError: (m) => {
-        throw new Error(m);
+    const controller = new PanelController(
+      store,
+      { post: (m) => posted.push(m) },
+      {
+        cancel: () => undefined,
+        resume: () => undefined,
+        openCandidate: () => undefined,
+        loadRun: () => undefined,
+        saveExport: (name, text) => void saved.push([name, text]),
+        openDocs: () => undefined,
+        reportError: (m) => {
+          throw new Error(m);
+        },
       },
-    });
+    );
     controller.receive({ type: 'results/request', runId: RUN });
     controller.receive({ type: 'results/cell', runId: RUN, itemId: 'd1', versionId: 'c1' });
     controller.receive({ type: 'results/export', runId: RUN, format: 'json', filter: { ...emptyResultsFilter(), search: 'france' } });
@@ -281,7 +283,7 @@ describe('version labels', () => {
     expect(versionLabel({ id: 'c1', baseline: false, decision: 'reject' })).toBe('c1 (rejected)');
   });
 
-  it('come from the journal: the user\'s Reject in the editor marks the version', () => {
+  it("come from the journal: the user's Reject in the editor marks the version", () => {
     const events = [...evolveRun().slice(0, -3), decided('c1', 'commit', { parentId: 'v0' }), ev('edit/rejected', { candidateId: 'c1', file: 'p/x.prompt.md', by: 'user' })];
     const table = buildResultsTable(storeWith(events as PanelEvent[]).get(RUN)!);
     expect(table.versions.map(versionLabel)).toEqual(['v0 (baseline)', 'c1 (rejected by you)']);

@@ -181,7 +181,16 @@ describe('evidence for one decision', () => {
   });
 
   it('falls back to differing scores for gates without an e-process', () => {
-    const s = store([started(), proposed('c0', undefined), proposed('c1', 'c0'), evaluated('c1', 'i1', 0.9), evaluated('c0', 'i1', 0.4), evaluated('c1', 'i2', 1), evaluated('c0', 'i2', 1), decided('c1', 'commit', { gate: 'greedy', reason: 'greedy', logWealth: 0 })]);
+    const s = store([
+      started(),
+      proposed('c0', undefined),
+      proposed('c1', 'c0'),
+      evaluated('c1', 'i1', 0.9),
+      evaluated('c0', 'i1', 0.4),
+      evaluated('c1', 'i2', 1),
+      evaluated('c0', 'i2', 1),
+      decided('c1', 'commit', { gate: 'greedy', reason: 'greedy', logWealth: 0 }),
+    ]);
     expect(buildEvidence(s.get(RUN)!, 'c1')!.items).toEqual([{ itemId: 'i1', delta: 0.9 - 0.4, winner: 'candidate' }]);
   });
 

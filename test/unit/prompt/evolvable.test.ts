@@ -18,10 +18,10 @@ const SKILL = [
 
 describe('the evolvable text of a file', () => {
   it('is the body of a prompt file; its front matter comes back byte for byte', () => {
-    const text = '---\r\ndescription: Fix it\r\ntools: [\'codebase\']   # keep\r\nratchet:\r\n  seed: 3\r\n---\r\nFix ${selection}.\r\n';
+    const text = "---\r\ndescription: Fix it\r\ntools: ['codebase']   # keep\r\nratchet:\r\n  seed: 3\r\n---\r\nFix ${selection}.\r\n";
     const file = parsePromptFile('.github/prompts/fix.prompt.md', text);
     expect(evolvableText(file)).toBe('Fix ${selection}.\n');
-    expect(fileTextWith(file, 'Fix ${selection} carefully.\n')).toBe('---\r\ndescription: Fix it\r\ntools: [\'codebase\']   # keep\r\nratchet:\r\n  seed: 3\r\n---\r\nFix ${selection} carefully.\r\n');
+    expect(fileTextWith(file, 'Fix ${selection} carefully.\n')).toBe("---\r\ndescription: Fix it\r\ntools: ['codebase']   # keep\r\nratchet:\r\n  seed: 3\r\n---\r\nFix ${selection} carefully.\r\n");
     expect(evolvableRefusal(file, 'anything')).toBeUndefined();
   });
 

@@ -11,9 +11,7 @@ const check = (path: string, text: string, datasetFields: string[] = ['question'
 describe('checkStartingPrompt', () => {
   it('refuses an empty body, saying whether the file or only its body is empty', () => {
     expect(check('p.md', ' \r\n\t\n')).toEqual([{ line: 1, severity: 'error', message: 'the prompt has no body (the file is empty): write the prompt the run should evolve' }]);
-    expect(check('p.prompt.md', '---\r\nmode: agent\r\n---\r\n')).toEqual([
-      { line: 4, severity: 'error', message: 'the prompt has no body (nothing follows the front matter): write the prompt the run should evolve' },
-    ]);
+    expect(check('p.prompt.md', '---\r\nmode: agent\r\n---\r\n')).toEqual([{ line: 4, severity: 'error', message: 'the prompt has no body (nothing follows the front matter): write the prompt the run should evolve' }]);
   });
 
   it('refuses binary content at the line it starts: a NUL, or mostly undecodable text; a stray U+FFFD in text is kept', () => {

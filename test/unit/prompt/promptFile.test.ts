@@ -2,20 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import { bodyForModel, parsePromptFile, promptFileDiagnostics, promptKindOf, splitFrontMatter, withBody } from '../../../src/core/prompt/promptFile';
 
-const ODD = [
-  '---   ',
-  '# a comment the user wants kept',
-  "description:   'Solve it'   ",
-  'tools: [ a,b ]',
-  '',
-  'ratchet:',
-  '    gate:  pace+',
-  '---',
-  'You are a careful solver.',
-  '',
-  'Question: {{ question }}',
-  '',
-].join('\n');
+const ODD = ['---   ', '# a comment the user wants kept', "description:   'Solve it'   ", 'tools: [ a,b ]', '', 'ratchet:', '    gate:  pace+', '---', 'You are a careful solver.', '', 'Question: {{ question }}', ''].join('\n');
 
 describe('prompt files: front matter kept byte for byte', () => {
   it.each([
@@ -90,7 +77,7 @@ describe('prompt files: front matter kept byte for byte', () => {
     expect((err as RatchetError).message).toMatch(/^p\.prompt\.md:[34]:\d+: not valid YAML/);
   });
 
-  it("leaves a Copilot front matter that strict YAML refuses to Copilot: no problem, the body found by its fences", () => {
+  it('leaves a Copilot front matter that strict YAML refuses to Copilot: no problem, the body found by its fences', () => {
     // VS Code reads both; strict YAML sees an alias (*) and a nested mapping.
     const text = '---\napplyTo: **/*.py\ndescription: Use when: reviewing Python\n---\nReview it.\n';
     expect(promptFileDiagnostics('.github/instructions/py.instructions.md', text)).toEqual([]);

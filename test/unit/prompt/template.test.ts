@@ -31,9 +31,7 @@ describe('template variables', () => {
   });
 
   it('names the missing variable, its line and the item', () => {
-    expect(() => renderTemplate('line 1\nQ: {{question}}', { other: 1 }, { file: 'w.prompt.md', firstLine: 4, itemId: 'q7' })).toThrow(
-      'w.prompt.md:5:4: template variable "question" has no value in item q7',
-    );
+    expect(() => renderTemplate('line 1\nQ: {{question}}', { other: 1 }, { file: 'w.prompt.md', firstLine: 4, itemId: 'q7' })).toThrow('w.prompt.md:5:4: template variable "question" has no value in item q7');
   });
 
   it('reports missing variables for a set of vars', () => {

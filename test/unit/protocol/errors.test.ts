@@ -48,7 +48,10 @@ function channel(callerLib: Jsonrpc = jsonrpc): { caller: MessageConnection; cal
  */
 function threeHops(daemon: (q: string) => Promise<string>, editorLib: Jsonrpc = jsonrpc) {
   const socket = channel();
-  socket.callee.onRequest(Ask, guarded(async (p) => ({ a: await daemon(p.q) })));
+  socket.callee.onRequest(
+    Ask,
+    guarded(async (p) => ({ a: await daemon(p.q) })),
+  );
   socket.callee.listen();
   const lsp = channel(editorLib);
   lsp.callee.onRequest(
@@ -63,12 +66,13 @@ function threeHops(daemon: (q: string) => Promise<string>, editorLib: Jsonrpc = 
   );
   lsp.callee.listen();
   // By method name: the type object belongs to the first copy (as in the extension, serverHost.ts).
-  return (q: string) => lsp.caller.sendRequest<{ a: string }>(Ask.method, { q }).then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (err: unknown) => err,
-  );
+  return (q: string) =>
+    lsp.caller.sendRequest<{ a: string }>(Ask.method, { q }).then(
+      () => {
+        throw new Error('expected the request to fail');
+      },
+      (err: unknown) => err,
+    );
 }
 
 const where = lineLocation('/ws/task.ratchet.yaml', 3, 12);

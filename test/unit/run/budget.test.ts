@@ -41,7 +41,7 @@ async function settle(p: Promise<unknown>): Promise<'ok' | string> {
   }
 }
 
-describe('RunBudget as the LLM layer\'s admission', () => {
+describe("RunBudget as the LLM layer's admission", () => {
   it('sends at most N requests for a budget of N calls, even when 12 are asked at once', async () => {
     const { llm, transport, run } = setup({ calls: 5 });
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => settle(llm.chat(ask(i)))));
@@ -89,7 +89,7 @@ describe('RunBudget as the LLM layer\'s admission', () => {
     expect(llm.totalDollars()).toBe(9);
   });
 
-  it('counts a resumed run\'s earlier active time toward its wall-time budget, and its deadline moves with it', async () => {
+  it("counts a resumed run's earlier active time toward its wall-time budget, and its deadline moves with it", async () => {
     const { llm, clock, run, transport } = setup({ wallTimeMinutes: 1 });
     run.continueFrom(50_000);
     expect(run.deadline()).toBe(clock.now() + 10_000);
@@ -124,7 +124,7 @@ describe('RunBudget as the LLM layer\'s admission', () => {
 });
 
 describe('the meter across a resume (cache entries name the run that paid)', () => {
-  it('counts a replayed call of this run as paid, once; another run\'s entry stays a free hit', async () => {
+  it("counts a replayed call of this run as paid, once; another run's entry stays a free hit", async () => {
     const files = new MemoryFiles();
     const make = (runId: string) => {
       const transport = new FakeTransport([answer('ok')]);

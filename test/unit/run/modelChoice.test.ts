@@ -51,6 +51,15 @@ describe('describeModelChoices', () => {
     const spec = await specOf('models:', '  proposer:', '    model: gpt-4o');
     const line = describeModelChoices(roleModels(spec, ['agent', 'proposer', 'validator'], {}, EDITOR));
     expect(line).toBe('agent, validator: llama3.1 (setting ratchet.models.default) · proposer: gpt-4o (t.ratchet.yaml:5)');
-    expect(describeModelChoices(roleModels(spec, ROLES.filter((r) => r === 'agent'), {}, {}))).toBe('agent: no model (not set)');
+    expect(
+      describeModelChoices(
+        roleModels(
+          spec,
+          ROLES.filter((r) => r === 'agent'),
+          {},
+          {},
+        ),
+      ),
+    ).toBe('agent: no model (not set)');
   });
 });

@@ -34,9 +34,7 @@ describe('harness in the run spec', () => {
     expect(validateRunSpecText(side, lines('harness: { type: command }')).map(formatDiagnostic)).toEqual([
       `${side}:1:12: harness type: command needs a command that runs the agent on {file} and {input}, e.g. command: ./run-agent.sh {file} {input}`,
     ]);
-    expect(validateRunSpecText(side, lines('harness:', '  timeoutSeconds: 5')).map((d) => [d.severity, d.message])).toEqual([
-      ['warning', 'harness.timeoutSeconds is read by harness type: command only; set type: command, or remove it'],
-    ]);
+    expect(validateRunSpecText(side, lines('harness:', '  timeoutSeconds: 5')).map((d) => [d.severity, d.message])).toEqual([['warning', 'harness.timeoutSeconds is read by harness type: command only; set type: command, or remove it']]);
     expect(validateRunSpecText(side, lines('harness: { type: shell }'))[0]?.message).toMatch(/^harness\.type must be one of chat, command/);
   });
 });

@@ -15,8 +15,7 @@ const defs = schema.definitions!;
 const gateObject = defs.gate!.anyOf![1]!;
 const scorerBranches = defs.scorer!.anyOf![1]!.oneOf!;
 const branch = (type: string): Schema => scorerBranches.find((b) => (b.properties!.type as { const: string }).const === type)!;
-const defaultsOf = (s: Schema): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(s.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])));
+const defaultsOf = (s: Schema): Record<string, unknown> => Object.fromEntries(Object.entries(s.properties ?? {}).flatMap(([k, v]) => ('default' in v ? [[k, v.default]] : [])));
 
 describe('run-spec schema', () => {
   it('is the file that ships, and compiles under strict draft-07 Ajv', () => {
@@ -42,7 +41,16 @@ describe('run-spec schema', () => {
   });
 
   it('states the same defaults as the resolver', () => {
-    expect(defaultsOf(schema)).toEqual({ kind: 'prompt', islands: CODE_DEFAULTS.islands, seed: DEFAULTS.seed, mode: DEFAULTS.mode, maxPromptTokens: DEFAULTS.maxPromptTokens, merge: DEFAULTS.merge, concurrency: DEFAULTS.concurrency, callTimeoutSeconds: DEFAULTS.callTimeoutSeconds });
+    expect(defaultsOf(schema)).toEqual({
+      kind: 'prompt',
+      islands: CODE_DEFAULTS.islands,
+      seed: DEFAULTS.seed,
+      mode: DEFAULTS.mode,
+      maxPromptTokens: DEFAULTS.maxPromptTokens,
+      merge: DEFAULTS.merge,
+      concurrency: DEFAULTS.concurrency,
+      callTimeoutSeconds: DEFAULTS.callTimeoutSeconds,
+    });
     const { name: _name, rewardFreeName: _rf, ...gateDefaults } = DEFAULTS.gate;
     expect({ ...defaultsOf(gateObject), focus: defaultsOf(gateObject.properties!.focus!), elo: defaultsOf(gateObject.properties!.elo!) }).toEqual(gateDefaults);
     expect(defaultsOf(defs.budget!)).toEqual(DEFAULTS.budget);

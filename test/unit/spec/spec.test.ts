@@ -53,19 +53,13 @@ describe('validateRunSpecText: schema errors at line and column', () => {
       `${SIDE}:2:9: scorer.type must be one of exact, contains, regex, numeric, json-schema, llm-rubric, module, command (got "numerci"; did you mean "numeric"?)`,
     ]);
     expect(show(validateRunSpecText(SIDE, 'scorer:\n  type: module\n  export: grade\n'))).toEqual([`${SIDE}:1:1: scorer of type "module" needs "path"`]);
-    expect(show(validateRunSpecText(SIDE, 'scorer:\n  type: exact\n  ignorecase: true\n'))).toEqual([
-      `${SIDE}:3:3: unknown key "ignorecase" in scorer (did you mean "ignoreCase"?)`,
-    ]);
-    expect(show(validateRunSpecText(SIDE, 'scorer: 3\n'))).toEqual([
-      `${SIDE}:1:9: scorer must be a scorer type (exact, contains, regex, numeric, json-schema, llm-rubric, module, command) or a mapping with a \`type\` (got 3)`,
-    ]);
+    expect(show(validateRunSpecText(SIDE, 'scorer:\n  type: exact\n  ignorecase: true\n'))).toEqual([`${SIDE}:3:3: unknown key "ignorecase" in scorer (did you mean "ignoreCase"?)`]);
+    expect(show(validateRunSpecText(SIDE, 'scorer: 3\n'))).toEqual([`${SIDE}:1:9: scorer must be a scorer type (exact, contains, regex, numeric, json-schema, llm-rubric, module, command) or a mapping with a \`type\` (got 3)`]);
   });
 
   it('locates problems in a prompt file front matter at file lines', () => {
     const text = lines('---', 'description: Solve word problems', 'ratchet:', '  dataset: data/problems.jsonl', '  gatee: pace+', '---', 'Body {{question}}');
-    expect(show(validateRunSpecText('word-problems.prompt.md', text))).toEqual([
-      'word-problems.prompt.md:5:3: unknown key "gatee" in run spec (did you mean "gate"?)',
-    ]);
+    expect(show(validateRunSpecText('word-problems.prompt.md', text))).toEqual(['word-problems.prompt.md:5:3: unknown key "gatee" in run spec (did you mean "gate"?)']);
     expect(validateRunSpecText('plain.prompt.md', 'no front matter\n')).toEqual([]);
     expect(validateRunSpecText('p.prompt.md', '---\ndescription: x\n---\nbody\n')).toEqual([]);
     expect(show(validateRunSpecText('p.prompt.md', '---\nratchet: 5\n---\n'))).toEqual(['p.prompt.md:2:1: the ratchet: block must be a mapping (indented key: value lines)']);
@@ -73,16 +67,12 @@ describe('validateRunSpecText: schema errors at line and column', () => {
 
   it('reports YAML syntax errors, static checks and warnings', () => {
     expect(show(validateRunSpecText(SIDE, 'gate: [pace\n'))[0]).toMatch(/^examples\/math\/word-problems\.ratchet\.yaml:\d+:\d+: not valid YAML/);
-    expect(show(validateRunSpecText(SIDE, 'scorer: { type: regex, pattern: "([" }\n'))).toEqual([
-      `${SIDE}:1:33: scorer.pattern: invalid regular expression /([/: Unterminated character class`,
-    ]);
+    expect(show(validateRunSpecText(SIDE, 'scorer: { type: regex, pattern: "([" }\n'))).toEqual([`${SIDE}:1:33: scorer.pattern: invalid regular expression /([/: Unterminated character class`]);
     expect(show(validateRunSpecText(SIDE, 'gate: pace+\n'))).toEqual([
       `${SIDE}:1:7: gate pace+ compares scores, but the run spec has no scorer; add scorer: { type: … } (exact, numeric, contains, regex, json-schema, llm-rubric, module, command) or use a reward-free gate (pace-rf, pairwise, focus, elo)`,
     ]);
     const warn = validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: pace+, lambda: 0.6 }\n');
-    expect(warn.map((d) => [d.severity, formatDiagnostic(d)])).toEqual([
-      ['warning', `${SIDE}:2:22: gate.lambda is used only by gate pace; gate pace+ ignores it`],
-    ]);
+    expect(warn.map((d) => [d.severity, formatDiagnostic(d)])).toEqual([['warning', `${SIDE}:2:22: gate.lambda is used only by gate pace; gate pace+ ignores it`]]);
   });
 
   it('checks gate.population: a located error for a bad value, a warning where no PACE gate reads it', () => {
@@ -98,9 +88,7 @@ describe('validateRunSpecText: schema errors at line and column', () => {
         message: 'gate.population must be one of infinite, finite (got "finit"; did you mean "finite"?)',
       },
     ]);
-    expect(show(validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: pace+, population: 0 }\n'))).toEqual([
-      `${SIDE}:2:34: gate.population must be one of infinite, finite (got 0)`,
-    ]);
+    expect(show(validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: pace+, population: 0 }\n'))).toEqual([`${SIDE}:2:34: gate.population must be one of infinite, finite (got 0)`]);
     expect(validateRunSpecText(SIDE, 'scorer: exact\ngate: { name: greedy, population: finite }\n').map((d) => [d.severity, formatDiagnostic(d)])).toEqual([
       ['warning', `${SIDE}:2:23: gate.population is used only by gate pace+ / pace / pace-rf; gate greedy ignores it`],
     ]);
@@ -126,9 +114,7 @@ describe('validateRunSpecText: schema errors at line and column', () => {
   it('checks the shape of the split', () => {
     expect(show(validateRunSpecText(SIDE, 'split: { dev: 0.7, test: 0.5 }\n'))).toEqual([`${SIDE}:1:1: split fractions add up to 1.2, more than 1`]);
     expect(show(validateRunSpecText(SIDE, 'split: { dev: dev.jsonl, test: 10 }\n'))[0]).toContain('split mixes file paths and numbers');
-    expect(show(validateRunSpecText(SIDE, 'split:\n  dev: 30\n  test: 0.5\n'))).toEqual([
-      `${SIDE}:3:9: split.test must be a whole number of items when the split uses counts (got 0.5); use all fractions (≤ 1) or all counts`,
-    ]);
+    expect(show(validateRunSpecText(SIDE, 'split:\n  dev: 30\n  test: 0.5\n'))).toEqual([`${SIDE}:3:9: split.test must be a whole number of items when the split uses counts (got 0.5); use all fractions (≤ 1) or all counts`]);
     expect(show(validateRunSpecText(SIDE, 'split: { test: t.jsonl }\n'))[0]).toContain('split with files needs a dev file');
   });
 });
@@ -204,7 +190,17 @@ describe('loadRunSpec', () => {
       meta: { model: 'm2', baseURL: local, free: true },
       challenger: { model: 'm', baseURL: local, price },
     });
-    const free = memFiles({ ...files.tree, '/w/wp.ratchet.yaml': lines('dataset: data/p.jsonl', 'scorer: numeric', 'models:', '  default: { model: m, baseURL: "http://localhost:11434/v1", free: true }', '  agent: { model: other }', '  proposer: { baseURL: "https://api.openai.com/v1" }') });
+    const free = memFiles({
+      ...files.tree,
+      '/w/wp.ratchet.yaml': lines(
+        'dataset: data/p.jsonl',
+        'scorer: numeric',
+        'models:',
+        '  default: { model: m, baseURL: "http://localhost:11434/v1", free: true }',
+        '  agent: { model: other }',
+        '  proposer: { baseURL: "https://api.openai.com/v1" }',
+      ),
+    });
     const m = (await loadRunSpec(free, '/w/wp.prompt.md')).models;
     expect([m.agent.free, m.proposer.free, m.validator.free]).toEqual([true, undefined, true]);
   });
@@ -251,7 +247,7 @@ describe('loadRunSpec', () => {
   it('reports a missing dataset file at the dataset value', async () => {
     const files = memFiles({ '/w/wp.prompt.md': PROMPT, '/w/wp.ratchet.yaml': 'scorer: numeric\ndataset: data/problemz.jsonl\n' });
     const err = await loadError(files, '/w/wp.prompt.md');
-    expect(err.message).toBe('/w/wp.ratchet.yaml:2:10: dataset file not found: /w/data/problemz.jsonl (dataset is relative to wp.ratchet.yaml\'s folder)');
+    expect(err.message).toBe("/w/wp.ratchet.yaml:2:10: dataset file not found: /w/data/problemz.jsonl (dataset is relative to wp.ratchet.yaml's folder)");
     expect(err.details).toMatchObject({ file: '/w/wp.ratchet.yaml', line: 2, column: 10, field: 'dataset' });
   });
 
@@ -259,10 +255,7 @@ describe('loadRunSpec', () => {
     const files = memFiles({ '/w/wp.prompt.md': PROMPT, '/w/wp.ratchet.yaml': 'datset: p.jsonl\nseed: -1\n' });
     const err = await loadError(files, '/w/wp.prompt.md');
     expect(err.message).toBe('/w/wp.ratchet.yaml:1:1: unknown key "datset" in run spec (did you mean "dataset"?) (and 1 more problem)');
-    expect(detailMessages(err)).toEqual([
-      '/w/wp.ratchet.yaml:1:1: unknown key "datset" in run spec (did you mean "dataset"?)',
-      '/w/wp.ratchet.yaml:2:7: seed must be ≥ 0 (got -1)',
-    ]);
+    expect(detailMessages(err)).toEqual(['/w/wp.ratchet.yaml:1:1: unknown key "datset" in run spec (did you mean "dataset"?)', '/w/wp.ratchet.yaml:2:7: seed must be ≥ 0 (got -1)']);
   });
 
   it('surfaces dataset errors with their own file and line', async () => {
@@ -274,25 +267,13 @@ describe('loadRunSpec', () => {
     const files = memFiles({ '/w/wp.prompt.md': PROMPT, '/w/wp.ratchet.yaml': 'dataset: /data/p.jsonl\nscorer: numeric\n', '/data/p.jsonl': DATA });
     expect((await loadRunSpec(files, '/w/wp.prompt.md')).dataset).toBe('/data/p.jsonl');
     const bare = await loadRunSpec(memFiles({ '/w/x.prompt.md': PROMPT }), '/w/x.prompt.md');
-    expect([bare.sources, bare.dataset, bare.rewardFree, bare.gate.name, bare.split]).toEqual([
-      [],
-      undefined,
-      true,
-      'pace-rf',
-      { kind: 'fractions', feedback: 0.2, dev: 0.6, test: 0.2 },
-    ]);
+    expect([bare.sources, bare.dataset, bare.rewardFree, bare.gate.name, bare.split]).toEqual([[], undefined, true, 'pace-rf', { kind: 'fractions', feedback: 0.2, dev: 0.6, test: 0.2 }]);
     const inputs = await loadRunInputs(memFiles({ '/w/x.prompt.md': PROMPT }), '/w/x.prompt.md');
     expect([inputs.splits, inputs.warnings]).toEqual([{ feedback: [], dev: [], test: [] }, []]);
   });
 
   it('finds the sidecar path for each prompt kind, and the prompt for a sidecar', async () => {
-    expect(['a/x.prompt.md', 'x.prompty', 'x.md', 'x.txt', 'x.j2'].map(sidecarPathFor)).toEqual([
-      'a/x.ratchet.yaml',
-      'x.ratchet.yaml',
-      'x.ratchet.yaml',
-      'x.ratchet.yaml',
-      'x.ratchet.yaml',
-    ]);
+    expect(['a/x.prompt.md', 'x.prompty', 'x.md', 'x.txt', 'x.j2'].map(sidecarPathFor)).toEqual(['a/x.ratchet.yaml', 'x.ratchet.yaml', 'x.ratchet.yaml', 'x.ratchet.yaml', 'x.ratchet.yaml']);
     expect(await findPromptForSidecar(memFiles({ '/w/x.prompty': '' }), '/w/x.ratchet.yaml')).toBe('/w/x.prompty');
     await expect(loadRunSpec(memFiles({}), '/w/none.prompt.md')).rejects.toSatisfy((e: unknown) => RatchetError.is(e, 'notFound'));
   });
@@ -309,26 +290,18 @@ describe('reward-free runs', () => {
   });
 
   it('no scorer with a scored gate is an error at the gate', async () => {
-    expect((await loadError(setup('dataset: p.jsonl\ngate: { name: pace+ }\n'), '/w/wp.prompt.md')).message).toMatch(
-      /^\/w\/wp\.ratchet\.yaml:2:15: gate pace\+ compares scores, but the run spec has no scorer/,
-    );
+    expect((await loadError(setup('dataset: p.jsonl\ngate: { name: pace+ }\n'), '/w/wp.prompt.md')).message).toMatch(/^\/w\/wp\.ratchet\.yaml:2:15: gate pace\+ compares scores, but the run spec has no scorer/);
   });
 
   it('labels without a scorer or a gate is an error; a reward-free gate ignores them', async () => {
-    expect((await loadError(setup('dataset: p.jsonl\n', DATA), '/w/wp.prompt.md')).message).toMatch(
-      /^\/w\/wp\.ratchet\.yaml:1:10: the dataset has expected answers but the run spec has no scorer/,
-    );
+    expect((await loadError(setup('dataset: p.jsonl\n', DATA), '/w/wp.prompt.md')).message).toMatch(/^\/w\/wp\.ratchet\.yaml:1:10: the dataset has expected answers but the run spec has no scorer/);
     expect((await loadRunSpec(setup('dataset: p.jsonl\ngate: pairwise\n', DATA), '/w/wp.prompt.md')).rewardFree).toBe(true);
   });
 
   it('a scorer that needs labels on unlabeled data, or on partly labeled data, is an error', async () => {
-    expect((await loadError(setup('dataset: p.jsonl\nscorer: { type: numeric }\n'), '/w/wp.prompt.md')).message).toMatch(
-      /^\/w\/wp\.ratchet\.yaml:2:17: scorer numeric compares outputs with expected answers, but no item has one/,
-    );
+    expect((await loadError(setup('dataset: p.jsonl\nscorer: { type: numeric }\n'), '/w/wp.prompt.md')).message).toMatch(/^\/w\/wp\.ratchet\.yaml:2:17: scorer numeric compares outputs with expected answers, but no item has one/);
     const partly = '{"question": "a", "expected": 1}\n{"question": "b"}\n';
-    expect((await loadError(setup('dataset: p.jsonl\nscorer: numeric\n', partly), '/w/wp.prompt.md')).message).toBe(
-      '/w/p.jsonl:2:1: item has no expected answer, which scorer numeric needs',
-    );
+    expect((await loadError(setup('dataset: p.jsonl\nscorer: numeric\n', partly), '/w/wp.prompt.md')).message).toBe('/w/p.jsonl:2:1: item has no expected answer, which scorer numeric needs');
     const rubric = await loadRunSpec(setup('dataset: p.jsonl\nscorer: { type: llm-rubric, rubric: concise }\n'), '/w/wp.prompt.md');
     expect([rubric.rewardFree, rubric.gate.name]).toEqual([false, 'pace+']);
   });
@@ -364,12 +337,8 @@ describe('loadRunInputs', () => {
     });
 
     it('with a finite population, 4 straight wins over all 4 items are enough at α = 0.05, and no α = 0.01 run can commit', async () => {
-      expect(await devWarning('gate: { population: finite }')).toMatch(
-        /^dev split has 4 items: PACE\+ \(finite population\) at α = 0\.05 needs at least 4 consecutive wins to commit, so only large gains can be detected;/,
-      );
-      expect(await devWarning('gate: { population: finite, alpha: 0.01 }')).toMatch(
-        /^dev split has 4 items: PACE\+ \(finite population\) at α = 0\.01 cannot reach 1\/α even if the candidate wins all 4, so it can never commit;/,
-      );
+      expect(await devWarning('gate: { population: finite }')).toMatch(/^dev split has 4 items: PACE\+ \(finite population\) at α = 0\.05 needs at least 4 consecutive wins to commit, so only large gains can be detected;/);
+      expect(await devWarning('gate: { population: finite, alpha: 0.01 }')).toMatch(/^dev split has 4 items: PACE\+ \(finite population\) at α = 0\.01 cannot reach 1\/α even if the candidate wins all 4, so it can never commit;/);
     });
 
     it('for the gate and α the run is started with, when they override the spec’s', async () => {

@@ -4,16 +4,7 @@ import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, decided, proposed, started } from './events';
 
 const state = () =>
-  foldEvents(emptyRunState(RUN), [
-    started(),
-    proposed('root', undefined),
-    proposed('a', 'root'),
-    proposed('b', 'root'),
-    proposed('a1', 'a'),
-    proposed('orphan', 'never-seen'),
-    decided('a', 'commit'),
-    decided('b', 'reject'),
-  ]);
+  foldEvents(emptyRunState(RUN), [started(), proposed('root', undefined), proposed('a', 'root'), proposed('b', 'root'), proposed('a1', 'a'), proposed('orphan', 'never-seen'), decided('a', 'commit'), decided('b', 'reject')]);
 
 describe('lineage tree', () => {
   it('nests children under parents in proposal order, depth first', () => {

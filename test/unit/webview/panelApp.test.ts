@@ -64,13 +64,10 @@ describe('the panel through an in-memory host', () => {
     expect(app.headerElement.querySelector('.run-status')?.textContent).toBe('running');
     // A run journaled before runs said their schedule claims nothing.
     expect(app.headerElement.querySelector<HTMLElement>('.run-guarantee')?.hidden).toBe(true);
-    expect(rowTexts(app)).toEqual([
-      ' commitc2c0evidence ×21.5 (needs ×20)9 (7W 1L 1T)evidence reached ×20',
-      ' rejectc1c0evidence ×0.4 (needs ×20)9 (7W 1L 1T)futile: could not reach the threshold',
-    ]);
+    expect(rowTexts(app)).toEqual([' commitc2c0evidence ×21.5 (needs ×20)9 (7W 1L 1T)evidence reached ×20', ' rejectc1c0evidence ×0.4 (needs ×20)9 (7W 1L 1T)futile: could not reach the threshold']);
   });
 
-  it('shows a rate-limit wait in the header, with the endpoint\'s words as its tooltip, until it is over', () => {
+  it("shows a rate-limit wait in the header, with the endpoint's words as its tooltip, until it is over", () => {
     const { host, app } = mount();
     snapshot(host);
     const waiting = () => app.headerElement.querySelector<HTMLElement>('.run-waiting')!;
@@ -112,7 +109,20 @@ describe('the panel through an in-memory host', () => {
         rubric: { version: 3, text: `rubric ${XSS}` },
         candidateText: `child ${XSS}`,
         parentText: 'parent',
-        items: [{ itemId: XSS, input: `input ${XSS}`, incumbentOutput: `inc ${XSS}`, candidateOutput: `cand ${XSS}`, winner: 'candidate', delta: 1, k: 1, childFirst: { winner: 'child', rationale: `why ${XSS}` }, parentFirst: { winner: 'child', rationale: `why2 ${XSS}` }, agreed: true }],
+        items: [
+          {
+            itemId: XSS,
+            input: `input ${XSS}`,
+            incumbentOutput: `inc ${XSS}`,
+            candidateOutput: `cand ${XSS}`,
+            winner: 'candidate',
+            delta: 1,
+            k: 1,
+            childFirst: { winner: 'child', rationale: `why ${XSS}` },
+            parentFirst: { winner: 'child', rationale: `why2 ${XSS}` },
+            agreed: true,
+          },
+        ],
       }),
     });
     const view = app.evidenceElement;
@@ -152,7 +162,7 @@ describe('the panel through an in-memory host', () => {
     expect(text).toContain('Candidate c1: reject (futile)');
     expect(text).toContain('evidence ×0.4 (needs ×20)');
     expect(text).toContain('#1 · i1 · incumbent won');
-    expect(text).toContain('3 more items are in the run\'s journal.');
+    expect(text).toContain("3 more items are in the run's journal.");
     expect(text).toContain('- old text');
     expect(text).toContain('+ new text');
     host.deliver({ type: 'evidence/missing', runId: RUN, candidateId: 'c1', why: 'gone.' });
@@ -263,7 +273,13 @@ describe('the panel through an in-memory host', () => {
     const messages: HostMessage[] = [
       { type: 'run/snapshot', runs: [], run: snapshotOf(baseEvents()) },
       { type: 'run/events', runId: RUN, events: [proposed('c9', 'c2')] },
-      { type: 'runs/updated', runs: [{ runId: RUN, target: 'a', status: 'running', startedAt: 1 }, { runId: 'r2', target: 'b', status: 'finished', startedAt: 2 }] },
+      {
+        type: 'runs/updated',
+        runs: [
+          { runId: RUN, target: 'a', status: 'running', startedAt: 1 },
+          { runId: 'r2', target: 'b', status: 'finished', startedAt: 2 },
+        ],
+      },
       { type: 'evidence/show', evidence: evidence('c2') },
       { type: 'evidence/missing', runId: RUN, candidateId: 'c2', why: 'x' },
     ];

@@ -97,9 +97,7 @@ describe('plain words: one name for one number, the statistics one hover away', 
     expect(hover('evidence', facts())).toBe('evidence ×3.1: the tests so far favour c7 by ×3.1 (×1 = no lead either way); it is committed at ×20.');
     expect(hover('discordant', facts())).toBe('6 discordant pairs: dev items where only one of c7 and c3 was right: c7 won 5, lost 1.');
     expect(hover('tie', facts())).toBe('4 ties: dev items where c7 and c3 did equally well; they move the evidence neither way.');
-    expect(hover('futility', facts({ futile: true }))).toBe(
-      'futility bound: even winning every remaining dev item, c7 could not reach ×20, so its test stopped early and it was not committed.',
-    );
+    expect(hover('futility', facts({ futile: true }))).toBe('futility bound: even winning every remaining dev item, c7 could not reach ×20, so its test stopped early and it was not committed.');
     expect(hover('threshold', facts())).toBe('1/α line at ×20: c7 is committed the moment its evidence crosses it; it is at ×3.1.');
     expect(hover('incumbent', facts())).toBe('incumbent c3: the version in force when c7 was tested; c7 had to beat it on the dev items.');
     for (const term of Object.values(GLOSSARY)) {
@@ -109,9 +107,7 @@ describe('plain words: one name for one number, the statistics one hover away', 
 
   it('under the run-level default a line above 1/α is the candidate’s share of the run’s α, not 1/α', () => {
     expect(hover('needs', facts({ threshold: 120 }))).toBe('needs ×120: c7’s evidence must reach ×120 (its share of the run’s α = 0.05) to be committed; it is at ×3.1.');
-    expect(hover('alpha', facts({ threshold: 120 }))).toBe(
-      'α = 0.05 for the whole run: the chance that it commits any edit that is not better is at most 0.05; c7’s share of it puts its line at ×120.',
-    );
+    expect(hover('alpha', facts({ threshold: 120 }))).toBe('α = 0.05 for the whole run: the chance that it commits any edit that is not better is at most 0.05; c7’s share of it puts its line at ×120.');
     expect(hover('alpha', facts())).toBe('α = 0.05: the chance of committing c7 if it is not better is at most 0.05; hence the line at ×20.');
   });
 

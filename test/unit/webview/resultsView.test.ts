@@ -60,7 +60,7 @@ describe('the Results view', () => {
     expect(status).not.toContain('0 commits');
   });
 
-  it('lists every item with pass/fail per version and the version\'s accuracy with its interval method in the tooltip', () => {
+  it("lists every item with pass/fail per version and the version's accuracy with its interval method in the tooltip", () => {
     const { host, app } = mount();
     snapshot(host, evaluateRun());
     host.deliver({ type: 'results/show', table: TABLE });
@@ -173,7 +173,9 @@ describe('the Results view', () => {
     expect(headers().map(([id]) => id)).toEqual(['v0', 'c1', 'c3', 'c4']);
 
     // A click on a cell of an added column opens that version's output there.
-    rows(app)[0]!.querySelector<HTMLElement>('[data-col="1"]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    rows(app)[0]!
+      .querySelector<HTMLElement>('[data-col="1"]')!
+      .dispatchEvent(new MouseEvent('click', { bubbles: true }));
     expect(lastSent(host)).toEqual({ type: 'results/cell', runId: RUN, itemId: 't1', versionId: 'c1' });
     host.deliver({ type: 'results/cell', cell: { runId: RUN, itemId: 't1', versionId: 'c1', split: 'test', score: 1, output: 'four' } });
     expect(view.querySelector('.results-detail .results-output')?.textContent).toBe('four');
@@ -182,7 +184,18 @@ describe('the Results view', () => {
   it('the keyboard moves between the shown columns and opens the chosen cell; the output is brought into sight', () => {
     const { host, app } = mount();
     snapshot(host, evaluateRun());
-    const two: ResultsTable = { ...TABLE, versions: [{ id: 'v0', baseline: true }, { id: 'c1', baseline: false, decision: 'commit' }], scores: [[1, 0], [0, 1], [1, 1]] };
+    const two: ResultsTable = {
+      ...TABLE,
+      versions: [
+        { id: 'v0', baseline: true },
+        { id: 'c1', baseline: false, decision: 'commit' },
+      ],
+      scores: [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ],
+    };
     host.deliver({ type: 'results/show', table: two });
     const list = app.resultsElement.listElement;
     list.focus();

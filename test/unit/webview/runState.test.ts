@@ -28,8 +28,7 @@ describe('folding engine events into the run state', () => {
   });
 
   it('pairs both-order verdicts and counts agreement', () => {
-    const v = (itemId: string, order: 'child-first' | 'parent-first', winner: 'child' | 'parent' | 'tie') =>
-      ev('verdict', { candidateId: 'c1', parentId: 'c0', itemId, order, winner });
+    const v = (itemId: string, order: 'child-first' | 'parent-first', winner: 'child' | 'parent' | 'tie') => ev('verdict', { candidateId: 'c1', parentId: 'c0', itemId, order, winner });
     const s = fold([v('a', 'child-first', 'child'), v('a', 'parent-first', 'child'), v('b', 'child-first', 'child'), v('b', 'parent-first', 'parent'), v('c', 'child-first', 'tie')]);
     expect(s.verdicts.c1).toEqual({ child: 3, parent: 1, tie: 1, agreed: 1, disagreed: 1 });
     // Only the unpaired verdict waits; paired ones are forgotten so memory stays bounded.

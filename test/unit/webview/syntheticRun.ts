@@ -88,7 +88,7 @@ export function syntheticRun(opts: SyntheticOptions): PanelEvent[] {
     let decision: 'commit' | 'reject' = 'reject';
     let reason: DecisionRecord['reason'] = 'budget';
     let k = 0;
-    for (; k < n && out.length < opts.count; ) {
+    for (; k < n && out.length < opts.count;) {
       k += 1;
       const itemId = `item-${(k * 7 + c) % n}`;
       const yC = rnd.next() < acc ? 1 : 0;

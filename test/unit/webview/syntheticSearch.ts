@@ -80,9 +80,25 @@ export function syntheticSearch(o: SyntheticSearchOptions): EngineEvent[] {
       const best = score.get(incumbent[island]!)!;
       const commit = correct && value > best + 0.005 && r.next() < 0.8;
       const record: DecisionRecord = {
-        candidateId: id, parentId, incumbentId: incumbent[island], gate: 'pace+', configHash: 'cfg', alpha: 0.05, schedule: 'per-candidate',
-        ledgerBefore: { tested: made, commits: 0 }, threshold: 20, orderSeed: made, itemsConsumed: 30, wins: commit ? 20 : 10, losses: commit ? 4 : 12, ties: 6,
-        logWealth: commit ? 3.2 : -1.5, decision: commit ? 'commit' : 'reject', reason: commit ? 'evidence' : 'futile', candidateCalls: 0, incumbentCalls: 0,
+        candidateId: id,
+        parentId,
+        incumbentId: incumbent[island],
+        gate: 'pace+',
+        configHash: 'cfg',
+        alpha: 0.05,
+        schedule: 'per-candidate',
+        ledgerBefore: { tested: made, commits: 0 },
+        threshold: 20,
+        orderSeed: made,
+        itemsConsumed: 30,
+        wins: commit ? 20 : 10,
+        losses: commit ? 4 : 12,
+        ties: 6,
+        logWealth: commit ? 3.2 : -1.5,
+        decision: commit ? 'commit' : 'reject',
+        reason: commit ? 'evidence' : 'futile',
+        candidateCalls: 0,
+        incumbentCalls: 0,
       };
       if (o.slurmShards !== undefined) slurmTasks(emit, () => (at += 400), made, o.slurmShards, correct ? (commit ? 0.4 : 0.7) : 1 / o.slurmShards, cluster);
       if (correct) emit({ type: 'decision', record });

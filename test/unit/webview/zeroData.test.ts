@@ -12,8 +12,7 @@ import { ev, started } from './events';
 import { bins, exemplar, zeroRound } from './zeroRound';
 import type { PanelEvent, RunState } from '../../../src/panelState/types';
 
-const generation = (): PanelEvent =>
-  ev('run/started', { info: { kind: 'gen-data', target: 'm/x.prompt.md', gate: 'none', alpha: 0.05, mode: 'suggest', seed: 1, rounds: 2, estimate: { calls: 260, tokens: 1, unpriced: ['m'] } } });
+const generation = (): PanelEvent => ev('run/started', { info: { kind: 'gen-data', target: 'm/x.prompt.md', gate: 'none', alpha: 0.05, mode: 'suggest', seed: 1, rounds: 2, estimate: { calls: 260, tokens: 1, unpriced: ['m'] } } });
 const fold = (events: PanelEvent[]): RunState => foldEvents(emptyRunState('run-1'), events);
 
 describe('folding zero/round events', () => {
@@ -77,9 +76,7 @@ describe('the Zero-data view model', () => {
       amplification: { mean: [null, 1], lo: [null, 0.44], hi: [null, 1] },
     });
     expect(chart.chance).toEqual([0.5, 0.5]);
-    expect(chart.summary).toBe(
-      'The judge’s agreement with the known order, by round: role asymmetry 0.50 (n 2) → 0.75 (n 4); subtask amplification — (n 2, all ties) → 1.00 (n 3). ½ is what a judge that ignores the answers gets.',
-    );
+    expect(chart.summary).toBe('The judge’s agreement with the known order, by round: role asymmetry 0.50 (n 2) → 0.75 (n 4); subtask amplification — (n 2, all ties) → 1.00 (n 3). ½ is what a judge that ignores the answers gets.');
     expect(reliabilityRows(s)[1]!.cells).toEqual({
       roleAsymmetry: { text: '0.75 [0.30, 0.95] n 4', title: '3 right in both orders, 1 wrong in both, 0 split (followed the slot), 0 ties; 95% interval.' },
       amplification: { text: '1.00 [0.44, 1.00] n 3', title: '3 right in both orders, 0 wrong in both, 0 split (followed the slot), 0 ties; 95% interval.' },
@@ -109,12 +106,7 @@ describe('the Zero-data view model', () => {
     const cards = exemplarCards([exemplar('r1:a:role'), exemplar('r1:b:amp', { type: 'amplification', judgement: 'split', betterSlot: 'B' })]);
     expect(cards.map((c) => [c.heading, c.note, c.better.label, c.worse.label])).toEqual([
       ['Role asymmetry · wrong in both orders', 'Shown to the next round’s judge as a worked example, the better answer in slot A.', 'Better: the Solver’s answer', 'Worse: the Challenger’s own answer'],
-      [
-        'Subtask amplification · split: it followed the slot, not the answer',
-        'Shown to the next round’s judge as a worked example, the better answer in slot B.',
-        'Better: composed from the subtasks’ answers',
-        'Worse: the one-shot answer',
-      ],
+      ['Subtask amplification · split: it followed the slot, not the answer', 'Shown to the next round’s judge as a worked example, the better answer in slot B.', 'Better: composed from the subtasks’ answers', 'Worse: the one-shot answer'],
     ]);
     expect(cards[0]).toMatchObject({ task: 'task of r1:a:role', better: { text: 'better answer to r1:a:role' }, worse: { text: 'worse answer to r1:a:role' } });
   });

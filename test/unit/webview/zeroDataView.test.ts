@@ -13,8 +13,7 @@ import type { PanelEvent, RunState } from '../../../src/panelState/types';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
 
-const generation = (): PanelEvent =>
-  ev('run/started', { info: { kind: 'gen-data', target: 'm/x.prompt.md', gate: 'none', alpha: 0.05, mode: 'suggest', seed: 1, rounds: 3, estimate: { calls: 260, tokens: 1, unpriced: ['m'] } } });
+const generation = (): PanelEvent => ev('run/started', { info: { kind: 'gen-data', target: 'm/x.prompt.md', gate: 'none', alpha: 0.05, mode: 'suggest', seed: 1, rounds: 3, estimate: { calls: 260, tokens: 1, unpriced: ['m'] } } });
 
 function mounted(events: PanelEvent[]) {
   const host = memoryHost();

@@ -24,7 +24,7 @@ describe('decompose', () => {
 });
 
 describe('answer each part, then compose', () => {
-  it("gives the Solver its own messages for the task, then the part as one more turn", () => {
+  it('gives the Solver its own messages for the task, then the part as one more turn', () => {
     const solver: ChatMessage[] = [
       { role: 'system', content: 'You are a travel agent.' },
       { role: 'user', content: TASK },

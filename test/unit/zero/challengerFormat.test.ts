@@ -16,14 +16,7 @@ describe('one-variable prompt: the block is the value', () => {
   });
 
   it('counts an unclosed block, an orphan close, an empty block and an over-long one', () => {
-    const answer = [
-      '<question>Left open',
-      '<question>Fine one</question>',
-      'stray text</question>',
-      '<question>   </question>',
-      `<question>${'x'.repeat(51)}</question>`,
-      '<question>Also open at the end',
-    ].join('\n');
+    const answer = ['<question>Left open', '<question>Fine one</question>', 'stray text</question>', '<question>   </question>', `<question>${'x'.repeat(51)}</question>`, '<question>Also open at the end'].join('\n');
     const parsed = parseChallengerAnswer(answer, { variables: ['question'], maxChars: 50 });
     expect(parsed.tasks.map((t) => t.text)).toEqual(['Fine one']);
     expect(parsed.counts).toEqual({ missingTag: 1, unclosedTag: 2, notJson: 0, missingVariable: 0, empty: 1, overLength: 1 });

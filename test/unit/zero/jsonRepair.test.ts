@@ -25,7 +25,7 @@ describe('parseModelJson', () => {
   });
 });
 
-describe('the Challenger\'s answer', () => {
+describe("the Challenger's answer", () => {
   it('keeps tasks whose JSON needed repair and counts every repair; a missing variable is still a discard', () => {
     const answer = [
       '<question>\n```json\n{"question": "What is 2 + 2?", "context": "none",}\n```\n</question>',

@@ -115,7 +115,7 @@ describe('zero-data rounds', () => {
     expect(new Set(solver.map((r) => `${r.messages[0]!.content}#${r.sampleIndex}`)).size).toBe(24);
   });
 
-  it('hands the client at most the run\'s concurrency of calls at once, and decides as it would with any width', async () => {
+  it("hands the client at most the run's concurrency of calls at once, and decides as it would with any width", async () => {
     const parked = new ParkedLlm();
     const round = engine(parked, 3).round(1, BODY, new AbortController().signal);
     let settled = false;

@@ -25,9 +25,7 @@ export function exactScorer(spec: ScorerSpecOf<'exact'>): Scorer {
     score: (output, item) => {
       const wanted = alternatives(item, 'exact');
       const got = norm(output);
-      return Promise.resolve(
-        wanted.some((w) => norm(w) === got) ? { score: 1 } : { score: 0, reason: `expected ${wanted.map((w) => excerpt(w)).join(' or ')}, got ${excerpt(output)}` },
-      );
+      return Promise.resolve(wanted.some((w) => norm(w) === got) ? { score: 1 } : { score: 0, reason: `expected ${wanted.map((w) => excerpt(w)).join(' or ')}, got ${excerpt(output)}` });
     },
   };
 }

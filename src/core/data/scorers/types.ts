@@ -114,12 +114,7 @@ export function scorerConfigError(deps: Pick<ScorerDeps, 'locate'>, field: strin
   const dotted = `scorer.${field}`;
   const loc = deps.locate?.(dotted);
   const text = `${dotted}: ${message}`;
-  return new RatchetError(
-    'badInput',
-    loc ? formatDiagnostic({ ...loc, severity: 'error', message: text }) : text,
-    { field: dotted, ...(loc ? { file: loc.file, line: loc.line, column: loc.column } : {}) },
-    cause,
-  );
+  return new RatchetError('badInput', loc ? formatDiagnostic({ ...loc, severity: 'error', message: text }) : text, { field: dotted, ...(loc ? { file: loc.file, line: loc.line, column: loc.column } : {}) }, cause);
 }
 
 /** A per-item failure: the version's output (or the item) cannot be scored. */
