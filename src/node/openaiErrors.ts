@@ -126,7 +126,10 @@ function serverText(err: APIError, apiKey: string | undefined): string {
   const body = err.error as { message?: unknown } | undefined;
   const raw = typeof body?.message === 'string' ? body.message : err.message.replace(/^\d{3}\s*/, '');
   if (raw.includes('status code (no body)')) return '';
-  return redactKnown(raw, apiKey === undefined ? [] : [apiKey]).replace(/\s+/g, ' ').trim().slice(0, MAX_SERVER_TEXT);
+  return redactKnown(raw, apiKey === undefined ? [] : [apiKey])
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_SERVER_TEXT);
 }
 
 function causeCode(err: unknown): string | undefined {

@@ -113,9 +113,7 @@ export class Evolution {
     // Parent selection: ratings when fully reward-free, else the Pareto front over feedback scores;
     // with `merge`, every other iteration combines two front members instead (GEPA's merge).
     const pair = spec.merge && t % 2 === 0 ? await mergePair(this.committed, this.scoring, iterRandom.fork('merge')) : undefined;
-    const parent =
-      pair?.[0] ??
-      (spec.gate.name === 'elo' ? this.byId.get(this.ratings.pickParent(iterRandom.fork('parent')))! : await pickParent(this.committed, this.scoring, iterRandom.fork('parent')));
+    const parent = pair?.[0] ?? (spec.gate.name === 'elo' ? this.byId.get(this.ratings.pickParent(iterRandom.fork('parent')))! : await pickParent(this.committed, this.scoring, iterRandom.fork('parent')));
 
     // Reflection on a feedback minibatch only (A1): the proposer never sees dev items.
     const batch = pair ? [] : sample(this.splits.feedback, MINIBATCH, iterRandom.fork('minibatch'));
@@ -232,11 +230,10 @@ export class Evolution {
     if (landed === 'stale' && spec.mode === 'autopilot') {
       // Writing on would re-commit this same edit against a file that no longer matches it,
       // candidate after candidate; the user's (or another program's) text wins and the run stops.
-      throw new RatchetError(
-        'fileChanged',
-        `${opts.prompt.path} changed since ${child.id} was computed, so its edit was not written over it and the run stopped; start a new run on the file as it is now.`,
-        { file: opts.prompt.path, candidateId: child.id },
-      );
+      throw new RatchetError('fileChanged', `${opts.prompt.path} changed since ${child.id} was computed, so its edit was not written over it and the run stopped; start a new run on the file as it is now.`, {
+        file: opts.prompt.path,
+        candidateId: child.id,
+      });
     }
     if (landed === 'rejected' || landed === 'stale') {
       this.incumbent = previous;

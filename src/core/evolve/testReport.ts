@@ -17,15 +17,7 @@ import type { Version } from './versions';
  * made only when the budget can pay for all of it, since half a report says nothing; otherwise, or
  * when a budget runs out midway, it is skipped with a notice.
  */
-export async function reportTestWithinBudget(
-  items: readonly DataItem[],
-  evaluator: Evaluator,
-  v0: Version,
-  final: Version,
-  budget: RunBudget,
-  emit: Emit,
-  signal: AbortSignal,
-): Promise<void> {
+export async function reportTestWithinBudget(items: readonly DataItem[], evaluator: Evaluator, v0: Version, final: Version, budget: RunBudget, emit: Emit, signal: AbortSignal): Promise<void> {
   const calls = items.length * (final === v0 ? 1 : 2);
   const skip = (why: string) => emit({ type: 'log', level: 'info', message: `The test-split report was skipped: ${why}.` });
   const over = budget.exceeded();
