@@ -32,12 +32,14 @@ fi
 # some of them, so the install runs with scripts off and then builds just those:
 #   built:   @vscode/spdlog (the server's and extension host's logs), @vscode/native-watchdog
 #            (extension host), @vscode/deviceid, @vscode/fs-copyfile, @parcel/watcher (file
-#            watching: a prebuilt package, its install only links it);
-#   skipped: @vscode/sqlite3 (only VS Code's agent host loads it), kerberos (proxy Kerberos
-#            authentication), node-pty (the integrated terminal), @vscode/windows-* (Windows).
-#            argon2 (password hashing, unused with --auth none) loads from its own prebuilds.
+#            watching: a prebuilt package, its install only links it), @vscode/sqlite3 (the
+#            server loads it: without it, e2e inlineChange's Reject of a suggestion redrawn after
+#            Reload Window left the change drawn);
+#   skipped: kerberos (proxy Kerberos authentication), node-pty (the integrated terminal),
+#            @vscode/windows-* (Windows). argon2 (password hashing, unused with --auth none)
+#            loads from its own prebuilds.
 # A terminal opened in code-server started this way reports that node-pty is missing.
-NATIVE_MODULES=(@parcel/watcher @vscode/spdlog @vscode/native-watchdog @vscode/deviceid @vscode/fs-copyfile)
+NATIVE_MODULES=(@parcel/watcher @vscode/spdlog @vscode/native-watchdog @vscode/deviceid @vscode/fs-copyfile @vscode/sqlite3)
 install_tooling() {
   set -e
   echo "== downloading code-server and playwright-core"
@@ -56,7 +58,7 @@ install_tooling() {
 }
 stamp=test/e2e/node_modules/.ratchet-e2e-lock.sha256
 # The recipe's number changes when install_tooling does: an install made the old way is redone.
-RECIPE=2
+RECIPE=3
 want="$(sha256sum test/e2e/package-lock.json | cut -d' ' -f1) $(node --version) recipe $RECIPE"
 if [ ! -f test/e2e/node_modules/code-server/out/node/entry.js ] || [ ! -f test/e2e/node_modules/playwright-core/package.json ] \
    || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
