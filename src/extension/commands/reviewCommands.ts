@@ -38,7 +38,7 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
     void vscode.window.showWarningMessage(decision.message);
     return 'refused';
   }
-  const { outcome } = await ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+  const { outcome } = await ctx.review.answering(t.runId, t.candidateId, () => ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }));
   walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
   if (outcome === 'stale') {
     void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
@@ -48,7 +48,7 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
 
 /** Reject leaves the text as it is: the suggestion was only ever drawn, never written. */
 async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promise<void> {
-  await ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId });
+  await ctx.review.answering(t.runId, t.candidateId, () => ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }));
   walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
 }
 

@@ -77,6 +77,11 @@ export const suggestionKey = (runId: string, candidateId: string): string => `${
  */
 export class SuggestionBook {
   private readonly byKey = new Map<string, SuggestionState & { seq: number }>();
+  /**
+   * Answered here, the server's word on how it ended not yet in: drawn no more, so the change goes
+   * from the screen with its lenses when the key is pressed, not a round trip later.
+   */
+  private readonly answering = new Set<string>();
   private seq = 0;
 
   /** Applies a `ratchet/suggestionChanged`; returns the URIs whose drawing must be refreshed. */
@@ -85,10 +90,25 @@ export class SuggestionBook {
     const previous = this.byKey.get(key);
     if (s.status === 'applied' || s.status === 'rejected' || s.status === 'dropped') {
       this.byKey.delete(key);
+      this.answering.delete(key);
     } else {
       this.byKey.set(key, { ...s, seq: previous?.seq ?? ++this.seq });
     }
     return previous && previous.uri !== s.uri ? [previous.uri, s.uri] : [s.uri];
+  }
+
+  /** The user answered the suggestion (true) or the answer failed (false); returns the URIs whose drawing must be refreshed. */
+  setAnswering(runId: string, candidateId: string, answering: boolean): string[] {
+    const key = suggestionKey(runId, candidateId);
+    if (answering) this.answering.add(key);
+    else this.answering.delete(key);
+    const s = this.byKey.get(key);
+    return s ? [s.uri] : [];
+  }
+
+  /** Pending, and answered here: its answer is on its way to the server. */
+  isAnswering(runId: string, candidateId: string): boolean {
+    return this.answering.has(suggestionKey(runId, candidateId)) && this.byKey.get(suggestionKey(runId, candidateId))?.status === 'pending';
   }
 
   /** Replaces everything (after a restart, from `ratchet/listSuggestions`). */

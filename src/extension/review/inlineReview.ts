@@ -147,7 +147,22 @@ export class InlineReview implements vscode.Disposable {
 
   action(uri: string): { suggestion: SuggestionState; action: ReviewAction } | undefined {
     const suggestion = this.book.current(uri);
-    return suggestion ? { suggestion, action: reviewAction(suggestion, this.docView(uri)) } : undefined;
+    if (suggestion === undefined) return undefined;
+    if (this.book.isAnswering(suggestion.runId, suggestion.candidateId)) return { suggestion, action: { kind: 'hide' } };
+    return { suggestion, action: reviewAction(suggestion, this.docView(uri)) };
+  }
+
+  /**
+   * Runs the user's answer to a suggestion with its drawing taken away at once (the server's lenses
+   * go as soon as it has the answer); if the answer fails, the change is drawn again.
+   */
+  async answering<T>(runId: string, candidateId: string, answer: () => Promise<T>): Promise<T> {
+    for (const uri of this.book.setAnswering(runId, candidateId, true)) this.redraw(uri);
+    try {
+      return await answer();
+    } finally {
+      for (const uri of this.book.setAnswering(runId, candidateId, false)) this.redraw(uri);
+    }
   }
 
   dispose(): void {

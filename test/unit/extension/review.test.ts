@@ -80,6 +80,25 @@ describe('SuggestionBook', () => {
     expect(book.all()).toEqual([]);
   });
 
+  it('holds a suggestion answered here as answering until the server says how it ended, and draws it again if the answer failed', () => {
+    const book = new SuggestionBook();
+    book.update(suggestion());
+    expect(book.setAnswering('r1', 'c1', true)).toEqual(['file:///w/a.prompt.md']);
+    expect(book.isAnswering('r1', 'c1')).toBe(true);
+    // The answer failed: pending again, drawn again.
+    expect(book.setAnswering('r1', 'c1', false)).toEqual(['file:///w/a.prompt.md']);
+    expect(book.isAnswering('r1', 'c1')).toBe(false);
+    // Answered, and the server says rejected: forgotten, and no mark is left for a later suggestion with its ids.
+    book.setAnswering('r1', 'c1', true);
+    book.update(suggestion({ status: 'rejected' }));
+    book.update(suggestion());
+    expect(book.isAnswering('r1', 'c1')).toBe(false);
+    // An Accept that turned out stale is drawn as stale, not hidden as still being answered.
+    book.setAnswering('r1', 'c1', true);
+    book.update(suggestion({ status: 'stale', reason: 'the file changed' }));
+    expect(book.isAnswering('r1', 'c1')).toBe(false);
+  });
+
   it('replaces everything after a server restart and reports every file to redraw', () => {
     const book = new SuggestionBook();
     book.update(suggestion({ uri: 'file:///w/old.md' }));
