@@ -59,13 +59,17 @@ export function commandId(name: CommandName): string {
 /** The ids the server puts on code lenses must be commands of this table. */
 export const LENS_COMMAND_IDS: readonly string[] = Object.values(RatchetCommands);
 
-/** What a command does in this situation: run, say the server is down, or say it is not built yet. */
-export type CommandRoute = 'run' | 'serverDown' | 'notYet';
+/**
+ * What a command does in this situation: run; wait for a server that is still starting (a command
+ * run in the first seconds after the window opens, or after a restart, is not told to restart a
+ * server that is about to answer); say the server is down; or say the command is not built yet.
+ */
+export type CommandRoute = 'run' | 'waitForServer' | 'serverDown' | 'notYet';
 
-export function routeCommand(spec: CommandSpec, serverRunning: boolean): CommandRoute {
+export function routeCommand(spec: CommandSpec, server: 'starting' | 'running' | 'stopped' | 'failed'): CommandRoute {
   if (spec.notYet !== undefined) return 'notYet';
-  if (spec.needsServer && !serverRunning) return 'serverDown';
-  return 'run';
+  if (!spec.needsServer || server === 'running') return 'run';
+  return server === 'starting' ? 'waitForServer' : 'serverDown';
 }
 
 export function notYetMessage(spec: CommandSpec): string {

@@ -38,6 +38,30 @@ async function serverDown(ctx: CommandContext, name: CommandName): Promise<void>
   if (choice === RESTART_SERVER) await ctx.host.restart();
 }
 
+/**
+ * Waits, with a cancellable progress notification, until a starting server is running: true when it
+ * is; false when it stopped or failed instead, or the user cancelled. Not bounded by a clock: the
+ * server's own start gives up (and says so) when it cannot start.
+ */
+async function untilServerStarted(ctx: CommandContext, title: string): Promise<boolean> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ratchet: ${title} waits for the language server to start…`, cancellable: true }, (_progress, token) => {
+    return new Promise<boolean>((resolve) => {
+      const done = (started: boolean) => {
+        for (const d of subscriptions) d.dispose();
+        resolve(started);
+      };
+      const subscriptions = [
+        ctx.host.onDidChangePhase((phase) => {
+          if (phase !== 'starting') done(phase === 'running');
+        }),
+        token.onCancellationRequested(() => done(false)),
+      ];
+      // The phase may have moved between the route and the subscription.
+      if (ctx.host.phase !== 'starting') done(ctx.host.phase === 'running');
+    });
+  });
+}
+
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const table = handlers(ctx);
   return COMMAND_NAMES.flatMap((name) => {
@@ -46,10 +70,16 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     const spec = COMMANDS[name];
     return [
       vscode.commands.registerCommand(commandId(name), async (...args: unknown[]) => {
-        switch (routeCommand(spec, ctx.host.running)) {
+        switch (routeCommand(spec, ctx.host.phase)) {
           case 'notYet':
             void vscode.window.showInformationMessage(notYetMessage(spec));
             return;
+          case 'waitForServer':
+            if (!(await untilServerStarted(ctx, spec.title))) {
+              if (!ctx.host.running) void serverDown(ctx, name);
+              return;
+            }
+            break;
           case 'serverDown':
             // Not awaited: the command's promise should not wait for the user to close a message.
             void serverDown(ctx, name);

@@ -3,18 +3,22 @@ import { COMMANDS, notYetMessage, routeCommand, serverDownMessage } from '../../
 
 describe('routeCommand', () => {
   it.each([
-    ['evolve', true, 'run'],
-    ['evolve', false, 'serverDown'],
-    ['acceptSuggestion', false, 'serverDown'],
-    ['setApiKey', false, 'run'],
-    ['restartServer', false, 'run'],
-    ['showPanel', false, 'run'],
-    ['startCodeSearch', true, 'run'],
-    ['startCodeSearch', false, 'serverDown'],
-    ['generateDevSet', true, 'run'],
-    ['generateDevSet', false, 'serverDown'],
-  ] as const)('%s with the server %s → %s', (name, running, route) => {
-    expect(routeCommand(COMMANDS[name], running)).toBe(route);
+    ['evolve', 'running', 'run'],
+    ['evolve', 'stopped', 'serverDown'],
+    ['evolve', 'failed', 'serverDown'],
+    ['evolve', 'starting', 'waitForServer'],
+    ['testConnection', 'starting', 'waitForServer'],
+    ['acceptSuggestion', 'stopped', 'serverDown'],
+    ['setApiKey', 'stopped', 'run'],
+    ['setApiKey', 'starting', 'run'],
+    ['restartServer', 'failed', 'run'],
+    ['showPanel', 'stopped', 'run'],
+    ['startCodeSearch', 'running', 'run'],
+    ['startCodeSearch', 'stopped', 'serverDown'],
+    ['generateDevSet', 'running', 'run'],
+    ['generateDevSet', 'failed', 'serverDown'],
+  ] as const)('%s with the server %s → %s', (name, phase, route) => {
+    expect(routeCommand(COMMANDS[name], phase)).toBe(route);
   });
 
   it('restart is always possible: it is how the user gets the server back', () => {
@@ -25,7 +29,7 @@ describe('routeCommand', () => {
 describe('messages', () => {
   it('says plainly that a stub is not available yet', () => {
     const stub = { title: 'Explain Run', needsServer: false, notYet: 'run explanations' };
-    expect(routeCommand(stub, true)).toBe('notYet');
+    expect(routeCommand(stub, 'running')).toBe('notYet');
     expect(notYetMessage(stub)).toBe('Ratchet: "Explain Run" is not available yet in this build — run explanations is coming in a later version.');
   });
 
