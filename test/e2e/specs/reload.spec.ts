@@ -8,7 +8,7 @@
  * interrupted and offers to resume it; the resumed run — the same run id, the same journal —
  * carries on from where it stopped to the end.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture';
@@ -68,6 +68,11 @@ describe('spec 5: reload the window during a run', () => {
     // until the spec lets it go, so the run is surely mid-way when the reload lands, however
     // loaded the machine.
     fixture.fake.inject({ kind: 'park', model: 'sim-proposer', skip: 1, times: Infinity });
+    // The spec before ran the same prompt with the same seed, and every answer it was paid for is in
+    // the response cache: when the file still reads as it did then (the autopilot's edit not yet
+    // saved), this run would take every call from the cache — nothing reaches the fake, nothing is
+    // parked — and finish before the panel shows it running. This run must make its calls.
+    await rm(join(session().folder, '.ratchet', 'cache', 'llm'), { recursive: true, force: true });
     const runId = await startRun();
     await fixture.fake.untilParked(1);
     await waitVisible(panel.decisionRows('commit'), 'the first commit in the verdict feed', 90_000);
@@ -112,6 +117,11 @@ describe('spec 5: reload the window during a run', () => {
     fixture.fake.clearFaults();
     fixture.fake.releaseParked();
     fixture.fake.inject({ kind: 'park', model: 'sim-proposer', skip: 1, times: Infinity });
+    // The spec before ran the same prompt with the same seed, and every answer it was paid for is in
+    // the response cache: when the file still reads as it did then (the autopilot's edit not yet
+    // saved), this run would take every call from the cache — nothing reaches the fake, nothing is
+    // parked — and finish before the panel shows it running. This run must make its calls.
+    await rm(join(session().folder, '.ratchet', 'cache', 'llm'), { recursive: true, force: true });
     const runId = await startRun();
     await fixture.fake.untilParked(1);
     await waitVisible(panel.feedRows.first(), 'a first verdict of the new run', 90_000);
