@@ -33,7 +33,7 @@ async function generateDevSet(ctx: CommandContext, arg: unknown): Promise<void> 
     const { message, detail } = replaceQuestion(paths);
     const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, REPLACE, OPEN_EXISTING);
     if (choice === OPEN_EXISTING) {
-      await showFile(paths.existing[0]!, uri);
+      await showFile(ctx, paths.existing[0]!, uri);
       return;
     }
     if (choice !== REPLACE) return;
@@ -53,17 +53,20 @@ async function generateDevSet(ctx: CommandContext, arg: unknown): Promise<void> 
   const said = devSetEnd(end, started, warning);
   if (!said) return;
   ctx.log.info(said.message);
-  if (said.openDev) await showFile(started.dev, uri);
+  if (said.openDev) await showFile(ctx, started.dev, uri);
   const show = said.level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
   // Not awaited: the command ends with the run, not when the user closes the message.
   void show(said.message, ...said.actions).then((choice) => {
-    if (choice === OPEN_TEST_SPLIT) void showFile(started.test, uri);
+    if (choice === OPEN_TEST_SPLIT) void showFile(ctx, started.test, uri);
   });
 }
 
-/** In the prompt's editor group (the panel sits beside it), kept open: the user reviews and edits it. */
-async function showFile(file: string, prompt: vscode.Uri): Promise<void> {
-  const column = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === prompt.toString())?.viewColumn ?? vscode.ViewColumn.One;
+/**
+ * In the prompt's editor group, kept open: the user reviews and edits it. When the prompt was in the
+ * panel's own group, beside the panel instead, so the dev set never covers the panel (#29 item 1).
+ */
+async function showFile(ctx: CommandContext, file: string, prompt: vscode.Uri): Promise<void> {
+  const column = ctx.panel.columnFor(vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === prompt.toString())?.viewColumn) ?? vscode.ViewColumn.One;
   await vscode.window.showTextDocument(vscode.Uri.parse(file), { viewColumn: column, preview: false });
 }
 

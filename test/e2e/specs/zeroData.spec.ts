@@ -112,17 +112,26 @@ describe('Generate Dev Set on a prompt without a dataset', () => {
     await s.screenshot('zero-data-tab');
   });
 
-  it('a second Generate Dev Set asks first: Open Existing opens the dev set and runs nothing', async () => {
+  it('a second Generate Dev Set asks first: Open Existing opens the dev set and runs nothing — beside the panel, never over it', async () => {
     const s = session();
-    const { editor, dialog } = s.workbench;
+    const { editor, dialog, ratchetPanel: panel } = s.workbench;
+    const groups = s.page.locator('.editor-group-container');
     const calls = fake.calls.length;
     const runs = runCount();
+    // #29 item 1: the prompt opened in the panel's own (second) group, and Generate Dev Set run from there.
+    await waitUntil(async () => ((await groups.count()) === 2 ? true : undefined), 'the panel in a second group beside the prompt', 30_000);
+    await panel.tab.click();
+    await waitVisible(groups.nth(1).and(s.page.locator('.active')), 'the panel’s group active', 10_000);
     await editor.openFile(PROMPT);
+    await waitVisible(groups.nth(1).locator('.tab.active', { hasText: 'mental-math.prompt.md' }), 'the prompt active in the panel’s group', 15_000);
     await editor.clickCodeLens(/Generate Dev Set/, 30_000);
     const asked = await dialog.waitFor(/already exist/, 30_000);
     expect(asked).toBe('mental-math.dev.jsonl and mental-math.test.jsonl already exist. Replace them with a new dev set?');
     await dialog.choose('Open Existing');
-    await waitVisible(editor.activeTab().filter({ hasText: DEV }), `the ${DEV} editor`);
+    // The dev set opens in the first group, not over the panel; no third group.
+    await waitVisible(groups.nth(0).locator('.tab.active', { hasText: DEV }), `the ${DEV} editor, active in the first group`, 30_000);
+    expect(await groups.count()).toBe(2);
+    expect(await groups.nth(1).locator('.tab', { hasText: DEV }).count()).toBe(0);
     expect([fake.calls.length, runCount()]).toEqual([calls, runs]);
   });
 
