@@ -28,6 +28,7 @@ import { RunsView } from './views/runsView';
 import { EvolveBlockDecorations } from './views/evolveBlocks';
 import { StatusBar } from './views/statusBar';
 import { isClaimedByName, isPromptPath } from '../core/files/fileKinds';
+import { waitsOnlyForYou } from '../core/journal/runStatus';
 import { registerMcpServer } from './agents/mcpProvider';
 
 let host: ServerHost | undefined;
@@ -45,7 +46,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(log, traceChannel, review, new EvolveBlockDecorations());
 
   const statusBar = new StatusBar(store, statuses);
-  context.subscriptions.push(statusBar);
+  // The panel header learns from the daemon's status which runs wait only for the user's answer (it offers no Cancel then).
+  const stopFollowingWaits = statuses.onChange(() =>
+    store.setWaitsOnlyForYou(
+      statuses
+        .live()
+        .filter((p) => waitsOnlyForYou(p.status))
+        .map((p) => p.status.runId),
+    ),
+  );
+  context.subscriptions.push(statusBar, { dispose: stopFollowingWaits });
   const serverHost = new ServerHost(context, {
     config,
     apiKeys,
@@ -111,7 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const ctx: CommandContext = { extension: context, host: serverHost, config, apiKeys, errors, log, store, feed, statuses, review, runsView, panel };
   context.subscriptions.push(...registerCommands(ctx));
-  context.subscriptions.push(...registerProvenance(log));
+  context.subscriptions.push(...registerProvenance(log, store));
   // Agents (Copilot's agent mode, any MCP-aware chat) find `ratchet mcp` without setup.
   context.subscriptions.push(registerMcpServer(context, config));
 

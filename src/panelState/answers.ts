@@ -44,6 +44,30 @@ export function answerCounts(s: RunState): Record<CommitAnswer, number> {
   return counts;
 }
 
+/** The answers the labels count, in this order (a commit withdrawn or never offered asked nobody). */
+const COUNTED_ANSWERS = ['accepted', 'autopilot', 'undone', 'rejected', 'awaiting'] as const;
+
+/**
+ * What became of the run's commits, "1 accepted by you, 1 rejected by you": the panel header's and
+ * the Runs view's run line's count. Undefined while nobody was asked about a commit (their own
+ * count of commits says it then).
+ */
+export function answersText(s: RunState): string | undefined {
+  const n = answerCounts(s);
+  const shown = COUNTED_ANSWERS.filter((a) => n[a] > 0);
+  return shown.length === 0 ? undefined : shown.map((a) => `${n[a]} ${ANSWER_WORDS[a]}`).join(', ');
+}
+
+/**
+ * An edit the provenance log says reached the file (the Prompt History's rows): the run's fold when
+ * the editor holds the run (it knows an undo: Ctrl+Z, Ctrl+Y), else who applied it, as the log says.
+ */
+export function landedAnswer(by: 'user' | 'autopilot', node: CandidateNode | undefined): 'accepted' | 'autopilot' | 'undone' {
+  const folded = commitAnswer(node);
+  if (folded === 'accepted' || folded === 'autopilot' || folded === 'undone') return folded;
+  return by === 'user' ? 'accepted' : 'autopilot';
+}
+
 /** The suggestion waiting in the editor for the user's answer, if one does. */
 export function awaitingAnswer(s: RunState): string | undefined {
   return Object.values(s.candidates).find((n) => commitAnswer(n) === 'awaiting')?.id;

@@ -25,6 +25,11 @@ export interface RunListEntry {
    * runs it any more. Only such a run can be resumed; its folded status still reads `running`.
    */
   interrupted?: true;
+  /**
+   * Set while the run's status says its own work is done and it waits only for the user's answer
+   * to its suggestion (runStatus.ts `waitsOnlyForYou`): the header offers no Cancel then.
+   */
+  waitsOnlyForYou?: true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -361,7 +361,15 @@ export class PanelApp extends HTMLElement {
       this.dirty.delete(part);
       switch (part) {
         case 'header':
-          this.header.update(headerModel(s, this.now(), this.runs.find((r) => r.runId === s?.runId)?.interrupted === true), this.runs, s?.runId);
+          this.header.update(
+            headerModel(
+              s,
+              this.now(),
+              this.runs.find((r) => r.runId === s?.runId),
+            ),
+            this.runs,
+            s?.runId,
+          );
           this.updateTabs();
           break;
         case 'feed':

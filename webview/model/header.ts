@@ -5,10 +5,10 @@ import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';
 import { costTotals } from '../../src/panelState/runState';
 import { isEvaluation } from '../../src/panelState/results';
-import { ANSWER_WORDS, answerCounts, awaitingAnswer } from '../../src/panelState/answers';
+import { answersText, awaitingAnswer } from '../../src/panelState/answers';
 import { describeModelChoices } from '../../src/core/run/modelChoice';
 import { runGuarantee } from '../../src/core/gates/guarantee';
-import { generatedLine } from '../../src/core/journal/runStatus';
+import { generatedLine, searchDoneLine } from '../../src/core/journal/runStatus';
 import { silenceText } from '../../src/core/gates/abstentions';
 import { generatedTally } from './zeroData';
 import type { RunState, RunStatus } from '../../src/panelState/types';
@@ -77,11 +77,14 @@ export function waitNote(s: RunState, now: number): WaitNote | undefined {
 }
 
 /**
- * `interrupted`: the host's run list says no process runs this run any more although its events
- * never said it ended (RunListEntry.interrupted). Only such a run can be resumed: one whose events
- * ended (finished, cancelled, failed) is over, and one still running needs no resume.
+ * What the host's run list says of a run beyond its events. `interrupted`: no process runs it any
+ * more although its events never said it ended; only such a run can be resumed (one whose events
+ * ended is over, one still running needs no resume). `waitsOnlyForYou`: its work is done and it
+ * waits only for the answer to its suggestion; it offers no Cancel then (runStatus.ts says why).
  */
-export function headerModel(state: RunState | undefined, now: number, interrupted = false): HeaderModel {
+export type ListedAs = Pick<RunListEntry, 'interrupted' | 'waitsOnlyForYou'>;
+
+export function headerModel(state: RunState | undefined, now: number, listed: ListedAs = {}): HeaderModel {
   if (!state) {
     return {
       target: 'No run yet',
@@ -109,7 +112,10 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
   }
   const info = state.info;
   const open = state.status === 'running' || state.status === 'pending';
+  const interrupted = listed.interrupted === true;
   const live = open && !interrupted;
+  // A search done but for your answer to its best: nothing left to cancel (see `waitsOnlyForYou`).
+  const answerLeft = live && listed.waitsOnlyForYou === true ? awaitingAnswer(state) : undefined;
   const totals = costTotals(state);
   const budget = info?.budget ?? {};
   const elapsed = state.startedAt === undefined ? 0 : (state.endedAt ?? (live && state.status === 'running' ? now : (state.lastAt ?? now))) - state.startedAt;
@@ -132,12 +138,17 @@ export function headerModel(state: RunState | undefined, now: number, interrupte
     mode: generation ? '—' : (info?.mode ?? '—'),
     gated: !evaluation,
     status: state.status,
-    statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : statusText(state),
+    statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : answerLeft !== undefined ? searchDoneLine(shortId(answerLeft)) : statusText(state),
     meters,
     progress: fractions.length > 0 ? Math.max(...fractions) : undefined,
-    canCancel: live,
+    canCancel: live && answerLeft === undefined,
     canResume: open && interrupted,
-    cancelTitle: live ? 'Cancel the run: it stops after the call in flight; its journal keeps what it did.' : `Nothing to cancel: ${whyNotLive(state, interrupted)}.`,
+    cancelTitle:
+      answerLeft !== undefined
+        ? `Nothing to cancel: the search is done. Accept ${shortId(answerLeft)} in the editor, or Reject it to end the run without it.`
+        : live
+          ? 'Cancel the run: it stops after the call in flight; its journal keeps what it did.'
+          : `Nothing to cancel: ${whyNotLive(state, interrupted)}.`,
     resumeTitle: open && interrupted ? 'Resume the run from its journal.' : `Nothing to resume: ${live ? 'the run is still running' : whyNotLive(state, interrupted)}.`,
     warning: warningOf(state),
     // Evaluate's status says what it scored; a "v0 → v0; difference 0.000" report would compare the file with itself.
@@ -201,15 +212,9 @@ function whyNotLive(s: RunState, interrupted: boolean): string {
  * by you of 5 candidates". A commit the run never offered is never "awaiting your answer".
  */
 export function outcomeText(s: RunState, candidates: number): string {
-  const n = answerCounts(s);
-  const of = `of ${count(candidates, 'candidate')}`;
-  const shown = SHOWN_ANSWERS.filter((a) => n[a] > 0);
-  if (shown.length === 0) return `${count(s.finished?.commits ?? s.decisions.filter((d) => d.decision === 'commit').length, 'commit')} ${of}`;
-  return `${shown.map((a) => `${n[a]} ${ANSWER_WORDS[a]}`).join(', ')} ${of}`;
+  const answers = answersText(s) ?? count(s.finished?.commits ?? s.decisions.filter((d) => d.decision === 'commit').length, 'commit');
+  return `${answers} of ${count(candidates, 'candidate')}`;
 }
-
-/** The answers the header counts, in this order (a commit withdrawn or never offered asked nobody). */
-const SHOWN_ANSWERS = ['accepted', 'autopilot', 'undone', 'rejected', 'awaiting'] as const;
 
 function statusText(s: RunState): string {
   switch (s.status) {

@@ -111,12 +111,24 @@ export function isOver(status: LiveRunStatus): boolean {
 }
 
 /**
- * Nothing of the run's own work is left: it is over, or it is a code search that is done and
- * waits only for the user's answer to its best program (a progress notification offering Cancel
- * then would contradict the editor, which asks for Accept or Reject).
+ * A code search that is done and waits only for the user's answer to its best program. No face
+ * offers Cancel then — not the progress notification (it closes), the panel header (its Cancel is
+ * disabled, its hover says why), the status bar or the Runs view — and each says the run waits for
+ * your Accept or Reject instead: the run has no work left to cancel, and a Cancel would only drop
+ * the suggestion unanswered, which Reject does in the user's own words (and the run then finishes).
  */
+export function waitsOnlyForYou(status: LiveRunStatus): boolean {
+  return status.kind === 'search' && status.state === 'waiting-for-you';
+}
+
+/** Nothing of the run's own work is left: it is over, or it waits only for the user's answer (`waitsOnlyForYou`). */
 export function isWorkDone(status: LiveRunStatus): boolean {
-  return isOver(status) || (status.kind === 'search' && status.state === 'waiting-for-you');
+  return isOver(status) || waitsOnlyForYou(status);
+}
+
+/** How a code search that waits only for the user's answer says so: the status bar's line and the panel header's. */
+export function searchDoneLine(candidateId: string): string {
+  return `the search is done; ${candidateId} waits for your Accept or Reject`;
 }
 
 /** A run whose first event has not been folded yet. */
@@ -342,7 +354,7 @@ export class StatusFeed {
 
   /** A code search is done and waits for the user's answer to its best program (not an engine event: when it comes is the user's). */
   waitingForYou(candidateId: string): void {
-    if (!isOver(this.status)) this.set(shown(this.status, { state: 'waiting-for-you' }, `the search is done; ${candidateId} waits for your Accept or Reject`));
+    if (!isOver(this.status)) this.set(shown(this.status, { state: 'waiting-for-you' }, searchDoneLine(candidateId)));
   }
 
   /** The run's work settled; see `endStatus`. */

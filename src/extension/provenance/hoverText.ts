@@ -2,12 +2,14 @@
  * What the hover on a line from an accepted edit says (Markdown): which run and candidate (a code
  * search's: which program), the
  * gate's evidence in the panel's words, who accepted it and when, and a link to its Evidence in the
- * panel. No VS Code import: unit-tested.
+ * panel; and the Prompt History row's label. No VS Code import: unit-tested.
  */
 import { GATE_TABLE } from '../../core/gates/gateTable';
 import type { ProvenanceEvidence, ProvenanceRecord } from '../../core/journal/provenance';
 import { formatFactor } from '../../protocol/factor';
 import { commandId } from '../commandTable';
+import { ANSWER_WORDS, landedAnswer } from '../../panelState/answers';
+import type { CandidateNode } from '../../panelState/types';
 
 /** The hover's Evidence link: the same command as the suggestion's Evidence lens, with its arguments. */
 export function evidenceCommandUri(documentUri: string, r: Pick<ProvenanceRecord, 'runId' | 'candidateId'>): string {
@@ -64,4 +66,12 @@ export function timeAgo(then: number, now: number): string {
   if (h < 48) return `${h} hour${h === 1 ? '' : 's'} ago`;
   const d = Math.round(h / 24);
   return `${d} days ago`;
+}
+
+/**
+ * A Prompt History row's label: the candidate and what became of its edit, in every label's words
+ * ("c1 · applied, then undone"); `node` is the candidate as the editor's store folds it, when it holds the run.
+ */
+export function historyLabel(r: Pick<ProvenanceRecord, 'candidateId' | 'by'>, node: CandidateNode | undefined): string {
+  return `${r.candidateId} · ${ANSWER_WORDS[landedAnswer(r.by, node)]}`;
 }

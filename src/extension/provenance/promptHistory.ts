@@ -4,11 +4,16 @@
  * through a read-only content provider (`ratchet-history:`), so a diff never shows a file that
  * could be edited or saved by mistake. Before any file is active, it lists every file with accepted
  * edits, grouped by kind of file (Prompt files, Skills, Instructions…, the file-kind table's groups).
+ *
+ * Each row says what became of its edit in the words and from the fold every label uses
+ * (panelState/answers.ts): "applied, then undone" once Ctrl+Z took it back in the editor, "accepted
+ * by you" again after Ctrl+Y. The log only says who applied it; the run the editor holds says the rest.
  */
 import * as vscode from 'vscode';
 import { KIND_GROUPS, PROGRAMS_GROUP, kindGroup } from '../../core/files/fileKinds';
 import type { ProvenanceRecord } from '../../core/journal/provenance';
-import { evidencePhrase, timeAgo } from './hoverText';
+import type { RunStore } from '../runs/runStore';
+import { evidencePhrase, historyLabel, timeAgo } from './hoverText';
 import { readAllProvenance, readProvenanceLog, workspacePlace } from './provenanceLogs';
 
 export const PROMPT_HISTORY_VIEW_ID = 'ratchet.promptHistory';
@@ -50,10 +55,18 @@ export class PromptHistory implements vscode.TreeDataProvider<HistoryEntry>, vsc
   /** The prompt file shown: the active editor's, kept while an editor of another kind (a diff, the panel) is active. */
   private file: vscode.Uri | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly store: RunStore,
+  ) {
     this.view = vscode.window.createTreeView(PROMPT_HISTORY_VIEW_ID, { treeDataProvider: this });
     const watcher = vscode.workspace.createFileSystemWatcher('**/.ratchet/provenance/*.jsonl');
+    // An edit landing or taken back (undo, redo) changes what a row says.
+    const offEdit = store.onEvent((_runId, e) => {
+      if (e.type === 'edit/applied' || e.type === 'edit/undone') this.changed.fire(undefined);
+    });
     this.disposables.push(
+      { dispose: offEdit },
       this.changed,
       this.view,
       watcher,
@@ -98,7 +111,7 @@ export class PromptHistory implements vscode.TreeDataProvider<HistoryEntry>, vsc
       return item;
     }
     const { file, record: r } = row;
-    const item = new vscode.TreeItem(`${r.candidateId} · ${r.by === 'user' ? 'accepted by you' : 'applied by autopilot'}`);
+    const item = new vscode.TreeItem(historyLabel(r, this.store.get(r.runId)?.state.candidates[r.candidateId]));
     item.description = `${timeAgo(Date.parse(r.at), Date.now())} · run ${r.runId}`;
     item.tooltip = `${r.candidateId} of run ${r.runId}, ${new Date(r.at).toLocaleString()}: ${evidencePhrase(r.evidence)}`;
     item.iconPath = new vscode.ThemeIcon('git-commit');

@@ -88,6 +88,8 @@ export class RunStore {
   private readonly early = new Map<string, Map<number, PanelEvent>>();
   /** Runs the server listed as interrupted, with how many events their journals held then (see `setInterrupted`). */
   private interrupted = new Map<string, number>();
+  /** Runs whose status says they wait only for the user's answer (see `setWaitsOnlyForYou`). */
+  private waitsOnlyForYou = new Set<string>();
 
   /** Runs beyond `maxRuns` are forgotten oldest first (their journals keep them). */
   constructor(private readonly maxRuns = 20) {}
@@ -211,6 +213,16 @@ export class RunStore {
     if (JSON.stringify(this.runs()) !== JSON.stringify(before)) this.listChanged();
   }
 
+  /**
+   * The runs whose live status (the daemon's word, not the events') says their work is done and
+   * they wait only for the user's answer to a suggestion; the panel offers no Cancel for these.
+   */
+  setWaitsOnlyForYou(runIds: Iterable<string>): void {
+    const before = this.runs();
+    this.waitsOnlyForYou = new Set(runIds);
+    if (JSON.stringify(this.runs()) !== JSON.stringify(before)) this.listChanged();
+  }
+
   /** Called when `runs()` changed without an event (a run became interrupted, or stopped being so). */
   onListChanged(listener: () => void): () => void {
     this.listListeners.add(listener);
@@ -232,8 +244,10 @@ export class RunStore {
     return [...this.runsById.values()]
       .map(({ state }): RunListEntry => {
         const entry: RunListEntry = { runId: state.runId, target: state.info?.target ?? state.requestedTarget, status: state.status, startedAt: state.startedAt };
-        // A run whose events say it ended is terminal, whatever a stale listing says.
-        if (this.interrupted.has(state.runId) && (state.status === 'running' || state.status === 'pending')) entry.interrupted = true;
+        // A run whose events say it ended is terminal, whatever a stale listing or status says.
+        const open = state.status === 'running' || state.status === 'pending';
+        if (this.interrupted.has(state.runId) && open) entry.interrupted = true;
+        if (this.waitsOnlyForYou.has(state.runId) && open) entry.waitsOnlyForYou = true;
         return entry;
       })
       .reverse();

@@ -4,8 +4,8 @@
  * (Prompt files, Skills, Instructions, Programs… the file-kind table's groups) once the runs are of
  * more than one. Pure data; runsView.ts turns nodes into TreeItems.
  */
-import { ANSWER_WORDS, commitAnswer } from '../../panelState/answers';
-import { generatedLine, isOver } from '../../core/journal/runStatus';
+import { ANSWER_WORDS, answersText, commitAnswer } from '../../panelState/answers';
+import { generatedLine, isOver, isWorkDone } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { fileName } from '../../core/fileName';
@@ -102,13 +102,16 @@ function runLabel(started: number | undefined, result: string, file: string): st
 }
 
 /**
- * How a run stands in a word or two: its state while it is not finished, else what it made — the
- * edits it committed, the dev tasks a generation wrote, or for Evaluate that it scored the prompt
- * (neither commits anything).
+ * How a run stands in a word or two: its state while it is not finished, else what it made — what
+ * became of the edits it committed (the one fold every label reads: "1 accepted by you", "1 applied,
+ * then undone") where the editor holds its events and someone was asked, else the commits counted,
+ * the dev tasks a generation wrote, or for Evaluate that it scored the prompt (neither commits anything).
  */
-function resultWord(state: string, commits: number | undefined, generated?: RunListEntry['generated'], kind?: RunKind): string {
+function resultWord(state: string, commits: number | undefined, live: RunState | undefined, generated?: RunListEntry['generated'], kind?: RunKind): string {
   if (state === 'finished' && generated !== undefined) return `${generated.dev} dev task${generated.dev === 1 ? '' : 's'}`;
   if (state === 'finished' && kind === 'evaluate') return 'evaluated';
+  const answered = live && answersText(live);
+  if (state === 'finished' && answered !== undefined) return answered;
   if (state === 'finished') return commits === undefined ? 'finished' : `${commits} committed`;
   return state === 'waiting-for-you' ? 'waiting for you' : state;
 }
@@ -168,11 +171,16 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
     e.reason ? `Why: ${e.reason}` : undefined,
     e.resumable && !going ? 'Interrupted: "Resume Run" continues it from its journal.' : undefined,
   ].filter((l): l is string => l !== undefined);
-  const hosted = status ? going : e.hosted;
+  // A search done but for your answer offers no Cancel Run (runStatus.ts `waitsOnlyForYou` says why).
+  const hosted = status ? !isWorkDone(status) : e.hosted;
   return {
     kind: 'run',
     runId: e.runId,
-    label: runLabel(e.started, resultWord(status?.state ?? fallback, status?.commits ?? commits, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined, kind), basename(e.target) ?? short(e.runId)),
+    label: runLabel(
+      e.started,
+      resultWord(status?.state ?? fallback, status?.commits ?? commits, live, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined, kind),
+      basename(e.target) ?? short(e.runId),
+    ),
     description: [...shown.parts, when(e.started)].filter((p) => p !== '').join(' · '),
     tooltip: tooltip.join('\n'),
     contextValue: ['run', hosted ? 'hosted' : undefined, e.resumable && !going ? 'resumable' : undefined].filter(Boolean).join('.'),
@@ -186,7 +194,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
 /** A run the server has not listed yet: known from its status, its events, or both. */
 function fromLive(runId: string, r: RunState | undefined, status: RunStatusParams | undefined): RunNode {
   const s = status?.status;
-  const running = s ? !isOver(s) : r?.status === 'running' || r?.status === 'pending';
+  const cancellable = s ? !isWorkDone(s) : r?.status === 'running' || r?.status === 'pending';
   const commits = r?.finished?.commits ?? r?.decisions.filter((d) => d.decision === 'commit').length ?? 0;
   const info = r?.info;
   const evaluate = (info?.kind ?? s?.kind) === 'evaluate';
@@ -196,12 +204,12 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
     runId,
     label: runLabel(
       r?.startedAt,
-      resultWord(s?.state ?? (!r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits, undefined, info?.kind ?? s?.kind),
+      resultWord(s?.state ?? (!r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits, r, undefined, info?.kind ?? s?.kind),
       basename(info?.target ?? r?.requestedTarget) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
     ),
     description: [...shown.parts, when(r?.startedAt)].filter((p) => p !== '').join(' · '),
     tooltip: [`Run ${runId}`, ...(info ? [`Target: ${info.target}`, `Gate: ${info.gate} (α = ${info.alpha})`] : []), ...shown.tooltip].join('\n'),
-    contextValue: running ? 'run.hosted' : 'run',
+    contextValue: cancellable ? 'run.hosted' : 'run',
     icon: s ? STATUS_ICONS[s.state] : !r || r.status === 'pending' ? 'running' : r.status,
     loaded: r !== undefined,
     // Expanding a run heard of only by its status loads its journal from there.

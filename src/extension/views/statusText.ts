@@ -5,6 +5,7 @@
  * A run no daemon reports on (one found on disk) is shown from its events and the server's listing.
  * No VS Code import, so the wording is unit-tested.
  */
+import { waitsOnlyForYou } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import { silenceText } from '../../core/gates/abstentions';
 import type { JudgeCount } from '../../core/gates/abstentions';
@@ -83,7 +84,8 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
         tooltip.push(`Candidate ${w.candidateId}: evidence ×${Number(w.wealth.toPrecision(3))}, committed at ×${Number(w.threshold.toPrecision(3))} (${line}).`);
       }
       if (s.wait) tooltip.push(`An LLM call is waiting before it tries again${state?.waiting ? `: ${state.waiting.message}` : '.'}`);
-      if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
+      if (waitsOnlyForYou(s)) tooltip.push('The search is done: Accept writes its best program, Reject ends the run without it; nothing is left to cancel.');
+      else if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
       if (s.kind === 'search' && s.state === 'running' && !s.wait) {
         const search = searchRunningText(s);
         return { part: search.part, icon: '$(sync~spin)', tooltip: [...search.tooltip, ...tooltip] };

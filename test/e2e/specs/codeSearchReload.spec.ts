@@ -103,7 +103,8 @@ describe('reloading the window during a code search', () => {
     // Nothing was interrupted, so nothing is offered for resuming; no evaluator outlives the search.
     expect((await notifications.messages()).filter((m) => /interrupted/.test(m))).toEqual([]);
     await waitUntil(async () => ((await processesMarked(held.control)).length === 0 ? true : undefined), 'no evaluator process left after the search', 60_000);
-    await runs.waitForRunLabel('pack.mjs', /^\d\d:\d\d · (\d+ committed|finished) · pack\.mjs$/);
+    // Autopilot wrote each new best: the line says so ("2 applied by autopilot"), or counts commits when no best was written.
+    await runs.waitForRunLabel('pack.mjs', /^\d\d:\d\d · (\d+ applied by autopilot|\d+ committed|finished) · pack\.mjs$/);
     await s.workbench.parkMouse();
     await s.screenshot('finished-after-reload');
   });

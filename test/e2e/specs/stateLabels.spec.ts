@@ -1,12 +1,14 @@
 /**
  * Issue #29 item 7: labels that tell the truth. A code search on pack.mjs (several commits, only its
  * best offered in the editor) at the harness's default size:
- * - while its best waits for the answer, the header says so (not a bare "running"), and the
- *   progress notification with Cancel is gone;
+ * - once the search is done and its best waits for the answer, the header says so (not a bare
+ *   "running"), its Cancel is disabled, and the progress notification with Cancel is gone: Reject
+ *   is how to end the run without the best (runStatus.ts `waitsOnlyForYou`);
  * - after Accept, the header reads "finished: 1 accepted by you of N candidates": no commit the
  *   run never offered is "awaiting your answer";
- * - the Runs view's line says what it made, not a leftover "waits for your Accept";
- * - Ctrl+Z in the editor after Accept reads "1 applied, then undone"; redo, "accepted by you" again.
+ * - the Runs view's line says what became of it, "1 accepted by you", not a leftover "waits for your Accept";
+ * - Ctrl+Z in the editor after Accept reads "1 applied, then undone" in the header and the Runs
+ *   view's line; redo, "accepted by you" again.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -52,15 +54,17 @@ describe('labels that tell the truth about a search', () => {
     await editor.clickCodeLens(/Start Code Search/, 90_000);
     await panel.waitForReady('ratchet-panel-app');
 
-    // Done, the search waits for the answer to its best: the header says so; no progress offers Cancel.
+    // Done, the search waits for the answer to its best: the header says so and offers no Cancel; no progress offers Cancel.
     const waiting = await waitUntil(
       async () => {
         const text = (await panel.status.textContent().catch(() => null))?.trim() ?? '';
-        return /^running; p\d+, the best so far, waits in the editor for your Accept or Reject$/.test(text) ? text : undefined;
+        return /^the search is done; p\d+ waits for your Accept or Reject$/.test(text) ? text : undefined;
       },
-      'the header to say the best waits in the editor',
+      'the header to say the search is done and its best waits for you',
       240_000,
     );
+    const cancel = panel.locator('ratchet-run-header [data-action="cancel"]');
+    expect(await cancel.evaluate((b) => (b as HTMLElement & { disabled: boolean }).disabled)).toBe(true);
     const best = /(p\d+)/.exec(waiting)![1]!;
     const item = s.page.locator('.statusbar-item', { hasText: 'pack.mjs' }).first();
     await waitVisible(item.filter({ hasText: 'the search is done' }), 'the status bar to say the search is done', 60_000);
@@ -77,7 +81,7 @@ describe('labels that tell the truth about a search', () => {
 
     const runs = new RunsView(s.page, s.workbench.palette);
     await runs.open();
-    const label = await runs.waitForRunLabel('pack.mjs', /^\d\d:\d\d · \d+ committed · pack\.mjs$/, 60_000);
+    const label = await runs.waitForRunLabel('pack.mjs', /^\d\d:\d\d · 1 accepted by you · pack\.mjs$/, 60_000);
     expect(label).not.toMatch(/waits/);
     await s.workbench.parkMouse();
     await s.screenshot('accepted');
@@ -97,6 +101,7 @@ describe('labels that tell the truth about a search', () => {
     await s.page.keyboard.press('Control+Z');
     const undone = await header(/^finished: 1 applied, then undone of \d+ candidates?$/, 'the header to say the edit was undone');
     console.log(`header after Ctrl+Z: "${undone}"`);
+    await runs.waitForRunLabel('pack.mjs', /^\d\d:\d\d · 1 applied, then undone · pack\.mjs$/, 30_000);
     await s.workbench.parkMouse();
     await s.screenshot('undone');
     await editor.focus();

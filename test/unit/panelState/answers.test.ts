@@ -6,7 +6,12 @@ import { emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { answerCounts, commitAnswer } from '../../../src/panelState/answers';
 import { versionLabel } from '../../../src/panelState/results';
 import { undoneChanges } from '../../../src/extension/runs/undoneEdits';
-import { candidateNodes } from '../../../src/extension/views/runsTree';
+import { candidateNodes, runNodes } from '../../../src/extension/views/runsTree';
+import { historyLabel } from '../../../src/extension/provenance/hoverText';
+import { statusView } from '../../../src/extension/views/statusText';
+import { StatusFeed, isWorkDone, startingStatus } from '../../../src/core/journal/runStatus';
+import type { LiveRunStatus } from '../../../src/core/journal/runStatus';
+import type { RunListEntry } from '../../../src/protocol/lsp';
 import type { ResultsVersion } from '../../../src/panelState/results';
 import { buildResultsTable } from '../../../src/extension/panel/results';
 import { headerModel } from '../../../webview/model/header';
@@ -119,5 +124,88 @@ describe('one fold of what became of each commit feeds every label', () => {
       ev('run/finished', { commits: 0, candidates: 1, incumbentId: 'p0' }),
     ]);
     expect(headerModel(s, 0).warning).toBeUndefined();
+  });
+});
+
+/** A store holding the search above with p4 accepted and the run finished, and the editor's text of the file set to `text`. */
+function acceptedThenEdited(): { store: RunStore; editor: (text: string) => void } {
+  const store = new RunStore();
+  store.appendAll([...fourCommitsOneOffered(), ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' }), ev('run/finished', { commits: 4, candidates: 4, incumbentId: 'p4' })]);
+  return { store, editor: (text) => store.appendAll(undoneChanges(store, FILE, () => text, eventClock())) };
+}
+
+describe('the labels outside the panel read the same fold', () => {
+  it('Prompt History: an accepted edit undone with Ctrl+Z reads "applied, then undone"; Ctrl+Y, "accepted by you" again', () => {
+    const { store, editor } = acceptedThenEdited();
+    const record = { candidateId: 'p4', by: 'user' } as const;
+    const row = () => historyLabel(record, store.get(RUN)?.state.candidates['p4']);
+    editor('text of p4');
+    expect(row()).toBe('p4 · accepted by you');
+    editor('a');
+    expect(row()).toBe('p4 · applied, then undone');
+    editor('text of p4');
+    expect(row()).toBe('p4 · accepted by you');
+    // A run the editor does not hold: the log's word on who applied it.
+    expect(historyLabel(record, undefined)).toBe('p4 · accepted by you');
+    expect(historyLabel({ candidateId: 'c2', by: 'autopilot' }, undefined)).toBe('c2 · applied by autopilot');
+  });
+
+  it('the Runs view’s run line: the only applied edit undone reads "1 applied, then undone", not "4 committed"', () => {
+    const { store, editor } = acceptedThenEdited();
+    const entry: RunListEntry = {
+      runId: RUN,
+      kind: 'search',
+      target: FILE,
+      status: 'finished',
+      started: undefined,
+      lastEventAt: undefined,
+      events: 12,
+      candidates: 4,
+      commits: 4,
+      cost: undefined,
+      gate: 'greedy',
+      alpha: 0.05,
+      tornTail: false,
+      workspace: '/w',
+      hosted: false,
+      resumable: false,
+    };
+    const line = () => runNodes([entry], [store.snapshot(RUN)!], [])[0]!.label;
+    editor('text of p4');
+    expect(line()).toBe('1 accepted by you · step.mjs');
+    editor('a');
+    expect(line()).toBe('1 applied, then undone · step.mjs');
+    // A run the editor holds no events of: the listing's count of commits.
+    expect(runNodes([entry], [], [])[0]!.label).toBe('4 committed · step.mjs');
+  });
+
+  it('a search done but for your answer to its best offers no Cancel: the header, the status bar and the Runs view say it waits for you', () => {
+    const store = new RunStore();
+    store.appendAll(fourCommitsOneOffered());
+    // Still searching while p4 waits in the editor: Cancel stops the search.
+    const searching = headerModel(store.snapshot(RUN), 0, store.runs()[0]);
+    expect(searching).toMatchObject({ canCancel: true, statusText: 'running; p4, the best so far, waits in the editor for your Accept or Reject' });
+
+    // The daemon says the search is done and waits only for the answer (not an event: the store is told).
+    const pushed: LiveRunStatus[] = [];
+    const feed = new StatusFeed({ ...startingStatus(RUN), kind: 'search' }, (s) => pushed.push(s), { now: () => 0, sleep: () => new Promise(() => undefined) } as never);
+    feed.waitingForYou('p4');
+    const status = pushed.at(-1)!;
+    expect(isWorkDone(status)).toBe(true);
+    store.setWaitsOnlyForYou([RUN]);
+    const done = headerModel(store.snapshot(RUN), 0, store.runs()[0]);
+    expect(done).toMatchObject({ canCancel: false, statusText: 'the search is done; p4 waits for your Accept or Reject' });
+    expect(done.cancelTitle).toBe('Nothing to cancel: the search is done. Accept p4 in the editor, or Reject it to end the run without it.');
+
+    const bar = statusView({ runId: RUN, status: { uri: `file:///w/${FILE}`, workspace: '/w', status }, state: store.snapshot(RUN) }, 'running', undefined);
+    expect(bar.text).toContain('the search is done; p4 waits for your Accept or Reject');
+    expect(bar.tooltip).toContain('nothing is left to cancel');
+    const [runLine] = runNodes([], [store.snapshot(RUN)!], [{ uri: `file:///w/${FILE}`, workspace: '/w', status }]);
+    expect(runLine!.contextValue).toBe('run');
+
+    // Once the run's events say it ended, a stale word of waiting changes nothing.
+    store.appendAll([ev('edit/applied', { candidateId: 'p4', file: FILE, by: 'user' }), ev('run/finished', { commits: 4, candidates: 4, incumbentId: 'p4' })]);
+    expect(store.runs()[0]!.waitsOnlyForYou).toBeUndefined();
+    expect(headerModel(store.snapshot(RUN), 0, store.runs()[0]).statusText).toBe('finished: 1 accepted by you of 4 candidates');
   });
 });

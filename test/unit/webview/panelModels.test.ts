@@ -32,7 +32,7 @@ describe('run header', () => {
 
   it('offers Resume only for an interrupted run, never for one that ended or is still running', () => {
     const buttons = (end: PanelEvent | undefined, interrupted: boolean) => {
-      const m = headerModel(foldEvents(emptyRunState(RUN), [started(), ...(end ? [end] : [])]), 0, interrupted);
+      const m = headerModel(foldEvents(emptyRunState(RUN), [started(), ...(end ? [end] : [])]), 0, interrupted ? { interrupted } : {});
       return { status: m.status, canCancel: m.canCancel, canResume: m.canResume };
     };
     expect(buttons(undefined, false)).toEqual({ status: 'running', canCancel: true, canResume: false });
@@ -76,7 +76,7 @@ describe('run header', () => {
     expect(headerModel(s, 1_000_000).waiting).toEqual({ text: 'rate limited, waiting 12 s', detail: 'The endpoint answered 429.' });
     expect(headerModel(s, 1_010_500).waiting?.text).toBe('rate limited, waiting 2 s');
     expect(headerModel(s, 1_012_000).waiting).toBeUndefined();
-    expect(headerModel(s, 1_000_000, true).waiting).toBeUndefined();
+    expect(headerModel(s, 1_000_000, { interrupted: true }).waiting).toBeUndefined();
     const backoff = foldEvents(emptyRunState(RUN), [started(), ev('llm/waiting', { at: 5, role: 'validator', model: 'm', why: 'retry', waitMs: 900, message: 'no answer' })]);
     expect(headerModel(backoff, 5).waiting?.text).toBe('retrying a failed call, waiting 1 s');
     const ended = foldEvents(emptyRunState(RUN), [started(), wait, ev('run/failed', { error: { code: 'llmHttp', message: 'After 10 attempts: 500' } })]);
