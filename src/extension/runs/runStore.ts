@@ -12,6 +12,7 @@
  */
 import type { DecisionRecord } from '../../core/gates/record';
 import type { DatasetItemInfo, EventOf } from '../../core/journal/events';
+import { isTerminalRunState } from '../../core/journal/runStates';
 import type { JudgeView, RunListEntry } from '../../protocol/webview';
 import { applyEvent, emptyRunState } from '../../panelState/runState';
 import type { PanelEvent, RunState, WealthStep } from '../../panelState/types';
@@ -233,7 +234,7 @@ export class RunStore {
       .map(({ state }): RunListEntry => {
         const entry: RunListEntry = { runId: state.runId, target: state.info?.target ?? state.requestedTarget, status: state.status, startedAt: state.startedAt };
         // A run whose events say it ended is terminal, whatever a stale listing says.
-        if (this.interrupted.has(state.runId) && (state.status === 'running' || state.status === 'pending')) entry.interrupted = true;
+        if (this.interrupted.has(state.runId) && !isTerminalRunState(state.status)) entry.interrupted = true;
         return entry;
       })
       .reverse();
