@@ -7,7 +7,7 @@ import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core
 import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf, RunSummaryInfo, ScoreInterval } from '../core/journal/events';
 import type { HistogramBin, MetricValue, Reliability } from '../core/journal/payloadTypes';
-import type { LiveRunState } from '../core/journal/runStatus';
+import type { PanelRunStatus } from '../core/journal/runStates';
 import type { ClusterTasks } from './clusterTasks';
 
 // ---------------------------------------------------------------------------------------------
@@ -39,13 +39,6 @@ export type PanelEvent = EngineEvent | EditUndoneEvent;
 // ---------------------------------------------------------------------------------------------
 // The folded run state (the snapshot). Only light data: texts from an LLM or a file (candidate
 // texts, outputs, rationales, inputs) stay on the host and travel on demand as `Evidence`.
-
-/**
- * The run as its events tell it, in the live status's words (core/journal/runStatus.ts) plus
- * `pending`, before its `run/started` is folded. Events alone cannot say `waiting-for-you` or
- * `interrupted`: the daemon's pushed status does.
- */
-export type RunStatus = 'pending' | Exclude<LiveRunState, 'waiting-for-you' | 'interrupted'>;
 
 export interface CandidateNode {
   id: string;
@@ -171,7 +164,11 @@ export interface RunState {
    * the run's first event says its `info`: the panel shows the new run at once, as starting.
    */
   requestedTarget?: string;
-  status: RunStatus;
+  /**
+   * The run as its events tell it (core/journal/runStates.ts): `pending` before its `run/started`
+   * is folded; never `waiting-for-you` or `interrupted`, which only the daemon's pushed status says.
+   */
+  status: PanelRunStatus;
   resumed: boolean;
   startedAt: number | undefined;
   lastAt: number | undefined;

@@ -12,13 +12,14 @@ import type { DecisionRecord } from '../core/gates/record';
 import type { EventOf } from '../core/journal/events';
 import type { Exemplar } from '../core/journal/payloadTypes';
 import type { ResultCell, ResultsFilter, ResultsTable } from '../panelState/results';
-import type { PanelEvent, RunState, RunStatus } from '../panelState/types';
+import type { PanelRunStatus } from '../core/journal/runStates';
+import type { PanelEvent, RunState } from '../panelState/types';
 import type { ProgramDetail } from '../panelState/types';
 
 export interface RunListEntry {
   runId: string;
   target: string | undefined;
-  status: RunStatus;
+  status: PanelRunStatus;
   startedAt: number | undefined;
   /**
    * Set when the server lists the run as interrupted: its events never said it ended and no process

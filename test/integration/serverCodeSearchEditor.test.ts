@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { isOfferEvent } from '../../src/core/code/bestOffer';
 import { fromRatchetOutput } from '../../src/core/code/evaluation';
 import { RatchetCommands, StartRunRequest, TestEvaluatorRequest } from '../../src/protocol/lsp';
+import { isOver } from '../../src/core/journal/runStatus';
 import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { journal } from './evolveCli';
@@ -138,7 +139,7 @@ describe('a running search’s status, as the status bar shows it', () => {
     cleanups.push(() => fake.close());
     const c = await client(ws.dir, { baseURL: fake.url });
     const { runId } = await c.conn.sendRequest(StartRunRequest, { kind: 'search', uri: c.uriOf(ws.program), overrides: { proposals: 4, evaluations: 40 } });
-    const over = (s: LiveRunStatus | undefined) => s !== undefined && ['finished', 'failed', 'cancelled', 'interrupted'].includes(s.state);
+    const over = (s: LiveRunStatus | undefined) => s !== undefined && isOver(s);
     const end = await c.waitFor(() => over(c.statusesOf(runId).at(-1)) && c.statusesOf(runId).at(-1), 'the search to end', 120_000);
     expect(end.state, end.error).toBe('finished');
     const loads = c.statusesOf(runId).flatMap((s) => (s.evaluator ? [s.evaluator] : []));

@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import type { FakeServer } from '../fixtures/fakeOpenAI/server';
 import type { EngineEvent } from '../../src/core/journal/events';
-import { foldStatus, formatScore, isWorkDone, startingStatus } from '../../src/core/journal/runStatus';
+import { foldStatus, formatScore, isOver, isWorkDone, startingStatus } from '../../src/core/journal/runStatus';
 import type { LiveRunStatus } from '../../src/core/journal/runStatus';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
 import { CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
@@ -72,7 +72,7 @@ function statusOfJournal(events: EngineEvent[]): Pick<LiveRunStatus, 'tested' | 
   return { kind: 'search', tested: n, commits, line: `${n} program${n === 1 ? '' : 's'} tested · ${commits} committed · best ${at(best)} (start ${at(start)})` };
 }
 
-const isOver = (s: LiveRunStatus | undefined) => s !== undefined && ['finished', 'failed', 'cancelled', 'interrupted'].includes(s.state);
+const isEnded = (s: LiveRunStatus | undefined) => s !== undefined && isOver(s);
 const lastStatus = (c: TestClient, runId: string) => c.statusesOf(runId).at(-1);
 const searchProgress = (c: TestClient, title: string) => [...c.progress.values()].find((p) => p.values[0]?.title === title);
 
@@ -92,7 +92,7 @@ describe('a code search in the run daemon', () => {
     const client = await open();
     const { runId } = await client.conn.sendRequest(StartRunRequest, { kind: 'search', uri: client.uriOf(ws.program), overrides: { proposals: 6 } });
     expect(ownerPid(ws, runId)).not.toBe(client.child.pid);
-    const end = await client.waitFor(() => isOver(lastStatus(client, runId)) && lastStatus(client, runId), 'the search to end', 120_000);
+    const end = await client.waitFor(() => isEnded(lastStatus(client, runId)) && lastStatus(client, runId), 'the search to end', 120_000);
     const events = journal(ws.dir, runId);
     expect(end, end.error).toMatchObject({ state: 'finished', kind: 'search', ...statusOfJournal(events) });
     expect(events.at(-1)).toMatchObject({ type: 'run/finished', candidates: end.tested, commits: end.commits });
@@ -146,7 +146,7 @@ describe('a code search in the run daemon', () => {
     expect(alive(pid)).toBe(true);
     const progress = await client.waitFor(() => searchProgress(client, 'Ratchet: Searching step.mjs'), 'the search’s progress');
     await client.cancelProgress(progress.token);
-    const end = await client.waitFor(() => isOver(lastStatus(client, runId)) && lastStatus(client, runId), 'the search to stop');
+    const end = await client.waitFor(() => isEnded(lastStatus(client, runId)) && lastStatus(client, runId), 'the search to stop');
     expect(end.state).toBe('cancelled');
     expect(journal(ws.dir, runId).at(-1)?.type).toBe('run/cancelled');
     expect(alive(pid)).toBe(false);
@@ -175,7 +175,7 @@ describe('a code search in the run daemon', () => {
     expect(progress.values[0]?.message).toBe(held.line);
     expect((await second.conn.sendRequest(ListRunsRequest, {})).runs).toEqual([expect.objectContaining({ runId, kind: 'search', status: 'running', hosted: true })]);
     fake.releaseParked();
-    const end = await second.waitFor(() => isOver(lastStatus(second, runId)) && lastStatus(second, runId), 'the search to end', 120_000);
+    const end = await second.waitFor(() => isEnded(lastStatus(second, runId)) && lastStatus(second, runId), 'the search to end', 120_000);
     expect(end).toMatchObject({ state: 'finished', ...statusOfJournal(journal(ws.dir, runId)) });
   }, 180_000);
 
@@ -197,7 +197,7 @@ describe('a code search in the run daemon', () => {
     // It goes on from the journal's counts and scores, as a search.
     expect(client.statusesOf(runId)[heard]).toMatchObject({ ...held, state: 'running' });
     await client.waitFor(() => searchProgress(client, 'Ratchet: Resuming step.mjs'), 'the resumed search’s progress');
-    const end = await client.waitFor(() => isOver(lastStatus(client, runId)) && lastStatus(client, runId), 'the resumed search to end', 120_000);
+    const end = await client.waitFor(() => isEnded(lastStatus(client, runId)) && lastStatus(client, runId), 'the resumed search to end', 120_000);
     const events = journal(ws.dir, runId);
     expect(end, end.error).toMatchObject({ state: 'finished', ...statusOfJournal(events) });
     expect(events.filter((e) => e.type === 'run/resumed')).toHaveLength(1);

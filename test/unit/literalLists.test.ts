@@ -1,5 +1,5 @@
 // Lists are written once (issue #12): the gates in src/core/gates/gateTable.ts, the file kinds in
-// src/core/files/fileKinds.ts. This test reads the source, the schema and the manifest and fails
+// src/core/files/fileKinds.ts, the run states in src/core/journal/runStates.ts (issue #27). This test reads the source, the schema and the manifest and fails
 // where such a list is spelled by hand again. A single name where one gate's own code runs
 // (`case 'sign':`) is code, not a list; two names side by side in an array, a set or a type union
 // are a list, and so is a gate name anywhere in the JSON files outside the generated spots. For
@@ -9,9 +9,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_NAMES } from '../../src/core/gates/gateTable';
+import { RUN_STATE_NAMES } from '../../src/core/journal/runStates';
 
 const TABLE = 'src/core/gates/gateTable.ts';
 const FILE_TABLE = 'src/core/files/fileKinds.ts';
+const RUN_STATE_TABLE = 'src/core/journal/runStates.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -98,5 +100,29 @@ describe('file endings are listed only in the file-kind table', () => {
     expect(offends("const skill = join(dir, 'SKILL.md');")).toBe(true);
     expect(offends("if (/\\.instructions\\.md$/.test(path)) return 'instructions';")).toBe(true);
     expect(offends("'Convert to Skill writes a skill from this prompt file.'")).toBe(false);
+  });
+});
+
+describe('run states are listed only in the run-state table', () => {
+  const files = ['src', 'webview', 'scripts'].flatMap(sources).filter((f) => f !== RUN_STATE_TABLE);
+  // A list that holds a word only a run's state uses (`interrupted`, `corrupt`) next to another
+  // state's name. The common words alone ('finished' | 'cancelled' | 'failed') are also how an
+  // engine call ends (its outcome, not a run's state), and `pending` a suggestion's: not probed.
+  const STATE = `(?:${[...RUN_STATE_NAMES].sort((a, b) => b.length - a.length).join('|')})`;
+  const OWN = '(?:interrupted|corrupt)';
+  const Q = '[\'"`]';
+  const ADJACENT_STATES = new RegExp(`${Q}(?:${OWN}${Q}\\s*[,|]\\s*${Q}${STATE}|${STATE}${Q}\\s*[,|]\\s*${Q}${OWN})${Q}`, 'g');
+
+  it('finds no hand-written list of run states in src/, webview/ or scripts/', () => {
+    const found = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(ADJACENT_STATES)].map((m) => `${file}:${lineOf(m.input, m.index)}: ${m[0]}`));
+    expect(found).toEqual([]);
+  });
+
+  it('the probe bites: it finds the lists this issue removed', () => {
+    expect("type LiveRunState = 'running' | 'waiting-for-you' | 'finished' | 'failed' | 'cancelled' | 'interrupted';".match(ADJACENT_STATES)).toHaveLength(1);
+    expect("new Set(['finished', 'failed', 'cancelled', 'interrupted'])".match(ADJACENT_STATES)).toHaveLength(1);
+    expect("Exclude<LiveRunState, 'waiting-for-you' | 'interrupted'>".match(ADJACENT_STATES)).toHaveLength(1);
+    expect("icon: 'cancelled' | 'interrupted' | 'corrupt';".match(ADJACENT_STATES)).toHaveLength(1);
+    expect("status: 'finished' | 'cancelled' | 'failed';".match(ADJACENT_STATES)).toBeNull();
   });
 });

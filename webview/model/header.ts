@@ -11,7 +11,9 @@ import { runGuarantee } from '../../src/core/gates/guarantee';
 import { generatedLine, searchDoneLine } from '../../src/core/journal/runStatus';
 import { silenceText } from '../../src/core/gates/abstentions';
 import { generatedTally } from './zeroData';
-import type { RunState, RunStatus } from '../../src/panelState/types';
+import type { RunState } from '../../src/panelState/types';
+import type { PanelRunStatus } from '../../src/core/journal/runStates';
+import { isTerminalRunState, runStateLabel } from '../../src/core/journal/runStates';
 
 export interface BudgetMeter {
   name: 'calls' | 'tokens' | 'dollars' | 'time';
@@ -31,7 +33,7 @@ export interface HeaderModel {
   mode: string;
   /** The run puts candidates through a gate: false for Evaluate, which only scores the file (no gate, α or mode to show). */
   gated: boolean;
-  status: RunStatus;
+  status: PanelRunStatus;
   statusText: string;
   meters: BudgetMeter[];
   /** The binding budget: the largest used fraction of any limit (drives the progress bar). */
@@ -71,7 +73,7 @@ export interface WaitNote {
  */
 export function waitNote(s: RunState, now: number): WaitNote | undefined {
   const w = s.waiting;
-  if (w === undefined || w.until <= now || (s.status !== 'running' && s.status !== 'pending')) return undefined;
+  if (w === undefined || w.until <= now || isTerminalRunState(s.status)) return undefined;
   const seconds = Math.ceil((w.until - now) / 1000);
   return { text: `${w.why === 'rate-limited' ? 'rate limited' : 'retrying a failed call'}, waiting ${seconds} s`, detail: w.message };
 }
@@ -111,7 +113,7 @@ export function headerModel(state: RunState | undefined, now: number, listed: Li
     };
   }
   const info = state.info;
-  const open = state.status === 'running' || state.status === 'pending';
+  const open = !isTerminalRunState(state.status);
   const interrupted = listed.interrupted === true;
   const live = open && !interrupted;
   // A search done but for your answer to its best: nothing left to cancel (see `waitsOnlyForYou`).
@@ -273,5 +275,5 @@ function warningOf(s: RunState): string | undefined {
 
 /** A run in the header's picker: which file, how it stands, and which run (two runs on one file differ there). */
 export function runPickerLabel(r: RunListEntry): string {
-  return `${r.target !== undefined ? fileName(r.target) : shortId(r.runId)} · ${r.interrupted ? 'interrupted' : r.status} · run ${r.runId}`;
+  return `${r.target !== undefined ? fileName(r.target) : shortId(r.runId)} · ${runStateLabel(r.interrupted ? 'interrupted' : r.status)} · run ${r.runId}`;
 }

@@ -7,6 +7,7 @@
  */
 import { generatedLine } from '../../src/core/journal/runStatus';
 import type { GeneratedTally } from '../../src/core/journal/runStatus';
+import { isTerminalRunState } from '../../src/core/journal/runStates';
 import { count } from './format';
 import type { HistogramBin } from '../../src/core/journal/payloadTypes';
 import type { PairType, Reliability } from '../../src/core/journal/payloadTypes';
@@ -289,11 +290,9 @@ export function generatedTally(s: RunState): GeneratedTally {
 /** The tab's first line: "2 of 2 rounds · 6 dev tasks and 4 held-out from 2 rounds". */
 export function zeroSummary(s: RunState | undefined): string {
   if (!s || s.zeroRounds.length === 0) {
-    return s?.info?.kind === 'gen-data' && (s.status === 'running' || s.status === 'pending')
-      ? 'Round 1 is under way: the Challenger writes tasks, the prompt answers each several times, the judge scores the answers.'
-      : 'No zero-data round in this run.';
+    return s?.info?.kind === 'gen-data' && !isTerminalRunState(s.status) ? 'Round 1 is under way: the Challenger writes tasks, the prompt answers each several times, the judge scores the answers.' : 'No zero-data round in this run.';
   }
-  const open = s.status === 'running' || s.status === 'pending';
+  const open = !isTerminalRunState(s.status);
   const what = s.info?.kind !== 'gen-data' ? 'Generated for this run' : open ? 'So far' : s.status === 'finished' ? 'Written' : 'Generated (not written: the run did not finish)';
   return `${what}: ${generatedLine(generatedTally(s))}.`;
 }

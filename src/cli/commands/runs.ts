@@ -13,6 +13,7 @@ import { readRunRecord, runPaths, runsDir } from '../../core/journal/journal';
 import type { RunRecord } from '../../core/journal/journal';
 import { RunSummaryFold, listRuns, resolveStatus } from '../../core/journal/listRuns';
 import type { ListRunsOptions, RunSummary } from '../../core/journal/listRuns';
+import { runStateLabel } from '../../core/journal/runStates';
 import { redact } from '../../core/redact';
 import { describeIsolation } from '../../core/code/isolation';
 import { silenceText } from '../../core/gates/abstentions';
@@ -147,7 +148,7 @@ async function listCommand(workspace: string, json: boolean): Promise<void> {
 const LIST_COLUMNS: Column<RunSummary>[] = [
   { header: 'run', value: (s) => s.runId },
   { header: 'kind', value: (s) => s.kind ?? '—' },
-  { header: 'status', value: (s) => (s.tornTail && s.status !== 'corrupt' ? `${s.status}*` : s.status) },
+  { header: 'status', value: (s) => `${runStateLabel(s.status)}${s.tornTail && s.status !== 'corrupt' ? '*' : ''}` },
   { header: 'target', value: (s) => s.target ?? '—', maxWidth: 44, truncate: 'start' },
   { header: 'started (UTC)', value: (s) => formatTimestamp(s.started) },
   { header: 'candidates', value: (s) => String(s.candidates), align: 'right' },

@@ -12,14 +12,8 @@ import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
 import type { RunOwner, RunRecord } from './journal';
 import { readJournal } from './replay';
 import type { Replay } from './replay';
-import type { LiveRunState } from './runStatus';
-
-/**
- * A listed run's status, in the live status's words (runStatus.ts): what a journal on disk can
- * tell, so never `waiting-for-you` (only the daemon knows that), plus `corrupt` for a journal that
- * cannot be read.
- */
-export type RunStatus = Exclude<LiveRunState, 'waiting-for-you'> | 'corrupt';
+import { runStateRow } from './runStates';
+import type { ListedRunStatus } from './runStates';
 
 export interface RunCost {
   /** undefined when some call used a model without a known price: then only tokens are known. */
@@ -32,7 +26,8 @@ export interface RunSummary {
   runId: string;
   kind: RunKind | undefined;
   target: string | undefined;
-  status: RunStatus;
+  /** What its journal on disk can tell (runStates.ts): never `waiting-for-you`, and `corrupt` for a journal that cannot be read. */
+  status: ListedRunStatus;
   /** Milliseconds since the epoch: the first event's time, else run.json's createdAt. */
   started: number | undefined;
   lastEventAt: number | undefined;
@@ -129,7 +124,7 @@ export class RunSummaryFold {
   private readonly summary: RunSummary;
   private proposed = 0;
   private committed = 0;
-  private status: RunStatus = 'interrupted';
+  private status: ListedRunStatus = 'interrupted';
   /** Dev and held-out tasks by round number: a round journaled again (replayed on resume) counts once. */
   private readonly rounds = new Map<number, { dev: number; test: number }>();
 
@@ -168,7 +163,7 @@ export class RunSummaryFold {
       summary.candidates = this.proposed;
       summary.commits = this.committed;
     }
-    if (this.status === 'interrupted') summary.resumable = true;
+    if (runStateRow(this.status).resumable === 'always') summary.resumable = true;
     if (this.rounds.size > 0) {
       const tasks = [...this.rounds.values()];
       summary.generated = { rounds: tasks.length, dev: tasks.reduce((n, r) => n + r.dev, 0), test: tasks.reduce((n, r) => n + r.test, 0) };
@@ -216,14 +211,14 @@ export function totalCost(cost: Record<string, unknown>, llmCalls: number): RunC
  * The status of a summarized run once liveness is known: a run with no terminal event is `running`
  * while its owner process lives (or, when that cannot be asked, while it journaled recently).
  */
-export async function resolveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<RunStatus> {
+export async function resolveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<ListedRunStatus> {
   const status = await liveStatus(files, lockPath, summary, options);
   // A run that is going on now is not offered for resuming.
   if (status === 'running') summary.resumable = false;
   return status;
 }
 
-async function liveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<RunStatus> {
+async function liveStatus(files: Files, lockPath: string, summary: RunSummary, options: ListRunsOptions): Promise<ListedRunStatus> {
   if (summary.status !== 'interrupted') return summary.status;
   const owner = await readRunOwner(files, lockPath);
   const alive = owner && options.isOwnerAlive ? options.isOwnerAlive(owner) : undefined;

@@ -13,15 +13,12 @@ import { formatWait } from '../llm/retry';
 import type { Clock } from '../ports';
 import { describeEstimate } from './costText';
 import type { EngineEvent, EventOf, RunKind } from './events';
-
-/**
- * `waiting-for-you`: a gated suggestion waits for Accept or Reject. `interrupted`: the run stopped
- * with no terminal event (it can be resumed from its journal).
- */
-export type LiveRunState = 'running' | 'waiting-for-you' | 'finished' | 'failed' | 'cancelled' | 'interrupted';
+import { isTerminalRunState } from './runStates';
+import type { LiveRunState } from './runStates';
 
 export interface LiveRunStatus {
   runId: string;
+  /** How it stands: runStates.ts says what each word means. */
   state: LiveRunState;
   /** Candidates decided by the gate, and how many of them it committed. */
   tested: number;
@@ -104,10 +101,8 @@ export interface SearchScores {
   committing?: string;
 }
 
-const TERMINAL: ReadonlySet<LiveRunState> = new Set(['finished', 'failed', 'cancelled', 'interrupted']);
-
 export function isOver(status: LiveRunStatus): boolean {
-  return TERMINAL.has(status.state);
+  return isTerminalRunState(status.state);
 }
 
 /**

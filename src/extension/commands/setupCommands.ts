@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { ListModelsRequest } from '../../protocol/lsp';
+import { isTerminalRunState } from '../../core/journal/runStates';
 import { commandId } from '../commandTable';
 import type { CommandContext } from './context';
 
@@ -110,7 +111,7 @@ export function setupCommands(ctx: CommandContext) {
     },
 
     async restartServer(): Promise<void> {
-      const running = ctx.store.runs().filter((r) => r.status === 'running' || r.status === 'pending').length;
+      const running = ctx.store.runs().filter((r) => !isTerminalRunState(r.status)).length;
       if (running > 0 && ctx.host.running) {
         const restart = 'Restart';
         const choice = await vscode.window.showWarningMessage(

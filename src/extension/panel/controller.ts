@@ -4,6 +4,7 @@
  * into it; tests plug in an array.
  */
 import { assertNever } from '../../core/errors';
+import { isTerminalRunState } from '../../core/journal/runStates';
 import type { EvaluatorLoadSample, HostMessage, ViewMessage } from '../../protocol/webview';
 import { buildEvidence } from './evidence';
 import { buildProgramDetail } from './programDetail';
@@ -282,7 +283,7 @@ export class PanelController {
     if (newRun) {
       // Follow a newly started run unless the user is watching one that is still running.
       const current = this.selected === undefined ? undefined : this.store.get(this.selected)?.state.status;
-      if (current !== 'running' && current !== 'pending') {
+      if (current === undefined || isTerminalRunState(current)) {
         this.select(runId);
         return;
       }

@@ -12,6 +12,7 @@
  */
 import type { DecisionRecord } from '../../core/gates/record';
 import type { DatasetItemInfo, EventOf } from '../../core/journal/events';
+import { isTerminalRunState } from '../../core/journal/runStates';
 import type { JudgeView, RunListEntry } from '../../protocol/webview';
 import { applyEvent, emptyRunState } from '../../panelState/runState';
 import type { PanelEvent, RunState, WealthStep } from '../../panelState/types';
@@ -245,7 +246,7 @@ export class RunStore {
       .map(({ state }): RunListEntry => {
         const entry: RunListEntry = { runId: state.runId, target: state.info?.target ?? state.requestedTarget, status: state.status, startedAt: state.startedAt };
         // A run whose events say it ended is terminal, whatever a stale listing or status says.
-        const open = state.status === 'running' || state.status === 'pending';
+        const open = !isTerminalRunState(state.status);
         if (this.interrupted.has(state.runId) && open) entry.interrupted = true;
         if (this.waitsOnlyForYou.has(state.runId) && open) entry.waitsOnlyForYou = true;
         return entry;

@@ -7,6 +7,8 @@
 import { ANSWER_WORDS, answersText, commitAnswer } from '../../panelState/answers';
 import { generatedLine, isOver, isWorkDone } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
+import { isTerminalRunState, runStateLabel } from '../../core/journal/runStates';
+import type { RunStateName } from '../../core/journal/runStates';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { fileName } from '../../core/fileName';
 import { KIND_GROUPS, PROGRAMS_GROUP, kindGroup } from '../../core/files/fileKinds';
@@ -21,7 +23,8 @@ export interface RunNode {
   tooltip: string;
   /** For `when` clauses in package.json menus: `run`, plus `.hosted` / `.resumable`. */
   contextValue: string;
-  icon: 'running' | 'waiting' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt';
+  /** The state's own icon, but `waiting` for `waiting-for-you`; a `pending` run shows as running. */
+  icon: Exclude<RunStateName, 'pending' | 'waiting-for-you'> | 'waiting';
   /** Whether the RunStore holds its events (else expanding loads its journal). */
   loaded: boolean;
   workspace: string | undefined;
@@ -107,13 +110,13 @@ function runLabel(started: number | undefined, result: string, file: string): st
  * then undone") where the editor holds its events and someone was asked, else the commits counted,
  * the dev tasks a generation wrote, or for Evaluate that it scored the prompt (neither commits anything).
  */
-function resultWord(state: string, commits: number | undefined, live: RunState | undefined, generated?: RunListEntry['generated'], kind?: RunKind): string {
+function resultWord(state: RunStateName, commits: number | undefined, live: RunState | undefined, generated?: RunListEntry['generated'], kind?: RunKind): string {
   if (state === 'finished' && generated !== undefined) return `${generated.dev} dev task${generated.dev === 1 ? '' : 's'}`;
   if (state === 'finished' && kind === 'evaluate') return 'evaluated';
   const answered = live && answersText(live);
   if (state === 'finished' && answered !== undefined) return answered;
   if (state === 'finished') return commits === undefined ? 'finished' : `${commits} committed`;
-  return state === 'waiting-for-you' ? 'waiting for you' : state;
+  return runStateLabel(state);
 }
 
 /**
@@ -144,14 +147,14 @@ const STATUS_ICONS: Record<LiveRunStatus['state'], RunNode['icon']> = {
 function statusParts(s: LiveRunStatus): { parts: string[]; tooltip: string[] } {
   const tooltip = s.kind === 'evaluate' ? [] : [s.kind === 'gen-data' ? `${generatedLine(s.generated)}.` : `${s.tested} tested, ${s.commits} committed.`];
   if (s.error !== undefined) tooltip.push(`Failed: ${s.error}`);
-  return { parts: [s.state === 'waiting-for-you' ? 'waiting for you' : s.state, s.line], tooltip };
+  return { parts: [runStateLabel(s.state), s.line], tooltip };
 }
 
 function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRunStatus | undefined): RunNode {
   // The server's listing says whether a run still runs (after a restart the folded events would
   // still say running), the status how it goes while the daemon reports on it; without a status,
   // the folded events' word on how it ended, which they know before the next listing.
-  const ended = live && (live.status === 'finished' || live.status === 'failed' || live.status === 'cancelled') ? live.status : undefined;
+  const ended = live && isTerminalRunState(live.status) ? live.status : undefined;
   const fallback = ended ?? e.status;
   const commits = live?.finished?.commits ?? e.commits;
   const candidates = live ? proposedCount(live) : e.candidates;
@@ -160,7 +163,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   // Evaluate's journal is an evolve run's (run.json says evolve); its events say what it is.
   const kind = status?.kind ?? live?.info?.kind ?? e.kind;
   const counts = generation ? generatedLine(e.generated) : kind === 'evaluate' ? '' : `${commits}/${candidates} committed`;
-  const shown = status ? statusParts(status) : { parts: [fallback, counts], tooltip: [] };
+  const shown = status ? statusParts(status) : { parts: [runStateLabel(fallback), counts], tooltip: [] };
   const going = status !== undefined && !isOver(status);
   const tooltip = [
     `Run ${e.runId}`,
@@ -194,11 +197,11 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
 /** A run the server has not listed yet: known from its status, its events, or both. */
 function fromLive(runId: string, r: RunState | undefined, status: RunStatusParams | undefined): RunNode {
   const s = status?.status;
-  const cancellable = s ? !isWorkDone(s) : r?.status === 'running' || r?.status === 'pending';
+  const cancellable = s ? !isWorkDone(s) : r !== undefined && !isTerminalRunState(r.status);
   const commits = r?.finished?.commits ?? r?.decisions.filter((d) => d.decision === 'commit').length ?? 0;
   const info = r?.info;
   const evaluate = (info?.kind ?? s?.kind) === 'evaluate';
-  const shown = s ? statusParts(s) : { parts: [r?.status ?? '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
+  const shown = s ? statusParts(s) : { parts: [r ? runStateLabel(r.status) : '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
   return {
     kind: 'run',
     runId,
@@ -223,7 +226,7 @@ export function candidateNodes(run: RunState): CandidateItem[] {
   return run.candidateOrder.flatMap((id) => {
     const c = run.candidates[id];
     if (!c) return [];
-    const testing = run.activeCandidateId === id && (run.status === 'running' || run.status === 'pending');
+    const testing = run.activeCandidateId === id && !isTerminalRunState(run.status);
     const [icon, state]: [CandidateItem['icon'], string] = c.userRejected
       ? ['userRejected', 'rejected by you']
       : c.applied

@@ -7,6 +7,7 @@
  */
 import { waitsOnlyForYou } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
+import { isTerminalRunState } from '../../core/journal/runStates';
 import { silenceText } from '../../core/gates/abstentions';
 import type { JudgeCount } from '../../core/gates/abstentions';
 import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
@@ -121,7 +122,7 @@ function fromEvents(state: RunState, interrupted: boolean): { part: string; icon
   if (interrupted) return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
   if (state.status === 'finished' && isEvaluation(state.info)) return evaluatedText(state);
   const commits = state.finished?.commits ?? state.decisions.filter((d) => d.decision === 'commit').length;
-  const icon = state.status === 'failed' ? '$(error)' : state.status === 'running' || state.status === 'pending' ? '$(circle-outline)' : '$(check)';
+  const icon = state.status === 'failed' ? '$(error)' : !isTerminalRunState(state.status) ? '$(circle-outline)' : '$(check)';
   return { part: `${state.status}, ${commitsText(commits)}${judgePart(state.judge)}`, icon, tooltip: judgeTooltip(state.judge) };
 }
 

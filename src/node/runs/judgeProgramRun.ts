@@ -5,7 +5,7 @@
  * refused before any when it cannot hold the file's evaluation and one of the candidate's, and the
  * journal (kind `judge`). The evaluator is workspace code: refused in an untrusted workspace.
  */
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import { CODE_DEFAULTS } from '../../core/code/spec';
 import { textHash } from '../../core/code/novelty';
@@ -22,7 +22,7 @@ import { NodeLog } from '../log';
 import { CryptoEntropy } from '../entropy';
 import { openRunJournal } from './runShell';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
-import { judgedAgainst } from './judgeRun';
+import { judgeOpening } from './judgeRun';
 import type { JudgeRunOutcome } from './judgeRun';
 import { loadCodeSpec, namedFiles, sandboxEvaluator, withCommandFiles } from './searchRun';
 import { DEFAULT_TEST_BUDGET } from './testBudget';
@@ -82,15 +82,18 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
   const clock = new SystemClock();
   const log = new NodeLog({ level: 'warn' });
   try {
-    const file = relative(workspace, path).split(sep).join('/');
-    const incumbent = textHash(incumbentText);
-    const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
+    const { opening, journal, testsBefore } = await judgeOpening(files, {
+      workspace,
+      path,
+      incumbent: textHash(incumbentText),
+      seed: spec.seed,
+      version: o.version,
+      spec: { program: true, gate: gate.name, alpha: gate.alpha, budget: { evaluations } },
+      runKind: 'search',
+      onEvent: o.onEvent,
+    });
     // No model is called: the journal alone, without the shell's LLM client.
-    const run = await openRunJournal(
-      { files, clock, log, entropy: new CryptoEntropy(), workspace },
-      { create: { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, program: true, gate: gate.name, alpha: gate.alpha, budget: { evaluations } } } },
-      { onEvent: o.onEvent, provenance: { file: path, runKind: 'search' }, cost: 'engine' },
-    );
+    const run = await openRunJournal({ files, clock, log, entropy: new CryptoEntropy(), workspace }, opening, journal);
     try {
       const outcome = await runJudgeProgram(
         {

@@ -14,6 +14,7 @@ import { describeRoles } from '../../core/llm/roles';
 import type { LlmTransport } from '../../core/ports';
 import type { JournaledEvent } from '../../core/journal/events';
 import { readRunRecord, runPaths, runsDir } from '../../core/journal/journal';
+import type { NewRun } from '../../core/journal/journal';
 import type { RunControl } from '../../core/journal/control';
 import { judgeEvidence } from '../../core/judgeEdit/evidence';
 import type { JudgeEvidence } from '../../core/judgeEdit/evidence';
@@ -38,6 +39,7 @@ import { cacheOnlyTransport } from '../../core/llm/cacheOnly';
 import { NodeFiles } from '../files';
 import { roleConfig } from './roles';
 import { RunShell } from './runShell';
+import type { RunJournalOptions } from './runShell';
 import { promptHarness } from './promptHarness';
 import { freePrices, refuseOverBudget, spent, testBudget, trustedScorer } from './testBudget';
 import type { TestBudget } from './testBudget';
@@ -176,13 +178,17 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   try {
     const scorer = await trustedScorer(spec, { files, llm, proc: ports.proc }, o.untrusted === true);
     const harness = await promptHarness(inputs, { workspace, files, endpoint: o.endpointDefaults, untrusted: o.untrusted === true });
-    const file = relative(workspace, path).split(sep).join('/');
-    const incumbent = contentHash(evolvableText(inputs.prompt));
-    const testsBefore = await judgedAgainst(files, workspace, file, incumbent);
-    const run = await shell.journal(
-      { create: { kind: 'judge', target: path, seed: spec.seed, version: o.version, spec: { file, incumbent, gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) } } },
-      { onEvent: o.onEvent, provenance: { file: path, runKind: 'evolve' }, cost: 'engine' },
-    );
+    const { opening, journal, testsBefore } = await judgeOpening(files, {
+      workspace,
+      path,
+      incumbent: contentHash(evolvableText(inputs.prompt)),
+      seed: spec.seed,
+      version: o.version,
+      spec: { gate: gate.name, alpha: gate.alpha, budget, ...(substituted ? { specGate: substituted } : {}) },
+      runKind: 'evolve',
+      onEvent: o.onEvent,
+    });
+    const run = await shell.journal(opening, journal);
     const outcome = await runJudgeEdit(
       {
         runId: run.runId,
@@ -221,6 +227,23 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
   } finally {
     await shell.close();
   }
+}
+
+/**
+ * What a judge test (a prompt's or a program's) settles before its journal: its run.json record —
+ * the file, workspace-relative, and the incumbent's hash, which `judgedAgainst` matches, then the
+ * kind's own `spec` fields — the tests of this same text before it, and how its events are journaled.
+ */
+export async function judgeOpening(
+  files: NodeFiles,
+  o: { workspace: string; path: string; incumbent: string; seed: number; version: string; spec: Record<string, unknown>; runKind: 'evolve' | 'search'; onEvent: (e: JournaledEvent) => void },
+): Promise<{ opening: { create: NewRun }; journal: RunJournalOptions; testsBefore: number }> {
+  const file = relative(o.workspace, o.path).split(sep).join('/');
+  return {
+    opening: { create: { kind: 'judge', target: o.path, seed: o.seed, version: o.version, spec: { file, incumbent: o.incumbent, ...o.spec } } },
+    journal: { onEvent: o.onEvent, provenance: { file: o.path, runKind: o.runKind }, cost: 'engine' },
+    testsBefore: await judgedAgainst(files, o.workspace, file, o.incumbent),
+  };
 }
 
 /**

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { createJournal } from '../../../src/core/journal/journal';
 import { listRuns, summarizeRun, totalCost } from '../../../src/core/journal/listRuns';
 import { zeroRound } from '../webview/zeroRound';
-import type { RunStatus, RunSummary } from '../../../src/core/journal/listRuns';
-import type { LiveRunState } from '../../../src/core/journal/runStatus';
+import type { RunSummary } from '../../../src/core/journal/listRuns';
+import type { ListedRunStatus, LiveRunState } from '../../../src/core/journal/runStates';
 import { CryptoEntropy } from '../../../src/node/entropy';
 import { NodeFiles } from '../../../src/node/files';
 import { FIXTURE_RUNS, ManualClock, NEW_RUN, fixtureWorkspace, tempWorkspace } from './journalHelpers';
@@ -16,8 +16,8 @@ afterEach(async () => dispose?.());
 
 describe('listRuns', () => {
   it('says a status in the live status words, plus corrupt (checked by the type checker)', () => {
-    expectTypeOf<Exclude<RunStatus, 'corrupt'>>().toExtend<LiveRunState>();
-    expectTypeOf<RunStatus>().toEqualTypeOf<'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt'>();
+    expectTypeOf<Exclude<ListedRunStatus, 'corrupt'>>().toExtend<LiveRunState>();
+    expectTypeOf<RunSummary['status']>().toEqualTypeOf<'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted' | 'corrupt'>();
   });
 
   it('lists every run newest first, reporting a corrupt one without failing the others', async () => {

@@ -1,15 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { LIMITS, applyEvent, costTotals, emptyRunState, foldEvents } from '../../../src/panelState/runState';
 import { RUN, cost, decided, ev, proposed, started, step } from './events';
-import type { PanelEvent, RunStatus } from '../../../src/panelState/types';
-import type { LiveRunState } from '../../../src/core/journal/runStatus';
+import type { PanelEvent, RunState } from '../../../src/panelState/types';
+import type { LiveRunState, PanelRunStatus } from '../../../src/core/journal/runStates';
 
 const fold = (events: PanelEvent[]) => foldEvents(emptyRunState(RUN), events);
 
 describe('folding engine events into the run state', () => {
   it('says the status in the live status words, plus pending (checked by the type checker)', () => {
-    expectTypeOf<Exclude<RunStatus, 'pending'>>().toExtend<LiveRunState>();
-    expectTypeOf<RunStatus>().toEqualTypeOf<'pending' | 'running' | 'finished' | 'failed' | 'cancelled'>();
+    expectTypeOf<Exclude<PanelRunStatus, 'pending'>>().toExtend<LiveRunState>();
+    expectTypeOf<RunState['status']>().toEqualTypeOf<'pending' | 'running' | 'finished' | 'failed' | 'cancelled'>();
   });
 
   it('records the run, its candidates and a decision', () => {
