@@ -17,6 +17,11 @@ import type { CodeRunSpec } from './spec';
 /** The one instance of an evaluator that reports one score. */
 const SINGLE = 'score';
 
+/** The instances of a single noisy score evaluated `repeats` times (evaluator.repeats): one seed each. */
+export function repeatSeeds(repeats: number): string[] {
+  return Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`);
+}
+
 export interface RunInstancesSetting {
   spec: CodeRunSpec;
   evaluations: Evaluations;
@@ -39,7 +44,7 @@ export class RunInstances {
   /** One whole evaluation of a program: every instance, or the repeated seeds of a single noisy score. */
   evaluateWhole(text: string): Promise<ProgramEvaluation> {
     const repeats = this.s.spec.evaluator.repeats;
-    return this.s.evaluations.evaluate(text, repeats === undefined ? undefined : Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`), this.s.signal);
+    return this.s.evaluations.evaluate(text, repeats === undefined ? undefined : repeatSeeds(repeats), this.s.signal);
   }
 
   /**
@@ -53,7 +58,7 @@ export class RunInstances {
     const measured = first.instances ? Object.keys(first.instances) : [];
     const repeats = spec.evaluator.repeats;
     let stopped: string | undefined;
-    if (repeats !== undefined) this.ids = Array.from({ length: repeats }, (_, i) => `seed-${i + 1}`);
+    if (repeats !== undefined) this.ids = repeatSeeds(repeats);
     else if (measured.length > 0) this.ids = measured;
     else {
       evaluations.useSingleScore();
