@@ -21,6 +21,7 @@ export interface Child {
   island: number;
 }
 
+/** One proposal, from its launch until it is applied. */
 export interface Proposal {
   /** 1-based, in launch order: seeds its LLM samples and names its child. */
   readonly n: number;

@@ -319,6 +319,7 @@ class Search {
     return { kind: 'tested', child, name: answerName || child.id, result };
   }
 
+  /** Applies a finished proposal, in launch order: its events into the journal, its child into the database. */
   private async apply(p: Proposal, r: ProposalResult): Promise<void> {
     for (const e of p.events) await this.o.emit(e);
     for (const dollars of p.costs) this.bandit.recordCost(p.model, dollars);
