@@ -1,7 +1,7 @@
 /**
  * What the workspace says about a program with EVOLVE-BLOCK markers: whether a code search is set
  * up for it — a sidecar `<file>.ratchet.yaml` (kind: code), or ShinkaEvolve's `evaluate.py` beside
- * it, the two places `loadCodeSpec` (src/node/runs/searchRun.ts) reads — so the lens offers Start Code
+ * it, the two places `loadCodeSpec` (src/node/runs/searchSpecFile.ts) reads — so the lens offers Start Code
  * Search or Configure Code Search, and the Problems panel knows a file without markers is meant
  * to be a program.
  */

@@ -27,7 +27,7 @@ import type { NodeFiles } from '../node/files';
 import { streamJournal } from '../node/journalStream';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/runs/storedRun';
-import { loadCodeSpec } from '../node/runs/searchRun';
+import { loadCodeSpec } from '../node/runs/searchSpecFile';
 import { genDataPaths } from '../node/runs/genDataRun';
 import type { CodeRunSpec } from '../core/code/spec';
 import type { RunSpec } from '../core/run/specTypes';

@@ -11,7 +11,8 @@ import { parseBlocks } from '../core/code/blocks';
 import { RatchetError } from '../core/errors';
 import { ROLES } from '../core/llm/types';
 import type { NodeFiles } from '../node/files';
-import { loadCodeSpec, sandboxEvaluator } from '../node/runs/searchRun';
+import { sandboxEvaluator } from '../node/runs/searchRun';
+import { loadCodeSpec } from '../node/runs/searchSpecFile';
 import type { ServerSettings, TestEvaluatorResult } from '../protocol/lsp';
 import { endpointDefaults } from './settings';
 

@@ -14,7 +14,7 @@
  * editor re-bases it onto whatever the user typed meanwhile, or marks it stale.
  */
 import type { EngineEvent } from '../journal/events';
-import type { CommittedProgram, CommittedPrograms } from './search';
+import type { CommittedProgram, CommittedPrograms } from './searchTypes';
 import type { RunControl, Suggestion } from '../journal/control';
 import type { EventPayload } from '../journal/control';
 

@@ -5,6 +5,9 @@
  */
 import { fitBradleyTerry } from '../gates/bradleyTerry';
 import type { Comparison } from '../gates/bradleyTerry';
+import type { CodeGateName } from '../gates/gateTable';
+import type { ParentRule } from './database';
+import type { ParentSelection } from './spec';
 
 export class MatchRatings {
   private readonly matches: { child: string; incumbent: string; score: number }[] = [];
@@ -28,5 +31,15 @@ export class MatchRatings {
   now(): (id: string) => number | undefined {
     const ratings = this.ratings;
     return (id) => ratings.get(id);
+  }
+
+  /**
+   * The parent rule search.parentSelection names, as the run can draw by it now: Bradley–Terry
+   * parents need pairwise verdicts, which only gate pairwise produces; the scored gates fall back to weighted.
+   */
+  parentRule(selection: ParentSelection, gate: CodeGateName): ParentRule {
+    if (selection !== 'bt') return { rule: selection };
+    if (gate !== 'pairwise') return { rule: 'weighted' };
+    return { rule: 'bt', rating: this.now() };
   }
 }

@@ -8,7 +8,7 @@ import { RatchetError } from '../errors';
 import { CONTINUOUS_CAP } from '../gates/eprocess';
 import { paceConfig, startPaceTest } from '../gates/pace';
 import type { RunLedger } from '../gates/thresholds';
-import { scalesScores } from './gate';
+import { scalesScores } from './gateShards';
 import type { CodeGateSpec } from './gate';
 
 export interface FirstScores {

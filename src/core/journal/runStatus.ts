@@ -55,7 +55,7 @@ export interface GeneratedTally {
 /**
  * How busy a code search's evaluator is. Not an engine event: the search journals its events in a
  * reproducible order, not as evaluations start and end, so the process running it reports this
- * beside the events (src/node/runs/searchRun.ts) and only the live status carries it.
+ * beside the events (src/node/runs/evaluatorLoad.ts) and only the live status carries it.
  */
 export interface EvaluatorLoad {
   /** Evaluations running now, of `slots` (the spec's concurrency). On Slurm: tasks running, of the tasks in flight. */

@@ -15,6 +15,7 @@ import { frozenSegments, parseBlocks } from '../code/blocks';
 import { scoreCache, testChild } from '../code/gate';
 import type { CodeGateSpec, ShardEvaluator } from '../code/gate';
 import { textHash } from '../code/novelty';
+import { repeatSeeds } from '../code/runInstances';
 import type { ProgramEvaluator } from '../code/search';
 import type { CodeRunSpec } from '../code/spec';
 import { isPaceGate } from '../gates/gateTable';
@@ -82,7 +83,7 @@ export async function runJudgeProgram(o: JudgeProgramOptions, emitEvent: (e: Eng
     await emit({ type: 'candidate/proposed', candidateId: parent.id, parentId: undefined, contentHash: parent.hash, text: o.incumbentText, reasoning: `The program in ${o.file} when the test started.` });
     await emit({ type: 'candidate/proposed', candidateId: child.id, parentId: parent.id, contentHash: child.hash, text: o.candidateText, reasoning: o.reasoning ?? 'The candidate sent to be judged.' });
     // The file's program whole: which instances there are, and its score on each (its cache entries).
-    const seeds = e.repeats === undefined ? undefined : Array.from({ length: e.repeats }, (_, i) => `seed-${i + 1}`);
+    const seeds = e.repeats === undefined ? undefined : repeatSeeds(e.repeats);
     const first = await o.evaluate(o.incumbentText, seeds, signal);
     if (!first.correct) throw new RatchetError('badInput', `The program in ${o.file} is incorrect by its evaluator (${first.error ?? 'no reason given'}): there is nothing correct to test the candidate against.`, { file: o.file });
     const instances = seeds ?? Object.keys(first.instances ?? {});

@@ -1,17 +1,16 @@
 /**
  * One code search as a Node face starts it (the CLI; the run daemon next): read the program and
- * its run spec (a sidecar `<file>.ratchet.yaml`, or none for a ShinkaEvolve task folder), assemble
- * the LLM layer with the run's budgets, run every evaluation in the sandbox (src/node/sandbox/sandbox.ts),
- * journal every event durably, and drive `runSearch`.
+ * its run spec (a sidecar `<file>.ratchet.yaml`, or none for a ShinkaEvolve task folder:
+ * searchSpecFile.ts), assemble the LLM layer with the run's budgets and its roles' models
+ * (searchModels.ts), run every evaluation in the sandbox (src/node/sandbox/sandbox.ts), report the
+ * evaluator's load (evaluatorLoad.ts), journal every event durably, and drive `runSearch`.
  *
  * In the editor (a `control`), each new best program is offered as it is committed (bestOffer.ts):
  * a suggestion the user accepts or rejects, or, in autopilot, written. The CLI has none: --apply
  * writes the best program into the file at the end, atomically, and only if the file still holds
  * the text the run started from; otherwise the caller prints the diff.
  */
-import { availableParallelism } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { badInputError, diagnostic, errorsOf } from '../../core/data/diagnostics';
+import { dirname, join, resolve } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import { CODE_GATES } from '../../core/gates/gateTable';
 import { checkOverrides } from '../../core/run/overrides';
@@ -19,29 +18,20 @@ import type { SearchOverrides } from '../../core/run/overrides';
 import { parseBlocks } from '../../core/code/blocks';
 import { BestOffer, isOfferEvent } from '../../core/code/bestOffer';
 import { runSearch } from '../../core/code/search';
-import type { ProgramEvaluator, SearchOutcome } from '../../core/code/search';
-import { CODE_DEFAULTS, resolveCodeSpec } from '../../core/code/spec';
+import type { SearchOutcome } from '../../core/code/search';
+import { CODE_DEFAULTS } from '../../core/code/spec';
 import type { CodeRunSpec } from '../../core/code/spec';
-import { commandUsesInstances } from '../../core/code/evaluation';
-import { commandFileWords, isBesideName } from '../../core/code/commandFiles';
 import { describeRoles } from '../../core/llm/roles';
 import { pricesFor } from '../../core/setup/pricing';
-import type { CalledModel } from '../../core/setup/pricing';
 import { estimateSearch } from '../../core/code/estimate';
 import { batchWithinWallTime, withinWallTime } from './evaluationDeadline';
-import { roleModels } from '../../core/run/modelChoice';
 import type { Role } from '../../core/llm/types';
-import { ROLES } from '../../core/llm/types';
 import { SeededRandom } from '../../core/random';
 import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
-import type { RoleModel } from '../../core/journal/payloadTypes';
-import type { ClusterLoad, EvaluatorLoad } from '../../core/journal/runStatus';
+import type { EvaluatorLoad } from '../../core/journal/runStatus';
 import { readRunRecord, runPaths } from '../../core/journal/journal';
 import { readJournal } from '../../core/journal/replay';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
-import { schemaDiagnostics } from '../../core/setup/specSchema';
-import { mergeSpecTexts, readSpecText } from '../../core/setup/specSource';
-import { RUN_SPEC_EXTENSIONS } from '../../core/files/fileKinds';
 import { NodeFiles } from '../files';
 import { nodeEvaluationSandbox } from '../sandbox/sandbox';
 import { cachedEvaluator } from './evaluationCache';
@@ -53,6 +43,9 @@ import type { RunControl } from '../../core/journal/control';
 import type { EventPayload } from '../../core/journal/control';
 import { roleConfig } from './roles';
 import { RunShell } from './runShell';
+import { clusterLoad, measuredLoad } from './evaluatorLoad';
+import { calledModels, searchModels, searchRoleModels } from './searchModels';
+import { loadCodeSpec, namedFiles, withCommandFiles } from './searchSpecFile';
 import { locateSearch, storeSearch } from './storedSearch';
 import type { StoredSearch } from './storedSearch';
 
@@ -297,74 +290,6 @@ async function execute(files: NodeFiles, o: SearchRunOptions, spec: CodeRunSpec,
 /** Events that follow LLM calls: the spend is journaled after each, so no face shows 0 calls while proposals are paid for. */
 const PAID_FOR: ReadonlySet<EngineEvent['type']> = new Set(['candidate/proposed', 'proposal/failed', 'decision']);
 
-/** Files the evaluator command names by absolute path (those beside the program are support files): they key the evaluation cache. */
-export async function namedFiles(files: NodeFiles, command: string | undefined, programPath: string): Promise<string[]> {
-  if (command === undefined) return [];
-  const found: string[] = [];
-  for (const w of commandFileWords(command, basename(programPath))) {
-    if (isAbsolute(w) && (await files.isFile(w))) found.push(w);
-  }
-  return found;
-}
-
-/**
- * A command naming a file beside the program (`--evaluator "node evaluate.mjs {program} {results}"`)
- * gets that file copied into the sandbox, as Configure Code Search's supportFiles do: the sandbox
- * runs in a fresh folder, where the relative name would otherwise not be found.
- */
-export async function withCommandFiles(files: NodeFiles, spec: CodeRunSpec, programPath: string): Promise<CodeRunSpec> {
-  const { command, supportFiles } = spec.evaluator;
-  if (command === undefined) return spec;
-  const beside = commandFileWords(command, basename(programPath)).filter(isBesideName);
-  const extra: string[] = [];
-  for (const w of beside) {
-    const path = resolve(dirname(programPath), w);
-    if (!supportFiles.includes(path) && (await files.isFile(path))) extra.push(path);
-  }
-  return extra.length === 0 ? spec : { ...spec, evaluator: { ...spec.evaluator, supportFiles: [...supportFiles, ...extra] } };
-}
-
-/** The sidecar next to the program, else a ShinkaEvolve task folder's defaults, with the flags on top. */
-export async function loadCodeSpec(files: NodeFiles, programPath: string, o: SearchOverrides): Promise<CodeRunSpec> {
-  const sidecars = RUN_SPEC_EXTENSIONS.map((ext) => `${programPath}${ext}`);
-  let sidecar: string | undefined;
-  for (const path of sidecars) if (await files.exists(path)) sidecar = path;
-  const shinkaTask = await files.exists(files.join(dirname(programPath), CODE_DEFAULTS.shinkaEvaluator));
-  const file = sidecar ?? sidecars[0]!;
-  const text = sidecar ? await files.readText(sidecar) : 'kind: code\n';
-  const { spec: read, diagnostics } = readSpecText(file, text);
-  if (!read) throw badInputError(diagnostics);
-  if (read.value.kind !== 'code') {
-    const kind = read.value.kind === undefined ? 'no kind (a prompt run spec)' : `kind ${JSON.stringify(read.value.kind)}`;
-    throw badInputError([diagnostic(read.locate(['kind']), `this run spec has ${kind}; a code search needs kind: code`, { field: 'kind' })]);
-  }
-  const schema = schemaDiagnostics(read.value, read.locate);
-  if (errorsOf(schema).length > 0) throw badInputError(schema);
-  const { merged } = mergeSpecTexts([read], file);
-  const baseDir = dirname(file);
-  const resolved = resolveCodeSpec(merged, { programPath, baseDir, resolvePath: (p) => resolve(baseDir, p), shinkaTask: shinkaTask || o.evaluator !== undefined, defaultSlots: Math.max(1, availableParallelism() - 1) });
-  if (errorsOf(resolved.diagnostics).length > 0) throw badInputError(resolved.diagnostics);
-  const spec = resolved.spec;
-  return {
-    ...spec,
-    evaluator: {
-      ...spec.evaluator,
-      ...(o.evaluator === undefined ? {} : { command: o.evaluator, shards: spec.evaluator.shards && commandUsesInstances(o.evaluator) }),
-      ...(o.timeoutSeconds === undefined ? {} : { timeoutSeconds: o.timeoutSeconds }),
-    },
-    gate: { ...spec.gate, ...(o.gate ? { name: o.gate as CodeRunSpec['gate']['name'] } : {}), ...(o.alpha === undefined ? {} : { alpha: o.alpha }) },
-    budget: {
-      ...spec.budget,
-      ...(o.proposals === undefined ? {} : { proposals: o.proposals }),
-      ...(o.evaluations === undefined ? {} : { evaluations: o.evaluations }),
-      ...(o.budgetDollars === undefined ? {} : { dollars: o.budgetDollars }),
-    },
-    ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
-    ...(o.islands === undefined ? {} : { islands: o.islands }),
-    ...(o.seed === undefined ? {} : { seed: o.seed }),
-  };
-}
-
 /**
  * The task runner each Slurm task runs: bundled beside the CLI and the daemon (out/slurmTask.js,
  * scripts/build.mjs), which are CommonJS, so `__dirname` is their folder. Read only when a run
@@ -372,72 +297,6 @@ export async function loadCodeSpec(files: NodeFiles, programPath: string, o: Sea
  */
 function slurmTaskRunner(): string {
   return join(typeof __dirname === 'string' ? __dirname : resolve('out'), 'slurmTask.js');
-}
-
-/** A Slurm run's load as the live status reports it: tasks running of those in flight, and the cluster's counts. */
-function clusterLoad(spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): (load: ClusterLoad) => void {
-  return (cluster) =>
-    report({ busy: cluster.running, slots: cluster.running + cluster.queued, runs: cluster.queued + cluster.running + cluster.finished, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }), cluster });
-}
-
-/**
- * Each role's model for a code search and the face's choices it is resolved with: the proposer's
- * own model is its endpoint's default (with search.proposerModels and none named, the first of
- * them); the meta notes and the novelty judge (the validator role) go where the proposer goes
- * unless the spec or the editor's ratchet.models.<role> names theirs.
- */
-function searchModels(spec: CodeRunSpec, o: SearchOverrides): { models: CodeRunSpec['models']; face: FaceModels; asProposer: Role[] } {
-  const listed = spec.search.proposerModels?.[0];
-  const proposer = spec.models.proposer.model === undefined && listed ? { ...spec.models.proposer, model: listed.model } : spec.models.proposer;
-  const inherits = (role: Role) => role !== 'proposer' && spec.models[role].model === undefined && o.roleModels?.[role] === undefined;
-  const models = Object.fromEntries(ROLES.map((role) => [role, role === 'proposer' ? proposer : inherits(role) ? proposer : spec.models[role]])) as CodeRunSpec['models'];
-  const fromProposer = proposer.model === undefined ? o.roleModels?.proposer : undefined;
-  const roleModels = { ...o.roleModels, ...(fromProposer === undefined ? {} : Object.fromEntries(ROLES.filter(inherits).map((role) => [role, fromProposer]))) };
-  const face: FaceModels = {
-    ...(o.baseURL ? { baseURL: o.baseURL } : {}),
-    ...(o.model ? { model: o.model } : {}),
-    ...(Object.keys(roleModels).length > 0 ? { roleModels } : {}),
-  };
-  return { models, face, asProposer: ROLES.filter(inherits) };
-}
-
-/** Where each called role's model was chosen; a role that goes where the proposer goes says so. */
-function searchRoleModels(spec: CodeRunSpec, models: CodeRunSpec['models'], called: readonly Role[], face: FaceModels, defaults: EndpointDefaults, asProposer: readonly Role[]): RoleModel[] {
-  const chosen = roleModels({ models, origin: spec.origin }, ['proposer', ...called.filter((r) => r !== 'proposer')], face, defaults);
-  const proposer = chosen[0]!;
-  return chosen.filter((m) => called.includes(m.role)).map((m) => (asProposer.includes(m.role) ? { ...m, from: `as the proposer: ${proposer.from}` } : m));
-}
-
-type FaceModels = Pick<SearchOverrides, 'baseURL' | 'model' | 'roleModels'>;
-
-/** The models a code search calls besides its roles': each proposer model the bandit chooses among, and the embedding model (called at the validator's endpoint). */
-function calledModels(spec: CodeRunSpec): CalledModel[] {
-  const embedding = spec.search.novelty.embedding;
-  return [
-    ...(spec.search.proposerModels ?? []).map((arm) => ({ model: arm.model, price: arm.price, field: 'search.proposerModels' })),
-    ...(embedding ? [{ model: embedding.model, price: embedding.price, field: 'search.novelty.embedding' }] : []),
-  ];
-}
-
-/**
- * The evaluator with its load reported around each call. The search calls it only from inside one
- * of its `concurrency` slots, so the calls in progress are the slots busy.
- */
-function measuredLoad(evaluate: ProgramEvaluator, spec: CodeRunSpec, report: (load: EvaluatorLoad) => void): ProgramEvaluator {
-  let busy = 0;
-  let runs = 0;
-  const tell = () => report({ busy, slots: spec.concurrency, runs, ...(spec.budget.evaluations === undefined ? {} : { budget: spec.budget.evaluations }) });
-  return async (...args) => {
-    busy++;
-    runs++;
-    tell();
-    try {
-      return await evaluate(...args);
-    } finally {
-      busy--;
-      tell();
-    }
-  };
 }
 
 async function applyBest(files: NodeFiles, path: string, startText: string, best: string): Promise<'applied' | 'stale' | 'unchanged'> {
