@@ -13,7 +13,8 @@
  *   off from `pollSeconds` to 30 s while nothing changes. A finished task's result resolves its
  *   shard, in whatever order; the gate consumes them in its own pre-fixed order. The loop: poller.ts;
  *   what squeue and sacct say: taskPoll.ts; the tasks and counts: taskBook.ts.
- * - A shard the gate no longer needs (its verdict came first) is `scancel`ed, still accounted.
+ * - A shard the gate no longer needs (its verdict came first) is `scancel`ed, still accounted
+ *   (cancellation.ts).
  * - A task Slurm ended without a result (NODE_FAIL, TIMEOUT, OUT_OF_MEMORY, PREEMPTED, FAILED,
  *   CANCELLED by someone else) is submitted again up to `retries` times, then counts as an
  *   incorrect evaluation with Slurm's reason (taskOutcome.ts).
@@ -38,6 +39,7 @@ import { redactEvaluation } from '../sandbox/sandboxEvaluation';
 import type { EvaluatorSetup } from '../sandbox/sandboxEvaluation';
 import { SlurmCli } from './cli';
 import type { AccountingRow } from './cli';
+import { cancelTasks, CLOSE_WAIT_MS } from './cancellation';
 import type { SlurmBackendOptions } from './backendOptions';
 import { Poller } from './poller';
 import { probeSharedFolder, stageRunFolder } from './runFolder';
@@ -51,9 +53,6 @@ import { finishTask } from './taskOutcome';
 import type { FinishContext } from './taskOutcome';
 import { accountCancelled, pollTasks, untilNoneQueued } from './taskPoll';
 import type { PollContext } from './taskPoll';
-
-/** How long `close()` waits for the run's jobs to leave the queue after cancelling them. */
-const CLOSE_WAIT_MS = 90_000;
 
 type Item = JobItem & { attempt: number; waiters: Deferred<ProgramEvaluation>[] };
 
@@ -314,24 +313,9 @@ export class SlurmBackend {
     for (const w of t.waiters) w.reject(err);
   }
 
-  /** Asks Slurm to cancel `tasks` (those not over), journaled; they stay watched until their final state is accounted. */
+  /** Asks Slurm to cancel `tasks` (those not over), journaled (cancellation.ts). */
   private async cancelTasks(tasks: readonly Task[], why: EventOf<'slurm/cancelled'>['why'], reason: unknown): Promise<void> {
-    const live = tasks.filter((t) => t.state !== 'final' && !t.cancelled);
-    if (live.length === 0) return;
-    for (const t of live) {
-      t.cancelled = true;
-      for (const w of t.waiters) w.reject(reason);
-    }
-    for (const [jobId, indices] of indicesByJob(live)) {
-      await this.o.emit({ type: 'slurm/cancelled', jobId, indices, why }).catch(() => undefined);
-      await this.cli
-        .cancel(
-          indices.map((i) => `${jobId}_${i}`),
-          { deadline: this.o.clock.now() + CLOSE_WAIT_MS },
-        )
-        .catch(() => undefined);
-    }
-    this.report();
+    if (await cancelTasks({ cli: this.cli, clock: this.o.clock, emit: this.o.emit }, tasks, why, reason)) this.report();
   }
 
   private checkBudget(): void {
