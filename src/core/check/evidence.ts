@@ -5,7 +5,7 @@
  * compact enough to commit (`.ratchet/evidence/`). `replayBets` recomputes the verdict from the
  * pairs alone with the gate's own e-process; a bundle whose numbers were altered does not replay.
  */
-import { paceConfigFor } from '../evolve/gateRunner';
+import { paceConfigFor } from '../evolve/paceGates';
 import { paceConfig, startPaceTest } from '../gates/pace';
 import type { PaceConfig, PaceGateName, PaceStep } from '../gates/pace';
 import type { CodeGateSpec } from '../code/gate';

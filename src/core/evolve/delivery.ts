@@ -5,7 +5,7 @@
 import type { RunControl, Suggestion } from '../journal/control';
 import type { Metered } from '../run/budget';
 import type { RunSpec } from '../run/specTypes';
-import type { Emit } from './gateRunner';
+import type { Emit } from './gateContext';
 
 export type Landing = 'applied' | 'dry-run' | 'rejected' | 'stale';
 

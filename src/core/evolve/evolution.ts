@@ -25,7 +25,7 @@ import type { RunSpec } from '../run/specTypes';
 import { deliver } from './delivery';
 import type { Evaluation } from './evaluator';
 import { testCandidate, testCandidateWithMatches } from './gateRunner';
-import type { GateContext, TestResult } from './gateRunner';
+import type { GateContext, TestResult } from './gateContext';
 import { proposerNote } from './harness';
 import { RejectionMemory, rejectionWhy, summarize } from './memory';
 import type { EvolveOptions } from './options';

@@ -33,7 +33,7 @@ import { sha256Hex } from '../random';
 import { Evaluator } from './evaluator';
 import { Evolution } from './evolution';
 import { chatHarness } from './harness';
-import type { Emit, GateContext } from './gateRunner';
+import type { Emit, GateContext } from './gateContext';
 import { DEFAULT_RUBRIC } from './judge';
 import type { DataRounds, EvolveOptions, EvolveResult } from './options';
 import { itemText } from './overfit';

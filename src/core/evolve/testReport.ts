@@ -7,8 +7,8 @@ import { RatchetError } from '../errors';
 import { budgetOf } from '../run/budget';
 import type { RunBudget } from '../run/budget';
 import type { Evaluator } from './evaluator';
-import { evaluatedEvent } from './gateRunner';
-import type { Emit } from './gateRunner';
+import { evaluatedEvent } from './pairedScores';
+import type { Emit } from './gateContext';
 import { differenceInterval, meanInterval } from './report';
 import type { Version } from './versions';
 

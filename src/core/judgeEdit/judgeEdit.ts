@@ -46,7 +46,7 @@ import { paceConfigOf } from '../run/gateConfig';
 import type { GateSpec, RunSpec } from '../run/specTypes';
 import { Evaluator } from '../evolve/evaluator';
 import { testCandidate } from '../evolve/gateRunner';
-import type { GateContext } from '../evolve/gateRunner';
+import type { GateContext } from '../evolve/gateContext';
 import { DEFAULT_RUBRIC } from '../evolve/judge';
 import { datasetItemInfo, scoreMode } from '../evolve/loop';
 import { makeVersion } from '../evolve/versions';

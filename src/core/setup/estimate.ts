@@ -9,7 +9,7 @@
  * cache, which makes a rerun or a resume cheaper.
  */
 import type { DataItem } from '../data/item';
-import { DIRECT_MINIBATCH } from '../evolve/gateRunner';
+import { DIRECT_MINIBATCH } from '../evolve/directGate';
 import { MINIBATCH } from '../evolve/loop';
 import { gateRow } from '../gates/gateTable';
 import { ROLES } from '../llm/types';

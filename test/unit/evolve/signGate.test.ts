@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { auditOutcomes } from '../../../src/cli/commands/gate';
 import type { DataItem } from '../../../src/core/data/item';
 import { testCandidate } from '../../../src/core/evolve/gateRunner';
-import type { Emit, GateContext } from '../../../src/core/evolve/gateRunner';
+import type { Emit, GateContext } from '../../../src/core/evolve/gateContext';
 import type { Evaluation, Evaluator } from '../../../src/core/evolve/evaluator';
 import { makeVersion } from '../../../src/core/evolve/versions';
 import type { Version } from '../../../src/core/evolve/versions';

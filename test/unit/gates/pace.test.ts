@@ -6,7 +6,7 @@ import { gateConfigHash, paceConfig, paceDecisionRecord, runPaceOnOutcomes, star
 import { EMPTY_LEDGER } from '../../../src/core/gates/thresholds';
 import { RatchetError } from '../../../src/core/errors';
 import { sha256Hex } from '../../../src/core/random';
-import { wealthStepEvent } from '../../../src/core/evolve/gateRunner';
+import { wealthStepEvent } from '../../../src/core/evolve/paceGates';
 
 const LOG20 = Math.log(20);
 const L15 = Math.log1p(0.5);

@@ -12,7 +12,7 @@ import type { ProgramEvaluation } from '../../../src/core/code/search';
 import type { EngineEvent } from '../../../src/core/journal/events';
 import { SystemClock } from '../../../src/node/clock';
 import { SlurmBackend } from '../../../src/node/slurm/backend';
-import type { SlurmBackendOptions } from '../../../src/node/slurm/backend';
+import type { SlurmBackendOptions } from '../../../src/node/slurm/backendOptions';
 import type { SlurmRunner } from '../../../src/node/slurm/cli';
 import { FakeSlurm } from './fakeSlurm';
 import { until } from '../../until';
