@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 import { copyWebviewAssets } from './copy-webview-assets.mjs';
 
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -32,6 +32,21 @@ const lazyInExtensionHost = {
       if (args.importer.includes('src/extension/lazy/')) return undefined;
       return { path: fileURLToPath(new URL(`../${standIns[args.path]}`, import.meta.url)) };
     });
+  },
+};
+
+// zod (the MCP server's schemas) exports every one of its ~50 locales from its index, which puts
+// 260 KB of translated error messages nobody selects into out/nodeProcesses.js: Ratchet never calls
+// `z.config(z.locales.…())`, so zod stays on its default, English. The locale index resolves to a
+// module that exports English alone; a call for another locale would find it undefined.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), args.path.replace(/index\.js$/, 'en.js')), namespace: 'zod-english-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: dirname(args.path) }));
   },
 };
 
@@ -123,7 +138,7 @@ const builds = [
     target: 'node22',
     define: { RATCHET_VERSION: JSON.stringify(pkg.version) },
     external: ['./lspProtocol.js'],
-    plugins: [yamlFromItsBundle, lspProtocolFromItsBundle],
+    plugins: [yamlFromItsBundle, lspProtocolFromItsBundle, zodEnglishOnly],
   },
   { entryPoints: { server: 'src/entries/server.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['./nodeProcesses.js'] },
   { entryPoints: { runDaemon: 'src/entries/runDaemon.ts' }, platform: 'node', format: 'cjs', target: 'node22', external: ['./nodeProcesses.js'] },
