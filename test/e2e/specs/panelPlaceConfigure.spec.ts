@@ -26,13 +26,9 @@ describe('Configure Code Search keeps the panel in its place', () => {
     await waitVisible(step(1), 'the evaluator step', 30_000);
     await palette.input.press('Enter');
     await waitVisible(step(2), 'the gate step');
-    await palette.input.fill('pace+');
-    await waitVisible(palette.row('pace+').and(s.page.locator('.focused')), 'the pace+ row, focused');
-    await palette.input.press('Enter');
+    await palette.pick('pace+');
     await waitVisible(step(3), 'the budget step');
-    await palette.input.fill('Short');
-    await waitVisible(palette.row('Short').and(s.page.locator('.focused')), 'the Short row, focused');
-    await palette.input.press('Enter');
+    await palette.pick('Short');
 
     // The run spec opens in the first group, not over the panel; no third group.
     await waitVisible(groups.nth(0).locator('.tab.active', { hasText: 'optimise.mjs.ratchet.yaml' }), 'the run spec active in the first group', 30_000);
