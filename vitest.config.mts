@@ -10,6 +10,7 @@ const ISOLATED = [
   'test/unit/extension/commandHandlers.test.ts',
   'test/unit/extension/evidenceCommand.test.ts',
   'test/unit/extension/errorMessage.test.ts',
+  'test/unit/node/slurmBackend.test.ts',
   'test/unit/panel/ratchetPanel.test.ts',
   'test/unit/webview/panelApp.test.ts',
   'test/unit/webview/programsSections.test.ts',

@@ -9,7 +9,8 @@ import { sandboxPreflightText } from '../core/code/isolation';
 import { formatWait } from '../core/llm/retry';
 import type { DecisionRecord } from '../core/gates/record';
 import { silenceText } from '../core/gates/abstentions';
-import type { EngineEvent, EventOf, RunSummaryInfo } from '../core/journal/events';
+import type { EngineEvent, EventOf } from '../core/journal/events';
+import type { RunSummaryInfo } from '../core/journal/payloadTypes';
 import { totalCost } from '../core/journal/listRuns';
 import { describeEstimate as estimateWords, formatCost } from '../core/journal/costText';
 

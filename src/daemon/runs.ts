@@ -15,7 +15,8 @@
  */
 import { basename } from 'node:path';
 import { isCancellation, RatchetError } from '../core/errors';
-import type { JournaledEvent, RunKind } from '../core/journal/events';
+import type { JournaledEvent } from '../core/journal/events';
+import type { RunKind } from '../core/journal/payloadTypes';
 import { readJournal } from '../core/journal/replay';
 import { isOver, resumingStatus, startingStatus, StatusFeed } from '../core/journal/runStatus';
 import type { LiveRunStatus } from '../core/journal/runStatus';

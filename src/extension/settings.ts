@@ -11,7 +11,7 @@ import { GATE_TABLE } from '../core/gates/gateTable';
 import type { GateName } from '../core/gates/record';
 import { checkPrice } from '../core/llm/prices';
 import type { PriceInput } from '../core/llm/prices';
-import type { RunMode } from '../core/journal/events';
+import type { RunMode } from '../core/journal/payloadTypes';
 import type { ModelRole, ServerSettings } from '../protocol/lsp';
 import { GATE_NAMES, MODEL_ROLES, PROVIDERS, RUN_MODES } from '../protocol/serverSettings';
 

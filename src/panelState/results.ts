@@ -6,7 +6,7 @@
  * per-version accuracy live here so the table on screen and the exported file agree.
  */
 import { meanInterval, tMeanInterval } from '../core/evolve/report';
-import type { RunSummaryInfo, ScoreInterval } from '../core/journal/events';
+import type { RunSummaryInfo, ScoreInterval } from '../core/journal/payloadTypes';
 import type { Decision } from '../core/gates/record';
 import { ANSWER_WORDS } from './answers';
 import type { CommitAnswer } from './answers';

@@ -5,7 +5,8 @@
  */
 import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
-import type { EngineEvent, EventOf, RunSummaryInfo, ScoreInterval } from '../core/journal/events';
+import type { EngineEvent, EventOf } from '../core/journal/events';
+import type { RunSummaryInfo, ScoreInterval } from '../core/journal/payloadTypes';
 import type { HistogramBin, MetricValue, Reliability } from '../core/journal/payloadTypes';
 import type { PanelRunStatus } from '../core/journal/runStates';
 import type { ClusterTasks } from './clusterTasks';

@@ -11,7 +11,8 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ChatMessage } from '../core/llm/types';
 import type { PriceInput } from '../core/llm/prices';
-import type { JournaledEvent, RunMode } from '../core/journal/events';
+import type { JournaledEvent } from '../core/journal/events';
+import type { RunMode } from '../core/journal/payloadTypes';
 import type { RunSummary } from '../core/journal/listRuns';
 import type { LiveRunStatus } from '../core/journal/runStatus';
 import type { GateName } from '../core/gates/record';

@@ -8,7 +8,7 @@
  * here does not compile. The value lists are the ones the client's settings table offers too.
  */
 import { GATE_NAMES } from '../core/gates/gateTable';
-import type { RunMode } from '../core/journal/events';
+import type { RunMode } from '../core/journal/payloadTypes';
 import type { ModelRole, ServerSettings } from './lsp';
 
 /** The gates, from the one gate table. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { parseDataset } from '../../src/core/data/dataset';
-import { isTerminal } from '../../src/core/journal/events';
+import { isTerminal } from '../../src/core/journal/eventClasses';
 import type { EventOf } from '../../src/core/journal/events';
 import type { RatchetErrorData } from '../../src/protocol/errors';
 import { CancelRunRequest, DevSetPathsRequest, RatchetCommands, StartRunRequest } from '../../src/protocol/lsp';

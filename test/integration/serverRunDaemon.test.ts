@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
-import { isTerminal } from '../../src/core/journal/events';
+import { isTerminal } from '../../src/core/journal/eventClasses';
 import { readJournal } from '../../src/core/journal/replay';
 import { runPaths } from '../../src/core/journal/journal';
 import { RunStore } from '../../src/extension/runs/runStore';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
-import { isTerminal } from '../../src/core/journal/events';
+import { isTerminal } from '../../src/core/journal/eventClasses';
 import { CancelRunRequest, ListRunsRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { RatchetErrorData } from '../../src/protocol/errors';
 import type { ServerSettings } from '../../src/protocol/lsp';

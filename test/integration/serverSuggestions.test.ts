@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TextDocumentEdit } from 'vscode-languageserver-protocol';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
-import { isTerminal } from '../../src/core/journal/events';
+import { isTerminal } from '../../src/core/journal/eventClasses';
 import { AcceptSuggestionRequest, CancelRunRequest, RatchetCommands, RejectSuggestionRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { SuggestionState } from '../../src/protocol/lsp';
 import { makeWorkspace, PROMPT_BODY, scenarioFor } from './evolveWorkspace';

@@ -11,7 +11,7 @@ import { execSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../src/core/journal/events';
-import { isIncidental } from '../../src/core/journal/events';
+import { isIncidental } from '../../src/core/journal/eventClasses';
 import { startFakeServer } from '../fixtures/fakeOpenAI/server';
 import { CLI, journal, journalSoFar, runCli, runIds, startCli } from '../integration/evolveCli';
 import { binPacking, queued, sacctRows, slurmWorkspace } from './slurmWorkspace';

@@ -4,41 +4,29 @@
  * only on the visible tab. It decides nothing: every number it shows came from the engine.
  */
 import { assertNever } from '../../src/core/errors';
-import type { CostMetric, DecisionFilter, HostMessage, ProgramsAxis, RunListEntry, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
-import { custom, el } from '../dom';
+import type { HostMessage, RunListEntry, TabId, UiState, ViewMessage } from '../../src/protocol/webview';
+import { custom } from '../dom';
 import type { PanelHost } from '../host';
 import { costChartData, costTable } from '../model/costSeries';
 import { evaluatorLoads } from '../model/evaluatorLoad';
 import { feedCounts, feedRows, matchesFilter } from '../model/feed';
-import { TABS } from '../../src/protocol/webview';
 import { headerModel } from '../model/header';
-import { TAB_LABELS, defaultUiState, partsFor, restoreUiState, tabParts } from '../model/panelParts';
+import { defaultUiState, partsFor, restoreUiState, tabParts } from '../model/panelParts';
 import type { Part } from '../model/panelParts';
 import { ratingRows, ratingsChartData } from '../model/ratings';
-import { firstTab, tabHiddenWhy } from '../model/tabs';
+import { firstTab } from '../model/tabs';
 import { foldEvents } from '../../src/panelState/runState';
 import { wealthChartData } from '../model/wealthSeries';
-import type { CostView } from './cost-view';
 import type { EvidenceView } from './evidence-view';
 import type { LineageTreeView } from './lineage-tree';
+import { PanelLayout } from './panel-layout';
+import type { PanelActions } from './panel-layout';
 import type { ProgramsView } from './programs-view';
-import type { RatingsView } from './ratings-view';
 import type { ResultsView } from './results-view';
 import { TermHover } from './term-hover';
 import type { RunHeader } from './run-header';
 import type { VerdictFeed } from './verdict-feed';
-import type { WealthChart } from './wealth-chart';
 import type { ZeroDataView } from './zero-data-view';
-import './cost-view';
-import './evidence-view';
-import './lineage-tree';
-import './programs-view';
-import './ratings-view';
-import './results-view';
-import './run-header';
-import './verdict-feed';
-import './wealth-chart';
-import './zero-data-view';
 import type { RunState } from '../../src/panelState/types';
 
 export interface PanelAppOptions {
@@ -66,19 +54,7 @@ export class PanelApp extends HTMLElement {
   private termHover: TermHover | undefined;
   private clock: ReturnType<typeof setInterval> | undefined;
 
-  private readonly header = custom<RunHeader>('ratchet-run-header');
-  /** Each tab's header, to hide a tab with nothing to show for the run's gate (model/tabs.ts). */
-  private readonly tabHeaders = new Map<TabId, HTMLElement>();
-  private readonly tabs = custom<HTMLElement & { selectedIndex: number }>('vscode-tabs', { attrs: { panel: '' } });
-  private readonly chart = custom<WealthChart>('ratchet-wealth-chart');
-  private readonly feed = custom<VerdictFeed>('ratchet-verdict-feed');
-  private readonly evidence = custom<EvidenceView>('ratchet-evidence-view');
-  private readonly ratings = custom<RatingsView>('ratchet-ratings-view');
-  private readonly lineage = custom<LineageTreeView>('ratchet-lineage-tree');
-  private readonly cost = custom<CostView>('ratchet-cost-view');
-  private readonly results = custom<ResultsView>('ratchet-results-view');
-  private readonly programs = custom<ProgramsView>('ratchet-programs-view');
-  private readonly zero = custom<ZeroDataView>('ratchet-zero-data-view');
+  private readonly layout = new PanelLayout();
   /** A results table asked of the host and not yet answered; `again`: the run changed meanwhile. */
   private resultsRequest: { runId: string; again: boolean } | undefined;
 
@@ -145,7 +121,7 @@ export class PanelApp extends HTMLElement {
         for (const e of msg.events) {
           for (const p of partsFor(e.type)) parts.add(p);
           // The evidence on screen was for a test still running: now it has its decision.
-          if (e.type === 'decision' && e.record.candidateId === this.evidence.candidateId) this.requestEvidence(e.record.candidateId);
+          if (e.type === 'decision' && e.record.candidateId === this.layout.evidence.candidateId) this.requestEvidence(e.record.candidateId);
           // Likewise the program open in the Programs view, once the evaluator's verdict is in.
           if (e.type === 'program/evaluated' && e.candidateId === this.ui.programId) this.requestProgram(e.candidateId);
         }
@@ -157,31 +133,31 @@ export class PanelApp extends HTMLElement {
         this.invalidate(['header']);
         return;
       case 'evidence/show':
-        if (msg.evidence.runId === this.ui.runId && msg.evidence.candidateId === this.ui.candidateId) this.evidence.show(msg.evidence);
+        if (msg.evidence.runId === this.ui.runId && msg.evidence.candidateId === this.ui.candidateId) this.layout.evidence.show(msg.evidence);
         return;
       case 'evidence/missing':
-        if (msg.runId === this.ui.runId && msg.candidateId === this.ui.candidateId) this.evidence.showMissing(msg.candidateId, msg.why);
+        if (msg.runId === this.ui.runId && msg.candidateId === this.ui.candidateId) this.layout.evidence.showMissing(msg.candidateId, msg.why);
         return;
       case 'results/show':
         if (msg.table.runId !== this.state?.runId) return;
-        this.results.update(msg.table);
+        this.layout.results.update(msg.table);
         if (this.resultsRequest?.again) this.invalidate(['results']);
         this.resultsRequest = undefined;
         return;
       case 'results/cell':
-        this.results.showCell(msg.cell);
+        this.layout.results.showCell(msg.cell);
         return;
       case 'program/show':
-        if (msg.detail.runId === this.ui.runId && msg.detail.programId === this.ui.programId) this.programs.showDetail(msg.detail);
+        if (msg.detail.runId === this.ui.runId && msg.detail.programId === this.ui.programId) this.layout.programs.showDetail(msg.detail);
         return;
       case 'program/missing':
-        if (msg.runId === this.ui.runId && msg.programId === this.ui.programId) this.programs.showMissing(msg.programId, msg.why);
+        if (msg.runId === this.ui.runId && msg.programId === this.ui.programId) this.layout.programs.showMissing(msg.programId, msg.why);
         return;
       case 'programs/load':
         evaluatorLoads.record(msg.runId, msg);
         return;
       case 'zero/exemplars':
-        this.zero.showExemplars(msg.runId, msg.round, msg.exemplars, msg.why);
+        this.layout.zero.showExemplars(msg.runId, msg.round, msg.exemplars, msg.why);
         return;
       case 'focus':
         // The host posts the run's snapshot first; a focus on a run no longer on screen is stale.
@@ -193,62 +169,24 @@ export class PanelApp extends HTMLElement {
   }
 
   private build(): void {
-    this.header.actions = {
-      cancel: () => this.state && this.post({ type: 'run/cancel', runId: this.state.runId }),
-      resume: () => this.state && this.post({ type: 'run/resume', runId: this.state.runId }),
-      selectRun: (runId) => this.post({ type: 'run/select', runId }),
-      openDocs: () => this.post({ type: 'docs/open' }),
-    };
-    this.feed.actions = {
-      open: (candidateId) => this.openEvidence(candidateId),
-      filter: (filter) => this.setFilter(filter),
-    };
-    this.evidence.actions = { openCandidate: (id, as) => this.openCandidate(id, as) };
-    this.lineage.actions = { open: (id, as) => this.openCandidate(id, as) };
-    this.cost.actions = { metric: (m) => this.setCostMetric(m) };
-    this.programs.actions = {
-      select: (id) => this.openProgram(id),
-      axis: (axis) => this.setProgramsAxis(axis),
+    const actions: PanelActions = {
+      post: (msg) => this.post(msg),
+      postForRun: (msg) => this.state && this.post(msg(this.state.runId)),
+      openEvidence: (candidateId) => this.openEvidence(candidateId),
+      setFilter: (filter) => this.choose('filter', filter, 'feed'),
       openCandidate: (id, as) => this.openCandidate(id, as),
+      setCostMetric: (m) => this.choose('costMetric', m, 'cost'),
+      openProgram: (id) => this.openProgram(id),
+      setProgramsAxis: (axis) => this.choose('programsAxis', axis, 'programs', 'index'),
+      setZeroRound: (round) => this.choose('zeroRound', round, 'zero'),
     };
-    this.zero.actions = {
-      selectRound: (round) => this.setZeroRound(round),
-      requestExemplars: (round) => this.state && this.post({ type: 'zero/request', runId: this.state.runId, round }),
-    };
-    this.results.actions = {
-      openCell: (itemId, versionId) => this.state && this.post({ type: 'results/cell', runId: this.state.runId, itemId, versionId }),
-      export: (format, filter) => this.state && this.post({ type: 'results/export', runId: this.state.runId, format, filter }),
-    };
-
-    const panels: Record<TabId, HTMLElement[]> = {
-      programs: [this.programs],
-      zero: [this.zero],
-      verdicts: [this.chart, this.feed],
-      results: [this.results],
-      evidence: [this.evidence],
-      ratings: [this.ratings],
-      lineage: [this.lineage],
-      cost: [this.cost],
-    };
-    for (const tab of TABS) {
-      const header = custom('vscode-tab-header', { text: TAB_LABELS[tab], attrs: { slot: 'header', 'data-tab': tab } });
-      this.tabHeaders.set(tab, header);
-      this.tabs.append(header);
-      this.tabs.append(custom('vscode-tab-panel', { attrs: { 'data-tab': tab, 'aria-label': TAB_LABELS[tab] } }, panels[tab]));
-    }
-    this.tabs.setAttribute('selected-index', String(TABS.indexOf(this.ui.tab)));
-    this.tabs.addEventListener('vsc-tabs-select', (e) => {
-      const index = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
-      const tab = TABS[index];
-      if (tab) this.showTab(tab, false);
-    });
-    this.replaceChildren(this.header, el('main', { className: 'panel-body' }, [this.tabs]));
+    this.replaceChildren(...this.layout.build(actions, this.ui.tab, (tab) => this.showTab(tab, false)));
     this.termHover = new TermHover(this);
   }
 
   /** Switches tab (from a tab click, or from code when `syncTabs`), repainting what went stale. */
   showTab(tab: TabId, syncTabs = true): void {
-    if (syncTabs) this.tabs.selectedIndex = TABS.indexOf(tab);
+    if (syncTabs) this.layout.selectTab(tab);
     if (this.ui.tab === tab) return;
     this.ui.tab = tab;
     this.saveUi();
@@ -258,7 +196,7 @@ export class PanelApp extends HTMLElement {
   /** The editor's Evidence command: the decision selected (and scrolled to) in the feed, its evidence open. */
   private focusDecision(candidateId: string): void {
     const row = this.state?.decisions.findLast((d) => d.candidateId === candidateId);
-    if (row && !matchesFilter(row, this.ui.filter)) this.setFilter('all');
+    if (row && !matchesFilter(row, this.ui.filter)) this.choose('filter', 'all', 'feed');
     this.revealInFeed = candidateId;
     this.openEvidence(candidateId);
   }
@@ -273,7 +211,7 @@ export class PanelApp extends HTMLElement {
 
   private requestEvidence(candidateId: string): void {
     if (!this.state) return;
-    this.evidence.showLoading(candidateId);
+    this.layout.evidence.showLoading(candidateId);
     this.post({ type: 'evidence/request', runId: this.state.runId, candidateId });
   }
 
@@ -284,20 +222,13 @@ export class PanelApp extends HTMLElement {
     this.saveUi();
     this.invalidate(['programs']);
     this.requestProgram(programId);
-    if (changed) this.programs.revealDetail();
+    if (changed) this.layout.programs.revealDetail();
   }
 
   private requestProgram(programId: string): void {
     if (!this.state) return;
-    this.programs.showLoading(programId);
+    this.layout.programs.showLoading(programId);
     this.post({ type: 'program/request', runId: this.state.runId, programId });
-  }
-
-  private setProgramsAxis(axis: ProgramsAxis): void {
-    if ((this.ui.programsAxis ?? 'index') === axis) return;
-    this.ui.programsAxis = axis;
-    this.saveUi();
-    this.invalidate(['programs']);
   }
 
   private openCandidate(candidateId: string, as: 'text' | 'diff'): void {
@@ -315,25 +246,15 @@ export class PanelApp extends HTMLElement {
     this.post({ type: 'results/request', runId: this.state.runId });
   }
 
-  private setFilter(filter: DecisionFilter): void {
-    if (this.ui.filter === filter) return;
-    this.ui.filter = filter;
+  /**
+   * A persisted UI choice changed (the feed's filter, the zero-data round, the cost metric, the
+   * Programs chart's axis): saved, and its part repainted. `unset` is what an absent choice means.
+   */
+  private choose<K extends 'filter' | 'zeroRound' | 'costMetric' | 'programsAxis'>(key: K, value: NonNullable<UiState[K]>, part: Part, unset?: UiState[K]): void {
+    if ((this.ui[key] ?? unset) === value) return;
+    this.ui[key] = value;
     this.saveUi();
-    this.invalidate(['feed']);
-  }
-
-  private setZeroRound(round: number): void {
-    if (this.ui.zeroRound === round) return;
-    this.ui.zeroRound = round;
-    this.saveUi();
-    this.invalidate(['zero']);
-  }
-
-  private setCostMetric(metric: CostMetric): void {
-    if (this.ui.costMetric === metric) return;
-    this.ui.costMetric = metric;
-    this.saveUi();
-    this.invalidate(['cost']);
+    this.invalidate([part]);
   }
 
   private saveUi(): void {
@@ -361,7 +282,7 @@ export class PanelApp extends HTMLElement {
       this.dirty.delete(part);
       switch (part) {
         case 'header':
-          this.header.update(
+          this.layout.header.update(
             headerModel(
               s,
               this.now(),
@@ -373,33 +294,33 @@ export class PanelApp extends HTMLElement {
           this.updateTabs();
           break;
         case 'feed':
-          this.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0, s?.candidates);
-          if (this.revealInFeed !== undefined) this.feed.reveal(this.revealInFeed);
+          this.layout.feed.update(feedRows(s, this.ui.filter), this.ui.filter, feedCounts(s), this.ui.candidateId, s?.droppedDecisions ?? 0, s?.candidates);
+          if (this.revealInFeed !== undefined) this.layout.feed.reveal(this.revealInFeed);
           this.revealInFeed = undefined;
           break;
         case 'chart':
-          this.chart.update(wealthChartData(s, this.ui.candidateId));
+          this.layout.chart.update(wealthChartData(s, this.ui.candidateId));
           break;
         case 'evidence':
-          if (this.ui.candidateId === undefined) this.evidence.showPlaceholder('Pick a decision in the Verdicts tab to see its evidence.');
+          if (this.ui.candidateId === undefined) this.layout.evidence.showPlaceholder('Pick a decision in the Verdicts tab to see its evidence.');
           break;
         case 'ratings':
-          this.ratings.update(ratingRows(s), ratingsChartData(s));
+          this.layout.ratings.update(ratingRows(s), ratingsChartData(s));
           break;
         case 'lineage':
-          this.lineage.update(s);
+          this.layout.lineage.update(s);
           break;
         case 'cost':
-          this.cost.update(this.ui.costMetric, costChartData(s, this.ui.costMetric), costTable(s));
+          this.layout.cost.update(this.ui.costMetric, costChartData(s, this.ui.costMetric), costTable(s));
           break;
         case 'results':
           this.requestResults();
           break;
         case 'programs':
-          if (s) this.programs.update(s, this.ui.programsAxis ?? 'index', this.ui.programId);
+          if (s) this.layout.programs.update(s, this.ui.programsAxis ?? 'index', this.ui.programId);
           break;
         case 'zero':
-          this.zero.update(s, this.ui.zeroRound);
+          this.layout.zero.update(s, this.ui.zeroRound);
           break;
         default:
           assertNever(part, 'panel part');
@@ -416,11 +337,7 @@ export class PanelApp extends HTMLElement {
 
   /** Hides the tabs with nothing to show for this run; the one on screen gives way to the first shown. */
   private updateTabs(): void {
-    for (const [tab, header] of this.tabHeaders) {
-      const why = tabHiddenWhy(tab, this.state);
-      header.hidden = why !== undefined;
-      header.title = why ?? '';
-    }
+    this.layout.hideEmptyTabs(this.state);
     const opening = this.chooseFirstTab && this.state?.info !== undefined ? firstTab(this.state) : undefined;
     if (this.state?.info !== undefined) this.chooseFirstTab = false;
     if (opening !== undefined) this.showTab(opening);
@@ -430,7 +347,7 @@ export class PanelApp extends HTMLElement {
 
   /** The tabs on screen, in order. */
   get shownTabs(): TabId[] {
-    return [...this.tabHeaders].filter(([, h]) => !h.hidden).map(([t]) => t);
+    return this.layout.shownTabs;
   }
 
   /** The term hover on screen, if any (model/glossary.ts sentences). */
@@ -439,25 +356,25 @@ export class PanelApp extends HTMLElement {
   }
 
   get feedElement(): VerdictFeed {
-    return this.feed;
+    return this.layout.feed;
   }
   get lineageElement(): LineageTreeView {
-    return this.lineage;
+    return this.layout.lineage;
   }
   get headerElement(): RunHeader {
-    return this.header;
+    return this.layout.header;
   }
   get evidenceElement(): EvidenceView {
-    return this.evidence;
+    return this.layout.evidence;
   }
   get resultsElement(): ResultsView {
-    return this.results;
+    return this.layout.results;
   }
   get programsElement(): ProgramsView {
-    return this.programs;
+    return this.layout.programs;
   }
   get zeroElement(): ZeroDataView {
-    return this.zero;
+    return this.layout.zero;
   }
 }
 

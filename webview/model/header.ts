@@ -1,5 +1,5 @@
 /** The run header's view model: what runs, under which gate, and how much budget it has used. */
-import type { RunSummaryInfo } from '../../src/core/journal/events';
+import type { RunSummaryInfo } from '../../src/core/journal/payloadTypes';
 import type { RunListEntry } from '../../src/protocol/webview';
 import { fileName } from '../../src/core/fileName';
 import { count, formatCount, formatDollars, formatDuration, formatSigned, shortId } from './format';

@@ -16,6 +16,8 @@ import { RatchetError } from '../errors';
 import { ELO_INITIAL } from '../gates/elo';
 import { POWER_LAW_ALPHA, WEIGHTED_LAMBDA, drawIndex, powerLawProbabilities, ratingProbabilities, weightedProbabilities } from './parents';
 import type { MetricValue } from '../journal/payloadTypes';
+import { chooseInspirations } from './inspirations';
+import type { InspirationOptions } from './inspirations';
 
 /**
  * How a program was made. `'migrant'` is a copy of a program from another island that the run
@@ -69,9 +71,6 @@ export const DEFAULT_DATABASE_CONFIG: Readonly<DatabaseConfig> = {
   migrationInterval: 10,
   migrationRate: 0,
 };
-
-/** Shinka `elite_selection_ratio`, `num_archive_inspirations`, `num_top_k_inspirations`. */
-export const INSPIRATION_DEFAULTS = { archive: 1, topK: 1, eliteRatio: 0.3 } as const;
 
 export type ParentRule =
   /** Shinka's default: σ of the MAD-normalised score × 1/(1 + children). */
@@ -272,32 +271,12 @@ export class ProgramDatabase {
     ]!.program;
   }
 
-  /**
-   * Programs shown to the proposer with their public metrics (Shinka inspirations.py, with
-   * `enforce_island_separation` on, its default): `archive` archive inspirations — the best
-   * program when it lives on this island, then `⌊archive·eliteRatio⌋` top-ranked ones, then
-   * uniform draws — and then the `topK` top-ranked others. All from the island's pool, never the
-   * excluded parent; returned worst first, so the best sits last, nearest the request (Shinka's
-   * "ascending" order, chosen for the models' recency bias).
-   */
-  inspirations(island: number, random: Random, opts: { archive?: number; topK?: number; eliteRatio?: number; exclude?: string } = {}): Readonly<ProgramRecord>[] {
-    const nArchive = opts.archive ?? INSPIRATION_DEFAULTS.archive;
-    const nTop = opts.topK ?? INSPIRATION_DEFAULTS.topK;
+  /** Programs shown to the proposer with their public metrics, worst first (inspirations.ts): from the island's pool, never the excluded parent. */
+  inspirations(island: number, random: Random, opts: InspirationOptions & { exclude?: string } = {}): Readonly<ProgramRecord>[] {
     const ranked = this.pool(island)
       .filter((p) => p.id !== opts.exclude)
       .sort((a, b) => this.compare(a, b));
-    const chosen: Readonly<ProgramRecord>[] = [];
-    const take = (p: Readonly<ProgramRecord> | undefined): void => {
-      if (p && !chosen.includes(p)) chosen.push(p);
-    };
-    const best = this.best();
-    if (nArchive > 0) take(ranked.find((p) => p.id === best?.id));
-    const elites = Math.floor(nArchive * (opts.eliteRatio ?? INSPIRATION_DEFAULTS.eliteRatio));
-    for (const p of ranked.slice(0, elites)) if (chosen.length < nArchive) take(p);
-    const rest = ranked.filter((p) => !chosen.includes(p));
-    while (chosen.length < nArchive && rest.length > 0) take(rest.splice(random.int(rest.length), 1)[0]);
-    const top = ranked.filter((p) => !chosen.includes(p)).slice(0, nTop);
-    return [...chosen, ...top].sort((a, b) => this.compare(b, a));
+    return chooseInspirations(ranked, this.best()?.id, random, opts);
   }
 
   /**

@@ -12,7 +12,7 @@ import { ROLES } from '../llm/types';
 import type { Role } from '../llm/types';
 import { ASSUMED, summarize } from '../setup/estimate';
 import type { RolePrices, RunEstimate, Tally } from '../setup/estimate';
-import { INSPIRATION_DEFAULTS } from './database';
+import { INSPIRATION_DEFAULTS } from './inspirations';
 import type { CodeRunSpec } from './spec';
 
 export function estimateSearch(spec: Pick<CodeRunSpec, 'budget' | 'search' | 'gate'>, seedText: string, prices: RolePrices): RunEstimate {

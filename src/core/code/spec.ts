@@ -28,6 +28,8 @@ import type { GateSpec, ModelSpec, SpecSource } from '../run/specTypes';
 import { COSINE_THRESHOLD } from './novelty';
 import { DEFAULT_ISOLATION, ISOLATION_SETTINGS } from './isolation';
 import type { IsolationSetting } from './isolation';
+import { resolveSlurm, SLURM_DEFAULTS } from './slurmSpec';
+import type { SlurmSpec } from './slurmSpec';
 
 export interface EvaluatorSpec {
   /** Ratchet's form: a command with {program}, {results}, {instances}. Absent: ShinkaEvolve's `evaluate.py`. */
@@ -54,41 +56,6 @@ export interface EvaluatorSpec {
 }
 
 export type EvaluatorBackend = 'local' | 'slurm';
-
-/**
- * How a code search's evaluations are submitted to Slurm (issue #18): one program's shards as one
- * `sbatch --array` job, each task the sandboxed evaluator on its shard, on a node.
- */
-export interface SlurmSpec {
-  partition?: string;
-  account?: string;
-  qos?: string;
-  /** sbatch --time for each task, in Slurm's format (`30`, `1:30:00`, `1-00:00:00`). */
-  time: string;
-  /** sbatch --cpus-per-task. */
-  cpus: number;
-  /** sbatch --mem, in MB (default: evaluator.limits.memoryMb). */
-  memoryMb: number;
-  /** sbatch --gres, e.g. `gpu:1`. */
-  gres?: string;
-  /** Further sbatch options, one `#SBATCH` line each (`--constraint=skylake`). */
-  sbatch: string[];
-  /** One shell line run in each task before the evaluator (`module load nodejs`, `source venv/bin/activate`). */
-  setup?: string;
-  /** A folder every node sees at the same path, for the run's scripts, programs and results (resolved); absent: the workspace's .ratchet/slurm. */
-  sharedDir?: string;
-  /** The Node the tasks run the sandbox with; absent: the one running Ratchet, at the same path. */
-  node?: string;
-  /** Times a task that Slurm ended without a result (node failure, time limit, out of memory, preemption) is submitted again before it counts as incorrect. */
-  retries: number;
-  /** Seconds between the first polls of squeue; it backs off to 30 s while nothing changes. */
-  pollSeconds: number;
-  /** Tasks of one array job running at once (`--array=…%N`); absent: as many as Slurm allows. */
-  arrayLimit?: number;
-}
-
-/** sbatch options Ratchet sets itself on every job: a spec's `sbatch` lines may not repeat them. */
-export const SBATCH_OWN = ['--array', '-a', '--output', '-o', '--error', '-e', '--job-name', '-J', '--export', '--parsable', '--chdir', '-D', '--wrap', '--wait', '-W'] as const;
 
 export type ParentSelection = 'weighted' | 'power-law' | 'beam' | 'bt';
 
@@ -173,8 +140,7 @@ export const CODE_DEFAULTS = {
     limits: { memoryMb: 4096, fileSizeMb: 256, diskMb: 1024, openFiles: 256, processes: 256 },
     backend: 'local' as EvaluatorBackend,
   },
-  /** evaluator.slurm's fixed defaults (its time and memory come from the evaluator's timeout and limit). */
-  slurm: { cpus: 1, sbatch: [] as readonly string[], retries: 2, pollSeconds: 2 },
+  slurm: SLURM_DEFAULTS,
   search: {
     mix: { diff: 0.6, full: 0.3, cross: 0.1 },
     parentSelection: 'weighted' as ParentSelection,
@@ -286,7 +252,7 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
   const backend: EvaluatorBackend = r.backend === 'slurm' ? 'slurm' : d.backend;
   if (r.slurm !== undefined && backend !== 'slurm') report(['evaluator', 'slurm'], 'evaluator.slurm is read only with evaluator.backend: slurm', 'warning', 'key');
   if (r.isolation === 'off' && r.network === 'off') report(['evaluator', 'network'], 'network: off is not enforced with evaluator.isolation: off (no namespace is made); use isolation: best to turn the network off', 'warning');
-  const slurm = backend === 'slurm' ? resolveSlurm(r.slurm, { timeoutSeconds, memoryMb }, ctx, report) : undefined;
+  const slurm = backend === 'slurm' ? resolveSlurm(r.slurm, { timeoutSeconds, memoryMb }, ctx.resolvePath, report) : undefined;
   return {
     ...(command === undefined ? {} : { command }),
     supportFiles: Array.isArray(r.supportFiles) ? (r.supportFiles as string[]).map(ctx.resolvePath) : [],
@@ -309,49 +275,6 @@ function resolveEvaluator(raw: unknown, ctx: CodeResolveContext, report: Report)
     },
     backend,
     ...(slurm ? { slurm } : {}),
-  };
-}
-
-/** Slurm's time formats: minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes, days-hours:minutes:seconds. */
-const SLURM_TIME = /^(\d+-\d+(:\d+){0,2}|\d+(:\d+){0,2})$/;
-
-function resolveSlurm(raw: unknown, e: { timeoutSeconds: number; memoryMb: number }, ctx: CodeResolveContext, report: Report): SlurmSpec {
-  const r: Raw = isPlainObject(raw) ? raw : {};
-  const d = CODE_DEFAULTS.slurm;
-  const str = (k: string): string | undefined => (typeof r[k] === 'string' && r[k] !== '' ? (r[k] as string) : undefined);
-  const time = str('time');
-  if (time !== undefined && !SLURM_TIME.test(time)) {
-    report(['evaluator', 'slurm', 'time'], `evaluator.slurm.time "${time}" is not a Slurm time limit: write minutes (30), hours:minutes:seconds (1:30:00) or days-hours:minutes:seconds (1-00:00:00)`);
-  }
-  const sbatch = Array.isArray(r.sbatch) ? (r.sbatch as unknown[]).filter((x): x is string => typeof x === 'string') : [...d.sbatch];
-  sbatch.forEach((line, i) => {
-    const option = line.trim().split(/[=\s]/)[0]!;
-    if (!option.startsWith('-')) report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}] "${line}" is not an sbatch option: write it as on sbatch's command line, e.g. --constraint=skylake`);
-    else if ((SBATCH_OWN as readonly string[]).includes(option))
-      report(['evaluator', 'slurm', 'sbatch', i], `evaluator.slurm.sbatch[${i}]: Ratchet sets ${option} itself on every job (its array, output files, name and environment); remove it`);
-  });
-  const sharedDir = str('sharedDir');
-  const pos = (k: string): number | undefined => {
-    const n = num(r[k]);
-    return n === undefined ? undefined : n;
-  };
-  const arrayLimit = pos('arrayLimit');
-  return {
-    ...(str('partition') ? { partition: str('partition')! } : {}),
-    ...(str('account') ? { account: str('account')! } : {}),
-    ...(str('qos') ? { qos: str('qos')! } : {}),
-    // The sandbox's own timeout ends a slow evaluation first; Slurm's limit leaves it room to start and report.
-    time: time ?? String(Math.ceil((e.timeoutSeconds + 120) / 60)),
-    cpus: pos('cpus') ?? d.cpus,
-    memoryMb: pos('memoryMb') ?? e.memoryMb,
-    ...(str('gres') ? { gres: str('gres')! } : {}),
-    sbatch,
-    ...(str('setup') ? { setup: str('setup')! } : {}),
-    ...(sharedDir ? { sharedDir: ctx.resolvePath(sharedDir) } : {}),
-    ...(str('node') ? { node: str('node')! } : {}),
-    retries: pos('retries') ?? d.retries,
-    pollSeconds: pos('pollSeconds') ?? d.pollSeconds,
-    ...(arrayLimit === undefined ? {} : { arrayLimit }),
   };
 }
 

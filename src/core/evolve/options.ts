@@ -2,7 +2,7 @@
 import type { DataItem } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import type { RunControl } from '../journal/control';
-import type { RunSummaryInfo } from '../journal/events';
+import type { RunSummaryInfo } from '../journal/payloadTypes';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
 import type { Template } from '../prompt/template';

@@ -7,7 +7,8 @@ import type { EventOf } from '../journal/events';
 import type { RunLedger } from '../gates/thresholds';
 import type { ScoredGateName } from '../gates/gateTable';
 import { startPaceTest, paceConfig, pairedDelta, paceDecisionRecord } from '../gates/pace';
-import type { PaceConfig, PaceGateName, PaceStep, PaceTest } from '../gates/pace';
+import type { DecisionMeta, PaceConfig, PaceGateName, PaceStep, PaceTest } from '../gates/pace';
+import type { DecisionRecord } from '../gates/record';
 import { observeVerdicts } from '../gates/pairwise';
 import { JudgeTally } from '../gates/abstentions';
 import type { GateContext, TestResult } from './gateContext';
@@ -15,8 +16,17 @@ import { emitVerdicts, judgeItem } from './gateJudge';
 import { countGrades, emitPair, scoredPair } from './pairedScores';
 import type { Version } from './versions';
 
-function paceFor(ctx: GateContext, name: PaceGateName, n: number, ledger: RunLedger): PaceTest {
-  return startPaceTest(paceConfigFor(ctx, name), ledger, n);
+/**
+ * What both PACE tests here (scored, reward-free) keep around `sequentialTest`: the test, the tally
+ * of the judges' answers, the calls paid for, and the decision record once the test is over.
+ */
+function paceRun(ctx: GateContext, name: PaceGateName, cand: Version, inc: Version, ledger: RunLedger, order: readonly DataItem[], orderSeed: number) {
+  const test = startPaceTest(paceConfigFor(ctx, name), ledger, order.length);
+  const tally = new JudgeTally();
+  const calls = { candidate: 0, incumbent: 0 };
+  const record = (extra: Pick<DecisionMeta, 'rubricVersion'> = {}): DecisionRecord =>
+    paceDecisionRecord(test, { candidateId: cand.id, parentId: cand.parentId, incumbentId: inc.id, orderSeed, candidateCalls: calls.candidate, incumbentCalls: calls.incumbent, ...extra });
+  return { test, tally, calls, record };
 }
 
 /** The PACE configuration a test of this gate and score mode runs under (also what a replay of its recorded outcomes uses). */
@@ -58,11 +68,8 @@ async function sequentialTest<M>(
 }
 
 export async function paceScored(ctx: GateContext, name: Extract<PaceGateName, ScoredGateName>, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
-  const test = paceFor(ctx, name, order.length, ledger);
+  const { test, tally, calls, record } = paceRun(ctx, name, cand, inc, ledger, order, orderSeed);
   const candidateOutcomes = new Map<string, number>();
-  const tally = new JudgeTally();
-  let candidateCalls = 0;
-  let incumbentCalls = 0;
   await sequentialTest(
     ctx,
     test,
@@ -79,29 +86,18 @@ export async function paceScored(ctx: GateContext, name: Extract<PaceGateName, S
     async (pairs) => {
       for (const p of pairs) {
         await emitPair(ctx, cand, inc, p);
-        candidateCalls++;
-        if (p.incEval) incumbentCalls++;
+        calls.candidate++;
+        if (p.incEval) calls.incumbent++;
       }
     },
   );
-  const record = paceDecisionRecord(test, {
-    candidateId: cand.id,
-    parentId: cand.parentId,
-    incumbentId: inc.id,
-    orderSeed,
-    candidateCalls,
-    incumbentCalls,
-  });
-  return { record: tally.onto(record), ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
+  return { record: tally.onto(record()), ledgerAfter: test.ledgerAfter(), candidateOutcomes, matches: [], rationales: [] };
 }
 
 /** GATES.md 5: per dev item, both outputs, the judge in both orders, Δ into PACE+. */
 export async function paceRewardFree(ctx: GateContext, cand: Version, inc: Version, ledger: RunLedger, order: DataItem[], orderSeed: number): Promise<TestResult> {
-  const test = paceFor(ctx, 'pace-rf', order.length, ledger);
+  const { test, tally, calls, record } = paceRun(ctx, 'pace-rf', cand, inc, ledger, order, orderSeed);
   const rationales: string[] = [];
-  const tally = new JudgeTally();
-  let candidateCalls = 0;
-  let incumbentCalls = 0;
   await sequentialTest(
     ctx,
     test,
@@ -109,8 +105,8 @@ export async function paceRewardFree(ctx: GateContext, cand: Version, inc: Versi
     order,
     async (item) => {
       const [c, p] = await Promise.all([ctx.evaluator.evaluate(cand.hash, cand.text, item, ctx.signal), ctx.evaluator.evaluate(inc.hash, inc.text, item, ctx.signal)]);
-      candidateCalls++;
-      if (!p.memo) incumbentCalls++;
+      calls.candidate++;
+      if (!p.memo) calls.incumbent++;
       const [childFirst, parentFirst] = await Promise.all([judgeItem(ctx, c.input, c.output, p.output), judgeItem(ctx, c.input, p.output, c.output)]);
       return { item, childFirst, parentFirst };
     },
@@ -121,16 +117,7 @@ export async function paceRewardFree(ctx: GateContext, cand: Version, inc: Versi
       return observeVerdicts(test, childFirst.verdict, parentFirst.verdict);
     },
   );
-  const record = paceDecisionRecord(test, {
-    candidateId: cand.id,
-    parentId: cand.parentId,
-    incumbentId: inc.id,
-    orderSeed,
-    candidateCalls,
-    incumbentCalls,
-    rubricVersion: ctx.rubric.version,
-  });
-  return { record: tally.onto({ ...record, gate: ctx.gate.name }), ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [], rationales: rationales.filter(Boolean) };
+  return { record: tally.onto({ ...record({ rubricVersion: ctx.rubric.version }), gate: ctx.gate.name }), ledgerAfter: test.ledgerAfter(), candidateOutcomes: new Map(), matches: [], rationales: rationales.filter(Boolean) };
 }
 
 /** The payload of a 'wealth/step' engine event (the loop adds runId and at). */

@@ -3,7 +3,7 @@
  * scored on the same items, each with a 95 % interval, and their paired difference. Reported
  * beside each other so a user sees generalisation rather than dev-set luck (GATES.md 4.8 #8).
  */
-import type { ScoreInterval } from '../journal/events';
+import type { ScoreInterval } from '../journal/payloadTypes';
 
 const Z = 1.959963984540054;
 

@@ -3,7 +3,7 @@
  * notification — so "≈ 412 calls, ≈ 1.2M tok, ≈ $0.38" reads the same wherever a run says it.
  * Model ids are used as given: a face that prints to a terminal strips control characters first.
  */
-import type { RunSummaryInfo } from './events';
+import type { RunSummaryInfo } from './payloadTypes';
 
 /** `$0.0421` when every call had a price, otherwise the token count (`18.2k tok`). */
 export function formatCost(cost: { dollars: number | undefined; tokens: number } | undefined): string {

@@ -2,94 +2,9 @@
  * Everything a face shows, as one discriminated union. The journal stores these one per line; the
  * CLI's --json prints them; the panel and the server render them. Faces never compute decisions.
  */
-import type { DecisionRecord, Schedule } from '../gates/record';
+import type { DecisionRecord } from '../gates/record';
 import type { CostReport } from '../llm/types';
-import type { RoleModel } from './payloadTypes';
-import type { MetricValue } from './payloadTypes';
-import type { EvaluationIsolation } from './payloadTypes';
-import type { FormatDiscardReason } from './payloadTypes';
-import type { HistogramBin } from './payloadTypes';
-import type { Reliability } from './payloadTypes';
-import type { Exemplar } from './payloadTypes';
-import type { JsonRepair } from './payloadTypes';
-
-/** A generated task as a `zero/round` event lists it; `id` is the dataset loader's id for its variables. */
-export interface ZeroTaskInfo {
-  id: string;
-  text: string;
-  difficulty: number;
-  dispersion: number;
-}
-
-export type RunMode = 'suggest' | 'autopilot';
-/** `judge`: one candidate text against a file's current text, tested once (core/judgeEdit). */
-export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data' | 'judge';
-
-export interface RunSummaryInfo {
-  kind: RunKind;
-  /** Workspace-relative (or absolute, from the CLI) path of the file under evolution. */
-  target: string;
-  gate: string;
-  alpha: number;
-  /**
-   * The run-level schedule (core/gates/schedules.ts): with the gate and α it says what the run
-   * guarantees (core/gates/guarantee.ts). Absent from journals written before runs said it.
-   */
-  schedule?: Schedule;
-  mode: RunMode;
-  seed: number;
-  /** The limits the run declared, so a face can show how much of each is used. */
-  budget?: { llmCalls?: number; tokens?: number; dollars?: number; wallMs?: number; candidates?: number };
-  /**
-   * What the run expects to spend, upper-ish (run/estimate.ts): dollars when every model it calls
-   * has a price, else the unpriced model ids.
-   */
-  estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
-  /** The model each role the run calls uses, and where that was chosen (run/modelChoice.ts), said before the first call. */
-  models?: RoleModel[];
-  /** A dev-set generation (gen-data): how many zero-data rounds it writes, so a face can say "round 1 of 2". */
-  rounds?: number;
-}
-
-/** Code search: what `candidate/proposed` says of a proposed program beyond its text. */
-export interface ProposedProgram {
-  island: number;
-  generation: number;
-  /** How it was made from its parent: a SEARCH/REPLACE diff, a full rewrite, or a crossover. */
-  kind: 'diff' | 'full' | 'cross';
-  /** The proposer model the bandit picked (absent when the run has one proposer model and names none). */
-  model?: string;
-  /** The proposer's <DESCRIPTION> (its <NAME> is `reasoning`). */
-  description?: string;
-}
-
-/** One dataset item as a run's journal records it (`dataset/loaded`). */
-export interface DatasetItemInfo {
-  itemId: string;
-  /** The template variables' values, joined: what the item asks, in one line. */
-  input: string;
-  split: 'feedback' | 'dev' | 'test';
-  /** The label as text. */
-  expected?: string;
-  /** The template variables, each as text. */
-  vars?: Record<string, string>;
-}
-
-/** One task of a Slurm array job as `slurm/submitted` lists it. */
-export interface SlurmTaskInfo {
-  index: number;
-  /** The evaluation's key: the same program on the same instances through the same evaluator. */
-  key: string;
-  /** The shard's instance ids; absent for a whole evaluation. */
-  instances?: string[];
-}
-
-/** A mean score with a 95 % interval. */
-export interface ScoreInterval {
-  mean: number;
-  lo: number;
-  hi: number;
-}
+import type { DatasetItemInfo, EvaluationIsolation, Exemplar, FormatDiscardReason, HistogramBin, JsonRepair, MetricValue, ProposedProgram, Reliability, RunSummaryInfo, ScoreInterval, SlurmTaskInfo, ZeroTaskInfo } from './payloadTypes';
 
 interface Base {
   runId: string;
@@ -430,35 +345,3 @@ export type EngineEventType = EngineEvent['type'];
 /** An event as the journal holds it and every face receives it: numbered. */
 export type JournaledEvent = EngineEvent & { seq: number };
 export type EventOf<T extends EngineEventType> = Extract<EngineEvent, { type: T }>;
-
-/**
- * Events whose number and place depend on the endpoint's behaviour rather than on the run's seed
- * (rate limits, retries). A resume replays a run event by event; these are left out of that
- * comparison on both sides, so a run resumed against a flakier endpoint still matches its journal.
- */
-export function isIncidental(e: EngineEvent): boolean {
-  // A cluster's events follow its queue and its clock (which task finishes when, whether the
-  // controller answers), not the run's seed: a resume neither replays nor checks them.
-  // The sandbox's pre-flight says what this process's machine offers, which a resume elsewhere need not match.
-  return e.type === 'llm/waiting' || e.type === 'run/resumed' || e.type.startsWith('slurm/') || e.type === 'sandbox/preflight';
-}
-
-/**
- * Failures of the endpoint, not of the run: the run stopped where it was and can go on from its
- * journal once the endpoint answers again (`ratchet runs resume`), paying nothing twice.
- */
-const RESUMABLE_FAILURES: ReadonlySet<string> = new Set(['llmHttp', 'llmNetwork', 'llmTimeout', 'llmMalformed', 'llmRetriesExhausted']);
-
-export function isResumableFailure(e: EngineEvent): boolean {
-  return e.type === 'run/failed' && RESUMABLE_FAILURES.has(e.error.code);
-}
-
-/** The events a resume re-executes and checks one by one: neither incidental nor a resumable failure. */
-export function isReplayed(e: EngineEvent): boolean {
-  return !isIncidental(e) && !isResumableFailure(e);
-}
-
-/** Terminal events: after one of these a run's journal receives nothing more. */
-export function isTerminal(e: EngineEvent): boolean {
-  return e.type === 'run/finished' || e.type === 'run/failed' || e.type === 'run/cancelled';
-}

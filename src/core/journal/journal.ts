@@ -9,8 +9,9 @@
 import { RatchetError } from '../errors';
 import type { Clock, Entropy, Files } from '../ports';
 import { eventShapeProblem } from './eventShape';
-import { isResumableFailure, isTerminal } from './events';
-import type { EngineEvent, JournaledEvent, RunKind } from './events';
+import { isResumableFailure, isTerminal } from './eventClasses';
+import type { EngineEvent, JournaledEvent } from './events';
+import type { RunKind } from './payloadTypes';
 import { redact } from '../redact';
 import { parseJournal } from './replay';
 import type { Replay } from './replay';

@@ -5,9 +5,10 @@
  */
 import type { Files } from '../ports';
 import { runGuarantee } from '../gates/guarantee';
-import { isResumableFailure, isTerminal } from './events';
+import { isResumableFailure, isTerminal } from './eventClasses';
 import { addJudgeCount } from '../gates/abstentions';
-import type { EngineEvent, JournaledEvent, RunKind } from './events';
+import type { EngineEvent, JournaledEvent } from './events';
+import type { RunKind } from './payloadTypes';
 import { readRunOwner, readRunRecord, runPaths, runsDir } from './journal';
 import type { RunOwner, RunRecord } from './journal';
 import { readJournal } from './replay';

@@ -3,6 +3,7 @@
  * run's record (events.ts) depends on nothing above it: the prompt loop, code search and the
  * zero-data rounds import these from the journal, never the other way round.
  */
+import type { Schedule } from '../gates/record';
 import type { Role } from '../llm/types';
 
 /** One role's model as a run reports it (`run/started`), and the lens shows it before a run. */
@@ -82,4 +83,82 @@ export interface Exemplar {
   worse: string;
   /** The slot the better response is shown in. */
   betterSlot: 'A' | 'B';
+}
+
+/** A generated task as a `zero/round` event lists it; `id` is the dataset loader's id for its variables. */
+export interface ZeroTaskInfo {
+  id: string;
+  text: string;
+  difficulty: number;
+  dispersion: number;
+}
+
+export type RunMode = 'suggest' | 'autopilot';
+/** `judge`: one candidate text against a file's current text, tested once (core/judgeEdit). */
+export type RunKind = 'evolve' | 'search' | 'evaluate' | 'gen-data' | 'judge';
+
+export interface RunSummaryInfo {
+  kind: RunKind;
+  /** Workspace-relative (or absolute, from the CLI) path of the file under evolution. */
+  target: string;
+  gate: string;
+  alpha: number;
+  /**
+   * The run-level schedule (core/gates/schedules.ts): with the gate and α it says what the run
+   * guarantees (core/gates/guarantee.ts). Absent from journals written before runs said it.
+   */
+  schedule?: Schedule;
+  mode: RunMode;
+  seed: number;
+  /** The limits the run declared, so a face can show how much of each is used. */
+  budget?: { llmCalls?: number; tokens?: number; dollars?: number; wallMs?: number; candidates?: number };
+  /**
+   * What the run expects to spend, upper-ish (run/estimate.ts): dollars when every model it calls
+   * has a price, else the unpriced model ids.
+   */
+  estimate?: { calls: number; tokens: number; dollars?: number; unpriced?: string[] };
+  /** The model each role the run calls uses, and where that was chosen (run/modelChoice.ts), said before the first call. */
+  models?: RoleModel[];
+  /** A dev-set generation (gen-data): how many zero-data rounds it writes, so a face can say "round 1 of 2". */
+  rounds?: number;
+}
+
+/** Code search: what `candidate/proposed` says of a proposed program beyond its text. */
+export interface ProposedProgram {
+  island: number;
+  generation: number;
+  /** How it was made from its parent: a SEARCH/REPLACE diff, a full rewrite, or a crossover. */
+  kind: 'diff' | 'full' | 'cross';
+  /** The proposer model the bandit picked (absent when the run has one proposer model and names none). */
+  model?: string;
+  /** The proposer's <DESCRIPTION> (its <NAME> is `reasoning`). */
+  description?: string;
+}
+
+/** One dataset item as a run's journal records it (`dataset/loaded`). */
+export interface DatasetItemInfo {
+  itemId: string;
+  /** The template variables' values, joined: what the item asks, in one line. */
+  input: string;
+  split: 'feedback' | 'dev' | 'test';
+  /** The label as text. */
+  expected?: string;
+  /** The template variables, each as text. */
+  vars?: Record<string, string>;
+}
+
+/** One task of a Slurm array job as `slurm/submitted` lists it. */
+export interface SlurmTaskInfo {
+  index: number;
+  /** The evaluation's key: the same program on the same instances through the same evaluator. */
+  key: string;
+  /** The shard's instance ids; absent for a whole evaluation. */
+  instances?: string[];
+}
+
+/** A mean score with a 95 % interval. */
+export interface ScoreInterval {
+  mean: number;
+  lo: number;
+  hi: number;
 }

@@ -6,7 +6,7 @@
  * markers and an earlier endpoint failure depend on the endpoint, not on the seed.
  */
 import { RatchetError } from '../errors';
-import { isReplayed, isTerminal } from './events';
+import { isReplayed, isTerminal } from './eventClasses';
 import type { EngineEvent } from './events';
 import type { RunControl } from './control';
 

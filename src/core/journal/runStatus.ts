@@ -12,7 +12,8 @@ import type { JudgeCount } from '../gates/abstentions';
 import { formatWait } from '../llm/retry';
 import type { Clock } from '../ports';
 import { describeEstimate } from './costText';
-import type { EngineEvent, EventOf, RunKind } from './events';
+import type { EngineEvent, EventOf } from './events';
+import type { RunKind } from './payloadTypes';
 import { isTerminalRunState } from './runStates';
 import type { LiveRunState } from './runStates';
 

@@ -10,7 +10,8 @@
 import type { DataItem } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
 import { RatchetError, isCancellation } from '../errors';
-import type { EngineEvent, RunSummaryInfo, ScoreInterval } from '../journal/events';
+import type { EngineEvent } from '../journal/events';
+import type { RunSummaryInfo, ScoreInterval } from '../journal/payloadTypes';
 import type { EventPayload } from '../journal/control';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';

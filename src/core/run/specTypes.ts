@@ -9,7 +9,7 @@ import type { SplitPlan } from '../data/splits';
 import type { ScorerSpec } from '../data/scorers/types';
 import type { GateName, Population, Schedule } from '../gates/record';
 import type { ModelPrice, Role } from '../llm/types';
-import type { RunMode } from '../journal/events';
+import type { RunMode } from '../journal/payloadTypes';
 
 export interface ModelSpec {
   /** undefined: the face's configured default model. */

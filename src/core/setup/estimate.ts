@@ -14,7 +14,7 @@ import { MINIBATCH } from '../evolve/loop';
 import { gateRow } from '../gates/gateTable';
 import { ROLES } from '../llm/types';
 import type { ModelPrice, Role } from '../llm/types';
-import type { RunSummaryInfo } from '../journal/events';
+import type { RunSummaryInfo } from '../journal/payloadTypes';
 import type { RunSpec } from '../run/specTypes';
 import { estimateTokens } from '../llm/tokens';
 

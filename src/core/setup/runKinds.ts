@@ -9,7 +9,7 @@
  * `judge` is a run kind of the journal but not a row: only the CLI and `ratchet mcp` start it.
  * Adding a run kind: CONTRIBUTING.md.
  */
-import type { RunKind } from '../journal/events';
+import type { RunKind } from '../journal/payloadTypes';
 import type { EvolveOverrides, GenDataOverrides, SearchOverrides } from '../run/overrides';
 
 export interface RunKindRow {

@@ -11,7 +11,8 @@
  * (`append` says `gap`, `lastSeq` says after what). Events without a seq fold as they come.
  */
 import type { DecisionRecord } from '../../core/gates/record';
-import type { DatasetItemInfo, EventOf } from '../../core/journal/events';
+import type { EventOf } from '../../core/journal/events';
+import type { DatasetItemInfo } from '../../core/journal/payloadTypes';
 import { isTerminalRunState } from '../../core/journal/runStates';
 import type { JudgeView, RunListEntry } from '../../protocol/webview';
 import { applyEvent, emptyRunState } from '../../panelState/runState';

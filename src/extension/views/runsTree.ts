@@ -12,7 +12,7 @@ import type { RunStateName } from '../../core/journal/runStates';
 import type { RunListEntry, RunStatusParams } from '../../protocol/lsp';
 import { fileName } from '../../core/fileName';
 import { KIND_GROUPS, PROGRAMS_GROUP, kindGroup } from '../../core/files/fileKinds';
-import type { RunKind } from '../../core/journal/events';
+import type { RunKind } from '../../core/journal/payloadTypes';
 import type { DecisionRow, RunState } from '../../panelState/types';
 
 export interface RunNode {

@@ -1,29 +1,27 @@
 /**
  * `ratchet check` as a Node face runs it: the prompt files and programs with a run spec that
- * changed between base and head (git), each prompt's test priced first — every test is planned, estimated and refused before
+ * changed between base and head (git; changedTargets.ts), each prompt's test priced first — every test is planned, estimated and refused before
  * the first call — then, one file at a time, the paired test of the policy (core/check/policy.ts)
  * through the judge run (judgeRun.ts) with base's and head's texts from git, the repository's
  * ledger supplying each test's threshold and advancing after it, and each verdict written as an
  * evidence bundle. `replay: true` instead reruns each verdict's test from its bundle and the
  * response cache with no request sent, and recomputes its bets from the bundle's pairs.
  */
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { RatchetError } from '../../core/errors';
-import { FLAG_SOURCE, appliedPolicy, candidateSide, checkOutcome, governingPolicy, headDelta } from '../../core/check/policy';
+import { candidateSide, checkOutcome, headDelta } from '../../core/check/policy';
 import type { AppliedPolicy, CheckPolicy, CheckVerdict } from '../../core/check/policy';
 import { BUNDLE_VERSION, replayBets, sameEvidence } from '../../core/check/evidence';
 import type { BundleStep, EvidenceBundle } from '../../core/check/evidence';
 import { advanceRepoLedger, describeLedger, newLedger, parseLedger, refuseWhenSpent, runLedgerOf } from '../../core/check/ledger';
 import type { RepoLedger } from '../../core/check/ledger';
-import { RUN_SPEC_EXTENSION, RUN_SPEC_EXTENSIONS, fileRole } from '../../core/files/fileKinds';
-import { mergeSpecTexts, readSpecText, sidecarPathFor } from '../../core/setup/specSource';
-import type { SpecText } from '../../core/setup/specSource';
 import { contentHash } from '../../core/evolve/versions';
 import { scoreMode } from '../../core/evolve/loop';
 import { canonicalJson } from '../../core/llm/cache';
 import { describeRoles } from '../../core/llm/roles';
 import { sha256Hex } from '../../core/random';
-import type { JournaledEvent, DatasetItemInfo } from '../../core/journal/events';
+import type { JournaledEvent } from '../../core/journal/events';
+import type { DatasetItemInfo } from '../../core/journal/payloadTypes';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
 import type { EvolveOverrides } from '../../core/run/overrides';
 import { NodeFiles } from '../files';
@@ -32,7 +30,9 @@ import { judgeProgramEdit } from '../runs/judgeProgramRun';
 import type { CodeGateSpec } from '../../core/code/gate';
 import type { PromptJudgePlan } from '../runs/judgeRun';
 import type { TestBudget } from '../runs/testBudget';
-import { commitOf, defaultBase, modifiedFiles, repoRoot, textAt } from './git';
+import { commitOf, defaultBase, repoRoot } from './git';
+import { changedTargets } from './changedTargets';
+import type { CheckTarget } from './changedTargets';
 import { bundleRelPath, findBundle, readBundle, writeBundle } from './evidenceFiles';
 
 export interface CheckOptions {
@@ -101,17 +101,6 @@ export interface CheckResult {
 }
 
 export const LEDGER_FILE = '.ratchet/ledger.json';
-
-interface Target {
-  file: string;
-  kind: 'prompt' | 'program';
-  policy: AppliedPolicy;
-  /** A program's run spec (its sidecar at head): what its evaluator is. */
-  specText?: string;
-  path: string;
-  baseText: string;
-  headText: string;
-}
 
 export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   const files = new NodeFiles();
@@ -198,87 +187,7 @@ export async function runCheck(o: CheckOptions): Promise<CheckResult> {
   };
 }
 
-/**
- * Prompt files and programs modified between the commits that have a run spec at head (front
- * matter or sidecar), each with the policy its spec at head sets, else `fallback`.
- */
-async function changedTargets(root: string, base: string, head: string, fallback: CheckPolicy): Promise<{ targets: Target[]; skipped: { file: string; why: string }[] }> {
-  const targets: Target[] = [];
-  const skipped: { file: string; why: string }[] = [];
-  for (const file of await modifiedFiles(root, base, head)) {
-    const baseText = await textAt(root, base, file);
-    const headText = await textAt(root, head, file);
-    if (baseText === undefined || headText === undefined) continue;
-    const role = fileRole(file, headText);
-    const path = join(root, file);
-    if (role === 'code') {
-      const found = await firstText(
-        root,
-        head,
-        RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`),
-      );
-      if (found === undefined) skipped.push({ file, why: `a program without a run spec (${file}${RUN_SPEC_EXTENSION}), so no evaluator to test it with` });
-      else {
-        const atBase = await firstText(
-          root,
-          base,
-          RUN_SPEC_EXTENSIONS.map((ext) => `${file}${ext}`),
-        );
-        const policy = governingPolicy(
-          policyOf([readSpecText(found.path, found.text).spec], file, fallback),
-          basePolicy(() => [atBase === undefined ? undefined : readSpecText(atBase.path, atBase.text).spec], file, fallback),
-        );
-        targets.push({ file, kind: 'program', policy, specText: found.text, path, baseText, headText });
-      }
-      continue;
-    }
-    if (role !== 'prompt') continue;
-    const sidecarFile = relative(root, sidecarPathFor(path)).split(sep).join('/');
-    const sidecar = await textAt(root, head, sidecarFile);
-    const front = readSpecText(file, headText).spec;
-    if (front === undefined && sidecar === undefined) {
-      skipped.push({ file, why: 'no run spec (front matter or sidecar), so nothing to test it on' });
-      continue;
-    }
-    const sidecarAtBase = await textAt(root, base, sidecarFile);
-    const policy = governingPolicy(
-      policyOf([front, sidecar === undefined ? undefined : readSpecText(sidecarFile, sidecar).spec], file, fallback),
-      basePolicy(() => [readSpecText(file, baseText).spec, sidecarAtBase === undefined ? undefined : readSpecText(sidecarFile, sidecarAtBase).spec], file, fallback),
-    );
-    targets.push({ file, kind: 'prompt', policy, path, baseText, headText });
-  }
-  return { targets, skipped };
-}
-
-async function firstText(root: string, commit: string, paths: readonly string[]): Promise<{ path: string; text: string } | undefined> {
-  for (const p of paths) {
-    const text = await textAt(root, commit, p);
-    if (text !== undefined) return { path: p, text };
-  }
-  return undefined;
-}
-
-/** The policy a file's run spec at head sets (its locations repository-relative), else the default. */
-function policyOf(texts: readonly (SpecText | undefined)[], file: string, fallback: CheckPolicy): AppliedPolicy {
-  const present = texts.filter((t): t is SpecText => t !== undefined);
-  if (present.length === 0) return { policy: fallback, from: FLAG_SOURCE };
-  return appliedPolicy(mergeSpecTexts(present, file).merged, fallback);
-}
-
-/**
- * The policy the file's run spec set at base. A spec that does not read at base (broken there)
- * sets none: only head's counts, and head's own errors are reported as such.
- */
-function basePolicy(texts: () => readonly (SpecText | undefined)[], file: string, fallback: CheckPolicy): AppliedPolicy | undefined {
-  try {
-    return policyOf(texts(), file, fallback);
-  } catch (e) {
-    if (e instanceof RatchetError) return undefined;
-    throw e;
-  }
-}
-
-function judgeInputs(o: CheckOptions, t: Target, root: string) {
+function judgeInputs(o: CheckOptions, t: CheckTarget, root: string) {
   const policy = t.policy.policy;
   const side = candidateSide(policy);
   return {
@@ -301,7 +210,14 @@ function recordedGate(b: EvidenceBundle) {
   return { ledger: b.ledgerBefore, schedule: b.gate.schedule, gateOverrides: { alpha: b.gate.alpha, horizon: b.gate.horizon } };
 }
 
-async function testFile(o: CheckOptions, t: Target, root: string, plan: PromptJudgePlan | undefined, commits: { base: string; head: string }, how: { recorded: EvidenceBundle } | { ledger: RepoLedger | undefined }): Promise<FileResult> {
+async function testFile(
+  o: CheckOptions,
+  t: CheckTarget,
+  root: string,
+  plan: PromptJudgePlan | undefined,
+  commits: { base: string; head: string },
+  how: { recorded: EvidenceBundle } | { ledger: RepoLedger | undefined },
+): Promise<FileResult> {
   const steps: BundleStep[] = [];
   const outputs = new Map<string, Map<string, string>>();
   let items: DatasetItemInfo[] = [];

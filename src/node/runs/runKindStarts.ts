@@ -4,7 +4,8 @@
  * hooks it gives every run. A kind the table calls resumable must have a resume; the type says so.
  */
 import { RatchetError } from '../../core/errors';
-import type { RunKind, JournaledEvent } from '../../core/journal/events';
+import type { JournaledEvent } from '../../core/journal/events';
+import type { RunKind } from '../../core/journal/payloadTypes';
 import type { EvaluatorLoad } from '../../core/journal/runStatus';
 import type { RunControl } from '../../core/journal/control';
 import type { LlmTransport } from '../../core/ports';

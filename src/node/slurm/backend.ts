@@ -29,7 +29,8 @@ import { join } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import type { ProgramBatchEvaluator, ProgramEvaluation, ProgramEvaluator } from '../../core/code/search';
 import { budgetError } from '../../core/run/budget';
-import type { EventOf, SlurmTaskInfo } from '../../core/journal/events';
+import type { EventOf } from '../../core/journal/events';
+import type { SlurmTaskInfo } from '../../core/journal/payloadTypes';
 import type { ClusterLoad } from '../../core/journal/runStatus';
 import { sha256Hex } from '../../core/random';
 import { deferred } from '../deferred';
@@ -188,10 +189,9 @@ export class SlurmBackend {
     const keys = shards.map((ids) => evaluationKey(this.o.identity, text, ids, repeat));
     const mine: Task[] = [];
     const fresh: number[] = [];
+    const done: number[] = [];
     const later: number[] = [];
     const retries: number[] = [];
-    // Kept in this function: the abort listener below must be in place in the turn the last result
-    // read here resolves its shard, for the replayed gate's verdict may follow at once.
     for (const [i, key] of keys.entries()) {
       const k = this.book.known.get(key);
       const live = k && this.book.watched(k);
@@ -202,9 +202,7 @@ export class SlurmBackend {
         live.signal = signal;
         mine.push(live);
       } else if (k?.outcome === 'done') {
-        const r = await readResult(k.dir, k.index);
-        if (r) waiting[i]!.resolve(this.cleaned(r.evaluation));
-        else fresh.push(i);
+        done.push(i);
       } else if (k?.outcome === 'incorrect') {
         waiting[i]!.resolve({ correct: false, error: k.reason ?? 'Slurm ended the task without a result' });
       } else if (k?.outcome === 'cancelled') {
@@ -216,6 +214,10 @@ export class SlurmBackend {
         retries.push(i);
       } else fresh.push(i);
     }
+    // In place before the first await: a verdict may come while a finished shard's result is read
+    // (the replayed gate reaches it as soon as the shards before resolve), and a listener added
+    // to a signal already aborted never runs, which would leave this batch's tasks on the cluster
+    // and its waiters unanswered.
     const onAbort = () => {
       const why = this.o.signal.aborted ? 'run' : 'verdict';
       void this.cancelTasks(mine, why, signal.reason);
@@ -224,6 +226,16 @@ export class SlurmBackend {
     signal.addEventListener('abort', onAbort, { once: true });
     const settled = Promise.allSettled(waiting.map((w) => w.promise)).then(() => signal.removeEventListener('abort', onAbort));
     void settled;
+    for (const i of done) {
+      const k = this.book.known.get(keys[i]!)!;
+      const r = await readResult(k.dir, k.index);
+      // The verdict came during the read: onAbort answered every waiter; nothing is submitted.
+      if (signal.aborted) return;
+      if (r) waiting[i]!.resolve(this.cleaned(r.evaluation));
+      else fresh.push(i);
+    }
+    // In shard order, as if each missing result had been found missing in turn.
+    fresh.sort((a, b) => a - b);
     if (fresh.length > 0)
       await this.submit(
         text,

@@ -1,5 +1,5 @@
 /** What the Slurm backend (backend.ts) is built from: the run, its spec and setup, the journal, the ports. */
-import type { SlurmSpec } from '../../core/code/spec';
+import type { SlurmSpec } from '../../core/code/slurmSpec';
 import type { Clock } from '../../core/ports';
 import type { EngineEvent } from '../../core/journal/events';
 import type { ClusterLoad } from '../../core/journal/runStatus';

@@ -14,7 +14,7 @@ import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import type { Clock } from '../../core/ports';
-import type { SlurmSpec } from '../../core/code/spec';
+import type { SlurmSpec } from '../../core/code/slurmSpec';
 import type { EvaluatorSetup } from '../sandbox/sandboxEvaluation';
 import type { SlurmCli } from './cli';
 import { jobScript, shellQuote } from './script';

@@ -8,7 +8,7 @@
  * The script sets the search path and the locale Ratchet sees (what the local sandbox passes an
  * evaluator too), then runs the spec's setup line (module load, a venv), then the task runner.
  */
-import type { SlurmSpec } from '../../core/code/spec';
+import type { SlurmSpec } from '../../core/code/slurmSpec';
 import { outputPattern } from './taskFiles';
 
 /** A word for a POSIX shell, quoted so it stays one word whatever it holds. */

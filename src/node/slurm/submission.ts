@@ -3,7 +3,7 @@
  * file, the program, the job script) written, then `sbatch`. The backend journals what it returns.
  */
 import { join } from 'node:path';
-import type { SlurmSpec } from '../../core/code/spec';
+import type { SlurmSpec } from '../../core/code/slurmSpec';
 import { sha256Hex } from '../../core/random';
 import { RatchetError } from '../../core/errors';
 import { isSecretName } from '../../core/code/evaluatorPort';

@@ -3,7 +3,7 @@
  * or, when Slurm ended it without one, a retry asked for or an incorrect evaluation in Slurm's words.
  */
 import type { ProgramEvaluation } from '../../core/code/search';
-import type { SlurmSpec } from '../../core/code/spec';
+import type { SlurmSpec } from '../../core/code/slurmSpec';
 import type { AccountingRow } from './cli';
 import type { SlurmEvent, Task, TaskBook } from './taskBook';
 import { outputTail, readResult } from './taskFiles';

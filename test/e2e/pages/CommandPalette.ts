@@ -24,6 +24,13 @@ export class CommandPalette {
     return this.rows.filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) });
   }
 
+  /** In a quick pick already open: filters it to `title` and, once that row is the focused one, picks it with Enter. */
+  async pick(title: string): Promise<void> {
+    await this.input.fill(title);
+    await waitVisible(this.row(title).and(this.page.locator('.focused')), `the ${title} row, focused`);
+    await this.input.press('Enter');
+  }
+
   async open(): Promise<void> {
     await this.page.keyboard.press('F1');
     await waitVisible(this.input, 'command palette input', defaultTimeoutMs);

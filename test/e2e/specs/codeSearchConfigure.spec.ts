@@ -47,13 +47,9 @@ describe('configuring a code search from the editor', () => {
 
     // 2/3: the gate; 3/3: the budget.
     await waitVisible(step(2), 'the gate step');
-    await palette.input.fill('pace+');
-    await waitVisible(palette.row('pace+').and(s.page.locator('.focused')), 'the pace+ row, focused');
-    await palette.input.press('Enter');
+    await palette.pick('pace+');
     await waitVisible(step(3), 'the budget step');
-    await palette.input.fill('Short');
-    await waitVisible(palette.row('Short').and(s.page.locator('.focused')), 'the Short row, focused');
-    await palette.input.press('Enter');
+    await palette.pick('Short');
 
     // The sidecar is on disk, open, and says what was chosen.
     const specPath = join(s.folder, `${PROGRAM}.ratchet.yaml`);

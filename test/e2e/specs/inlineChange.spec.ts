@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture';
 import { useSession } from '../harness/specSession';
+import type { Editor } from '../pages/Editor';
 import { waitHidden, waitUntil, waitVisible } from '../pages/waits';
 
 /** The prompt's last line, which the proposer's edit 1 rewrites. */
@@ -59,22 +60,31 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
   }
 
   /**
-   * Waits until edit 1 is drawn whole: the rewritten line struck through, and under it one block
-   * of added lines that are exactly edit 1's, every line of them visible, the long one wrapped.
+   * Waits until the change as the editor draws it — its blocks of added lines and its struck-through
+   * lines, read from the rendered editor — passes `drawn`; `expected` says in words what it waits for.
    */
-  async function waitForWholeChange(): Promise<void> {
+  async function waitForDrawing(drawn: (d: { blocks: Awaited<ReturnType<Editor['addedLineBlocks']>>; struck: string[] }) => boolean, expected: string): Promise<void> {
     const { editor } = session().workbench;
     let seen: unknown;
     await waitUntil(
       async () => {
-        const blocks = await editor.addedLineBlocks();
-        const struck = await editor.struckThroughLines();
-        seen = { blocks, struck };
-        const whole = blocks.length === 1 && JSON.stringify(blocks[0]!.lines) === JSON.stringify(addedLines()) && blocks[0]!.allVisible && blocks[0]!.rows[1]! > 1;
-        return whole && JSON.stringify(struck) === JSON.stringify([REWRITTEN]) ? true : undefined;
+        const d = { blocks: await editor.addedLineBlocks(), struck: await editor.struckThroughLines() };
+        seen = d;
+        return drawn(d) ? true : undefined;
       },
-      () => `'${REWRITTEN}' struck through and one block of added lines showing ${JSON.stringify(addedLines())}, all visible, the long one on several rows (drawn: ${JSON.stringify(seen)})`,
+      () => `${expected} (drawn: ${JSON.stringify(seen)})`,
       30_000,
+    );
+  }
+
+  /**
+   * Waits until edit 1 is drawn whole: the rewritten line struck through, and under it one block
+   * of added lines that are exactly edit 1's, every line of them visible, the long one wrapped.
+   */
+  async function waitForWholeChange(): Promise<void> {
+    await waitForDrawing(
+      ({ blocks, struck }) => blocks.length === 1 && JSON.stringify(blocks[0]!.lines) === JSON.stringify(addedLines()) && blocks[0]!.allVisible && blocks[0]!.rows[1]! > 1 && JSON.stringify(struck) === JSON.stringify([REWRITTEN]),
+      `'${REWRITTEN}' struck through and one block of added lines showing ${JSON.stringify(addedLines())}, all visible, the long one on several rows`,
     );
   }
 
@@ -89,18 +99,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
    * the renderer paints them.
    */
   async function waitForNoChange(answer: string): Promise<void> {
-    const { editor } = session().workbench;
-    let seen: unknown;
-    await waitUntil(
-      async () => {
-        const blocks = await editor.addedLineBlocks();
-        const struck = await editor.struckThroughLines();
-        seen = { blocks, struck };
-        return blocks.length === 0 && struck.length === 0 ? true : undefined;
-      },
-      () => `no added lines and nothing struck through after ${answer} (drawn: ${JSON.stringify(seen)})`,
-      30_000,
-    );
+    await waitForDrawing(({ blocks, struck }) => blocks.length === 0 && struck.length === 0, `no added lines and nothing struck through after ${answer}`);
   }
 
   /** Puts the cursor on the change and waits until the status bar says the keys answer it. */

@@ -12,7 +12,7 @@ import { textHash } from '../../../src/core/code/novelty';
 import { RatchetError } from '../../../src/core/errors';
 import { hashSeed, SeededRandom } from '../../../src/core/random';
 import type { EngineEvent } from '../../../src/core/journal/events';
-import { isIncidental } from '../../../src/core/journal/events';
+import { isIncidental } from '../../../src/core/journal/eventClasses';
 import { INSTANCES, SEED_PROGRAM, constantOf, proposer, spec } from './searchWorld';
 
 /** 1 − |x − 0.8| per instance plus noise fixed by (program, instance): every evaluation of a pair gives the same score, however often it runs. */

@@ -1,12 +1,12 @@
 // The Slurm backend against a played cluster (fakeSlurm.ts): one array job per batch of shards,
 // journaled before it is relied on; results read as tasks finish, in any order; a verdict's
-// cancel; retries then an incorrect evaluation with Slurm's reason; a resume that re-attaches
+// cancel (one that comes while a resume reads a finished result too); retries then an incorrect evaluation with Slurm's reason; a resume that re-attaches
 // (or finds by name a job it never journaled) and submits nothing twice; an outage waited out;
 // budget.clusterHours; the probe's refusal of a folder the nodes cannot see; close().
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RatchetError } from '../../../src/core/errors';
 import type { ProgramEvaluation } from '../../../src/core/code/search';
 import type { EngineEvent } from '../../../src/core/journal/events';
@@ -14,8 +14,43 @@ import { SystemClock } from '../../../src/node/clock';
 import { SlurmBackend } from '../../../src/node/slurm/backend';
 import type { SlurmBackendOptions } from '../../../src/node/slurm/backendOptions';
 import type { SlurmRunner } from '../../../src/node/slurm/cli';
+import type * as TaskFiles from '../../../src/node/slurm/taskFiles';
 import { FakeSlurm } from './fakeSlurm';
 import { until } from '../../until';
+
+/**
+ * A read of a task's result file the test holds open (`hold(index)`), so that something (a
+ * verdict) can happen while the backend awaits it, with no timing; every other read goes through.
+ */
+const reads = vi.hoisted(() => {
+  let held: { index: number; reading: () => void; released: Promise<void> } | undefined;
+  return {
+    hold(index: number): { reading: Promise<void>; release: () => void } {
+      let reading!: () => void;
+      let release!: () => void;
+      const started = new Promise<void>((r) => (reading = r));
+      held = { index, reading, released: new Promise<void>((r) => (release = r)) };
+      return { reading: started, release };
+    },
+    async before(index: number): Promise<void> {
+      const h = held;
+      if (h?.index !== index) return;
+      held = undefined;
+      h.reading();
+      await h.released;
+    },
+  };
+});
+vi.mock('../../../src/node/slurm/taskFiles', async (importOriginal) => {
+  const real = await importOriginal<typeof TaskFiles>();
+  return {
+    ...real,
+    readResult: async (dir: string, index: number) => {
+      await reads.before(index);
+      return real.readResult(dir, index);
+    },
+  };
+});
 
 const RUN = '20260101-000000-abcdef';
 const TEXT = 'export const x = 1;\n';
@@ -168,9 +203,13 @@ describe('Slurm backend', () => {
     ]);
   });
 
-  it('a resume re-attaches to the tasks its journal submitted, reads the finished ones, and submits nothing again', async () => {
+  /**
+   * A first process submits three shards; task 0 finishes, task 1 starts, task 2 waits in the queue,
+   * and the process dies (its tools never answer again). Then the resumed process, from that
+   * journal and the same shared folder, opened.
+   */
+  async function diedMidBatch() {
     const fake = new FakeSlurm();
-    // The first process: it submits, one task finishes, and it dies (its tools never answer again).
     let dead = false;
     const first = backend({ run: (c, a) => (dead ? new Promise(() => undefined) : fake.run(c, a)) });
     const shards = [['a'], ['b'], ['c']];
@@ -182,15 +221,19 @@ describe('Slurm backend', () => {
     fake.start(job!.tasks[1]!);
     dead = true;
     open.splice(open.indexOf(first.b), 1);
-    // The resumed process, from that journal and the same shared folder.
     const second = backend(fake, { journaled: first.events, sharedDir: first.dir });
     await second.b.open();
-    expect(ofType(second.events, 'slurm/attached')).toMatchObject([{ jobId: job!.jobId, indices: [1, 2] }]);
+    return { fake, job: job!, shards, second };
+  }
+
+  it('a resume re-attaches to the tasks its journal submitted, reads the finished ones, and submits nothing again', async () => {
+    const { fake, job, shards, second } = await diedMidBatch();
+    expect(ofType(second.events, 'slurm/attached')).toMatchObject([{ jobId: job.jobId, indices: [1, 2] }]);
     expect(ofType(second.events, 'slurm/status')).toEqual([]); // the probe passed before: not again
     const results = second.b.evaluateShards(TEXT, shards, new AbortController().signal);
     expect(await results[0]).toEqual({ correct: true, instances: { a: 1 }, score: 0 });
-    await fake.complete(job!.tasks[1]!, scored);
-    await fake.complete(job!.tasks[2]!, scored);
+    await fake.complete(job.tasks[1]!, scored);
+    await fake.complete(job.tasks[2]!, scored);
     expect(await Promise.all(results)).toEqual([
       { correct: true, instances: { a: 1 }, score: 0 },
       { correct: true, instances: { b: 1 }, score: 0 },
@@ -198,6 +241,23 @@ describe('Slurm backend', () => {
     ]);
     expect(fake.submissions()).toHaveLength(1);
     expect(ofType(second.events, 'slurm/submitted')).toEqual([]);
+  });
+
+  it('a verdict that comes while a resume reads a finished shard’s result still cancels the tasks on the cluster', async () => {
+    const { fake, job, shards, second } = await diedMidBatch();
+    // The read of shard 0's result is held open; the replayed gate decides meanwhile.
+    const read = reads.hold(0);
+    const gate = new AbortController();
+    const results = second.b.evaluateShards(TEXT, shards, gate.signal);
+    results.forEach((p) => p.catch(() => undefined));
+    await read.reading;
+    gate.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
+    read.release();
+    await expect(results[1]).rejects.toThrow('The gate decided');
+    await expect(results[2]).rejects.toThrow('The gate decided');
+    await until('the cancel', () => fake.live().length === 0);
+    expect(ofType(second.events, 'slurm/cancelled')).toMatchObject([{ jobId: job.jobId, indices: [1, 2], why: 'verdict' }]);
+    expect(fake.submissions()).toHaveLength(1);
   });
 
   it('a resume does not submit again the shards its journal says a verdict cancelled, unless the replayed gate comes to need them', async () => {
