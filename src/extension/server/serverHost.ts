@@ -73,6 +73,8 @@ export class ServerHost implements vscode.Disposable {
       traceChannel: vscode.LogOutputChannel;
       errors: EditorErrors;
       handlers: ServerHandlers;
+      /** A lens of the server's that the editor leaves out (client.ts). */
+      hidesLens(command: vscode.Command): boolean;
     },
   ) {
     this.output = redactingChannel(deps.log, () => deps.apiKeys.known());
@@ -104,6 +106,7 @@ export class ServerHost implements vscode.Disposable {
         this.setPhase('failed');
         void this.offerRestart(message);
       },
+      hidesLens: (command) => this.deps.hidesLens(command),
     });
     this.client = client;
     const h = this.deps.handlers;
@@ -163,6 +166,15 @@ export class ServerHost implements vscode.Disposable {
     if (!this.client || !this.running) return;
     const change: RatchetConfigurationChange = { settings };
     await this.client.sendNotification(loadClientModule().DidChangeConfigurationNotification.type, change);
+  }
+
+  /** Has VS Code ask again for the lenses of these files, where open: what `hidesLens` leaves out has changed. */
+  refreshCodeLenses(uris: readonly string[]): void {
+    if (!this.client) return;
+    loadClientModule().refreshCodeLenses(
+      this.client,
+      vscode.workspace.textDocuments.filter((d) => uris.includes(d.uri.toString())),
+    );
   }
 
   async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
