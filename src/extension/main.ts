@@ -15,6 +15,7 @@ import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { registerProvenance } from './provenance';
 import { InlineReview } from './review/inlineReview';
+import { lensOfAnswered } from './review/target';
 import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
 import { ResumeOffers } from './runs/resumeOffers';
@@ -84,9 +85,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
       onReady: () => void afterReady(),
     },
+    hidesLens: (command) => lensOfAnswered(command.command, command.arguments ?? [], review.book),
   });
   host = serverHost;
-  context.subscriptions.push(serverHost);
+  context.subscriptions.push(
+    serverHost,
+    review.onDidChangeAnswering((uris) => serverHost.refreshCodeLenses(uris)),
+  );
 
   const runsView = new RunsView({ store, statuses, host: serverHost, feed, errors });
   const resumeOffers = new ResumeOffers(runsView, context.workspaceState);

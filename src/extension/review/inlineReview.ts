@@ -53,6 +53,9 @@ export class InlineReview implements vscode.Disposable {
   private readonly comments: vscode.CommentController;
   private readonly drawn = new Map<string, Drawn>();
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
+  private readonly answeringChanged = new vscode.EventEmitter<string[]>();
+  /** The files whose lenses are to be asked for again: a suggestion's answer started here, or failed. */
+  readonly onDidChangeAnswering = this.answeringChanged.event;
   /** While the cursor is on a hunk: which keys answer it. */
   private readonly keysHint: vscode.StatusBarItem;
   private contextSeq = 0;
@@ -92,6 +95,7 @@ export class InlineReview implements vscode.Disposable {
       this.stale,
       this.comments,
       this.contentChanged,
+      this.answeringChanged,
       vscode.workspace.registerTextDocumentContentProvider(SUGGESTION_SCHEME, {
         onDidChange: this.contentChanged.event,
         provideTextDocumentContent: (uri) => this.proposedText(uri),
@@ -153,16 +157,28 @@ export class InlineReview implements vscode.Disposable {
   }
 
   /**
-   * Runs the user's answer to a suggestion with its drawing taken away at once (the server's lenses
-   * go as soon as it has the answer); if the answer fails, the change is drawn again.
+   * Runs the user's answer to a suggestion with its drawing and its lenses taken away at once (the
+   * client leaves out the lenses of a suggestion being answered: target.ts lensOfAnswered); if the
+   * answer fails, the change and its lenses come back.
    */
   async answering<T>(runId: string, candidateId: string, answer: () => Promise<T>): Promise<T> {
-    for (const uri of this.book.setAnswering(runId, candidateId, true)) this.redraw(uri);
+    this.setAnswering(runId, candidateId, true);
     try {
-      return await answer();
-    } finally {
-      for (const uri of this.book.setAnswering(runId, candidateId, false)) this.redraw(uri);
+      const answered = await answer();
+      // The server has the answer now and lists the suggestion no more; it refreshed the lenses
+      // itself. Asking VS Code for them again would only put its next lens request back by its wait.
+      this.book.setAnswering(runId, candidateId, false).forEach((uri) => this.redraw(uri));
+      return answered;
+    } catch (err) {
+      this.setAnswering(runId, candidateId, false);
+      throw err;
     }
+  }
+
+  private setAnswering(runId: string, candidateId: string, answering: boolean): void {
+    const uris = this.book.setAnswering(runId, candidateId, answering);
+    uris.forEach((uri) => this.redraw(uri));
+    this.answeringChanged.fire(uris);
   }
 
   dispose(): void {

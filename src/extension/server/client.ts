@@ -31,6 +31,8 @@ export interface ClientSetup {
   policy: RestartPolicy;
   /** The policy gave up: the host tells the user (with Restart / Open Log). */
   onGaveUp(message: string): void;
+  /** A lens of the server's that the editor leaves out (its suggestion is being answered here). */
+  hidesLens(command: vscode.Command): boolean;
 }
 
 export function createLanguageClient(setup: ClientSetup): LanguageClient {
@@ -60,10 +62,12 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
     initializationFailedHandler: () => false,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
+      // The lenses of a suggestion being answered are left out (`hidesLens`); the server drops them
+      // itself once it has the answer.
       // The server's lens titles name no keys (any LSP client may show them); VS Code's users see
       // the keys this extension binds, as the Keyboard Shortcuts editor lists them, in the tooltip.
       provideCodeLenses: async (document, token, next) => {
-        const lenses = await next(document, token);
+        const lenses = (await next(document, token))?.filter((lens) => !(lens.command && setup.hidesLens(lens.command)));
         for (const lens of lenses ?? []) {
           const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, process.platform === 'darwin');
           if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;
@@ -73,4 +77,10 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
     },
   };
   return new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
+}
+
+/** Has VS Code ask the client again for these documents' lenses: what `hidesLens` leaves out changed. */
+export function refreshCodeLenses(client: LanguageClient, documents: readonly vscode.TextDocument[]): void {
+  const codeLens = client.getFeature('textDocument/codeLens');
+  for (const doc of documents) codeLens.getProvider(doc)?.onDidChangeCodeLensEmitter.fire();
 }

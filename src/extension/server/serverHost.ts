@@ -61,6 +61,8 @@ export class ServerHost implements vscode.Disposable {
   private readonly trace: vscode.LogOutputChannel;
   /** The settings of the last send, for automatic restarts (initializationOptions is synchronous). */
   private lastSettings: ServerSettings | undefined;
+  /** What the running server was last given (JSON): the same settings are not sent again. */
+  private serverHas: string | undefined;
 
   readonly onDidChangePhase = this.phaseEmitter.event;
 
@@ -73,6 +75,8 @@ export class ServerHost implements vscode.Disposable {
       traceChannel: vscode.LogOutputChannel;
       errors: EditorErrors;
       handlers: ServerHandlers;
+      /** A lens of the server's that the editor leaves out (client.ts). */
+      hidesLens(command: vscode.Command): boolean;
     },
   ) {
     this.output = redactingChannel(deps.log, () => deps.apiKeys.known());
@@ -90,13 +94,19 @@ export class ServerHost implements vscode.Disposable {
   async start(): Promise<void> {
     if (this.client) return;
     this.setPhase('starting');
-    const settings = await this.settingsNow();
-    this.lastSettings = settings;
+    // The key comes from the secret store, a round trip to the window: the client library loads meanwhile.
+    const settingsRead = this.settingsNow();
     const { createLanguageClient, State } = loadClientModule();
+    const settings = await settingsRead;
+    this.lastSettings = settings;
     const client = createLanguageClient({
       serverModule: this.context.asAbsolutePath('out/server.js'),
       execArgv: serverExecArgv(this.deps.config.settings),
-      initializationOptions: () => ({ settings: this.lastSettings ?? settings }),
+      initializationOptions: () => {
+        const now = this.lastSettings ?? settings;
+        this.serverHas = JSON.stringify(now);
+        return { settings: now };
+      },
       outputChannel: this.output,
       traceOutputChannel: this.trace,
       policy: this.policy,
@@ -104,6 +114,7 @@ export class ServerHost implements vscode.Disposable {
         this.setPhase('failed');
         void this.offerRestart(message);
       },
+      hidesLens: (command) => this.deps.hidesLens(command),
     });
     this.client = client;
     const h = this.deps.handlers;
@@ -118,7 +129,8 @@ export class ServerHost implements vscode.Disposable {
         if (e.newState === State.Running) {
           this.setPhase('running');
           // Settings can change while the server starts (remote user settings arrive late in
-          // code-server, a key is stored): initializationOptions may already be out of date.
+          // code-server, a key is stored): initializationOptions may already be out of date. Only
+          // a change is sent: the server answers one with a lens refresh and a daemon re-attach.
           void this.sendSettings().catch((err: unknown) => this.deps.log.warn('Sending settings:', err instanceof Error ? err : String(err)));
           h.onReady();
         } else if (e.newState === State.Starting) this.setPhase('starting');
@@ -156,13 +168,23 @@ export class ServerHost implements vscode.Disposable {
     await this.start();
   }
 
-  /** Sends the current settings (after a settings, key or trust change). */
+  /** Sends the current settings (after a settings, key or trust change), unless the server has them already. */
   async sendSettings(): Promise<void> {
     const settings = await this.settingsNow();
     this.lastSettings = settings;
-    if (!this.client || !this.running) return;
+    if (!this.client || !this.running || JSON.stringify(settings) === this.serverHas) return;
     const change: RatchetConfigurationChange = { settings };
+    this.serverHas = JSON.stringify(settings);
     await this.client.sendNotification(loadClientModule().DidChangeConfigurationNotification.type, change);
+  }
+
+  /** Has VS Code ask again for the lenses of these files, where open: what `hidesLens` leaves out has changed. */
+  refreshCodeLenses(uris: readonly string[]): void {
+    if (!this.client) return;
+    loadClientModule().refreshCodeLenses(
+      this.client,
+      vscode.workspace.textDocuments.filter((d) => uris.includes(d.uri.toString())),
+    );
   }
 
   async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
