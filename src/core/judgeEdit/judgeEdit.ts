@@ -19,7 +19,7 @@ import type { DataItem } from '../data/item';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { badInputError, errorsOf } from '../data/diagnostics';
 import type { Scorer } from '../data/scorers/types';
-import { RatchetError, isCancellation } from '../errors';
+import { RatchetError } from '../errors';
 import { OutcomeCache } from '../gates/incumbentCache';
 import { isPaceGate } from '../gates/gateTable';
 import type { GateName } from '../gates/gateTable';
@@ -30,6 +30,7 @@ import type { RunLedger } from '../gates/thresholds';
 import type { EngineEvent } from '../journal/events';
 import type { RunSummaryInfo } from '../journal/payloadTypes';
 import type { EventPayload, RunControl } from '../journal/control';
+import { runEnding } from '../journal/runEnding';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
 import { parsePromptFile } from '../prompt/promptFile';
@@ -223,13 +224,9 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
     await emit({ type: 'run/finished', commits: committed ? 1 : 0, candidates: 1, incumbentId: committed ? candidate.id : incumbent.id });
     return outcome('finished', { verdict: committed ? 'commit' : 'reject', record: result.record, ledgerAfter: result.ledgerAfter, ...(applied ? { applied } : {}) });
   } catch (err) {
-    if (isCancellation(err) || signal.aborted) {
-      await emit({ type: 'run/cancelled' });
-      return outcome('cancelled');
-    }
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    await emit({ type: 'run/failed', error });
-    return outcome('failed', { error });
+    const ending = runEnding(err, signal);
+    await emit(ending.event);
+    return ending.cancelled ? outcome('cancelled') : outcome('failed', { error: ending.error });
   }
 }
 
