@@ -29,7 +29,7 @@ import { EMPTY_LEDGER } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import type { EngineEvent } from '../journal/events';
 import type { RunSummaryInfo } from '../journal/payloadTypes';
-import type { EventPayload, RunControl } from '../journal/control';
+import type { EventPayload, RunControl, Suggestion } from '../journal/control';
 import { runEnding } from '../journal/runEnding';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
@@ -219,7 +219,7 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
     }
     await emit({ type: 'decision', record: result.record });
     const committed = result.record.decision === 'commit';
-    const applied = committed && o.apply ? await applyCandidate(o, o.apply, emit) : undefined;
+    const applied = committed && o.apply ? await applyCandidate(o.apply, { candidateId: candidate.id, file: o.file.path, baseText: o.file.text, newText: o.candidateText }, emit) : undefined;
     await emit({ type: 'cost/update', cost: o.meter.cost(), llmCalls: o.meter.totalCalls() });
     await emit({ type: 'run/finished', commits: committed ? 1 : 0, candidates: 1, incumbentId: committed ? candidate.id : incumbent.id });
     return outcome('finished', { verdict: committed ? 'commit' : 'reject', record: result.record, ledgerAfter: result.ledgerAfter, ...(applied ? { applied } : {}) });
@@ -235,16 +235,16 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
  * an atomic write that checks the file still holds the text the test started from), as an
  * autopilot run writes its commits. A file changed meanwhile is not written over.
  */
-async function applyCandidate(o: JudgeEditOptions, control: RunControl, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<'applied' | 'stale' | undefined> {
-  const suggestion = { candidateId: 'c1', file: o.file.path, baseText: o.file.text, newText: o.candidateText };
+export async function applyCandidate(control: RunControl, suggestion: Suggestion, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<'applied' | 'stale' | undefined> {
+  const { candidateId, file } = suggestion;
   const r = await control.apply(suggestion, 'autopilot');
   if (r === 'stale') {
-    const why = `${o.file.path} changed while the candidate was being judged; the committed candidate was not written over it.`;
-    await emit({ type: 'edit/rejected', candidateId: 'c1', file: o.file.path, by: 'run', reason: 'stale', why });
+    const why = `${file} changed while the candidate was being judged; the committed candidate was not written over it.`;
+    await emit({ type: 'edit/rejected', candidateId, file, by: 'run', reason: 'stale', why });
     return 'stale';
   }
   if (r === 'dry-run') return undefined;
-  await emit({ type: 'edit/applied', candidateId: 'c1', file: o.file.path, by: 'autopilot' });
+  await emit({ type: 'edit/applied', candidateId, file, by: 'autopilot' });
   return 'applied';
 }
 

@@ -28,6 +28,7 @@ import type { EventPayload, RunControl } from '../journal/control';
 import { runEnding } from '../journal/runEnding';
 import type { Clock } from '../ports';
 import { budgetOf } from '../run/budget';
+import { applyCandidate } from './judgeEdit';
 import type { JudgeEditOutcome, JudgedPair } from './judgeEdit';
 
 export interface JudgeProgramOptions {
@@ -161,17 +162,7 @@ export async function runJudgeProgram(o: JudgeProgramOptions, emitEvent: (e: Eng
     });
     await emit({ type: 'decision', record: result.record });
     const committed = result.record.decision === 'commit';
-    let applied: 'applied' | 'stale' | undefined;
-    if (committed && o.apply) {
-      const r = await o.apply.apply({ candidateId: child.id, file: o.file, baseText: o.incumbentText, newText: o.candidateText }, 'autopilot');
-      if (r === 'applied') {
-        applied = 'applied';
-        await emit({ type: 'edit/applied', candidateId: child.id, file: o.file, by: 'autopilot' });
-      } else if (r === 'stale') {
-        applied = 'stale';
-        await emit({ type: 'edit/rejected', candidateId: child.id, file: o.file, by: 'run', reason: 'stale', why: `${o.file} changed while the candidate was being judged; the committed candidate was not written over it.` });
-      }
-    }
+    const applied = committed && o.apply ? await applyCandidate(o.apply, { candidateId: child.id, file: o.file, baseText: o.incumbentText, newText: o.candidateText }, emit) : undefined;
     await emit({ type: 'run/finished', commits: committed ? 1 : 0, candidates: 1, incumbentId: committed ? child.id : parent.id });
     return outcome('finished', { verdict: committed ? 'commit' : 'reject', record: result.record, ledgerAfter: result.ledgerAfter, ...(applied ? { applied } : {}) });
   } catch (err) {
