@@ -10,7 +10,6 @@ import { createInterface } from 'node:readline/promises';
 import { Option } from 'commander';
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
-import type { GateName } from '../../core/gates/record';
 import type { EngineEvent } from '../../core/journal/events';
 import { runPaths } from '../../core/journal/journal';
 import { readJournal } from '../../core/journal/replay';
@@ -33,25 +32,24 @@ import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileK
 import { cancelledByUser } from '../userCancel';
 import type { RunControl, Suggestion } from '../../core/journal/control';
 
-export interface EvolveFlags {
-  data?: string;
-  gate?: GateName;
-  alpha?: number;
-  budgetCalls?: number;
-  candidates?: number;
-  seed?: number;
-  baseUrl?: string;
-  model?: string;
-  concurrency?: number;
-  callTimeout?: number;
-  maxFailures?: number;
+/** The flags named as the prompt run's overrides they set, with their types from there. */
+type OverrideFlags = Pick<EvolveOverrides, 'gate' | 'alpha' | 'budgetCalls' | 'candidates' | 'seed' | 'model' | 'concurrency' | 'maxFailures'>;
+
+/** What commander gives the action: those flags, three overrides under their flags' names, and the CLI's own. */
+export type EvolveFlags = OverrideFlags & {
+  /** `--data`: the override's `dataset`. */
+  data?: EvolveOverrides['dataset'];
+  /** `--base-url`: the override's `baseURL`. */
+  baseUrl?: EvolveOverrides['baseURL'];
+  /** `--call-timeout`: the override's `callTimeoutSeconds`. */
+  callTimeout?: EvolveOverrides['callTimeoutSeconds'];
   apply?: boolean;
   dryRun?: boolean;
   interactive?: boolean;
   json?: boolean;
   resume?: string;
   workspace: string;
-}
+};
 
 export function registerEvolve(program: Command, version: string): void {
   program

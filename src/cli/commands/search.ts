@@ -13,9 +13,9 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { RatchetError } from '../../core/errors';
 import { CODE_GATES } from '../../core/gates/gateTable';
-import type { GateName } from '../../core/gates/record';
 import type { EngineEvent } from '../../core/journal/events';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
+import type { SearchOverrides } from '../../core/run/overrides';
 import { resumeSearchRun, startSearchRun } from '../../node/runs/searchRun';
 import type { SearchRunOutcome } from '../../node/runs/searchRun';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
@@ -24,25 +24,20 @@ import { oneLine, writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
 import { cancelledByUser } from '../userCancel';
 
-interface SearchFlags {
-  evaluator?: string;
-  gate?: GateName;
-  alpha?: number;
-  proposals?: number;
-  evaluations?: number;
-  concurrency?: number;
-  islands?: number;
-  budgetDollars?: number;
-  seed?: number;
-  timeout?: number;
-  baseUrl?: string;
-  model?: string;
-  maxFailures?: number;
+/** The flags named as the search overrides they set, with their types from there. */
+type OverrideFlags = Pick<SearchOverrides, 'evaluator' | 'gate' | 'alpha' | 'proposals' | 'evaluations' | 'concurrency' | 'islands' | 'budgetDollars' | 'seed' | 'model' | 'maxFailures'>;
+
+/** What commander gives the action: those flags, two overrides under their flags' names, and the CLI's own. */
+type SearchFlags = OverrideFlags & {
+  /** `--timeout`: the override's `timeoutSeconds`. */
+  timeout?: SearchOverrides['timeoutSeconds'];
+  /** `--base-url`: the override's `baseURL`. */
+  baseUrl?: SearchOverrides['baseURL'];
   json?: boolean;
   apply?: boolean;
   resume?: string;
   workspace: string;
-}
+};
 
 export function registerSearch(program: Command, version: string): void {
   program

@@ -14,7 +14,7 @@
 import type { DataItem } from '../data/item';
 import { expectedText, hasExpected } from '../data/item';
 import type { Scorer } from '../data/scorers/types';
-import { RatchetError, isCancellation } from '../errors';
+import { RatchetError } from '../errors';
 import { OutcomeCache } from '../gates/incumbentCache';
 import { paceConfigOf } from '../run/gateConfig';
 import { preflight } from '../gates/preflight';
@@ -41,6 +41,7 @@ import { itemText } from './overfit';
 import { reportTestWithinBudget } from './testReport';
 import { makeVersion } from './versions';
 import type { EventPayload } from '../journal/control';
+import { runEnding } from '../journal/runEnding';
 
 /** The accounting the loop reads to emit cost updates (and the budget reads to enforce limits). */
 export type { Metered };
@@ -77,13 +78,9 @@ export async function runEvolve(opts: EvolveOptions, emitEvent: (e: EngineEvent)
     await emit({ type: 'run/finished', commits: evolution.commits, candidates: evolution.candidates, incumbentId: evolution.incumbent.id });
     return finish('finished');
   } catch (err) {
-    if (isCancellation(err) || signal.aborted) {
-      await emit({ type: 'run/cancelled' });
-      return finish('cancelled');
-    }
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    await emit({ type: 'run/failed', error });
-    return finish('failed');
+    const ending = runEnding(err, signal);
+    await emit(ending.event);
+    return finish(ending.cancelled ? 'cancelled' : 'failed');
   }
 }
 

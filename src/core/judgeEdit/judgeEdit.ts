@@ -19,7 +19,7 @@ import type { DataItem } from '../data/item';
 import { checkItemsAgainstTemplate } from '../data/templateCheck';
 import { badInputError, errorsOf } from '../data/diagnostics';
 import type { Scorer } from '../data/scorers/types';
-import { RatchetError, isCancellation } from '../errors';
+import { RatchetError } from '../errors';
 import { OutcomeCache } from '../gates/incumbentCache';
 import { isPaceGate } from '../gates/gateTable';
 import type { GateName } from '../gates/gateTable';
@@ -29,7 +29,8 @@ import { EMPTY_LEDGER } from '../gates/thresholds';
 import type { RunLedger } from '../gates/thresholds';
 import type { EngineEvent } from '../journal/events';
 import type { RunSummaryInfo } from '../journal/payloadTypes';
-import type { EventPayload, RunControl } from '../journal/control';
+import type { EventPayload, RunControl, Suggestion } from '../journal/control';
+import { runEnding } from '../journal/runEnding';
 import type { Ports } from '../ports';
 import type { PromptFile } from '../prompt/promptFile';
 import { parsePromptFile } from '../prompt/promptFile';
@@ -218,18 +219,14 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
     }
     await emit({ type: 'decision', record: result.record });
     const committed = result.record.decision === 'commit';
-    const applied = committed && o.apply ? await applyCandidate(o, o.apply, emit) : undefined;
+    const applied = committed && o.apply ? await applyCandidate(o.apply, { candidateId: candidate.id, file: o.file.path, baseText: o.file.text, newText: o.candidateText }, emit) : undefined;
     await emit({ type: 'cost/update', cost: o.meter.cost(), llmCalls: o.meter.totalCalls() });
     await emit({ type: 'run/finished', commits: committed ? 1 : 0, candidates: 1, incumbentId: committed ? candidate.id : incumbent.id });
     return outcome('finished', { verdict: committed ? 'commit' : 'reject', record: result.record, ledgerAfter: result.ledgerAfter, ...(applied ? { applied } : {}) });
   } catch (err) {
-    if (isCancellation(err) || signal.aborted) {
-      await emit({ type: 'run/cancelled' });
-      return outcome('cancelled');
-    }
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    await emit({ type: 'run/failed', error });
-    return outcome('failed', { error });
+    const ending = runEnding(err, signal);
+    await emit(ending.event);
+    return ending.cancelled ? outcome('cancelled') : outcome('failed', { error: ending.error });
   }
 }
 
@@ -238,16 +235,16 @@ export async function runJudgeEdit(o: JudgeEditOptions, emitEvent: (e: EngineEve
  * an atomic write that checks the file still holds the text the test started from), as an
  * autopilot run writes its commits. A file changed meanwhile is not written over.
  */
-async function applyCandidate(o: JudgeEditOptions, control: RunControl, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<'applied' | 'stale' | undefined> {
-  const suggestion = { candidateId: 'c1', file: o.file.path, baseText: o.file.text, newText: o.candidateText };
+export async function applyCandidate(control: RunControl, suggestion: Suggestion, emit: (e: EventPayload<EngineEvent>) => Promise<void>): Promise<'applied' | 'stale' | undefined> {
+  const { candidateId, file } = suggestion;
   const r = await control.apply(suggestion, 'autopilot');
   if (r === 'stale') {
-    const why = `${o.file.path} changed while the candidate was being judged; the committed candidate was not written over it.`;
-    await emit({ type: 'edit/rejected', candidateId: 'c1', file: o.file.path, by: 'run', reason: 'stale', why });
+    const why = `${file} changed while the candidate was being judged; the committed candidate was not written over it.`;
+    await emit({ type: 'edit/rejected', candidateId, file, by: 'run', reason: 'stale', why });
     return 'stale';
   }
   if (r === 'dry-run') return undefined;
-  await emit({ type: 'edit/applied', candidateId: 'c1', file: o.file.path, by: 'autopilot' });
+  await emit({ type: 'edit/applied', candidateId, file, by: 'autopilot' });
   return 'applied';
 }
 

@@ -10,7 +10,7 @@
  * the candidate could rewrite what measures it. An evaluator that reports one score for the whole
  * program, without `evaluator.repeats`, cannot be tested in pairs: refused.
  */
-import { RatchetError, isCancellation } from '../errors';
+import { RatchetError } from '../errors';
 import { frozenSegments, parseBlocks } from '../code/blocks';
 import { scoreCache, testChild } from '../code/gate';
 import type { CodeGateSpec, ShardEvaluator } from '../code/gate';
@@ -25,8 +25,10 @@ import type { RunLedger } from '../gates/thresholds';
 import type { EngineEvent } from '../journal/events';
 import type { RunSummaryInfo } from '../journal/payloadTypes';
 import type { EventPayload, RunControl } from '../journal/control';
+import { runEnding } from '../journal/runEnding';
 import type { Clock } from '../ports';
 import { budgetOf } from '../run/budget';
+import { applyCandidate } from './judgeEdit';
 import type { JudgeEditOutcome, JudgedPair } from './judgeEdit';
 
 export interface JudgeProgramOptions {
@@ -160,26 +162,12 @@ export async function runJudgeProgram(o: JudgeProgramOptions, emitEvent: (e: Eng
     });
     await emit({ type: 'decision', record: result.record });
     const committed = result.record.decision === 'commit';
-    let applied: 'applied' | 'stale' | undefined;
-    if (committed && o.apply) {
-      const r = await o.apply.apply({ candidateId: child.id, file: o.file, baseText: o.incumbentText, newText: o.candidateText }, 'autopilot');
-      if (r === 'applied') {
-        applied = 'applied';
-        await emit({ type: 'edit/applied', candidateId: child.id, file: o.file, by: 'autopilot' });
-      } else if (r === 'stale') {
-        applied = 'stale';
-        await emit({ type: 'edit/rejected', candidateId: child.id, file: o.file, by: 'run', reason: 'stale', why: `${o.file} changed while the candidate was being judged; the committed candidate was not written over it.` });
-      }
-    }
+    const applied = committed && o.apply ? await applyCandidate(o.apply, { candidateId: child.id, file: o.file, baseText: o.incumbentText, newText: o.candidateText }, emit) : undefined;
     await emit({ type: 'run/finished', commits: committed ? 1 : 0, candidates: 1, incumbentId: committed ? child.id : parent.id });
     return outcome('finished', { verdict: committed ? 'commit' : 'reject', record: result.record, ledgerAfter: result.ledgerAfter, ...(applied ? { applied } : {}) });
   } catch (err) {
-    if (isCancellation(err) || signal.aborted) {
-      await emit({ type: 'run/cancelled' });
-      return outcome('cancelled');
-    }
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    await emit({ type: 'run/failed', error });
-    return outcome('failed', { error });
+    const ending = runEnding(err, signal);
+    await emit(ending.event);
+    return ending.cancelled ? outcome('cancelled') : outcome('failed', { error: ending.error });
   }
 }

@@ -280,9 +280,9 @@ async function execute(files: NodeFiles, opts: ExecuteOptions, plan: GenDataPlan
     await run.emit({ ...run.stamp(), type: 'run/finished', commits: 0, candidates: 0, incumbentId: undefined });
     return outcome(status, written);
   } catch (err) {
-    const { cancelled, error } = await run.ended(err, opts.signal);
-    if (cancelled) return outcome('cancelled', false);
-    const failed = outcome('failed', false, error);
+    const ending = await run.ended(err, opts.signal);
+    if (ending.cancelled) return outcome('cancelled', false);
+    const failed = outcome('failed', false, ending.error);
     return RatchetError.is(err) && err.details['unmatched'] === true ? { ...failed, unmatched: true } : failed;
   } finally {
     await shell.close();

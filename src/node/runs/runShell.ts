@@ -9,7 +9,6 @@
  * its inputs, says what it calls and how it prices, and drives its engine with the shell's `emit`.
  */
 import { relative, sep } from 'node:path';
-import { RatchetError, isCancellation } from '../../core/errors';
 import type { LlmLayer } from '../../core/llm/client';
 import type { RoleConfig } from '../../core/llm/roles';
 import type { LlmTransport, Log } from '../../core/ports';
@@ -22,6 +21,8 @@ import type { EngineEvent, JournaledEvent } from '../../core/journal/events';
 import { createJournal, resumeJournal } from '../../core/journal/journal';
 import type { JournalPorts, JournalWriter, NewRun } from '../../core/journal/journal';
 import { activeElapsedMs, replayingControl, replayingEmitter } from '../../core/journal/resume';
+import { runEnding } from '../../core/journal/runEnding';
+import type { RunEnding } from '../../core/journal/runEnding';
 import type { RunControl } from '../../core/journal/control';
 import { SystemClock } from '../clock';
 import type { NodeFiles } from '../files';
@@ -193,14 +194,13 @@ export class RunJournal {
   }
 
   /**
-   * The run's last event for an error that ended it: `run/cancelled` for a cancellation (or any
-   * error once the run was cancelled), else `run/failed` with the error's code. Returns the error
-   * as the event has it.
+   * Journals the run's last event for an error that ended it (`runEnding`: cancelled or failed)
+   * and returns that ending. A journal that refuses it (a failed write) does not hide the error
+   * that ended the run.
    */
-  async ended(err: unknown, signal: AbortSignal): Promise<{ cancelled: boolean; error: { code: string; message: string } }> {
-    const error = RatchetError.is(err) ? { code: err.code, message: err.message } : { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-    const cancelled = isCancellation(err) || signal.aborted;
-    await this.write(cancelled ? { type: 'run/cancelled', ...this.stamp() } : { type: 'run/failed', ...this.stamp(), error }).catch(() => undefined);
-    return { cancelled, error };
+  async ended(err: unknown, signal: AbortSignal): Promise<RunEnding> {
+    const ending = runEnding(err, signal);
+    await this.write({ ...ending.event, ...this.stamp() }).catch(() => undefined);
+    return ending;
   }
 }
