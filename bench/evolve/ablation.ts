@@ -9,7 +9,7 @@
 import { paceConfig, startPaceTest } from '../../src/core/gates/pace';
 import type { PaceConfig } from '../../src/core/gates/pace';
 import { DEFAULT_GRID } from '../../src/core/gates/eprocess';
-import { SCREEN, Screen } from '../../src/core/gates/screen';
+import { SCREEN, Screen, dropBar } from '../../src/core/gates/screen';
 import { screenedGamma } from '../../src/core/gates/schedules';
 import { SeededRandom, seededPermutation } from '../../src/core/random';
 import type { Sentence, World, WorldKind } from './world';
@@ -23,9 +23,10 @@ interface Variant {
   /** Run-level thresholds over the dev-set tests (j = 1, 2, …), or 1/α per candidate. */
   gamma: ((j: number) => number) | 'per-candidate';
   screen: boolean;
-  /** Promotion bar and length of the screen. */
+  /** Promotion bar and length of the screen, and whether its drop bar stays at −2 instead of rising. */
   promoteAt?: number;
   maxItems?: number;
+  levelDropBar?: boolean;
   floor: number | undefined;
   /** Mixture weights fitted to the run's earlier dev-set tests (the bet "fitted to the effects seen"). */
   fitted?: boolean;
@@ -38,7 +39,7 @@ const VARIANTS: readonly Variant[] = [
   { name: 'floor ×0.1', gamma: screenedGamma, screen: true, floor: 0.1 },
   { name: 'floor ×0.33', gamma: screenedGamma, screen: true, floor: 1 / 3 },
   { name: 'γ_j = 6/(π² j²)', gamma: (j) => 6 / (Math.PI ** 2 * j * j), screen: true, floor: 0.2 },
-  { name: 'screen promotes at +3', gamma: screenedGamma, screen: true, promoteAt: 3, floor: 0.2 },
+  { name: 'the earlier screen: promote at +4, drop bar level at −2', gamma: screenedGamma, screen: true, promoteAt: 4, levelDropBar: true, floor: 0.2 },
   { name: 'screen of 12 items', gamma: screenedGamma, screen: true, maxItems: 12, floor: 0.2 },
   { name: 'bet fitted to earlier tests', gamma: screenedGamma, screen: true, floor: 0.2, fitted: true },
   { name: 'per-candidate 1/α (no run-level bound)', gamma: 'per-candidate', screen: false, floor: undefined },
@@ -92,13 +93,13 @@ function simulate(w: World, v: Variant): Outcome {
       for (let t = 0; promoted === undefined; t++) {
         const it = w.feedback[order[t]!]!;
         const d = outcome(child, it.index) - outcome(incumbent, it.index);
-        if (v.promoteAt === undefined && v.maxItems === undefined) {
+        if (v.promoteAt === undefined && v.maxItems === undefined && !v.levelDropBar) {
           const verdict = screen.observe(d);
           if (verdict) promoted = verdict === 'promote';
         } else {
           net += d;
           if (net >= (v.promoteAt ?? SCREEN.promoteAt)) promoted = true;
-          else if (net <= -SCREEN.dropAt || t + 1 >= (v.maxItems ?? SCREEN.maxItems)) promoted = false;
+          else if (net <= (v.levelDropBar ? -SCREEN.dropAt : dropBar(t + 1)) || t + 1 >= (v.maxItems ?? SCREEN.maxItems)) promoted = false;
         }
       }
       if (!promoted) continue;

@@ -150,11 +150,11 @@ describe('controlled regime: one of the edits raises true accuracy by 0.30', () 
       expect(o.events.at(-1)?.type).toBe('run/finished');
       if (verdictOn(o, `<!-- edit:${gainAt(o.seed)} -->`)?.decision === 'commit') found++;
       // A lower bound on this run's chance: no false commit first (≥ 1 − α, the guarantee); the
-      // screen promotes the real edit unless it wins none of the 10 feedback items (it never loses
-      // one): 1 − 0.7^10; at most g − 1 candidates were promoted before it, so its threshold is at
+      // screen promotes the real edit unless it wins none of the first 8 of the 10 feedback items (it
+      // never loses one, and its drop bar reaches 0 at 8 items): 1 − 0.7^8; at most g − 1 candidates were promoted before it, so its threshold is at
       // most g(g + 1)/α, and bands.ts gives the exact commit probability at that threshold.
       const g = gainAt(o.seed);
-      expected += 0.95 * (1 - 0.7 ** 10) * paceCommitProbability(40, REAL.win, REAL.loss, 0.05 / (g * (g + 1)));
+      expected += 0.95 * (1 - 0.7 ** 8) * paceCommitProbability(40, REAL.win, REAL.loss, 0.05 / (g * (g + 1)));
     }
     // The runs are independent with different chances (a Poisson binomial): the binomial of the
     // mean chance is more spread, so its 1e-3 lower quantile is a safe floor.

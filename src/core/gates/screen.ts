@@ -4,10 +4,15 @@
  * running count of wins minus losses (items where Δ = Y_C − Y_I is above / below 0: for continuous
  * scores only the sign counts, so the rule does not depend on the scorer's scale) decides:
  *
- *   net ≥ +4            → promote: the candidate goes on to the dev-set test
- *   net ≤ −2            → drop: rejected (reason `screened`), no dev item read
- *   20 items, undecided → promote if net = +3 (well ahead, only slowly: a real edit on a prompt
- *                         that already solves most items), else drop
+ *   net ≥ +3                      → promote: the candidate goes on to the dev-set test
+ *   net ≤ −2 + ⌊answered / 4⌋      → drop: rejected (reason `screened`), no dev item read. The drop
+ *                                   bar rises by one every 4 answered items (−2, −1, 0, +1, +2),
+ *                                   so a candidate must keep gaining on the incumbent, not merely
+ *                                   stay level: a neutral one (no drift) falls under the rising bar
+ *                                   within a few items instead of wandering for 20, a real one
+ *                                   clears +3 first. At 20 the bar reaches +3 and meets the promote
+ *                                   bar, so the screen never reads more than 20 items
+ *   20 items read, undecided      → drop (only abstentions can leave one undecided there)
  *   the feedback split runs out first → promote if ahead (net > 0); with no feedback items at all
  *                         every candidate is promoted, and the schedule is plain α-spending
  *
@@ -24,7 +29,13 @@
  */
 import { RatchetError } from '../errors';
 
-export const SCREEN = Object.freeze({ promoteAt: 4, dropAt: 2, maxItems: 20, promoteAtEnd: 3 });
+/** The screen's bars (docs/gates.md, "Run-level default", says how they were chosen). */
+export const SCREEN = Object.freeze({ promoteAt: 3, dropAt: 2, dropBarRisesEvery: 4, maxItems: 20 });
+
+/** The net at or below which a candidate is dropped once `answered` items were judged. */
+export function dropBar(answered: number): number {
+  return -SCREEN.dropAt + Math.floor(answered / SCREEN.dropBarRisesEvery);
+}
 
 export type ScreenVerdict = 'promote' | 'drop';
 
@@ -79,9 +90,9 @@ export class Screen {
     const net = this.wins - this.losses;
     const answered = this.read - this.abstained;
     if (net >= SCREEN.promoteAt) this.verdict = 'promote';
-    else if (net <= -SCREEN.dropAt) this.verdict = 'drop';
+    else if (net <= dropBar(answered)) this.verdict = 'drop';
     else if (this.read >= Math.min(SCREEN.maxItems, this.available)) {
-      this.verdict = answered === 0 ? 'promote' : this.read >= SCREEN.maxItems ? (net >= SCREEN.promoteAtEnd ? 'promote' : 'drop') : net > 0 ? 'promote' : 'drop';
+      this.verdict = answered === 0 ? 'promote' : this.read >= SCREEN.maxItems ? 'drop' : net > 0 ? 'promote' : 'drop';
     }
     return this.verdict;
   }
