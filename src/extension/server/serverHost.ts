@@ -94,8 +94,11 @@ export class ServerHost implements vscode.Disposable {
   async start(): Promise<void> {
     if (this.client) return;
     this.setPhase('starting');
-    // The key comes from the secret store, a round trip to the window: the client library loads meanwhile.
+    // The key comes from the secret store, a round trip to the window: the client library loads
+    // meanwhile — in a later turn of the event loop, once activate() has returned, so its ~100 ms
+    // never count against the extension's activation (lazyClient.ts).
     const settingsRead = this.settingsNow();
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const { createLanguageClient, State } = loadClientModule();
     const settings = await settingsRead;
     this.lastSettings = settings;
