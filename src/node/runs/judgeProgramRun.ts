@@ -12,7 +12,6 @@ import { textHash } from '../../core/code/novelty';
 import type { ProgramEvaluator } from '../../core/code/search';
 import type { JournaledEvent } from '../../core/journal/events';
 import type { RunControl } from '../../core/journal/control';
-import { judgeEvidence } from '../../core/judgeEdit/evidence';
 import { checkProgramCandidate, judgeProgramGate, runJudgeProgram } from '../../core/judgeEdit/judgeProgram';
 import { budgetError } from '../../core/run/budget';
 import type { EndpointDefaults } from '../../core/run/endpointDefaults';
@@ -22,7 +21,7 @@ import { NodeLog } from '../log';
 import { CryptoEntropy } from '../entropy';
 import { openRunJournal } from './runShell';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
-import { judgeOpening } from './judgeRun';
+import { judgeOpening, judgeRunOutcome } from './judgeRun';
 import type { JudgeRunOutcome } from './judgeRun';
 import { sandboxEvaluator } from './searchRun';
 import { loadCodeSpec, namedFiles, withCommandFiles } from './searchSpecFile';
@@ -114,19 +113,11 @@ export async function judgeProgramEdit(o: JudgeProgramRunOptions): Promise<Judge
         run.write,
         o.signal,
       );
-      return {
-        ...outcome,
-        runId: run.runId,
-        gate: gate.name,
-        ...(substituted ? { substitutedGate: substituted } : {}),
-        evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha, 'instance'),
-        cost: { calls: 0, tokens: 0, dollars: 0 },
-        budget: { calls: 0, evaluations },
-        estimate: { calls: 0, evaluations: runs },
-        testsOnText: testsBefore + 1,
-        cacheKeys: [],
-        warnings: [],
-      };
+      return judgeRunOutcome(
+        outcome,
+        { runId: run.runId, gate, substituted, testsBefore, unit: 'instance' },
+        { cost: { calls: 0, tokens: 0, dollars: 0 }, budget: { calls: 0, evaluations }, estimate: { calls: 0, evaluations: runs }, cacheKeys: [], warnings: [] },
+      );
     } finally {
       await run.writer.flush().catch(() => undefined);
     }

@@ -211,22 +211,45 @@ export async function judgePromptEdit(o: JudgeRunOptions): Promise<JudgeRunOutco
       run.write,
       o.signal,
     );
-    return {
-      ...outcome,
-      runId: run.runId,
-      gate: gate.name,
-      ...(substituted ? { substitutedGate: substituted } : {}),
-      evidence: judgeEvidence(outcome.record, outcome.items, gate.alpha, 1 / gate.alpha),
-      cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
-      budget,
-      estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
-      testsOnText: testsBefore + 1,
-      cacheKeys: llm.cacheKeys(),
-      warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
-    };
+    return judgeRunOutcome(
+      outcome,
+      { runId: run.runId, gate, substituted, testsBefore, unit: 'dev item' },
+      {
+        cost: spent(llm.cost(), llm.totalCalls(), llm.totalDollars()),
+        budget,
+        estimate: { calls: estimate.calls, evaluations: estimate.evaluations, ...(estimate.dollars === undefined ? {} : { dollars: estimate.dollars }) },
+        cacheKeys: llm.cacheKeys(),
+        warnings: inputs.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`),
+      },
+    );
   } finally {
     await shell.close();
   }
+}
+
+/**
+ * A judge test's outcome as both kinds (a prompt's, a program's) report it: the engine's, with its
+ * run, the gate that decided (and the spec's, when that one had no error control), the evidence on
+ * the kind's unit, its spend against its budget, and the tests of this same text, this one included.
+ */
+export function judgeRunOutcome(
+  outcome: JudgeEditOutcome,
+  o: { runId: string; gate: { name: GateName; alpha: number }; substituted: GateName | undefined; testsBefore: number; unit: JudgeEvidence['unit'] },
+  spend: Pick<JudgeRunOutcome, 'cost' | 'budget' | 'estimate' | 'cacheKeys' | 'warnings'>,
+): JudgeRunOutcome {
+  return {
+    ...outcome,
+    runId: o.runId,
+    gate: o.gate.name,
+    ...(o.substituted ? { substitutedGate: o.substituted } : {}),
+    evidence: judgeEvidence(outcome.record, outcome.items, o.gate.alpha, 1 / o.gate.alpha, o.unit),
+    cost: spend.cost,
+    budget: spend.budget,
+    estimate: spend.estimate,
+    testsOnText: o.testsBefore + 1,
+    cacheKeys: spend.cacheKeys,
+    warnings: spend.warnings,
+  };
 }
 
 /**
