@@ -9,6 +9,7 @@ import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import type { EngineEvent } from '../../core/journal/events';
 import { resumeGenData, runGenData } from '../../node/runs/genDataRun';
 import type { GenDataOptions, GenDataOutcome } from '../../node/runs/genDataRun';
+import type { GenDataOverrides } from '../../core/run/overrides';
 import type { RoundOutcome } from '../../core/zero/rounds';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
 import { integer, positive, seconds } from '../flags';
@@ -16,23 +17,20 @@ import { writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
 import { cancelledByUser } from '../userCancel';
 
-interface GenDataFlags {
-  tasks?: number;
-  keep?: number;
-  samples?: number;
-  rounds?: number;
-  out?: string;
-  force?: boolean;
-  seed?: number;
-  budgetCalls?: number;
-  baseUrl?: string;
-  model?: string;
-  concurrency?: number;
-  callTimeout?: number;
-  maxFailures?: number;
-  json?: boolean;
-  workspace: string;
-}
+/** The flags named as the run's options and overrides they set, with their types from there. */
+type OptionFlags = Pick<GenDataOptions, 'tasks' | 'keep' | 'samples' | 'rounds' | 'out' | 'force'>;
+type OverrideFlags = Pick<GenDataOverrides, 'seed' | 'budgetCalls' | 'model' | 'concurrency' | 'maxFailures'>;
+
+/** What commander gives the action: those flags, two overrides under their flags' names, and the CLI's own. */
+type GenDataFlags = OptionFlags &
+  OverrideFlags & {
+    /** `--base-url`: the override's `baseURL`. */
+    baseUrl?: GenDataOverrides['baseURL'];
+    /** `--call-timeout`: the override's `callTimeoutSeconds`. */
+    callTimeout?: GenDataOverrides['callTimeoutSeconds'];
+    json?: boolean;
+    workspace: string;
+  };
 
 export function registerGenData(program: Command, version: string): void {
   program
@@ -60,7 +58,7 @@ export function registerGenData(program: Command, version: string): void {
 }
 
 export async function genDataCommand(promptFile: string, flags: GenDataFlags, version: string): Promise<number> {
-  const overrides: GenDataOptions['overrides'] = {};
+  const overrides: GenDataOverrides = {};
   if (flags.baseUrl !== undefined) overrides.baseURL = flags.baseUrl;
   if (flags.model !== undefined) overrides.model = flags.model;
   if (flags.seed !== undefined) overrides.seed = flags.seed;
