@@ -8,20 +8,13 @@
  * or a resume cheaper.
  */
 import { estimateTokens } from '../llm/tokens';
-import { ROLES } from '../llm/types';
-import type { Role } from '../llm/types';
-import { ASSUMED, summarize } from '../setup/estimate';
-import type { RolePrices, RunEstimate, Tally } from '../setup/estimate';
+import { ASSUMED, roleTally, summarize } from '../setup/estimate';
+import type { RolePrices, RunEstimate } from '../setup/estimate';
 import { INSPIRATION_DEFAULTS } from './inspirations';
 import type { CodeRunSpec } from './spec';
 
 export function estimateSearch(spec: Pick<CodeRunSpec, 'budget' | 'search' | 'gate'>, seedText: string, prices: RolePrices): RunEstimate {
-  const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
-  const add = (role: Role, calls: number, input: number, output: number): void => {
-    tally[role].calls += calls;
-    tally[role].input += calls * input;
-    tally[role].output += calls * output;
-  };
+  const { tally, add } = roleTally();
   const program = estimateTokens(seedText);
   const b = spec.budget;
   // The seed takes one evaluation; each proposal's child at least one more.

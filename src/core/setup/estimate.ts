@@ -77,13 +77,19 @@ export interface Tally {
   output: number;
 }
 
-export function estimateRun({ spec, template, splits, agentCalls = 1 }: EstimateInput, prices: RolePrices): RunEstimate {
+/** An empty tally per role, and `add(role, calls, input, output)`: that many calls, each with that many input and output tokens. */
+export function roleTally(): { tally: Record<Role, Tally>; add: (role: Role, calls: number, input: number, output: number) => void } {
   const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
   const add = (role: Role, calls: number, input: number, output: number): void => {
     tally[role].calls += calls;
     tally[role].input += calls * input;
     tally[role].output += calls * output;
   };
+  return { tally, add };
+}
+
+export function estimateRun({ spec, template, splits, agentCalls = 1 }: EstimateInput, prices: RolePrices): RunEstimate {
+  const { tally, add } = roleTally();
   const prompt = estimateTokens(template.text);
   const answer = spec.models.agent.maxTokens ?? ASSUMED.answer;
   // `agentCalls` agent calls per (version, item); an llm-rubric scorer adds a validator call to score it.
@@ -142,12 +148,7 @@ export function estimateJudge(
   { spec, template, dev, versions = 2, agentCalls = 1 }: { spec: RunSpec; template: { text: string }; dev: readonly DataItem[]; versions?: 1 | 2; agentCalls?: number },
   prices: RolePrices,
 ): RunEstimate & { evaluations: number } {
-  const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
-  const add = (role: Role, calls: number, input: number, output: number): void => {
-    tally[role].calls += calls;
-    tally[role].input += calls * input;
-    tally[role].output += calls * output;
-  };
+  const { tally, add } = roleTally();
   const prompt = estimateTokens(template.text);
   const answer = spec.models.agent.maxTokens ?? ASSUMED.answer;
   const item = meanTokens(dev);
@@ -221,12 +222,7 @@ export function estimateZeroEvolve(z: ZeroEstimateInput, prices: RolePrices): Ru
  * each pair call from the second round on (a few worked examples more of input).
  */
 export function estimateZeroRounds(z: ZeroEstimateInput, prices: RolePrices): RunEstimate {
-  const tally = Object.fromEntries(ROLES.map((r) => [r, { calls: 0, input: 0, output: 0 }])) as Record<Role, Tally>;
-  const add = (role: Role, calls: number, input: number, output: number): void => {
-    tally[role].calls += calls;
-    tally[role].input += calls * input;
-    tally[role].output += calls * output;
-  };
+  const { tally, add } = roleTally();
   const prompt = estimateTokens(z.template.text);
   const answer = z.spec.models.agent.maxTokens ?? ASSUMED.answer;
   const task = ASSUMED.zeroTask;
