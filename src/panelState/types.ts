@@ -3,7 +3,7 @@
  * carries to the view. The wire contract (src/protocol/webview.ts) names these types; they live
  * here, below it, so the folds never import the wire.
  */
-import type { Decision, DecisionReason, DecisionRecord, GateName } from '../core/gates/record';
+import type { Decision, DecisionReason, DecisionRecord } from '../core/gates/record';
 import type { CostReport, Role } from '../core/llm/types';
 import type { EngineEvent, EventOf } from '../core/journal/events';
 import type { RunSummaryInfo, ScoreInterval } from '../core/journal/payloadTypes';
@@ -73,29 +73,14 @@ export interface VerdictTally {
   disagreed: number;
 }
 
-export interface DecisionRow {
+/** A decision as the panel lists it: the record's fields it shows (DecisionRecord says what each is), where it stands and when. */
+export interface DecisionRow extends Pick<
+  DecisionRecord,
+  'candidateId' | 'parentId' | 'incumbentId' | 'gate' | 'decision' | 'reason' | 'alpha' | 'threshold' | 'logWealth' | 'itemsConsumed' | 'wins' | 'losses' | 'ties' | 'unjudged' | 'judge' | 'statistic' | 'rubricVersion'
+> {
   /** Position in the run's decision sequence (stable across filtering). */
   seq: number;
   at: number;
-  candidateId: string;
-  parentId: string | undefined;
-  incumbentId: string | undefined;
-  gate: GateName;
-  decision: Decision;
-  reason: DecisionReason;
-  alpha: number;
-  threshold: number;
-  logWealth: number;
-  itemsConsumed: number;
-  wins: number;
-  losses: number;
-  ties: number;
-  /** Items the judge did not answer for, left out of the test (DecisionRecord.unjudged). */
-  unjudged?: number;
-  /** The judge's answers in this test and how many it did not give (DecisionRecord.judge). */
-  judge?: { answers: number; abstained: number; model?: string };
-  statistic?: Record<string, number>;
-  rubricVersion?: number;
   verdicts?: VerdictTally;
 }
 
