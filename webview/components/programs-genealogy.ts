@@ -20,6 +20,7 @@ import { FAILURE_KINDS } from '../model/throughputSeries';
 import { onThemeChange } from '../theme';
 import type { RunState } from '../../src/panelState/types';
 import type { ProgramsState } from '../../src/panelState/types';
+import { oncePerFrame } from '../frame';
 
 export interface ProgramSelectDetail {
   programId: string;
@@ -42,7 +43,7 @@ export class ProgramsGenealogy extends HTMLElement {
   private run: RunState | undefined;
   private cached: GenealogyLayout | undefined;
   private activeKey: string | undefined;
-  private framePending = false;
+  private readonly schedule = oncePerFrame(() => this.paint());
   private palette: Palette | undefined;
   private readonly canvas = el('canvas', { className: 'genealogy-canvas', attrs: { 'aria-hidden': 'true' } });
   private readonly spacer = el('div', { className: 'genealogy-spacer' });
@@ -116,15 +117,6 @@ export class ProgramsGenealogy extends HTMLElement {
   disconnectedCallback(): void {
     for (const off of this.unwatch) off();
     this.unwatch = [];
-  }
-
-  private schedule(): void {
-    if (this.framePending) return;
-    this.framePending = true;
-    requestAnimationFrame(() => {
-      this.framePending = false;
-      this.paint();
-    });
   }
 
   private paint(): void {

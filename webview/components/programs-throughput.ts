@@ -14,13 +14,14 @@ import { clusterLines, clusterSeries, evaluationsPerMinute, failureRows, modelRo
 import { themeColor } from '../theme';
 import type { RunState } from '../../src/panelState/types';
 import type { ProgramsState } from '../../src/panelState/types';
+import { oncePerFrame } from '../frame';
 
 const HEIGHT = 160;
 
 export class ProgramsThroughput extends HTMLElement {
   private programsState: ProgramsState | undefined;
   private run: RunState | undefined;
-  private framePending = false;
+  private readonly schedule = oncePerFrame(() => this.render());
   private readonly slotsNote = el('p', { className: 'note throughput-slots-note' });
   private readonly slotsChart = el('div', { className: 'chart', attrs: { role: 'img' } });
   private readonly clusterHeading = el('h3', { className: 'section-heading', text: 'Slurm tasks' });
@@ -109,15 +110,6 @@ export class ProgramsThroughput extends HTMLElement {
   disconnectedCallback(): void {
     this.unwatch?.();
     this.unwatch = undefined;
-  }
-
-  private schedule(): void {
-    if (this.framePending) return;
-    this.framePending = true;
-    requestAnimationFrame(() => {
-      this.framePending = false;
-      this.render();
-    });
   }
 
   private render(): void {

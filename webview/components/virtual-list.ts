@@ -5,6 +5,7 @@
  * aria-activedescendant (the pattern screen readers expect from a listbox or tree).
  */
 import { el } from '../dom';
+import { oncePerFrame } from '../frame';
 
 export interface VirtualListOptions<T> {
   role: 'listbox' | 'tree';
@@ -34,7 +35,7 @@ export class VirtualList<T> extends HTMLElement {
   private readonly rows: HTMLElement[] = [];
   private readonly listId = `vlist-${nextListId++}`;
   private activeIndex = -1;
-  private framePending = false;
+  private readonly scheduleRender = oncePerFrame(() => this.render());
   private version = 0;
   private readonly rowIndex = new WeakMap<HTMLElement, number>();
   private readonly rowVersion = new WeakMap<HTMLElement, number>();
@@ -90,15 +91,6 @@ export class VirtualList<T> extends HTMLElement {
 
   private get rowHeight(): number {
     return this.opts?.rowHeight ?? 22;
-  }
-
-  private scheduleRender(): void {
-    if (this.framePending) return;
-    this.framePending = true;
-    requestAnimationFrame(() => {
-      this.framePending = false;
-      this.render();
-    });
   }
 
   /**
