@@ -37,7 +37,8 @@ import { hashSeed, seededPermutation } from '../random';
 import { judgeGateConfigHash } from '../gates/pairwise';
 import { comparePrograms } from './programJudge';
 import { JudgeTally } from '../gates/abstentions';
-import { childScoresOf, walkShards } from './gateShards';
+import { noEvidence, walkChildShards } from './gateShards';
+import type { ChildEvidence } from './gateShards';
 import type { ProgramComparison } from './programJudge';
 import type { CodeGateContext, CodeGateResult, ProgramRef, ScoreCache } from './gateTypes';
 
@@ -78,31 +79,22 @@ async function pace(ctx: CodeGateContext, name: Extract<CodeGateName, PaceGateNa
     ...(g.horizon === undefined ? {} : { horizonT: g.horizon }),
   });
   const test = startPaceTest(cfg, ledger, order.length);
-  const childScores = new Map<string, number>();
-  const ran = { child: 0, parent: 0 };
-  let incorrect: string | undefined;
-  if (!test.verdict) {
-    await walkShards(ctx, child, parent, order, async (s) => {
-      ran.child += s.ran.child;
-      ran.parent += s.ran.parent;
-      if (!s.child.correct) {
-        incorrect = s.child.error;
-        return true;
-      }
-      childScoresOf(ctx, s, child, childScores);
-      for (const id of s.ids) {
-        const step = test.observe((childScores.get(id)! - s.parent.get(id)!) / (ctx.range.hi - ctx.range.lo));
-        await ctx.onStep?.(id, step);
-        if (test.verdict) return true;
-      }
-      return false;
-    });
-  }
-  return finish(test, child, parent, ledger, orderSeed, childScores, ran, incorrect);
+  const evidence = test.verdict
+    ? noEvidence()
+    : await walkChildShards(ctx, child, parent, order, async (s, childScores) => {
+        for (const id of s.ids) {
+          const step = test.observe((childScores.get(id)! - s.parent.get(id)!) / (ctx.range.hi - ctx.range.lo));
+          await ctx.onStep?.(id, step);
+          if (test.verdict) return true;
+        }
+        return false;
+      });
+  return finish(test, child, parent, ledger, orderSeed, evidence);
 }
 
-function finish(test: PaceTest, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, orderSeed: number, childScores: Map<string, number>, ran: { child: number; parent: number }, incorrect: string | undefined): CodeGateResult {
+function finish(test: PaceTest, child: ProgramRef, parent: ProgramRef, ledger: RunLedger, orderSeed: number, evidence: ChildEvidence): CodeGateResult {
   const s = test.summary();
+  const { ran, incorrect } = evidence;
   const verdict = incorrect !== undefined ? { decision: 'reject' as const, reason: 'incorrect' as const } : (s.verdict ?? { decision: 'reject' as const, reason: 'budget' as const });
   const record: DecisionRecord = {
     candidateId: child.id,
@@ -129,11 +121,11 @@ function finish(test: PaceTest, child: ProgramRef, parent: ProgramRef, ledger: R
     bettor: test.config.bettor.kind,
     population: test.config.population,
   };
-  return gateResult(record, ledger, { childScores, ran, incorrect });
+  return gateResult(record, ledger, evidence);
 }
 
 /** A test's result from its record and the evidence it consumed. */
-function gateResult(record: DecisionRecord, ledger: RunLedger, e: { childScores: Map<string, number>; ran: { child: number; parent: number }; incorrect: string | undefined }, comparison?: ProgramComparison): CodeGateResult {
+function gateResult(record: DecisionRecord, ledger: RunLedger, e: ChildEvidence, comparison?: ProgramComparison): CodeGateResult {
   return {
     record,
     ledgerAfter: advanceLedger(ledger, record.decision),
@@ -148,18 +140,8 @@ function gateResult(record: DecisionRecord, ledger: RunLedger, e: { childScores:
 type AllScores = Awaited<ReturnType<typeof allScores>>;
 
 async function allScores(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, order: readonly string[]) {
-  const childScores = new Map<string, number>();
   const parentScores = new Map<string, number>();
-  const ran = { child: 0, parent: 0 };
-  let incorrect: string | undefined;
-  await walkShards(ctx, child, parent, order, async (s) => {
-    ran.child += s.ran.child;
-    ran.parent += s.ran.parent;
-    if (!s.child.correct) {
-      incorrect = s.child.error;
-      return true;
-    }
-    childScoresOf(ctx, s, child, childScores);
+  const { childScores, ran, incorrect } = await walkChildShards(ctx, child, parent, order, async (s) => {
     for (const [id, y] of s.parent) parentScores.set(id, y);
     return false;
   });

@@ -20,7 +20,7 @@ export interface ShardScores {
  * Runs the shards of `order` at most `parallel` at a time and hands them to `consume` strictly in
  * order; `consume` returning true (a verdict) aborts what is still running and ends the walk.
  */
-export async function walkShards(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, order: readonly string[], consume: (s: ShardScores) => Promise<boolean>): Promise<void> {
+async function walkShards(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, order: readonly string[], consume: (s: ShardScores) => Promise<boolean>): Promise<void> {
   const size = Math.max(1, Math.min(ctx.shardSize, order.length));
   const shards: string[][] = [];
   for (let i = 0; i < order.length; i += size) shards.push(order.slice(i, i + size));
@@ -51,6 +51,38 @@ export async function walkShards(ctx: CodeGateContext, child: ProgramRef, parent
     // The shards still running are past the verdict: their evidence is not needed.
     stop.abort(new RatchetError('cancelled', 'The gate decided before this shard finished.'));
   }
+}
+
+/** What a walk of the child's shards gathered: its checked scores, the evaluator runs of each program, and the child's error when a shard found it incorrect. */
+export interface ChildEvidence {
+  childScores: Map<string, number>;
+  ran: { child: number; parent: number };
+  incorrect: string | undefined;
+}
+
+/** The evidence of a test that ran no shard (its verdict came before any). */
+export function noEvidence(): ChildEvidence {
+  return { childScores: new Map(), ran: { child: 0, parent: 0 }, incorrect: undefined };
+}
+
+/**
+ * `walkShards` keeping what every code gate keeps: the runs of each shard, the child's scores, and
+ * the error of the first shard that finds the child incorrect, where the walk ends. `consume` gets
+ * each shard the child passed, its scores already in `childScores`, and ends the walk by returning true.
+ */
+export async function walkChildShards(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, order: readonly string[], consume: (s: ShardScores, childScores: ReadonlyMap<string, number>) => Promise<boolean>): Promise<ChildEvidence> {
+  const e = noEvidence();
+  await walkShards(ctx, child, parent, order, async (s) => {
+    e.ran.child += s.ran.child;
+    e.ran.parent += s.ran.parent;
+    if (!s.child.correct) {
+      e.incorrect = s.child.error;
+      return true;
+    }
+    childScoresOf(ctx, s, child, e.childScores);
+    return consume(s, e.childScores);
+  });
+  return e;
 }
 
 async function evaluateShard(ctx: CodeGateContext, child: ProgramRef, parent: ProgramRef, ids: readonly string[], signal: AbortSignal): Promise<ShardScores> {
@@ -108,7 +140,7 @@ function checkScore(ctx: CodeGateContext, s: number, id: string): number {
   return s;
 }
 
-export function childScoresOf(ctx: CodeGateContext, s: ShardScores, child: ProgramRef, into: Map<string, number>): void {
+function childScoresOf(ctx: CodeGateContext, s: ShardScores, child: ProgramRef, into: Map<string, number>): void {
   if (!s.child.correct) return;
   for (const id of s.ids) {
     const y = s.child.scores[id];
