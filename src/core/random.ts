@@ -6,10 +6,12 @@
  *   (GATES.md 4.7).
  * - `SeededRandom`: xoshiro128** seeded by SplitMix32 expansion of a 32-bit seed.
  * - `seededPermutation(n, seed)`: Fisher–Yates from the last index down, `j = int(i + 1)`.
+ * - `drawIndex(probs, random)`: an index drawn by inverse CDF on one uniform (parent selection).
  * Test vectors in test/unit/random.test.ts pin all three; changing them changes every run's order.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
+import { RatchetError } from './errors';
 import type { Random } from './ports';
 
 const encoder = new TextEncoder();
@@ -87,4 +89,16 @@ export function seededPermutation(n: number, seed: number): number[] {
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return order;
+}
+
+/** Draws an index by inverse CDF on one uniform, so one draw consumes one `next()`. */
+export function drawIndex(probs: readonly number[], random: Pick<Random, 'next'>): number {
+  if (probs.length === 0) throw new RatchetError('internal', 'Cannot draw from an empty pool.');
+  const u = random.next();
+  let acc = 0;
+  for (let i = 0; i < probs.length; i++) {
+    acc += probs[i]!;
+    if (u < acc) return i;
+  }
+  return probs.length - 1;
 }

@@ -14,7 +14,8 @@
 import type { Random } from '../ports';
 import { RatchetError } from '../errors';
 import { ELO_INITIAL } from '../gates/elo';
-import { POWER_LAW_ALPHA, WEIGHTED_LAMBDA, drawIndex, powerLawProbabilities, ratingProbabilities, weightedProbabilities } from './parents';
+import { POWER_LAW_ALPHA, WEIGHTED_LAMBDA, powerLawProbabilities, ratingProbabilities, weightedProbabilities } from './parents';
+import { drawIndex } from '../random';
 import type { MetricValue } from '../journal/payloadTypes';
 import { chooseInspirations } from './inspirations';
 import type { InspirationOptions } from './inspirations';

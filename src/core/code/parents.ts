@@ -7,7 +7,6 @@
  * Formulas follow ShinkaEvolve 9912af1 `shinka/database/parents.py`; the Bradley–Terry rule is
  * Ratchet's (GATES.md 7.3/7.6).
  */
-import type { Random } from '../ports';
 import { RatchetError } from '../errors';
 import { ELO_TAU, softmaxProbabilities } from '../gates/elo';
 import { sigmoid } from '../gates/logMath';
@@ -56,18 +55,6 @@ export function powerLawProbabilities(n: number, alpha: number = POWER_LAW_ALPHA
  */
 export function ratingProbabilities(ratings: readonly number[], tau: number = ELO_TAU): number[] {
   return softmaxProbabilities(ratings, tau);
-}
-
-/** Draws an index by inverse CDF on one uniform, so one draw consumes one `next()`. */
-export function drawIndex(probs: readonly number[], random: Pick<Random, 'next'>): number {
-  if (probs.length === 0) throw new RatchetError('internal', 'Cannot draw from an empty pool.');
-  const u = random.next();
-  let acc = 0;
-  for (let i = 0; i < probs.length; i++) {
-    acc += probs[i]!;
-    if (u < acc) return i;
-  }
-  return probs.length - 1;
 }
 
 function normalise(weights: readonly number[]): number[] {

@@ -5,6 +5,7 @@
  */
 import type { Random } from '../ports';
 import { RatchetError } from '../errors';
+import { drawIndex } from '../random';
 
 export const ELO_INITIAL = 1500;
 export const ELO_K = 32;
@@ -64,14 +65,7 @@ export function softmaxProbabilities(ratings: readonly number[], tau: number = E
 /** Draws an index with softmax probabilities (inverse CDF on one uniform). */
 export function softmaxSelect(ratings: readonly number[], random: Pick<Random, 'next'>, tau: number = ELO_TAU): number {
   if (ratings.length === 0) throw new RatchetError('internal', 'Cannot select a parent from an empty pool.');
-  const probs = softmaxProbabilities(ratings, tau);
-  const u = random.next();
-  let acc = 0;
-  for (let i = 0; i < probs.length; i++) {
-    acc += probs[i]!;
-    if (u < acc) return i;
-  }
-  return probs.length - 1;
+  return drawIndex(softmaxProbabilities(ratings, tau), random);
 }
 
 /** Ratings by version id; immutable updates so a journal can replay them. */

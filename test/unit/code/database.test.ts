@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ProgramDatabase } from '../../../src/core/code/database';
 import type { DatabaseConfig, NewProgram, ParentRule, ProgramRecord } from '../../../src/core/code/database';
-import { drawIndex, median, powerLawProbabilities, weightedProbabilities } from '../../../src/core/code/parents';
+import { median, powerLawProbabilities, weightedProbabilities } from '../../../src/core/code/parents';
+import { drawIndex } from '../../../src/core/random';
 import { SeededRandom } from '../../../src/core/random';
 
 function prog(id: string, over: Partial<NewProgram> = {}): NewProgram {
