@@ -16,7 +16,7 @@ import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { runCheck } from '../../node/check/checkRun';
 import type { CheckResult } from '../../node/check/checkRun';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
-import { integer, number, positive } from '../flags';
+import { baseUrlFlag, integer, modelFlag, number, positive } from '../flags';
 import { writeErr, writeOut } from '../output';
 import { cancelledByUser } from '../userCancel';
 
@@ -53,8 +53,8 @@ export function registerCheck(program: Command, version: string): void {
     .option('--calls <n>', "each file's test: LLM calls at most (default 200)", positive('--calls'))
     .option('--evaluations <n>', "each file's test: outputs evaluated at most (default 100)", positive('--evaluations'))
     .option('--dollars <usd>', "each file's test: dollars at most (default 1 when every model is priced)", number('--dollars'))
-    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
-    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .addOption(baseUrlFlag())
+    .addOption(modelFlag())
     .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
     .option('-w, --workspace <dir>', 'a folder inside the repository', '.')
     .action(async (flags: CheckFlags) => {

@@ -25,7 +25,7 @@ import { describeEstimate, describeEvent, oneLine, writeErr, writeOut } from '..
 import { addJudgeCount, silenceText } from '../../core/gates/abstentions';
 import type { JudgeCount } from '../../core/gates/abstentions';
 import { describeModelChoices } from '../../core/run/modelChoice';
-import { integer, number, positive, seconds } from '../flags';
+import { baseUrlFlag, integer, modelFlag, number, positive, seconds } from '../flags';
 import { GATE_NAMES } from '../../core/gates/gateTable';
 import { runGuarantee } from '../../core/gates/guarantee';
 import { RUN_SPEC_EXTENSION, promptExtensionsText } from '../../core/files/fileKinds';
@@ -62,8 +62,8 @@ export function registerEvolve(program: Command, version: string): void {
     .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
     .option('--candidates <n>', 'number of candidates to test', integer('--candidates'))
     .option('--seed <n>', 'run seed (splits, item order, parent choice)', integer('--seed'))
-    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
-    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .addOption(baseUrlFlag())
+    .addOption(modelFlag())
     .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
     .option('--call-timeout <seconds>', 'abandon (and retry) an LLM request unanswered this long (default: the spec’s callTimeoutSeconds, 120)', seconds('--call-timeout'))
     .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row (default 10; rate-limit waits do not count)', positive('--max-failures'))

@@ -12,7 +12,7 @@ import type { GenDataOptions, GenDataOutcome } from '../../node/runs/genDataRun'
 import type { GenDataOverrides } from '../../core/run/overrides';
 import type { RoundOutcome } from '../../core/zero/rounds';
 import { EXIT_ERROR, EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
-import { integer, positive, seconds } from '../flags';
+import { baseUrlFlag, integer, modelFlag, positive, seconds } from '../flags';
 import { writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
 import { cancelledByUser } from '../userCancel';
@@ -45,8 +45,8 @@ export function registerGenData(program: Command, version: string): void {
     .option('--force', 'replace the dev and test files if they exist')
     .option('--seed <n>', 'run seed (held-out tasks, samples, exemplars)', integer('--seed'))
     .option('--budget-calls <n>', 'stop after this many LLM calls', integer('--budget-calls'))
-    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
-    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .addOption(baseUrlFlag())
+    .addOption(modelFlag())
     .option('--concurrency <n>', 'LLM calls in flight at once', integer('--concurrency'))
     .option('--call-timeout <seconds>', 'abandon (and retry) an LLM request unanswered this long', seconds('--call-timeout'))
     .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row', positive('--max-failures'))

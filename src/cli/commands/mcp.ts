@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { endpointDefaultsFromEnv } from '../../core/run/endpointDefaults';
 import { serveStdio } from '../../mcp/server';
+import { modelFlag } from '../flags';
 
 interface McpFlags {
   workspace: string[];
@@ -49,7 +50,7 @@ export function registerMcp(program: Command, version: string): void {
     .option('-w, --workspace <dir>', 'a folder the server may use when the client has no roots (repeatable; default: the current folder)', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--trust', 'the workspace is trusted: command and module scorers and code evaluators may run (evaluators in the sandbox)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL; none: the client’s models by sampling)')
-    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .addOption(modelFlag())
     .addHelpText('after', HELP)
     .action(async (flags: McpFlags) => {
       const env = endpointDefaultsFromEnv(process.env);

@@ -19,7 +19,7 @@ import type { SearchOverrides } from '../../core/run/overrides';
 import { resumeSearchRun, startSearchRun } from '../../node/runs/searchRun';
 import type { SearchRunOutcome } from '../../node/runs/searchRun';
 import { EXIT_NOTHING_ACCEPTED, EXIT_OK } from '../exitCodes';
-import { integer, number, positive, seconds } from '../flags';
+import { baseUrlFlag, integer, modelFlag, number, positive, seconds } from '../flags';
 import { oneLine, writeErr, writeOut } from '../output';
 import { Progress } from './evolve';
 import { cancelledByUser } from '../userCancel';
@@ -54,8 +54,8 @@ export function registerSearch(program: Command, version: string): void {
     .option('--budget-dollars <usd>', 'stop proposing past this many dollars', number('--budget-dollars'))
     .option('--seed <n>', 'run seed (instance orders, parent choice)', integer('--seed'))
     .option('--timeout <seconds>', 'per evaluation; the evaluator’s process group is killed past it', seconds('--timeout'))
-    .option('--base-url <url>', 'OpenAI-compatible endpoint for every role (else the spec, else OPENAI_BASE_URL)')
-    .option('--model <id>', 'model for roles the spec leaves unset (else RATCHET_MODEL)')
+    .addOption(baseUrlFlag())
+    .addOption(modelFlag())
     .option('--max-failures <n>', 'give up on an LLM call after this many failures in a row (default 10; rate-limit waits do not count)', positive('--max-failures'))
     .option('--json', 'print engine events as JSONL')
     .option('--apply', 'write the best program into the file at the end (only if the file is unchanged since the start)')
