@@ -7,8 +7,10 @@
 import type { CheckPolicy, CheckVerdict } from './policy';
 import { FLAG_SOURCE, verdictWords } from './policy';
 
+/** One item of a file's test, head against base: for the report's worst regressions. */
 export interface ReportItem {
   itemId: string;
+  /** Δ of head against base. */
   delta: number;
   input: string;
   expected?: string;

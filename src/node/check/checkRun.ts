@@ -13,6 +13,7 @@ import { candidateSide, checkOutcome, headDelta } from '../../core/check/policy'
 import type { AppliedPolicy, CheckPolicy, CheckVerdict } from '../../core/check/policy';
 import { BUNDLE_VERSION, replayBets, sameEvidence } from '../../core/check/evidence';
 import type { BundleStep, EvidenceBundle } from '../../core/check/evidence';
+import type { ReportItem } from '../../core/check/report';
 import { advanceRepoLedger, describeLedger, newLedger, parseLedger, refuseWhenSpent, runLedgerOf } from '../../core/check/ledger';
 import type { RepoLedger } from '../../core/check/ledger';
 import { contentHash } from '../../core/evolve/versions';
@@ -54,17 +55,6 @@ export interface CheckOptions {
   version: string;
 }
 
-/** One item of a file's test, head against base: for the report's worst regressions. */
-export interface ItemResult {
-  itemId: string;
-  /** Δ of head against base. */
-  delta: number;
-  input: string;
-  expected?: string;
-  baseOutput?: string;
-  headOutput?: string;
-}
-
 export interface FileResult {
   file: string;
   /** The policy this file was held to, and where it was set. */
@@ -77,7 +67,7 @@ export interface FileResult {
   wins: number;
   losses: number;
   ties: number;
-  items: ItemResult[];
+  items: ReportItem[];
   cost: { calls: number; tokens: number; dollars: number | undefined };
   /** For a replay: what did not replay (empty: it did). */
   replayProblems?: string[];
@@ -277,7 +267,7 @@ async function testFile(
   const headId = side === 'head' ? 'c1' : 'v0';
   const baseId = side === 'head' ? 'v0' : 'c1';
   const byId = new Map(items.map((it) => [it.itemId, it]));
-  const itemResults: ItemResult[] = steps
+  const itemResults: ReportItem[] = steps
     .filter((s) => !s.abstained)
     .map((s) => {
       const info = byId.get(s.itemId);
