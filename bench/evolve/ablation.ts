@@ -9,7 +9,7 @@
 import { paceConfig, startPaceTest } from '../../src/core/gates/pace';
 import type { PaceConfig } from '../../src/core/gates/pace';
 import { DEFAULT_GRID } from '../../src/core/gates/eprocess';
-import { SCREEN, Screen, dropBar } from '../../src/core/gates/screen';
+import { SCREEN, Screen, dropBar, promoteBar } from '../../src/core/gates/screen';
 import { screenedGamma } from '../../src/core/gates/schedules';
 import { SeededRandom, seededPermutation } from '../../src/core/random';
 import type { Sentence, World, WorldKind } from './world';
@@ -23,7 +23,7 @@ interface Variant {
   /** Run-level thresholds over the dev-set tests (j = 1, 2, …), or 1/α per candidate. */
   gamma: ((j: number) => number) | 'per-candidate';
   screen: boolean;
-  /** Promotion bar and length of the screen, and whether its drop bar stays at −2 instead of rising. */
+  /** Promotion bar (fixed for the whole run) and length of the screen, and whether its drop bar stays at −2 instead of rising. */
   promoteAt?: number;
   maxItems?: number;
   levelDropBar?: boolean;
@@ -39,6 +39,7 @@ const VARIANTS: readonly Variant[] = [
   { name: 'floor ×0.1', gamma: screenedGamma, screen: true, floor: 0.1 },
   { name: 'floor ×0.33', gamma: screenedGamma, screen: true, floor: 1 / 3 },
   { name: 'γ_j = 6/(π² j²)', gamma: (j) => 6 / (Math.PI ** 2 * j * j), screen: true, floor: 0.2 },
+  { name: 'screen promotes at +3 throughout (not +4 after 2 dev-set tests)', gamma: screenedGamma, screen: true, promoteAt: 3, floor: 0.2 },
   { name: 'the earlier screen: promote at +4, drop bar level at −2', gamma: screenedGamma, screen: true, promoteAt: 4, levelDropBar: true, floor: 0.2 },
   { name: 'screen of 12 items', gamma: screenedGamma, screen: true, maxItems: 12, floor: 0.2 },
   { name: 'bet fitted to earlier tests', gamma: screenedGamma, screen: true, floor: 0.2, fitted: true },
@@ -86,7 +87,7 @@ function simulate(w: World, v: Variant): Outcome {
     for (let i = 0; i < 4; i++) outcome(incumbent, w.feedback[rnd.int(w.feedback.length)]!.index);
     const child = [...incumbent, { id: k, kind: proposalKind(w, k) }];
     if (v.screen) {
-      const screen = new Screen(w.feedback.length);
+      const screen = new Screen(w.feedback.length, tested);
       const order = seededPermutation(w.feedback.length, rnd.int(2 ** 31));
       let net = 0;
       let promoted: boolean | undefined;
@@ -98,7 +99,7 @@ function simulate(w: World, v: Variant): Outcome {
           if (verdict) promoted = verdict === 'promote';
         } else {
           net += d;
-          if (net >= (v.promoteAt ?? SCREEN.promoteAt)) promoted = true;
+          if (net >= (v.promoteAt ?? promoteBar(tested))) promoted = true;
           else if (net <= (v.levelDropBar ? -SCREEN.dropAt : dropBar(t + 1)) || t + 1 >= (v.maxItems ?? SCREEN.maxItems)) promoted = false;
         }
       }

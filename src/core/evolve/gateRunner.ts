@@ -2,8 +2,8 @@
  * Tests one candidate against the incumbent with the run's gate and returns the decision record;
  * each gate's own test is in its module (paceGates.ts, greedyGate.ts, signGate.ts, directGate.ts).
  * Every gate follows GATES.md: the item order is a seeded permutation fixed before the first
- * evaluation (A2: orderSeed = hashSeed(runSeed, candidate hash), the incumbent's under a screened
- * schedule: devOrderSeed); items are evaluated a batch at a
+ * evaluation (A2: orderSeed = hashSeed(runSeed, candidate hash), one per dev-set test under a
+ * screened schedule: devOrderSeed); items are evaluated a batch at a
  * time in parallel but the e-process is updated strictly in that order, and the first crossing
  * decides (4.7); the incumbent's outcomes come from the outcome cache (4.3). Under a screened
  * schedule a gate with error control first screens the candidate on feedback items (screenRunner.ts).
@@ -26,12 +26,12 @@ import type { Version } from './versions';
 
 export async function testCandidate(ctx: GateContext, cand: Version, incumbent: Version, ledger: RunLedger): Promise<TestResult> {
   const screened = screens(ctx.gate);
-  const orderSeed = devOrderSeed(ctx.runSeed, cand, incumbent, screened);
+  const orderSeed = devOrderSeed(ctx.runSeed, cand, incumbent, screened ? ledger : undefined);
   const order = seededPermutation(ctx.dev.length, orderSeed).map((i) => ctx.dev[i]!);
   if (!screened) return devTest(ctx, cand, incumbent, ledger, order, orderSeed);
   const measure = ctx.gate.name === 'pace-rf' ? judgedDelta : scoredDelta;
   const feedbackOrder = screenOrder(ctx.runSeed, cand, ctx.feedback, (item) => ctx.evaluator.has(incumbent.hash, item.id));
-  const screen = await screenCandidate(feedbackOrder, ctx.batchSize, (item) => measure(ctx, cand, incumbent, item));
+  const screen = await screenCandidate(feedbackOrder, ledger.tested, ctx.batchSize, (item) => measure(ctx, cand, incumbent, item));
   if (screen.verdict === 'drop') return screenedOut(ctx, cand, incumbent, ledger, orderSeed, screen);
   const result = await devTest(ctx, cand, incumbent, ledger, order, orderSeed);
   return { ...result, record: { ...result.record, screen } };
@@ -58,14 +58,15 @@ function devTest(ctx: GateContext, cand: Version, incumbent: Version, ledger: Ru
 
 /**
  * The seed of a candidate's dev-set order (A2), fixed before its first evaluation: the candidate's
- * (GATES.md 4.7), except under a screened schedule, where it is the incumbent's — every candidate
- * tested against one incumbent meets the dev items in the same order, so the incumbent's cached
- * outcomes (4.3) serve them all and it is evaluated once on the few items the tests reach, not
- * once more on each candidate's own first items. The order still depends on nothing measured, so
- * each test's wealth is an e-process as before (docs/gates.md, "Run-level default").
+ * (GATES.md 4.7), except under a screened schedule (`ledger` given), where it is keyed by the
+ * incumbent and the number of dev-set tests the run made before this one — each dev-set test reads
+ * the dev items in an order of its own, so a start that is bad for one edit is not met again by
+ * each of its re-proposals (one order per incumbent did that: docs/gates.md, "Run-level default").
+ * The count is the one the threshold already depends on; the order depends on nothing measured on
+ * the dev set, so each test's wealth is an e-process as before.
  */
-export function devOrderSeed(runSeed: number, cand: Version, incumbent: Version, screened: boolean): number {
-  return screened ? hashSeed(runSeed, incumbent.hash, 'dev') : hashSeed(runSeed, cand.hash);
+export function devOrderSeed(runSeed: number, cand: Version, incumbent: Version, ledger: RunLedger | undefined): number {
+  return ledger ? hashSeed(runSeed, incumbent.hash, 'dev', ledger.tested) : hashSeed(runSeed, cand.hash);
 }
 
 /** Direct pairwise against several opponents (Elo matches); the gate is the match against the first. */

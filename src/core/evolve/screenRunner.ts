@@ -40,9 +40,13 @@ export function screenOrder(runSeed: number, cand: Version, feedback: readonly D
   return [...seeded.filter(incumbentHasOutput), ...seeded.filter((item) => !incumbentHasOutput(item))];
 }
 
-/** `order`: every feedback item, in the candidate's screen order (screenOrder). */
-export async function screenCandidate(order: readonly DataItem[], batchSize: number, measure: (item: DataItem) => Promise<ScreenMeasure>): Promise<ScreenSummary> {
-  const screen = new Screen(order.length);
+/**
+ * `order`: every feedback item, in the candidate's screen order (screenOrder); `devTestsBefore`: the
+ * candidates of the run that reached a dev-set test before this one (the ledger's `tested`), which
+ * sets the promote bar (screen.ts promoteBar).
+ */
+export async function screenCandidate(order: readonly DataItem[], devTestsBefore: number, batchSize: number, measure: (item: DataItem) => Promise<ScreenMeasure>): Promise<ScreenSummary> {
+  const screen = new Screen(order.length, devTestsBefore);
   let candidateCalls = 0;
   let incumbentCalls = 0;
   let next = 0;

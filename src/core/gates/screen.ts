@@ -4,14 +4,18 @@
  * running count of wins minus losses (items where Δ = Y_C − Y_I is above / below 0: for continuous
  * scores only the sign counts, so the rule does not depend on the scorer's scale) decides:
  *
- *   net ≥ +3                      → promote: the candidate goes on to the dev-set test
+ *   net ≥ +3, +4 once 2 candidates of the run reached a dev-set test
+ *                                 → promote: the candidate goes on to the dev-set test. Each
+ *                                   promotion raises every later line (j(j+1)/α), so once two
+ *                                   have, a candidate must show a little more before it spends α
  *   net ≤ −2 + ⌊answered / 4⌋      → drop: rejected (reason `screened`), no dev item read. The drop
  *                                   bar rises by one every 4 answered items (−2, −1, 0, +1, +2),
  *                                   so a candidate must keep gaining on the incumbent, not merely
  *                                   stay level: a neutral one (no drift) falls under the rising bar
  *                                   within a few items instead of wandering for 20, a real one
- *                                   clears +3 first. At 20 the bar reaches +3 and meets the promote
- *                                   bar, so the screen never reads more than 20 items
+ *                                   clears the promote bar first. At 20 the bar reaches +3 and
+ *                                   meets the promote bar (or lies one under it), so the screen
+ *                                   never reads more than 20 items
  *   20 items read, undecided      → drop (only abstentions can leave one undecided there)
  *   the feedback split runs out first → promote if ahead (net > 0); with no feedback items at all
  *                         every candidate is promoted, and the schedule is plain α-spending
@@ -30,7 +34,16 @@
 import { RatchetError } from '../errors';
 
 /** The screen's bars (docs/gates.md, "Run-level default", says how they were chosen). */
-export const SCREEN = Object.freeze({ promoteAt: 3, dropAt: 2, dropBarRisesEvery: 4, maxItems: 20 });
+export const SCREEN = Object.freeze({ promoteAt: 3, laterPromoteAt: 4, laterFromDevTests: 2, dropAt: 2, dropBarRisesEvery: 4, maxItems: 20 });
+
+/**
+ * The net at or above which a candidate is promoted, given how many earlier candidates of the run
+ * reached a dev-set test (the ledger's `tested`: a count of earlier screens' verdicts, so the bar
+ * reads no dev item).
+ */
+export function promoteBar(devTestsBefore: number): number {
+  return devTestsBefore >= SCREEN.laterFromDevTests ? SCREEN.laterPromoteAt : SCREEN.promoteAt;
+}
 
 /** The net at or below which a candidate is dropped once `answered` items were judged. */
 export function dropBar(answered: number): number {
@@ -64,9 +77,20 @@ export class Screen {
   private read = 0;
   verdict: ScreenVerdict | undefined;
 
-  /** `available`: the feedback items there are to compare on; the screen reads at most SCREEN.maxItems of them. */
-  constructor(readonly available: number) {
+  private readonly promoteAt: number;
+
+  /**
+   * `available`: the feedback items there are to compare on; the screen reads at most
+   * SCREEN.maxItems of them. `devTestsBefore`: the candidates of the run that reached a dev-set
+   * test before this one (promoteBar).
+   */
+  constructor(
+    readonly available: number,
+    devTestsBefore: number,
+  ) {
     if (!(Number.isInteger(available) && available >= 0)) throw new RatchetError('internal', `The screen needs a whole number of items, got ${available}.`);
+    if (!(Number.isInteger(devTestsBefore) && devTestsBefore >= 0)) throw new RatchetError('internal', `The screen needs a whole number of earlier dev-set tests, got ${devTestsBefore}.`);
+    this.promoteAt = promoteBar(devTestsBefore);
     if (available === 0) this.verdict = 'promote';
   }
 
@@ -89,7 +113,7 @@ export class Screen {
     else this.ties++;
     const net = this.wins - this.losses;
     const answered = this.read - this.abstained;
-    if (net >= SCREEN.promoteAt) this.verdict = 'promote';
+    if (net >= this.promoteAt) this.verdict = 'promote';
     else if (net <= dropBar(answered)) this.verdict = 'drop';
     else if (this.read >= Math.min(SCREEN.maxItems, this.available)) {
       this.verdict = answered === 0 ? 'promote' : this.read >= SCREEN.maxItems ? 'drop' : net > 0 ? 'promote' : 'drop';

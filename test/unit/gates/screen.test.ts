@@ -1,10 +1,10 @@
 // The screen of the screened run-level schedule (docs/gates.md, "Run-level default").
 import { describe, expect, it } from 'vitest';
-import { SCREEN, Screen, dropBar } from '../../../src/core/gates/screen';
+import { SCREEN, Screen, dropBar, promoteBar } from '../../../src/core/gates/screen';
 
 /** Feeds Δs until the screen decides; returns the verdict and how many it read. */
-function run(available: number, deltas: readonly (number | undefined)[]) {
-  const s = new Screen(available);
+function run(available: number, deltas: readonly (number | undefined)[], devTestsBefore = 0) {
+  const s = new Screen(available, devTestsBefore);
   let read = 0;
   for (const d of deltas) {
     if (s.verdict) break;
@@ -18,6 +18,17 @@ describe('the screen', () => {
   it('promotes at 3 more wins than losses, ties counting for nothing', () => {
     expect(run(150, [1, 0, 1, -1, 1, 0, 1])).toEqual({ verdict: 'promote', read: 7 });
     expect(run(150, [1, 1, 1])).toEqual({ verdict: 'promote', read: 3 });
+  });
+
+  it('asks for 4 more wins than losses once 2 candidates of the run reached a dev-set test', () => {
+    expect([0, 1, 2, 3, 40].map(promoteBar)).toEqual([3, 3, 4, 4, 4]);
+    expect(run(150, [1, 1, 1], 1)).toEqual({ verdict: 'promote', read: 3 });
+    expect(run(150, [1, 1, 1], 2)).toEqual({ verdict: undefined, read: 3 });
+    expect(run(150, [1, 1, 1, 1], 2)).toEqual({ verdict: 'promote', read: 4 });
+    // The drop bar is the same: one win in every 4 items reaches +4 at item 13 instead of +3 at 9.
+    expect(run(150, [1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], 2)).toEqual({ verdict: 'promote', read: 13 });
+    // A small feedback split that runs out still promotes a candidate that is ahead.
+    expect(run(6, [1, 0, 0, 0, 0, 0], 5)).toEqual({ verdict: 'promote', read: 6 });
   });
 
   it('drops at 2 more losses than wins, before any dev item', () => {
@@ -35,8 +46,10 @@ describe('the screen', () => {
     expect(run(150, [1, ...Array(11).fill(0)])).toEqual({ verdict: 'drop', read: 12 });
   });
 
-  it('never reads more than 20 items: there the drop bar meets the promote bar', () => {
-    expect(dropBar(SCREEN.maxItems)).toBe(SCREEN.promoteAt);
+  it('never reads more than 20 items: there the drop bar meets the promote bar or lies one under it', () => {
+    expect(dropBar(SCREEN.maxItems)).toBe(promoteBar(0));
+    expect(dropBar(SCREEN.maxItems)).toBe(promoteBar(2) - 1);
+    expect(run(150, [1, 1, 1, ...Array(17).fill(0)], 2)).toEqual({ verdict: 'drop', read: 20 });
     expect(run(150, Array(30).fill(0))).toEqual({ verdict: 'drop', read: 8 });
     // Abstentions do not raise the bar; 20 items read and still undecided is a drop.
     expect(run(150, [1, 1, ...Array(18).fill(undefined), 1])).toEqual({ verdict: 'drop', read: 20 });
@@ -49,7 +62,7 @@ describe('the screen', () => {
   });
 
   it('promotes every candidate when there is no feedback item to compare on', () => {
-    const s = new Screen(0);
+    const s = new Screen(0, 0);
     expect(s.verdict).toBe('promote');
     expect(s.summary({ candidateCalls: 0, incumbentCalls: 0 })).toEqual({ items: 0, wins: 0, losses: 0, ties: 0, abstained: 0, net: 0, verdict: 'promote', candidateCalls: 0, incumbentCalls: 0 });
   });
@@ -62,7 +75,7 @@ describe('the screen', () => {
     expect(run(150, [undefined, 1, undefined, 1, 1, undefined, 1])).toEqual({ verdict: 'promote', read: 5 });
     expect(run(150, [-1, undefined, ...Array(18).fill(0)])).toEqual({ verdict: 'drop', read: 5 });
     expect(run(150, [undefined, undefined, undefined, undefined, -1])).toEqual({ verdict: undefined, read: 5 });
-    const s = new Screen(150);
+    const s = new Screen(150, 0);
     for (const d of [undefined, -1, undefined, -1]) s.observe(d);
     expect(s.summary({ candidateCalls: 4, incumbentCalls: 0 })).toMatchObject({ items: 4, wins: 0, losses: 2, ties: 0, abstained: 2, verdict: 'drop' });
   });
@@ -73,7 +86,7 @@ describe('the screen', () => {
   });
 
   it('sums up what it read and what it cost', () => {
-    const s = new Screen(150);
+    const s = new Screen(150, 0);
     for (const d of [1, 0, -1, 1, 1]) s.observe(d);
     expect(() => s.summary({ candidateCalls: 5, incumbentCalls: 2 })).toThrow(/no verdict yet/);
     s.observe(1);
@@ -81,7 +94,7 @@ describe('the screen', () => {
   });
 
   it('refuses an item after its verdict and a difference outside [−1, 1]', () => {
-    const s = new Screen(150);
+    const s = new Screen(150, 0);
     expect(() => s.observe(2)).toThrow(/\[−1, 1\]/);
     for (const d of [-1, -1]) s.observe(d);
     expect(() => s.observe(1)).toThrow(/already decided \(drop\)/);
