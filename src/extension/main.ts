@@ -90,7 +90,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   host = serverHost;
   context.subscriptions.push(
     serverHost,
-    review.onDidChangeAnswering((uris) => serverHost.refreshCodeLenses(uris)),
+    review.onDidChangeAnswering(() => serverHost.refreshCodeLenses()),
   );
 
   const runsView = new RunsView({ store, statuses, host: serverHost, feed, errors });

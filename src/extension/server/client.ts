@@ -33,6 +33,8 @@ export interface ClientSetup {
   onGaveUp(message: string): void;
   /** A lens of the server's that the editor leaves out (its suggestion is being answered here). */
   hidesLens(command: vscode.Command): boolean;
+  /** VS Code asked for a file's lenses (lensRefresh.ts). */
+  lensesAsked(): void;
 }
 
 export function createLanguageClient(setup: ClientSetup): LanguageClient {
@@ -67,6 +69,7 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
       // The server's lens titles name no keys (any LSP client may show them); VS Code's users see
       // the keys this extension binds, as the Keyboard Shortcuts editor lists them, in the tooltip.
       provideCodeLenses: async (document, token, next) => {
+        setup.lensesAsked();
         const lenses = (await next(document, token))?.filter((lens) => !(lens.command && setup.hidesLens(lens.command)));
         for (const lens of lenses ?? []) {
           const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, process.platform === 'darwin');
@@ -76,11 +79,25 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
       },
     },
   };
-  return new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
+  const client = new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
+  // The server is not to ask for lens refreshes: the host tells VS Code itself, through one door
+  // that does not put VS Code's next lens request back with every change (lensRefresh.ts). This
+  // runs after the library's code lens feature has said it supports them.
+  client.registerFeature({
+    fillClientCapabilities: (capabilities) => {
+      capabilities.workspace ??= {};
+      capabilities.workspace.codeLens = { ...capabilities.workspace.codeLens, refreshSupport: false };
+    },
+    initialize: () => undefined,
+    getState: () => ({ kind: 'static' }),
+    clear: () => undefined,
+  });
+  return client;
 }
 
-/** Has VS Code ask the client again for these documents' lenses: what `hidesLens` leaves out changed. */
+/** Tells VS Code that the lenses of these documents changed: each provider once. */
 export function refreshCodeLenses(client: LanguageClient, documents: readonly vscode.TextDocument[]): void {
   const codeLens = client.getFeature('textDocument/codeLens');
-  for (const doc of documents) codeLens.getProvider(doc)?.onDidChangeCodeLensEmitter.fire();
+  const providers = new Set(documents.map((doc) => codeLens.getProvider(doc)).filter((p) => p !== undefined));
+  for (const provider of providers) provider.onDidChangeCodeLensEmitter.fire();
 }

@@ -15,6 +15,7 @@ import { describeServerSettings, serverExecArgv, toServerSettings } from '../set
 import type { ServerPhase } from '../views/statusText';
 import { loadClientModule } from './lazyClient';
 import { redactingChannel } from './redact';
+import { LensRefresh } from './lensRefresh';
 import { RestartPolicy } from './restartPolicy';
 import { onNotification, onRequest, sendRequest } from './typedClient';
 
@@ -57,6 +58,10 @@ export class ServerHost implements vscode.Disposable {
   private currentPhase: ServerPhase = 'stopped';
   private readonly phaseEmitter = new vscode.EventEmitter<ServerPhase>();
   private readonly policy = new RestartPolicy();
+  /** The one door to VS Code's lens requests (lensRefresh.ts). */
+  private readonly lenses = new LensRefresh(() => {
+    if (this.client) loadClientModule().refreshCodeLenses(this.client, vscode.workspace.textDocuments);
+  });
   private readonly output: vscode.LogOutputChannel;
   private readonly trace: vscode.LogOutputChannel;
   /** The settings of the last send, for automatic restarts (initializationOptions is synchronous). */
@@ -94,19 +99,21 @@ export class ServerHost implements vscode.Disposable {
   async start(): Promise<void> {
     if (this.client) return;
     this.setPhase('starting');
-    // The key comes from the secret store, a round trip to the window: the client library loads
-    // meanwhile — in a later turn of the event loop, once activate() has returned, so its ~100 ms
-    // never count against the extension's activation (lazyClient.ts).
-    const settingsRead = this.settingsNow();
+    // The key comes from the secret store, a round trip to the window, which took 1.5 s while a
+    // reloaded window restored itself. The server does not wait for it: it starts with every
+    // setting but the key and gets the key as a settings change before the phase turns 'running',
+    // so nothing here can start a run without it (the lenses need no key and come sooner). The
+    // client library loads in a later turn of the event loop, once activate() has returned, so its
+    // ~100 ms never count against the extension's activation (lazyClient.ts).
+    let firstRead: Promise<ServerSettings> | undefined = this.settingsNow();
     await new Promise<void>((resolve) => setImmediate(resolve));
     const { createLanguageClient, State } = loadClientModule();
-    const settings = await settingsRead;
-    this.lastSettings = settings;
+    const withoutKey = toServerSettings(this.deps.config.settings, { apiKey: undefined, trusted: vscode.workspace.isTrusted });
     const client = createLanguageClient({
       serverModule: this.context.asAbsolutePath('out/server.js'),
       execArgv: serverExecArgv(this.deps.config.settings),
       initializationOptions: () => {
-        const now = this.lastSettings ?? settings;
+        const now = this.lastSettings ?? withoutKey;
         this.serverHas = JSON.stringify(now);
         return { settings: now };
       },
@@ -118,24 +125,41 @@ export class ServerHost implements vscode.Disposable {
         void this.offerRestart(message);
       },
       hidesLens: (command) => this.deps.hidesLens(command),
+      lensesAsked: () => this.lenses.asked(),
     });
     this.client = client;
     const h = this.deps.handlers;
     this.clientSubscriptions = [
       onNotification(client, RunEventNotification, (p) => h.onRunEvent(p)),
       onNotification(client, RunStatusNotification, (p) => h.onRunStatus(p)),
-      onNotification(client, SuggestionChangedNotification, (s) => h.onSuggestionChanged(s)),
+      onNotification(client, SuggestionChangedNotification, (s) => {
+        h.onSuggestionChanged(s);
+        this.refreshCodeLenses();
+      }),
       onNotification(client, ServerStatusNotification, (s) => h.onServerStatus(s)),
       onRequest(client, LanguageModelRequest, (p, token) => h.onLanguageModel(p, token)),
       client.onDidChangeState((e) => {
         if (client !== this.client) return;
         if (e.newState === State.Running) {
-          this.setPhase('running');
-          // Settings can change while the server starts (remote user settings arrive late in
-          // code-server, a key is stored): initializationOptions may already be out of date. Only
-          // a change is sent: the server answers one with a lens refresh and a daemon re-attach.
-          void this.sendSettings().catch((err: unknown) => this.deps.log.warn('Sending settings:', err instanceof Error ? err : String(err)));
-          h.onReady();
+          // What the server started with may be out of date (the key read meanwhile, remote user
+          // settings arriving late in code-server, a key stored): only a change is sent, and the
+          // phase turns 'running' once it is.
+          const read = firstRead ?? this.settingsNow();
+          firstRead = undefined;
+          const warn = (err: unknown) => this.deps.log.warn('Sending settings:', err instanceof Error ? err : String(err));
+          void read
+            .then((settings) => {
+              this.lastSettings = settings;
+              return this.sendSettingsTo(client, settings);
+            })
+            .catch(warn)
+            .finally(() => {
+              if (client !== this.client || !client.isRunning()) return;
+              this.setPhase('running');
+              h.onReady();
+              // A change read while the server started went only into lastSettings (sendSettings).
+              if (this.lastSettings !== undefined) void this.sendSettingsTo(client, this.lastSettings).catch(warn);
+            });
         } else if (e.newState === State.Starting) this.setPhase('starting');
         else if (this.currentPhase !== 'failed') this.setPhase('stopped');
       }),
@@ -173,21 +197,23 @@ export class ServerHost implements vscode.Disposable {
 
   /** Sends the current settings (after a settings, key or trust change), unless the server has them already. */
   async sendSettings(): Promise<void> {
-    const settings = await this.settingsNow();
-    this.lastSettings = settings;
-    if (!this.client || !this.running || JSON.stringify(settings) === this.serverHas) return;
-    const change: RatchetConfigurationChange = { settings };
-    this.serverHas = JSON.stringify(settings);
-    await this.client.sendNotification(loadClientModule().DidChangeConfigurationNotification.type, change);
+    this.lastSettings = await this.settingsNow();
+    // A server starting or restarting gets them once it runs (or with its initialization options).
+    if (this.client && this.running) await this.sendSettingsTo(this.client, this.lastSettings);
   }
 
-  /** Has VS Code ask again for the lenses of these files, where open: what `hidesLens` leaves out has changed. */
-  refreshCodeLenses(uris: readonly string[]): void {
-    if (!this.client) return;
-    loadClientModule().refreshCodeLenses(
-      this.client,
-      vscode.workspace.textDocuments.filter((d) => uris.includes(d.uri.toString())),
-    );
+  private async sendSettingsTo(client: LanguageClient, settings: ServerSettings): Promise<void> {
+    if (client !== this.client || JSON.stringify(settings) === this.serverHas) return;
+    const change: RatchetConfigurationChange = { settings };
+    this.serverHas = JSON.stringify(settings);
+    await client.sendNotification(loadClientModule().DidChangeConfigurationNotification.type, change);
+    // The Evolve lens's tooltip names the models, the code search lens says whether the workspace is trusted.
+    this.refreshCodeLenses();
+  }
+
+  /** Tells VS Code that Ratchet's lenses (may) have changed: a suggestion's state, what `hidesLens` leaves out, the settings. */
+  refreshCodeLenses(): void {
+    this.lenses.changed();
   }
 
   async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
@@ -197,6 +223,7 @@ export class ServerHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.lenses.dispose();
     void this.stop();
     this.phaseEmitter.dispose();
   }
