@@ -7,7 +7,7 @@
  * - `SeededRandom`: xoshiro128** seeded by SplitMix32 expansion of a 32-bit seed.
  * - `seededPermutation(n, seed)`: Fisher–Yates from the last index down, `j = int(i + 1)`.
  * - `drawIndex(probs, random)`: an index drawn by inverse CDF on one uniform (parent selection).
- * Test vectors in test/unit/random.test.ts pin all three; changing them changes every run's order.
+ * Test vectors in test/unit/random.test.ts pin all four; changing them changes every run's order.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
