@@ -64,9 +64,16 @@ export class Editor {
     await waitVisible(this.active, `editor for '${fileName}'`, timeoutMs);
   }
 
-  /** The texts of the code lenses currently rendered in the active editor, top to bottom. */
+  /**
+   * The texts of the code lenses currently drawn in the active editor, top to bottom: the links,
+   * and the plain text VS Code draws from its cache (the same titles, not clickable) whenever the
+   * editor's model, its language or the lens providers change, until it has asked for them again.
+   * Both are on screen: a lens drawn from the cache has not gone.
+   */
   async codeLensTexts(): Promise<string[]> {
-    return (await this.codeLenses.allTextContents()).map((t) => t.trim()).filter((t) => t.length > 0);
+    const drawn = await this.active.locator('.codelens-decoration > a, .codelens-decoration > span').allTextContents();
+    // The separators between lenses are spans too: " | ".
+    return drawn.map((t) => t.trim()).filter((t) => t.length > 0 && t !== '|');
   }
 
   /** Waits until a code lens with exactly this text (after any `$(icon)` label) is rendered. */
