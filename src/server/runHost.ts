@@ -14,7 +14,7 @@ import type { WorkDoneProgressServerReporter } from 'vscode-languageserver/node'
 import { RatchetError } from '../core/errors';
 import { ROLES } from '../core/llm/types';
 import type { LlmTransport } from '../core/ports';
-import { isOver, isWorkDone } from '../core/journal/runStatus';
+import { isOver } from '../core/journal/runStatus';
 import type { LiveRunStatus } from '../core/journal/runStatus';
 import { readRunRecord, runPaths } from '../core/journal/journal';
 import { listRuns } from '../core/journal/listRuns';
@@ -67,6 +67,9 @@ export const DEFAULT_KEEP_ALIVE_SECONDS = 120;
  * daemon owns its status). `undefined` when the client has no progress UI; the run goes on.
  */
 type Shown = Promise<WorkDoneProgressServerReporter | undefined>;
+
+/** A run of this server's that shows no progress now: it waits for the user's answer. */
+const WAITING: Shown = Promise.resolve(undefined);
 
 export class RunHost {
   /** The runs going on for this server (a status not over yet came for each), with their progress. */
@@ -208,12 +211,14 @@ export class RunHost {
     if (isOver(status)) {
       if (status.state === 'failed' && status.error !== undefined) this.o.warn(`Run ${status.runId} stopped: ${status.error}`);
       this.ended(status.runId, 'The run ended before you answered.');
-    } else if (isWorkDone(status)) {
-      // A search done but for the answer to its best works no more: no spinner says it does (the
-      // status bar's own item says it waits for you). The run stays this server's until it ends.
+    } else if (status.state === 'waiting-for-you') {
+      // A run that waits for the user's answer works no more meanwhile (a search done but for the
+      // answer to its best, or an evolve run paused on a suggestion): no spinner says it does; the
+      // status bar's own item says it waits for you. The run stays this server's until it ends,
+      // and an evolve run that goes on after the answer gets a progress again.
       void shown?.then((progress) => progress?.done());
-      this.runs.set(status.runId, Promise.resolve(undefined));
-    } else if (shown) {
+      this.runs.set(status.runId, WAITING);
+    } else if (shown && shown !== WAITING) {
       void shown.then((progress) => progress?.report(status.line));
     } else {
       this.show(identity, status.line);

@@ -130,6 +130,18 @@ describe('suggest mode over LSP', () => {
     expect(client.text(uri)).toContain(PROMPT_BODY);
     expect(latest(client, 'c1')?.status).toBe('rejected');
   });
+
+  it('no spinner while the run waits for the answer: its progress ends, and begins again when the run goes on', async () => {
+    const { client, runId } = await pendingSuggestion();
+    const evolving = () => [...client.progress.values()].filter((p) => p.values[0]?.kind === 'begin' && p.values[0].title?.startsWith('Ratchet: Evolving'));
+    await client.waitFor(() => client.statusesOf(runId).some((s) => s.state === 'waiting-for-you'), 'the run to wait for the answer');
+    await client.waitFor(() => (evolving().length === 1 && evolving()[0]!.values.at(-1)?.kind === 'end' ? true : undefined), 'the progress to end while the run waits');
+    expect(await client.conn.sendRequest(RejectSuggestionRequest, { runId, candidateId: 'c1' })).toEqual({});
+    // The run tests its next candidates: a progress says so again, and ends with the run.
+    await client.waitFor(() => client.runEvents(runId).some(isTerminal), 'the run to end');
+    await client.waitFor(() => (evolving().length === 2 && evolving().every((p) => p.values.at(-1)?.kind === 'end') ? true : undefined), 'a second progress, ended with the run');
+    expect(client.statusesOf(runId).filter((s) => s.state === 'waiting-for-you').length).toBeGreaterThan(0);
+  });
 });
 
 function applySpan(s: SuggestionState): string {
