@@ -70,14 +70,28 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
       // the keys this extension binds, as the Keyboard Shortcuts editor lists them, in the tooltip.
       provideCodeLenses: async (document, token, next) => {
         setup.lensesAsked();
-        const lenses = (await next(document, token))?.filter((lens) => !(lens.command && setup.hidesLens(lens.command)));
+        const lenses = (await unlessStopping(() => next(document, token)))?.filter((lens) => !(lens.command && setup.hidesLens(lens.command)));
         for (const lens of lenses ?? []) {
           const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, process.platform === 'darwin');
           if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;
         }
         return lenses;
       },
+      provideCodeActions: (document, range, context, token, next) => unlessStopping(() => next(document, range, context, token)),
     },
+  };
+  // A window that reloads or closes stops the server while the editor still has requests out (it
+  // asks for code actions as it goes); they fail, and by then VS Code has closed the log channel
+  // the failure would be written to. Each failed request was "provider FAILED" in the extension
+  // host's log at every reload. A request that fails because the client is stopping has no answer
+  // anyone waits for: none.
+  const unlessStopping = async <T>(ask: () => T | Thenable<T>): Promise<T | undefined> => {
+    try {
+      return await ask();
+    } catch (err) {
+      if (!client.isRunning()) return undefined;
+      throw err;
+    }
   };
   const client = new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
   // The server is not to ask for lens refreshes: the host tells VS Code itself, through one door

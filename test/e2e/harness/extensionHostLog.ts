@@ -41,3 +41,18 @@ export async function activationFailures(userDataDir: string, extensionId: strin
   }
   return failures;
 }
+
+/**
+ * Requests of the extension's providers that failed, as the extension host logs them: the
+ * "[id] provider FAILED" line and the error line under it, from every extension host of the run.
+ */
+export async function providerFailures(userDataDir: string, extensionId: string): Promise<string[]> {
+  const failures: string[] = [];
+  for (const file of await extensionHostLogs(userDataDir)) {
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines.forEach((l, i) => {
+      if (l.includes(`[${extensionId}] provider FAILED`)) failures.push(`${l} ${lines[i + 1] ?? ''}`);
+    });
+  }
+  return failures;
+}

@@ -15,6 +15,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture';
+import { providerFailures } from '../harness/extensionHostLog';
+import { ratchetExtensionId } from '../harness/paths';
 import { useSession } from '../harness/specSession';
 import type { Editor } from '../pages/Editor';
 import { waitHidden, waitUntil, waitVisible } from '../pages/waits';
@@ -167,6 +169,9 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await editor.waitForCodeLens(/Accept c1/, 90_000);
     await waitForWholeChange();
     await expectNoCommentsPanel();
+    // The window that went away stopped the server with the editor's requests still out: none of
+    // them failed in the extension host's log (each did, at every reload, before).
+    expect(await providerFailures(s.server.userDataDir, ratchetExtensionId)).toEqual([]);
     await s.workbench.parkMouse();
     await s.screenshot('after-reload');
     // The suggestion's diff, opened after the reload: Reject closes it too.
