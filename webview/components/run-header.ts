@@ -105,8 +105,9 @@ export class RunHeader extends HTMLElement {
     this.connectedCallback();
     setText(this.target, model.target);
     this.target.title = model.targetPath;
-    this.statusIcon.setAttribute('name', STATUS_ICON[model.status]);
-    this.statusIcon.toggleAttribute('spin', model.status === 'running');
+    // A running run that only waits for the user's answer rings the bell the status bar shows.
+    this.statusIcon.setAttribute('name', model.status === 'running' && !model.working ? 'bell' : STATUS_ICON[model.status]);
+    this.statusIcon.toggleAttribute('spin', model.working);
     this.status.className = `run-status status-${model.status}`;
     setText(this.status, model.statusText);
     this.waiting.hidden = model.waiting === undefined;

@@ -35,6 +35,12 @@ export interface HeaderModel {
   gated: boolean;
   status: PanelRunStatus;
   statusText: string;
+  /**
+   * The run's own work goes on (its icon spins). Not while it only waits for the user's answer: a
+   * prompt run paused on its suggestion, or a search done but for the answer to its best (the
+   * status bar shows a bell then, and so does the header).
+   */
+  working: boolean;
   meters: BudgetMeter[];
   /** The binding budget: the largest used fraction of any limit (drives the progress bar). */
   progress: number | undefined;
@@ -96,6 +102,7 @@ export function headerModel(state: RunState | undefined, now: number, listed: Li
       mode: '—',
       gated: false,
       status: 'pending',
+      working: false,
       statusText: 'Start a run with Evolve on a prompt file.',
       meters: [],
       progress: undefined,
@@ -140,6 +147,7 @@ export function headerModel(state: RunState | undefined, now: number, listed: Li
     mode: generation ? '—' : (info?.mode ?? '—'),
     gated: !evaluation,
     status: state.status,
+    working: live && state.status === 'running' && answerLeft === undefined && !(info?.kind !== 'search' && awaitingAnswer(state) !== undefined),
     statusText: open && interrupted ? 'interrupted: Resume continues it from its journal' : answerLeft !== undefined ? searchDoneLine(shortId(answerLeft)) : statusText(state),
     meters,
     progress: fractions.length > 0 ? Math.max(...fractions) : undefined,

@@ -179,12 +179,23 @@ describe('the labels outside the panel read the same fold', () => {
     expect(runNodes([entry], [], [])[0]!.label).toBe('4 committed · step.mjs');
   });
 
+  it('the header spins its icon only while the run works: not while a prompt run waits for your answer', () => {
+    const PROMPT = 'p/task.prompt.md';
+    const promptRun = [started({ kind: 'evolve', target: PROMPT }), proposed('c1', 'v0'), decided('c1', 'commit')];
+    expect(headerModel(fold(promptRun), 0)).toMatchObject({ status: 'running', working: true, statusText: 'running' });
+    const waiting = fold([...promptRun, ev('suggestion', { candidateId: 'c1', file: PROMPT, baseText: 'a', newText: 'b' })]);
+    expect(headerModel(waiting, 0)).toMatchObject({ status: 'running', working: false, statusText: 'waiting for you: c1 waits in the editor for your Accept or Reject' });
+    // Answered, the run goes on with its next candidate: it works again.
+    const answered = fold([...promptRun, ev('suggestion', { candidateId: 'c1', file: PROMPT, baseText: 'a', newText: 'b' }), ev('edit/rejected', { candidateId: 'c1', file: PROMPT, by: 'user' }), proposed('c2', 'v0')]);
+    expect(headerModel(answered, 0)).toMatchObject({ working: true, statusText: 'running' });
+  });
+
   it('a search done but for your answer to its best offers no Cancel: the header, the status bar and the Runs view say it waits for you', () => {
     const store = new RunStore();
     store.appendAll(fourCommitsOneOffered());
     // Still searching while p4 waits in the editor: Cancel stops the search.
     const searching = headerModel(store.snapshot(RUN), 0, store.runs()[0]);
-    expect(searching).toMatchObject({ canCancel: true, statusText: 'running; p4, the best so far, waits in the editor for your Accept or Reject' });
+    expect(searching).toMatchObject({ canCancel: true, working: true, statusText: 'running; p4, the best so far, waits in the editor for your Accept or Reject' });
 
     // The daemon says the search is done and waits only for the answer (not an event: the store is told).
     const pushed: LiveRunStatus[] = [];
@@ -194,7 +205,7 @@ describe('the labels outside the panel read the same fold', () => {
     expect(isWorkDone(status)).toBe(true);
     store.setWaitsOnlyForYou([RUN]);
     const done = headerModel(store.snapshot(RUN), 0, store.runs()[0]);
-    expect(done).toMatchObject({ canCancel: false, statusText: 'the search is done; p4 waits for your Accept or Reject' });
+    expect(done).toMatchObject({ canCancel: false, working: false, statusText: 'the search is done; p4 waits for your Accept or Reject' });
     expect(done.cancelTitle).toBe('Nothing to cancel: the search is done. Accept p4 in the editor, or Reject it to end the run without it.');
 
     const bar = statusView({ runId: RUN, status: { uri: `file:///w/${FILE}`, workspace: '/w', status }, state: store.snapshot(RUN) }, 'running', undefined);
