@@ -1,6 +1,7 @@
 // The server checks the editor's settings against the one schema of ServerSettings
 // (src/protocol/serverSettings.ts): each field's problem message is the schema's own words, the
 // client's value lists are the schema's, and what the client sends passes it untouched.
+import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { SETTINGS, readSettings as readClientSettings, toServerSettings } from '../../../src/extension/settings';
 import type { SettingKey } from '../../../src/extension/settings';
@@ -8,6 +9,14 @@ import { GATE_NAMES, MODEL_ROLES, PROVIDERS, RUN_MODES, SERVER_SETTINGS_SCHEMA }
 import { DEFAULT_SETTINGS, readSettings } from '../../../src/server/settings';
 
 describe('server settings: the shared schema', () => {
+  it('is a valid draft-07 schema under strict Ajv (the server compiles it without checking it again)', () => {
+    const ajv = new Ajv({ strict: true });
+    ajv.addVocabulary(['x-expected']);
+    expect(ajv.validateSchema(SERVER_SETTINGS_SCHEMA)).toBe(true);
+    expect(ajv.errors ?? []).toEqual([]);
+    expect(() => ajv.compile(SERVER_SETTINGS_SCHEMA)).not.toThrow();
+  });
+
   it.each(Object.entries(SERVER_SETTINGS_SCHEMA.properties))('drops a bad %s with the schema’s words', (field, schema) => {
     const bad = schema.type === 'object' ? 3 : schema.type === 'string' ? 42 : 'x';
     const { settings, problems } = readSettings({ [field]: bad });
