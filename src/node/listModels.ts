@@ -4,10 +4,8 @@
  * means the base URL and the key work; the list is what `ratchet.models.default` may name. A
  * failure is the same RatchetError a run's call would get, naming where the base URL came from.
  */
-import OpenAI, { APIError } from 'openai';
 import { RatchetError } from '../core/errors';
 import { redactUrl } from '../core/redact';
-import { toRatchetError } from './openaiErrors';
 
 export interface ListModelsTarget {
   baseURL: string;
@@ -23,6 +21,9 @@ const LIST_TIMEOUT_MS = 15_000;
 /** The ids the endpoint lists, sorted. */
 export async function listModels(target: ListModelsTarget, signal: AbortSignal): Promise<string[]> {
   const shownURL = redactUrl(target.baseURL);
+  // The SDK is loaded on the first Test Connection, not when the language server that answers it
+  // starts: initialising it took ~65 ms of every server start (a window reload waits for that).
+  const [{ default: OpenAI, APIError }, { toRatchetError }] = await Promise.all([import('openai'), import('./openaiErrors')]);
   // The SDK refuses to start without a key; local servers ignore it.
   const client = new OpenAI({ baseURL: target.baseURL, apiKey: target.apiKey ?? 'not-needed', maxRetries: 0, timeout: LIST_TIMEOUT_MS });
   const ids: string[] = [];

@@ -16,7 +16,7 @@ import { RatchetCommands } from '../protocol/lsp';
 import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
 import { hunkLines, inlineHunks } from '../core/edit/hunks';
 import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
-import { genDataPaths } from '../node/runs/genDataRun';
+import { genDataPaths } from '../node/runs/genDataPaths';
 
 /** A prompt's run spec, undefined when it does not load (its diagnostics say why): server/specCache.ts. */
 export type SpecOf = (promptPath: string) => Promise<RunSpec | undefined>;

@@ -28,7 +28,7 @@ import { streamJournal } from '../node/journalStream';
 import { isOwnerAlive } from '../node/process';
 import { promptPathOfRun } from '../node/runs/storedRun';
 import { loadCodeSpec } from '../node/runs/searchSpecFile';
-import { genDataPaths } from '../node/runs/genDataRun';
+import { genDataPaths } from '../node/runs/genDataPaths';
 import type { CodeRunSpec } from '../core/code/spec';
 import type { RunSpec } from '../core/run/specTypes';
 import type { DevSetPaths, RunEventParams, RunListEntry, RunStatusParams, ServerSettings, StartRunParams, StartRunResult } from '../protocol/lsp';

@@ -13,7 +13,7 @@
  * once, at the end, so an interrupted run leaves no half dev set: `ratchet runs resume` takes the
  * run up (resumeGenData), every call already paid for answered from the response cache.
  */
-import { basename, dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { RatchetError } from '../../core/errors';
 import { describeRoles } from '../../core/llm/roles';
 import type { LlmTransport } from '../../core/ports';
@@ -33,8 +33,8 @@ import type { RunSpec } from '../../core/run/specTypes';
 import { devSetJsonl, generatedItemRecord } from '../../core/zero/devSet';
 import type { GeneratedTask, RoundOutcome, ZeroSettings } from '../../core/zero/rounds';
 import { DEFAULT_ZERO_SETTINGS, ZeroRounds } from '../../core/zero/rounds';
-import { PROMPT_EXTENSIONS } from '../../core/files/fileKinds';
 import { NodeFiles } from '../files';
+import { genDataPaths } from './genDataPaths';
 import { writeFilePair } from './devSetFiles';
 import { roleConfig } from './roles';
 import { RunShell } from './runShell';
@@ -73,19 +73,6 @@ export interface GenDataOutcome {
   unmatched?: boolean;
   rounds: RoundOutcome[];
   error?: { code: string; message: string };
-}
-
-/** The dev file and the test file of a run, from the prompt's path or --out. */
-export function genDataPaths(promptPath: string, out: string | undefined): { devPath: string; testPath: string } {
-  const devPath = out !== undefined ? resolve(out) : join(dirname(resolve(promptPath)), `${promptName(promptPath)}.dev.jsonl`);
-  const testPath = devPath.endsWith('.dev.jsonl') ? `${devPath.slice(0, -'.dev.jsonl'.length)}.test.jsonl` : devPath.replace(/(\.jsonl)?$/, '.test.jsonl');
-  return { devPath, testPath };
-}
-
-function promptName(path: string): string {
-  const name = basename(path);
-  const ext = [...PROMPT_EXTENSIONS].sort((a, b) => b.length - a.length).find((e) => name.toLowerCase().endsWith(e));
-  return ext ? name.slice(0, -ext.length) : name;
 }
 
 export async function runGenData(opts: GenDataOptions): Promise<GenDataOutcome> {
