@@ -2,14 +2,15 @@
  * bench:bundles — what the extension ships and what activation costs. Prints one table of the
  * production bundles (bytes, gzip, budget) and the .vsix, and one of activation: out/extension.js
  * loaded and activate() called against a `vscode` stand-in (activate.cjs), each run in a fresh
- * process, median and max of --runs. Run after `npm run package` (bench:bundles does both).
+ * process, median and max of --runs; and one of the language server's start (out/server.js spawned
+ * to its `initialize` result), without and with Node's compile cache, as the extension starts it. Run after `npm run package` (bench:bundles does both).
  * Usage: npm run bench:bundles [-- --runs 15] [-- --out DIR --vsix FILE]
  * The figures are the bundle's own cost; VS Code's "Developer: Show Running Extensions" adds the
  * host's (test/e2e/pages/RunningExtensions.ts reads that one).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -78,3 +79,51 @@ for (const [part, xs] of [
 console.log(`\nBudget: ${ACTIVATION_BUDGET_MS} ms total — median ${median(totals) <= ACTIVATION_BUDGET_MS ? 'within' : 'OVER'}, min ${Math.min(...totals) <= ACTIVATION_BUDGET_MS ? 'within' : 'OVER'}.`);
 console.log(`Bundles read during activation besides extension.js: ${one && one.lazyLoaded.length > 0 ? one.lazyLoaded.join(', ') : 'none'}.`);
 if (one?.error) console.log(`activate() threw against the stand-in (the figure stops there): ${one.error}`);
+
+/**
+ * The language server as a window's reload starts it: a fresh process from out/server.js to its
+ * `initialize` result, then shut down as the client does (before it attaches to anything; Node
+ * writes its compile cache as the process exits). Once as a first start (no compile cache), then
+ * with the compile cache the extension gives it (serverHost.ts) filled by a start before.
+ */
+async function serverStartMs(env: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const child = fork(join(outDir, 'server.js'), ['--node-ipc'], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], env: { ...process.env, ...env } });
+  const exited = new Promise<number | null>((done) => child.once('exit', done));
+  try {
+    const ms = await new Promise<number>((done, fail) => {
+      child.on('message', (m: { id?: number }) => {
+        if (m.id === 1) {
+          done(performance.now() - started);
+          child.send({ jsonrpc: '2.0', id: 2, method: 'shutdown' });
+        } else if (m.id === 2) child.send({ jsonrpc: '2.0', method: 'exit' });
+      });
+      void exited.then((code) => fail(new Error(`out/server.js exited with ${code} before its initialize result`)));
+      child.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { settings: {} } } });
+    });
+    await exited;
+    return ms;
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+const cache = mkdtempSync(join(tmpdir(), 'ratchet-bench-compile-cache-'));
+try {
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let i = 0; i < runs; i++) cold.push(await serverStartMs({}));
+  await serverStartMs({ NODE_COMPILE_CACHE: cache });
+  for (let i = 0; i < runs; i++) warm.push(await serverStartMs({ NODE_COMPILE_CACHE: cache }));
+  console.log(`\nLanguage server start (out/server.js spawned → initialize result), ${runs} fresh processes each (load average ${loadavg()[0]!.toFixed(1)}):\n`);
+  console.log('| compile cache | median ms | min ms | max ms |');
+  console.log('|---|---|---|---|');
+  for (const [what, xs] of [
+    ['none (a first start)', cold],
+    ['filled by an earlier start (every later one)', warm],
+  ] as const) {
+    console.log(`| ${what} | ${median(xs).toFixed(0)} | ${Math.min(...xs).toFixed(0)} | ${Math.max(...xs).toFixed(0)} |`);
+  }
+} finally {
+  rmSync(cache, { recursive: true, force: true });
+}

@@ -5,6 +5,7 @@
  * runHost (runs), suggestions + applyEdit (suggest mode), diagnostics, codeLens, codeActions, runSpecTemplate
  * (Configure), languageModelBridge (vscode.lm), settings, health.
  */
+import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { CodeActionKind, CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver/node';
 import type { ClientCapabilities } from 'vscode-languageserver/node';
@@ -150,6 +151,10 @@ connection.onInitialize((params) => {
 });
 
 connection.onInitialized(() => {
+  // The code compiled to get here is what the next start (the next window reload) reads from the
+  // compile cache the extension gives this process (serverHost.ts): written now, not only at a
+  // clean exit, which a window that goes away may not wait for. Older Node has no flush.
+  if (typeof nodeModule.flushCompileCache === 'function') nodeModule.flushCompileCache();
   if (capabilities.workspace?.workspaceFolders) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));

@@ -213,6 +213,9 @@ const DAEMON_ENV = new Set([
   'SSL_CERT_DIR',
   // The evaluator sandbox's bubblewrap, or `off` (docs/sandbox.md).
   'RATCHET_BWRAP',
+  // Where Node keeps the code it compiled from the shared bundle (the server's, serverHost.ts): the
+  // daemon loads the same bundle. Programs the daemon runs do not get it (sandboxEnv.ts).
+  'NODE_COMPILE_CACHE',
   // Windows: programs, profiles and the shell cannot start without these.
   'SYSTEMROOT',
   'SYSTEMDRIVE',

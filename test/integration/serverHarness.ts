@@ -46,6 +46,8 @@ export interface ClientOptions {
   answer?: 'accept' | 'reject';
   /** Answers `ratchet/languageModel`; without it the request fails as with no model installed. */
   languageModel?: (p: LanguageModelParams) => Promise<LanguageModelResult>;
+  /** Set in the server's environment, as the extension sets its own (serverHost.ts). */
+  env?: Record<string, string>;
 }
 
 interface ProgressRecord {
@@ -81,7 +83,7 @@ export class TestClient {
   static async start(o: ClientOptions): Promise<TestClient> {
     if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing; run npm run build first.`);
     const started = performance.now();
-    const child = fork(SERVER, ['--node-ipc'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, OPENAI_API_KEY: 'test-key' } });
+    const child = fork(SERVER, ['--node-ipc'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, OPENAI_API_KEY: 'test-key', ...o.env } });
     const conn = createMessageConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
     const c = new TestClient(child, conn);
     child.stderr?.on('data', (d: Buffer) => (c.stderr += d.toString()));

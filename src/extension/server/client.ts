@@ -23,6 +23,8 @@ export const DOCUMENT_SELECTOR = [...BY_NAME_GLOBS, PROGRAM_GLOB].map((pattern) 
 export interface ClientSetup {
   serverModule: string;
   execArgv: string[];
+  /** Set in the server's environment, on top of the extension host's. */
+  env: Record<string, string>;
   /** Called on every (re)start, so an automatic restart sends the settings of that moment. */
   initializationOptions: () => RatchetInitializationOptions;
   /** Both already scrub secrets. */
@@ -39,8 +41,8 @@ export interface ClientSetup {
 
 export function createLanguageClient(setup: ClientSetup): LanguageClient {
   const serverOptions: ServerOptions = {
-    run: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: setup.execArgv } },
-    debug: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: [...setup.execArgv, '--nolazy', '--inspect=6011'] } },
+    run: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: setup.execArgv, env: setup.env } },
+    debug: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: [...setup.execArgv, '--nolazy', '--inspect=6011'], env: setup.env } },
   };
   const errorHandler: ErrorHandler = {
     error: (_error, _message, count) => ({ action: keepConnection(count) ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),

@@ -3,6 +3,7 @@
  * the policy, and the settings it is sent. Everything else reaches the server through `request` and
  * `notify`, which fail with `ServerDownError` (a message, not a silent no-op) while it is down.
  */
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
 import type { CancellationToken, LanguageClient } from 'vscode-languageclient/node';
@@ -112,6 +113,10 @@ export class ServerHost implements vscode.Disposable {
     const client = createLanguageClient({
       serverModule: this.context.asAbsolutePath('out/server.js'),
       execArgv: serverExecArgv(this.deps.config.settings),
+      // Node keeps the code it compiled from the server's 1.8 MB bundle here, in this user's own
+      // storage, and the next start (every window reload) reads it instead of compiling again:
+      // 130 → 35 ms on an idle machine (bench:bundles), more while a reloading window loads the CPU.
+      env: { NODE_COMPILE_CACHE: join(this.context.globalStorageUri.fsPath, 'node-compile-cache') },
       initializationOptions: () => {
         const now = this.lastSettings ?? withoutKey;
         this.serverHas = JSON.stringify(now);

@@ -11,7 +11,7 @@
  * (the keys are in their tooltips), and VS Code's Comments panel never opens by itself — neither
  * on first use nor after a reload.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEvolveFixture, type EvolveFixture } from '../harness/evolveFixture';
@@ -172,6 +172,10 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     // The window that went away stopped the server with the editor's requests still out: none of
     // them failed in the extension host's log (each did, at every reload, before).
     expect(await providerFailures(s.server.userDataDir, ratchetExtensionId)).toEqual([]);
+    // The server started again from the code Node compiled for its first start, kept in the
+    // extension's own storage (serverHost.ts).
+    const compileCache = join(s.server.userDataDir, 'User', 'globalStorage', ratchetExtensionId, 'node-compile-cache');
+    expect((await readdir(compileCache, { recursive: true })).length).toBeGreaterThan(1);
     await s.workbench.parkMouse();
     await s.screenshot('after-reload');
     // The suggestion's diff, opened after the reload: Reject closes it too.
