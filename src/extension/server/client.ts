@@ -4,8 +4,10 @@
  * and hands the give-up message to the host instead of letting the library show its own.
  * Bundled on its own as out/languageClient.js and loaded lazily (lazyClient.ts).
  */
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import type * as vscode from 'vscode';
-import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, TransportKind } from 'vscode-languageclient/node';
+import { CloseAction, ErrorAction, IPCMessageReader, IPCMessageWriter, LanguageClient, RevealOutputChannelOn } from 'vscode-languageclient/node';
 import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import { BY_NAME_GLOBS, PROGRAM_GLOB } from '../../core/files/fileKinds';
 import type { RatchetInitializationOptions } from '../../protocol/lsp';
@@ -21,10 +23,11 @@ export { DidChangeConfigurationNotification, ResponseError, State } from 'vscode
 export const DOCUMENT_SELECTOR = [...BY_NAME_GLOBS, PROGRAM_GLOB].map((pattern) => ({ scheme: 'file', pattern }));
 
 export interface ClientSetup {
-  serverModule: string;
-  execArgv: string[];
-  /** Set in the server's environment, on top of the extension host's. */
-  env: Record<string, string>;
+  /**
+   * The server's process for each (re)start: the one forked when the start began, then a fresh one
+   * (serverProcess.ts).
+   */
+  serverProcess(): ChildProcess;
   /** Called on every (re)start, so an automatic restart sends the settings of that moment. */
   initializationOptions: () => RatchetInitializationOptions;
   /** Both already scrub secrets. */
@@ -40,9 +43,22 @@ export interface ClientSetup {
 }
 
 export function createLanguageClient(setup: ClientSetup): LanguageClient {
-  const serverOptions: ServerOptions = {
-    run: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: setup.execArgv, env: setup.env } },
-    debug: { module: setup.serverModule, transport: TransportKind.ipc, options: { execArgv: [...setup.execArgv, '--nolazy', '--inspect=6011'], env: setup.env } },
+  // Node IPC to a process forked by the host (serverProcess.ts); its stdout and stderr go to the
+  // log line by line, as the library does with a process it forks itself.
+  const serverOptions: ServerOptions = async () => {
+    const child = setup.serverProcess();
+    // VS Code closes the channel as the window goes away, which may be before the server's last words.
+    const log = (write: (out: vscode.LogOutputChannel) => void) => {
+      try {
+        write(setup.outputChannel);
+      } catch {
+        // the channel is closed: nobody reads it any more
+      }
+    };
+    if (child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => log((out) => out.info(line)));
+    if (child.stderr) createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => log((out) => out.error(line)));
+    child.once('exit', (code, signal) => log((out) => (code === 0 ? out.info('Server process exited successfully') : out.error(`Server process exited with ${signal === null ? `code ${code}` : `signal ${signal}`}.`))));
+    return { reader: new IPCMessageReader(child), writer: new IPCMessageWriter(child) };
   };
   const errorHandler: ErrorHandler = {
     error: (_error, _message, count) => ({ action: keepConnection(count) ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),

@@ -3,6 +3,7 @@
  * the policy, and the settings it is sent. Everything else reaches the server through `request` and
  * `notify`, which fail with `ServerDownError` (a message, not a silent no-op) while it is down.
  */
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
@@ -18,6 +19,7 @@ import { loadClientModule } from './lazyClient';
 import { redactingChannel } from './redact';
 import { LensRefresh } from './lensRefresh';
 import { RestartPolicy } from './restartPolicy';
+import { forkServer, isAlive } from './serverProcess';
 import { onNotification, onRequest, sendRequest } from './typedClient';
 
 /** What the server pushes to the client; main.ts routes each to its owner. */
@@ -55,6 +57,10 @@ export const RESTART_SERVER = 'Restart Server';
 
 export class ServerHost implements vscode.Disposable {
   private client: LanguageClient | undefined;
+  /** The server's process of the client's current start (serverProcess.ts). */
+  private serverProcess: ChildProcess | undefined;
+  /** Forked as a start began, not yet taken by the client. */
+  private unclaimed: ChildProcess | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
   private currentPhase: ServerPhase = 'stopped';
   private readonly phaseEmitter = new vscode.EventEmitter<ServerPhase>();
@@ -108,15 +114,29 @@ export class ServerHost implements vscode.Disposable {
     // ~100 ms never count against the extension's activation (lazyClient.ts).
     let firstRead: Promise<ServerSettings> | undefined = this.settingsNow();
     await new Promise<void>((resolve) => setImmediate(resolve));
+    // Another start got here first (two calls within a turn): it starts the one server.
+    if (this.client || this.unclaimed) return;
+    // The server's process is forked now, once activate() has returned, and boots while the client
+    // library loads (serverProcess.ts).
+    const processOptions = {
+      module: this.context.asAbsolutePath('out/server.js'),
+      execArgv: serverExecArgv(this.deps.config.settings),
+      // Node keeps the code it compiled from the server's 1.8 MB bundle here, in this user's own
+      // storage, and the next start (every window reload) reads it instead of compiling again
+      // (bench:bundles: 538 → 354 ms median on an idle machine; more while a reload loads the CPU).
+      env: { NODE_COMPILE_CACHE: join(this.context.globalStorageUri.fsPath, 'node-compile-cache') },
+    };
+    this.unclaimed = forkServer(processOptions);
     const { createLanguageClient, State } = loadClientModule();
     const withoutKey = toServerSettings(this.deps.config.settings, { apiKey: undefined, trusted: vscode.workspace.isTrusted });
     const client = createLanguageClient({
-      serverModule: this.context.asAbsolutePath('out/server.js'),
-      execArgv: serverExecArgv(this.deps.config.settings),
-      // Node keeps the code it compiled from the server's 1.8 MB bundle here, in this user's own
-      // storage, and the next start (every window reload) reads it instead of compiling again:
-      // 130 → 35 ms on an idle machine (bench:bundles), more while a reloading window loads the CPU.
-      env: { NODE_COMPILE_CACHE: join(this.context.globalStorageUri.fsPath, 'node-compile-cache') },
+      // The process forked above for the first start, a fresh one for each automatic restart.
+      serverProcess: () => {
+        const child = this.unclaimed ?? forkServer(processOptions);
+        this.unclaimed = undefined;
+        this.serverProcess = child;
+        return child;
+      },
       initializationOptions: () => {
         const now = this.lastSettings ?? withoutKey;
         this.serverHas = JSON.stringify(now);
@@ -172,6 +192,8 @@ export class ServerHost implements vscode.Disposable {
     try {
       await client.start();
     } catch (err) {
+      this.unclaimed?.kill();
+      this.unclaimed = undefined;
       this.setPhase('failed');
       this.deps.log.error('Starting the Ratchet language server failed:', err instanceof Error ? err : String(err));
       void this.offerRestart('Ratchet: the language server did not start. Open the log to see why, then restart it.');
@@ -180,16 +202,24 @@ export class ServerHost implements vscode.Disposable {
 
   async stop(): Promise<void> {
     const client = this.client;
+    const child = this.serverProcess;
     this.client = undefined;
+    this.serverProcess = undefined;
     while (this.clientSubscriptions.length > 0) this.clientSubscriptions.pop()?.dispose();
     this.setPhase('stopped');
+    // A process forked for a start the client never made (stopped while the library loaded).
+    this.unclaimed?.kill();
+    this.unclaimed = undefined;
     if (!client) return;
     try {
-      // dispose() = stop() and forget: the server gets shutdown/exit, then its process is killed.
+      // dispose() = stop() and forget: the server gets shutdown/exit and ends its process.
       await client.dispose(5_000);
     } catch (err) {
       // A client that never got running rejects stop(); there is nothing left to stop then.
       this.deps.log.warn('Stopping the language server:', err instanceof Error ? err : String(err));
+    } finally {
+      // One that outlives its shutdown by 2 s is killed, as the library kills a process it forked.
+      if (child) setTimeout(() => isAlive(child) && child.kill('SIGKILL'), 2_000).unref();
     }
   }
 

@@ -4,13 +4,17 @@
  * Prints the start-up figures (code-server start → workbench, Ratchet's activation); it does not
  * assert on them (tests never assert wall-clock times).
  */
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { activationFailures, findActivation, type ActivationLogEntry } from '../harness/extensionHostLog';
 import { artifactsDir, ratchetExtensionId } from '../harness/paths';
 import { openSession, slug, type Session } from '../harness/session';
-import { waitUntil } from '../pages/waits';
+import { waitUntil, waitVisible } from '../pages/waits';
+
+const execFileP = promisify(execFile);
 
 describe('smoke: VS Code with Ratchet installed, examples/ open', () => {
   let session: Session | undefined;
@@ -96,5 +100,29 @@ describe('smoke: VS Code with Ratchet installed, examples/ open', () => {
     console.log(`[e2e] Ratchet activation: ${record.ms} ms (Running Extensions: "${record.text}", event ${entry.activationEvent})`);
     // Activated by its manifest: a prompt/run-spec file in examples/, or else the command above.
     expect(entry.activationEvent).toMatch(/^(workspaceContains:|onCommand:ratchet\.showPanel$)/);
+  });
+
+  it('brings its language server back when the server’s process dies', async () => {
+    const s = current();
+    // The extension forks the server itself (serverProcess.ts); the client forks a new one to restart.
+    const servers = async (): Promise<number[]> =>
+      (await execFileP('ps', ['-eo', 'pid=,args='])).stdout
+        .split('\n')
+        .filter((l) => l.includes(s.runDir) && l.includes('out/server.js'))
+        .map((l) => Number(l.trim().split(/\s+/)[0]));
+    const ready = s.page.locator('.statusbar-item', { hasText: 'Ratchet' }).filter({ has: s.page.locator('.codicon-beaker') });
+    await waitVisible(ready, 'the status bar saying Ratchet is ready', 60_000);
+    const [first] = await waitUntil(async () => ((await servers()).length === 1 ? servers() : undefined), 'one language server process for this window', 60_000);
+    process.kill(first!, 'SIGKILL');
+    const [second] = await waitUntil(
+      async () => {
+        const now = await servers();
+        return now.length === 1 && now[0] !== first ? now : undefined;
+      },
+      'a new language server process, the killed one gone',
+      60_000,
+    );
+    expect(second).not.toBe(first);
+    await waitVisible(ready, 'the status bar saying Ratchet is ready again', 60_000);
   });
 });
