@@ -9,6 +9,8 @@
  * core); the load average of each sample is printed, since "as it is" may be a busy machine. After each
  * reload it prints what Ratchet's and the run daemon's logs said since, to split the reload. Prints a table;
  * asserts no timing. Usage: npm run bench:editor [-- with ROUNDS=n in the environment]
+ * TRACE=1 adds the extension host's trace lines (each lens request VS Code makes, each command it
+ * runs) and every LSP message to the traces; it slows the window, so its figures are not the table's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
@@ -22,6 +24,7 @@ import { waitUntil, waitVisible } from '../../test/e2e/pages/waits';
 const REWRITTEN = 'End with "The answer is N".';
 const KEYS_HINT = /Accept Ctrl\+Shift\+Enter · Reject Ctrl\+Shift\+Backspace/;
 const ROUNDS = Number(process.env.ROUNDS ?? 2);
+const TRACE = process.env.TRACE === '1';
 /** How often the editor is looked at while timing: the figures are this coarse. */
 const LOOK_EVERY_MS = 50;
 
@@ -32,7 +35,8 @@ describe('bench:editor', () => {
   let fixture: EvolveFixture;
   const session = useSession(async () => {
     fixture = await startEvolveFixture({ mode: 'suggest', candidates: 1, gainAt: 1, gainReplaces: REWRITTEN });
-    return { options: { name: 'benchEditor', userSettings: fixture.userSettings, populate: (folder) => fixture.populate(folder) }, cleanup: () => fixture.close() };
+    const userSettings = TRACE ? { ...fixture.userSettings, 'ratchet.trace.server': 'messages' } : fixture.userSettings;
+    return { options: { name: 'benchEditor', userSettings, logLevel: TRACE ? 'trace' : undefined, populate: (folder) => fixture.populate(folder) }, cleanup: () => fixture.close() };
   });
   beforeAll(async () => {
     // In every page the window loads from now on (a reload too), and in the one open now.
@@ -221,7 +225,7 @@ async function printTrace(what: string, runDir: string, since: number, until: nu
   // The daemons' logs are in the session's TMPDIR, in a ratchet-… folder (session.ts keeps them the same way).
   const daemonLog = (dir: string, name: string) => dir.startsWith(join(runDir, 'tmp', 'ratchet-')) && name.endsWith('.log');
   const extHostLog = (name: string) => /exthost\d*\.log$/.test(name);
-  const source = (name: string, dir: string): string | undefined => (name === 'Ratchet.log' ? 'Ratchet' : extHostLog(name) ? 'extension host' : daemonLog(dir, name) ? 'daemon' : undefined);
+  const source = (name: string, dir: string): string | undefined => (name === 'Ratchet.log' ? 'Ratchet' : name === 'Ratchet Trace.log' ? 'lsp' : extHostLog(name) ? 'extension host' : daemonLog(dir, name) ? 'daemon' : undefined);
   const lines: { at: number; text: string }[] = [];
   for (const entry of logs) {
     const from = entry.isFile() ? source(entry.name, entry.parentPath) : undefined;
@@ -233,8 +237,10 @@ async function printTrace(what: string, runDir: string, since: number, until: nu
       const at = new Date(`${m[1]}T${m[2]}${m[3]}`).getTime();
       const text = m[4]!;
       if (at < since || at > until + 500) continue;
-      // Of the extension host's lines, those that split the figure: its restart and Ratchet's activation.
-      if (from === 'extension host' && !/ratchet|terminating|exiting|Lock acquired/i.test(text)) continue;
+      // Of the extension host's lines, those that split the figure: its restart, Ratchet's activation,
+      // and at TRACE=1 the lens requests and commands. Of the LSP messages, not the runs' events.
+      if (from === 'extension host' && !/ratchet|terminating|exiting|Lock acquired|initData/i.test(text)) continue;
+      if (/CommandsConverter|DiagnosticCollection|registerCommand|provideCodeActions|TreeView|codeAction|runEvent|\$\/progress|setTrace/.test(text)) continue;
       lines.push({ at, text: `${from}: ${text.slice(0, 140)}` });
     }
   }

@@ -50,6 +50,12 @@ export interface CodeServerOptions {
   onOutput?: (line: string) => void;
   /** Bound on spawn → /healthz answering. */
   startTimeoutMs?: number;
+  /**
+   * `--log`: at `trace` the extension host logs each provider call and command it runs (what
+   * bench:editor's traces read). It slows the window: a reload's old extension host took 5 s more
+   * to exit at `trace`. Absent: code-server's default (info).
+   */
+  logLevel?: 'trace' | 'debug';
 }
 
 export interface CodeServer {
@@ -212,7 +218,17 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   const port = opts.port || (await freePort());
   const layout = await prepareRun(opts.runDir, port, opts);
   await writeUserSettings(layout.userDataDir, opts.userSettings);
-  const args = [codeServerEntry, ...profileArgs(layout), '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--locale', 'en', ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust'])];
+  const args = [
+    codeServerEntry,
+    ...profileArgs(layout),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--locale',
+    'en',
+    ...(opts.logLevel ? ['--log', opts.logLevel] : []),
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
+  ];
   const logFile = join(opts.runDir, 'code-server.log');
   const spawnedAt = Date.now();
   const child = spawn(node24, args, { cwd: opts.runDir, env: layout.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

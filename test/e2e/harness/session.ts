@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { Workbench } from '../pages/Workbench';
 import { launchBrowser, type BrowserHandle } from './browser';
 import { printFailureDigest } from './failureDigest';
-import { installExtension, startCodeServer, type CodeServer } from './codeServer';
+import { installExtension, startCodeServer, type CodeServer, type CodeServerOptions } from './codeServer';
 import { artifactsDir, examplesDir, vsixPath } from './paths';
 
 export interface SessionOptions {
@@ -33,6 +33,8 @@ export interface SessionOptions {
   populate?: (folder: string) => Promise<void>;
   /** More .vsix files to install beside Ratchet's (test fixtures: test/e2e/fixtures/). */
   extensions?: string[];
+  /** code-server's and VS Code's log level (codeServer.ts). */
+  logLevel?: CodeServerOptions['logLevel'];
 }
 
 export interface Session {
@@ -123,6 +125,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
       folder,
       workspaceTrust: opts.workspaceTrust,
       env: opts.env,
+      logLevel: opts.logLevel,
       userSettings: { ...specUserSettings, ...opts.userSettings },
     });
     browser = await launchBrowser(runDir);
