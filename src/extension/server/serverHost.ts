@@ -3,7 +3,6 @@
  * the policy, and the settings it is sent. Everything else reaches the server through `request` and
  * `notify`, which fail with `ServerDownError` (a message, not a silent no-op) while it is down.
  */
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
@@ -19,7 +18,7 @@ import { loadClientModule } from './lazyClient';
 import { redactingChannel } from './redact';
 import { LensRefresh } from './lensRefresh';
 import { RestartPolicy } from './restartPolicy';
-import { forkServer, isAlive } from './serverProcess';
+import { isAlive, ServerProcesses } from './serverProcess';
 import { onNotification, onRequest, sendRequest } from './typedClient';
 
 /** What the server pushes to the client; main.ts routes each to its owner. */
@@ -57,10 +56,8 @@ export const RESTART_SERVER = 'Restart Server';
 
 export class ServerHost implements vscode.Disposable {
   private client: LanguageClient | undefined;
-  /** The server's process of the client's current start (serverProcess.ts). */
-  private serverProcess: ChildProcess | undefined;
-  /** Forked as a start began, not yet taken by the client. */
-  private unclaimed: ChildProcess | undefined;
+  /** The server's processes of the current client (serverProcess.ts). */
+  private processes: ServerProcesses | undefined;
   private clientSubscriptions: vscode.Disposable[] = [];
   private currentPhase: ServerPhase = 'stopped';
   private readonly phaseEmitter = new vscode.EventEmitter<ServerPhase>();
@@ -115,28 +112,24 @@ export class ServerHost implements vscode.Disposable {
     let firstRead: Promise<ServerSettings> | undefined = this.settingsNow();
     await new Promise<void>((resolve) => setImmediate(resolve));
     // Another start got here first (two calls within a turn): it starts the one server.
-    if (this.client || this.unclaimed) return;
+    if (this.client || this.processes) return;
     // The server's process is forked now, once activate() has returned, and boots while the client
     // library loads (serverProcess.ts).
-    const processOptions = {
+    const processes = new ServerProcesses({
       module: this.context.asAbsolutePath('out/server.js'),
       execArgv: serverExecArgv(this.deps.config.settings),
       // Node keeps the code it compiled from the server's 1.8 MB bundle here, in this user's own
       // storage, and the next start (every window reload) reads it instead of compiling again
       // (bench:bundles: 538 → 354 ms median on an idle machine; more while a reload loads the CPU).
       env: { NODE_COMPILE_CACHE: join(this.context.globalStorageUri.fsPath, 'node-compile-cache') },
-    };
-    this.unclaimed = forkServer(processOptions);
+    });
+    this.processes = processes;
+    processes.ahead();
     const { createLanguageClient, State } = loadClientModule();
     const withoutKey = toServerSettings(this.deps.config.settings, { apiKey: undefined, trusted: vscode.workspace.isTrusted });
     const client = createLanguageClient({
       // The process forked above for the first start, a fresh one for each automatic restart.
-      serverProcess: () => {
-        const child = this.unclaimed ?? forkServer(processOptions);
-        this.unclaimed = undefined;
-        this.serverProcess = child;
-        return child;
-      },
+      serverProcess: () => processes.take(),
       initializationOptions: () => {
         const now = this.lastSettings ?? withoutKey;
         this.serverHas = JSON.stringify(now);
@@ -192,8 +185,7 @@ export class ServerHost implements vscode.Disposable {
     try {
       await client.start();
     } catch (err) {
-      this.unclaimed?.kill();
-      this.unclaimed = undefined;
+      processes.dropUnclaimed();
       this.setPhase('failed');
       this.deps.log.error('Starting the Ratchet language server failed:', err instanceof Error ? err : String(err));
       void this.offerRestart('Ratchet: the language server did not start. Open the log to see why, then restart it.');
@@ -202,14 +194,14 @@ export class ServerHost implements vscode.Disposable {
 
   async stop(): Promise<void> {
     const client = this.client;
-    const child = this.serverProcess;
+    const processes = this.processes;
     this.client = undefined;
-    this.serverProcess = undefined;
+    this.processes = undefined;
     while (this.clientSubscriptions.length > 0) this.clientSubscriptions.pop()?.dispose();
     this.setPhase('stopped');
     // A process forked for a start the client never made (stopped while the library loaded).
-    this.unclaimed?.kill();
-    this.unclaimed = undefined;
+    processes?.dropUnclaimed();
+    const child = processes?.current;
     if (!client) return;
     try {
       // dispose() = stop() and forget: the server gets shutdown/exit and ends its process.

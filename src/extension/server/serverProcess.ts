@@ -35,3 +35,38 @@ export function forkServer(o: ServerProcessOptions): ChildProcess {
 export function isAlive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
+
+/**
+ * The server's processes of one client: one forked ahead as the start begins, then the process
+ * each start of the client takes. One forked ahead that ended before the client took it (a crash
+ * as it booted) is not handed over: its channel closed before the client listened, and the client
+ * would wait on it for ever. A fresh one is forked instead, whose end the client hears.
+ */
+export class ServerProcesses {
+  private unclaimed: ChildProcess | undefined;
+  /** The process the client took last. */
+  current: ChildProcess | undefined;
+
+  constructor(
+    private readonly options: ServerProcessOptions,
+    private readonly start: (o: ServerProcessOptions) => ChildProcess = forkServer,
+  ) {}
+
+  ahead(): void {
+    this.unclaimed ??= this.start(this.options);
+  }
+
+  take(): ChildProcess {
+    const ahead = this.unclaimed;
+    this.unclaimed = undefined;
+    const child = ahead !== undefined && isAlive(ahead) && ahead.connected ? ahead : this.start(this.options);
+    this.current = child;
+    return child;
+  }
+
+  /** Kills the process forked ahead if no start took it (the server stopped while the client loaded). */
+  dropUnclaimed(): void {
+    this.unclaimed?.kill();
+    this.unclaimed = undefined;
+  }
+}

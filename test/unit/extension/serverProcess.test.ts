@@ -4,8 +4,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forkServer, isAlive } from '../../../src/extension/server/serverProcess';
+import { forkServer, isAlive, ServerProcesses } from '../../../src/extension/server/serverProcess';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -29,5 +30,56 @@ describe('forkServer', () => {
     expect(said.execArgv).toEqual(['--max-old-space-size=300']);
     expect(said.env).toEqual({ cache: join(dir, 'cache'), asNode: '1', path: process.env.PATH });
     expect(isAlive(child)).toBe(false);
+  });
+});
+
+describe('ServerProcesses', () => {
+  const script = (body: string): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-server-processes-'));
+    dirs.push(dir);
+    const module = join(dir, 'server.js');
+    writeFileSync(module, body);
+    return module;
+  };
+  const exited = (child: ChildProcess) => (isAlive(child) ? new Promise((resolve) => child.once('exit', resolve)) : Promise.resolve());
+
+  it('hands the client the process forked ahead, then a fresh one for each restart', async () => {
+    // A server that stays up until it is told to go (or its IPC channel closes).
+    const processes = new ServerProcesses({ module: script("process.on('message', () => process.exit(0)); process.on('disconnect', () => process.exit(0));\n"), execArgv: [], env: {} });
+    processes.ahead();
+    const first = processes.take();
+    expect(processes.current).toBe(first);
+    const restart = processes.take();
+    expect(restart.pid).not.toBe(first.pid);
+    for (const child of [first, restart]) {
+      child.kill();
+      await exited(child);
+    }
+  });
+
+  it('does not hand over a process forked ahead that ended before the client took it: the client could never hear its end', async () => {
+    // A server that crashes as it boots.
+    const forked: ChildProcess[] = [];
+    const counting = new ServerProcesses({ module: script('process.exit(3);\n'), execArgv: [], env: {} }, (o) => {
+      const child = forkServer(o);
+      forked.push(child);
+      return child;
+    });
+    counting.ahead();
+    await exited(forked[0]!);
+    const taken = counting.take();
+    expect(forked).toHaveLength(2);
+    expect(taken).toBe(forked[1]);
+    await exited(taken);
+  });
+
+  it('kills a process forked ahead that no start took', async () => {
+    let child: ChildProcess | undefined;
+    const processes = new ServerProcesses({ module: script('setInterval(() => undefined, 1000);\n'), execArgv: [], env: {} }, (o) => (child = forkServer(o)));
+    processes.ahead();
+    processes.dropUnclaimed();
+    await exited(child!);
+    expect(isAlive(child!)).toBe(false);
+    expect(child!.signalCode).toBe('SIGTERM');
   });
 });
