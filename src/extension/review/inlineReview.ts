@@ -287,7 +287,12 @@ export class InlineReview implements vscode.Disposable {
   /** The added lines' widgets for the document (once per document, however many editors show it); its hunks. */
   private showHunks(doc: vscode.TextDocument, s: SuggestionState): Hunk[] {
     const uri = doc.uri.toString();
-    const signature = `${suggestionKey(s.runId, s.candidateId)}\n${s.version ?? ''}\n${s.baseText.length}:${s.newText.length}`;
+    // What is drawn depends on the texts alone, not on the document version the server last saw:
+    // a suggestion restored after a reload comes first with no version (the server heard of it
+    // before the editor reopened the file), then the same one at the reopened file's version.
+    // Redrawing then replaced the widgets while VS Code was still restoring the editor, and in one
+    // e2e run the old widget stayed on screen beside the new one: the added lines drawn twice.
+    const signature = `${suggestionKey(s.runId, s.candidateId)}\n${s.baseText}\u0000${s.newText}`;
     const existing = this.drawn.get(uri);
     if (existing?.signature === signature) return existing.hunks;
     this.forget(uri);
