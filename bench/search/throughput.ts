@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSearch } from '../../src/core/code/search';
 import type { EvaluationSandbox } from '../../src/core/code/evaluatorPort';
-import { sandboxEvaluator } from '../../src/node/runs/searchRun';
+import { sandboxEvaluator } from '../../src/node/runs/searchSandbox';
 import { nodeEvaluationSandbox } from '../../src/node/sandbox/sandbox';
 import { SeededRandom } from '../../src/core/random';
 import { benchSpec, scriptedProposer, SEED } from './world';

@@ -30,7 +30,7 @@ import type { EngineEvent } from '../../src/core/journal/events';
 import { SystemClock } from '../../src/node/clock';
 import { nodeEvaluationSandbox } from '../../src/node/sandbox/sandbox';
 import { evaluatorSetup } from '../../src/node/sandbox/sandboxEvaluation';
-import { sandboxEvaluator } from '../../src/node/runs/searchRun';
+import { sandboxEvaluator } from '../../src/node/runs/searchSandbox';
 import { SlurmBackend } from '../../src/node/slurm/backend';
 import { nodeSlurmRunner } from '../../src/node/slurm/cli';
 import { readResult } from '../../src/node/slurm/taskFiles';

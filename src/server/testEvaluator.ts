@@ -1,6 +1,6 @@
 /**
  * Test Evaluator: the program as saved, evaluated once by its spec's evaluator in the sandbox —
- * exactly as a search evaluates its seed (`sandboxEvaluator`, src/node/runs/searchRun.ts), minus the
+ * exactly as a search evaluates its seed (`sandboxEvaluator`, src/node/runs/searchSandbox.ts), minus the
  * evaluation cache, since the point is to watch the evaluator run. The answer is the parsed result,
  * or the precise way the run broke the evaluator contract.
  *
@@ -11,7 +11,7 @@ import { parseBlocks } from '../core/code/blocks';
 import { RatchetError } from '../core/errors';
 import { ROLES } from '../core/llm/types';
 import type { NodeFiles } from '../node/files';
-import { sandboxEvaluator } from '../node/runs/searchRun';
+import { sandboxEvaluator } from '../node/runs/searchSandbox';
 import { loadCodeSpec } from '../node/runs/searchSpecFile';
 import type { ServerSettings, TestEvaluatorResult } from '../protocol/lsp';
 import { endpointDefaults } from './settings';

@@ -23,7 +23,7 @@ import { openRunJournal } from './runShell';
 import { cachedEvaluator, evaluatorIdentity } from './evaluationCache';
 import { judgeOpening, judgeRunOutcome } from './judgeRun';
 import type { JudgeRunOutcome } from './judgeRun';
-import { sandboxEvaluator } from './searchRun';
+import { sandboxEvaluator } from './searchSandbox';
 import { loadCodeSpec, namedFiles, withCommandFiles } from './searchSpecFile';
 import { DEFAULT_TEST_BUDGET } from './testBudget';
 import type { CodeGateSpec } from '../../core/code/gate';

@@ -315,5 +315,3 @@ function replayedMode(replayed: readonly EngineEvent[]): 'suggest' | 'autopilot'
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as Partial<Pick<T, K>>;
 }
-
-export { sandboxEvaluator } from './searchSandbox';
