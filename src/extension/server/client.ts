@@ -30,7 +30,7 @@ export interface ClientSetup {
   serverProcess(): ChildProcess;
   /** Called on every (re)start, so an automatic restart sends the settings of that moment. */
   initializationOptions: () => RatchetInitializationOptions;
-  /** Both already scrub secrets. */
+  /** Both already scrub secrets, and take no line once VS Code has closed them (redact.ts). */
   outputChannel: vscode.LogOutputChannel;
   traceOutputChannel: vscode.LogOutputChannel;
   policy: RestartPolicy;
@@ -47,17 +47,10 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
   // log line by line, as the library does with a process it forks itself.
   const serverOptions: ServerOptions = async () => {
     const child = setup.serverProcess();
-    // VS Code closes the channel as the window goes away, which may be before the server's last words.
-    const log = (write: (out: vscode.LogOutputChannel) => void) => {
-      try {
-        write(setup.outputChannel);
-      } catch {
-        // the channel is closed: nobody reads it any more
-      }
-    };
-    if (child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => log((out) => out.info(line)));
-    if (child.stderr) createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => log((out) => out.error(line)));
-    child.once('exit', (code, signal) => log((out) => (code === 0 ? out.info('Server process exited successfully') : out.error(`Server process exited with ${signal === null ? `code ${code}` : `signal ${signal}`}.`))));
+    const out = setup.outputChannel;
+    if (child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => out.info(line));
+    if (child.stderr) createInterface({ input: child.stderr, crlfDelay: Infinity }).on('line', (line) => out.error(line));
+    child.once('exit', (code, signal) => (code === 0 ? out.info('Server process exited successfully') : out.error(`Server process exited with ${signal === null ? `code ${code}` : `signal ${signal}`}.`)));
     return { reader: new IPCMessageReader(child), writer: new IPCMessageWriter(child) };
   };
   const errorHandler: ErrorHandler = {
@@ -99,10 +92,9 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
     },
   };
   // A window that reloads or closes stops the server while the editor still has requests out (it
-  // asks for code actions as it goes); they fail, and by then VS Code has closed the log channel
-  // the failure would be written to. Each failed request was "provider FAILED" in the extension
-  // host's log at every reload. A request that fails because the client is stopping has no answer
-  // anyone waits for: none.
+  // asks for code actions as it goes); they fail, and the library rethrows the failure: each was
+  // "provider FAILED" in the extension host's log at every reload. A request that fails because the
+  // client is stopping has no answer anyone waits for: none.
   const unlessStopping = async <T>(ask: () => T | Thenable<T>): Promise<T | undefined> => {
     try {
       return await ask();

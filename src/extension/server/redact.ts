@@ -28,6 +28,19 @@ function redactArg(arg: unknown, secrets: readonly string[]): unknown {
   return clean !== json ? clean : arg;
 }
 
+/**
+ * Writes a line unless VS Code has closed the channel: it does so as the window goes away, while the
+ * server is still stopping and saying so (a request that failed, the process's exit), and a closed
+ * channel throws on every write. Such a line has no reader left.
+ */
+function unlessClosed(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // "Channel has been closed"
+  }
+}
+
 /** A LogOutputChannel that forwards everything to `inner` with the current secrets scrubbed. */
 export function redactingChannel(inner: LogOutputChannel, secrets: () => readonly string[]): LogOutputChannel {
   const r = (text: string) => redactKnown(text, secrets());
@@ -40,14 +53,14 @@ export function redactingChannel(inner: LogOutputChannel, secrets: () => readonl
       return inner.logLevel;
     },
     onDidChangeLogLevel: inner.onDidChangeLogLevel,
-    trace: (message, ...rest) => inner.trace(r(message), ...args(rest)),
-    debug: (message, ...rest) => inner.debug(r(message), ...args(rest)),
-    info: (message, ...rest) => inner.info(r(message), ...args(rest)),
-    warn: (message, ...rest) => inner.warn(r(message), ...args(rest)),
-    error: (error, ...rest) => inner.error(typeof error === 'string' ? r(error) : (redactArg(error, secrets()) as Error), ...args(rest)),
-    append: (value) => inner.append(r(value)),
-    appendLine: (value) => inner.appendLine(r(value)),
-    replace: (value) => inner.replace(r(value)),
+    trace: (message, ...rest) => unlessClosed(() => inner.trace(r(message), ...args(rest))),
+    debug: (message, ...rest) => unlessClosed(() => inner.debug(r(message), ...args(rest))),
+    info: (message, ...rest) => unlessClosed(() => inner.info(r(message), ...args(rest))),
+    warn: (message, ...rest) => unlessClosed(() => inner.warn(r(message), ...args(rest))),
+    error: (error, ...rest) => unlessClosed(() => inner.error(typeof error === 'string' ? r(error) : (redactArg(error, secrets()) as Error), ...args(rest))),
+    append: (value) => unlessClosed(() => inner.append(r(value))),
+    appendLine: (value) => unlessClosed(() => inner.appendLine(r(value))),
+    replace: (value) => unlessClosed(() => inner.replace(r(value))),
     clear: () => inner.clear(),
     show: (columnOrPreserve?: unknown, preserveFocus?: boolean) => (typeof columnOrPreserve === 'boolean' || columnOrPreserve === undefined ? inner.show(columnOrPreserve) : inner.show(columnOrPreserve as never, preserveFocus)),
     hide: () => inner.hide(),

@@ -42,6 +42,27 @@ describe('redactingChannel', () => {
     expect(lines[3]).toEqual(['appendLine', REDACTED]);
   });
 
+  it('takes no line, and throws nothing, once VS Code has closed the inner channel', () => {
+    const { inner, raw } = fakeChannel();
+    for (const write of [raw.trace, raw.debug, raw.info, raw.warn, raw.error, raw.append, raw.appendLine, raw.replace]) {
+      write.mockImplementation(() => {
+        throw new Error('Channel has been closed');
+      });
+    }
+    const ch = redactingChannel(inner, () => []);
+    expect(() => {
+      ch.trace('t');
+      ch.debug('d');
+      ch.info('Server process exited successfully');
+      ch.warn('w');
+      ch.error('Request textDocument/codeAction failed.');
+      ch.append('a');
+      ch.appendLine('l');
+      ch.replace('r');
+    }).not.toThrow();
+    expect(raw.error).toHaveBeenCalledWith('Request textDocument/codeAction failed.');
+  });
+
   it('leaves the inner channel to its owner', () => {
     const { inner, raw } = fakeChannel();
     redactingChannel(inner, () => []).dispose();
