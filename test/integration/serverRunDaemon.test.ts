@@ -63,6 +63,26 @@ async function killServer(c: TestClient): Promise<void> {
 }
 
 const terminal = (c: TestClient, runId: string) => c.runEvents(runId).find(isTerminal);
+/**
+ * Waits for the run's terminal event through `c`, with a deadline generous for a loaded machine (a
+ * run here takes a second or two idle). A run that never ends is reported with what would say why:
+ * its last statuses, its journal's last events, the server's log and the daemon's.
+ */
+async function runEnd(c: TestClient, workspace: string, runId: string, what: string) {
+  try {
+    return await c.waitFor(() => terminal(c, runId), what, 60_000);
+  } catch (err) {
+    const statuses = c.statusesOf(runId).slice(-3);
+    const events = existsSync(runPaths(new NodeFiles(), workspace, runId).events)
+      ? journal(workspace, runId)
+          .slice(-5)
+          .map((e) => e.type)
+      : [];
+    const log = daemonAddress([workspace], version).log;
+    const daemonLog = existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '(none)';
+    throw new Error([(err as Error).message, `Last statuses: ${JSON.stringify(statuses)}`, `Journal ends: ${events.join(', ')}`, `Server log:\n${c.logs.slice(-20).join('\n')}`, `Daemon log:\n${daemonLog}`].join('\n'), { cause: err });
+  }
+}
 /** The decisions the run's journal holds. */
 const journaledDecisions = (workspace: string, runId: string) => journal(workspace, runId).filter((e) => e.type === 'decision').length;
 const decisions = (c: TestClient, runId: string) => c.runEvents(runId).filter((e) => e.type === 'decision').length;
@@ -88,7 +108,7 @@ describe('a run outlives its language server', () => {
     fake.releaseParked();
     // Nothing to resume: the new server says so rather than offering it.
     expect(await second.waitFor(() => second.statuses.find((s) => s.resumable !== undefined), 'serverStatus')).toMatchObject({ health: 'ok', resumable: 0 });
-    const end = await second.waitFor(() => terminal(second, runId), 'run/finished through the second server', 60_000);
+    const end = await runEnd(second, w.dir, runId, 'run/finished through the second server');
     expect(end.type).toBe('run/finished');
     expect(second.runEvents(runId).some((e) => e.type === 'run/started')).toBe(false);
     // Its status was taken over from the attach answer, counts included, and each change relayed
@@ -143,7 +163,7 @@ describe('a run outlives its language server', () => {
     const second = await open();
     const progress = await second.waitFor(() => [...second.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Evolving task.prompt.md'), 'the adopted run’s progress');
     await second.cancelProgress(progress.token);
-    const end = await second.waitFor(() => terminal(second, runId), 'run/cancelled through the second server');
+    const end = await runEnd(second, w.dir, runId, 'run/cancelled through the second server');
     expect(end.type).toBe('run/cancelled');
     expect(journal(w.dir, runId).at(-1)?.type).toBe('run/cancelled');
     expect(await second.conn.sendRequest(CancelRunRequest, { runId })).toEqual({ cancelled: false });
@@ -164,7 +184,7 @@ describe('a run outlives its language server', () => {
     expect(again).toMatchObject({ runId, candidateId: pending.candidateId, newText: pending.newText });
     expect(await second.conn.sendRequest(AcceptSuggestionRequest, { runId, candidateId: again.candidateId })).toEqual({ outcome: 'applied' });
     expect(second.text(uri)).toBe(pending.newText);
-    await second.waitFor(() => terminal(second, runId), 'the run to end');
+    await runEnd(second, w.dir, runId, 'the run to end');
     expect(journal(w.dir, runId).some((e) => e.type === 'edit/applied' && e.candidateId === 'c1' && e.by === 'user')).toBe(true);
   });
 });
@@ -196,7 +216,7 @@ describe('a run whose daemon is gone can be resumed', () => {
     const resumedProgress = await client.waitFor(() => [...client.progress.values()].find((p) => p.values[0]?.title === 'Ratchet: Resuming task.prompt.md'), 'the resumed run’s progress');
     expect(resumedProgress.values[0]?.message).toBe(resumed?.line);
     fake.setLatency(0);
-    expect((await client.waitFor(() => terminal(client, runId), 'run/finished after resume')).type).toBe('run/finished');
+    expect((await runEnd(client, w.dir, runId, 'run/finished after resume')).type).toBe('run/finished');
     const events = journal(w.dir, runId);
     // Every event once: the resumed run appended where the killed one stopped.
     const proposed = events.filter((e) => e.type === 'candidate/proposed').map((e) => (e.type === 'candidate/proposed' ? e.candidateId : ''));
@@ -255,7 +275,7 @@ describe('the API key reaches the run daemon in the run request only', () => {
       expect(environ.filter((v) => v.includes(KEY) || v.includes('test-key'))).toEqual([]);
       expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
     }
-    expect((await client.waitFor(() => terminal(client, runId), 'the run’s end')).type).toBe('run/finished');
+    expect((await runEnd(client, w.dir, runId, 'the run’s end')).type).toBe('run/finished');
     // Every call was authorized: a missing key would have been a 401.
     expect(fake.calls.length).toBeGreaterThan(0);
     expect(fake.calls.every((c) => c.status === 200)).toBe(true);
