@@ -3,6 +3,7 @@
  * Dev Set on a prompt whose spec names no dataset), the code
  * search lenses on files with EVOLVE-BLOCK markers (codeSearchLens.ts); Accept / Reject / Diff / Evidence over a pending suggestion. Lenses
  * only name commands (`RatchetCommands`); the client runs them by calling the server's requests.
+ * The suggestion lenses are src/protocol/suggestionLenses.ts's, which the extension draws as well.
  */
 import { basename } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver/node';
@@ -13,8 +14,8 @@ import { findPromptForSidecar, isSidecarPath, namesNoDataset, sidecarPathFor } f
 import type { RunSpec } from '../core/run/specTypes';
 import { readSpecText } from '../core/setup/specSource';
 import { RatchetCommands } from '../protocol/lsp';
-import type { FileCommandArgs, RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState } from '../protocol/lsp';
-import { hunkLines, inlineHunks } from '../core/edit/hunks';
+import type { FileCommandArgs, SuggestionState } from '../protocol/lsp';
+import { suggestionLenses, wireLens as lens } from '../protocol/suggestionLenses';
 import { codeSearchLenses, codeSpecLenses } from './codeSearchLens';
 import { genDataPaths } from '../node/runs/genDataPaths';
 
@@ -55,39 +56,4 @@ export async function codeLenses(doc: TextDocument, path: string, files: Files, 
 function generateTooltip(promptPath: string): string {
   const { devPath, testPath } = genDataPaths(promptPath, undefined);
   return `No dataset: a challenger model writes tasks for this prompt, the prompt answers each several times, a judge keeps those the answers disagree on. Writes ${basename(devPath)} and a held-out ${basename(testPath)}.`;
-}
-
-/**
- * Accept / Reject over every hunk of each pending suggestion, so the answer is at hand wherever the
- * change is drawn. The gate measured the edit as a whole, so a hunk's Accept and Reject answer for
- * the whole suggestion, and with several hunks the titles say so ("part 2 of 3"). The first hunk
- * also carries Diff and Evidence, and Accept All / Reject All when the run waits on more than one
- * hunk in this file. Titles name no keys: each client adds its own (the VS Code client does).
- */
-export function suggestionLenses(pending: readonly SuggestionState[]): CodeLens[] {
-  const hunksOf = new Map(pending.map((s) => [s, inlineHunks(s.baseText, s.newText)]));
-  const hunksInRun = (runId: string): number => pending.filter((s) => s.runId === runId).reduce((n, s) => n + (hunksOf.get(s)?.length ?? 0), 0);
-  const lenses: CodeLens[] = [];
-  for (const s of pending) {
-    const args: SuggestionCommandArgs = [s.uri, s.runId, s.candidateId];
-    const runArgs: RunSuggestionsCommandArgs = [s.uri, s.runId];
-    const hunks = hunksOf.get(s) ?? [];
-    // A suggestion with no line change left (whitespace inside a line): its lenses go where it edits.
-    const tops = hunks.length > 0 ? hunks.map((h) => hunkLines(h).first) : [s.range.start.line];
-    tops.forEach((line, i) => {
-      const at = { start: { line, character: 0 }, end: { line, character: 0 } };
-      const part = tops.length === 1 ? '' : i === 0 ? ` (${tops.length} parts)` : ` (part ${i + 1} of ${tops.length})`;
-      lenses.push(lens(at, `$(check) Accept ${s.candidateId}${part}`, RatchetCommands.acceptSuggestion, args), lens(at, `$(close) Reject${part}`, RatchetCommands.rejectSuggestion, args));
-      if (i > 0) return;
-      if (hunksInRun(s.runId) > 1 && pending.find((p) => p.runId === s.runId) === s) {
-        lenses.push(lens(at, 'Accept All', RatchetCommands.acceptAllSuggestions, runArgs), lens(at, 'Reject All', RatchetCommands.rejectAllSuggestions, runArgs));
-      }
-      lenses.push(lens(at, 'Diff', RatchetCommands.showDiff, args), lens(at, 'Evidence', RatchetCommands.showEvidence, args));
-    });
-  }
-  return lenses;
-}
-
-function lens(range: CodeLens['range'], title: string, command: string, args: readonly string[], tooltip?: string): CodeLens {
-  return { range, command: { title, command, arguments: [...args], ...(tooltip === undefined ? {} : { tooltip }) } };
 }

@@ -16,6 +16,7 @@ import { RUN_SPEC_EXTENSIONS, codeMarker } from '../core/files/fileKinds';
 import { readSpecText } from '../core/setup/specSource';
 import type { Files } from '../core/ports';
 import { RatchetCommands } from '../protocol/lsp';
+import { wireLens as lens } from '../protocol/suggestionLenses';
 import { codeSetup, isSearchReady } from './codeProgram';
 import { pathToUri } from './uris';
 
@@ -49,8 +50,4 @@ export function codeSpecLenses(specPath: string, text: string, trusted: boolean)
   if (!trusted) return [lens(at, TRUST_TITLE, MANAGE_TRUST_COMMAND, [])];
   const args = [pathToUri(specPath.slice(0, -ext.length))];
   return [lens(at, '$(play) Start Code Search', RatchetCommands.startCodeSearch, args), lens(at, '$(beaker) Test Evaluator', RatchetCommands.testEvaluator, args)];
-}
-
-function lens(range: CodeLens['range'], title: string, command: string, args: readonly string[]): CodeLens {
-  return { range, command: { title, command, arguments: [...args] } };
 }

@@ -6,7 +6,7 @@ import { KEYBINDINGS, keyFor, keyLabel, keyTooltip } from '../../../src/extensio
 import { THEME_COLORS, cssVariable } from '../../../src/extension/themeColors';
 import { RatchetCommands } from '../../../src/protocol/lsp';
 import type { SuggestionState } from '../../../src/protocol/lsp';
-import { suggestionLenses } from '../../../src/server/codeLens';
+import { suggestionLenses } from '../../../src/protocol/suggestionLenses';
 
 function suggestion(baseText: string, newText: string, over: Partial<SuggestionState> = {}): SuggestionState {
   return {
