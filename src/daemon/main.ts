@@ -63,10 +63,14 @@ function exit(reason: string): void {
 const server = createServer((socket) => {
   socket.on('error', () => undefined); // a client that vanishes mid-write; the close below handles it
   const connection = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
-  connection.onRequest(AttachRequest, (p) => {
+  connection.onRequest(AttachRequest, async (p) => {
     if (p.protocol !== RUN_DAEMON_PROTOCOL) throw new ResponseError(ErrorCodes.InvalidRequest, `protocol ${p.protocol} is not this daemon's ${RUN_DAEMON_PROTOCOL}`);
     keepAliveMs = p.keepAliveMs;
     link.attach(connection);
+    // The questions the runs were waiting to ask (a pending suggestion's decide) go out to the new
+    // client as the attach wakes them, a few promise turns later: answered after them, the attach
+    // tells the client that what it has heard by then is everything that waits for it.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     return { pid: process.pid, runs: runs.list() };
   });
   connection.onRequest(

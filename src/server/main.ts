@@ -273,7 +273,14 @@ connection.onRequest(
 );
 connection.onRequest(
   ListSuggestionsRequest,
-  guarded((p) => ({ suggestions: book.list(p.uri === undefined ? undefined : uriToPath(p.uri)) })),
+  // After a reload, the runs still going re-ask their pending suggestions as this server attaches
+  // to their daemon: a list asked for before that would leave them out (and the editor, which draws
+  // the last session's suggestions until this list comes, would take them away).
+  guarded(async (p) => {
+    await runs.caughtUpWithDaemon();
+    await book.arrived();
+    return { suggestions: book.list(p.uri === undefined ? undefined : uriToPath(p.uri)) };
+  }),
 );
 connection.onRequest(
   CreateRunSpecRequest,

@@ -115,6 +115,11 @@ export class RunHost {
     return this.caughtUp;
   }
 
+  /** Settles once the first attach has (the runs going on since before a reload taken over, or none found). */
+  caughtUpWithDaemon(): Promise<void> {
+    return this.caughtUp;
+  }
+
   /** The keep-alive setting may have changed. */
   settingsChanged(): void {
     void this.daemon.settingsChanged();

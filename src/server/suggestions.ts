@@ -37,6 +37,8 @@ const STALE_WHY = 'The file changed where this suggestion edits it; it was not a
 
 export class SuggestionBook {
   private readonly entries = new Map<string, Entry>();
+  /** Suggestions the engine asked about whose file is still being read (`arrived`). */
+  private readonly arriving = new Set<Promise<unknown>>();
 
   constructor(
     private readonly docs: OpenDocuments,
@@ -112,24 +114,22 @@ export class SuggestionBook {
     }
   }
 
+  /**
+   * Settles once every suggestion the engine has asked about so far is in the list: an asked one
+   * is listed only after its file was read, and a list that left it out would tell the editor it
+   * no longer waits.
+   */
+  async arrived(): Promise<void> {
+    await Promise.allSettled([...this.arriving]);
+  }
+
   private async decide(runId: string, s: Suggestion, signal: AbortSignal): Promise<'accept' | 'reject'> {
-    const current = await this.docs.current(s.file);
+    const arrival = this.enter(runId, s);
+    this.arriving.add(arrival);
+    const entry = await arrival.finally(() => this.arriving.delete(arrival));
     // The file already holds the edit's result (accepted before an interruption, or typed): yes.
-    if (current?.text === s.newText) return 'accept';
-    const next = current && rebase(s.baseText, s.newText, current.text);
-    const base: CurrentText = current ?? { uri: pathToUri(s.file), text: s.baseText, version: null };
-    const entry: Entry = {
-      path: s.file,
-      waiters: [],
-      state: { runId, candidateId: s.candidateId, status: 'pending', ...texts(base, next ?? s.newText) },
-    };
-    if (current && current.text !== s.baseText && next !== undefined) entry.state.reason = 'Re-based onto your edit.';
-    this.entries.set(key(entry.state), entry);
-    if (next === undefined) {
-      this.settle(entry, 'stale', STALE_WHY);
-      return 'accept';
-    }
-    this.listener.changed(entry.state);
+    if (entry === 'done') return 'accept';
+    if (entry.state.status === 'stale') return 'accept';
     signal.throwIfAborted();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -143,6 +143,24 @@ export class SuggestionBook {
         resolve(a);
       };
     });
+  }
+
+  /** The asked suggestion, listed (pending, or stale when it no longer applies); 'done' when the file already holds its result. */
+  private async enter(runId: string, s: Suggestion): Promise<Entry | 'done'> {
+    const current = await this.docs.current(s.file);
+    if (current?.text === s.newText) return 'done';
+    const next = current && rebase(s.baseText, s.newText, current.text);
+    const base: CurrentText = current ?? { uri: pathToUri(s.file), text: s.baseText, version: null };
+    const entry: Entry = {
+      path: s.file,
+      waiters: [],
+      state: { runId, candidateId: s.candidateId, status: 'pending', ...texts(base, next ?? s.newText) },
+    };
+    if (current && current.text !== s.baseText && next !== undefined) entry.state.reason = 'Re-based onto your edit.';
+    this.entries.set(key(entry.state), entry);
+    if (next === undefined) this.settle(entry, 'stale', STALE_WHY);
+    else this.listener.changed(entry.state);
+    return entry;
   }
 
   /** Writes the suggestion onto the text the user has now (re-based if needed), or reports 'stale'. */

@@ -13,7 +13,7 @@ import { runPaths } from '../../src/core/journal/journal';
 import { RunStore } from '../../src/extension/runs/runStore';
 import { RunFeed } from '../../src/extension/runs/runFeed';
 import { NodeFiles } from '../../src/node/files';
-import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
+import { AcceptSuggestionRequest, CancelRunRequest, ListRunsRequest, ListSuggestionsRequest, ResumeRunRequest, StartRunRequest } from '../../src/protocol/lsp';
 import type { ServerSettings } from '../../src/protocol/lsp';
 import { currentOwner, isOwnerAlive } from '../../src/node/process';
 import { daemonAddress } from '../../src/node/daemonAddress';
@@ -179,6 +179,11 @@ describe('a run outlives its language server', () => {
     await killServer(first);
 
     const second = await open();
+    // Its first list, asked at once, already holds it: the server answers a list once what the
+    // daemon's runs were waiting to ask is in. The editor draws the last session's suggestions until
+    // that list comes, and would take away one the list left out.
+    const { suggestions } = await second.conn.sendRequest(ListSuggestionsRequest, {});
+    expect(suggestions).toEqual([expect.objectContaining({ runId, candidateId: pending.candidateId, status: 'pending', newText: pending.newText })]);
     await second.open(w.promptPath);
     const again = await second.waitFor(() => second.suggestions.find((s) => s.status === 'pending'), 'the suggestion, offered again');
     expect(again).toMatchObject({ runId, candidateId: pending.candidateId, newText: pending.newText });
