@@ -15,7 +15,8 @@ import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { registerProvenance } from './provenance';
 import { InlineReview } from './review/inlineReview';
-import { lensOfAnswered } from './review/target';
+import { lensOfAnswered, lensOfUnconfirmed } from './review/target';
+import { registerRestoredLenses } from './review/restoredLenses';
 import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
 import { ResumeOffers } from './runs/resumeOffers';
@@ -43,8 +44,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const store = new RunStore();
   const statuses = new RunStatuses();
   const feed = new RunFeed(store, editorJournals, log);
-  const review = new InlineReview();
-  context.subscriptions.push(log, traceChannel, review, new EvolveBlockDecorations());
+  const review = new InlineReview(context.workspaceState);
+  context.subscriptions.push(log, traceChannel, review, new EvolveBlockDecorations(), registerRestoredLenses(review));
+  // What waited for the user's answer when the window went away is drawn again now, not once the server is back.
+  review.restore();
 
   const statusBar = new StatusBar(store, statuses);
   // The panel header learns from the daemon's status which runs wait only for the user's answer (it offers no Cancel then).
@@ -85,7 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
       onReady: () => void afterReady(),
     },
-    hidesLens: (command) => lensOfAnswered(command.command, command.arguments ?? [], review.book),
+    hidesLens: (command) => lensOfAnswered(command.command, command.arguments ?? [], review.book) || lensOfUnconfirmed(command.command, command.arguments ?? [], review.book),
   });
   host = serverHost;
   context.subscriptions.push(
@@ -100,6 +103,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     serverHost.onDidChangePhase((phase) => {
       // A status not over is the word of the server that relayed it; the next one re-sends those still going.
       if (phase !== 'running') statuses.forgetLive();
+      // A server that did not start cannot say whether the last session's suggestions still wait.
+      if (phase === 'failed') review.dropUnconfirmed();
       statusBar.setPhase(phase);
     }),
     runsView.onDidList((runs) => {

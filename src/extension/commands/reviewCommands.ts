@@ -38,8 +38,10 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
     void vscode.window.showWarningMessage(decision.message);
     return 'refused';
   }
-  const { outcome } = await ctx.review.answering(t.runId, t.candidateId, () => ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }));
+  const answer = await ctx.review.answering(t.runId, t.candidateId, async () => ((await stillPending(ctx, t)) ? ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }) : undefined));
+  if (answer === undefined) return 'refused';
   walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
+  const { outcome } = answer;
   if (outcome === 'stale') {
     void vscode.window.showWarningMessage('Ratchet: not applied — the file changed before the edit could be written. Your text was left as it is.');
   }
@@ -48,8 +50,20 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
 
 /** Reject leaves the text as it is: the suggestion was only ever drawn, never written. */
 async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promise<void> {
-  await ctx.review.answering(t.runId, t.candidateId, () => ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }));
-  walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
+  const answer = await ctx.review.answering(t.runId, t.candidateId, async () => ((await stillPending(ctx, t)) ? ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }) : undefined));
+  if (answer !== undefined) walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
+}
+
+/**
+ * A suggestion drawn from the last session's record (after a reload) is answered once the server
+ * has said it still waits: the answer is held until then, with the drawing already gone, and a
+ * suggestion that no longer waits is answered with a word, not a server error.
+ */
+async function stillPending(ctx: CommandContext, t: SuggestionTarget): Promise<boolean> {
+  if (!ctx.review.book.isUnconfirmed(t.runId, t.candidateId)) return true;
+  const pending = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Ratchet: waiting for the language server to confirm the suggestion' }, () => ctx.review.confirmation(t.runId, t.candidateId));
+  if (!pending) void vscode.window.showInformationMessage('Ratchet: that suggestion is no longer pending (it was answered, or its run ended while the window was away). Nothing was written.');
+  return pending;
 }
 
 /** Every pending suggestion of the run named by `[uri, runId]` (a lens), or of the active editor's drawn one. */

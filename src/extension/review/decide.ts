@@ -82,12 +82,18 @@ export class SuggestionBook {
    * from the screen with its lenses when the key is pressed, not a round trip later.
    */
   private readonly answering = new Set<string>();
+  /**
+   * Kept from the last session (`restore`) and drawn before the server is back; the server has not
+   * said yet whether they still wait. Its first word on one (a change, or its full list) settles it.
+   */
+  private readonly unconfirmed = new Set<string>();
   private seq = 0;
 
   /** Applies a `ratchet/suggestionChanged`; returns the URIs whose drawing must be refreshed. */
   update(s: SuggestionState): string[] {
     const key = suggestionKey(s.runId, s.candidateId);
     const previous = this.byKey.get(key);
+    this.unconfirmed.delete(key);
     if (s.status === 'applied' || s.status === 'rejected' || s.status === 'dropped') {
       this.byKey.delete(key);
       this.answering.delete(key);
@@ -111,15 +117,50 @@ export class SuggestionBook {
     return this.answering.has(suggestionKey(runId, candidateId)) && this.byKey.get(suggestionKey(runId, candidateId))?.status === 'pending';
   }
 
-  /** Replaces everything (after a restart, from `ratchet/listSuggestions`). */
+  /** Replaces everything (after a restart, from `ratchet/listSuggestions`): the server's word on every suggestion. */
   reset(all: readonly SuggestionState[]): string[] {
     const uris = new Set([...this.byKey.values()].map((s) => s.uri));
     this.byKey.clear();
+    this.unconfirmed.clear();
     for (const s of all) {
       this.update(s);
       uris.add(s.uri);
     }
     return [...uris];
+  }
+
+  /**
+   * The pending suggestions the last session kept, before the server has said anything: each is
+   * unconfirmed until it does. Their document versions belonged to that session, so they are
+   * matched to the reopened file by its text alone. Returns the URIs to draw.
+   */
+  restore(saved: readonly SuggestionState[]): string[] {
+    const uris: string[] = [];
+    for (const s of saved) {
+      const key = suggestionKey(s.runId, s.candidateId);
+      if (s.status !== 'pending' || this.byKey.has(key)) continue;
+      this.byKey.set(key, { ...s, version: null, seq: ++this.seq });
+      this.unconfirmed.add(key);
+      uris.push(s.uri);
+    }
+    return uris;
+  }
+
+  /** Drops what the server never confirmed (it did not start); returns the URIs to redraw. */
+  dropUnconfirmed(): string[] {
+    const uris = [...this.unconfirmed].flatMap((key) => this.byKey.get(key)?.uri ?? []);
+    for (const key of this.unconfirmed) this.byKey.delete(key);
+    this.unconfirmed.clear();
+    return uris;
+  }
+
+  hasUnconfirmed(): boolean {
+    return this.unconfirmed.size > 0;
+  }
+
+  /** Drawn from the last session's record, the server's word on it not in yet. */
+  isUnconfirmed(runId: string, candidateId: string): boolean {
+    return this.unconfirmed.has(suggestionKey(runId, candidateId));
   }
 
   get(runId: string, candidateId: string): SuggestionState | undefined {

@@ -24,6 +24,12 @@
  * panel opens for an unresolved thread only), and these threads have no resolution state at all:
  * a suggestion is not a discussion. Other extensions' unresolved review threads still open the
  * panel; a user's own setting of `comments.openView` still wins.
+ *
+ * After a window reload: the pending suggestions are kept in the workspace's state, and drawn
+ * again from there at activation — the change and its lenses (restoredLenses.ts) — before the
+ * language server is back and has heard from the run daemon, which takes seconds. The server's
+ * first word on each settles it (SuggestionBook.restore); an answer given before that waits for
+ * it (`confirmation`), and if the server does not start they are taken away.
  */
 import * as vscode from 'vscode';
 import type { SuggestionState } from '../../protocol/lsp';
@@ -36,6 +42,9 @@ import { addedLinesMarkdown } from './addedLines';
 import { SuggestionBook, reviewAction, suggestionKey } from './decide';
 import type { DocView, ReviewAction } from './decide';
 import { SUGGESTION_SCHEME, parseSuggestionPath, suggestionPath } from './target';
+
+/** Where the pending suggestions are kept for the next session (the workspace's state). */
+const KEPT = 'ratchet.pendingSuggestions';
 
 /** What is drawn for one document, so a redraw that changes nothing keeps the widgets as they are. */
 interface Drawn {
@@ -65,8 +74,13 @@ export class InlineReview implements vscode.Disposable {
    * since it may still be pending: it shows the file with a banner until the server says.
    */
   private readonly answered = new Set<string>();
+  private readonly unconfirmedChanged = new vscode.EventEmitter<void>();
+  /** The suggestions drawn from the last session's record changed (restoredLenses.ts draws their lenses). */
+  readonly onDidChangeUnconfirmed = this.unconfirmedChanged.event;
+  /** Answers held until the server's word on their suggestion is in (`confirmation`). */
+  private confirmWaiters: (() => void)[] = [];
 
-  constructor() {
+  constructor(private readonly kept?: vscode.Memento) {
     const mac = process.platform === 'darwin';
     this.keysHint = vscode.window.createStatusBarItem('ratchet.inlineChangeKeys', vscode.StatusBarAlignment.Left, 1000);
     this.keysHint.name = 'Ratchet suggestion keys';
@@ -96,6 +110,7 @@ export class InlineReview implements vscode.Disposable {
       this.comments,
       this.contentChanged,
       this.answeringChanged,
+      this.unconfirmedChanged,
       vscode.workspace.registerTextDocumentContentProvider(SUGGESTION_SCHEME, {
         onDidChange: this.contentChanged.event,
         provideTextDocumentContent: (uri) => this.proposedText(uri),
@@ -122,19 +137,56 @@ export class InlineReview implements vscode.Disposable {
 
   /** A `ratchet/suggestionChanged` from the server. */
   update(s: SuggestionState): void {
+    const settles = this.book.isUnconfirmed(s.runId, s.candidateId);
     for (const uri of this.book.update(s)) this.redraw(uri);
     if (s.status !== 'pending') this.answered.add(suggestionKey(s.runId, s.candidateId));
     this.contentChanged.fire(this.suggestionUri(s));
     if (s.status !== 'pending') void this.closeAnsweredDiffs();
+    this.changed(settles);
   }
 
   /** The server's full list after a (re)start, a window reload included: the drawing comes back from it. */
   reset(all: readonly SuggestionState[]): void {
+    const settles = this.book.hasUnconfirmed();
     for (const uri of this.book.reset(all)) this.redraw(uri);
     for (const s of all) if (s.status !== 'pending') this.answered.add(suggestionKey(s.runId, s.candidateId));
     // Restored tabs were drawn from an empty book: show them as they are now.
     for (const { uri } of this.suggestionTabs()) this.contentChanged.fire(uri);
     void this.closeAnsweredDiffs();
+    this.changed(settles);
+  }
+
+  /** At activation: the suggestions the last session left pending, drawn until the server says how they stand. */
+  restore(): void {
+    const saved = this.kept?.get<SuggestionState[]>(KEPT) ?? [];
+    const uris = this.book.restore(Array.isArray(saved) ? saved : []);
+    uris.forEach((uri) => this.redraw(uri));
+    if (uris.length > 0) this.unconfirmedChanged.fire();
+  }
+
+  /** The server did not start: what it never confirmed is not drawn any more (its next start's list brings back what waits). */
+  dropUnconfirmed(): void {
+    const uris = this.book.dropUnconfirmed();
+    uris.forEach((uri) => this.redraw(uri));
+    if (uris.length > 0) this.changed(true);
+  }
+
+  /**
+   * Waits until the server has said whether the suggestion still waits, for an answer given while
+   * it was drawn from the last session's record: true when it is pending now.
+   */
+  async confirmation(runId: string, candidateId: string): Promise<boolean> {
+    while (this.book.isUnconfirmed(runId, candidateId)) await new Promise<void>((wake) => this.confirmWaiters.push(wake));
+    return this.book.get(runId, candidateId)?.status === 'pending';
+  }
+
+  /** After the book changed: kept for the next session; held answers and the restored lenses hear of it when something was settled. */
+  private changed(settled: boolean): void {
+    const pending = this.book.all().flatMap(({ seq: _seq, ...s }: SuggestionState & { seq?: number }) => (s.status === 'pending' ? [s] : []));
+    void this.kept?.update(KEPT, pending);
+    if (!settled) return;
+    for (const wake of this.confirmWaiters.splice(0)) wake();
+    this.unconfirmedChanged.fire();
   }
 
   suggestionUri(s: Pick<SuggestionState, 'runId' | 'candidateId' | 'uri'>): vscode.Uri {

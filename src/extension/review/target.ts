@@ -78,3 +78,15 @@ export function lensOfAnswered(command: string, args: readonly unknown[], book: 
   const pending = book.all().filter((s) => s.runId === runId && s.status === 'pending');
   return pending.length > 0 && pending.every((s) => book.isAnswering(s.runId, s.candidateId));
 }
+
+/**
+ * Whether a lens of the server's is about a suggestion the editor draws from the last session's
+ * record, not yet confirmed by the server: that one's lenses are restoredLenses.ts's until it is,
+ * so they are never drawn twice.
+ */
+export function lensOfUnconfirmed(command: string, args: readonly unknown[], book: SuggestionBook): boolean {
+  const [, runId, candidateId] = args;
+  if (typeof runId !== 'string') return false;
+  if (SUGGESTION_LENS_COMMANDS.has(command)) return typeof candidateId === 'string' && book.isUnconfirmed(runId, candidateId);
+  return RUN_LENS_COMMANDS.has(command) && book.all().some((s) => s.runId === runId && book.isUnconfirmed(s.runId, s.candidateId));
+}

@@ -10,6 +10,10 @@
  * added line wraps inside the widget instead of running under a scrollbar, the lenses are short
  * (the keys are in their tooltips), and VS Code's Comments panel never opens by itself — neither
  * on first use nor after a reload.
+ *
+ * Issue #29, item 2: after a reload the waiting change is drawn, lenses and all, from what the
+ * last window kept, before the run process has told the new language server anything; an Accept
+ * given then is held until it has, and only then written.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -104,6 +108,25 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await waitForDrawing(({ blocks, struck }) => blocks.length === 0 && struck.length === 0, `no added lines and nothing struck through after ${answer}`);
   }
 
+  /** The process that holds the run going on (its lock.json): the run daemon. */
+  async function runOwnerPid(): Promise<number> {
+    const runs = join(session().folder, '.ratchet', 'runs');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const runId of await readdir(runs)) {
+      const lock = await readFile(join(runs, runId, 'lock.json'), 'utf8').catch(() => undefined);
+      const pid = lock === undefined ? undefined : (JSON.parse(lock) as { pid: number }).pid;
+      if (pid !== undefined && alive(pid)) return pid;
+    }
+    throw new Error(`no run under ${runs} is held by a live process`);
+  }
+
   /** Puts the cursor on the change and waits until the status bar says the keys answer it. */
   async function cursorOnChange(onDisk: string): Promise<void> {
     const s = session();
@@ -151,6 +174,48 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
     await s.workbench.ratchetPanel.waitForStatus('finished', 60_000);
     await expectNoCommentsPanel();
+  });
+
+  it('after a reload, draws the waiting change before the run process answers, and holds an Accept given then until it does', async () => {
+    const s = session();
+    const { editor, palette } = s.workbench;
+    const onDisk = await readFile(join(s.folder, fixture.promptRelative), 'utf8');
+    await evolveToSuggestion();
+    await waitForWholeChange();
+    // The run process is stopped (not killed) across the reload: the new language server reaches
+    // it but hears nothing from it, so whatever is drawn comes from what the last window kept.
+    const daemon = await runOwnerPid();
+    process.kill(daemon, 'SIGSTOP');
+    try {
+      const reloaded = s.page.waitForEvent('load', { timeout: 90_000 });
+      await palette.run('Developer: Reload Window');
+      await reloaded;
+      await s.workbench.waitForReady();
+      await editor.openFile(fixture.promptRelative, 60_000);
+      await editor.waitForCodeLens(/Accept c1/, 90_000);
+      await waitForWholeChange();
+      expect(await editor.codeLensTooltips()).toEqual(expect.arrayContaining(['Accept c1 (Ctrl+Shift+Enter)', 'Reject (Ctrl+Shift+Backspace)']));
+      await s.workbench.parkMouse();
+      await s.screenshot('drawn-before-the-run-process-answers');
+
+      // Accept now: the change goes from the screen at once, and nothing is written while the
+      // server cannot say the suggestion still waits.
+      await cursorOnChange(onDisk);
+      await s.page.keyboard.press('Control+Shift+Enter');
+      await waitForNoChange('Accept, held');
+      expect(await editor.text()).toBe(onDisk);
+    } finally {
+      process.kill(daemon, 'SIGCONT');
+    }
+    // The run process answers: the server hears the suggestion still waits, and the held Accept goes through.
+    await editor.waitForText(LONG_HINT, 60_000);
+    expect(await editor.text()).toBe(accepted(onDisk));
+    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept c1|Reject/.test(t)) ? undefined : true), 'the suggestion lenses gone after the held Accept', 30_000);
+    await s.workbench.ratchetPanel.waitForStatus('finished', 60_000);
+    // Back to the text the next test starts from.
+    await editor.undo();
+    await editor.waitForNoText(LONG_HINT);
+    await waitHidden(editor.activeTab().and(s.page.locator('.dirty')), 'the dirty mark after one Ctrl+Z');
   });
 
   it('draws the change again after a window reload, and the keyboard Rejects it, leaving the text as it was; its diff tab closes', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SuggestionBook, acceptAction, reviewAction } from '../../../src/extension/review/decide';
 import { hunkAtLine, hunkLines, hunkSummary, inlineHunks } from '../../../src/core/edit/hunks';
-import { lensOfAnswered, parseSuggestionPath, runTarget, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
+import { lensOfAnswered, lensOfUnconfirmed, parseSuggestionPath, runTarget, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
 import { RatchetCommands } from '../../../src/protocol/lsp';
 import type { SuggestionState } from '../../../src/protocol/lsp';
 
@@ -129,6 +129,51 @@ describe('SuggestionBook', () => {
     book.update(suggestion({ uri: 'file:///w/old.md' }));
     expect(book.reset([suggestion({ uri: 'file:///w/new.md' })]).sort()).toEqual(['file:///w/new.md', 'file:///w/old.md']);
     expect(book.uris()).toEqual(['file:///w/new.md']);
+  });
+});
+
+describe('SuggestionBook: the last session’s suggestions, drawn before the server is back', () => {
+  const uri = 'file:///w/a.prompt.md';
+  const kept = () => [suggestion({ version: 7 }), suggestion({ candidateId: 'c2', uri: 'file:///w/b.prompt.md' }), suggestion({ candidateId: 'c3', status: 'stale' })];
+
+  it('draws the kept pending ones against the reopened file’s text (its versions were the old session’s), unconfirmed', () => {
+    const book = new SuggestionBook();
+    expect(book.restore(kept())).toEqual([uri, 'file:///w/b.prompt.md']);
+    expect(book.get('r1', 'c3')).toBeUndefined();
+    expect(book.current(uri)).toMatchObject({ candidateId: 'c1', version: null });
+    expect(reviewAction(book.current(uri)!, { version: 1, text: BASE })).toEqual({ kind: 'show' });
+    expect([book.isUnconfirmed('r1', 'c1'), book.isUnconfirmed('r1', 'c2'), book.hasUnconfirmed()]).toEqual([true, true, true]);
+  });
+
+  it('takes the server’s word on each: a change settles that one, its list settles all and drops what it leaves out', () => {
+    const book = new SuggestionBook();
+    book.restore(kept());
+    book.update(suggestion({ version: 1 }));
+    expect([book.isUnconfirmed('r1', 'c1'), book.isUnconfirmed('r1', 'c2')]).toEqual([false, true]);
+    expect(book.reset([suggestion({ version: 1 })]).sort()).toEqual(['file:///w/a.prompt.md', 'file:///w/b.prompt.md']);
+    expect([book.hasUnconfirmed(), book.get('r1', 'c2')]).toEqual([false, undefined]);
+  });
+
+  it('leaves alone what the server already said, and drops only the unconfirmed when the server does not start', () => {
+    const book = new SuggestionBook();
+    book.update(suggestion({ version: 2 }));
+    book.restore(kept());
+    expect(book.current(uri)).toMatchObject({ version: 2 });
+    expect(book.isUnconfirmed('r1', 'c1')).toBe(false);
+    expect(book.dropUnconfirmed()).toEqual(['file:///w/b.prompt.md']);
+    expect(book.all().map((s) => s.candidateId)).toEqual(['c1']);
+  });
+
+  it('leaves out the server’s lenses of an unconfirmed suggestion (the editor draws its own), and only those', () => {
+    const book = new SuggestionBook();
+    book.restore([suggestion()]);
+    book.update(suggestion({ runId: 'r2' }));
+    expect(lensOfUnconfirmed(RatchetCommands.acceptSuggestion, [uri, 'r1', 'c1'], book)).toBe(true);
+    expect(lensOfUnconfirmed(RatchetCommands.acceptAllSuggestions, [uri, 'r1'], book)).toBe(true);
+    expect(lensOfUnconfirmed(RatchetCommands.acceptSuggestion, [uri, 'r2', 'c1'], book)).toBe(false);
+    expect(lensOfUnconfirmed(RatchetCommands.evolve, [uri], book)).toBe(false);
+    book.reset([suggestion()]);
+    expect(lensOfUnconfirmed(RatchetCommands.acceptSuggestion, [uri, 'r1', 'c1'], book)).toBe(false);
   });
 });
 

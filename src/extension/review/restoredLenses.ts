@@ -1,0 +1,41 @@
+/**
+ * The lenses of the suggestions drawn from the last session's record (InlineReview.restore), while
+ * the language server is not back or has not said how they stand: the same lenses the server puts
+ * over a pending suggestion (src/protocol/suggestionLenses.ts), with the keys in their tooltips as
+ * the language client's middleware adds them to the server's. Once the server has spoken they are
+ * its own again, and this provider has none.
+ */
+import * as vscode from 'vscode';
+import { suggestionLenses } from '../../protocol/suggestionLenses';
+import { keyTooltip } from '../keyTable';
+import type { InlineReview } from './inlineReview';
+
+export function registerRestoredLenses(review: InlineReview): vscode.Disposable {
+  const mac = process.platform === 'darwin';
+  // Asked again when the server settles one, and when one is answered here (its lenses go at once,
+  // as the server's do: the language client may not be there yet to have VS Code ask).
+  const changed = new vscode.EventEmitter<void>();
+  const provider = vscode.languages.registerCodeLensProvider(
+    { scheme: 'file' },
+    {
+      onDidChangeCodeLenses: changed.event,
+      provideCodeLenses: (doc) => {
+        // Over the change as it is drawn: the file's one suggestion on screen, on the text it was computed on (decide.ts reviewAction).
+        const drawn = review.action(doc.uri.toString());
+        if (drawn?.action.kind !== 'show' || !review.book.isUnconfirmed(drawn.suggestion.runId, drawn.suggestion.candidateId)) return [];
+        return suggestionLenses([drawn.suggestion]).map((l) => {
+          const range = new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character);
+          return new vscode.CodeLens(range, { ...l.command, tooltip: keyTooltip(l.command.title, l.command.command, mac) ?? l.command.tooltip });
+        });
+      },
+    },
+  );
+  return vscode.Disposable.from(
+    provider,
+    changed,
+    review.onDidChangeUnconfirmed(() => changed.fire()),
+    review.onDidChangeAnswering(() => {
+      if (review.book.hasUnconfirmed()) changed.fire();
+    }),
+  );
+}
