@@ -127,6 +127,7 @@ describe('bench:editor', () => {
     );
     record('Reload Window → suggestion drawn', drawnAt - enterAt);
     printLongTasks(await clock(), enterAt, drawnAt);
+    printPage(await clock(), enterAt);
     await printTrace('Enter ran Reload Window', s.runDir, enterAt, drawnAt);
     await editor.focusGroup(1);
     await cursorOnChange();
@@ -160,6 +161,13 @@ function printLongTasks(c: LensClock, from: number, to: number): void {
   console.log(`bench:editor: the page's main thread was in long tasks for ${busy.toFixed(0)} of those ${(to - from).toFixed(0)} ms (${tasks.length} tasks, the longest ${longest.toFixed(0)} ms)`);
 }
 
+/** When the reopened prompt came on screen, and each time its suggestion's lenses came or went, after `from`. */
+function printPage(c: LensClock, from: number): void {
+  const at = (t: number) => `+${(t - from).toFixed(0)}`;
+  const flips = c.flips.map(([t, shown]) => `${shown ? 'drawn' : 'gone'} ${at(t)}`).join(', ');
+  console.log(`bench:editor: the prompt's text on screen ${c.editorAt === undefined ? 'never' : at(c.editorAt)}; its suggestion's lenses ${flips || 'never drawn'} (ms after Enter)`);
+}
+
 /** What `lensClock` keeps in the page, by the page's clock (Date.now()). */
 interface LensClock {
   /** The last Ctrl+Shift+Enter or Ctrl+Shift+Backspace went down. */
@@ -171,6 +179,10 @@ interface LensClock {
   goneAt?: number;
   /** Whether the suggestion's lenses are in the page now. */
   shown?: boolean;
+  /** Each time the suggestion's lenses came into the page (true) or left it (false). */
+  flips: [number, boolean][];
+  /** The reopened prompt's text first on screen in this page. */
+  editorAt?: number;
   /** The page's main thread's long tasks (over 50 ms), each [start, end] by the page's clock. */
   longTasks: [number, number][];
 }
@@ -185,7 +197,7 @@ function lensClock(): void {
   const w = window as unknown as { __lensClock?: LensClock };
   if (w.__lensClock) return;
   const before = Number(sessionStorage.getItem('benchEditor.enterAt'));
-  const clock: LensClock = (w.__lensClock = before > 0 ? { enterAt: before, longTasks: [] } : { longTasks: [] });
+  const clock: LensClock = (w.__lensClock = before > 0 ? { enterAt: before, longTasks: [], flips: [] } : { longTasks: [], flips: [] });
   new PerformanceObserver((list) => {
     for (const t of list.getEntries()) clock.longTasks.push([performance.timeOrigin + t.startTime, performance.timeOrigin + t.startTime + t.duration]);
   }).observe({ type: 'longtask', buffered: true });
@@ -204,8 +216,10 @@ function lensClock(): void {
     // plain text, the same titles) whenever the editor's model or language or the providers change,
     // then as links again after its next request. Both are on screen.
     const now = [...document.querySelectorAll('.codelens-decoration')].some((lens) => /Accept c\d|Reject/.test(lens.textContent ?? ''));
+    if (clock.editorAt === undefined && [...document.querySelectorAll('.monaco-editor .view-line')].some((line) => /You\s+solve/.test(line.textContent ?? ''))) clock.editorAt = Date.now();
     if (now === clock.shown) return;
     clock.shown = now;
+    clock.flips.push([Date.now(), now]);
     if (now) clock.drawnAt = Date.now();
     else clock.goneAt = Date.now();
   };
