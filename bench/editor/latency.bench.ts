@@ -159,6 +159,9 @@ function printLongTasks(c: LensClock, from: number, to: number): void {
   const busy = tasks.reduce((sum, [start, end]) => sum + Math.min(end, to) - Math.max(start, from), 0);
   const longest = tasks.reduce((most, [start, end]) => Math.max(most, end - start), 0);
   console.log(`bench:editor: the page's main thread was in long tasks for ${busy.toFixed(0)} of those ${(to - from).toFixed(0)} ms (${tasks.length} tasks, the longest ${longest.toFixed(0)} ms)`);
+  const byWhose = new Map<string, number>();
+  for (const [start, end, whose] of tasks) byWhose.set(whose, (byWhose.get(whose) ?? 0) + Math.min(end, to) - Math.max(start, from));
+  if (byWhose.size > 0) console.log(`bench:editor: of which ${[...byWhose].map(([whose, ms]) => `${ms.toFixed(0)} ms ${whose}`).join(', ')}`);
 }
 
 /** When the reopened prompt came on screen, and each time its suggestion's lenses came or went, after `from`. */
@@ -184,7 +187,7 @@ interface LensClock {
   /** The reopened prompt's text first on screen in this page. */
   editorAt?: number;
   /** The page's main thread's long tasks (over 50 ms), each [start, end] by the page's clock. */
-  longTasks: [number, number][];
+  longTasks: [number, number, string][];
 }
 
 /**
@@ -199,7 +202,12 @@ function lensClock(): void {
   const before = Number(sessionStorage.getItem('benchEditor.enterAt'));
   const clock: LensClock = (w.__lensClock = before > 0 ? { enterAt: before, longTasks: [], flips: [] } : { longTasks: [], flips: [] });
   new PerformanceObserver((list) => {
-    for (const t of list.getEntries()) clock.longTasks.push([performance.timeOrigin + t.startTime, performance.timeOrigin + t.startTime + t.duration]);
+    // Whose task it was, as far as Chrome tells: the workbench's own window, or a frame in it (a webview, Ratchet's panel among them).
+    for (const t of list.getEntries() as (PerformanceEntry & { attribution?: { containerType?: string; containerSrc?: string }[] })[]) {
+      const a = t.attribution?.[0];
+      const whose = a?.containerType && a.containerType !== 'window' ? `${a.containerType} ${(a.containerSrc ?? '').replace(/\?.*$/, '').slice(-60)}` : 'the workbench window';
+      clock.longTasks.push([performance.timeOrigin + t.startTime, performance.timeOrigin + t.startTime + t.duration, whose]);
+    }
   }).observe({ type: 'longtask', buffered: true });
   window.addEventListener(
     'keydown',
