@@ -108,6 +108,19 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await waitForDrawing(({ blocks, struck }) => blocks.length === 0 && struck.length === 0, `no added lines and nothing struck through after ${answer}`);
   }
 
+  /** Reloads the window and waits until the prompt's change is drawn whole again, its Accept lens with it. */
+  async function reloadToTheChange(): Promise<void> {
+    const s = session();
+    // The old page's workbench stays on screen until the reload navigates away: wait for the new page.
+    const reloaded = s.page.waitForEvent('load', { timeout: 90_000 });
+    await s.workbench.palette.run('Developer: Reload Window');
+    await reloaded;
+    await s.workbench.waitForReady();
+    await s.workbench.editor.openFile(fixture.promptRelative, 60_000);
+    await s.workbench.editor.waitForCodeLens(/Accept c1/, 90_000);
+    await waitForWholeChange();
+  }
+
   /** The process that holds the run going on (its lock.json): the run daemon. */
   async function runOwnerPid(): Promise<number> {
     const runs = join(session().folder, '.ratchet', 'runs');
@@ -178,7 +191,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
 
   it('after a reload, draws the waiting change before the run process answers, and holds an Accept given then until it does', async () => {
     const s = session();
-    const { editor, palette } = s.workbench;
+    const { editor } = s.workbench;
     const onDisk = await readFile(join(s.folder, fixture.promptRelative), 'utf8');
     await evolveToSuggestion();
     await waitForWholeChange();
@@ -187,13 +200,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     const daemon = await runOwnerPid();
     process.kill(daemon, 'SIGSTOP');
     try {
-      const reloaded = s.page.waitForEvent('load', { timeout: 90_000 });
-      await palette.run('Developer: Reload Window');
-      await reloaded;
-      await s.workbench.waitForReady();
-      await editor.openFile(fixture.promptRelative, 60_000);
-      await editor.waitForCodeLens(/Accept c1/, 90_000);
-      await waitForWholeChange();
+      await reloadToTheChange();
       expect(await editor.codeLensTooltips()).toEqual(expect.arrayContaining(['Accept c1 (Ctrl+Shift+Enter)', 'Reject (Ctrl+Shift+Backspace)']));
       await s.workbench.parkMouse();
       await s.screenshot('drawn-before-the-run-process-answers');
@@ -220,19 +227,12 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
 
   it('draws the change again after a window reload, and the keyboard Rejects it, leaving the text as it was; its diff tab closes', async () => {
     const s = session();
-    const { editor, palette } = s.workbench;
+    const { editor } = s.workbench;
     const onDisk = await readFile(join(s.folder, fixture.promptRelative), 'utf8');
     await evolveToSuggestion();
     await waitForWholeChange();
 
-    // The old page's workbench stays on screen until the reload navigates away: wait for the new page.
-    const reloaded = s.page.waitForEvent('load', { timeout: 90_000 });
-    await palette.run('Developer: Reload Window');
-    await reloaded;
-    await s.workbench.waitForReady();
-    await editor.openFile(fixture.promptRelative, 60_000);
-    await editor.waitForCodeLens(/Accept c1/, 90_000);
-    await waitForWholeChange();
+    await reloadToTheChange();
     await expectNoCommentsPanel();
     // The window that went away stopped the server with the editor's requests still out: none of
     // them failed in the extension host's log (each did, at every reload, before).
