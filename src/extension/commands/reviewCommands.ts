@@ -56,13 +56,18 @@ async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promi
 
 /**
  * A suggestion drawn from the last session's record (after a reload) is answered once the server
- * has said it still waits: the answer is held until then, with the drawing already gone, and a
- * suggestion that no longer waits is answered with a word, not a server error.
+ * has said it still waits and takes requests (its word on the suggestion can come before it does):
+ * the answer is held until then, with the drawing already gone, and a suggestion that no longer
+ * waits is answered with a word, not a server error.
  */
 async function stillPending(ctx: CommandContext, t: SuggestionTarget): Promise<boolean> {
   if (!ctx.review.book.isUnconfirmed(t.runId, t.candidateId)) return true;
-  const pending = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Ratchet: waiting for the language server to confirm the suggestion' }, () => ctx.review.confirmation(t.runId, t.candidateId));
-  if (!pending) void vscode.window.showInformationMessage('Ratchet: that suggestion is no longer pending (it was answered, or its run ended while the window was away). Nothing was written.');
+  const pending = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'Ratchet: waiting for the language server to confirm the suggestion' },
+    async () => (await ctx.review.confirmation(t.runId, t.candidateId)) && (await ctx.host.whenRunning()),
+  );
+  if (!pending)
+    void vscode.window.showInformationMessage('Ratchet: nothing was written — the language server did not confirm that this suggestion still waits (it was answered, its run ended while the window was away, or the server did not start).');
   return pending;
 }
 

@@ -100,6 +100,19 @@ export class ServerHost implements vscode.Disposable {
     return this.currentPhase === 'running';
   }
 
+  /** Settles once the server runs (true) or has given up starting (false). */
+  whenRunning(): Promise<boolean> {
+    if (this.running) return Promise.resolve(true);
+    if (this.currentPhase === 'failed') return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const watch = this.phaseEmitter.event((phase) => {
+        if (phase !== 'running' && phase !== 'failed') return;
+        watch.dispose();
+        resolve(phase === 'running');
+      });
+    });
+  }
+
   async start(): Promise<void> {
     if (this.client) return;
     this.setPhase('starting');
