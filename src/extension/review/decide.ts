@@ -72,6 +72,24 @@ export function acceptAction(s: SuggestionState | undefined, doc: DocView | unde
 export const suggestionKey = (runId: string, candidateId: string): string => `${runId}\n${candidateId}`;
 
 /**
+ * The pending suggestions a session kept in the workspace's state, as far as they are whole: what
+ * another version of Ratchet wrote there, or a damaged entry, is left out rather than fail the
+ * extension's activation.
+ */
+export function keptSuggestions(value: unknown): SuggestionState[] {
+  if (!Array.isArray(value)) return [];
+  const isPosition = (p: unknown) => typeof p === 'object' && p !== null && typeof (p as { line?: unknown }).line === 'number' && typeof (p as { character?: unknown }).character === 'number';
+  return value.filter((v): v is SuggestionState => {
+    if (typeof v !== 'object' || v === null) return false;
+    const s = v as Record<string, unknown>;
+    const range = s.range as { start?: unknown; end?: unknown } | undefined;
+    return (
+      ['runId', 'candidateId', 'uri', 'baseText', 'newText', 'replacement'].every((k) => typeof s[k] === 'string') && s.status === 'pending' && typeof range === 'object' && range !== null && isPosition(range.start) && isPosition(range.end)
+    );
+  });
+}
+
+/**
  * The client's copy of the server's suggestions. A newer pending suggestion for a file supersedes
  * the older ones on screen (one inline diff per document); answered ones are forgotten.
  */

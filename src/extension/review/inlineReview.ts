@@ -39,7 +39,7 @@ import { keyFor } from '../keyTable';
 import { CONTEXT_KEYS } from '../menuTable';
 import { THEME_COLORS, cssVariable } from '../themeColors';
 import { addedLinesMarkdown } from './addedLines';
-import { SuggestionBook, reviewAction, suggestionKey } from './decide';
+import { SuggestionBook, keptSuggestions, reviewAction, suggestionKey } from './decide';
 import type { DocView, ReviewAction } from './decide';
 import { SUGGESTION_SCHEME, parseSuggestionPath, suggestionPath } from './target';
 
@@ -158,8 +158,7 @@ export class InlineReview implements vscode.Disposable {
 
   /** At activation: the suggestions the last session left pending, drawn until the server says how they stand. */
   restore(): void {
-    const saved = this.kept?.get<SuggestionState[]>(KEPT) ?? [];
-    const uris = this.book.restore(Array.isArray(saved) ? saved : []);
+    const uris = this.book.restore(keptSuggestions(this.kept?.get(KEPT)));
     uris.forEach((uri) => this.redraw(uri));
     if (uris.length > 0) this.unconfirmedChanged.fire();
   }

@@ -1,7 +1,7 @@
 // The edit-application decisions: whether a suggestion is drawn, waits for the server's re-base,
 // is stale or gone, given the document as the editor has it; whether an Accept goes to the server.
 import { describe, expect, it } from 'vitest';
-import { SuggestionBook, acceptAction, reviewAction } from '../../../src/extension/review/decide';
+import { SuggestionBook, acceptAction, keptSuggestions, reviewAction } from '../../../src/extension/review/decide';
 import { hunkAtLine, hunkLines, hunkSummary, inlineHunks } from '../../../src/core/edit/hunks';
 import { lensOfAnswered, lensOfUnconfirmed, parseSuggestionPath, runTarget, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
 import { RatchetCommands } from '../../../src/protocol/lsp';
@@ -152,6 +152,13 @@ describe('SuggestionBook: the last session’s suggestions, drawn before the ser
     expect([book.isUnconfirmed('r1', 'c1'), book.isUnconfirmed('r1', 'c2')]).toEqual([false, true]);
     expect(book.reset([suggestion({ version: 1 })]).sort()).toEqual(['file:///w/a.prompt.md', 'file:///w/b.prompt.md']);
     expect([book.hasUnconfirmed(), book.get('r1', 'c2')]).toEqual([false, undefined]);
+  });
+
+  it('reads back only whole pending suggestions from the workspace state, never failing on what it finds there', () => {
+    const whole = suggestion();
+    const { range: _range, ...noRange } = whole;
+    expect(keptSuggestions([whole, suggestion({ status: 'stale' }), noRange, { ...whole, runId: 7 }, null, 'x'])).toEqual([whole]);
+    expect([keptSuggestions(undefined), keptSuggestions({ runId: 'r1' }), keptSuggestions('[]')]).toEqual([[], [], []]);
   });
 
   it('leaves alone what the server already said, and drops only the unconfirmed when the server does not start', () => {
