@@ -88,6 +88,13 @@ export class RunHeader extends HTMLElement {
       const id = this.runIds[this.runPicker.selectedIndex];
       if (id !== undefined) this.actions?.selectRun(id);
     });
+    // Until the first state comes (a reloaded window's panel is drawn before the extension has sent
+    // it): nothing a state would take back — no empty warning box, no Resume drawn as the thing to press.
+    for (const part of [this.waiting, this.guarantee, this.models, this.estimate, this.progress, this.warning, this.judge, this.report]) part.hidden = true;
+    this.cancelButton.disabled = true;
+    this.resumeButton.disabled = true;
+    this.resumeButton.toggleAttribute('secondary', true);
+    this.runPicker.hidden = true;
     this.append(
       el('div', { className: 'run-title' }, [this.statusIcon, this.target, this.status, this.waiting]),
       el('div', { className: 'run-line' }, [this.facts, el('div', { className: 'run-buttons' }, [this.runPicker, this.cancelSlot, this.resumeSlot])]),

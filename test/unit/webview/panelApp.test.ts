@@ -44,6 +44,18 @@ beforeEach(() => {
 });
 
 describe('the panel through an in-memory host', () => {
+  it('shows nothing a state would take back before its first state comes: no empty warning box, no button to press', () => {
+    const { app } = mount({ v: 1, runId: RUN, tab: 'verdicts', filter: 'all', costMetric: 'calls' });
+    const header = app.headerElement;
+    const shown = (selector: string) => !header.querySelector<HTMLElement>(selector)!.hidden;
+    expect(['.run-warning', '.run-judge', '.run-report', '.run-guarantee', '.run-picker'].filter(shown)).toEqual([]);
+    const buttons = [...header.querySelectorAll<HTMLElement & { disabled: boolean }>('[data-action]')];
+    expect(buttons.map((b) => [b.dataset.action, b.disabled, b.hasAttribute('secondary')])).toEqual([
+      ['cancel', true, true],
+      ['resume', true, true],
+    ]);
+  });
+
   it('says in the header what the run guarantees, as the run said before its first call', () => {
     const { host, app } = mount();
     host.deliver({ type: 'run/snapshot', runs: [{ runId: RUN, target: 'p/x.prompt.md', status: 'running', startedAt: 1 }], run: snapshotOf([started({ schedule: 'fwer-screened', budget: { candidates: 30 } })]) });
