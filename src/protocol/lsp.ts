@@ -179,9 +179,14 @@ export const RunStatusNotification = new NotificationType<RunStatusParams>('ratc
 export type SuggestionStatus = 'pending' | 'stale' | 'applied' | 'rejected' | 'dropped';
 
 /** A zero-based LSP range. */
+export interface WirePosition {
+  line: number;
+  character: number;
+}
+
 export interface WireRange {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
+  start: WirePosition;
+  end: WirePosition;
 }
 
 /**

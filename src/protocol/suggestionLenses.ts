@@ -6,7 +6,7 @@
  */
 import { hunkLines, inlineHunks } from '../core/edit/hunks';
 import { RatchetCommands } from './lsp';
-import type { RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState, WireRange } from './lsp';
+import type { RunSuggestionsCommandArgs, SuggestionCommandArgs, SuggestionState, WirePosition, WireRange } from './lsp';
 
 export interface WireLens {
   range: WireRange;
@@ -35,7 +35,7 @@ export function suggestionLenses(pending: readonly SuggestionState[]): WireLens[
     // A suggestion with no line change left (whitespace inside a line): its lenses go where it edits.
     const tops = hunks.length > 0 ? hunks.map((h) => hunkLines(h).first) : [s.range.start.line];
     tops.forEach((line, i) => {
-      const at = { start: { line, character: 0 }, end: { line, character: 0 } };
+      const at = lensRange(s, line);
       const part = tops.length === 1 ? '' : i === 0 ? ` (${tops.length} parts)` : ` (part ${i + 1} of ${tops.length})`;
       lenses.push(wireLens(at, `$(check) Accept ${s.candidateId}${part}`, RatchetCommands.acceptSuggestion, args), wireLens(at, `$(close) Reject${part}`, RatchetCommands.rejectSuggestion, args));
       if (i > 0) return;
@@ -46,4 +46,24 @@ export function suggestionLenses(pending: readonly SuggestionState[]): WireLens[
     });
   }
   return lenses;
+}
+
+const before = (a: WirePosition, b: WirePosition): boolean => a.line < b.line || (a.line === b.line && a.character < b.character);
+
+/**
+ * Where the lenses over a hunk whose first line is `line` sit: drawn above that line, over the part
+ * of it that the Accept edit (the suggestion's `range`) replaces, when there is one. VS Code drops a
+ * lens the moment an edit replaces its whole range (the range collapses, and the editor takes a
+ * collapsed lens for one whose text is gone), so an Accept's lenses go with the edit itself instead
+ * of after VS Code asks for lenses again (250 ms at the least). A hunk that only adds lines replaces
+ * nothing of its line: its lenses sit at the line's start and go when VS Code asks again.
+ */
+function lensRange(s: SuggestionState, line: number): WireRange {
+  const lineStart = { line, character: 0 };
+  const lineCount = s.baseText.split('\n').length;
+  // The line with its line break, or to the end of the text for the last line.
+  const lineEnd = line + 1 < lineCount ? { line: line + 1, character: 0 } : { line, character: s.baseText.length - s.baseText.lastIndexOf('\n') - 1 };
+  const start = before(lineStart, s.range.start) ? s.range.start : lineStart;
+  const end = before(s.range.end, lineEnd) ? s.range.end : lineEnd;
+  return before(start, end) ? { start, end } : { start: lineStart, end: lineStart };
 }

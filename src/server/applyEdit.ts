@@ -7,7 +7,7 @@
  * write. A file that is not open is checked against the disk first and sent unversioned (the
  * editor opens it). Only a client without `workspace/applyEdit` gets an atomic write to disk.
  */
-import { TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
+import { AnnotatedTextEdit, TextDocumentEdit, TextEdit } from 'vscode-languageserver/node';
 import type { ClientCapabilities, Connection } from 'vscode-languageserver/node';
 import type { Files } from '../core/ports';
 import { changedSpan } from './textChange';
@@ -23,9 +23,13 @@ export interface PreparedEdit {
 
 export type EditOutcome = 'applied' | 'stale';
 
+/** The change annotation an accepted suggestion's edit carries. */
+const ACCEPTED = 'ratchet.accepted';
+
 export class EditApplier {
   private viaEditor = false;
   private versioned = false;
+  private annotated = false;
 
   constructor(
     private readonly connection: Connection,
@@ -35,6 +39,7 @@ export class EditApplier {
   setCapabilities(caps: ClientCapabilities): void {
     this.viaEditor = caps.workspace?.applyEdit === true;
     this.versioned = caps.workspace?.workspaceEdit?.documentChanges === true;
+    this.annotated = caps.workspace?.workspaceEdit?.changeAnnotationSupport !== undefined;
   }
 
   async apply(edit: PreparedEdit, label: string): Promise<EditOutcome> {
@@ -45,14 +50,22 @@ export class EditApplier {
       return 'applied';
     }
     const { range, replacement } = changedSpan(edit.baseText, edit.newText);
-    const change = TextEdit.replace(range, replacement);
     const result = await this.connection.workspace.applyEdit({
       label,
       edit: this.versioned
-        ? { documentChanges: [TextDocumentEdit.create({ uri: edit.uri, version: edit.version }, [change])] }
+        ? this.annotated
+          ? // Annotated, VS Code applies the edit as it is. Unannotated, it first diffs an edit to a
+            // file open in the active editor into smaller ones, in a worker: a round trip before the
+            // text changes, and edits the suggestion's lenses are not inside (suggestionLenses.ts),
+            // so they stay drawn until VS Code asks for lenses again. No confirmation is asked.
+            {
+              documentChanges: [TextDocumentEdit.create({ uri: edit.uri, version: edit.version }, [AnnotatedTextEdit.replace(range, replacement, ACCEPTED)])],
+              changeAnnotations: { [ACCEPTED]: { label, needsConfirmation: false } },
+            }
+          : { documentChanges: [TextDocumentEdit.create({ uri: edit.uri, version: edit.version }, [TextEdit.replace(range, replacement)])] }
         : // Without documentChanges the editor cannot check a version; the caller compared the text
           // just before, which leaves a window of one round trip.
-          { changes: { [edit.uri]: [change] } },
+          { changes: { [edit.uri]: [TextEdit.replace(range, replacement)] } },
     });
     return result.applied ? 'applied' : 'stale';
   }

@@ -15,7 +15,14 @@ export interface Span {
   replacement: string;
 }
 
-/** The range of `base` that differs from `next` (common prefix and suffix cut), and its new text. */
+/**
+ * The range of `base` that differs from `next` (common prefix and suffix cut), and its new text.
+ * Never an empty range where `base` has text: an edit that only inserts takes the character after
+ * it along (the one before it at the end), replaced by itself. VS Code drops a suggestion's lenses
+ * the moment an edit replaces their range whole (suggestionLenses.ts puts them inside this one),
+ * and an empty range leaves them nothing to replace: they would wait for VS Code's next lens
+ * request, 250 ms or more after the Accept.
+ */
 export function changedSpan(base: string, next: string): Span {
   let start = 0;
   const max = Math.min(base.length, next.length);
@@ -31,6 +38,15 @@ export function changedSpan(base: string, next: string): Span {
   if (endBase < base.length && isLowSurrogateOrLf(base, endBase)) {
     endBase++;
     endNext++;
+  }
+  if (endBase === start && base !== next) {
+    if (start < base.length) {
+      const width = start + 1 < base.length && isLowSurrogateOrLf(base, start + 1) ? 2 : 1;
+      endBase += width;
+      endNext += width;
+    } else if (start > 0) {
+      start -= start > 1 && isLowSurrogateOrLf(base, start - 1) ? 2 : 1;
+    }
   }
   const doc = TextDocument.create('untitled:base', 'plaintext', 0, base);
   return { range: { start: doc.positionAt(start), end: doc.positionAt(endBase) }, replacement: next.slice(start, endNext) };

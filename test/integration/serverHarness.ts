@@ -97,7 +97,7 @@ export class TestClient {
       capabilities: {
         workspace: {
           applyEdit: true,
-          workspaceEdit: { documentChanges: true, resourceOperations: ['create'] },
+          workspaceEdit: { documentChanges: true, resourceOperations: ['create'], changeAnnotationSupport: { groupsOnLabel: true } },
           workspaceFolders: true,
           codeLens: { refreshSupport: true },
         },

@@ -53,8 +53,17 @@ describe('suggest mode over LSP', () => {
     expect(lenses.find((l) => l.command?.command === RatchetCommands.acceptSuggestion)?.command?.arguments).toEqual([uri, runId, 'c1']);
 
     expect(await client.conn.sendRequest(AcceptSuggestionRequest, { runId, candidateId: 'c1' })).toEqual({ outcome: 'applied' });
-    const edit = client.edits.at(-1)!.edit.documentChanges![0]!;
+    const sent = client.edits.at(-1)!.edit;
+    const edit = sent.documentChanges![0]!;
     expect(TextDocumentEdit.is(edit) && edit.textDocument).toEqual({ uri, version: 1 });
+    // One edit, over the span the Accept lens sits in, annotated so that VS Code applies it as it is
+    // (it drops the lens with the edit) and asks no confirmation (a refactoring preview otherwise).
+    expect(TextDocumentEdit.is(edit) && edit.edits).toEqual([expect.objectContaining({ range: pending.range, newText: pending.replacement, annotationId: expect.any(String) })]);
+    const acceptLens = lenses.find((l) => l.command?.command === RatchetCommands.acceptSuggestion)!;
+    expect(offsetIn(pending.baseText, acceptLens.range.end)).toBeGreaterThan(offsetIn(pending.baseText, acceptLens.range.start));
+    expect(offsetIn(pending.baseText, acceptLens.range.start)).toBeGreaterThanOrEqual(offsetIn(pending.baseText, pending.range.start));
+    expect(offsetIn(pending.baseText, acceptLens.range.end)).toBeLessThanOrEqual(offsetIn(pending.baseText, pending.range.end));
+    expect(Object.values(sent.changeAnnotations ?? {})).toEqual([expect.objectContaining({ needsConfirmation: false })]);
     expect(client.text(uri)).toBe(pending.newText);
     // The front matter came through untouched, and the file on disk waits for the user's save.
     expect(client.text(uri).startsWith('---\ndescription: arithmetic\n---\n')).toBe(true);
@@ -144,8 +153,13 @@ describe('suggest mode over LSP', () => {
   });
 });
 
+function offsetIn(text: string, p: { line: number; character: number }): number {
+  return text
+    .split('\n')
+    .slice(0, p.line)
+    .reduce((n, l) => n + l.length + 1, p.character);
+}
+
 function applySpan(s: SuggestionState): string {
-  const lines = s.baseText.split('\n');
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return s.baseText.slice(0, offset(s.range.start)) + s.replacement + s.baseText.slice(offset(s.range.end));
+  return s.baseText.slice(0, offsetIn(s.baseText, s.range.start)) + s.replacement + s.baseText.slice(offsetIn(s.baseText, s.range.end));
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { SuggestionState, WirePosition, WireRange } from '../../../src/protocol/lsp';
+import { RatchetCommands } from '../../../src/protocol/lsp';
+import { suggestionLenses } from '../../../src/protocol/suggestionLenses';
+import { changedSpan } from '../../../src/server/textChange';
+
+const suggestion = (baseText: string, newText: string): SuggestionState => ({ runId: 'r1', candidateId: 'c1', uri: 'file:///w/a.prompt.md', status: 'pending', version: 1, baseText, newText, ...changedSpan(baseText, newText) });
+
+const acceptRanges = (s: SuggestionState): WireRange[] => suggestionLenses([s]).flatMap((l) => (l.command.command === RatchetCommands.acceptSuggestion ? [l.range] : []));
+const notAfter = (a: WirePosition, b: WirePosition) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+const isEmpty = (r: WireRange) => r.start.line === r.end.line && r.start.character === r.end.character;
+
+// VS Code drops a lens at once when an edit replaces its whole (non-empty) range; otherwise the
+// lens stays drawn until VS Code asks for lenses again, at least 250 ms later.
+const goesWithTheEdit = (lens: WireRange, s: SuggestionState) => !isEmpty(lens) && notAfter(s.range.start, lens.start) && notAfter(lens.end, s.range.end);
+
+describe('where the lenses over a suggestion sit', () => {
+  it('over a line the suggestion extends, inside the span the Accept edit replaces: the lenses go with the edit', () => {
+    const s = suggestion('# Task\nSolve it.\nAnswer with a number.\n', '# Task\nSolve it step by step.\nCheck the arithmetic.\nAnswer with a number.\n');
+    const [range] = acceptRanges(s);
+    expect(range?.start.line).toBe(1);
+    expect(goesWithTheEdit(range!, s)).toBe(true);
+  });
+
+  it('for every hunk that removes lines, each on its own first line', () => {
+    const s = suggestion('a\nb\nc\nd\ne\nf\n', 'a\nB\nc\nd\nE\nf\n');
+    const ranges = acceptRanges(s);
+    expect(ranges.map((r) => r.start.line)).toEqual([1, 4]);
+    for (const r of ranges) expect(goesWithTheEdit(r, s)).toBe(true);
+    // The first hunk's lens lies on its own line only, not over the unchanged lines after it.
+    expect(ranges[0]!.end).toEqual({ line: 2, character: 0 });
+  });
+
+  it('over a deleted last line with no line break after it', () => {
+    const s = suggestion('keep\ndrop this', 'keep\n');
+    const [range] = acceptRanges(s);
+    expect(range?.start.line).toBe(1);
+    expect(goesWithTheEdit(range!, s)).toBe(true);
+  });
+
+  it('over a CRLF file', () => {
+    const s = suggestion('one\r\ntwo\r\nthree\r\n', 'one\r\nTWO\r\nthree\r\n');
+    const [range] = acceptRanges(s);
+    expect(range?.start.line).toBe(1);
+    expect(goesWithTheEdit(range!, s)).toBe(true);
+  });
+
+  it('a hunk that only adds lines keeps its lenses at its line start (they go when VS Code asks again)', () => {
+    const s = suggestion('a\nb\n', 'a\nnew\nb\n');
+    const [range] = acceptRanges(s);
+    expect(range).toEqual({ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+  });
+
+  it('all lenses of a hunk share one range, so VS Code draws them on one line and drops them together', () => {
+    const s = suggestion('x\ny\n', 'x\nz\n');
+    const ranges = suggestionLenses([s]).map((l) => JSON.stringify(l.range));
+    expect(new Set(ranges).size).toBe(1);
+  });
+});
