@@ -87,7 +87,11 @@ describe('bench:editor', () => {
       300_000,
       LOOK_EVERY_MS,
     );
-    printLongTasks(await clock(), keyAt, goneAt);
+    const c = await clock();
+    printLongTasks(c, keyAt, goneAt);
+    // A lens that went with the key and was drawn again (from VS Code's cache) shows here.
+    const edited = c.rewrittenGoneAt === undefined ? '' : `; the rewritten line gone from the text +${(c.rewrittenGoneAt - keyAt).toFixed(0)}`;
+    console.log(`bench:editor: the lenses ${flipsAfter(c, keyAt)}${edited} (ms after the key)`);
     return { keyAt, goneAt };
   }
 
@@ -164,11 +168,17 @@ function printLongTasks(c: LensClock, from: number, to: number): void {
   if (byWhose.size > 0) console.log(`bench:editor: of which ${[...byWhose].map(([whose, ms]) => `${ms.toFixed(0)} ms ${whose}`).join(', ')}`);
 }
 
+/** Each time the suggestion's lenses came or went after `from`, as "+ms" after it. */
+function flipsAfter(c: LensClock, from: number): string {
+  return c.flips
+    .filter(([t]) => t >= from)
+    .map(([t, shown]) => `${shown ? 'drawn' : 'gone'} +${(t - from).toFixed(0)}`)
+    .join(', ');
+}
+
 /** When the reopened prompt came on screen, and each time its suggestion's lenses came or went, after `from`. */
 function printPage(c: LensClock, from: number): void {
-  const at = (t: number) => `+${(t - from).toFixed(0)}`;
-  const flips = c.flips.map(([t, shown]) => `${shown ? 'drawn' : 'gone'} ${at(t)}`).join(', ');
-  console.log(`bench:editor: the prompt's text on screen ${c.editorAt === undefined ? 'never' : at(c.editorAt)}; its suggestion's lenses ${flips || 'never drawn'} (ms after Enter)`);
+  console.log(`bench:editor: the prompt's text on screen ${c.editorAt === undefined ? 'never' : `+${(c.editorAt - from).toFixed(0)}`}; its suggestion's lenses ${flipsAfter(c, from) || 'never drawn'} (ms after Enter)`);
 }
 
 /** What `lensClock` keeps in the page, by the page's clock (Date.now()). */
@@ -186,6 +196,8 @@ interface LensClock {
   flips: [number, boolean][];
   /** The reopened prompt's text first on screen in this page. */
   editorAt?: number;
+  /** After the last review key, the line the suggestion rewrites first gone from the text on screen (an Accept's edit drawn). */
+  rewrittenGoneAt?: number;
   /** The page's main thread's long tasks (over 50 ms), each [start, end] by the page's clock. */
   longTasks: [number, number, string][];
 }
@@ -215,6 +227,7 @@ function lensClock(): void {
       if (e.ctrlKey && e.shiftKey && (e.key === 'Enter' || e.key === 'Backspace')) {
         clock.keyAt = Date.now();
         clock.goneAt = undefined;
+        clock.rewrittenGoneAt = undefined;
       } else if (e.key === 'Enter') sessionStorage.setItem('benchEditor.enterAt', String(Date.now()));
     },
     true,
@@ -224,7 +237,10 @@ function lensClock(): void {
     // plain text, the same titles) whenever the editor's model or language or the providers change,
     // then as links again after its next request. Both are on screen.
     const now = [...document.querySelectorAll('.codelens-decoration')].some((lens) => /Accept c\d|Reject/.test(lens.textContent ?? ''));
-    if (clock.editorAt === undefined && [...document.querySelectorAll('.monaco-editor .view-line')].some((line) => /You\s+solve/.test(line.textContent ?? ''))) clock.editorAt = Date.now();
+    const lines = [...document.querySelectorAll('.monaco-editor .view-line')].map((line) => line.textContent ?? '');
+    if (clock.editorAt === undefined && lines.some((line) => /You\s+solve/.test(line))) clock.editorAt = Date.now();
+    // An Accept's edit on screen: the line the suggestion rewrites is gone from the text.
+    if (clock.keyAt !== undefined && clock.rewrittenGoneAt === undefined && lines.length > 0 && !lines.some((line) => /End\s+with\s+"The\s+answer/.test(line))) clock.rewrittenGoneAt = Date.now();
     if (now === clock.shown) return;
     clock.shown = now;
     clock.flips.push([Date.now(), now]);

@@ -89,6 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onReady: () => void afterReady(),
     },
     hidesLens: (command) => lensOfAnswered(command.command, command.arguments ?? [], review.book) || lensOfUnconfirmed(command.command, command.arguments ?? [], review.book),
+    onlyRestoredLenses: (uri) => review.restoredOnScreen(uri) !== undefined,
   });
   host = serverHost;
   context.subscriptions.push(

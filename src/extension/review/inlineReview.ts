@@ -208,6 +208,15 @@ export class InlineReview implements vscode.Disposable {
   }
 
   /**
+   * The suggestion drawn in this file from the last session's record, its server's word on it not in
+   * yet (restoredLenses.ts draws its lenses meanwhile).
+   */
+  restoredOnScreen(uri: string): SuggestionState | undefined {
+    const drawn = this.action(uri);
+    return drawn?.action.kind === 'show' && this.book.isUnconfirmed(drawn.suggestion.runId, drawn.suggestion.candidateId) ? drawn.suggestion : undefined;
+  }
+
+  /**
    * Runs the user's answer to a suggestion with its drawing and its lenses taken away at once (the
    * client leaves out the lenses of a suggestion being answered: target.ts lensOfAnswered); if the
    * answer fails, the change and its lenses come back.

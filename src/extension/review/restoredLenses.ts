@@ -21,9 +21,9 @@ export function registerRestoredLenses(review: InlineReview): vscode.Disposable 
       onDidChangeCodeLenses: changed.event,
       provideCodeLenses: (doc) => {
         // Over the change as it is drawn: the file's one suggestion on screen, on the text it was computed on (decide.ts reviewAction).
-        const drawn = review.action(doc.uri.toString());
-        if (drawn?.action.kind !== 'show' || !review.book.isUnconfirmed(drawn.suggestion.runId, drawn.suggestion.candidateId)) return [];
-        return suggestionLenses([drawn.suggestion]).map((l) => {
+        const restored = review.restoredOnScreen(doc.uri.toString());
+        if (restored === undefined) return [];
+        return suggestionLenses([restored]).map((l) => {
           const range = new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character);
           return new vscode.CodeLens(range, { ...l.command, tooltip: keyTooltip(l.command.title, l.command.command, mac) ?? l.command.tooltip });
         });

@@ -38,6 +38,13 @@ export interface ClientSetup {
   onGaveUp(message: string): void;
   /** A lens of the server's that the editor leaves out (its suggestion is being answered here). */
   hidesLens(command: vscode.Command): boolean;
+  /**
+   * The file's lenses are the restored suggestion's alone until the server has confirmed it
+   * (restoredLenses.ts), so the server is not asked for them: VS Code draws no lens of a file until
+   * every provider has answered, and a server still starting would hold the restored ones back.
+   * Its other lenses for the file come when the confirmation has VS Code ask again.
+   */
+  onlyRestoredLenses(uri: string): boolean;
   /** VS Code asked for a file's lenses (lensRefresh.ts). */
   lensesAsked(): void;
 }
@@ -81,6 +88,7 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
       // the keys this extension binds, as the Keyboard Shortcuts editor lists them, in the tooltip.
       provideCodeLenses: async (document, token, next) => {
         setup.lensesAsked();
+        if (setup.onlyRestoredLenses(document.uri.toString())) return [];
         const lenses = (await unlessStopping(() => next(document, token)))?.filter((lens) => !(lens.command && setup.hidesLens(lens.command)));
         for (const lens of lenses ?? []) {
           const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, process.platform === 'darwin');

@@ -86,6 +86,8 @@ export class ServerHost implements vscode.Disposable {
       handlers: ServerHandlers;
       /** A lens of the server's that the editor leaves out (client.ts). */
       hidesLens(command: vscode.Command): boolean;
+      /** A file whose lenses are the restored suggestion's alone for now (client.ts). */
+      onlyRestoredLenses(uri: string): boolean;
     },
   ) {
     this.output = redactingChannel(deps.log, () => deps.apiKeys.known());
@@ -156,6 +158,7 @@ export class ServerHost implements vscode.Disposable {
         void this.offerRestart(message);
       },
       hidesLens: (command) => this.deps.hidesLens(command),
+      onlyRestoredLenses: (uri) => this.deps.onlyRestoredLenses(uri),
       lensesAsked: () => this.lenses.asked(),
     });
     this.client = client;
