@@ -10,8 +10,19 @@ import { suggestionLenses } from '../../protocol/suggestionLenses';
 import { keyTooltip } from '../keyTable';
 import type { InlineReview } from './inlineReview';
 
-export function registerRestoredLenses(review: InlineReview): vscode.Disposable {
+export interface RestoredLenses extends vscode.Disposable {
+  /**
+   * Settles once this provider has answered VS Code for every visible editor that shows a restored
+   * suggestion (at once when none does), or after `ms`.
+   */
+  answered(ms: number): Promise<void>;
+}
+
+export function registerRestoredLenses(review: InlineReview): RestoredLenses {
   const mac = process.platform === 'darwin';
+  /** Visible files with a restored suggestion whose lenses VS Code has not had from here yet. */
+  let unanswered = new Set<string>();
+  let allAnswered = (): void => undefined;
   // Asked again when the server settles one, and when one is answered here (its lenses go at once,
   // as the server's do: the language client may not be there yet to have VS Code ask).
   const changed = new vscode.EventEmitter<void>();
@@ -23,6 +34,7 @@ export function registerRestoredLenses(review: InlineReview): vscode.Disposable 
         // Over the change as it is drawn: the file's one suggestion on screen, on the text it was computed on (decide.ts reviewAction).
         const restored = review.restoredOnScreen(doc.uri.toString());
         if (restored === undefined) return [];
+        if (unanswered.delete(doc.uri.toString()) && unanswered.size === 0) allAnswered();
         return suggestionLenses([restored]).map((l) => {
           const range = new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character);
           return new vscode.CodeLens(range, { ...l.command, tooltip: keyTooltip(l.command.title, l.command.command, mac) ?? l.command.tooltip });
@@ -30,7 +42,7 @@ export function registerRestoredLenses(review: InlineReview): vscode.Disposable 
       },
     },
   );
-  return vscode.Disposable.from(
+  const disposable = vscode.Disposable.from(
     provider,
     changed,
     review.onDidChangeUnconfirmed(() => changed.fire()),
@@ -38,4 +50,18 @@ export function registerRestoredLenses(review: InlineReview): vscode.Disposable 
       if (review.book.hasUnconfirmed()) changed.fire();
     }),
   );
+  return {
+    dispose: () => disposable.dispose(),
+    answered: (ms) => {
+      unanswered = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).filter((uri) => review.restoredOnScreen(uri) !== undefined));
+      if (unanswered.size === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        allAnswered = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    },
+  };
 }
