@@ -20,7 +20,8 @@ export interface RestoredLenses extends vscode.Disposable {
 
 export function registerRestoredLenses(review: InlineReview): RestoredLenses {
   const mac = process.platform === 'darwin';
-  /** Visible files with a restored suggestion whose lenses VS Code has not had from here yet. */
+  /** Files whose restored lenses VS Code has had from here, and those `answered` still waits for. */
+  const given = new Set<string>();
   let unanswered = new Set<string>();
   let allAnswered = (): void => undefined;
   // Asked again when the server settles one, and when one is answered here (its lenses go at once,
@@ -34,6 +35,7 @@ export function registerRestoredLenses(review: InlineReview): RestoredLenses {
         // Over the change as it is drawn: the file's one suggestion on screen, on the text it was computed on (decide.ts reviewAction).
         const restored = review.restoredOnScreen(doc.uri.toString());
         if (restored === undefined) return [];
+        given.add(doc.uri.toString());
         if (unanswered.delete(doc.uri.toString()) && unanswered.size === 0) allAnswered();
         return suggestionLenses([restored]).map((l) => {
           const range = new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character);
@@ -53,7 +55,7 @@ export function registerRestoredLenses(review: InlineReview): RestoredLenses {
   return {
     dispose: () => disposable.dispose(),
     answered: (ms) => {
-      unanswered = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).filter((uri) => review.restoredOnScreen(uri) !== undefined));
+      unanswered = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).filter((uri) => !given.has(uri) && review.restoredOnScreen(uri) !== undefined));
       if (unanswered.size === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);

@@ -92,6 +92,16 @@ describe('the restored lenses go to VS Code before the server starts', () => {
     expect(settled).toBe(true);
   });
 
+  it('does not wait for lenses VS Code already had', async () => {
+    visible.push(RESTORED);
+    const lenses = registerRestoredLenses(review as never);
+    ask(RESTORED);
+    let settled = false;
+    void lenses.answered(1_000).then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+  });
+
   it('does not wait when no visible editor shows a restored suggestion', async () => {
     visible.push(OTHER);
     const lenses = registerRestoredLenses(review as never);
