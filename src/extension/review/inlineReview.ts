@@ -77,6 +77,8 @@ export class InlineReview implements vscode.Disposable {
   private readonly unconfirmedChanged = new vscode.EventEmitter<void>();
   /** The suggestions drawn from the last session's record changed (restoredLenses.ts draws their lenses). */
   readonly onDidChangeUnconfirmed = this.unconfirmedChanged.event;
+  /** What was last written to the workspace's state (`changed`). */
+  private lastKept: string | undefined;
   /** Answers held until the server's word on their suggestion is in (`confirmation`). */
   private confirmWaiters: (() => void)[] = [];
 
@@ -182,7 +184,12 @@ export class InlineReview implements vscode.Disposable {
   /** After the book changed: kept for the next session; held answers and the restored lenses hear of it when something was settled. */
   private changed(settled: boolean): void {
     const pending = this.book.all().flatMap(({ seq: _seq, ...s }: SuggestionState & { seq?: number }) => (s.status === 'pending' ? [s] : []));
-    void this.kept?.update(KEPT, pending);
+    // Each write goes to the window's storage; most changes (a run's progress, a re-ask after a reload) leave the list as it was.
+    const kept = JSON.stringify(pending);
+    if (kept !== this.lastKept) {
+      this.lastKept = kept;
+      void this.kept?.update(KEPT, pending);
+    }
     if (!settled) return;
     for (const wake of this.confirmWaiters.splice(0)) wake();
     this.unconfirmedChanged.fire();
