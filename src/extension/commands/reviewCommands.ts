@@ -38,7 +38,7 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
     void vscode.window.showWarningMessage(decision.message);
     return 'refused';
   }
-  const answer = await ctx.review.answering(t.runId, t.candidateId, async () => ((await stillPending(ctx, t)) ? ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }) : undefined));
+  const answer = await ctx.review.answering(t.runId, t.candidateId, async () => ((await stillPending(ctx, t, 'Accept')) ? ctx.host.request(AcceptSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }) : undefined));
   if (answer === undefined) return 'refused';
   walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
   const { outcome } = answer;
@@ -50,7 +50,7 @@ export async function acceptSuggestion(ctx: CommandContext, t: SuggestionTarget)
 
 /** Reject leaves the text as it is: the suggestion was only ever drawn, never written. */
 async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promise<void> {
-  const answer = await ctx.review.answering(t.runId, t.candidateId, async () => ((await stillPending(ctx, t)) ? ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }) : undefined));
+  const answer = await ctx.review.answering(t.runId, t.candidateId, async () => ((await stillPending(ctx, t, 'Reject')) ? ctx.host.request(RejectSuggestionRequest, { runId: t.runId, candidateId: t.candidateId }) : undefined));
   if (answer !== undefined) walkthroughStepDone(CONTEXT_KEYS.suggestionAnswered);
 }
 
@@ -60,16 +60,44 @@ async function rejectSuggestion(ctx: CommandContext, t: SuggestionTarget): Promi
  * the answer is held until then, with the drawing already gone, and a suggestion that no longer
  * waits is answered with a word, not a server error.
  */
-async function stillPending(ctx: CommandContext, t: SuggestionTarget): Promise<boolean> {
+async function stillPending(ctx: CommandContext, t: SuggestionTarget, what: 'Accept' | 'Reject'): Promise<boolean> {
   if (!ctx.review.book.isUnconfirmed(t.runId, t.candidateId)) return true;
-  const pending = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Window, title: 'Ratchet: waiting for the language server to confirm the suggestion' },
-    async () => (await ctx.review.confirmation(t.runId, t.candidateId)) && (await ctx.host.whenRunning()),
-  );
-  if (!pending)
+  const confirmed = (async () => (await ctx.review.confirmation(t.runId, t.candidateId)) && (await ctx.host.whenRunning()))();
+  // Held quietly (the status bar) for a while; a wait that goes on (a run process or server that
+  // does not answer) gets a notification that can drop the answer.
+  let cancelled = false;
+  let notice: ReturnType<typeof setTimeout> | undefined;
+  const cancel = new Promise<false>((resolve) => {
+    notice = setTimeout(() => {
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Ratchet: your ${what} of ${t.candidateId} waits for the language server to confirm that the suggestion still waits`, cancellable: true },
+        (_progress, token) =>
+          new Promise<void>((done) => {
+            token.onCancellationRequested(() => {
+              cancelled = true;
+              resolve(false);
+              done();
+            });
+            void confirmed.finally(done);
+          }),
+      );
+    }, HELD_ANSWER_NOTICE_MS);
+  });
+  const pending = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Ratchet: waiting for the language server to confirm the suggestion' }, async () => {
+    try {
+      return await Promise.race([confirmed, cancel]);
+    } finally {
+      clearTimeout(notice);
+    }
+  });
+  if (cancelled) void vscode.window.showInformationMessage(`Ratchet: your ${what} was dropped; nothing was written. Answer the suggestion again once the language server is back.`);
+  else if (!pending)
     void vscode.window.showInformationMessage('Ratchet: nothing was written — the language server did not confirm that this suggestion still waits (it was answered, its run ended while the window was away, or the server did not start).');
   return pending;
 }
+
+/** How long an answer held for the server's confirmation waits before a notification offers to drop it. */
+export const HELD_ANSWER_NOTICE_MS = 5_000;
 
 /** Every pending suggestion of the run named by `[uri, runId]` (a lens), or of the active editor's drawn one. */
 function runTargets(ctx: CommandContext, args: unknown[]): SuggestionTarget[] {

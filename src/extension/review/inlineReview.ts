@@ -232,6 +232,12 @@ export class InlineReview implements vscode.Disposable {
     this.setAnswering(runId, candidateId, true);
     try {
       const answered = await answer();
+      if (answered === undefined) {
+        // Nothing was sent (a held answer the user cancelled, or one for a suggestion that no longer
+        // waits): what still waits is drawn again, lenses too.
+        this.setAnswering(runId, candidateId, false);
+        return answered;
+      }
       // The server has the answer now and lists the suggestion no more; it refreshed the lenses
       // itself. Asking VS Code for them again would only put its next lens request back by its wait.
       this.book.setAnswering(runId, candidateId, false).forEach((uri) => this.redraw(uri));
