@@ -13,7 +13,7 @@ import type { InlineReview } from './inlineReview';
 export interface RestoredLenses extends vscode.Disposable {
   /**
    * Settles once this provider has answered VS Code for every visible editor that shows a restored
-   * suggestion (at once when none does), or after `ms`.
+   * suggestion with lenses on (at once when none does), or after `ms`.
    */
   answered(ms: number): Promise<void>;
 }
@@ -55,7 +55,13 @@ export function registerRestoredLenses(review: InlineReview): RestoredLenses {
   return {
     dispose: () => disposable.dispose(),
     answered: (ms) => {
-      unanswered = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).filter((uri) => !given.has(uri) && review.restoredOnScreen(uri) !== undefined));
+      unanswered = new Set(
+        vscode.window.visibleTextEditors
+          // With lenses off VS Code never asks.
+          .filter((e) => vscode.workspace.getConfiguration('editor', e.document).get<boolean>('codeLens', true))
+          .map((e) => e.document.uri.toString())
+          .filter((uri) => !given.has(uri) && review.restoredOnScreen(uri) !== undefined),
+      );
       if (unanswered.size === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);

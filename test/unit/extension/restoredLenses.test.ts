@@ -8,6 +8,7 @@ import { changedSpan } from '../../../src/server/textChange';
 type Provider = { provideCodeLenses(doc: { uri: { toString(): string } }): unknown[] };
 let provider: Provider | undefined;
 const visible: string[] = [];
+let lensesOff = false;
 
 vi.mock('vscode', () => {
   class EventEmitter {
@@ -41,6 +42,7 @@ vi.mock('vscode', () => {
         return { dispose: () => undefined };
       },
     },
+    workspace: { getConfiguration: () => ({ get: (_key: string, fallback: unknown) => (lensesOff ? false : fallback) }) },
     window: {
       get visibleTextEditors() {
         return visible.map((uri) => ({ document: { uri: { toString: () => uri } } }));
@@ -76,6 +78,7 @@ describe('the restored lenses go to VS Code before the server starts', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     visible.length = 0;
+    lensesOff = false;
   });
   afterEach(() => vi.useRealTimers());
 
@@ -96,6 +99,16 @@ describe('the restored lenses go to VS Code before the server starts', () => {
     visible.push(RESTORED);
     const lenses = registerRestoredLenses(review as never);
     ask(RESTORED);
+    let settled = false;
+    void lenses.answered(1_000).then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+  });
+
+  it('does not wait where the user turned lenses off (VS Code never asks)', async () => {
+    visible.push(RESTORED);
+    lensesOff = true;
+    const lenses = registerRestoredLenses(review as never);
     let settled = false;
     void lenses.answered(1_000).then(() => (settled = true));
     await vi.advanceTimersByTimeAsync(0);
