@@ -13,6 +13,7 @@ import type { JudgeCount } from '../../core/gates/abstentions';
 import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
 import { isEvaluation } from '../../panelState/results';
 import { costTotals } from '../../panelState/runState';
+import { awaitingAnswer } from '../../panelState/answers';
 import { fileName } from '../../core/fileName';
 import { searchRunningText } from './searchStatusText';
 import type { RunState } from '../../panelState/types';
@@ -69,6 +70,7 @@ function targetName(run: ShownRun): string {
   return short(run.runId);
 }
 
+const WAITS_FOR_YOU_HINT = 'Accept or Reject the suggestion in the editor; the run waits until you do.';
 const INTERRUPTED_HINT = 'The process running this run stopped mid-run; "Ratchet: Resume Run" continues it from its journal.';
 
 /** What the status says: its line while the run goes on, how it ended once it is over. */
@@ -86,7 +88,7 @@ function fromStatus(s: LiveRunStatus, state: RunState | undefined): { part: stri
       }
       if (s.wait) tooltip.push(`An LLM call is waiting before it tries again${state?.waiting ? `: ${state.waiting.message}` : '.'}`);
       if (waitsOnlyForYou(s)) tooltip.push('The search is done: Accept writes its best program, Reject ends the run without it; nothing is left to cancel.');
-      else if (s.state === 'waiting-for-you') tooltip.push('Accept or Reject the suggestion in the editor; the run waits until you do.');
+      else if (s.state === 'waiting-for-you') tooltip.push(WAITS_FOR_YOU_HINT);
       if (s.kind === 'search' && s.state === 'running' && !s.wait) {
         const search = searchRunningText(s);
         return { part: search.part, icon: '$(sync~spin)', tooltip: [...search.tooltip, ...tooltip] };
@@ -120,6 +122,9 @@ function evaluatedText(state: RunState): { part: string; icon: string; tooltip: 
 /** A run no daemon reports on: how its journal ends, and whether the listing says it was interrupted. */
 function fromEvents(state: RunState, interrupted: boolean): { part: string; icon: string; tooltip: string[] } {
   if (interrupted) return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
+  // What the panel's header says from the same events (a run process that does not answer, say).
+  const waiting = state.status === 'running' && state.info?.kind !== 'search' ? awaitingAnswer(state) : undefined;
+  if (waiting !== undefined) return { part: `${waiting} waits for your Accept or Reject`, icon: '$(bell)', tooltip: [WAITS_FOR_YOU_HINT] };
   if (state.status === 'finished' && isEvaluation(state.info)) return evaluatedText(state);
   const commits = state.finished?.commits ?? state.decisions.filter((d) => d.decision === 'commit').length;
   const icon = state.status === 'failed' ? '$(error)' : !isTerminalRunState(state.status) ? '$(circle-outline)' : '$(check)';

@@ -91,6 +91,13 @@ describe('statusView', () => {
     expect(statusView({ runId: RUN, state: run }, 'running', undefined).text).toBe('$(check) x.prompt.md · finished, 1 commit · 3 calls');
   });
 
+  it('says a run no daemon reports on waits for the user when its events say a suggestion waits, as the panel’s header does', () => {
+    const run = fold(started(), proposed('c1', undefined), decided('c1', 'commit'), ev('suggestion', { candidateId: 'c1', file: '/w/p/x.prompt.md', baseText: 'a', newText: 'b' }));
+    const view = statusView({ runId: RUN, state: run }, 'running', undefined);
+    expect(view.text).toBe('$(bell) x.prompt.md · c1 waits for your Accept or Reject · 0 calls');
+    expect(view.tooltip).toContain('Accept or Reject the suggestion in the editor; the run waits until you do.');
+  });
+
   it('puts the server’s trouble first', () => {
     expect(statusView(shown(), 'running', { health: 'error', message: 'uncaught exception' })).toMatchObject({ severity: 'error' });
     expect(statusView(shown(), 'running', { health: 'error', message: 'uncaught exception' }).text.startsWith('$(error)')).toBe(true);
