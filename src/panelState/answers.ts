@@ -72,3 +72,12 @@ export function landedAnswer(by: 'user' | 'autopilot', node: CandidateNode | und
 export function awaitingAnswer(s: RunState): string | undefined {
   return Object.values(s.candidates).find((n) => commitAnswer(n) === 'awaiting')?.id;
 }
+
+/**
+ * A run going on whose events say it stands still for the user's answer: the waiting suggestion's
+ * candidate (a code search goes on meanwhile, so it is not one). What the status bar and the Runs
+ * view say of a run no run process reports on, as the panel's header does.
+ */
+export function standsForAnswer(s: RunState): string | undefined {
+  return s.status === 'running' && s.info?.kind !== 'search' ? awaitingAnswer(s) : undefined;
+}

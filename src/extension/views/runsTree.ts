@@ -4,7 +4,7 @@
  * (Prompt files, Skills, Instructions, Programs… the file-kind table's groups) once the runs are of
  * more than one. Pure data; runsView.ts turns nodes into TreeItems.
  */
-import { ANSWER_WORDS, answersText, commitAnswer } from '../../panelState/answers';
+import { ANSWER_WORDS, answersText, commitAnswer, standsForAnswer } from '../../panelState/answers';
 import { generatedLine, isOver, isWorkDone } from '../../core/journal/runStatus';
 import type { LiveRunStatus } from '../../core/journal/runStatus';
 import { isTerminalRunState, runStateLabel } from '../../core/journal/runStates';
@@ -156,6 +156,8 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   // the folded events' word on how it ended, which they know before the next listing.
   const ended = live && isTerminalRunState(live.status) ? live.status : undefined;
   const fallback = ended ?? e.status;
+  // Still going, its events saying it waits for your answer: said so, as the panel's header says it.
+  const folded = fallback === 'running' && live && standsForAnswer(live) !== undefined ? 'waiting-for-you' : fallback;
   const commits = live?.finished?.commits ?? e.commits;
   const candidates = live ? proposedCount(live) : e.candidates;
   // A dev-set generation decides on no candidate: what it wrote is its count (as its live line says).
@@ -163,7 +165,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   // Evaluate's journal is an evolve run's (run.json says evolve); its events say what it is.
   const kind = status?.kind ?? live?.info?.kind ?? e.kind;
   const counts = generation ? generatedLine(e.generated) : kind === 'evaluate' ? '' : `${commits}/${candidates} committed`;
-  const shown = status ? statusParts(status) : { parts: [runStateLabel(fallback), counts], tooltip: [] };
+  const shown = status ? statusParts(status) : { parts: [runStateLabel(folded), counts], tooltip: [] };
   const going = status !== undefined && !isOver(status);
   const tooltip = [
     `Run ${e.runId}`,
@@ -181,13 +183,13 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
     runId: e.runId,
     label: runLabel(
       e.started,
-      resultWord(status?.state ?? fallback, status?.commits ?? commits, live, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined, kind),
+      resultWord(status?.state ?? folded, status?.commits ?? commits, live, generation ? (status?.generated ?? e.generated ?? { rounds: 0, dev: 0, test: 0 }) : undefined, kind),
       basename(e.target) ?? short(e.runId),
     ),
     description: [...shown.parts, when(e.started)].filter((p) => p !== '').join(' · '),
     tooltip: tooltip.join('\n'),
     contextValue: ['run', hosted ? 'hosted' : undefined, e.resumable && !going ? 'resumable' : undefined].filter(Boolean).join('.'),
-    icon: status ? STATUS_ICONS[status.state] : fallback,
+    icon: status ? STATUS_ICONS[status.state] : folded === 'waiting-for-you' ? 'waiting' : fallback,
     loaded: live !== undefined,
     workspace: e.workspace,
     group: runGroup(e.kind, e.target),
@@ -201,19 +203,20 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
   const commits = r?.finished?.commits ?? r?.decisions.filter((d) => d.decision === 'commit').length ?? 0;
   const info = r?.info;
   const evaluate = (info?.kind ?? s?.kind) === 'evaluate';
-  const shown = s ? statusParts(s) : { parts: [r ? runStateLabel(r.status) : '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
+  const waits = !s && r !== undefined && standsForAnswer(r) !== undefined;
+  const shown = s ? statusParts(s) : { parts: [r ? runStateLabel(waits ? 'waiting-for-you' : r.status) : '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
   return {
     kind: 'run',
     runId,
     label: runLabel(
       r?.startedAt,
-      resultWord(s?.state ?? (!r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits, r, undefined, info?.kind ?? s?.kind),
+      resultWord(s?.state ?? (waits ? 'waiting-for-you' : !r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits, r, undefined, info?.kind ?? s?.kind),
       basename(info?.target ?? r?.requestedTarget) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
     ),
     description: [...shown.parts, when(r?.startedAt)].filter((p) => p !== '').join(' · '),
     tooltip: [`Run ${runId}`, ...(info ? [`Target: ${info.target}`, `Gate: ${info.gate} (α = ${info.alpha})`] : []), ...shown.tooltip].join('\n'),
     contextValue: cancellable ? 'run.hosted' : 'run',
-    icon: s ? STATUS_ICONS[s.state] : !r || r.status === 'pending' ? 'running' : r.status,
+    icon: s ? STATUS_ICONS[s.state] : waits ? 'waiting' : !r || r.status === 'pending' ? 'running' : r.status,
     loaded: r !== undefined,
     // Expanding a run heard of only by its status loads its journal from there.
     workspace: status?.workspace,

@@ -13,7 +13,7 @@ import type { JudgeCount } from '../../core/gates/abstentions';
 import type { RunStatusParams, ServerStatusParams } from '../../protocol/lsp';
 import { isEvaluation } from '../../panelState/results';
 import { costTotals } from '../../panelState/runState';
-import { awaitingAnswer } from '../../panelState/answers';
+import { standsForAnswer } from '../../panelState/answers';
 import { fileName } from '../../core/fileName';
 import { searchRunningText } from './searchStatusText';
 import type { RunState } from '../../panelState/types';
@@ -123,7 +123,7 @@ function evaluatedText(state: RunState): { part: string; icon: string; tooltip: 
 function fromEvents(state: RunState, interrupted: boolean): { part: string; icon: string; tooltip: string[] } {
   if (interrupted) return { part: 'interrupted', icon: '$(debug-pause)', tooltip: [INTERRUPTED_HINT] };
   // What the panel's header says from the same events (a run process that does not answer, say).
-  const waiting = state.status === 'running' && state.info?.kind !== 'search' ? awaitingAnswer(state) : undefined;
+  const waiting = standsForAnswer(state);
   if (waiting !== undefined) return { part: `${waiting} waits for your Accept or Reject`, icon: '$(bell)', tooltip: [WAITS_FOR_YOU_HINT] };
   if (state.status === 'finished' && isEvaluation(state.info)) return evaluatedText(state);
   const commits = state.finished?.commits ?? state.decisions.filter((d) => d.decision === 'commit').length;

@@ -167,6 +167,18 @@ describe('runsTree', () => {
     expect(node).toMatchObject({ icon: 'running', contextValue: 'run.hosted', loaded: true });
   });
 
+  it('shows a listed run no daemon reports on, whose events say a suggestion waits, as waiting for you (as the panel’s header does)', () => {
+    const waiting = fold(started(), proposed('c1', undefined), decided('c1', 'commit'), ev('suggestion', { candidateId: 'c1', file: '/w/p/x.prompt.md', baseText: 'a', newText: 'b' }));
+    const [node] = runNodes([listed({ runId: RUN, status: 'running', hosted: true })], [waiting], []);
+    expect(node).toMatchObject({ icon: 'waiting' });
+    expect(node!.label).toContain(' · waiting for you · ');
+    expect(node!.description.startsWith('waiting for you · ')).toBe(true);
+    // Heard of by its events alone (the server has not listed it yet): the same.
+    const [unlisted] = runNodes([], [waiting], []);
+    expect(unlisted).toMatchObject({ icon: 'waiting' });
+    expect(unlisted!.description.startsWith('waiting for you · ')).toBe(true);
+  });
+
   it('labels runs time and result first, so two runs on one file differ where the view cuts the label', () => {
     const morning = new Date(2026, 10, 29, 9, 41).getTime();
     const nodes = runNodes([listed({ runId: 'r-2', started: morning + 3_600_000, commits: 0 }), listed({ runId: 'r-1', started: morning })], [], []);
