@@ -212,6 +212,8 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
         `the lenses' tooltips ${JSON.stringify(keyTooltips)}`,
         30_000,
       );
+      // The status bar says what the run's events and the panel's header say: it waits for you.
+      await waitVisible(s.page.locator('.statusbar-item').filter({ hasText: /task\.prompt\.md · c1 waits for your Accept or Reject/ }), 'the status bar saying c1 waits for your answer', 30_000);
       await s.workbench.parkMouse();
       await s.screenshot('drawn-before-the-run-process-answers');
 
