@@ -50,21 +50,20 @@ export class EditApplier {
       return 'applied';
     }
     const { range, replacement } = changedSpan(edit.baseText, edit.newText);
+    // Annotated, VS Code applies the edit as it is. Unannotated, it first diffs an edit to a file open
+    // in the active editor into smaller ones, in a worker: a round trip before the text changes, and
+    // edits the suggestion's lenses are not inside (suggestionLenses.ts), so they stay drawn until VS
+    // Code asks for lenses again. No confirmation is asked.
+    const change = this.annotated ? AnnotatedTextEdit.replace(range, replacement, ACCEPTED) : TextEdit.replace(range, replacement);
     const result = await this.connection.workspace.applyEdit({
       label,
       edit: this.versioned
-        ? this.annotated
-          ? // Annotated, VS Code applies the edit as it is. Unannotated, it first diffs an edit to a
-            // file open in the active editor into smaller ones, in a worker: a round trip before the
-            // text changes, and edits the suggestion's lenses are not inside (suggestionLenses.ts),
-            // so they stay drawn until VS Code asks for lenses again. No confirmation is asked.
-            {
-              documentChanges: [TextDocumentEdit.create({ uri: edit.uri, version: edit.version }, [AnnotatedTextEdit.replace(range, replacement, ACCEPTED)])],
-              changeAnnotations: { [ACCEPTED]: { label, needsConfirmation: false } },
-            }
-          : { documentChanges: [TextDocumentEdit.create({ uri: edit.uri, version: edit.version }, [TextEdit.replace(range, replacement)])] }
-        : // Without documentChanges the editor cannot check a version; the caller compared the text
-          // just before, which leaves a window of one round trip.
+        ? {
+            documentChanges: [TextDocumentEdit.create({ uri: edit.uri, version: edit.version }, [change])],
+            ...(this.annotated ? { changeAnnotations: { [ACCEPTED]: { label, needsConfirmation: false } } } : {}),
+          }
+        : // Without documentChanges the editor cannot check a version (nor read an annotation); the
+          // caller compared the text just before, which leaves a window of one round trip.
           { changes: { [edit.uri]: [TextEdit.replace(range, replacement)] } },
     });
     return result.applied ? 'applied' : 'stale';

@@ -156,8 +156,7 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   // the folded events' word on how it ended, which they know before the next listing.
   const ended = live && isTerminalRunState(live.status) ? live.status : undefined;
   const fallback = ended ?? e.status;
-  // Still going, its events saying it waits for your answer: said so, as the panel's header says it.
-  const folded = fallback === 'running' && live && standsForAnswer(live) !== undefined ? 'waiting-for-you' : fallback;
+  const folded = waitingIfSo(fallback, live);
   const commits = live?.finished?.commits ?? e.commits;
   const candidates = live ? proposedCount(live) : e.candidates;
   // A dev-set generation decides on no candidate: what it wrote is its count (as its live line says).
@@ -196,6 +195,11 @@ function fromListed(e: RunListEntry, live: RunState | undefined, status: LiveRun
   };
 }
 
+/** Without a status: a run still going whose events say it waits for your answer is said to, as the panel's header says it. */
+function waitingIfSo<S extends RunStateName>(state: S, live: RunState | undefined): S | 'waiting-for-you' {
+  return state === 'running' && live !== undefined && standsForAnswer(live) !== undefined ? 'waiting-for-you' : state;
+}
+
 /** A run the server has not listed yet: known from its status, its events, or both. */
 function fromLive(runId: string, r: RunState | undefined, status: RunStatusParams | undefined): RunNode {
   const s = status?.status;
@@ -203,20 +207,20 @@ function fromLive(runId: string, r: RunState | undefined, status: RunStatusParam
   const commits = r?.finished?.commits ?? r?.decisions.filter((d) => d.decision === 'commit').length ?? 0;
   const info = r?.info;
   const evaluate = (info?.kind ?? s?.kind) === 'evaluate';
-  const waits = !s && r !== undefined && standsForAnswer(r) !== undefined;
-  const shown = s ? statusParts(s) : { parts: [r ? runStateLabel(waits ? 'waiting-for-you' : r.status) : '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
+  const folded = r ? waitingIfSo(r.status, r) : undefined;
+  const shown = s ? statusParts(s) : { parts: [folded ? runStateLabel(folded) : '', evaluate ? '' : `${commits}/${r ? proposedCount(r) : 0} committed`], tooltip: [] };
   return {
     kind: 'run',
     runId,
     label: runLabel(
       r?.startedAt,
-      resultWord(s?.state ?? (waits ? 'waiting-for-you' : !r || r.status === 'pending' ? 'running' : r.status), s?.commits ?? commits, r, undefined, info?.kind ?? s?.kind),
+      resultWord(s?.state ?? (!folded || folded === 'pending' ? 'running' : folded), s?.commits ?? commits, r, undefined, info?.kind ?? s?.kind),
       basename(info?.target ?? r?.requestedTarget) ?? (status ? decodeURIComponent(fileName(status.uri)) : short(runId)),
     ),
     description: [...shown.parts, when(r?.startedAt)].filter((p) => p !== '').join(' · '),
     tooltip: [`Run ${runId}`, ...(info ? [`Target: ${info.target}`, `Gate: ${info.gate} (α = ${info.alpha})`] : []), ...shown.tooltip].join('\n'),
     contextValue: cancellable ? 'run.hosted' : 'run',
-    icon: s ? STATUS_ICONS[s.state] : waits ? 'waiting' : !r || r.status === 'pending' ? 'running' : r.status,
+    icon: s ? STATUS_ICONS[s.state] : folded === 'waiting-for-you' ? 'waiting' : !folded || folded === 'pending' ? 'running' : folded,
     loaded: r !== undefined,
     // Expanding a run heard of only by its status loads its journal from there.
     workspace: status?.workspace,
