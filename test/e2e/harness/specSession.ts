@@ -38,7 +38,19 @@ export function useSession(setup: () => Promise<SpecSessionSetup>): () => Sessio
       failed = true;
       await session?.screenshot(`failed-${slug(ctx.task.name)}`).catch(() => undefined);
       const shown = await session?.workbench.notifications.messages().catch((err: unknown) => [`(unreadable: ${String(err)})`]);
-      notes.push(`failed: ${ctx.task.name}\n  notifications shown: ${JSON.stringify(shown ?? [])}`);
+      // CI keeps only the printed log: say in words where focus was and what quick input showed.
+      const focus = await session?.page
+        .evaluate(() => {
+          const el = document.activeElement;
+          const quick = document.querySelector<HTMLElement>('.quick-input-widget');
+          const open = quick !== null && quick.style.display !== 'none';
+          return {
+            focus: el ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}${el.getAttribute('aria-label') ? ` "${el.getAttribute('aria-label')}"` : ''}` : 'none',
+            quickInput: open ? quick.innerText.replace(/\s+/g, ' ').slice(0, 300) || '(empty)' : 'closed',
+          };
+        })
+        .catch((err: unknown) => ({ unreadable: String(err) }));
+      notes.push(`failed: ${ctx.task.name}\n  notifications shown: ${JSON.stringify(shown ?? [])}\n  on screen: ${JSON.stringify(focus)}`);
     }
   });
 

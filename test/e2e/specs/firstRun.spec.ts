@@ -6,7 +6,6 @@
  * error — the example names no model, so the user's is used, and the Evolve lens and the panel
  * header say so and where it came from — and every walkthrough step is checked off.
  */
-import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { startMathExampleFixture, type MathExampleFixture } from '../harness/mathExampleFixture';
 import { useSession } from '../harness/specSession';
@@ -31,32 +30,23 @@ describe('first run: the walkthrough on examples/math with only an endpoint and 
     const step = (id: string) => s.page.locator(`button.getting-started-step[data-step-id$="${id}"]`);
     const checked = async (id: string) => (await step(id).getAttribute('aria-checked')) === 'true';
 
-    /**
-     * Runs a palette command that opens a quick input of its own (palette.run waits for the
-     * palette to close, which such a command's input box may beat): done when `next` shows.
-     */
-    const runInto = async (title: string, next: Locator, what: string) => {
-      const row = await palette.show(title);
-      if (await row.evaluate((el) => el.classList.contains('focused'))) await palette.input.press('Enter');
-      else await row.click();
-      await waitVisible(next, what, 30_000);
-    };
     const quickInput = (text: string) => s.page.locator('.quick-input-widget', { hasText: text });
 
     // The walkthrough, as the Welcome page offers it.
-    await runInto('Welcome: Open Walkthrough...', palette.row(WALKTHROUGH).first(), 'the walkthrough list');
+    await palette.runInto('Welcome: Open Walkthrough...', palette.row(WALKTHROUGH).first(), 'the walkthrough list');
     await palette.row(WALKTHROUGH).first().click();
     await waitVisible(step('model'), 'the walkthrough’s first step', 30_000);
     for (const id of ['model', 'connection', 'example', 'evolve', 'accept']) expect(await checked(id), `${id} unchecked at first`).toBe(false);
 
     // Step 1: an OpenAI-style key (the fake endpoint takes any).
-    await runInto('Ratchet: Set API Key', quickInput('Stored in the OS keychain'), 'the API key input box');
+    await palette.runInto('Ratchet: Set API Key', quickInput('Stored in the OS keychain'), 'the API key input box');
     await palette.input.fill('sk-first-run');
     await palette.input.press('Enter');
     await notifications.waitFor('Ratchet: API key stored.');
+    await waitUntil(async () => ((await checked('model')) ? true : undefined), 'walkthrough step ‘model’ checked once the key is stored');
 
     // Step 2: Test Connection lists the endpoint's models; the user keeps theirs.
-    await runInto('Ratchet: Test Connection', quickInput(`connected to ${fixture.fake.url}`), 'the model list of Test Connection');
+    await palette.runInto('Ratchet: Test Connection', quickInput(`connected to ${fixture.fake.url}`), 'the model list of Test Connection');
     const listed = (await palette.rows.locator('.label-name').allTextContents()).map((t) => t.trim());
     expect(listed).toEqual(expect.arrayContaining(['llama3.1', 'sim-agent']));
     await s.screenshot('test-connection');
