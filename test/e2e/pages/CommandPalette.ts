@@ -78,8 +78,8 @@ export class CommandPalette {
    * `next` shows. The palette's closing cannot be awaited, since the command's input reuses its
    * widget. In the seconds after the window's start-up (extensions still activating) the palette
    * has been seen to close on Enter without running the command: the extension logged nothing and
-   * nothing showed (firstRun, twice in CI and once in ten runs with both cores busy, each right
-   * after Set API Key). So, as a user would, this runs it again when an attempt ends with `next`
+   * nothing showed (firstRun: twice in CI, and twice in nine local runs with four spinning
+   * processes on the two cores, each time right after Set API Key). So, as a user would, this runs it again when an attempt ends with `next`
    * absent, and says so in the log; a command that did start and is only slow is then asked
    * twice, which a command opening a quick input survives (the second input replaces the first).
    */
