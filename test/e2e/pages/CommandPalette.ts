@@ -76,33 +76,44 @@ export class CommandPalette {
   /**
    * Runs a command that opens a quick input of its own (an input box, a pick list): done when
    * `next` shows. The palette's closing cannot be awaited, since the command's input reuses its
-   * widget. In the seconds after the window's start-up (extensions still activating) the palette
-   * has been seen to close on Enter without running the command: the extension logged nothing and
-   * nothing showed (firstRun: twice in CI, and twice in nine local runs with four spinning
-   * processes on the two cores, each time right after Set API Key). So, as a user would, this runs it again when an attempt ends with `next`
-   * absent, and says so in the log; a command that did start and is only slow is then asked
+   * widget. In the seconds after the window's start-up the palette has been seen to take Enter on
+   * the command's focused row and close without running it: nothing showed, and a build that logged
+   * each command's call logged none (firstRun, each time right after Set API Key: three times in CI;
+   * locally, with four spinning processes on the two cores, 2 of 9 runs, then 5 of 17 with the
+   * focus awaited before Enter). So, as a user would, this runs it again when an attempt ends with
+   * `next` absent, and says so in the log; a command that did start and is only slow is then asked
    * twice, which a command opening a quick input survives (the second input replaces the first).
    */
   async runInto(title: string, next: Locator, what: string, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      await this.accept(await this.show(title));
+      const how = await this.accept(await this.show(title));
       try {
         await next.first().waitFor({ state: 'visible', timeout: Math.max(1, Math.min(attemptTimeoutMs, deadline - Date.now())) });
         return;
       } catch (cause) {
         if (Date.now() >= deadline) throw new Error(`${what} (${String(next)}) not visible within ${timeoutMs} ms of running '${title}'`, { cause });
         const showing = (await this.widget.isVisible()) ? (await this.widget.innerText()).replace(/\s+/g, ' ').slice(0, 200) : 'nothing';
-        console.log(`[e2e] '${title}' brought no ${what} within ${attemptTimeoutMs} ms (quick input showing: ${showing}); running it again`);
+        console.log(`[e2e] '${title}' brought no ${what} within ${attemptTimeoutMs} ms after ${how} (quick input showing: ${showing}); running it again`);
         if (await this.widget.isVisible()) await this.close();
       }
     }
   }
 
-  /** Picks the command's row: Enter when it is the focused row (the usual case), as a user would;
-   *  a click can land on a row the list is re-rendering on a loaded machine, and then nothing runs. */
-  private async accept(row: Locator): Promise<void> {
-    if (await row.evaluate((el) => el.classList.contains('focused'))) await this.input.press('Enter');
-    else await row.click();
+  /**
+   * Picks the command's row as a user would: Enter once it is the focused row. The row can show
+   * before the list has moved its focus there (the filter still settling), so this waits for the
+   * focus first and clicks only a row that never gets it (a click can land on a row the list is
+   * re-rendering, and then nothing runs). Returns which it did, for the log.
+   */
+  private async accept(row: Locator): Promise<'Enter' | 'click'> {
+    try {
+      await row.and(this.page.locator('.focused')).first().waitFor({ state: 'visible', timeout: 5_000 });
+    } catch {
+      await row.click();
+      return 'click';
+    }
+    await this.input.press('Enter');
+    return 'Enter';
   }
 }
