@@ -7,7 +7,7 @@
  * - `<think>…</think>` (DeepSeek-R1, Qwen3, most open reasoning models; also `<thinking>`), anywhere;
  * - a lone `</think>`: chat templates open the tag themselves, so everything before it is reasoning;
  * - an unterminated `<think>`: the model never left its reasoning, so it never answered;
- * - `[THINK]…[/THINK]` (Mistral's Magistral);
+ * - `[THINK]…[/THINK]` (Mistral's Magistral); `◁think▷…◁/think▷` (Kimi's thinking models);
  * - harmony channels (gpt-oss): `<|channel|>analysis<|message|>…` and the `final` channel, and the
  *   flattened `analysis…assistantfinal…` a server without the special tokens sends;
  * - `reasoning_content` / `reasoning` fields, which the transport reads apart (`ChatResponse.reasoning`).
@@ -62,6 +62,7 @@ export function splitReasoning(content: string): ModelAnswer {
       ['<think>', '</think>'],
       ['<thinking>', '</thinking>'],
       ['[THINK]', '[/THINK]'],
+      ['◁think▷', '◁/think▷'],
     ] as const) {
       tagSpans(content, open, close, note);
     }
@@ -123,15 +124,16 @@ interface ReasoningSpan extends Span {
 
 /**
  * Harmony's channels (gpt-oss): reasoning in `analysis` (and tool preambles in `commentary`), the
- * answer in `final`. With the special tokens: `<|channel|>NAME<|message|>BODY` up to `<|end|>`,
- * `<|return|>` or the next `<|start|>`; without them a server sends `analysisBODYassistantfinalANSWER`.
- * undefined when the content is not in harmony's format.
+ * answer in `final`. With the special tokens: `<|channel|>NAME<|message|>BODY` (`<|constrain|>json`
+ * before `<|message|>` when the output is structured) up to `<|end|>`, `<|return|>` or the next
+ * `<|start|>`; without them a server sends `analysisBODYassistantfinalANSWER`. undefined when the
+ * content is not in harmony's format.
  */
 function harmonySpans(content: string): { reasoning: ReasoningSpan[]; markup: Span[] } | undefined {
   if (content.includes('<|channel|>')) {
     const reasoning: ReasoningSpan[] = [];
     const markup: Span[] = [];
-    const message = /(?:<\|start\|>[^<]*)?<\|channel\|>([a-z]+)[^<]*<\|message\|>/g;
+    const message = /(?:<\|start\|>[^<]*)?<\|channel\|>([a-z]+)[^<]*(?:<\|constrain\|>[^<]*)?<\|message\|>/g;
     for (const m of content.matchAll(message)) {
       const bodyStart = m.index + m[0].length;
       const rest = content.slice(bodyStart);
