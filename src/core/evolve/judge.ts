@@ -15,7 +15,7 @@ import { askAndRead } from '../llm/reask';
 import type { Reading } from '../llm/reask';
 import type { ChatMessage, ChatResponse } from '../llm/types';
 import type { UntrustedFrame } from '../llm/untrusted';
-import { taggedValues, untrustedFrame } from '../llm/untrusted';
+import { lastReadValue, taggedValues, untrustedFrame } from '../llm/untrusted';
 
 export const DEFAULT_RUBRIC = 'Prefer the response that answers the task correctly and completely. Ignore length and style unless they change correctness.';
 
@@ -87,11 +87,8 @@ type Judged = Pick<JudgeAnswer, 'rationale' | 'pA'> & { verdict: JudgeVerdict };
  */
 export function readJudgeAnswer(res: Pick<ChatResponse, 'text' | 'logprobs'>, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<Judged> {
   const values = taggedValues(frame, res.text);
-  for (let i = values.length - 1; i >= 0; i--) {
-    const v = values[i]!;
-    const read = readVerdict(v.raw);
-    if (read) return { ok: true, value: { verdict: read.verdict, rationale: rationaleOf(res.text), pA: verdictProbability(res.logprobs, v.offset + read.at) } };
-  }
+  const read = lastReadValue(values, readVerdict, (v) => v.verdict);
+  if (read) return { ok: true, value: { verdict: read.value.verdict, rationale: rationaleOf(res.text), pA: verdictProbability(res.logprobs, read.tagged.offset + read.value.at) } };
   const last = values.at(-1);
   return {
     ok: false,

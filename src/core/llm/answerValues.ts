@@ -15,12 +15,15 @@ export interface VerdictValue {
 }
 
 /** Wrappers models put around a value: quotes, emphasis, code ticks, brackets, LaTeX. */
-const OPENERS = String.raw`[\s*_\x60"'\u201c\u2018$]*(?:\\boxed\{|\\text\{|\\textbf\{)?[\s*_\x60"'\u201c\u2018]*(?:\[\[?|\(|\{)?[\s*_\x60"'\u201c\u2018]*`;
+const OPENERS = String.raw`[\s*_\x60"'\u201c\u2018$]*(?:\\boxed\{|\\text\{|\\textbf\{|\\mathrm\{|\\mathbf\{){0,2}[\s*_\x60"'\u201c\u2018]*(?:\[\[?|\(|\{)?[\s*_\x60"'\u201c\u2018]*`;
 const SLOT_WORDS = '(?:the\\s+)?(?:response|slot|option|assistant|candidate|answer|prompt|program|output|choice|model|version)\\s*';
-const SLOT = new RegExp(`^${OPENERS}(?:${SLOT_WORDS})?([AB])(?![\\p{L}\\p{N}])`, 'iu');
+const SLOT = new RegExp(`^${OPENERS}(?:${SLOT_WORDS}[(\\[]?)?([AB])(?![\\p{L}\\p{N}])`, 'iu');
 const TIE = new RegExp(`^${OPENERS}(?:(?:it'?s\\s+)?an?\\s+)?(tie|draw|equal|neither|same)(?![\\p{L}])`, 'iu');
-/** After a choice, another one: the format echoed back ("A or B", "A/B/tie", "A, B or tie"). */
-const ANOTHER_CHOICE = new RegExp(`^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:,|/|\\||\\bor\\b)\\s*[*_\\x60"'\\u201c\\u2018]*(?:${SLOT_WORDS})?(?:[AB]|tie)(?![\\p{L}\\p{N}])`, 'iu');
+/**
+ * After a choice, another one: the format echoed back ("A or B", "A/B/tie", "A, B or tie"), or
+ * both named as one ("A and B are equal", "A = B"): no single verdict.
+ */
+const ANOTHER_CHOICE = new RegExp(`^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:,|/|\\||\\bor\\b|\\band\\b|&|==?|≈|\\bvs\\b\\.?|\\bversus\\b)\\s*[*_\\x60"'\\u201c\\u2018]*(?:${SLOT_WORDS})?(?:[AB]|tie)(?![\\p{L}\\p{N}])`, 'iu');
 
 /** The verdict a value names, or undefined when it names none or several. */
 export function readVerdict(raw: string): VerdictValue | undefined {
@@ -41,8 +44,8 @@ export function readVerdict(raw: string): VerdictValue | undefined {
 
 const NUMBER = String.raw`(\d+(?:\.\d+)?|\.\d+)`;
 const GRADE = new RegExp(`^${OPENERS}(?:score|grade|rating)?\\s*[:=]?\\s*${NUMBER}[*_\\x60"'\\s]*(%|(?:/|out\\s+of|of)\\s*[*_\\x60]*${NUMBER})?`, 'i');
-/** After a grade, another grade or a range: the scale echoed back ("0-10", "7 or 8"). */
-const ANOTHER_GRADE = /^[\])}*_`"'\s]*(?:-|–|—|\bto\b|\bor\b|,|\/)\s*\d/i;
+/** After a grade, another grade or a range: the scale echoed back ("0-10", "7 or 8"), or a change of mind ("7 → 8"). */
+const ANOTHER_GRADE = /^[\])}*_`"'\s]*(?:-|–|—|\bto\b|\bor\b|,|\/|→|->|=>|⇒)\s*[*_`]*\d/i;
 
 /**
  * The grade a value names, as a fraction of `scale` in [0, 1]: "n" (out of `scale`), "n/m",

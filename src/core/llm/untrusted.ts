@@ -68,34 +68,78 @@ function frameOf(hex: string): UntrustedFrame {
   };
 }
 
-/** One value written after the call's tag: its text as written, and where it starts in the answer. */
+/** One value written after the call's tag: its text as written, where it starts in the answer, and the tag's line. */
 export interface TaggedValue {
   raw: string;
   offset: number;
+  line: number;
 }
+
+/** White space before the tag's colon: also the no-break and zero-width kinds. */
+const SPACE = '[ \\t\\u00a0\\u200b\\u200c\\u200d\\u2060\\ufeff]';
+/** The longest value read from the line after a bare tag: "Response B", "7 out of 10", "It's a tie". */
+const NEXT_LINE_VALUE_CHARS = 24;
 
 const QUOTE_CLOSE: Record<string, string> = { '`': '`', '"': '"', "'": "'", '\u201c': '\u201d', '\u2018': '\u2019' };
 
 /**
  * Every value written after the frame's tag, in the order of the answer (#25): the tag in any case,
  * anywhere on a line, in quotes, backticks or emphasis (`**ANSWER-x:** B`, `` `ANSWER-x: B` ``,
- * `"ANSWER-x: B" is my verdict`); the value runs to the quote that opened before the tag, else to
- * the end of the line. Callers read the last value they can read: models draft a verdict and
- * correct it. Only the call's own tag is read — a word no piece of data holds, so an injected or
- * quoted "Verdict: A" is never a value, whatever its decoration.
+ * `"ANSWER-x: B" is my verdict`), as a JSON key (`{"ANSWER-x": "B"}`) or a table's cell
+ * (`| ANSWER-x | B |`), with a full-width colon (`：`, CJK-trained models); the value runs to the
+ * quote that opened before the tag, else to the next tag or the end of the line — or, when
+ * nothing but decoration follows the tag, is the next non-blank line if that is short
+ * (`**ANSWER-x:**`, then `**B**`). Callers read the last value they can read (`lastReadValue`):
+ * models draft a verdict and correct it. Only the call's own tag is read — a word no piece of data
+ * holds, so an injected or quoted "Verdict: A" is never a value, whatever its decoration.
  */
 export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: string): TaggedValue[] {
-  const tag = new RegExp(`([\`"'\u201c\u2018]?)[*_]*${escapeRegExp(frame.answerTag)}(?![0-9a-f])[*_]*[ \t]*[:=][*_ \t]*`, 'gi');
+  // A quote right after the tag closes a JSON key.
+  const tag = new RegExp(`([\`"'\u201c\u2018]?)[*_]*${escapeRegExp(frame.answerTag)}(?![0-9a-f])([\`"'\u201d\u2019]?)[*_]*${SPACE}*[:=\uff1a|][*_ \t\u00a0\u200b]*`, 'gi');
   const values: TaggedValue[] = [];
   for (const m of text.matchAll(tag)) {
-    const start = m.index + m[0].length;
+    let start = m.index + m[0].length;
     const lineEnd = text.indexOf('\n', start);
     let raw = text.slice(start, lineEnd < 0 ? text.length : lineEnd);
-    const close = m[1] ? QUOTE_CLOSE[m[1]] : undefined;
+    const again = raw.toLowerCase().indexOf(frame.answerTag.toLowerCase());
+    if (again >= 0) raw = raw.slice(0, again);
+    const close = m[1] && !m[2] ? QUOTE_CLOSE[m[1]] : undefined;
     if (close !== undefined && raw.includes(close)) raw = raw.slice(0, raw.indexOf(close));
-    values.push({ raw, offset: start });
+    const next = lineEnd >= 0 && cleanValue(raw) === '' ? /^\n(?:[ \t]*\n)*[ \t]*([^\n]*)/.exec(text.slice(lineEnd)) : null;
+    // Only a short line: prose that starts on the next line ("A careful look shows…") is no value.
+    if (next && cleanValue(next[1]!).length <= NEXT_LINE_VALUE_CHARS) {
+      start = lineEnd + next[0].length - next[1]!.length;
+      raw = next[1]!;
+    }
+    values.push({ raw, offset: start, line: lineOf(text, m.index) });
   }
   return values;
+}
+
+function lineOf(text: string, offset: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * The last value `read` can read (`key` says which readings are the same), passing over a line
+ * whose values read differently: the format echoed back (`"ANSWER-x: A", "ANSWER-x: B" or
+ * "ANSWER-x: tie"`) names no value, even after an answer.
+ */
+export function lastReadValue<T>(values: readonly TaggedValue[], read: (raw: string) => T | undefined, key: (value: T) => unknown = (v) => v): { value: T; tagged: TaggedValue } | undefined {
+  const reads = values.map((tagged) => ({ tagged, value: read(tagged.raw) }));
+  for (let i = reads.length - 1; i >= 0; i--) {
+    const r = reads[i]!;
+    if (r.value === undefined) continue;
+    const line = reads.filter((o) => o.tagged.line === r.tagged.line);
+    if (line.some((o) => o.value !== undefined && key(o.value) !== key(r.value!))) {
+      i = reads.indexOf(line[0]!);
+      continue;
+    }
+    return { value: r.value, tagged: r.tagged };
+  }
+  return undefined;
 }
 
 /** A value without the quotes, backticks, emphasis and final full stop around it. */

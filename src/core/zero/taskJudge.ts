@@ -14,7 +14,7 @@ import { readGrade } from '../llm/answerValues';
 import type { Reading } from '../llm/reask';
 import type { ChatMessage } from '../llm/types';
 import type { UntrustedFrame } from '../llm/untrusted';
-import { taggedValues, untrustedFrame } from '../llm/untrusted';
+import { lastReadValue, taggedValues, untrustedFrame } from '../llm/untrusted';
 
 export const DEFAULT_SCORE_RUBRIC = 'Score 1 for a response that does the task correctly and completely, 0 for one that fails it, and a value in between for partial credit. Ignore length and style unless they change correctness.';
 
@@ -44,10 +44,8 @@ export function taskScoreCall(rubric: string, task: string, answer: string): Tas
 /** The last tagged value that is a score in [0, 1], or what is wrong with the answer. */
 export function readTaskScore(text: string, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<number> {
   const values = taggedValues(frame, text);
-  for (let i = values.length - 1; i >= 0; i--) {
-    const score = readGrade(values[i]!.raw, 1);
-    if (score !== undefined) return { ok: true, value: score };
-  }
+  const score = lastReadValue(values, (raw) => readGrade(raw, 1));
+  if (score) return { ok: true, value: score.value };
   const last = values.at(-1);
   return {
     ok: false,

@@ -12,7 +12,7 @@ import { askAndRead } from '../../llm/reask';
 import type { Reading } from '../../llm/reask';
 import type { ChatMessage } from '../../llm/types';
 import type { UntrustedFrame } from '../../llm/untrusted';
-import { taggedValues, untrustedFrame } from '../../llm/untrusted';
+import { lastReadValue, taggedValues, untrustedFrame } from '../../llm/untrusted';
 import type { LlmClient } from '../../ports';
 import { expectedText, hasExpected } from '../item';
 import type { DataItem } from '../item';
@@ -51,10 +51,8 @@ export function rubricCall(spec: ScorerSpecOf<'llm-rubric'>, output: string, ite
  */
 export function readRubricScore(text: string, scale: number, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<number> {
   const values = taggedValues(frame, text);
-  for (let i = values.length - 1; i >= 0; i--) {
-    const grade = readGrade(values[i]!.raw, scale);
-    if (grade !== undefined) return { ok: true, value: grade };
-  }
+  const grade = lastReadValue(values, (raw) => readGrade(raw, scale));
+  if (grade) return { ok: true, value: grade.value };
   const last = values.at(-1);
   return {
     ok: false,
