@@ -77,12 +77,17 @@ export function judgeMessages(candidate: string, existing: string, token: string
 
 /**
  * The verdict on the answer's last non-blank line (markdown emphasis and code ticks allowed around
- * it); undefined when that line is not a verdict. Only the last line counts: an answer that quotes
- * a program holding "VERDICT: NOT_NOVEL" still ends with the judge's own.
+ * it, or a fence around that line alone; a full-width or zero-width-spaced colon; a reason in
+ * parentheses after it); undefined when that line is not a verdict. Only the last line counts: an
+ * answer that quotes a program holding "VERDICT: NOT_NOVEL" still ends with the judge's own.
  */
 export function readVerdict(answer: string): NoveltyVerdict | undefined {
-  const last = answer.trimEnd().split(/\r?\n/).pop() ?? '';
-  const m = /(?:^|[\s*_`>#:-])VERDICT[*_`]*\s*:\s*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*\s*$/i.exec(last);
+  const lines = answer.trimEnd().split(/\r?\n/);
+  const fence = /^\s*(?:`{3,}|~{3,})\s*$/;
+  // A bare fence around the verdict line alone is layout; a quoted program's fence (a language, more lines) is not.
+  const fenced = lines.length >= 3 && fence.test(lines.at(-1)!) && fence.test(lines.at(-3)!);
+  const last = (fenced ? lines.at(-2) : lines.at(-1)) ?? '';
+  const m = /(?:^|[\s*_`>#:-])VERDICT[*_`]*[\s\u200b]*[:\uff1a][\s\u200b]*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*(?:\s*\((?![^)]*novel)[^()]*\)[*_`.!]*)?\s*$/i.exec(last);
   if (!m) return undefined;
   return m[1]!.toUpperCase() === 'NOVEL' ? 'NOVEL' : 'NOT_NOVEL';
 }
