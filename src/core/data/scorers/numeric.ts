@@ -4,11 +4,15 @@
  * GSM8K's `#### 18`, LaTeX's `\boxed{18}`, "Final answer: 18", "the answer is 18", "Answer: 18"
  * (the strongest kind present, its last occurrence). Only an output that states none is read by
  * its last number (models reason first and answer last). A prompt that makes the model check its
- * answer therefore scores what it answered, not the check.
+ * answer therefore scores what it answered, not the check. A stated answer that is a computation
+ * ("Answer: 3 × 6 = 18") is its result; one that hedges ("17 or 18", "3-4") or computes without a
+ * result states no number, and the output has no answer: its last number is not read instead.
  *
- * Numbers: thousands separators ("1,234", thin spaces "1 234"), currency and units ("$18.00",
- * "18 dollars", "50%"), signs ("-3", "−3"), decimals, fractions ("3/4", `\frac{3}{4}`) — but not
- * digits inside words ("CO2", "v1"), and "3-4" reads as 4, not −4. Units may be attached ("18kg").
+ * Numbers: thousands separators ("1,234", thin spaces "1 234", LaTeX's `1{,}234`), currency and
+ * units ("$18.00", "18 dollars", "50%"), signs ("-3", "−3"), decimals (a decimal comma "3,5"),
+ * fractions ("3/4", "1 1/2", "½", `-\frac{3}{4}`), powers of ten ("1.5e3", "1.5 × 10^3", "10⁶"),
+ * "2.5 million" — but not digits inside words ("CO2", "v1"), and "3-4" reads as 4, not −4. Units
+ * may be attached ("18kg").
  */
 import { hasExpected } from '../item';
 import type { DataItem } from '../item';
@@ -16,21 +20,49 @@ import { itemScoreError } from './types';
 import type { Scorer, ScorerSpecOf } from './types';
 
 // A sign only counts when it does not follow a digit or letter (so "3-4" is a range, "x-1" a name).
-// Groups of three after a comma, or after a thin or narrow no-break space (U+2009, U+202F).
-const NUMBER_SOURCE = String.raw`\\d?frac\{\s*(-?\d+(?:\.\d+)?)\s*\}\{\s*(-?\d+(?:\.\d+)?)\s*\}|(?<![\w.,/])([-−+](?=[$€£¥]?\d|\.\d))?[$€£¥]?(\d{1,3}(?:,\d{3})+|\d{1,3}(?:[\u2009\u202f]\d{3})+|\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?(?:\/(\d+)(?![\d.,]))?|(?<![\w.,])([-−]?)\.(\d+)`;
+// Thousands: groups of three after a comma, a no-break, thin or narrow no-break space, an
+// apostrophe (Swiss), or — two groups at least, so "1.234" stays a decimal — a dot (German).
+// A comma before one or two digits is a decimal comma ("3,5"), a list ("1,2,3") is not.
+const NUMBER_SOURCE =
+  String.raw`(?<fsign>(?<![\w.,/])[-−]\s*)?\\[dt]?frac\{\s*(?<fnum>-?\d+(?:\.\d+)?)\s*\}\{\s*(?<fden>-?\d+(?:\.\d+)?)\s*\}` +
+  String.raw`|(?<![\w.,/])(?<sign>[-−+](?=[$€£¥]?\d|\.\d))?[$€£¥]?` +
+  String.raw`(?:(?<whole>\d+)[ \u00a0](?<mnum>\d+)\/(?<mden>\d+)(?![\d.,/])` +
+  String.raw`|(?<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[\u00a0\u2009\u202f'’]\d{3})+(?!\d)|\d{1,3}(?:\.\d{3}){2,}(?!\.?\d)|\d+)` +
+  String.raw`(?:\.(?<dec>\d+)|,(?<cdec>\d{1,2})(?![\d,]))?` +
+  String.raw`(?:e(?<exp>[-+]?\d+)|[ \t]*(?:×|\\times|\\cdot|·|\*|x)[ \t]*10[ \t]*(?:\^\s*\{?\s*(?<pow>[-−+]?\d+)\s*\}?|(?<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?` +
+  String.raw`(?:[ \u00a0](?<scale>thousand|million|billion|trillion)\b)?` +
+  String.raw`(?: ?\/ ?(?<den>\d+)(?![\d.,]))?)` +
+  String.raw`|(?<![\w.,])(?<dsign>[-−]?)\.(?<frac>\d+)`;
 
-function numberMatches(text: string): { value: number; index: number }[] {
-  const out: { value: number; index: number }[] = [];
-  for (const m of text.matchAll(new RegExp(NUMBER_SOURCE, 'g'))) {
+const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const VULGAR_FRACTIONS: Record<string, string> = { '½': '1/2', '⅓': '1/3', '⅔': '2/3', '¼': '1/4', '¾': '3/4', '⅕': '1/5', '⅖': '2/5', '⅗': '3/5', '⅘': '4/5', '⅙': '1/6', '⅚': '5/6', '⅛': '1/8', '⅜': '3/8', '⅝': '5/8', '⅞': '7/8' };
+
+/** LaTeX's thousands separators (`1{,}234`, `1\,234`, `1,\!234`) as commas; `1½` as `1 1/2`. */
+function plainNumbers(text: string): string {
+  return text.replace(/(\d)(?:\{,\}|,\\!|\\[,!;: ])(?=\d{3}(?!\d))/g, '$1,').replace(/(\d?)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])/g, (_m, d: string, f: string) => (d === '' ? VULGAR_FRACTIONS[f]! : `${d} ${VULGAR_FRACTIONS[f]!}`));
+}
+
+function numberMatches(raw: string): { value: number; index: number; end: number }[] {
+  const text = plainNumbers(raw);
+  const out: { value: number; index: number; end: number }[] = [];
+  for (const m of text.matchAll(new RegExp(NUMBER_SOURCE, 'gi'))) {
+    const g = m.groups!;
     let value: number;
-    if (m[1] !== undefined) value = Number(m[1]) / Number(m[2]);
-    else if (m[4] !== undefined) {
-      const whole = m[4].replace(/[,\u2009\u202f]/g, '');
-      value = Number(`${whole}${m[5] === undefined ? '' : `.${m[5]}`}${m[6] === undefined ? '' : `e${m[6]}`}`);
-      if (m[7] !== undefined && m[5] === undefined && m[6] === undefined) value /= Number(m[7]);
-      if (m[3] === '-' || m[3] === '−') value = -value;
-    } else value = Number(`${m[8] === '' ? '' : '-'}0.${m[9]}`);
-    if (Number.isFinite(value)) out.push({ value, index: m.index });
+    if (g.fnum !== undefined) value = ((g.fsign === undefined ? 1 : -1) * Number(g.fnum)) / Number(g.fden);
+    else if (g.whole !== undefined || g.int !== undefined) {
+      if (g.whole !== undefined) value = Number(g.whole) + Number(g.mnum) / Number(g.mden);
+      else {
+        const dec = g.dec ?? g.cdec;
+        value = Number(`${g.int!.replace(/\D/g, '')}${dec === undefined ? '' : `.${dec}`}${g.exp === undefined ? '' : `e${g.exp}`}`);
+        const pow = g.pow ?? (g.sup === undefined ? undefined : [...g.sup].map((c) => (c === '⁻' ? '-' : c === '⁺' ? '' : String(SUPERSCRIPT_DIGITS.indexOf(c)))).join(''));
+        if (pow !== undefined) value *= 10 ** Number(pow.replace('−', '-'));
+        if (g.scale !== undefined) value *= SCALES[g.scale.toLowerCase()]!;
+        if (g.den !== undefined && dec === undefined && g.exp === undefined && pow === undefined && g.scale === undefined) value /= Number(g.den);
+      }
+      if (g.sign === '-' || g.sign === '−') value = -value;
+    } else value = Number(`${g.dsign === '' ? '' : '-'}0.${g.frac}`);
+    if (Number.isFinite(value)) out.push({ value, index: m.index, end: m.index + m[0].length });
   }
   return out;
 }
@@ -57,24 +89,49 @@ const ANSWER_MARKERS: readonly RegExp[] = [
   /\b(?:the[ \t]+)?answer(?:[ \t]+is|[ \t]*[:=])[ \t*_]*/gi,
 ];
 
-/** The answer the text states (its strongest marker's last occurrence), or undefined when it states none. */
-export function statedAnswer(text: string): number | undefined {
+/** After an answer's number, another it hedges with ("17 or 18", "5 to 6", "17 or maybe 18"): no single number. */
+const HEDGE = /^[ \t]*(?:,[ \t]*)?(?:\bor\b|\bto\b)[ \t]*(?:(?:maybe|perhaps|possibly)[ \t]+)?[$€£¥]?[-−]?\d/i;
+/** After an answer's number, an operator: the answer is a computation ("3 × 6 = 18"), or a range ("3-4"). */
+const OPERATOR = /^%?[ \t]*(?:[-+×*/÷·−–]|\\times|\\cdot|x\b)[ \t]*[$€£¥(]?[-−]?\d/i;
+
+/**
+ * The number an answer line states: its first, or the result of the computation it starts with;
+ * null when it hedges between two numbers or computes without a result; undefined when it has none.
+ */
+function lineAnswer(line: string): number | null | undefined {
+  const text = plainNumbers(line);
+  const [first, second] = numberMatches(text);
+  if (first === undefined) return undefined;
+  const rest = text.slice(first.end);
+  if (OPERATOR.test(rest)) {
+    const eq = rest.indexOf('=');
+    return eq < 0 ? null : (numberMatches(rest.slice(eq + 1))[0]?.value ?? null);
+  }
+  return second !== undefined && second.value !== first.value && HEDGE.test(rest) ? null : first.value;
+}
+
+/**
+ * The answer the text states (its strongest marker's last occurrence): a number, null when that
+ * occurrence names no single number, undefined when the text states none.
+ */
+export function statedAnswer(text: string): number | null | undefined {
   for (const marker of ANSWER_MARKERS) {
-    let found: number | undefined;
+    let found: number | null | undefined;
     for (const m of text.matchAll(marker)) {
       const after = text.slice(m.index + m[0].length);
       const lineEnd = after.search(/\n(?!\s*[$\d\\−-])/);
-      const first = numberMatches(lineEnd < 0 ? after : after.slice(0, lineEnd))[0];
-      if (first !== undefined) found = first.value;
+      const read = lineAnswer(lineEnd < 0 ? after : after.slice(0, lineEnd));
+      if (read !== undefined) found = read;
     }
     if (found !== undefined) return found;
   }
   return undefined;
 }
 
-/** The output's answer: the one it states, else its last number. */
+/** The output's answer: the one it states, else its last number; undefined when it hedges or has none. */
 export function answerNumber(text: string): number | undefined {
-  return statedAnswer(text) ?? lastNumber(text);
+  const stated = statedAnswer(text);
+  return stated === null ? undefined : (stated ?? lastNumber(text));
 }
 
 function expectedNumbers(item: DataItem): number[] {
