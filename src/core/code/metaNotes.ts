@@ -61,8 +61,8 @@ interface Block {
  * recommendations last); without a list, its first line. Never nothing from a non-empty answer.
  */
 export function parseRecommendations(answer: string): string[] {
-  // "•" is how some models bullet a list; Markdown does not know it.
-  const blocks = topLevelBlocks(answer.replace(/^(\s*)•\s+/gm, '$1- '));
+  // "•" and "–" are how some models bullet a list, "**1.**" how some number one; Markdown knows neither.
+  const blocks = topLevelBlocks(answer.replace(/^(\s*)[•–]\s+/gm, '$1- ').replace(/^(\s*)\*\*(\d{1,2}[.)])\*\*\s+/gm, '$1$2 '));
   const lists = blocks.filter((b) => b.items !== undefined);
   const heading = blocks.findIndex((b) => b.items === undefined && b.text.length <= 120 && RECOMMENDATIONS_HEADING.test(b.text));
   const under = heading >= 0 ? blocks.slice(heading + 1).find((b) => b.items !== undefined) : undefined;
