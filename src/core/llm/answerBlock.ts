@@ -6,7 +6,8 @@
  * text instead are read the CommonMark way (markdown-it): any info string the caller allows, ``` or
  * ~~~, indented or in a list, closed by the first fence that closes it — so an example fenced after
  * the block stays out of it. An answer that ends inside an open block (cut off, or a fence inside
- * the text closed it early) is refused rather than read, and so is a choice between several blocks.
+ * the text closed it early) is refused rather than read, and so is a choice between several blocks
+ * or a block that is only a placeholder (the format echoed back).
  * A refusal says what was wrong, for the caller to put to the model in the same chat (reask.ts).
  */
 import MarkdownIt from 'markdown-it';
@@ -49,9 +50,20 @@ export interface BlockOptions {
 
 const md = new MarkdownIt();
 
+/**
+ * A block that is only a placeholder — the format echoed back (`<your revised prompt>`,
+ * `[new rubric]`, `...`) — holds no text the model wrote.
+ */
+const PLACEHOLDER = /^(?:<[^<>\n]*>|\[[^[\]\n]*\]|\.{3}|…)$/;
+
 /** The block of an answer (see the header), or the problem to tell the model. */
 export function readAnswerBlock(answer: string, lines: BlockLines, o: BlockOptions): Reading<AnswerBlock> {
-  const text = answer.replace(/\r\n?/g, '\n');
+  const read = findBlock(answer.replace(/\r\n?/g, '\n'), lines, o);
+  if (read.ok && PLACEHOLDER.test(read.value.text.trim())) return { ok: false, problem: `Your ${o.what} is only a placeholder, "${read.value.text.trim().slice(0, 60)}": write the ${o.what} itself.` };
+  return read;
+}
+
+function findBlock(text: string, lines: BlockLines, o: BlockOptions): Reading<AnswerBlock> {
   const own = ownBlock(text, lines);
   if (own) return own;
   const fenced = fencedBlock(text, lines, o);
