@@ -6,11 +6,12 @@
  * its last number (models reason first and answer last). A prompt that makes the model check its
  * answer therefore scores what it answered, not the check. A stated answer that is a computation
  * ("Answer: 3 × 6 = 18") is its result; one that hedges ("17 or 18", "3-4") or computes without a
- * result states no number, and the output has no answer: its last number is not read instead.
+ * result states no number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2"): the output
+ * then has no answer, and its last number is not read instead.
  *
  * Numbers: thousands separators ("1,234", thin spaces "1 234", LaTeX's `1{,}234`), currency and
  * units ("$18.00", "18 dollars", "50%"), signs ("-3", "−3"), decimals (a decimal comma "3,5"),
- * fractions ("3/4", "1 1/2", "½", `-\frac{3}{4}`), powers of ten ("1.5e3", "1.5 × 10^3", "10⁶"),
+ * fractions ("3/4", "1 1/2", "½", `-\frac{3}{4}`), powers ("1.5e3", "1.5 × 10^3", "10⁶", "2^{10}"),
  * "2.5 million" — but not digits inside words ("CO2", "v1"), and "3-4" reads as 4, not −4. Units
  * may be attached ("18kg").
  */
@@ -29,7 +30,7 @@ const NUMBER_SOURCE =
   String.raw`(?:(?<whole>\d+)[ \u00a0](?<mnum>\d+)\/(?<mden>\d+)(?![\d.,/])` +
   String.raw`|(?<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[\u00a0\u2009\u202f'’]\d{3})+(?!\d)|\d{1,3}(?:\.\d{3}){2,}(?!\.?\d)|\d+)` +
   String.raw`(?:\.(?<dec>\d+)|,(?<cdec>\d{1,2})(?![\d,]))?` +
-  String.raw`(?:e(?<exp>[-+]?\d+)|[ \t]*(?:×|\\times|\\cdot|·|\*|x)[ \t]*10[ \t]*(?:\^\s*\{?\s*(?<pow>[-−+]?\d+)\s*\}?|(?<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)))?` +
+  String.raw`(?:e(?<exp>[-+]?\d+)|[ \t]*(?:×|\\times|\\cdot|·|\*|x)[ \t]*10[ \t]*(?:\^\s*\{?\s*(?<pow>[-−+]?\d+)\s*\}?|(?<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))|\^\s*\{?\s*(?<ipow>[-−]?\d+)\s*\}?)?` +
   String.raw`(?:[ \u00a0](?<scale>thousand|million|billion|trillion)\b)?` +
   String.raw`(?: ?\/ ?(?<den>\d+)(?![\d.,]))?)` +
   String.raw`|(?<![\w.,])(?<dsign>[-−]?)\.(?<frac>\d+)`;
@@ -57,8 +58,9 @@ function numberMatches(raw: string): { value: number; index: number; end: number
         value = Number(`${g.int!.replace(/\D/g, '')}${dec === undefined ? '' : `.${dec}`}${g.exp === undefined ? '' : `e${g.exp}`}`);
         const pow = g.pow ?? (g.sup === undefined ? undefined : [...g.sup].map((c) => (c === '⁻' ? '-' : c === '⁺' ? '' : String(SUPERSCRIPT_DIGITS.indexOf(c)))).join(''));
         if (pow !== undefined) value *= 10 ** Number(pow.replace('−', '-'));
+        if (g.ipow !== undefined) value **= Number(g.ipow.replace('−', '-'));
         if (g.scale !== undefined) value *= SCALES[g.scale.toLowerCase()]!;
-        if (g.den !== undefined && dec === undefined && g.exp === undefined && pow === undefined && g.scale === undefined) value /= Number(g.den);
+        if (g.den !== undefined && dec === undefined && g.exp === undefined && pow === undefined && g.ipow === undefined && g.scale === undefined) value /= Number(g.den);
       }
       if (g.sign === '-' || g.sign === '−') value = -value;
     } else value = Number(`${g.dsign === '' ? '' : '-'}0.${g.frac}`);
@@ -94,14 +96,24 @@ const HEDGE = /^[ \t]*(?:,[ \t]*)?(?:\bor\b|\bto\b)[ \t]*(?:(?:maybe|perhaps|pos
 /** After an answer's number, an operator: the answer is a computation ("3 × 6 = 18"), or a range ("3-4"). */
 const OPERATOR = /^%?[ \t]*(?:[-+×*/÷·−–]|\\times|\\cdot|x\b)[ \t]*[$€£¥(]?[-−]?\d/i;
 
+/** Around a number, what makes it part of an expression that is no number: a root, π, a repeating decimal, a ratio or a time. */
+const SYMBOLIC_BEFORE = /(?:\\sqrt|√|\\overline|\\bar)\s*\{?\s*$|(?:\\pi|π)\s*\}?\s*[/{]?\s*$|\d:$/;
+const SYMBOLIC_AFTER = /^\.?\s*(?:\\sqrt|√|\\pi|π|\\overline|\\bar)|^:\d/;
+
+function symbolic(text: string, m: { index: number; end: number }): boolean {
+  return SYMBOLIC_BEFORE.test(text.slice(0, m.index)) || SYMBOLIC_AFTER.test(text.slice(m.end));
+}
+
 /**
  * The number an answer line states: its first, or the result of the computation it starts with;
- * null when it hedges between two numbers or computes without a result; undefined when it has none.
+ * null when it hedges between two numbers, computes without a result or is symbolic ("2\sqrt{3}");
+ * undefined when it has none.
  */
 function lineAnswer(line: string): number | null | undefined {
   const text = plainNumbers(line);
   const [first, second] = numberMatches(text);
   if (first === undefined) return undefined;
+  if (symbolic(text, first)) return null;
   const rest = text.slice(first.end);
   if (OPERATOR.test(rest)) {
     const eq = rest.indexOf('=');
@@ -128,10 +140,13 @@ export function statedAnswer(text: string): number | null | undefined {
   return undefined;
 }
 
-/** The output's answer: the one it states, else its last number; undefined when it hedges or has none. */
+/** The output's answer: the one it states, else its last number; undefined when it hedges, is symbolic or has none. */
 export function answerNumber(text: string): number | undefined {
   const stated = statedAnswer(text);
-  return stated === null ? undefined : (stated ?? lastNumber(text));
+  if (stated !== undefined) return stated ?? undefined;
+  const plain = plainNumbers(text);
+  const last = numberMatches(plain).at(-1);
+  return last === undefined || symbolic(plain, last) ? undefined : last.value;
 }
 
 function expectedNumbers(item: DataItem): number[] {
