@@ -12,6 +12,9 @@
  *   flattened `analysis…assistantfinal…` a server without the special tokens sends;
  * - `reasoning_content` / `reasoning` fields, which the transport reads apart (`ChatResponse.reasoning`).
  *
+ * End-of-turn tokens a server left at the end of the content (`<|im_end|>`, `<|eot_id|>`…) are not
+ * part of the answer either.
+ *
  * A response the endpoint cut off (`finish_reason` "length" or an equivalent) is marked truncated:
  * the layer asks again once with more room (client.ts), and a parser never reads a truncated
  * answer as final.
@@ -43,6 +46,20 @@ interface Span {
   end: number;
 }
 
+/**
+ * End-of-turn tokens a server sent as text after the answer (its chat template's stop token not
+ * set): ChatML's `<|im_end|>`, Llama 3's `<|eot_id|>`, `<|endoftext|>`, Phi's `<|end|>`, Gemma's
+ * `<end_of_turn>`, Mistral's `</s>`.
+ */
+const END_OF_TURN = /(?:<\|im_end\|>|<\|eot_id\|>|<\|end_of_text\|>|<\|endoftext\|>|<\|end\|>|<end_of_turn>|<\/s>)$/;
+
+/** Where the end-of-turn tokens at the end of the content start; undefined when there are none. */
+function endOfTurnStart(content: string): number | undefined {
+  let start: number | undefined;
+  for (let m = END_OF_TURN.exec(content.trimEnd()); m; m = END_OF_TURN.exec(content.slice(0, m.index).trimEnd())) start = m.index;
+  return start;
+}
+
 /** Splits content into its answer and its reasoning (the shapes in the header). */
 export function splitReasoning(content: string): ModelAnswer {
   const reasoning: string[] = [];
@@ -67,6 +84,8 @@ export function splitReasoning(content: string): ModelAnswer {
       tagSpans(content, open, close, note);
     }
   }
+  const endOfTurn = endOfTurnStart(content);
+  if (endOfTurn !== undefined) cut.push({ start: endOfTurn, end: content.length });
   cut.sort((a, b) => a.start - b.start);
   const kept: Span[] = [];
   let at = 0;
