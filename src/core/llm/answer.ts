@@ -145,8 +145,8 @@ interface ReasoningSpan extends Span {
  * Harmony's channels (gpt-oss): reasoning in `analysis` (and tool preambles in `commentary`), the
  * answer in `final`. With the special tokens: `<|channel|>NAME<|message|>BODY` (`<|constrain|>json`
  * before `<|message|>` when the output is structured) up to `<|end|>`, `<|return|>` or the next
- * `<|start|>`; without them a server sends `analysisBODYassistantfinalANSWER`. undefined when the
- * content is not in harmony's format.
+ * `<|start|>`; without them a server sends `analysisBODYassistantfinalANSWER` (`analysisBODY` alone:
+ * no answer). undefined when the content is not in harmony's format.
  */
 function harmonySpans(content: string): { reasoning: ReasoningSpan[]; markup: Span[] } | undefined {
   if (content.includes('<|channel|>')) {
@@ -170,7 +170,10 @@ function harmonySpans(content: string): { reasoning: ReasoningSpan[]; markup: Sp
     return { reasoning, markup };
   }
   const flat = /^\s*analysis(?=\S)([\s\S]*?)assistantfinal/.exec(content);
-  if (flat) return { reasoning: [{ start: 0, end: flat[0].length, bodyStart: content.indexOf('analysis') + 'analysis'.length, bodyEnd: flat[0].length - 'assistantfinal'.length }], markup: [] };
+  const bodyStart = content.indexOf('analysis') + 'analysis'.length;
+  if (flat) return { reasoning: [{ start: 0, end: flat[0].length, bodyStart, bodyEnd: flat[0].length - 'assistantfinal'.length }], markup: [] };
+  // Flattened analysis ("analysisWe need…") that never reaches `assistantfinal`: the model never answered.
+  if (/^\s*analysis(?=[A-Z])/.test(content)) return { reasoning: [{ start: 0, end: content.length, bodyStart, bodyEnd: content.length }], markup: [] };
   return undefined;
 }
 
