@@ -106,8 +106,9 @@ export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: str
     const close = m[1] && !m[2] ? QUOTE_CLOSE[m[1]] : undefined;
     if (close !== undefined && raw.includes(close)) raw = raw.slice(0, raw.indexOf(close));
     const next = lineEnd >= 0 && cleanValue(raw) === '' ? /^\n(?:[ \t]*\n)*[ \t]*([^\n]*)/.exec(text.slice(lineEnd)) : null;
-    // Only a short line: prose that starts on the next line ("A careful look shows…") is no value.
-    if (next && cleanValue(next[1]!).length <= NEXT_LINE_VALUE_CHARS) {
+    // Only a short line that is no list item: prose ("A careful look shows…") or a list of criteria
+    // ("1. Correctness: 8") that starts on the next line is no value.
+    if (next && cleanValue(next[1]!).length <= NEXT_LINE_VALUE_CHARS && !/^\s*(?:[-+•]|\d+[.)])\s/.test(next[1]!)) {
       start = lineEnd + next[0].length - next[1]!.length;
       raw = next[1]!;
     }
