@@ -110,7 +110,10 @@ export function splitReasoning(content: string): ModelAnswer {
 
 /**
  * The `open…close` sections of a content (case-insensitive): each complete one; text before a lone
- * close (the template opened it); an open one never closed runs to the end.
+ * close (the template opened it); an open one never closed runs to the end. A tag named in prose is
+ * no section — a prompt's "think inside <think>…</think> tags", an answer's "use <think> tags": a
+ * pair around nothing or an ellipsis after other text, an open one never closed with text on both
+ * sides of it on its line.
  */
 function tagSpans(content: string, open: string, close: string, note: (from: number, to: number, bodyFrom: number, bodyTo: number) => void): void {
   const lower = content.toLowerCase();
@@ -128,10 +131,14 @@ function tagSpans(content: string, open: string, close: string, note: (from: num
     if (start < 0) return;
     const end = lower.indexOf(c, start + o.length);
     if (end < 0) {
-      note(start, content.length, start + o.length, content.length);
+      const lineStart = content.lastIndexOf('\n', start - 1) + 1;
+      const lineEnd = content.indexOf('\n', start);
+      const named = content.slice(lineStart, start).trim() !== '' && content.slice(start + o.length, lineEnd < 0 ? content.length : lineEnd).trim() !== '';
+      if (!named) note(start, content.length, start + o.length, content.length);
       return;
     }
-    note(start, end + c.length, start + o.length, end);
+    const named = content.slice(0, start).trim() !== '' && /^(?:\.{2,}|…)?$/.test(content.slice(start + o.length, end).trim());
+    if (!named) note(start, end + c.length, start + o.length, end);
     at = end + c.length;
   }
 }
