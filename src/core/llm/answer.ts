@@ -4,7 +4,8 @@
  * or scores (the journal keeps it, the panel shows it folded). Real models and servers deliver
  * reasoning in many shapes; each is read here and nowhere else:
  *
- * - `<think>…</think>` (DeepSeek-R1, Qwen3, most open reasoning models; also `<thinking>`), anywhere;
+ * - `<think>…</think>` (DeepSeek-R1, Qwen3, most open reasoning models; also `<thinking>`), anywhere
+ *   (a tag named in prose, "use <think></think> tags", is no section: `tagSpans`);
  * - a lone `</think>`: chat templates open the tag themselves, so everything before it is reasoning;
  * - an unterminated `<think>`: the model never left its reasoning, so it never answered;
  * - `[THINK]…[/THINK]` (Mistral's Magistral); `◁think▷…◁/think▷` (Kimi's thinking models);
