@@ -28,6 +28,13 @@ describe('splitReasoning: every shape of reasoning a model or server sends', () 
     ['harmony flattened by a server without its tokens', 'analysisWe compare A and B.assistantfinalANSWER-x: A', 'ANSWER-x: A', 'We compare A and B.'],
     ['no reasoning at all', '  Just the answer.\n', 'Just the answer.', undefined],
     ['prose that merely says "analysis"', 'analysis of both: A wins', 'analysis of both: A wins', undefined],
+    ['harmony flattened, never reaching the final channel', 'analysisWe compare A and B.', '', 'We compare A and B.'],
+    ['harmony with <|constrain|>json', '<|channel|>analysis<|message|>x<|end|><|start|>assistant<|channel|>final <|constrain|>json<|message|>{"v": 1}<|return|>', '{"v": 1}', 'x'],
+    ['◁think▷…◁/think▷ (Kimi)', '◁think▷compare both◁/think▷B', 'B', 'compare both'],
+    ['an empty <think> pair first (Qwen3, thinking off)', '<think>\n\n</think>\n\nB', 'B', undefined],
+    ['<think> tags named in prose', 'Think inside <think></think> or <think>...</think> tags.', 'Think inside <think></think> or <think>...</think> tags.', undefined],
+    ['an unclosed <think> named in prose', 'Wrap it in a <think> tag.', 'Wrap it in a <think> tag.', undefined],
+    ['end-of-turn tokens left as text', 'B<|im_end|>\n<|endoftext|>\n', 'B', undefined],
   ])('%s', (_name, content, answer, reasoning) => {
     const split = splitReasoning(content);
     expect(split.answer).toBe(answer);
