@@ -1,7 +1,8 @@
 /**
  * The Challenger's answer format (J-Zero, issue #17): each task is one `<question>…</question>`
  * block holding a value for every template variable of the prompt under evolution — a JSON object
- * keyed by variable when the prompt has several, the plain text of the value when it has one.
+ * keyed by variable when the prompt has several, the plain text of the value when it has one (a
+ * fence around it, or the JSON form keyed by that one variable, is unwrapped: `oneValue`).
  *
  * The answer is model output, so nothing in it is trusted: a block that cannot become a dataset
  * item is discarded and counted by reason. Only how the JSON of a block is written is repaired —
@@ -150,11 +151,31 @@ export function tagBlocks(answer: string, tag: string): { blocks: RawBlock[]; or
 
 type BlockRead = (Omit<ChallengerTask, 'block'> | Omit<FormatDiscard, 'block'>) & { repairs?: JsonRepair[] };
 
+/**
+ * A one-variable task: the block's text, less a fence around all of it — or, when the model wrote
+ * the several-variable form anyway, the value of a JSON object keyed by that variable alone (each
+ * counted as a repair): the fence or the JSON is not the task.
+ */
+function oneValue(content: string, variable: string): BlockRead {
+  const fenced = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\s*\1\s*$/.exec(content);
+  const text = fenced ? fenced[2]!.trim() : content;
+  const repairs: JsonRepair[] = fenced ? ['fence'] : [];
+  const json = text.startsWith('{') ? parseModelJson(text) : undefined;
+  const obj = json?.ok && json.value !== null && typeof json.value === 'object' && !Array.isArray(json.value) ? (json.value as Record<string, unknown>) : undefined;
+  if (json?.ok && obj && Object.keys(obj).length === 1 && obj[variable] !== undefined && obj[variable] !== null) {
+    const value = obj[variable];
+    if (valueText(value).trim() === '') return { reason: 'empty', detail: `"${variable}" is empty`, repairs };
+    return { vars: { [variable]: value }, text: valueText(value), repairs: JSON_REPAIRS.filter((r) => repairs.includes(r) || json.repairs.includes(r)) };
+  }
+  if (text === '') return { reason: 'empty', detail: 'the block holds nothing', repairs };
+  return { vars: { [variable]: text }, text, ...(repairs.length > 0 ? { repairs } : {}) };
+}
+
 function readBlock(raw: string, variables: readonly string[], maxChars: number): BlockRead {
   const content = raw.trim();
   if (content === '') return { reason: 'empty', detail: 'the block holds nothing' };
   if (content.length > maxChars) return { reason: 'overLength', detail: `${content.length} characters, over the limit of ${maxChars}` };
-  if (variables.length === 1) return { vars: { [variables[0]!]: content }, text: content };
+  if (variables.length === 1) return oneValue(content, variables[0]!);
   const json = parseModelJson(content);
   if (!json.ok) return { reason: 'notJson', detail: `not a JSON object: ${json.error}` };
   const { value: parsed, repairs } = json;
