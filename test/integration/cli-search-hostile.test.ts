@@ -7,7 +7,7 @@
 // no process of it, and the next start sweeps its folders.
 import { execFileSync, execSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -115,19 +115,32 @@ interface Ran {
   pid: number;
 }
 
-/** `ratchet search` in `w`, as `who`, with only the environment a user's shell would give it. */
-function search(who: Who, tier: Tier, w: { dir: string; home: string; tmp: string }, args: string[], onStart?: (pid: number) => void): Promise<Ran> {
+/** Where the hostile run's CLI holds a descriptor of the user's HOME, as a shell's `exec 200<~` would leave it: past the first gap above 15, where Node leaves descriptors inheritable. */
+const INHERITED_FD = 200;
+
+/**
+ * `ratchet search` in `w`, as `who`, with only the environment a user's shell would give it, and
+ * (`inherit`) a descriptor of that folder its launcher left open, at INHERITED_FD.
+ */
+function search(who: Who, tier: Tier, w: { dir: string; home: string; tmp: string }, args: string[], onStart?: (pid: number) => void, inherit?: string): Promise<Ran> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, TMPDIR: w.tmp, LANG: 'C.UTF-8', OPENAI_API_KEY: SECRET, TEAM_LLM: ROLE_SECRET, ...tier.env };
+  const held = inherit === undefined ? undefined : openSync(inherit, 'r');
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+  if (held !== undefined) {
+    while (stdio.length < INHERITED_FD) stdio.push('ignore');
+    stdio[INHERITED_FD] = held;
+  }
   const child = spawn(process.execPath, [CLI, 'search', join(w.dir, 'pack.mjs'), '-w', w.dir, ...args], {
     env,
     cwd: w.dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio,
     ...(who.asUser && user ? { uid: user.uid, gid: user.gid } : {}),
   });
+  if (held !== undefined) closeSync(held);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   if (child.pid !== undefined) onStart?.(child.pid);
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, pid: child.pid ?? 0 })));
 }
@@ -183,7 +196,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         const programs = TOGETHER.map((name) => hostileBlock(name, targets));
         const server = await startFakeServer({ apiKey: ROLE_SECRET, scenario: { code: { edits: 'serve', programs } } });
         try {
-          const r = await search(who, tier, w, ['--base-url', server.url, '--proposals', String(programs.length), '--json']);
+          const r = await search(who, tier, w, ['--base-url', server.url, '--proposals', String(programs.length), '--json'], undefined, w.home);
           const [runId] = runIds(w.dir);
           expect(runId, r.stderr).toBeDefined();
           const events = journal(w.dir, runId!);
@@ -204,6 +217,9 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           const clean = (name: string) => expect(outcome(name), `${name}: ${JSON.stringify(outcome(name))}`).toMatchObject({ correct: true, score: seed.score });
           // The keys: nowhere the program could look (its own process tree; no Ratchet, no key in any environment it sees).
           for (const name of ['key from /proc/$PPID/environ', 'key from the environment', 'key from memory']) clean(name);
+          // A descriptor of HOME the CLI's launcher left open reaches no process of the evaluation: no way round the jail, in any tier.
+          clean('an inherited descriptor');
+          expect(existsSync(join(w.home, 'written-through-a-descriptor'))).toBe(false);
           // The user's files: hidden in the jail; without one the program reads them, as the pre-flight line says.
           for (const name of ['reading ~/.ssh', "reading the workspace's .ratchet"]) {
             if (tier.filesVisible) expect(outcome(name), name).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND /) });

@@ -144,6 +144,14 @@ export function attacks(t: Targets): Record<string, string> {
         }
         dirs = next;
       }`,
+    'an inherited descriptor': `
+      // A descriptor Ratchet's launcher left open (a shell's \`exec 200<dir\`) is the host folder through
+      // /proc/self/fd/N, jail or not: every one this process holds, read and written through.
+      for (const fd of fs.readdirSync('/proc/self/fd')) {
+        const base = '/proc/self/fd/' + fd;
+        scan('descriptor ' + fd, tryRead(base + '/.ssh/id_test'));
+        try { fs.writeFileSync(base + '/written-through-a-descriptor', 'x'); } catch {}
+      }`,
     'a local listener on 127.0.0.1': `
       const r = cp.spawnSync(process.execPath, ['-e', "const s = require('node:net').connect(${t.port}, '127.0.0.1', () => { s.end('exfiltrated'); process.exitCode = 7; }); s.on('error', () => {});"], { timeout: 5000 });
       if (r.status === 7) found('a connection to 127.0.0.1:${t.port}', 'connected');`,

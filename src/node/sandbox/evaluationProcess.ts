@@ -7,6 +7,8 @@
  * only after this resolves.
  */
 import { spawn } from 'node:child_process';
+import type { StdioOptions } from 'node:child_process';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { RatchetError } from '../../core/errors';
 import { DEFAULT_GRACE_MS, DEFAULT_OUTPUT_CAP_BYTES } from '../../core/code/evaluatorPort';
 import type { EvaluationRequest } from '../../core/code/evaluatorPort';
@@ -62,15 +64,24 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
   const base = { stdout, stderr, limitsHit: new Set<WatchedLimit>(), resultsAtExit: undefined, survivors: 0, detached: 0 };
   if (req.signal?.aborted) return Promise.resolve({ ...base, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0 });
   return new Promise<Ran>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const { stdio, devNull } = stdioWithoutLeaks();
+    const child = (() => {
+      try {
+        return spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio, windowsHide: true });
+      } finally {
+        // The child has its own copies by now (spawn forks and execs before it returns).
+        if (devNull !== undefined) closeSync(devNull);
+      }
+    })();
+    const [childOut, childErr] = [child.stdout!, child.stderr!];
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
     const unguard = guard(
       pid,
       cgroups.map((c) => c.procsFile),
     );
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    childOut.on('data', (chunk: Buffer) => stdout.push(chunk));
+    childErr.on('data', (chunk: Buffer) => stderr.push(chunk));
 
     let timedOut = false;
     let cancelled = false;
@@ -136,8 +147,8 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
       killAll('SIGKILL');
       // A process outside group and cgroup (possible only without a cgroup) may hold the pipes open.
       drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        childOut.destroy();
+        childErr.destroy();
       }, 1000);
     });
     child.once('close', (exitCode, signal) => {
@@ -159,6 +170,53 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
       );
     });
   });
+}
+
+/**
+ * The evaluation's stdio: none for stdin, pipes for stdout and stderr, and /dev/null over every
+ * descriptor above them that this process would hand down. Node marks close-on-exec only the
+ * descriptors it inherited up to the first gap past 15 (libuv's uv_disable_stdio_inheritance); one
+ * its launcher left open past that (a shell's fd 200, a harness's pipe) would reach every process of
+ * the evaluation, and neither bubblewrap nor unshare closes it — a directory's descriptor is a way
+ * out of the jail (/proc/self/fd/N/… is the host folder), a pipe's a line into whatever reads it.
+ */
+function stdioWithoutLeaks(): { stdio: StdioOptions; devNull: number | undefined } {
+  const leaks = inheritableFds();
+  if (leaks.length === 0) return { stdio: ['ignore', 'pipe', 'pipe'], devNull: undefined };
+  const devNull = openSync('/dev/null', 'r');
+  const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
+  for (const fd of leaks) {
+    while (stdio.length < fd) stdio.push('ignore');
+    stdio[fd] = devNull;
+  }
+  return { stdio, devNull };
+}
+
+/** This process's descriptors above stdio without close-on-exec (Linux: /proc/self/fdinfo says); elsewhere none can be told. */
+function inheritableFds(): number[] {
+  if (process.platform !== 'linux') return [];
+  const O_CLOEXEC = 0o2000000;
+  const out: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc/self/fd');
+  } catch {
+    return [];
+  }
+  for (const name of names) {
+    const fd = Number(name);
+    if (!Number.isInteger(fd) || fd < 3) continue;
+    let info: string;
+    try {
+      info = readFileSync(`/proc/self/fdinfo/${name}`, 'utf8');
+    } catch {
+      // The listing's own descriptor, closed since.
+      continue;
+    }
+    const flags = /^flags:\s+([0-7]+)$/m.exec(info)?.[1];
+    if (flags !== undefined && (parseInt(flags, 8) & O_CLOEXEC) === 0) out.push(fd);
+  }
+  return out.sort((a, b) => a - b);
 }
 
 function signalGroup(pid: number, sig: NodeJS.Signals): void {
