@@ -7,7 +7,8 @@
  * parent, in a new session (no terminal to inject keys into). What the program sees:
  * - `/sandbox`, its working directory: a tmpfs the size of the disk limit holding its own copy of
  *   the program (writable) and the support files (read-only binds of the copies staged for the
- *   run); HOME and TMPDIR are folders in it and /tmp points there;
+ *   run); HOME and TMPDIR are folders in it and /tmp points there; /dev/shm is a tmpfs of the same
+ *   size; nothing else is writable (/, /dev are read-only);
  * - `/ratchet/results` (only when the command names {results}), `/ratchet/instances.txt`,
  *   `/ratchet/task` (a ShinkaEvolve task's staged evaluate.py);
  * - the system read-only: /usr, /etc (but its secrets: shadow, ssh, ssl/private, …), /opt, the
@@ -130,7 +131,11 @@ function bwrapArgv(j: JailInput): string[] {
   const toolchains = toolchainBinds(j);
   // /tmp itself is never a toolchain: it would show every user's temporary files.
   for (const [from, to] of toolchains) if (underJailTmp(to) === undefined && to !== '/tmp' && to !== '/var/tmp') a.push('--ro-bind', from, to);
-  a.push('--proc', '/proc', '--dev', '/dev');
+  // bubblewrap's /dev and its root are tmpfs without a size: each would hold half the machine's
+  // memory, past the disk limit and unseen by a watch of resident memory. /dev/shm (POSIX shared
+  // memory, Python's semaphores) gets a tmpfs capped like the sandbox's; the rest of /dev, and the
+  // root below, are read-only.
+  a.push('--proc', '/proc', '--dev', '/dev', '--size', String(j.diskBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   a.push('--size', String(j.diskBytes), '--tmpfs', JAIL.work, '--dir', JAIL.home, '--dir', JAIL.tmp, '--symlink', JAIL.tmp, '/tmp', '--dir', '/var', '--symlink', JAIL.tmp, '/var/tmp');
   // A toolchain under /tmp (a Node unpacked there, a CI checkout's own tools): inside, /tmp is a
   // link to the jail's tmp, and bubblewrap makes no folder through a link, so it goes where the
@@ -144,7 +149,8 @@ function bwrapArgv(j: JailInput): string[] {
   if (j.results !== undefined) a.push('--bind', j.results, JAIL.results);
   if (j.instances !== undefined) a.push('--ro-bind', j.instances, JAIL.instances);
   if (j.task !== undefined) a.push('--ro-bind', j.task, JAIL.task);
-  a.push('--chdir', JAIL.work);
+  // Last, when every mount point on it is made: the root's tmpfs (/, /var, /ratchet) is read-only.
+  a.push('--remount-ro', '/', '--chdir', JAIL.work);
   return a;
 }
 

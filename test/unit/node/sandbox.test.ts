@@ -352,6 +352,23 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     expect(run.result.error).toMatch(/^the evaluation hit its disk limit \(64 MB in its sandbox\)/);
   });
 
+  it("in a jail, nothing outside the sandbox's tmpfs is writable but /dev/shm, capped like it: no tmpfs to fill the machine's memory through", async (ctx) => {
+    if (tier !== 'jail') ctx.skip();
+    // 80 MB in each place, past the 64 MB disk limit; what each write ended with is printed.
+    const fill = `for d in / /var /dev /dev/shm; do if head -c 80000000 /dev/zero > $d/fill 2>/dev/null; then echo "$d:all"; else echo "$d:$(wc -c < $d/fill 2>/dev/null || echo none)"; fi; rm -f $d/fill; done`;
+    const run = await evaluate(`sh -c '${fill}'`, { limits: { diskBytes: 64 * 1024 ** 2 } });
+    const ended = Object.fromEntries(
+      run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(':') as [string, string]),
+    );
+    // The root's tmpfs and /dev: read-only, not a byte written.
+    expect(ended).toMatchObject({ '/': 'none', '/var': 'none', '/dev': 'none' });
+    // /dev/shm: full at its cap.
+    expect(Number(ended['/dev/shm'])).toBeLessThanOrEqual(64 * 1024 ** 2);
+  });
+
   it.for([
     ['python3', `python3 -c 'b = bytearray(4 * 1024 ** 3); print("allocated")'`, /MemoryError/],
     ['node', `node -e 'Buffer.alloc(4 * 1024 ** 3); console.log("allocated")'`, /allocation failed/i],
