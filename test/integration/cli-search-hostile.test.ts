@@ -181,6 +181,19 @@ async function listener(): Promise<{ server: Server; port: number; received: str
   return { server, port: (server.address() as AddressInfo).port, received };
 }
 
+/** Unix sockets that keep whatever reaches them: one at `path`, open to every user (as a user's own socket is to that user), and one abstract. */
+async function unixListeners(path: string, abstract: string): Promise<{ servers: Server[]; received: { path: string[]; abstract: string[] } }> {
+  const received = { path: [] as string[], abstract: [] as string[] };
+  const listen = async (at: string, into: string[]) => {
+    const server = createServer((s) => s.on('data', (d: Buffer) => into.push(d.toString())));
+    await new Promise<void>((r) => server.listen(at, r));
+    return server;
+  };
+  const servers = [await listen(path, received.path), await listen(`\0${abstract}`, received.abstract)];
+  chmodSync(path, 0o777);
+  return { servers, received };
+}
+
 /** The attacks run together in one search (the evaluator's edit, which stops a run without a jail, has its own). */
 const TOGETHER = Object.keys(attacks({ needles: [], sshFile: '', ratchetFile: '', outsideDir: '', port: 0, marker: '' })).filter((n) => n !== 'editing the evaluator');
 
@@ -192,7 +205,17 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         const w = workspace(who);
         const net = await listener();
         const marker = String(3_000_000 + Math.floor(Math.random() * 5_000_000));
-        const targets: Targets = { needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE], sshFile: join(w.home, '.ssh', 'id_test'), ratchetFile: join(w.dir, '.ratchet', 'notes.txt'), outsideDir: w.outside, port: net.port, marker };
+        const sockets = await unixListeners(join(w.tmp, 'daemon.sock'), `ratchet-hostile-${marker}`);
+        const targets: Targets = {
+          needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE],
+          sshFile: join(w.home, '.ssh', 'id_test'),
+          ratchetFile: join(w.dir, '.ratchet', 'notes.txt'),
+          outsideDir: w.outside,
+          port: net.port,
+          marker,
+          unixSocket: join(w.tmp, 'daemon.sock'),
+          abstractSocket: `ratchet-hostile-${marker}`,
+        };
         const programs = TOGETHER.map((name) => hostileBlock(name, targets));
         const server = await startFakeServer({ apiKey: ROLE_SECRET, scenario: { code: { edits: 'serve', programs } } });
         try {
@@ -231,6 +254,18 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           // No network, not even loopback: nothing reached the listener.
           clean('a local listener on 127.0.0.1');
           expect(net.received).toEqual([]);
+          // An abstract unix socket belongs to the network namespace: out of reach with the network off, in either tier.
+          clean('an abstract unix socket');
+          expect(sockets.received.abstract).toEqual([]);
+          // A unix socket by path is a file: hidden in the jail; without one the program reaches every
+          // socket of the user's (the run daemon's, an ssh-agent's, a session bus'), as docs/sandbox.md says.
+          if (tier.filesVisible) {
+            expect(outcome('a unix socket by path')).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND a connection to the socket/) });
+            expect(sockets.received.path).toEqual(['exfiltrated']);
+          } else {
+            clean('a unix socket by path');
+            expect(sockets.received.path).toEqual([]);
+          }
           // The late writer died with the evaluation (its process tree), so the verdict is the evaluator's.
           clean('a late write of the result');
           clean('a double-forked setsid survivor');
@@ -277,6 +312,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         } finally {
           await server.close();
           net.server.close();
+          for (const s of sockets.servers) s.close();
         }
       }, 300_000);
 

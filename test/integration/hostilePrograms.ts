@@ -18,6 +18,13 @@ export interface Targets {
   outsideDir: string;
   /** A TCP port on 127.0.0.1 a test listener serves. */
   port: number;
+  /**
+   * Unix sockets the test listens on: one by path in the CLI's temporary folder (where the run
+   * daemon's socket is when there is no XDG_RUNTIME_DIR; an ssh-agent's, a tmux server's are alike),
+   * one abstract (no file: only the network namespace keeps it apart).
+   */
+  unixSocket?: string;
+  abstractSocket?: string;
   /** A number no other process has in its command line: the leftovers are found by it. */
   marker: string;
   /**
@@ -155,6 +162,12 @@ export function attacks(t: Targets): Record<string, string> {
     'a local listener on 127.0.0.1': `
       const r = cp.spawnSync(process.execPath, ['-e', "const s = require('node:net').connect(${t.port}, '127.0.0.1', () => { s.end('exfiltrated'); process.exitCode = 7; }); s.on('error', () => {});"], { timeout: 5000 });
       if (r.status === 7) found('a connection to 127.0.0.1:${t.port}', 'connected');`,
+    'a unix socket by path': `
+      const r = cp.spawnSync(process.execPath, ['-e', "const s = require('node:net').connect('${t.unixSocket ?? '/nonexistent'}', () => { s.end('exfiltrated'); process.exitCode = 7; }); s.on('error', () => {});"], { timeout: 5000 });
+      if (r.status === 7) found('a connection to the socket', 'connected');`,
+    'an abstract unix socket': `
+      const r = cp.spawnSync(process.execPath, ['-e', "const s = require('node:net').connect('\\\\0${t.abstractSocket ?? 'none'}', () => { s.end('exfiltrated'); process.exitCode = 7; }); s.on('error', () => {});"], { timeout: 5000 });
+      if (r.status === 7) found('a connection to the abstract socket', 'connected');`,
     'a double-forked setsid survivor': `
       cp.spawnSync('sh', ['-c', 'setsid sh -c "sleep ${t.marker} & sleep ${t.marker}" > /dev/null 2>&1 &']);`,
     // Held (up to 20 s, until the watch stops it): without a memory cgroup the memory is a poll of
