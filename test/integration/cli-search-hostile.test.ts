@@ -38,6 +38,7 @@ const SECRET = `sk-hostile-${randomBytes(12).toString('hex')}`;
 const ROLE_SECRET = `role-${randomBytes(12).toString('hex')}`;
 const SSH_NEEDLE = `ssh-${randomBytes(8).toString('hex')}`;
 const RATCHET_NEEDLE = `ratchet-${randomBytes(8).toString('hex')}`;
+const KEYRING_NEEDLE = `keyring-${randomBytes(8).toString('hex')}`;
 
 /** A throwaway user for the non-root runs (made here, removed at the end); undefined when not root. */
 let user: { name: string; uid: number; gid: number } | undefined;
@@ -119,18 +120,39 @@ interface Ran {
 const INHERITED_FD = 200;
 
 /**
- * `ratchet search` in `w`, as `who`, with only the environment a user's shell would give it, and
- * (`inherit`) a descriptor of that folder its launcher left open, at INHERITED_FD.
+ * Starts the CLI in a session keyring of its own holding a key, as a login session's PAM
+ * (pam_keyinit) gives one and `keyctl add user … @s` fills it: python3, the key's value in its
+ * argv (gone with the exec), the CLI's argv after it.
  */
-function search(who: Who, tier: Tier, w: { dir: string; home: string; tmp: string }, args: string[], onStart?: (pid: number) => void, inherit?: string): Promise<Ran> {
+const KEYRING_LAUNCHER = `
+import ctypes, os, platform, sys
+keyctl, add_key = {'x86_64': (250, 248), 'aarch64': (219, 217)}[platform.machine()]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+assert libc.syscall(keyctl, 1, b'ratchet-hostile') > 0, 'KEYCTL_JOIN_SESSION_KEYRING'
+value = sys.argv[1].encode()
+assert libc.syscall(add_key, b'user', b'ratchet-hostile', value, len(value), ctypes.c_long(-3)) > 0, 'add_key'
+os.execv(sys.argv[2], sys.argv[2:])
+`;
+
+/** What the CLI's launcher left it: a descriptor of a folder (at INHERITED_FD), a key in its session keyring. */
+interface Launcher {
+  inherit?: string;
+  keyring?: string;
+}
+
+/** `ratchet search` in `w`, as `who`, with only the environment a user's shell would give it, and what `launcher` leaves it. */
+function search(who: Who, tier: Tier, w: { dir: string; home: string; tmp: string }, args: string[], onStart?: (pid: number) => void, launcher: Launcher = {}): Promise<Ran> {
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: w.home, TMPDIR: w.tmp, LANG: 'C.UTF-8', OPENAI_API_KEY: SECRET, TEAM_LLM: ROLE_SECRET, ...tier.env };
-  const held = inherit === undefined ? undefined : openSync(inherit, 'r');
+  const held = launcher.inherit === undefined ? undefined : openSync(launcher.inherit, 'r');
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
   if (held !== undefined) {
     while (stdio.length < INHERITED_FD) stdio.push('ignore');
     stdio[INHERITED_FD] = held;
   }
-  const child = spawn(process.execPath, [CLI, 'search', join(w.dir, 'pack.mjs'), '-w', w.dir, ...args], {
+  const cli = [process.execPath, CLI, 'search', join(w.dir, 'pack.mjs'), '-w', w.dir, ...args];
+  const argv = launcher.keyring === undefined ? cli : ['python3', '-c', KEYRING_LAUNCHER, launcher.keyring, ...cli];
+  const child = spawn(argv[0]!, argv.slice(1), {
     env,
     cwd: w.dir,
     stdio,
@@ -207,7 +229,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         const marker = String(3_000_000 + Math.floor(Math.random() * 5_000_000));
         const sockets = await unixListeners(join(w.tmp, 'daemon.sock'), `ratchet-hostile-${marker}`);
         const targets: Targets = {
-          needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE],
+          needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE, KEYRING_NEEDLE],
           sshFile: join(w.home, '.ssh', 'id_test'),
           ratchetFile: join(w.dir, '.ratchet', 'notes.txt'),
           outsideDir: w.outside,
@@ -219,7 +241,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         const programs = TOGETHER.map((name) => hostileBlock(name, targets));
         const server = await startFakeServer({ apiKey: ROLE_SECRET, scenario: { code: { edits: 'serve', programs } } });
         try {
-          const r = await search(who, tier, w, ['--base-url', server.url, '--proposals', String(programs.length), '--json'], undefined, w.home);
+          const r = await search(who, tier, w, ['--base-url', server.url, '--proposals', String(programs.length), '--json'], undefined, { inherit: w.home, keyring: KEYRING_NEEDLE });
           const [runId] = runIds(w.dir);
           expect(runId, r.stderr).toBeDefined();
           const events = journal(w.dir, runId!);
@@ -243,6 +265,10 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           // A descriptor of HOME the CLI's launcher left open reaches no process of the evaluation: no way round the jail, in any tier.
           clean('an inherited descriptor');
           expect(existsSync(join(w.home, 'written-through-a-descriptor'))).toBe(false);
+          // A key in the session keyring the CLI was started in: the jail's seccomp filter refuses the keyring calls;
+          // without a jail the program keeps that keyring, and reads the key (docs/sandbox.md).
+          if (tier.filesVisible) expect(outcome('a key in the session keyring')).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND the session keyring/) });
+          else clean('a key in the session keyring');
           // The user's files: hidden in the jail; without one the program reads them, as the pre-flight line says.
           for (const name of ['reading ~/.ssh', "reading the workspace's .ratchet"]) {
             if (tier.filesVisible) expect(outcome(name), name).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND /) });

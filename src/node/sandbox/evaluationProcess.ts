@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { StdioOptions } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { RatchetError } from '../../core/errors';
 import { DEFAULT_GRACE_MS, DEFAULT_OUTPUT_CAP_BYTES } from '../../core/code/evaluatorPort';
@@ -52,6 +53,8 @@ export interface SpawnOptions {
   watch: Omit<WatchPlan, 'leader' | 'onLimit'>;
   /** RATCHET_EVALUATION's value: leftovers without a pid namespace are found by it. */
   mark: string;
+  /** Bytes the first process reads on a descriptor of its own, to its end (the jail's seccomp filter). */
+  input?: { fd: number; bytes: Buffer };
 }
 
 export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
@@ -64,7 +67,7 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
   const base = { stdout, stderr, limitsHit: new Set<WatchedLimit>(), resultsAtExit: undefined, survivors: 0, detached: 0 };
   if (req.signal?.aborted) return Promise.resolve({ ...base, exitCode: null, signal: null, timedOut: false, cancelled: true, wallMs: 0 });
   return new Promise<Ran>((resolve, reject) => {
-    const { stdio, devNull } = stdioWithoutLeaks();
+    const { stdio, devNull } = stdioWithoutLeaks(o.input?.fd);
     const child = (() => {
       try {
         return spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env, detached: true, stdio, windowsHide: true });
@@ -74,6 +77,12 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
       }
     })();
     const [childOut, childErr] = [child.stdout!, child.stderr!];
+    if (o.input !== undefined) {
+      const input = child.stdio[o.input.fd] as Writable;
+      // A first process that never reads it (it failed to start) must not fail the evaluation here.
+      input.on('error', () => undefined);
+      input.end(o.input.bytes);
+    }
     const pid = child.pid;
     if (pid !== undefined) liveGroups.add(pid);
     const unguard = guard(
@@ -180,15 +189,17 @@ export function spawnSandboxed(argv: string[], o: SpawnOptions): Promise<Ran> {
  * the evaluation, and neither bubblewrap nor unshare closes it — a directory's descriptor is a way
  * out of the jail (/proc/self/fd/N/… is the host folder), a pipe's a line into whatever reads it.
  */
-function stdioWithoutLeaks(): { stdio: StdioOptions; devNull: number | undefined } {
-  const leaks = inheritableFds();
-  if (leaks.length === 0) return { stdio: ['ignore', 'pipe', 'pipe'], devNull: undefined };
-  const devNull = openSync('/dev/null', 'r');
+function stdioWithoutLeaks(inputFd: number | undefined): { stdio: StdioOptions; devNull: number | undefined } {
+  const leaks = inheritableFds().filter((fd) => fd !== inputFd);
+  const devNull = leaks.length > 0 ? openSync('/dev/null', 'r') : undefined;
   const stdio: ('ignore' | 'pipe' | number)[] = ['ignore', 'pipe', 'pipe'];
-  for (const fd of leaks) {
+  const put = (fd: number, what: 'pipe' | number) => {
     while (stdio.length < fd) stdio.push('ignore');
-    stdio[fd] = devNull;
-  }
+    stdio[fd] = what;
+  };
+  for (const fd of leaks) put(fd, devNull!);
+  // The input's pipe, written and closed at once: the first process reads it and closes it.
+  if (inputFd !== undefined) put(inputFd, 'pipe');
   return { stdio, devNull };
 }
 

@@ -4,7 +4,8 @@
  *
  * The jail is bubblewrap, as Flatpak uses it: new user, pid, mount, ipc, uts and cgroup namespaces
  * (and net unless `network: on`), its own /proc and /dev, capabilities dropped, killed with its
- * parent, in a new session (no terminal to inject keys into). What the program sees:
+ * parent, in a new session (no terminal to inject keys into), the kernel keyrings out of reach
+ * (seccomp.ts). What the program sees:
  * - `/sandbox`, its working directory: a tmpfs the size of the disk limit holding its own copy of
  *   the program (writable) and the support files (read-only binds of the copies staged for the
  *   run); HOME and TMPDIR are folders in it and /tmp points there; /dev/shm is a tmpfs of the same
@@ -68,6 +69,8 @@ export interface JailInput {
   results?: string;
   instances?: string;
   task?: string;
+  /** The descriptor bubblewrap reads its seccomp filter from (seccomp.ts), where there is one. */
+  seccompFd?: number;
   /** Folders never to expose, with everything above them (the workspace, HOME). */
   hidden: string[];
 }
@@ -115,6 +118,7 @@ const ETC_SECRETS = [
 function bwrapArgv(j: JailInput): string[] {
   if (!j.caps.bwrap.ok) throw new Error('bwrapArgv without bubblewrap');
   const a = [j.caps.bwrap.path, '--unshare-all', ...(j.network === 'on' ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--hostname', 'ratchet-sandbox'];
+  if (j.seccompFd !== undefined) a.push('--seccomp', String(j.seccompFd));
   for (const dir of SYSTEM_DIRS) a.push('--ro-bind-try', dir, dir);
   for (const link of SYSTEM_LINKS) {
     const target = linkTarget(link);

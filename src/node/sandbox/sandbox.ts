@@ -40,6 +40,7 @@ import type { WatchedLimit } from './sandboxWatchdog';
 import { Cgroup } from './cgroups';
 import { JAIL, chooseTier, jailArgv, ownsProcesses } from './jail';
 import { spawnSandboxed } from './evaluationProcess';
+import { keyringFilter } from './seccomp';
 import type { Ran } from './evaluationProcess';
 import { fingerprint, readEvaluation } from './resultFiles';
 import { EVAL_PREFIX, makeWritable, sweepOnce, sweepWords } from './sweep';
@@ -152,6 +153,9 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       if (ownTree) inner = [...rlimits, ...(nsNproc && !use.pids ? [`--nproc=${nsBackstop(limits.processes)}`] : []), '--', ...argv];
       else outer = [...rlimits, ...(!caps.root && !use.pids ? [`--nproc=${await nprocBackstop(limits.processes)}`] : []), '--'];
     }
+    // The jail's seccomp filter (the kernel keyrings), handed to bubblewrap on a descriptor of its own.
+    const filter = jailed ? keyringFilter() : undefined;
+    const seccomp = filter ? { fd: 3, bytes: filter } : undefined;
     const join = cgroups.length > 0 ? ['/bin/sh', '-c', 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"', 'ratchet-sandbox', ...cgroups.map((c) => c.procsFile), '--'] : [];
     const full = [
       ...join,
@@ -169,6 +173,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
           ...(host.results ? { results: host.results } : {}),
           ...(instancesHost ? { instances: instancesHost } : {}),
           ...(req.shinka ? { task: req.shinka.taskDir } : {}),
+          ...(seccomp ? { seccompFd: seccomp.fd } : {}),
           hidden: req.hidden ?? [],
         },
         inner,
@@ -200,6 +205,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
         intervalMs: use.pids || nsNproc ? WATCH_MS.backed : WATCH_MS.alone,
       },
       mark,
+      ...(seccomp ? { input: seccomp } : {}),
     });
     // Every process of the evaluation is gone (or counted as left): only now are its results read.
     for (const c of cgroups) {

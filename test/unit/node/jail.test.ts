@@ -75,6 +75,9 @@ describe('jailArgv', () => {
     expect(joined).not.toContain('--share-net');
     expect(argv.slice(-3)).toEqual(['--', 'node', 'evaluate.mjs']);
     expect(jailArgv({ ...input, tier: 'jail', network: 'on' }, ['x'])).toContain('--share-net');
+    // The seccomp filter (the kernel keyrings), read from the descriptor it is handed on.
+    expect(jailArgv({ ...input, tier: 'jail', seccompFd: 3 }, ['x']).join(' ')).toContain('--hostname ratchet-sandbox --seccomp 3 ');
+    expect(argv).not.toContain('--seccomp');
     // Nothing of HOME is bound whole.
     expect(argv).not.toContain(homedir());
   });
