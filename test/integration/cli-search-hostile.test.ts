@@ -269,6 +269,10 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           // without a jail the program keeps that keyring, and reads the key (docs/sandbox.md).
           if (tier.filesVisible) expect(outcome('a key in the session keyring')).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND the session keyring/) });
           else clean('a key in the session keyring');
+          // A kernel setting: /proc/sys is read-only in the jail, root or not; without one, root's program
+          // is root to every sysctl (and every file root owns), as the pre-flight caveat and docs/sandbox.md say.
+          if (tier.filesVisible && !who.asUser) expect(outcome('a kernel setting')).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND kernel\.core_pattern written/) });
+          else clean('a kernel setting');
           // The user's files: hidden in the jail; without one the program reads them, as the pre-flight line says.
           for (const name of ['reading ~/.ssh', "reading the workspace's .ratchet"]) {
             if (tier.filesVisible) expect(outcome(name), name).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND /) });
@@ -277,6 +281,9 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           const [preflight] = ofType(events, 'sandbox/preflight');
           expect(existsSync(join(w.outside, 'written-by-the-program'))).toBe(tier.filesVisible);
           expect(preflight).toMatchObject({ isolation: { tier: tier.filesVisible ? 'namespaces' : 'jail', network: 'off' }, setting: 'best' });
+          // Root without a jail is told what its program can do to the machine.
+          const rootWarning = preflight!.caveats.filter((c) => /^Ratchet runs as root without bubblewrap: the program is root to every file and kernel setting root owns/.test(c));
+          expect(rootWarning.length).toBe(tier.filesVisible && !who.asUser ? 1 : 0);
           // No network, not even loopback: nothing reached the listener.
           clean('a local listener on 127.0.0.1');
           expect(net.received).toEqual([]);

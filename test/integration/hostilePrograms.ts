@@ -166,6 +166,14 @@ export function attacks(t: Targets): Record<string, string> {
       // Every keyring this process has (session, user, user session), searched for the key and read: python3's ctypes, as Node has no keyctl.
       const py = "import ctypes, platform\\nkeyctl = {'x86_64': 250, 'aarch64': 219}[platform.machine()]\\nlibc = ctypes.CDLL(None, use_errno=True)\\nlibc.syscall.restype = ctypes.c_long\\nfor ring in (-3, -4, -5):\\n  k = libc.syscall(keyctl, 10, ctypes.c_long(ring), b'user', b'ratchet-hostile', 0)\\n  if k > 0:\\n    b = ctypes.create_string_buffer(4096)\\n    n = libc.syscall(keyctl, 11, ctypes.c_long(k), b, 4096)\\n    print(b.raw[:max(n, 0)].decode('latin1'))";
       scan('the session keyring', cp.spawnSync('python3', ['-c', py], { encoding: 'latin1' }).stdout ?? '');`,
+    'a kernel setting': `
+      // kernel.core_pattern names a command the kernel runs as root on any crash, outside every
+      // namespace. Written back as it is: the attempt is the point, the machine keeps its setting.
+      const setting = '/proc/sys/kernel/core_pattern';
+      const was = tryRead(setting);
+      let wrote = false;
+      if (was) try { fs.writeFileSync(setting, was); wrote = true; } catch {}
+      if (wrote) found('kernel.core_pattern written', 'written');`,
     'a unix socket by path': `
       const r = cp.spawnSync(process.execPath, ['-e', "const s = require('node:net').connect('${t.unixSocket ?? '/nonexistent'}', () => { s.end('exfiltrated'); process.exitCode = 7; }); s.on('error', () => {});"], { timeout: 5000 });
       if (r.status === 7) found('a connection to the socket', 'connected');`,

@@ -139,7 +139,13 @@ function bwrapArgv(j: JailInput): string[] {
   // memory, past the disk limit and unseen by a watch of resident memory. /dev/shm (POSIX shared
   // memory, Python's semaphores) gets a tmpfs capped like the sandbox's; the rest of /dev, and the
   // root below, are read-only.
-  a.push('--proc', '/proc', '--dev', '/dev', '--size', String(j.diskBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
+  // /proc/sys read-only: a sysctl asks for no capability, only that the writer is root, and
+  // Ratchet run as root makes the program root of its user namespace — which the kernel takes for
+  // the machine's root there, so kernel.core_pattern (a command the kernel runs as root on any
+  // crash) was the program's to set. bubblewrap covers /proc/sys only when it finds it writable,
+  // which a folder that is not, holding files that are, never is. sysrq-trigger likewise.
+  a.push('--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger');
+  a.push('--dev', '/dev', '--size', String(j.diskBytes), '--tmpfs', '/dev/shm', '--remount-ro', '/dev');
   a.push('--size', String(j.diskBytes), '--tmpfs', JAIL.work, '--dir', JAIL.home, '--dir', JAIL.tmp, '--symlink', JAIL.tmp, '/tmp', '--dir', '/var', '--symlink', JAIL.tmp, '/var/tmp');
   // A toolchain under /tmp (a Node unpacked there, a CI checkout's own tools): inside, /tmp is a
   // link to the jail's tmp, and bubblewrap makes no folder through a link, so it goes where the

@@ -299,6 +299,11 @@ export async function preflight(isolation: IsolationSetting = 'best'): Promise<P
   if (tier === 'jail' && caps.root) caveats.push('Ratchet runs as root: inside the jail the program is root of a user namespace without capabilities; files it can see are read-only.');
   if (tier === 'namespaces') {
     caveats.push(`Without bubblewrap the program runs in your file system: it can read what you can read, and write what you can write outside its sandbox folder (${caps.bwrap.ok ? '' : caps.bwrap.reason}).`);
+    // Root of its user namespace is the machine's root to every file and sysctl root owns: nothing but a jail holds it.
+    if (caps.root)
+      caveats.push(
+        'Ratchet runs as root without bubblewrap: the program is root to every file and kernel setting root owns (/etc/cron.d, kernel.core_pattern), and through them can run as root outside its namespace, after its evaluation, with the network. Install bubblewrap, or run Ratchet as an ordinary user.',
+      );
   }
   if (tier === 'none' || tier === 'off') {
     caveats.push('The program runs as you, beside your processes: it can read your files, see your processes and reach the network; a process that leaves its process group is found only by best effort.');

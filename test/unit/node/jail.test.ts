@@ -69,7 +69,7 @@ describe('jailArgv', () => {
     expect(joined).toContain('--bind /tmp/e/work/main.py /sandbox/main.py');
     expect(joined).toContain('--ro-bind /tmp/stage/files/evaluate.mjs /sandbox/evaluate.mjs');
     expect(joined).toContain('--bind /tmp/e/results /ratchet/results');
-    expect(joined).toContain('--proc /proc --dev /dev --size 1024 --tmpfs /dev/shm --remount-ro /dev');
+    expect(joined).toContain('--proc /proc --ro-bind /proc/sys /proc/sys --ro-bind-try /proc/sysrq-trigger /proc/sysrq-trigger --dev /dev --size 1024 --tmpfs /dev/shm --remount-ro /dev');
     // The root's tmpfs is read-only once every mount point on it is made.
     expect(argv.slice(-7)).toEqual(['--remount-ro', '/', '--chdir', JAIL.work, '--', 'node', 'evaluate.mjs']);
     expect(joined).not.toContain('--share-net');
