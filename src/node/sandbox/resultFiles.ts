@@ -17,6 +17,7 @@ const RESULT_FILE_CAP_BYTES = 16 * 1024 * 1024;
 /** The evaluation from the results folder (when the command has one) and stdout. */
 export async function readEvaluation(form: 'ratchet' | 'shinka', results: string | undefined, stdout: string): Promise<Evaluation> {
   if (results === undefined) return fromRatchetOutput(stdout);
+  if (!(await isRealFolder(results))) return { correct: false, error: 'the results folder was replaced (by a link or a file); its results cannot be trusted' };
   const metrics = await readResultFile(path.join(results, 'metrics.json'));
   if (typeof metrics === 'object') return metrics;
   if (form === 'shinka') {
@@ -62,6 +63,9 @@ async function readResultFile(file: string): Promise<string | undefined | Evalua
  */
 export async function fingerprint(results: string): Promise<string> {
   const hash = createHash('sha256');
+  // Without a jail the results folder is the program's to replace: a link to / would have this walk
+  // (and hash) the whole file system. A folder that is no longer one counts as its kind alone.
+  if (!(await isRealFolder(results))) return hash.update('replaced').digest('hex');
   const walk = async (dir: string, rel: string): Promise<void> => {
     const names = (await readdir(dir).catch(() => [] as string[])).sort();
     for (const name of names) {
@@ -85,4 +89,9 @@ export async function fingerprint(results: string): Promise<string> {
   };
   await walk(results, '');
   return hash.digest('hex');
+}
+
+/** A folder, not a link to one (lstat: never followed). */
+async function isRealFolder(p: string): Promise<boolean> {
+  return (await lstat(p).catch(() => undefined))?.isDirectory() ?? false;
 }

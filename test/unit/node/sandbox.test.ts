@@ -157,6 +157,14 @@ describe.skipIf(!linux)('runEvaluation: results', () => {
     expect(link.result).toEqual({ correct: false, error: 'metrics.json could not be opened (ELOOP); write a plain file' });
   });
 
+  it('never reads results through a results folder replaced by a link (without a jail the program can replace it: a link to / would have every file hashed)', async () => {
+    const swap = `d=$(mktemp -d); echo "{\\"combined_score\\": 7}" > "$d/metrics.json"; rm -rf "$1" 2>/dev/null; ln -sfn "$d" "$1" 2>/dev/null; echo "{\\"combined_score\\": 1}"`;
+    const run = await evaluate(`sh -c '${swap}' sh {results}`);
+    // In the jail the results folder is a mount point: it stays, and the verdict is stdout's.
+    if (tier === 'jail') expect(run.result).toEqual({ correct: true, score: 1 });
+    else expect(run.result).toEqual({ correct: false, error: 'the results folder was replaced (by a link or a file); its results cannot be trusted' });
+  });
+
   it('refuses a request that can never run, before running anything', async () => {
     await expect(evaluate('no-such-evaluator-xyz {program}')).rejects.toThrow(/no such program on PATH/);
     await expect(evaluate('cat {program} | head')).rejects.toThrow(/without a shell/);
