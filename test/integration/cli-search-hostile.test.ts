@@ -39,6 +39,7 @@ const ROLE_SECRET = `role-${randomBytes(12).toString('hex')}`;
 const SSH_NEEDLE = `ssh-${randomBytes(8).toString('hex')}`;
 const RATCHET_NEEDLE = `ratchet-${randomBytes(8).toString('hex')}`;
 const KEYRING_NEEDLE = `keyring-${randomBytes(8).toString('hex')}`;
+const PRIVATE_NEEDLE = `private-${randomBytes(8).toString('hex')}`;
 
 /** A throwaway user for the non-root runs (made here, removed at the end); undefined when not root. */
 let user: { name: string; uid: number; gid: number } | undefined;
@@ -228,8 +229,13 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         const net = await listener();
         const marker = String(3_000_000 + Math.floor(Math.random() * 5_000_000));
         const sockets = await unixListeners(join(w.tmp, 'daemon.sock'), `ratchet-hostile-${marker}`);
+        // A file of the system only the user running Ratchet may read (a database's password, as /etc/mysql/debian.cnf holds root's).
+        const privateFile = `/etc/ratchet-hostile-${marker}.conf`;
+        writeFileSync(privateFile, `password = ${PRIVATE_NEEDLE}\n`, { mode: 0o600 });
+        if (who.asUser && user) execFileSync('chown', [`${user.uid}:${user.gid}`, privateFile]);
         const targets: Targets = {
-          needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE, KEYRING_NEEDLE],
+          needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE, KEYRING_NEEDLE, PRIVATE_NEEDLE],
+          privateFile,
           sshFile: join(w.home, '.ssh', 'id_test'),
           ratchetFile: join(w.dir, '.ratchet', 'notes.txt'),
           outsideDir: w.outside,
@@ -274,7 +280,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           if (tier.filesVisible && !who.asUser) expect(outcome('a kernel setting')).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND kernel\.core_pattern written/) });
           else clean('a kernel setting');
           // The user's files: hidden in the jail; without one the program reads them, as the pre-flight line says.
-          for (const name of ['reading ~/.ssh', "reading the workspace's .ratchet"]) {
+          for (const name of ['reading ~/.ssh', "reading the workspace's .ratchet", 'a file in /etc only its owner may read']) {
             if (tier.filesVisible) expect(outcome(name), name).toMatchObject({ correct: false, error: expect.stringMatching(/FOUND /) });
             else clean(name);
           }
@@ -346,6 +352,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           await server.close();
           net.server.close();
           for (const s of sockets.servers) s.close();
+          rmSync(privateFile, { force: true });
         }
       }, 300_000);
 

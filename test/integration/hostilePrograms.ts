@@ -12,6 +12,8 @@ export interface Targets {
   needles: string[];
   /** A file under the user's HOME (~/.ssh/id_test) holding a needle. */
   sshFile: string;
+  /** A file in /etc only its owner (the user running Ratchet, root or not) may read, holding a needle. */
+  privateFile?: string;
   /** A file in the workspace's .ratchet holding a needle. */
   ratchetFile: string;
   /** A file of the workspace the program tries to overwrite, and the folder outside the sandbox it tries to write into. */
@@ -129,6 +131,8 @@ export function attacks(t: Targets): Record<string, string> {
     'reading ~/.ssh': `
       scan('~/.ssh', tryRead(${JSON.stringify(t.sshFile)}));
       scan('~/.ssh of this HOME', tryRead((process.env.HOME ?? '/root') + '/.ssh/id_test'));`,
+    'a file in /etc only its owner may read': `
+      scan('/etc', tryRead(${JSON.stringify(t.privateFile ?? '/nonexistent')}));`,
     "reading the workspace's .ratchet": `
       scan('.ratchet', tryRead(${JSON.stringify(t.ratchetFile)}));`,
     'a late write of the result': `

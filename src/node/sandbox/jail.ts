@@ -12,7 +12,8 @@
  *   size; nothing else is writable (/, /dev are read-only);
  * - `/ratchet/results` (only when the command names {results}), `/ratchet/instances.txt`,
  *   `/ratchet/task` (a ShinkaEvolve task's staged evaluate.py);
- * - the system read-only: /usr, /etc (but its secrets: shadow, ssh, ssl/private, …), /opt, the
+ * - the system read-only: /usr, /etc (but its secrets: shadow, ssh, ssl/private, …, and whatever in
+ *   /etc and /opt not every user may read), /opt, the
  *   /bin-style links, the CPU topology; and each toolchain on PATH read-only (a PATH folder, or its
  *   install prefix when it is a `bin` or `shims` folder: ~/.nvm/versions/node/v22, ~/.pyenv, a venv).
  * No home, no workspace, no `.ratchet`, no /run/user, no other process.
@@ -21,7 +22,7 @@
  * any other process, and dies with its evaluator) and no network; the files are the user's. Without
  * either, only a process group, the limits and a clean environment are left.
  */
-import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { RatchetError } from '../../core/errors';
@@ -125,11 +126,15 @@ function bwrapArgv(j: JailInput): string[] {
     if (target !== undefined) a.push('--symlink', target, link);
     else a.push('--ro-bind-try', link, link);
   }
-  for (const secret of ETC_SECRETS) {
-    if (!existsSync(secret)) continue;
-    if (lstatSync(secret).isDirectory()) a.push('--tmpfs', secret, '--remount-ro', secret);
-    else a.push('--ro-bind', '/dev/null', secret);
-  }
+  const masked = new Set<string>();
+  const mask = (p: string, dir: boolean) => {
+    if (masked.has(p)) return;
+    masked.add(p);
+    if (dir) a.push('--tmpfs', p, '--remount-ro', p);
+    else a.push('--ro-bind', '/dev/null', p);
+  };
+  for (const secret of ETC_SECRETS) if (existsSync(secret)) mask(secret, lstatSync(secret).isDirectory());
+  for (const e of privateSystemEntries()) mask(e.path, e.dir);
   // Numeric libraries read the CPU topology to size their thread pools.
   a.push('--ro-bind-try', '/sys/devices/system/cpu', '/sys/devices/system/cpu');
   const toolchains = toolchainBinds(j);
@@ -162,6 +167,53 @@ function bwrapArgv(j: JailInput): string[] {
   // Last, when every mount point on it is made: the root's tmpfs (/, /var, /ratchet) is read-only.
   a.push('--remount-ro', '/', '--chdir', JAIL.work);
   return a;
+}
+
+/** System folders walked for what not every user may read, and how many entries at most. */
+const WALKED = ['/etc', '/opt'];
+const WALK_LIMIT = 100_000;
+const WALK_EVERY_MS = 60_000;
+let privateEntries: { at: number; entries: { path: string; dir: boolean }[] } | undefined;
+
+/**
+ * The entries of /etc and /opt that not every user may read — a file without read for others, a
+ * folder without read and search — masked in the jail (a file by /dev/null, a folder by an empty
+ * tmpfs): the program sees of the system what any user of the machine sees. Ratchet run as root
+ * makes its program root of a user namespace, the owner of root's files: it read
+ * /etc/mysql/debian.cnf, a Slurm database's password, old password hashes. A folder masked is not
+ * walked; links are not followed. Walked at most once a minute, and at most WALK_LIMIT entries
+ * (docs/sandbox.md says so).
+ */
+export function privateSystemEntries(now: number = Date.now()): { path: string; dir: boolean }[] {
+  if (privateEntries !== undefined && now - privateEntries.at < WALK_EVERY_MS) return privateEntries.entries;
+  const entries: { path: string; dir: boolean }[] = [];
+  let seen = 0;
+  const pending = WALKED.filter((d) => existsSync(d));
+  while (pending.length > 0 && seen < WALK_LIMIT) {
+    const dir = pending.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (++seen > WALK_LIMIT) break;
+      const p = path.join(dir, name);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if ((st.mode & 0o005) !== 0o005) entries.push({ path: p, dir: true });
+        else pending.push(p);
+      } else if (st.isFile() && (st.mode & 0o004) === 0) entries.push({ path: p, dir: false });
+    }
+  }
+  privateEntries = { at: now, entries };
+  return entries;
 }
 
 /** Where `p` lies inside the jail when it is under /tmp or /var/tmp (both links to the jail's tmp); undefined elsewhere. */
