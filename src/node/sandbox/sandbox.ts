@@ -200,7 +200,8 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
         jail: jailed,
         ...(use.pids ? {} : { maxTasks: limits.processes }),
         ...(use.memory ? {} : { maxRssBytes: limits.memoryBytes }),
-        disk: { maxBytes: limits.diskBytes, hostDirs: jailed ? (host.results ? [host.results] : []) : [root], ...(jailed ? { jailMount: JAIL.work } : {}) },
+        // In a jail, the program's own copy (bound from the host's disk, not the tmpfs) and the results folder are measured beside the tmpfs.
+        disk: { maxBytes: limits.diskBytes, hostDirs: jailed ? [host.work, ...(host.results ? [host.results] : [])] : [root], ...(jailed ? { jailMount: JAIL.work } : {}) },
         cgroupHits: cgroups.map((c) => ({ limit: c.controller === 'pids' ? ('processes' as const) : ('memory' as const), hit: () => c.limitHit() })),
         intervalMs: use.pids || nsNproc ? WATCH_MS.backed : WATCH_MS.alone,
       },

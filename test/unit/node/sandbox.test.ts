@@ -360,6 +360,12 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     expect(run.result.error).toMatch(/^the evaluation hit its disk limit \(64 MB in its sandbox\)/);
   });
 
+  it("counts the program's own copy towards the disk limit: in a jail it is a file of the host's disk, bound in, outside the tmpfs", async () => {
+    const run = await evaluate(`sh -c 'head -c 100000000 /dev/zero >> "$1"; sleep 5; echo "{\\"combined_score\\": 1}"' sh {program}`, { limits: { diskBytes: 64 * 1024 ** 2 }, timeoutMs: 60_000 });
+    expect(run.result.correct).toBe(false);
+    expect(run.result.error).toMatch(/^the evaluation hit its disk limit \(64 MB in its sandbox\)/);
+  });
+
   it("in a jail, nothing outside the sandbox's tmpfs is writable but /dev/shm, capped like it: no tmpfs to fill the machine's memory through", async (ctx) => {
     if (tier !== 'jail') ctx.skip();
     // 80 MB in each place, past the 64 MB disk limit; what each write ended with is printed.
