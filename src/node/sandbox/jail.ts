@@ -135,6 +135,10 @@ function bwrapArgv(j: JailInput): string[] {
   };
   for (const secret of ETC_SECRETS) if (existsSync(secret)) mask(secret, lstatSync(secret).isDirectory());
   for (const e of privateSystemEntries()) mask(e.path, e.dir);
+  // The workspace and HOME where a system folder bound whole holds them (a workspace in /opt or
+  // /usr/local/src): an empty tmpfs over each, read-only once the toolchains inside are bound.
+  const maskedHidden = hiddenInSystem(j.hidden);
+  for (const h of maskedHidden) a.push('--tmpfs', h);
   // Numeric libraries read the CPU topology to size their thread pools.
   a.push('--ro-bind-try', '/sys/devices/system/cpu', '/sys/devices/system/cpu');
   const toolchains = toolchainBinds(j);
@@ -165,6 +169,7 @@ function bwrapArgv(j: JailInput): string[] {
   if (j.instances !== undefined) a.push('--ro-bind', j.instances, JAIL.instances);
   if (j.task !== undefined) a.push('--ro-bind', j.task, JAIL.task);
   // Last, when every mount point on it is made: the root's tmpfs (/, /var, /ratchet) is read-only.
+  for (const h of maskedHidden) a.push('--remount-ro', h);
   a.push('--remount-ro', '/', '--chdir', JAIL.work);
   return a;
 }
@@ -241,7 +246,9 @@ export function toolchainBinds(j: Pick<JailInput, 'pathVar' | 'executable' | 'hi
   const home = homedir();
   const hidden = [...j.hidden, home].map((h) => path.resolve(h));
   const exposes = (dir: string) => dir === '/' || hidden.some((h) => h === dir || h.startsWith(`${dir}/`)) || existsSync(path.join(dir, '.ratchet'));
-  const covered = (dir: string) => [...SYSTEM_DIRS, ...SYSTEM_LINKS].some((s) => dir === s || dir.startsWith(`${s}/`));
+  // A toolchain inside a hidden folder a system folder holds (a venv in a workspace under /opt) is masked with it: bound on its own.
+  const masked = hiddenInSystem(j.hidden);
+  const covered = (dir: string) => inSystem(dir) && !masked.some((h) => dir === h || dir.startsWith(`${h}/`));
   const binds = new Map<string, string>();
   const dirs = j.pathVar.split(':').filter((d) => path.isAbsolute(d));
   if (j.executable !== undefined && path.isAbsolute(j.executable)) dirs.unshift(path.dirname(j.executable));
@@ -257,6 +264,28 @@ export function toolchainBinds(j: Pick<JailInput, 'pathVar' | 'executable' | 'hi
   // Widest first; a folder inside one already bound is not bound again.
   const sorted = [...binds.entries()].sort((a, b) => a[0].length - b[0].length);
   return sorted.filter(([to], i) => !sorted.slice(0, i).some(([t]) => to.startsWith(`${t}/`))).map(([to, from]) => [from, to]);
+}
+
+/** Whether the jail's system binds (/usr, /etc, /opt, …) show `dir`. */
+function inSystem(dir: string): boolean {
+  return [...SYSTEM_DIRS, ...SYSTEM_LINKS].some((s) => dir === s || dir.startsWith(`${s}/`));
+}
+
+/** The hidden folders (the workspace, HOME) that a system bind would show, at their real paths: the jail masks them. */
+function hiddenInSystem(hidden: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const h of [...hidden, homedir()]) {
+    for (const p of [path.resolve(h), realOrUndefined(h)]) if (p !== undefined && p !== '/' && inSystem(p) && existsSync(p)) out.add(p);
+  }
+  return [...out];
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

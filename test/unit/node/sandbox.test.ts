@@ -360,6 +360,26 @@ describe.skipIf(!linux)('runEvaluation: the sandbox', () => {
     expect(run.result.error).toMatch(/^the evaluation hit its disk limit \(64 MB in its sandbox\)/);
   });
 
+  it('in a jail, hides a workspace a system folder holds (under /opt), but for a toolchain on PATH inside it', async (ctx) => {
+    if (tier !== 'jail' || process.getuid?.() !== 0) ctx.skip();
+    const ws = path.join('/opt', `ratchet-sandbox-test-${process.pid}`, 'ws');
+    const bin = path.join(ws, 'venv', 'bin');
+    await mkdir(path.join(ws, '.ratchet'), { recursive: true });
+    await mkdir(bin, { recursive: true });
+    try {
+      await writeFile(path.join(ws, '.ratchet', 'secret'), 'workspace-secret\n');
+      await writeFile(path.join(ws, 'venv', 'pyvenv.cfg'), '');
+      await writeFile(path.join(bin, 'hello-tool'), '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
+      const run = await evaluate(`sh -c 'hello-tool; cat ${ws}/.ratchet/secret; ls ${ws}'`, { hidden: [ws], baseEnv: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` } });
+      expect(run.stdout).toContain('tool-ran');
+      expect(run.stdout).not.toContain('workspace-secret');
+      // The workspace shows only the toolchain's own folder.
+      expect(run.stdout.trim().split('\n').slice(1)).toEqual(['venv']);
+    } finally {
+      await rm(path.dirname(ws), { recursive: true, force: true });
+    }
+  });
+
   it("counts the program's own copy towards the disk limit: in a jail it is a file of the host's disk, bound in, outside the tmpfs", async () => {
     const run = await evaluate(`sh -c 'head -c 100000000 /dev/zero >> "$1"; sleep 5; echo "{\\"combined_score\\": 1}"' sh {program}`, { limits: { diskBytes: 64 * 1024 ** 2 }, timeoutMs: 60_000 });
     expect(run.result.correct).toBe(false);
