@@ -233,9 +233,14 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
         const privateFile = `/etc/ratchet-hostile-${marker}.conf`;
         writeFileSync(privateFile, `password = ${PRIVATE_NEEDLE}\n`, { mode: 0o600 });
         if (who.asUser && user) execFileSync('chown', [`${user.uid}:${user.gid}`, privateFile]);
+        // The provider key exported in a system file every user may read. Only for the jail, which masks it: without
+        // one the program reads it like any file of yours (docs/sandbox.md), and the key would be in what the run wrote.
+        const keyFile = `/etc/ratchet-hostile-${marker}.sh`;
+        if (!tier.filesVisible) writeFileSync(keyFile, `export OPENAI_API_KEY=${SECRET}\n`, { mode: 0o644 });
         const targets: Targets = {
           needles: [SECRET, ROLE_SECRET, SSH_NEEDLE, RATCHET_NEEDLE, KEYRING_NEEDLE, PRIVATE_NEEDLE],
           privateFile,
+          keyFile,
           sshFile: join(w.home, '.ssh', 'id_test'),
           ratchetFile: join(w.dir, '.ratchet', 'notes.txt'),
           outsideDir: w.outside,
@@ -267,7 +272,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           const outcome = (name: string) => evaluated.get(name)!;
           const clean = (name: string) => expect(outcome(name), `${name}: ${JSON.stringify(outcome(name))}`).toMatchObject({ correct: true, score: seed.score });
           // The keys: nowhere the program could look (its own process tree; no Ratchet, no key in any environment it sees).
-          for (const name of ['key from /proc/$PPID/environ', 'key from the environment', 'key from memory']) clean(name);
+          for (const name of ['key from /proc/$PPID/environ', 'key from the environment', 'key from memory', 'a key in a system file']) clean(name);
           // A descriptor of HOME the CLI's launcher left open reaches no process of the evaluation: no way round the jail, in any tier.
           clean('an inherited descriptor');
           expect(existsSync(join(w.home, 'written-through-a-descriptor'))).toBe(false);
@@ -353,6 +358,7 @@ describe.skipIf(!linux)('ratchet search against a hostile proposer (#26)', () =>
           net.server.close();
           for (const s of sockets.servers) s.close();
           rmSync(privateFile, { force: true });
+          rmSync(keyFile, { force: true });
         }
       }, 300_000);
 

@@ -14,6 +14,8 @@ export interface Targets {
   sshFile: string;
   /** A file in /etc only its owner (the user running Ratchet, root or not) may read, holding a needle. */
   privateFile?: string;
+  /** A file in /etc every user may read holding the provider key, as /etc/environment or /etc/profile.d may. */
+  keyFile?: string;
   /** A file in the workspace's .ratchet holding a needle. */
   ratchetFile: string;
   /** A file of the workspace the program tries to overwrite, and the folder outside the sandbox it tries to write into. */
@@ -133,6 +135,8 @@ export function attacks(t: Targets): Record<string, string> {
       scan('~/.ssh of this HOME', tryRead((process.env.HOME ?? '/root') + '/.ssh/id_test'));`,
     'a file in /etc only its owner may read': `
       scan('/etc', tryRead(${JSON.stringify(t.privateFile ?? '/nonexistent')}));`,
+    'a key in a system file': `
+      scan('a system file', tryRead(${JSON.stringify(t.keyFile ?? '/nonexistent')}));`,
     "reading the workspace's .ratchet": `
       scan('.ratchet', tryRead(${JSON.stringify(t.ratchetFile)}));`,
     'a late write of the result': `

@@ -22,7 +22,8 @@
  * any other process, and dies with its evaluator) and no network; the files are the user's. Without
  * either, only a process group, the limits and a clean environment are left.
  */
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { RatchetError } from '../../core/errors';
@@ -70,6 +71,8 @@ export interface JailInput {
   results?: string;
   instances?: string;
   task?: string;
+  /** The keys Ratchet knows: a file of /etc that holds one is masked. */
+  secrets?: readonly string[];
   /** The descriptor bubblewrap reads its seccomp filter from (seccomp.ts), where there is one. */
   seccompFd?: number;
   /** Folders never to expose, with everything above them (the workspace, HOME). */
@@ -134,7 +137,7 @@ function bwrapArgv(j: JailInput): string[] {
     else a.push('--ro-bind', '/dev/null', p);
   };
   for (const secret of ETC_SECRETS) if (existsSync(secret)) mask(secret, lstatSync(secret).isDirectory());
-  for (const e of privateSystemEntries()) mask(e.path, e.dir);
+  for (const e of privateSystemEntries(j.secrets ?? [])) mask(e.path, e.dir);
   // The workspace and HOME where a system folder bound whole holds them (a workspace in /opt or
   // /usr/local/src): an empty tmpfs over each, read-only once the toolchains inside are bound.
   const maskedHidden = hiddenInSystem(j.hidden);
@@ -178,19 +181,26 @@ function bwrapArgv(j: JailInput): string[] {
 const WALKED = ['/etc', '/opt'];
 const WALK_LIMIT = 100_000;
 const WALK_EVERY_MS = 60_000;
-let privateEntries: { at: number; entries: { path: string; dir: boolean }[] } | undefined;
+/** Files of /etc up to this size are read for the keys Ratchet knows. */
+const KEY_SCAN_BYTES = 1024 * 1024;
+/** Shorter values are too likely to occur by chance to be matched as keys (sandboxEnv.ts's rule). */
+const MIN_SECRET_LENGTH = 8;
+let privateEntries: { at: number; secrets: string; entries: { path: string; dir: boolean }[] } | undefined;
 
 /**
  * The entries of /etc and /opt that not every user may read — a file without read for others, a
  * folder without read and search — masked in the jail (a file by /dev/null, a folder by an empty
  * tmpfs): the program sees of the system what any user of the machine sees. Ratchet run as root
  * makes its program root of a user namespace, the owner of root's files: it read
- * /etc/mysql/debian.cnf, a Slurm database's password, old password hashes. A folder masked is not
+ * /etc/mysql/debian.cnf, a Slurm database's password, old password hashes. So is a file of /etc
+ * that holds a key Ratchet knows, whoever may read it. A folder masked is not
  * walked; links are not followed. Walked at most once a minute, and at most WALK_LIMIT entries
  * (docs/sandbox.md says so).
  */
-export function privateSystemEntries(now: number = Date.now()): { path: string; dir: boolean }[] {
-  if (privateEntries !== undefined && now - privateEntries.at < WALK_EVERY_MS) return privateEntries.entries;
+export function privateSystemEntries(secrets: readonly string[] = [], now: number = Date.now()): { path: string; dir: boolean }[] {
+  const keys = secrets.filter((k) => k.length >= MIN_SECRET_LENGTH);
+  const keyId = createHash('sha256').update(JSON.stringify(keys)).digest('hex');
+  if (privateEntries !== undefined && privateEntries.secrets === keyId && now - privateEntries.at < WALK_EVERY_MS) return privateEntries.entries;
   const entries: { path: string; dir: boolean }[] = [];
   let seen = 0;
   const pending = WALKED.filter((d) => existsSync(d));
@@ -214,11 +224,23 @@ export function privateSystemEntries(now: number = Date.now()): { path: string; 
       if (st.isDirectory()) {
         if ((st.mode & 0o005) !== 0o005) entries.push({ path: p, dir: true });
         else pending.push(p);
-      } else if (st.isFile() && (st.mode & 0o004) === 0) entries.push({ path: p, dir: false });
+      } else if (st.isFile() && ((st.mode & 0o004) === 0 || (keys.length > 0 && p.startsWith('/etc/') && st.size <= KEY_SCAN_BYTES && holdsKey(p, keys)))) {
+        entries.push({ path: p, dir: false });
+      }
     }
   }
-  privateEntries = { at: now, entries };
+  privateEntries = { at: now, secrets: keyId, entries };
   return entries;
+}
+
+/** Whether the file holds one of the keys (a key exported in /etc/environment or /etc/profile.d is every user's to read). */
+function holdsKey(p: string, keys: readonly string[]): boolean {
+  try {
+    const text = readFileSync(p, 'latin1');
+    return keys.some((k) => text.includes(k));
+  } catch {
+    return false;
+  }
 }
 
 /** Where `p` lies inside the jail when it is under /tmp or /var/tmp (both links to the jail's tmp); undefined elsewhere. */

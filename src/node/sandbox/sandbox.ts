@@ -174,6 +174,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
           ...(instancesHost ? { instances: instancesHost } : {}),
           ...(req.shinka ? { task: req.shinka.taskDir } : {}),
           ...(seccomp ? { seccompFd: seccomp.fd } : {}),
+          secrets: req.secrets ?? [],
           hidden: req.hidden ?? [],
         },
         inner,
