@@ -23,7 +23,8 @@
  * either, only a process group, the limits and a clean environment are left.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstat, readFile, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { RatchetError } from '../../core/errors';
@@ -71,8 +72,8 @@ export interface JailInput {
   results?: string;
   instances?: string;
   task?: string;
-  /** The keys Ratchet knows: a file of /etc that holds one is masked. */
-  secrets?: readonly string[];
+  /** What of /etc and /opt the jail masks (privateSystemEntries). */
+  privateEntries?: readonly { path: string; dir: boolean }[];
   /** The descriptor bubblewrap reads its seccomp filter from (seccomp.ts), where there is one. */
   seccompFd?: number;
   /** Folders never to expose, with everything above them (the workspace, HOME). */
@@ -137,7 +138,7 @@ function bwrapArgv(j: JailInput): string[] {
     else a.push('--ro-bind', '/dev/null', p);
   };
   for (const secret of ETC_SECRETS) if (existsSync(secret)) mask(secret, lstatSync(secret).isDirectory());
-  for (const e of privateSystemEntries(j.secrets ?? [])) mask(e.path, e.dir);
+  for (const e of j.privateEntries ?? []) mask(e.path, e.dir);
   // The workspace and HOME where a system folder bound whole holds them (a workspace in /opt or
   // /usr/local/src): an empty tmpfs over each, read-only once the toolchains inside are bound.
   const maskedHidden = hiddenInSystem(j.hidden);
@@ -185,7 +186,7 @@ const WALK_EVERY_MS = 60_000;
 const KEY_SCAN_BYTES = 1024 * 1024;
 /** Shorter values are too likely to occur by chance to be matched as keys (sandboxEnv.ts's rule). */
 const MIN_SECRET_LENGTH = 8;
-let privateEntries: { at: number; secrets: string; entries: { path: string; dir: boolean }[] } | undefined;
+let walked: { at: number; secrets: string; entries: Promise<{ path: string; dir: boolean }[]> } | undefined;
 
 /**
  * The entries of /etc and /opt that not every user may read — a file without read for others, a
@@ -193,54 +194,45 @@ let privateEntries: { at: number; secrets: string; entries: { path: string; dir:
  * tmpfs): the program sees of the system what any user of the machine sees. Ratchet run as root
  * makes its program root of a user namespace, the owner of root's files: it read
  * /etc/mysql/debian.cnf, a Slurm database's password, old password hashes. So is a file of /etc
- * that holds a key Ratchet knows, whoever may read it. A folder masked is not
- * walked; links are not followed. Walked at most once a minute, and at most WALK_LIMIT entries
- * (docs/sandbox.md says so).
+ * that holds a key Ratchet knows, whoever may read it. A folder masked is not walked; links are not
+ * followed. Walked at most once a minute (concurrent evaluations share the walk), without blocking
+ * (a language server runs it), and at most WALK_LIMIT entries (docs/sandbox.md says so).
  */
-export function privateSystemEntries(secrets: readonly string[] = [], now: number = Date.now()): { path: string; dir: boolean }[] {
+export function privateSystemEntries(secrets: readonly string[] = [], now: number = Date.now()): Promise<{ path: string; dir: boolean }[]> {
   const keys = secrets.filter((k) => k.length >= MIN_SECRET_LENGTH);
   const keyId = createHash('sha256').update(JSON.stringify(keys)).digest('hex');
-  if (privateEntries !== undefined && privateEntries.secrets === keyId && now - privateEntries.at < WALK_EVERY_MS) return privateEntries.entries;
+  if (walked !== undefined && walked.secrets === keyId && now - walked.at < WALK_EVERY_MS) return walked.entries;
+  walked = { at: now, secrets: keyId, entries: walk(keys) };
+  return walked.entries;
+}
+
+async function walk(keys: readonly string[]): Promise<{ path: string; dir: boolean }[]> {
   const entries: { path: string; dir: boolean }[] = [];
   let seen = 0;
   const pending = WALKED.filter((d) => existsSync(d));
   while (pending.length > 0 && seen < WALK_LIMIT) {
     const dir = pending.pop()!;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
+    const names = await readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
       if (++seen > WALK_LIMIT) break;
       const p = path.join(dir, name);
-      let st;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue;
-      }
+      const st = await lstat(p).catch(() => undefined);
+      if (st === undefined) continue;
       if (st.isDirectory()) {
         if ((st.mode & 0o005) !== 0o005) entries.push({ path: p, dir: true });
         else pending.push(p);
-      } else if (st.isFile() && ((st.mode & 0o004) === 0 || (keys.length > 0 && p.startsWith('/etc/') && st.size <= KEY_SCAN_BYTES && holdsKey(p, keys)))) {
+      } else if (st.isFile() && ((st.mode & 0o004) === 0 || (keys.length > 0 && p.startsWith('/etc/') && st.size <= KEY_SCAN_BYTES && (await holdsKey(p, keys))))) {
         entries.push({ path: p, dir: false });
       }
     }
   }
-  privateEntries = { at: now, secrets: keyId, entries };
   return entries;
 }
 
 /** Whether the file holds one of the keys (a key exported in /etc/environment or /etc/profile.d is every user's to read). */
-function holdsKey(p: string, keys: readonly string[]): boolean {
-  try {
-    const text = readFileSync(p, 'latin1');
-    return keys.some((k) => text.includes(k));
-  } catch {
-    return false;
-  }
+async function holdsKey(p: string, keys: readonly string[]): Promise<boolean> {
+  const text = await readFile(p, 'latin1').catch(() => '');
+  return keys.some((k) => text.includes(k));
 }
 
 /** Where `p` lies inside the jail when it is under /tmp or /var/tmp (both links to the jail's tmp); undefined elsewhere. */

@@ -38,7 +38,7 @@ import type { SandboxCaps } from './sandboxCaps';
 import { evaluatorEnv } from './sandboxEnv';
 import type { WatchedLimit } from './sandboxWatchdog';
 import { Cgroup } from './cgroups';
-import { JAIL, chooseTier, jailArgv, ownsProcesses } from './jail';
+import { JAIL, chooseTier, jailArgv, ownsProcesses, privateSystemEntries } from './jail';
 import { spawnSandboxed } from './evaluationProcess';
 import { keyringFilter } from './seccomp';
 import type { Ran } from './evaluationProcess';
@@ -174,7 +174,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
           ...(instancesHost ? { instances: instancesHost } : {}),
           ...(req.shinka ? { task: req.shinka.taskDir } : {}),
           ...(seccomp ? { seccompFd: seccomp.fd } : {}),
-          secrets: req.secrets ?? [],
+          ...(jailed ? { privateEntries: await privateSystemEntries(req.secrets ?? []) } : {}),
           hidden: req.hidden ?? [],
         },
         inner,
