@@ -2,8 +2,9 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that must have a fresh module registry: they mock modules (`vi.mock('vscode')`) or run in
- * another environment (happy-dom). Every other file shares its worker's modules with the files run
+ * Files that must have a fresh module registry: they mock modules (`vi.mock('vscode')`), run in
+ * another environment (happy-dom), or set the environment a once-per-process probe reads (the
+ * sandbox's capabilities). Every other file shares its worker's modules with the files run
  * before it (`isolate: false`), which spares a worker start and a module graph load per file.
  */
 const ISOLATED = [
@@ -11,6 +12,7 @@ const ISOLATED = [
   'test/unit/extension/evidenceCommand.test.ts',
   'test/unit/extension/errorMessage.test.ts',
   'test/unit/node/slurmBackend.test.ts',
+  'test/unit/node/sandboxNoSeccomp.test.ts',
   'test/unit/panel/ratchetPanel.test.ts',
   'test/unit/webview/panelApp.test.ts',
   'test/unit/webview/programsSections.test.ts',

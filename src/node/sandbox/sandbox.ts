@@ -154,7 +154,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       else outer = [...rlimits, ...(!caps.root && !use.pids ? [`--nproc=${await nprocBackstop(limits.processes)}`] : []), '--'];
     }
     // The jail's seccomp filter (the kernel keyrings), handed to bubblewrap on a descriptor of its own.
-    const filter = jailed ? keyringFilter() : undefined;
+    const filter = jailed && caps.bwrap.ok && caps.bwrap.seccomp.ok ? keyringFilter() : undefined;
     const seccomp = filter ? { fd: 3, bytes: filter } : undefined;
     const join = cgroups.length > 0 ? ['/bin/sh', '-c', 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"', 'ratchet-sandbox', ...cgroups.map((c) => c.procsFile), '--'] : [];
     const full = [
@@ -298,6 +298,8 @@ export async function preflight(isolation: IsolationSetting = 'best'): Promise<P
   const use = { pids: caps.pidsCgroup.ok, memory: caps.memoryCgroup.ok };
   const words = capWords(caps, tier, limits, use);
   const caveats: string[] = [];
+  if (tier === 'jail' && caps.bwrap.ok && !caps.bwrap.seccomp.ok)
+    caveats.push(`The jail runs without its seccomp filter (${caps.bwrap.seccomp.reason}): the program keeps the kernel keyrings Ratchet was started in, and can read a key held there.`);
   if (tier === 'jail' && caps.root) caveats.push('Ratchet runs as root: inside the jail the program is root of a user namespace without capabilities; files it can see are read-only.');
   if (tier === 'namespaces') {
     caveats.push(`Without bubblewrap the program runs in your file system: it can read what you can read, and write what you can write outside its sandbox folder (${caps.bwrap.ok ? '' : caps.bwrap.reason}).`);

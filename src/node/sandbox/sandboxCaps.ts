@@ -7,9 +7,10 @@
  *
  * `RATCHET_BWRAP` names the bubblewrap to use (a path), or `off` to run without it (docs/sandbox.md).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { Cgroup, cgroupHierarchies, sweepStaleCgroups } from './cgroups';
+import { keyringFilter } from './seccomp';
 import type { CgroupController } from './cgroups';
 
 export type Capability<T = object> = ({ ok: true } & T) | { ok: false; reason: string };
@@ -20,8 +21,8 @@ export interface SandboxCaps {
   prlimit: Capability;
   /** `setpriv --pdeathsig` (util-linux): the evaluation's first process dies with Ratchet. */
   setpriv: Capability;
-  /** bubblewrap, able to make its namespaces here. */
-  bwrap: Capability<{ path: string; version: string }>;
+  /** bubblewrap, able to make its namespaces here; `seccomp`: whether it can also load the jail's keyring filter (seccomp.ts). */
+  bwrap: Capability<{ path: string; version: string; seccomp: Capability }>;
   /** `unshare` making a pid namespace (and a user namespace where needed): the argv prefix, without the network part. */
   unshare: Capability<{ argv: string[]; network: string[] }>;
   /** Directories under which a per-evaluation cgroup can be made. */
@@ -73,7 +74,7 @@ async function probe(file: string, args: string[], fix: string): Promise<Capabil
 }
 
 /** The bubblewrap `RATCHET_BWRAP` names, else `bwrap` on PATH, tried with every namespace the jail uses. */
-async function probeBwrap(): Promise<Capability<{ path: string; version: string }>> {
+async function probeBwrap(): Promise<SandboxCaps['bwrap']> {
   const setting = process.env.RATCHET_BWRAP;
   if (setting !== undefined && /^(off|none|no|false|0)$/i.test(setting.trim())) return { ok: false, reason: `RATCHET_BWRAP=${setting} turns bubblewrap off` };
   const path = setting?.trim() || 'bwrap';
@@ -85,7 +86,32 @@ async function probeBwrap(): Promise<Capability<{ path: string; version: string 
   if (!r.ok) {
     return { ok: false, reason: `${path} cannot make its namespaces here (${firstLine(r.out)}); user namespaces are off for unprivileged users (docs/sandbox.md says how to allow them for bubblewrap)` };
   }
-  return { ok: true, path, version: firstLine(version.out) };
+  return { ok: true, path, version: firstLine(version.out), seccomp: await probeSeccomp(path) };
+}
+
+/**
+ * The jail's seccomp filter, loaded for real: a kernel without seccomp filters (or a container that
+ * forbids them) makes bubblewrap refuse to start, and then every evaluation would fail. Without it
+ * the jail runs unfiltered, and the pre-flight says what that leaves open.
+ */
+async function probeSeccomp(bwrap: string): Promise<Capability> {
+  const filter = keyringFilter();
+  if (filter === undefined) return { ok: false, reason: `no keyring filter is built for ${process.arch}` };
+  return new Promise((resolve) => {
+    const child = spawn(bwrap, ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--seccomp', '3', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+      timeout: 10_000,
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const input = child.stdio[3] as NodeJS.WritableStream & { on(event: 'error', f: () => void): void };
+    // bubblewrap that fails before reading it closes the pipe: not this probe's failure to report.
+    input.on('error', () => undefined);
+    input.end(filter);
+    child.on('error', (e) => resolve({ ok: false, reason: `bubblewrap with --seccomp does not run (${e.message})` }));
+    child.on('close', (code) => resolve(code === 0 ? { ok: true } : { ok: false, reason: `bubblewrap cannot load a seccomp filter here (${firstLine(err.trim()) || `exit ${code}`})` }));
+  });
 }
 
 /**

@@ -13,7 +13,7 @@ const caps = (over: Partial<SandboxCaps>): SandboxCaps => ({
   root: false,
   prlimit: { ok: true },
   setpriv: { ok: true },
-  bwrap: { ok: true, path: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0' },
+  bwrap: { ok: true, path: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', seccomp: { ok: true } },
   unshare: { ok: true, argv: ['unshare', '--user', '--map-current-user', '--pid', '--fork', '--kill-child=SIGKILL', '--mount-proc', '--ipc', '--uts'], network: ['--net'] },
   pidsCgroup: no('none'),
   memoryCgroup: no('none'),

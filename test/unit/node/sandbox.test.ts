@@ -21,6 +21,7 @@ import { preflight, runEvaluation } from '../../../src/node/sandbox/sandbox';
 import type { EvaluationRun } from '../../../src/core/code/evaluatorPort';
 import type { NodeEvaluationRequest } from '../../../src/node/sandbox/sandbox';
 import { sandboxCaps } from '../../../src/node/sandbox/sandboxCaps';
+import { keyringFilter } from '../../../src/node/sandbox/seccomp';
 import type { SandboxCaps } from '../../../src/node/sandbox/sandboxCaps';
 import type { IsolationTier } from '../../../src/core/code/isolation';
 import { until } from '../../until';
@@ -179,8 +180,12 @@ describe.skipIf(!linux)('runEvaluation: results', () => {
     expect(p.network).toMatch(ownTree ? /^off$/ : /^on \(/);
     expect(p.jail).toMatch(caps.bwrap.ok ? /^bubblewrap / : /^none \(/);
     expect((await preflight('off')).isolation).toBe('off');
-    if (caps.bwrap.ok) expect((await preflight('required')).isolation).toBe('jail');
-    else {
+    if (caps.bwrap.ok) {
+      expect((await preflight('required')).isolation).toBe('jail');
+      // This kind of machine loads the jail's keyring filter (sandboxNoSeccomp.test.ts: one that cannot).
+      if (keyringFilter() !== undefined) expect(caps.bwrap.seccomp).toEqual({ ok: true });
+      expect(p.caveats.some((c) => c.startsWith('The jail runs without its seccomp filter'))).toBe(!caps.bwrap.seccomp.ok);
+    } else {
       await expect(preflight('required')).rejects.toThrow(/evaluator\.isolation is required, and this machine cannot jail the evaluation: .*Install bubblewrap \(docs\/sandbox\.md\)/);
       await expect(evaluate('true', { isolation: 'required' })).rejects.toThrow(/Install bubblewrap/);
     }
