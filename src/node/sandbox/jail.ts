@@ -24,6 +24,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstat, readFile, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -138,7 +139,13 @@ function bwrapArgv(j: JailInput): string[] {
     else a.push('--ro-bind', '/dev/null', p);
   };
   for (const secret of ETC_SECRETS) if (existsSync(secret)) mask(secret, lstatSync(secret).isDirectory());
-  for (const e of j.privateEntries ?? []) mask(e.path, e.dir);
+  // The walk is up to a minute old: an entry gone since (a lock file that useradd or passwd made
+  // and removed) has no mount point left, and bubblewrap would refuse to start — every evaluation
+  // failed until the next walk. Each is masked as it is now; a link is left (it is not followed).
+  for (const e of j.privateEntries ?? []) {
+    const now = lstatOrUndefined(e.path);
+    if (now !== undefined && (now.isDirectory() || now.isFile())) mask(e.path, now.isDirectory());
+  }
   // The workspace and HOME where a system folder bound whole holds them (a workspace in /opt or
   // /usr/local/src): an empty tmpfs over each, read-only once the toolchains inside are bound.
   const maskedHidden = hiddenInSystem(j.hidden);
@@ -239,6 +246,14 @@ async function holdsKey(p: string, keys: readonly string[]): Promise<boolean> {
 function underJailTmp(p: string): string | undefined {
   for (const link of ['/tmp', '/var/tmp']) if (p.startsWith(`${link}/`)) return path.posix.join(JAIL.tmp, p.slice(link.length));
   return undefined;
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 function linkTarget(p: string): string | undefined {

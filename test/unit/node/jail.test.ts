@@ -1,6 +1,6 @@
 // Which isolation an evaluation gets, and what the bubblewrap jail exposes: pure functions of
 // the machine's capabilities and the folders they are given.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +80,35 @@ describe('jailArgv', () => {
     expect(argv).not.toContain('--seccomp');
     // Nothing of HOME is bound whole.
     expect(argv).not.toContain(homedir());
+  });
+
+  it("masks the walk's private entries as they are now: one removed since the walk is left out (bubblewrap would refuse to start without its mount point)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ratchet-jail-mask-'));
+    try {
+      const file = join(dir, 'owner-only.cnf');
+      writeFileSync(file, 'secret\n', { mode: 0o600 });
+      const folder = join(dir, 'private');
+      mkdirSync(folder, { mode: 0o700 });
+      const gone = join(dir, 'passwd.lock');
+      // Walked as a file, a folder, and a lock file removed before the evaluation started.
+      const joined = jailArgv(
+        {
+          ...input,
+          tier: 'jail',
+          privateEntries: [
+            { path: file, dir: false },
+            { path: folder, dir: true },
+            { path: gone, dir: false },
+          ],
+        },
+        ['x'],
+      ).join(' ');
+      expect(joined).toContain(`--ro-bind /dev/null ${file}`);
+      expect(joined).toContain(`--tmpfs ${folder} --remount-ro ${folder}`);
+      expect(joined).not.toContain(gone);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('namespaces: unshare (and no network) under a pdeathsig, a shell first in the namespace; none: only the pdeathsig', () => {
