@@ -13,6 +13,7 @@ const ISOLATED = [
   'test/unit/extension/errorMessage.test.ts',
   'test/unit/node/slurmBackend.test.ts',
   'test/unit/node/sandboxNoSeccomp.test.ts',
+  'test/unit/node/sandboxMaskVanished.test.ts',
   'test/unit/panel/ratchetPanel.test.ts',
   'test/unit/webview/panelApp.test.ts',
   'test/unit/webview/programsSections.test.ts',

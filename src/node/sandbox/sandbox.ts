@@ -23,7 +23,7 @@
  * - stdout and stderr kept up to a cap each, the END kept (where the JSON is).
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -140,8 +140,11 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
     const executable = await findExecutable(argv[0]!, env.PATH ?? '', jailed ? undefined : host.work, req.supportFiles ?? []);
 
     const use = { pids: req.pidsCgroup !== false && caps.pidsCgroup.ok, memory: req.memoryCgroup !== false && caps.memoryCgroup.ok };
-    if (use.pids && caps.pidsCgroup.ok) cgroups.push(await Cgroup.create('pids', caps.pidsCgroup.base, limits.processes));
-    if (use.memory && caps.memoryCgroup.ok) cgroups.push(await Cgroup.create('memory', caps.memoryCgroup.base, limits.memoryBytes));
+    const makeCgroups = async (): Promise<void> => {
+      if (use.pids && caps.pidsCgroup.ok) cgroups.push(await Cgroup.create('pids', caps.pidsCgroup.base, limits.processes));
+      if (use.memory && caps.memoryCgroup.ok) cgroups.push(await Cgroup.create('memory', caps.memoryCgroup.base, limits.memoryBytes));
+    };
+    await makeCgroups();
     const words = capWords(caps, tier, limits, use);
     const ownTree = ownsProcesses(tier);
     // A user namespace's RLIMIT_NPROC counts only its own tasks; outside one it counts all of the user's, and root is exempt.
@@ -156,9 +159,10 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
     // The jail's seccomp filter (the kernel keyrings), handed to bubblewrap on a descriptor of its own.
     const filter = jailed && caps.bwrap.ok && caps.bwrap.seccomp.ok ? keyringFilter() : undefined;
     const seccomp = filter ? { fd: 3, bytes: filter } : undefined;
-    const join = cgroups.length > 0 ? ['/bin/sh', '-c', 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"', 'ratchet-sandbox', ...cgroups.map((c) => c.procsFile), '--'] : [];
-    const full = [
-      ...join,
+    const join = (): string[] => (cgroups.length > 0 ? ['/bin/sh', '-c', 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"', 'ratchet-sandbox', ...cgroups.map((c) => c.procsFile), '--'] : []);
+    const privateEntries = jailed ? await privateSystemEntries(req.secrets ?? []) : [];
+    const full = (): string[] => [
+      ...join(),
       ...outer,
       ...jailArgv(
         {
@@ -174,7 +178,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
           ...(instancesHost ? { instances: instancesHost } : {}),
           ...(req.shinka ? { task: req.shinka.taskDir } : {}),
           ...(seccomp ? { seccompFd: seccomp.fd } : {}),
-          ...(jailed ? { privateEntries: await privateSystemEntries(req.secrets ?? []) } : {}),
+          ...(jailed ? { privateEntries } : {}),
           hidden: req.hidden ?? [],
         },
         inner,
@@ -190,7 +194,7 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       leftoverProcesses: 0,
       incidents: [],
     };
-    const ran = await spawnSandboxed(full, {
+    const spawnOptions = (): Parameters<typeof spawnSandboxed>[1] => ({
       cwd: jailed ? root : host.work,
       env,
       req,
@@ -209,6 +213,16 @@ export async function runEvaluation(req: NodeEvaluationRequest): Promise<Evaluat
       mark,
       ...(seccomp ? { input: seccomp } : {}),
     });
+    let ran = await spawnSandboxed(full(), spawnOptions());
+    // A masked entry removed between jail.ts's look and bubblewrap's mount (a lock file of /etc) left
+    // bubblewrap no mount point: it refused to start, and nothing of the evaluation ran. Asked again
+    // with what exists then, twice at most, in cgroups of its own: a kill of the refused attempt's
+    // leftovers still on its way would land on the next attempt's processes.
+    for (let again = 0; again < 2 && jailed && maskVanished(ran, privateEntries); again++) {
+      for (const c of cgroups.splice(0)) await c.destroy();
+      await makeCgroups();
+      ran = await spawnSandboxed(full(), spawnOptions());
+    }
     // Every process of the evaluation is gone (or counted as left): only now are its results read.
     for (const c of cgroups) {
       if (c.controller === 'pids' && (await c.limitHit())) ran.limitsHit.add('processes');
@@ -283,6 +297,13 @@ function notes(ran: Ran, report: SandboxReport): string[] {
  */
 function nsBackstop(processes: number): number {
   return Math.max(2 * processes, processes + 64);
+}
+
+/** bubblewrap refused to start over a masked path that is gone now (see runEvaluation). */
+function maskVanished(ran: Ran, masked: readonly { path: string }[]): boolean {
+  if (ran.exitCode !== 1) return false;
+  const refusal = /^bwrap: .*$/m.exec(ran.stderr.text())?.[0];
+  return refusal !== undefined && masked.some((e) => refusal.includes(e.path) && !existsSync(e.path));
 }
 
 /** RLIMIT_NPROC outside a user namespace counts every thread of the user: room for all of them, wide, as a backstop behind the watch. */
