@@ -52,6 +52,8 @@ export default defineConfig(({ mode }) => {
       maxWorkers: availableParallelism() + 1,
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      // One scratch folder for the run's throwaway workspaces, removed at its end.
+      globalSetup: ['test/integration/scratchSetup.ts'],
       projects: [
         {
           extends: true,

@@ -1,9 +1,9 @@
 // A throwaway workspace for evolve runs against the fake server: a prompt file, its sidecar spec
 // and a dataset of arithmetic items the simulated agent answers, plus the matching scenario.
-import { accessSync, constants, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioInput, ScriptedEdit } from '../fixtures/fakeOpenAI/scenario';
+import { SCRATCH_VARIABLE, memoryOrTmp } from './scratchSetup';
 
 export interface WorkspaceOptions {
   gate?: string;
@@ -31,18 +31,10 @@ export interface Workspace {
 }
 
 /**
- * Where throwaway workspaces go: a RAM file system when the machine has one. A run fsyncs every
- * journal line and every response-cache file (that is the product's durability); on a disk those
- * syncs are most of a test run's time, on tmpfs they cost nothing and the code path is the same.
+ * Where throwaway workspaces go: the run's folder that scratchSetup.ts makes and removes (a RAM file
+ * system when the machine has one), or that file system itself under a config without it.
  */
-export const SCRATCH = ((): string => {
-  try {
-    accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
-  } catch {
-    return tmpdir();
-  }
-})();
+export const SCRATCH = process.env[SCRATCH_VARIABLE] ?? memoryOrTmp();
 
 export const PROMPT_BODY = 'You solve arithmetic problems.\n\nQuestion: {{question}}\n\nEnd with "The answer is N".\n';
 
