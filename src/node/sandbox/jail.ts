@@ -74,7 +74,7 @@ export interface JailInput {
   instances?: string;
   task?: string;
   /** What of /etc and /opt the jail masks (privateSystemEntries). */
-  privateEntries?: readonly { path: string; dir: boolean }[];
+  privateEntries?: readonly string[];
   /** The descriptor bubblewrap reads its seccomp filter from (seccomp.ts), where there is one. */
   seccompFd?: number;
   /** Folders never to expose, with everything above them (the workspace, HOME). */
@@ -142,9 +142,9 @@ function bwrapArgv(j: JailInput): string[] {
   // The walk is up to a minute old: an entry gone since (a lock file that useradd or passwd made
   // and removed) has no mount point left, and bubblewrap would refuse to start — every evaluation
   // failed until the next walk. Each is masked as it is now; a link is left (it is not followed).
-  for (const e of j.privateEntries ?? []) {
-    const now = lstatOrUndefined(e.path);
-    if (now !== undefined && (now.isDirectory() || now.isFile())) mask(e.path, now.isDirectory());
+  for (const p of j.privateEntries ?? []) {
+    const now = lstatOrUndefined(p);
+    if (now !== undefined && (now.isDirectory() || now.isFile())) mask(p, now.isDirectory());
   }
   // The workspace and HOME where a system folder bound whole holds them (a workspace in /opt or
   // /usr/local/src): an empty tmpfs over each, read-only once the toolchains inside are bound.
@@ -193,7 +193,7 @@ const WALK_EVERY_MS = 60_000;
 const KEY_SCAN_BYTES = 1024 * 1024;
 /** Shorter values are too likely to occur by chance to be matched as keys (sandboxEnv.ts's rule). */
 const MIN_SECRET_LENGTH = 8;
-let walked: { at: number; secrets: string; entries: Promise<{ path: string; dir: boolean }[]> } | undefined;
+let walked: { at: number; secrets: string; entries: Promise<string[]> } | undefined;
 
 /**
  * The entries of /etc and /opt that not every user may read — a file without read for others, a
@@ -205,7 +205,7 @@ let walked: { at: number; secrets: string; entries: Promise<{ path: string; dir:
  * followed. Walked at most once a minute (concurrent evaluations share the walk), without blocking
  * (a language server runs it), and at most WALK_LIMIT entries (docs/sandbox.md says so).
  */
-export function privateSystemEntries(secrets: readonly string[] = [], now: number = Date.now()): Promise<{ path: string; dir: boolean }[]> {
+export function privateSystemEntries(secrets: readonly string[] = [], now: number = Date.now()): Promise<string[]> {
   const keys = secrets.filter((k) => k.length >= MIN_SECRET_LENGTH);
   const keyId = createHash('sha256').update(JSON.stringify(keys)).digest('hex');
   if (walked !== undefined && walked.secrets === keyId && now - walked.at < WALK_EVERY_MS) return walked.entries;
@@ -213,8 +213,8 @@ export function privateSystemEntries(secrets: readonly string[] = [], now: numbe
   return walked.entries;
 }
 
-async function walk(keys: readonly string[]): Promise<{ path: string; dir: boolean }[]> {
-  const entries: { path: string; dir: boolean }[] = [];
+async function walk(keys: readonly string[]): Promise<string[]> {
+  const entries: string[] = [];
   let seen = 0;
   const pending = WALKED.filter((d) => existsSync(d));
   while (pending.length > 0 && seen < WALK_LIMIT) {
@@ -226,10 +226,10 @@ async function walk(keys: readonly string[]): Promise<{ path: string; dir: boole
       const st = await lstat(p).catch(() => undefined);
       if (st === undefined) continue;
       if (st.isDirectory()) {
-        if ((st.mode & 0o005) !== 0o005) entries.push({ path: p, dir: true });
+        if ((st.mode & 0o005) !== 0o005) entries.push(p);
         else pending.push(p);
       } else if (st.isFile() && ((st.mode & 0o004) === 0 || (keys.length > 0 && p.startsWith('/etc/') && st.size <= KEY_SCAN_BYTES && (await holdsKey(p, keys))))) {
-        entries.push({ path: p, dir: false });
+        entries.push(p);
       }
     }
   }
@@ -257,8 +257,9 @@ function lstatOrUndefined(p: string): Stats | undefined {
 }
 
 function linkTarget(p: string): string | undefined {
+  if (!lstatOrUndefined(p)?.isSymbolicLink()) return undefined;
   try {
-    return lstatSync(p).isSymbolicLink() ? readlinkSync(p) : undefined;
+    return readlinkSync(p);
   } catch {
     return undefined;
   }

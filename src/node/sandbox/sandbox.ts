@@ -300,10 +300,10 @@ function nsBackstop(processes: number): number {
 }
 
 /** bubblewrap refused to start over a masked path that is gone now (see runEvaluation). */
-function maskVanished(ran: Ran, masked: readonly { path: string }[]): boolean {
+function maskVanished(ran: Ran, masked: readonly string[]): boolean {
   if (ran.exitCode !== 1) return false;
   const refusal = /^bwrap: .*$/m.exec(ran.stderr.text())?.[0];
-  return refusal !== undefined && masked.some((e) => refusal.includes(e.path) && !existsSync(e.path));
+  return refusal !== undefined && masked.some((p) => refusal.includes(p) && !existsSync(p));
 }
 
 /** RLIMIT_NPROC outside a user namespace counts every thread of the user: room for all of them, wide, as a backstop behind the watch. */

@@ -95,11 +95,7 @@ describe('jailArgv', () => {
         {
           ...input,
           tier: 'jail',
-          privateEntries: [
-            { path: file, dir: false },
-            { path: folder, dir: true },
-            { path: gone, dir: false },
-          ],
+          privateEntries: [file, folder, gone],
         },
         ['x'],
       ).join(' ');
