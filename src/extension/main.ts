@@ -190,6 +190,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   async function afterReady(): Promise<void> {
     try {
       review.reset((await serverHost.request(ListSuggestionsRequest, {})).suggestions);
+      // Where a suggestion is on screen its lenses answer the next key (a Reject): VS Code's wait before
+      // taking them away is no longer the start's (seconds after a reload, lensRefresh.ts).
+      if (vscode.window.visibleTextEditors.some((e) => review.action(e.document.uri.toString())?.action.kind === 'show')) serverHost.settleLensPace();
       await runsView.refresh();
       for (const run of runsView.listedRuns()) if (run.hosted && !feed.has(run.runId)) await feed.load(run.workspace, run.runId);
     } catch (err) {

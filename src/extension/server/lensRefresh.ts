@@ -14,14 +14,26 @@
  *
  * VS Code may drop a request it was waiting to make (an editor that loses focus cancels its own), so
  * a change held back is passed on after all once `holdMs` have gone by with no request.
+ *
+ * That wait is the average time a file's last six lens requests took (250 ms at least). After a
+ * window reload the first ones waited behind the extension host's start — other extensions
+ * activating, the server's — and took seconds, so for as long as they were among the six every
+ * change (a Reject's) kept its lenses on screen that long (bench:editor: 0.7–1.9 s after a reload,
+ * 0.3 s in the same window). `settle` asks six times once the start is over, so the wait is of
+ * requests as they take now.
  */
 export const LENS_HOLD_MS = 1_000;
+
+/** How many of its last lens requests VS Code averages to space the next (its `CodeLensProvide` debounce). */
+export const LENS_PACE_WINDOW = 6;
 
 export class LensRefresh {
   /** A change was passed on and no lens request has come since. */
   private waiting = false;
   private heldBack = false;
   private release: ReturnType<typeof setTimeout> | undefined;
+  /** Requests still to have VS Code make after `settle`. */
+  private toSettle = 0;
 
   constructor(
     /** Tells VS Code the lenses changed (the language client's provider event). */
@@ -52,9 +64,17 @@ export class LensRefresh {
     this.heldBack = false;
     clearTimeout(this.release);
     this.release = undefined;
+    if (this.toSettle > 0 && --this.toSettle > 0) this.changed();
+  }
+
+  /** Has VS Code ask for the lenses as many times as it averages over (after a start; see above). */
+  settle(): void {
+    this.toSettle = LENS_PACE_WINDOW;
+    this.changed();
   }
 
   dispose(): void {
+    this.toSettle = 0;
     clearTimeout(this.release);
     this.release = undefined;
   }

@@ -259,6 +259,11 @@ export class ServerHost implements vscode.Disposable {
     this.lenses.changed();
   }
 
+  /** Once the start is over: VS Code's spacing of lens requests forgets the start's slow ones (lensRefresh.ts). */
+  settleLensPace(): void {
+    this.lenses.settle();
+  }
+
   async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
     const client = this.client;
     if (!client || !this.running) throw new ServerDownError(this.currentPhase);
