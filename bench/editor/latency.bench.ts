@@ -100,7 +100,8 @@ describe('bench:editor', () => {
     // A lens that went with the key and was drawn again (from VS Code's cache) shows here.
     const edited = c.rewrittenGoneAt === undefined ? '' : `; the rewritten line gone from the text +${(c.rewrittenGoneAt - keyAt).toFixed(0)}`;
     const change = c.changeShownAtKey ? (c.changeGoneAt === undefined ? '; the added lines still drawn' : `; the added lines gone +${(c.changeGoneAt - keyAt).toFixed(0)}`) : '; no added lines drawn at the key';
-    console.log(`bench:editor: the lenses ${flipsAfter(c, keyAt)}${edited}${change} (ms after the key)`);
+    const atKey = c.stateAtKey === 'text' ? ' (at the key drawn as text, not clickable)' : '';
+    console.log(`bench:editor: the lenses${atKey} ${flipsAfter(c, keyAt)}${edited}${change} (ms after the key)`);
     return { keyAt, goneAt, ...(c.changeShownAtKey && c.changeGoneAt !== undefined ? { changeGoneAt: c.changeGoneAt } : {}) };
   }
 
@@ -190,11 +191,12 @@ function printLongTasks(c: LensClock, from: number, to: number): void {
   if (byWhose.size > 0) console.log(`bench:editor: of which ${[...byWhose].map(([whose, ms]) => `${ms.toFixed(0)} ms ${whose}`).join(', ')}`);
 }
 
-/** Each time the suggestion's lenses came or went after `from`, as "+ms" after it. */
+/** Each time the suggestion's lenses came, went or turned to text after `from`, as "+ms" after it. */
 function flipsAfter(c: LensClock, from: number): string {
+  const words: Record<LensState, string> = { links: 'drawn', text: 'drawn as text (not clickable)', gone: 'gone' };
   return c.flips
     .filter(([t]) => t >= from)
-    .map(([t, shown]) => `${shown ? 'drawn' : 'gone'} +${(t - from).toFixed(0)}`)
+    .map(([t, state]) => `${words[state]} +${(t - from).toFixed(0)}`)
     .join(', ');
 }
 
@@ -202,6 +204,9 @@ function flipsAfter(c: LensClock, from: number): string {
 function printPage(c: LensClock, from: number): void {
   console.log(`bench:editor: the prompt's text on screen ${c.editorAt === undefined ? 'never' : `+${(c.editorAt - from).toFixed(0)}`}; its suggestion's lenses ${flipsAfter(c, from) || 'never drawn'} (ms after Enter)`);
 }
+
+/** The suggestion's lenses: drawn as links, drawn as text only (VS Code's cached copy, not clickable), or not drawn. */
+type LensState = 'links' | 'text' | 'gone';
 
 /** What `lensClock` keeps in the page, by the page's clock (Date.now()). */
 interface LensClock {
@@ -214,12 +219,16 @@ interface LensClock {
   goneAt?: number;
   /** Whether the suggestion's lenses are in the page now. */
   shown?: boolean;
-  /** Each time the suggestion's lenses came into the page (true) or left it (false). */
-  flips: [number, boolean][];
+  /** How the suggestion's lenses are drawn now. */
+  state?: LensState;
+  /** Each time how the suggestion's lenses are drawn changed. */
+  flips: [number, LensState][];
   /** The reopened prompt's text first on screen in this page. */
   editorAt?: number;
   /** After the last review key, the line the suggestion rewrites first gone from the text on screen (an Accept's edit drawn). */
   rewrittenGoneAt?: number;
+  /** How the suggestion's lenses were drawn when the last review key went down. */
+  stateAtKey?: LensState;
   /** Whether the suggestion's added lines (their inline widget) were drawn when the last review key went down. */
   changeShownAtKey?: boolean;
   /** After the last review key, the added lines first gone from the page. */
@@ -255,6 +264,7 @@ function lensClock(): void {
         clock.goneAt = undefined;
         clock.rewrittenGoneAt = undefined;
         clock.changeShownAtKey = changeShown();
+        clock.stateAtKey = clock.state;
         clock.changeGoneAt = undefined;
       } else if (e.key === 'Enter') sessionStorage.setItem('benchEditor.enterAt', String(Date.now()));
     },
@@ -266,7 +276,14 @@ function lensClock(): void {
     // Every lens's text, not only the links: VS Code redraws a file's lenses from its cache (as
     // plain text, the same titles) whenever the editor's model or language or the providers change,
     // then as links again after its next request. Both are on screen.
-    const now = [...document.querySelectorAll('.codelens-decoration')].some((lens) => /Accept c\d|Reject/.test(lens.textContent ?? ''));
+    const lenses = [...document.querySelectorAll('.codelens-decoration')].filter((lens) => /Accept c\d|Reject/.test(lens.textContent ?? ''));
+    const now = lenses.length > 0;
+    // VS Code's copy of the last lenses it had is text without links: drawn, but a click does nothing.
+    const state: LensState = !now ? 'gone' : lenses.some((lens) => lens.querySelector('a') !== null) ? 'links' : 'text';
+    if (state !== clock.state) {
+      clock.state = state;
+      clock.flips.push([Date.now(), state]);
+    }
     const lines = [...document.querySelectorAll('.monaco-editor .view-line')].map((line) => line.textContent ?? '');
     if (clock.editorAt === undefined && lines.some((line) => /You\s+solve/.test(line))) clock.editorAt = Date.now();
     // An Accept's edit on screen: the line the suggestion rewrites is gone from the text.
@@ -274,7 +291,6 @@ function lensClock(): void {
     if (clock.keyAt !== undefined && clock.rewrittenGoneAt === undefined && lines.length > 0 && !lines.some((line) => /End\s+with\s+"The\s+answer/.test(line))) clock.rewrittenGoneAt = Date.now();
     if (now === clock.shown) return;
     clock.shown = now;
-    clock.flips.push([Date.now(), now]);
     if (now) clock.drawnAt = Date.now();
     else clock.goneAt = Date.now();
   };
