@@ -16,7 +16,7 @@ import { RunStore, registerPanel } from './panel';
 import { registerProvenance } from './provenance';
 import { InlineReview } from './review/inlineReview';
 import { lensOfAnswered, lensOfUnconfirmed } from './review/target';
-import { registerRestoredLenses } from './review/restoredLenses';
+import { registerLenses } from './review/lenses';
 import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
 import { ResumeOffers } from './runs/resumeOffers';
@@ -45,10 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statuses = new RunStatuses();
   const feed = new RunFeed(store, editorJournals, log);
   const review = new InlineReview(context.workspaceState);
-  const restoredLenses = registerRestoredLenses(review);
-  context.subscriptions.push(log, traceChannel, review, new EvolveBlockDecorations(), restoredLenses);
-  // What waited for the user's answer when the window went away is drawn again now, not once the server is back.
-  review.restore();
+  context.subscriptions.push(log, traceChannel, review, new EvolveBlockDecorations());
 
   const statusBar = new StatusBar(store, statuses);
   // The panel header learns from the daemon's status which runs wait only for the user's answer (it offers no Cancel then).
@@ -90,11 +87,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onReady: () => void afterReady(),
     },
     hidesLens: (command) => lensOfAnswered(command.command, command.arguments ?? [], review.book) || lensOfUnconfirmed(command.command, command.arguments ?? [], review.book),
-    onlyRestoredLenses: (uri) => review.restoredOnScreen(uri) !== undefined,
   });
   host = serverHost;
+  // Every lens of Ratchet's, the restored suggestions' until the server is back, from one provider (lenses.ts).
+  const lenses = registerLenses(review, serverHost);
+  // What waited for the user's answer when the window went away is drawn again now, not once the server is back.
+  review.restore();
   context.subscriptions.push(
     serverHost,
+    lenses,
     review.onDidChangeAnswering(() => serverHost.refreshCodeLenses()),
   );
 
@@ -203,9 +204,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Not awaited: activation (and the commands it gates) should not wait on the server's start.
   // After a reload that drew a waiting suggestion from the window's record, its lenses go to VS Code
   // first: the server's start keeps the extension host busy for a second or more (forking, loading
-  // the client library), VS Code's lens request waited behind it, and the client's lens provider,
-  // registering, then had VS Code drop that request and start over (bench/README.md, bench:editor).
-  void restoredLenses.answered(RESTORED_LENSES_FIRST_MS).then(() => serverHost.start());
+  // the client library), and VS Code's lens request waited behind it (bench/README.md, bench:editor).
+  void lenses.answered(RESTORED_LENSES_FIRST_MS).then(() => serverHost.start());
 }
 
 /** The longest the server's start waits for VS Code to ask for a restored suggestion's lenses (its wait is ≥ 250 ms). */

@@ -1,7 +1,7 @@
 /**
  * The lenses over a pending suggestion, one fact for both ends that draw them: the language server
  * (server/codeLens.ts, over what it knows now) and the extension, which draws a suggestion it kept
- * from the last session before the server is back (extension/review/restoredLenses.ts). Shaped as
+ * from the last session before the server is back (extension/review/lenses.ts). Shaped as
  * an LSP CodeLens; each end turns them into its own.
  */
 import { hunkLines, inlineHunks } from '../core/edit/hunks';

@@ -26,7 +26,7 @@
  * panel; a user's own setting of `comments.openView` still wins.
  *
  * After a window reload: the pending suggestions are kept in the workspace's state, and drawn
- * again from there at activation — the change and its lenses (restoredLenses.ts) — before the
+ * again from there at activation — the change and its lenses (lenses.ts) — before the
  * language server is back and has heard from the run daemon, which takes seconds. The server's
  * first word on each settles it (SuggestionBook.restore); an answer given before that waits for
  * it (`confirmation`), and if the server does not start they are taken away.
@@ -75,7 +75,7 @@ export class InlineReview implements vscode.Disposable {
    */
   private readonly answered = new Set<string>();
   private readonly unconfirmedChanged = new vscode.EventEmitter<void>();
-  /** The suggestions drawn from the last session's record changed (restoredLenses.ts draws their lenses). */
+  /** The suggestions drawn from the last session's record changed (lenses.ts draws their lenses). */
   readonly onDidChangeUnconfirmed = this.unconfirmedChanged.event;
   /** What was last written to the workspace's state (`changed`). */
   private lastKept: string | undefined;
@@ -216,7 +216,7 @@ export class InlineReview implements vscode.Disposable {
 
   /**
    * The suggestion drawn in this file from the last session's record, its server's word on it not in
-   * yet (restoredLenses.ts draws its lenses meanwhile).
+   * yet (lenses.ts draws its lenses meanwhile).
    */
   restoredOnScreen(uri: string): SuggestionState | undefined {
     const drawn = this.action(uri);

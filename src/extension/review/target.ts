@@ -81,7 +81,7 @@ export function lensOfAnswered(command: string, args: readonly unknown[], book: 
 
 /**
  * Whether a lens of the server's is about a suggestion the editor draws from the last session's
- * record, not yet confirmed by the server: that one's lenses are restoredLenses.ts's until it is,
+ * record, not yet confirmed by the server: that one's lenses are review/lenses.ts's own until it is,
  * so they are never drawn twice.
  */
 export function lensOfUnconfirmed(command: string, args: readonly unknown[], book: SuggestionBook): boolean {

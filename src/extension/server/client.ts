@@ -7,20 +7,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type * as vscode from 'vscode';
-import { CloseAction, ErrorAction, IPCMessageReader, IPCMessageWriter, LanguageClient, RevealOutputChannelOn } from 'vscode-languageclient/node';
+import { CloseAction, CodeLensRequest, ErrorAction, IPCMessageReader, IPCMessageWriter, LanguageClient, RevealOutputChannelOn } from 'vscode-languageclient/node';
 import type { ErrorHandler, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import { BY_NAME_GLOBS, PROGRAM_GLOB } from '../../core/files/fileKinds';
+import type { DynamicFeature, StaticFeature } from 'vscode-languageclient/node';
 import type { RatchetInitializationOptions } from '../../protocol/lsp';
-import { keyTooltip } from '../keyTable';
+import { DOCUMENT_SELECTOR } from './documentSelector';
 import { gaveUpMessage, keepConnection } from './restartPolicy';
 import type { RestartPolicy } from './restartPolicy';
 
 // What the rest of the extension needs from the library at run time, from this one copy of it
 // (a ResponseError from another copy of vscode-jsonrpc would not be recognised as one).
-export { DidChangeConfigurationNotification, ResponseError, State } from 'vscode-languageclient/node';
-
-/** The files the server answers for, on disk: prompt files and run specs that are Ratchet's by name, and source files that may hold EVOLVE-BLOCK markers. */
-export const DOCUMENT_SELECTOR = [...BY_NAME_GLOBS, PROGRAM_GLOB].map((pattern) => ({ scheme: 'file', pattern }));
+export { CodeLensRequest, DidChangeConfigurationNotification, ResponseError, State } from 'vscode-languageclient/node';
 
 export interface ClientSetup {
   /**
@@ -36,17 +33,6 @@ export interface ClientSetup {
   policy: RestartPolicy;
   /** The policy gave up: the host tells the user (with Restart / Open Log). */
   onGaveUp(message: string): void;
-  /** A lens of the server's that the editor leaves out (its suggestion is being answered here). */
-  hidesLens(command: vscode.Command): boolean;
-  /**
-   * The file's lenses are the restored suggestion's alone until the server has confirmed it
-   * (restoredLenses.ts), so the server is not asked for them: VS Code draws no lens of a file until
-   * every provider has answered, and a server still starting would hold the restored ones back.
-   * Its other lenses for the file come when the confirmation has VS Code ask again.
-   */
-  onlyRestoredLenses(uri: string): boolean;
-  /** VS Code asked for a file's lenses (lensRefresh.ts). */
-  lensesAsked(): void;
 }
 
 export function createLanguageClient(setup: ClientSetup): LanguageClient {
@@ -82,20 +68,6 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
     initializationFailedHandler: () => false,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     middleware: {
-      // The lenses of a suggestion being answered are left out (`hidesLens`); the server drops them
-      // itself once it has the answer.
-      // The server's lens titles name no keys (any LSP client may show them); VS Code's users see
-      // the keys this extension binds, as the Keyboard Shortcuts editor lists them, in the tooltip.
-      provideCodeLenses: async (document, token, next) => {
-        setup.lensesAsked();
-        if (setup.onlyRestoredLenses(document.uri.toString())) return [];
-        const lenses = (await unlessStopping(() => next(document, token)))?.filter((lens) => !(lens.command && setup.hidesLens(lens.command)));
-        for (const lens of lenses ?? []) {
-          const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, process.platform === 'darwin');
-          if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;
-        }
-        return lenses;
-      },
       provideCodeActions: (document, range, context, token, next) => unlessStopping(() => next(document, range, context, token)),
     },
   };
@@ -111,25 +83,22 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
       throw err;
     }
   };
-  const client = new LanguageClient('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
-  // The server is not to ask for lens refreshes: the host tells VS Code itself, through one door
-  // that does not put VS Code's next lens request back with every change (lensRefresh.ts). This
-  // runs after the library's code lens feature has said it supports them.
-  client.registerFeature({
-    fillClientCapabilities: (capabilities) => {
-      capabilities.workspace ??= {};
-      capabilities.workspace.codeLens = { ...capabilities.workspace.codeLens, refreshSupport: false };
-    },
-    initialize: () => undefined,
-    getState: () => ({ kind: 'static' }),
-    clear: () => undefined,
-  });
+  const client = new LanguageClientWithoutLenses('ratchet', 'Ratchet Language Server', serverOptions, clientOptions);
   return client;
 }
 
-/** Tells VS Code that the lenses of these documents changed: each provider once. */
-export function refreshCodeLenses(client: LanguageClient, documents: readonly vscode.TextDocument[]): void {
-  const codeLens = client.getFeature('textDocument/codeLens');
-  const providers = new Set(documents.map((doc) => codeLens.getProvider(doc)).filter((p) => p !== undefined));
-  for (const provider of providers) provider.onDidChangeCodeLensEmitter.fire();
+/**
+ * The library's code lens feature is left out: the extension has one lens provider of its own from
+ * activation on (review/lenses.ts), which asks the server through ServerHost.codeLenses. The
+ * library's registered a second provider as the server started, and VS Code, on any provider
+ * registering, redraws a file's lenses as text without links until its next request — seconds
+ * after a reload. Without the feature the client also declares no lens refresh support, so the
+ * server never asks for one: the host tells VS Code itself (lensRefresh.ts).
+ */
+class LanguageClientWithoutLenses extends LanguageClient {
+  // Called by the library's constructor for each feature it has built in.
+  override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    if ('registrationType' in feature && feature.registrationType === CodeLensRequest.type) return;
+    super.registerFeature(feature);
+  }
 }

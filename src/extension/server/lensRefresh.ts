@@ -1,6 +1,6 @@
 /**
  * The one door through which VS Code hears that Ratchet's lenses changed. The server sends this
- * client no `workspace/codeLens/refresh` (client.ts turns the capability off); the host tells this
+ * client no `workspace/codeLens/refresh` (the client declares no lens support: client.ts); the host tells this
  * door instead, on each suggestion change the server notifies, each settings change it sends, and
  * each suggestion the editor starts or stops hiding while it is answered.
  *
@@ -36,7 +36,7 @@ export class LensRefresh {
   private toSettle = 0;
 
   constructor(
-    /** Tells VS Code the lenses changed (the language client's provider event). */
+    /** Tells VS Code the lenses changed (Ratchet's lens provider's event, review/lenses.ts). */
     private readonly tell: () => void,
     private readonly holdMs = LENS_HOLD_MS,
   ) {}

@@ -12,6 +12,7 @@ import type { LanguageModelParams, LanguageModelResult, RatchetConfigurationChan
 import type { Config } from '../config';
 import type { EditorErrors } from '../errors';
 import type { ApiKeyStore } from '../secrets';
+import { keyTooltip } from '../keyTable';
 import { describeServerSettings, serverExecArgv, toServerSettings } from '../settings';
 import type { ServerPhase } from '../views/statusText';
 import { loadClientModule } from './lazyClient';
@@ -62,10 +63,9 @@ export class ServerHost implements vscode.Disposable {
   private currentPhase: ServerPhase = 'stopped';
   private readonly phaseEmitter = new vscode.EventEmitter<ServerPhase>();
   private readonly policy = new RestartPolicy();
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
   /** The one door to VS Code's lens requests (lensRefresh.ts). */
-  private readonly lenses = new LensRefresh(() => {
-    if (this.client) loadClientModule().refreshCodeLenses(this.client, vscode.workspace.textDocuments);
-  });
+  private readonly lenses = new LensRefresh(() => this.lensesChanged.fire());
   private readonly output: vscode.LogOutputChannel;
   private readonly trace: vscode.LogOutputChannel;
   /** The settings of the last send, for automatic restarts (initializationOptions is synchronous). */
@@ -74,6 +74,8 @@ export class ServerHost implements vscode.Disposable {
   private serverHas: string | undefined;
 
   readonly onDidChangePhase = this.phaseEmitter.event;
+  /** The server's lenses (may) have changed: Ratchet's lens provider has VS Code ask again (review/lenses.ts). */
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -84,10 +86,8 @@ export class ServerHost implements vscode.Disposable {
       traceChannel: vscode.LogOutputChannel;
       errors: EditorErrors;
       handlers: ServerHandlers;
-      /** A lens of the server's that the editor leaves out (client.ts). */
+      /** A lens of the server's that the editor leaves out (its suggestion is being answered here: `codeLenses`). */
       hidesLens(command: vscode.Command): boolean;
-      /** A file whose lenses are the restored suggestion's alone for now (client.ts). */
-      onlyRestoredLenses(uri: string): boolean;
     },
   ) {
     this.output = redactingChannel(deps.log, () => deps.apiKeys.known());
@@ -157,9 +157,6 @@ export class ServerHost implements vscode.Disposable {
         this.setPhase('failed');
         void this.offerRestart(message);
       },
-      hidesLens: (command) => this.deps.hidesLens(command),
-      onlyRestoredLenses: (uri) => this.deps.onlyRestoredLenses(uri),
-      lensesAsked: () => this.lenses.asked(),
     });
     this.client = client;
     const h = this.deps.handlers;
@@ -175,6 +172,8 @@ export class ServerHost implements vscode.Disposable {
       client.onDidChangeState((e) => {
         if (client !== this.client) return;
         if (e.newState === State.Running) {
+          // Its lenses need no settings sent first: VS Code asks for them now.
+          this.refreshCodeLenses();
           // What the server started with may be out of date (the key read meanwhile, remote user
           // settings arriving late in code-server, a key stored): only a change is sent, and the
           // phase turns 'running' once it is.
@@ -195,7 +194,11 @@ export class ServerHost implements vscode.Disposable {
               if (this.lastSettings !== undefined) void this.sendSettingsTo(client, this.lastSettings).catch(warn);
             });
         } else if (e.newState === State.Starting) this.setPhase('starting');
-        else if (this.currentPhase !== 'failed') this.setPhase('stopped');
+        else {
+          if (this.currentPhase !== 'failed') this.setPhase('stopped');
+          // A server that stopped has no lenses (codeLenses): VS Code is to take them away.
+          this.refreshCodeLenses();
+        }
       }),
     ];
     try {
@@ -215,6 +218,7 @@ export class ServerHost implements vscode.Disposable {
     this.processes = undefined;
     while (this.clientSubscriptions.length > 0) this.clientSubscriptions.pop()?.dispose();
     this.setPhase('stopped');
+    if (client) this.refreshCodeLenses();
     // A process forked for a start the client never made (stopped while the library loaded).
     processes?.dropUnclaimed();
     const child = processes?.current;
@@ -264,6 +268,36 @@ export class ServerHost implements vscode.Disposable {
     this.lenses.settle();
   }
 
+  /**
+   * The server's lenses for a file, as VS Code draws them (Ratchet's lens provider asks here): none
+   * while it is not running; a suggestion's that is being answered here left out (`hidesLens`: the
+   * server drops them itself once it has the answer); the keys this extension binds in the tooltips
+   * (the server's titles name none, as any LSP client may show them).
+   */
+  async codeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
+    this.lenses.asked();
+    const client = this.client;
+    if (!client?.isRunning()) return [];
+    let lenses: vscode.CodeLens[] | undefined;
+    try {
+      const found = await sendRequest(client, loadClientModule().CodeLensRequest.type, client.code2ProtocolConverter.asCodeLensParams(document), token);
+      lenses = token.isCancellationRequested ? undefined : await client.protocol2CodeConverter.asCodeLenses(found, token);
+    } catch (err) {
+      // A window that reloads or closes stops the server while VS Code still has a request out; no
+      // one waits for its answer then.
+      if (client !== this.client || !client.isRunning()) return [];
+      throw err;
+    }
+    const mac = process.platform === 'darwin';
+    return (lenses ?? [])
+      .filter((lens) => !(lens.command && this.deps.hidesLens(lens.command)))
+      .map((lens) => {
+        const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, mac);
+        if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;
+        return lens;
+      });
+  }
+
   async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
     const client = this.client;
     if (!client || !this.running) throw new ServerDownError(this.currentPhase);
@@ -272,6 +306,7 @@ export class ServerHost implements vscode.Disposable {
 
   dispose(): void {
     this.lenses.dispose();
+    this.lensesChanged.dispose();
     void this.stop();
     this.phaseEmitter.dispose();
   }

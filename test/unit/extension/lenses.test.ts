@@ -1,12 +1,15 @@
-// After a reload the server's start waits (restoredLenses.answered) until VS Code has had the lenses
-// of the suggestions drawn from the window's record: its lens request otherwise waited behind the
-// start, and was dropped when the language client's provider registered.
+// Ratchet's one lens provider (review/lenses.ts): the restored suggestions' lenses until the server
+// has spoken, the server's otherwise. After a reload the server's start waits (lenses.answered) until
+// VS Code has had the restored lenses: its lens request otherwise waited behind the start.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SuggestionState } from '../../../src/protocol/lsp';
 import { changedSpan } from '../../../src/server/textChange';
 
-type Provider = { provideCodeLenses(doc: { uri: { toString(): string } }): unknown[] };
+type Doc = { uri: { toString(): string } };
+type Provider = { provideCodeLenses(doc: Doc, token?: unknown): unknown; onDidChangeCodeLenses(listener: () => void): unknown };
 let provider: Provider | undefined;
+/** The files the server answers for, by the selector's verdict (the test's stand-in for VS Code's glob match). */
+const served = new Set<string>();
 const visible: string[] = [];
 let lensesOff = false;
 
@@ -37,6 +40,7 @@ vi.mock('vscode', () => {
       ) {}
     },
     languages: {
+      match: (_selector: unknown, doc: Doc) => (served.has(doc.uri.toString()) ? 10 : 0),
       registerCodeLensProvider: (_selector: unknown, p: Provider) => {
         provider = p;
         return { dispose: () => undefined };
@@ -51,7 +55,7 @@ vi.mock('vscode', () => {
   };
 });
 
-const { ANSWER_LEAVES_MS, registerRestoredLenses } = await import('../../../src/extension/review/restoredLenses');
+const { ANSWER_LEAVES_MS, registerLenses } = await import('../../../src/extension/review/lenses');
 
 const RESTORED = 'file:///w/a.prompt.md';
 const OTHER = 'file:///w/b.prompt.md';
@@ -72,7 +76,59 @@ const review = {
   onDidChangeAnswering: () => ({ dispose: () => undefined }),
   book: { hasUnconfirmed: () => true },
 };
-const ask = (uri: string) => provider!.provideCodeLenses({ uri: { toString: () => uri } });
+/** The server's side (ServerHost): a lens for every file it is asked about, and the files it was asked about. */
+const SERVER_LENS = { title: 'Evolve this prompt' };
+const serverAsked: string[] = [];
+const serverListeners = new Set<() => void>();
+const server = {
+  codeLenses: (doc: Doc) => {
+    serverAsked.push(doc.uri.toString());
+    return Promise.resolve([SERVER_LENS]);
+  },
+  onDidChangeCodeLenses: (listener: () => void) => {
+    serverListeners.add(listener);
+    return { dispose: () => serverListeners.delete(listener) };
+  },
+} as never;
+const ask = (uri: string) => provider!.provideCodeLenses({ uri: { toString: () => uri } }) as unknown[] | Promise<unknown[]>;
+
+describe("one lens provider for the restored lenses and the server's", () => {
+  beforeEach(() => {
+    visible.length = 0;
+    served.clear();
+    serverAsked.length = 0;
+    serverListeners.clear();
+  });
+
+  it("gives the server's lenses for a file the server answers for", async () => {
+    served.add(OTHER);
+    registerLenses(review as never, server);
+    expect(await ask(OTHER)).toEqual([SERVER_LENS]);
+    expect(serverAsked).toEqual([OTHER]);
+  });
+
+  it('does not ask the server for a file showing a restored suggestion: a server still starting would hold its lenses back', () => {
+    served.add(RESTORED);
+    registerLenses(review as never, server);
+    const lenses = ask(RESTORED) as unknown[];
+    expect(lenses.map((l) => (l as { command: { command: string } }).command.command)).toEqual(expect.arrayContaining(['ratchet.acceptSuggestion', 'ratchet.rejectSuggestion']));
+    expect(serverAsked).toEqual([]);
+  });
+
+  it('does not ask the server for a file it does not answer for', () => {
+    registerLenses(review as never, server);
+    expect(ask(OTHER)).toEqual([]);
+    expect(serverAsked).toEqual([]);
+  });
+
+  it("has VS Code ask again when the server's lenses change", () => {
+    registerLenses(review as never, server);
+    let asked = 0;
+    provider!.onDidChangeCodeLenses(() => asked++);
+    serverListeners.forEach((tell) => tell());
+    expect(asked).toBe(1);
+  });
+});
 
 describe('the restored lenses go to VS Code before the server starts', () => {
   beforeEach(() => {
@@ -84,13 +140,13 @@ describe('the restored lenses go to VS Code before the server starts', () => {
 
   it('waits until VS Code has asked for the lenses of the visible file that shows a restored suggestion', async () => {
     visible.push(RESTORED, OTHER);
-    const lenses = registerRestoredLenses(review as never);
+    const lenses = registerLenses(review as never, server);
     let settled = false;
     void lenses.answered(1_000).then(() => (settled = true));
     expect(ask(OTHER)).toEqual([]);
     await vi.advanceTimersByTimeAsync(0);
     expect(settled).toBe(false);
-    expect(ask(RESTORED).length).toBeGreaterThan(0);
+    expect((ask(RESTORED) as unknown[]).length).toBeGreaterThan(0);
     // Not in the same turn: the extension host sends the answer on a timer of its own, and the
     // server's start, run first, held it back.
     await vi.advanceTimersByTimeAsync(1);
@@ -101,7 +157,7 @@ describe('the restored lenses go to VS Code before the server starts', () => {
 
   it('does not wait for lenses VS Code already had', async () => {
     visible.push(RESTORED);
-    const lenses = registerRestoredLenses(review as never);
+    const lenses = registerLenses(review as never, server);
     ask(RESTORED);
     let settled = false;
     void lenses.answered(1_000).then(() => (settled = true));
@@ -112,7 +168,7 @@ describe('the restored lenses go to VS Code before the server starts', () => {
   it('does not wait where the user turned lenses off (VS Code never asks)', async () => {
     visible.push(RESTORED);
     lensesOff = true;
-    const lenses = registerRestoredLenses(review as never);
+    const lenses = registerLenses(review as never, server);
     let settled = false;
     void lenses.answered(1_000).then(() => (settled = true));
     await vi.advanceTimersByTimeAsync(0);
@@ -121,7 +177,7 @@ describe('the restored lenses go to VS Code before the server starts', () => {
 
   it('does not wait when no visible editor shows a restored suggestion', async () => {
     visible.push(OTHER);
-    const lenses = registerRestoredLenses(review as never);
+    const lenses = registerLenses(review as never, server);
     let settled = false;
     void lenses.answered(1_000).then(() => (settled = true));
     await vi.advanceTimersByTimeAsync(0);
@@ -130,7 +186,7 @@ describe('the restored lenses go to VS Code before the server starts', () => {
 
   it('waits no longer than it is given when VS Code never asks', async () => {
     visible.push(RESTORED);
-    const lenses = registerRestoredLenses(review as never);
+    const lenses = registerLenses(review as never, server);
     let settled = false;
     void lenses.answered(1_000).then(() => (settled = true));
     await vi.advanceTimersByTimeAsync(999);
