@@ -19,6 +19,8 @@ import type { InlineReview } from './inlineReview';
 /** The server's side of the lenses (ServerHost). */
 export interface ServerLenses {
   codeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]>;
+  /** VS Code asked for a file's lenses, from the server or not: it has every change told so far (lensRefresh.ts). */
+  lensesAsked(): void;
   /** The server's lenses (may) have changed: VS Code is to ask again. */
   readonly onDidChangeCodeLenses: vscode.Event<void>;
 }
@@ -55,6 +57,7 @@ export function registerLenses(review: InlineReview, server: ServerLenses): Lens
     {
       onDidChangeCodeLenses: changed.event,
       provideCodeLenses: (doc, token) => {
+        server.lensesAsked();
         const uri = doc.uri.toString();
         // Over the change as it is drawn: the file's one suggestion on screen, on the text it was computed on (decide.ts reviewAction).
         const restored = review.restoredOnScreen(uri);

@@ -263,6 +263,11 @@ export class ServerHost implements vscode.Disposable {
     this.lenses.changed();
   }
 
+  /** VS Code asked for a file's lenses: it has every change told so far (lensRefresh.ts). */
+  lensesAsked(): void {
+    this.lenses.asked();
+  }
+
   /** Once the start is over: VS Code's spacing of lens requests forgets the start's slow ones (lensRefresh.ts). */
   settleLensPace(): void {
     this.lenses.settle();
@@ -275,7 +280,6 @@ export class ServerHost implements vscode.Disposable {
    * (the server's titles name none, as any LSP client may show them).
    */
   async codeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
-    this.lenses.asked();
     const client = this.client;
     if (!client?.isRunning()) return [];
     let lenses: vscode.CodeLens[] | undefined;

@@ -80,7 +80,10 @@ const review = {
 const SERVER_LENS = { title: 'Evolve this prompt' };
 const serverAsked: string[] = [];
 const serverListeners = new Set<() => void>();
+/** How many lens requests the server's side heard of (its door to VS Code counts them: lensRefresh.ts). */
+let requestsHeard = 0;
 const server = {
+  lensesAsked: () => requestsHeard++,
   codeLenses: (doc: Doc) => {
     serverAsked.push(doc.uri.toString());
     return Promise.resolve([SERVER_LENS]);
@@ -98,6 +101,7 @@ describe("one lens provider for the restored lenses and the server's", () => {
     served.clear();
     serverAsked.length = 0;
     serverListeners.clear();
+    requestsHeard = 0;
   });
 
   it("gives the server's lenses for a file the server answers for", async () => {
@@ -113,12 +117,15 @@ describe("one lens provider for the restored lenses and the server's", () => {
     const lenses = ask(RESTORED) as unknown[];
     expect(lenses.map((l) => (l as { command: { command: string } }).command.command)).toEqual(expect.arrayContaining(['ratchet.acceptSuggestion', 'ratchet.rejectSuggestion']));
     expect(serverAsked).toEqual([]);
+    // The request still counts as one VS Code made: the changes told so far are in it.
+    expect(requestsHeard).toBe(1);
   });
 
   it('does not ask the server for a file it does not answer for', () => {
     registerLenses(review as never, server);
     expect(ask(OTHER)).toEqual([]);
     expect(serverAsked).toEqual([]);
+    expect(requestsHeard).toBe(1);
   });
 
   it("has VS Code ask again when the server's lenses change", () => {
