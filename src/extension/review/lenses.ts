@@ -3,7 +3,7 @@
  * file's lenses once every provider has answered, and whenever a provider registers it redraws them
  * from a copy without links (a click does nothing) until its next request: when the language
  * client registered its own provider as the server started, a reloaded window's lenses were inert
- * for 2–4 s (bench:editor). So the server's lenses come through this provider too:
+ * for 2–5 s (bench:editor). So the server's lenses come through this provider too:
  *   - over a suggestion drawn from the last session's record (InlineReview.restore) while the
  *     server has not said how it stands, the lenses the server puts over a pending suggestion
  *     (src/protocol/suggestionLenses.ts), the keys in their tooltips; the server is not asked for
@@ -11,6 +11,7 @@
  *   - otherwise the server's own (ServerHost.codeLenses), none while it is not running.
  */
 import * as vscode from 'vscode';
+import type { SuggestionState } from '../../protocol/lsp';
 import { suggestionLenses } from '../../protocol/suggestionLenses';
 import { keyTooltip } from '../keyTable';
 import { DOCUMENT_SELECTOR } from '../server/documentSelector';
@@ -45,7 +46,7 @@ export function registerLenses(review: InlineReview, server: ServerLenses): Lens
   // Asked again when the server settles a restored suggestion, and when one is answered here (its
   // lenses go at once, as the server's do).
   const changed = new vscode.EventEmitter<void>();
-  const restoredLenses = (restored: NonNullable<ReturnType<InlineReview['restoredOnScreen']>>): vscode.CodeLens[] =>
+  const restoredLenses = (restored: SuggestionState): vscode.CodeLens[] =>
     suggestionLenses([restored]).map((l) => {
       const range = new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character);
       return new vscode.CodeLens(range, { ...l.command, tooltip: keyTooltip(l.command.title, l.command.command, mac) ?? l.command.tooltip });
