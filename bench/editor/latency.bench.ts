@@ -2,12 +2,12 @@
  * bench:editor — how long the editor trails the engine (issue #29 item 2), in the real VS Code
  * (code-server in Chromium, the e2e harness) against the fake endpoint:
  *   - key to lens: from the Accept (Ctrl+Shift+Enter) or Reject (Ctrl+Shift+Backspace) key press
- *     to the moment the suggestion's lenses are gone from the editor — Reject both in the window
- *     the suggestion came to and right after a reload (VS Code waits longer before its next lens
- *     request while its measure of the lens requests still holds the slow ones of the start-up);
- *   - key to change: from the Reject key to the suggestion's added lines gone from the editor (what
- *     Ratchet draws itself, without waiting for VS Code's next lens request);
- *   - reload to suggestion: from "Developer: Reload Window" to the waiting suggestion's Accept lens
+ *     to the moment no Accept or Reject of the suggestion is left in the editor — neither a link in
+ *     the change (how Ratchet draws them since 2026-12-05) nor a code lens (how it drew them before,
+ *     and what a lens of the server's would be if one were let through) — Reject both in the window
+ *     the suggestion came to and right after a reload;
+ *   - key to change: from the Reject key to the suggestion's added lines gone from the editor;
+ *   - reload to suggestion: from "Developer: Reload Window" to the waiting suggestion's Accept
  *     drawn again in the reopened file.
  * Each measured on the machine as it is and with both cores busy besides (one spinning process per
  * core); the load average of each sample is printed, since "as it is" may be a busy machine. After each
@@ -33,7 +33,7 @@ const TRACE = process.env.TRACE === '1';
 const LOOK_EVERY_MS = 50;
 
 /** The table's rows, in its order. */
-const MEASURES = ['Accept key → lenses gone', 'Reject key → change gone', 'Reject key → lenses gone', 'Reject key → lenses gone, after a reload', 'Reload Window → suggestion drawn'] as const;
+const MEASURES = ['Accept key → Accept/Reject gone', 'Reject key → change gone', 'Reject key → Accept/Reject gone', 'Reject key → Accept/Reject gone, after a reload', 'Reload Window → suggestion drawn'] as const;
 type Measure = (typeof MEASURES)[number];
 type Load = 'no extra load' | 'both cores busy';
 const samples: { load: Load; measure: Measure; ms: number; loadAverage: number }[] = [];
@@ -57,7 +57,7 @@ describe('bench:editor', () => {
     await editor.clickCodeLens(/Evolve/, 90_000);
     await panel.waitForStatus('running', 90_000);
     await editor.focusGroup(1);
-    await editor.waitForCodeLens(/Accept c1/, 180_000);
+    await editor.waitForSuggestionLink(/Accept c1/, 180_000);
   }
 
   /** Puts the cursor on the change and waits until the status bar says the keys answer it (as inlineChange.spec.ts). */
@@ -72,7 +72,7 @@ describe('bench:editor', () => {
   const clock = () => session().page.evaluate(() => (window as unknown as { __lensClock: LensClock }).__lensClock);
 
   /**
-   * Milliseconds from the review key going down in the page to the suggestion's lenses gone from
+   * Milliseconds from the review key going down in the page to the suggestion's Accept/Reject gone from
    * the page, both by the page's own clock (`lensClock`): what the user sees, without the time the
    * bench's keyboard and its looking take.
    */
@@ -101,7 +101,7 @@ describe('bench:editor', () => {
     const edited = c.rewrittenGoneAt === undefined ? '' : `; the rewritten line gone from the text +${(c.rewrittenGoneAt - keyAt).toFixed(0)}`;
     const change = c.changeShownAtKey ? (c.changeGoneAt === undefined ? '; the added lines still drawn' : `; the added lines gone +${(c.changeGoneAt - keyAt).toFixed(0)}`) : '; no added lines drawn at the key';
     const atKey = c.stateAtKey === 'text' ? ' (at the key drawn as text, not clickable)' : '';
-    console.log(`bench:editor: the lenses${atKey} ${flipsAfter(c, keyAt)}${edited}${change} (ms after the key)`);
+    console.log(`bench:editor: Accept/Reject${atKey} ${flipsAfter(c, keyAt)}${edited}${change} (ms after the key)`);
     return { keyAt, goneAt, ...(c.changeShownAtKey && c.changeGoneAt !== undefined ? { changeGoneAt: c.changeGoneAt } : {}) };
   }
 
@@ -117,19 +117,18 @@ describe('bench:editor', () => {
     // Accept by keyboard, then one Ctrl+Z gives the file back for the next round.
     await evolveToSuggestion();
     await cursorOnChange();
-    const accepted = await keyToLensesGone('Control+Shift+Enter', 'the lenses gone after Accept');
-    record(load, 'Accept key → lenses gone', accepted.goneAt - accepted.keyAt);
+    const accepted = await keyToLensesGone('Control+Shift+Enter', 'Accept/Reject gone after Accept');
+    record(load, 'Accept key → Accept/Reject gone', accepted.goneAt - accepted.keyAt);
     await printTrace('the Accept key went down', s.runDir, accepted.keyAt, accepted.goneAt);
     await editor.waitForText(fixture.hint(1));
     await editor.undo();
     await editor.waitForNoText(fixture.hint(1));
     await s.workbench.ratchetPanel.waitForStatus('finished', 120_000);
 
-    // Reject by keyboard in the window the suggestion came to: how long VS Code's next lens request
-    // keeps the lenses drawn once the change itself is gone.
+    // Reject by keyboard in the window the suggestion came to.
     await evolveToSuggestion();
     await cursorOnChange();
-    await reject(load, 'Reject key → lenses gone');
+    await reject(load, 'Reject key → Accept/Reject gone');
 
     // A waiting suggestion across a reload, then Reject by keyboard. The window comes back with the
     // prompt's editor restored by VS Code itself: nothing is reopened by hand.
@@ -142,7 +141,7 @@ describe('bench:editor', () => {
         const c = await clock().catch(() => undefined);
         return c?.enterAt !== undefined && c.drawnAt !== undefined && c.shown === true ? { enterAt: c.enterAt, drawnAt: c.drawnAt } : undefined;
       },
-      'the Accept lens drawn again after the reload',
+      "the suggestion's Accept drawn again after the reload",
       300_000,
       LOOK_EVERY_MS,
     );
@@ -152,12 +151,12 @@ describe('bench:editor', () => {
     await printTrace('Enter ran Reload Window', s.runDir, enterAt, drawnAt);
     await editor.focusGroup(1);
     await cursorOnChange();
-    await reject(load, 'Reject key → lenses gone, after a reload');
+    await reject(load, 'Reject key → Accept/Reject gone, after a reload');
   }
 
-  /** Rejects the suggestion under the cursor by keyboard; records when its drawing went and when its lenses did. */
-  async function reject(load: Load, measure: 'Reject key → lenses gone' | 'Reject key → lenses gone, after a reload'): Promise<void> {
-    const rejected = await keyToLensesGone('Control+Shift+Backspace', `the lenses gone after Reject (${measure})`);
+  /** Rejects the suggestion under the cursor by keyboard; records when its drawing went and when its Accept/Reject did. */
+  async function reject(load: Load, measure: 'Reject key → Accept/Reject gone' | 'Reject key → Accept/Reject gone, after a reload'): Promise<void> {
+    const rejected = await keyToLensesGone('Control+Shift+Backspace', `Accept/Reject gone after Reject (${measure})`);
     if (rejected.changeGoneAt !== undefined) record(load, 'Reject key → change gone', rejected.changeGoneAt - rejected.keyAt);
     record(load, measure, rejected.goneAt - rejected.keyAt);
     await printTrace('the Reject key went down', session().runDir, rejected.keyAt, rejected.goneAt);
@@ -191,7 +190,7 @@ function printLongTasks(c: LensClock, from: number, to: number): void {
   if (byWhose.size > 0) console.log(`bench:editor: of which ${[...byWhose].map(([whose, ms]) => `${ms.toFixed(0)} ms ${whose}`).join(', ')}`);
 }
 
-/** Each time the suggestion's lenses came, went or turned to text after `from`, as "+ms" after it. */
+/** Each time the suggestion's Accept/Reject came, went or turned to text after `from`, as "+ms" after it. */
 function flipsAfter(c: LensClock, from: number): string {
   const words: Record<LensState, string> = { links: 'drawn', text: 'drawn as text (not clickable)', gone: 'gone' };
   return c.flips
@@ -200,12 +199,12 @@ function flipsAfter(c: LensClock, from: number): string {
     .join(', ');
 }
 
-/** When the reopened prompt came on screen, and each time its suggestion's lenses came or went, after `from`. */
+/** When the reopened prompt came on screen, and each time its suggestion's Accept/Reject came or went, after `from`. */
 function printPage(c: LensClock, from: number): void {
-  console.log(`bench:editor: the prompt's text on screen ${c.editorAt === undefined ? 'never' : `+${(c.editorAt - from).toFixed(0)}`}; its suggestion's lenses ${flipsAfter(c, from) || 'never drawn'} (ms after Enter)`);
+  console.log(`bench:editor: the prompt's text on screen ${c.editorAt === undefined ? 'never' : `+${(c.editorAt - from).toFixed(0)}`}; its suggestion's Accept/Reject ${flipsAfter(c, from) || 'never drawn'} (ms after Enter)`);
 }
 
-/** The suggestion's lenses: drawn as links, drawn as text only (VS Code's cached copy, not clickable), or not drawn. */
+/** The suggestion's Accept/Reject: drawn as links, drawn as text only (VS Code's cached copy, not clickable), or not drawn. */
 type LensState = 'links' | 'text' | 'gone';
 
 /** What `lensClock` keeps in the page, by the page's clock (Date.now()). */
@@ -214,20 +213,20 @@ interface LensClock {
   keyAt?: number;
   /** The last Enter went down in the window before this page was loaded (the Reload Window's). */
   enterAt?: number;
-  /** A suggestion's Accept lens was last drawn, or its lenses last gone. */
+  /** A suggestion's Accept was last drawn, or its Accept/Reject last gone. */
   drawnAt?: number;
   goneAt?: number;
-  /** Whether the suggestion's lenses are in the page now. */
+  /** Whether the suggestion's Accept/Reject are in the page now. */
   shown?: boolean;
-  /** How the suggestion's lenses are drawn now. */
+  /** How the suggestion's Accept/Reject are drawn now. */
   state?: LensState;
-  /** Each time how the suggestion's lenses are drawn changed. */
+  /** Each time how the suggestion's Accept/Reject are drawn changed. */
   flips: [number, LensState][];
   /** The reopened prompt's text first on screen in this page. */
   editorAt?: number;
   /** After the last review key, the line the suggestion rewrites first gone from the text on screen (an Accept's edit drawn). */
   rewrittenGoneAt?: number;
-  /** How the suggestion's lenses were drawn when the last review key went down. */
+  /** How the suggestion's Accept/Reject were drawn when the last review key went down. */
   stateAtKey?: LensState;
   /** Whether the suggestion's added lines (their inline widget) were drawn when the last review key went down. */
   changeShownAtKey?: boolean;
@@ -239,7 +238,7 @@ interface LensClock {
 
 /**
  * Runs in the workbench page: notes by the page's own clock when a review key or Enter goes down
- * and when the suggestion's lenses appear in or leave the page's DOM (a MutationObserver runs
+ * and when the suggestion's Accept/Reject appear in or leave the page's DOM (a MutationObserver runs
  * before the next paint). The last Enter is kept across a reload in sessionStorage, so a reload is
  * timed from the Enter that ran Reload Window.
  */
@@ -273,13 +272,14 @@ function lensClock(): void {
   // The added lines of a suggestion are drawn in a comment widget (review/inlineReview.ts), the only one Ratchet draws in the editor.
   const changeShown = () => document.querySelector('.monaco-editor .review-widget') !== null;
   const look = () => {
-    // Every lens's text, not only the links: VS Code redraws a file's lenses from its cache (as
-    // plain text, the same titles) whenever the editor's model or language or the providers change,
-    // then as links again after its next request. Both are on screen.
-    const lenses = [...document.querySelectorAll('.codelens-decoration')].filter((lens) => /Accept c\d|Reject/.test(lens.textContent ?? ''));
-    const now = lenses.length > 0;
+    // The suggestion's Accept / Reject: links in its widget, or lenses. Every lens's text, not only
+    // the links: VS Code redraws a file's lenses from its cache (as plain text, the same titles)
+    // whenever the editor's model or language or the providers change, then as links again after
+    // its next request. Both are on screen.
+    const answers = [...document.querySelectorAll('.codelens-decoration, .monaco-editor .review-widget .comment-body a')].filter((el) => /Accept c\d|Reject/.test(el.textContent ?? ''));
+    const now = answers.length > 0;
     // VS Code's copy of the last lenses it had is text without links: drawn, but a click does nothing.
-    const state: LensState = !now ? 'gone' : lenses.some((lens) => lens.querySelector('a') !== null) ? 'links' : 'text';
+    const state: LensState = !now ? 'gone' : answers.some((el) => el.tagName === 'A' || el.querySelector('a') !== null) ? 'links' : 'text';
     if (state !== clock.state) {
       clock.state = state;
       clock.flips.push([Date.now(), state]);

@@ -15,8 +15,7 @@ import { answerLanguageModel } from './lm/languageModel';
 import { RunStore, registerPanel } from './panel';
 import { registerProvenance } from './provenance';
 import { InlineReview } from './review/inlineReview';
-import { lensOfAnswered, lensOfUnconfirmed } from './review/target';
-import { registerLenses } from './review/lenses';
+import { registerLenses } from './server/lenses';
 import { editorJournals } from './runs/journalFiles';
 import { RunFeed } from './runs/runFeed';
 import { ResumeOffers } from './runs/resumeOffers';
@@ -86,18 +85,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       onLanguageModel: (params, token) => answerLanguageModel(params, token, log),
       onReady: () => void afterReady(),
     },
-    hidesLens: (command) => lensOfAnswered(command.command, command.arguments ?? [], review.book) || lensOfUnconfirmed(command.command, command.arguments ?? [], review.book),
   });
   host = serverHost;
-  // Every lens of Ratchet's, the restored suggestions' until the server is back, from one provider (lenses.ts).
-  const lenses = registerLenses(review, serverHost);
-  // What waited for the user's answer when the window went away is drawn again now, not once the server is back.
+  // What waited for the user's answer when the window went away is drawn again now, Accept and
+  // Reject with it, not once the server is back.
   review.restore();
-  context.subscriptions.push(
-    serverHost,
-    lenses,
-    review.onDidChangeAnswering(() => serverHost.refreshCodeLenses()),
-  );
+  // Every lens of the server's, from one provider registered now (server/lenses.ts).
+  context.subscriptions.push(serverHost, registerLenses(serverHost));
 
   const runsView = new RunsView({ store, statuses, host: serverHost, feed, errors });
   const resumeOffers = new ResumeOffers(runsView, context.workspaceState);
@@ -191,9 +185,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   async function afterReady(): Promise<void> {
     try {
       review.reset((await serverHost.request(ListSuggestionsRequest, {})).suggestions);
-      // Where a suggestion is on screen its lenses answer the next key (a Reject): VS Code's wait before
-      // taking them away is no longer the start's (seconds after a reload, lensRefresh.ts).
-      if (vscode.window.visibleTextEditors.some((e) => review.action(e.document.uri.toString())?.action.kind === 'show')) serverHost.settleLensPace();
       await runsView.refresh();
       for (const run of runsView.listedRuns()) if (run.hosted && !feed.has(run.runId)) await feed.load(run.workspace, run.runId);
     } catch (err) {
@@ -202,14 +193,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
 
   // Not awaited: activation (and the commands it gates) should not wait on the server's start.
-  // After a reload that drew a waiting suggestion from the window's record, its lenses go to VS Code
-  // first: the server's start keeps the extension host busy for a second or more (forking, loading
-  // the client library), and VS Code's lens request waited behind it (bench/README.md, bench:editor).
-  void lenses.answered(RESTORED_LENSES_FIRST_MS).then(() => serverHost.start());
+  void serverHost.start();
 }
-
-/** The longest the server's start waits for VS Code to ask for a restored suggestion's lenses (its wait is ≥ 250 ms). */
-const RESTORED_LENSES_FIRST_MS = 1_000;
 
 /** The walkthrough's "open a prompt file" step: a file that is a prompt by its name alone. */
 function setPromptFileOpen(editor: vscode.TextEditor | undefined): void {

@@ -1,9 +1,9 @@
 /**
  * Draws each file's pending suggestion as the whole change, in place: the lines it removes struck
- * through on a red background, and under them the lines it adds, every one of them, on a green
- * background. The server puts Accept / Reject lenses over each hunk. Also serves the proposed text
- * as a read-only `ratchet-suggestion:` document for the diff editor, and closes that diff once the
- * suggestion is answered.
+ * through on a red background, and at each hunk a widget under its last line with the hunk's
+ * Accept / Reject / Diff / Evidence links (commandLinks.ts) and every line it adds, on a green
+ * background. Also serves the proposed text as a read-only `ratchet-suggestion:` document for the
+ * diff editor, and closes that diff once the suggestion is answered.
  *
  * How the added lines are shown, and why this way: VS Code gives an extension no way to insert
  * lines into an editor's view without editing the document. Writing the proposal into the buffer
@@ -14,9 +14,10 @@
  * CSS that makes it a block only draws it over the lines below. The one widget the stable API
  * gives that takes its own room between lines is a comment thread's: so each hunk that adds lines
  * gets a read-only thread under its last line whose body is those lines, whole and wrapped at the
- * widget's width, on the theme's added-line background. The document is never touched until Accept,
- * which the server writes as one versioned edit: one undo takes it back, and Reject leaves the
- * text byte for byte.
+ * widget's width, on the theme's added-line background (a hunk that only removes lines gets one for
+ * its links). The links go with the widget the moment an answer starts, and come with it after a
+ * reload, before the server is back. The document is never touched until Accept, which the server
+ * writes as one versioned edit: one undo takes it back, and Reject leaves the text byte for byte.
  *
  * The Comments panel: VS Code opens it (40 % of the window) the first time a file with a comment
  * thread is shown, and again after every reload, under `comments.openView: firstFile`. A thread
@@ -26,19 +27,21 @@
  * panel; a user's own setting of `comments.openView` still wins.
  *
  * After a window reload: the pending suggestions are kept in the workspace's state, and drawn
- * again from there at activation — the change and its lenses (lenses.ts) — before the
- * language server is back and has heard from the run daemon, which takes seconds. The server's
- * first word on each settles it (SuggestionBook.restore); an answer given before that waits for
+ * again from there at activation, links and all, before the language server is back and has heard
+ * from the run daemon, which takes seconds. The server's first word on each settles it (SuggestionBook.restore); an answer given before that waits for
  * it (`confirmation`), and if the server does not start they are taken away.
  */
 import * as vscode from 'vscode';
 import type { SuggestionState } from '../../protocol/lsp';
+import { SUGGESTION_COMMANDS, suggestionCommands } from '../../protocol/suggestionLenses';
+import type { HunkCommands } from '../../protocol/suggestionLenses';
 import { hunkAtLine, hunkSummary, inlineHunks } from '../../core/edit/hunks';
 import type { Hunk } from '../../core/edit/hunks';
 import { keyFor } from '../keyTable';
 import { CONTEXT_KEYS } from '../menuTable';
 import { THEME_COLORS, cssVariable } from '../themeColors';
 import { addedLinesMarkdown } from './addedLines';
+import { commandLinksMarkdown } from './commandLinks';
 import { SuggestionBook, keptSuggestions, reviewAction, suggestionKey } from './decide';
 import type { DocView, ReviewAction } from './decide';
 import { SUGGESTION_SCHEME, parseSuggestionPath, suggestionPath } from './target';
@@ -62,9 +65,6 @@ export class InlineReview implements vscode.Disposable {
   private readonly comments: vscode.CommentController;
   private readonly drawn = new Map<string, Drawn>();
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
-  private readonly answeringChanged = new vscode.EventEmitter<string[]>();
-  /** The files whose lenses are to be asked for again: a suggestion's answer started here, or failed. */
-  readonly onDidChangeAnswering = this.answeringChanged.event;
   /** While the cursor is on a hunk: which keys answer it. */
   private readonly keysHint: vscode.StatusBarItem;
   private contextSeq = 0;
@@ -74,9 +74,6 @@ export class InlineReview implements vscode.Disposable {
    * since it may still be pending: it shows the file with a banner until the server says.
    */
   private readonly answered = new Set<string>();
-  private readonly unconfirmedChanged = new vscode.EventEmitter<void>();
-  /** The suggestions drawn from the last session's record changed (lenses.ts draws their lenses). */
-  readonly onDidChangeUnconfirmed = this.unconfirmedChanged.event;
   /** What was last written to the workspace's state (`changed`). */
   private lastKept: string | undefined;
   /** Answers held until the server's word on their suggestion is in (`confirmation`). */
@@ -111,8 +108,6 @@ export class InlineReview implements vscode.Disposable {
       this.stale,
       this.comments,
       this.contentChanged,
-      this.answeringChanged,
-      this.unconfirmedChanged,
       vscode.workspace.registerTextDocumentContentProvider(SUGGESTION_SCHEME, {
         onDidChange: this.contentChanged.event,
         provideTextDocumentContent: (uri) => this.proposedText(uri),
@@ -162,7 +157,6 @@ export class InlineReview implements vscode.Disposable {
   restore(): void {
     const uris = this.book.restore(keptSuggestions(this.kept?.get(KEPT)));
     uris.forEach((uri) => this.redraw(uri));
-    if (uris.length > 0) this.unconfirmedChanged.fire();
   }
 
   /** The server did not start: what it never confirmed is not drawn any more (its next start's list brings back what waits). */
@@ -181,7 +175,7 @@ export class InlineReview implements vscode.Disposable {
     return this.book.get(runId, candidateId)?.status === 'pending';
   }
 
-  /** After the book changed: kept for the next session; held answers and the restored lenses hear of it when something was settled. */
+  /** After the book changed: kept for the next session; held answers hear of it when something was settled. */
   private changed(settled: boolean): void {
     const pending = this.book.all().flatMap(({ seq: _seq, ...s }: SuggestionState & { seq?: number }) => (s.status === 'pending' ? [s] : []));
     // Each write goes to the window's storage; most changes (a run's progress, a re-ask after a reload) leave the list as it was.
@@ -192,7 +186,6 @@ export class InlineReview implements vscode.Disposable {
     }
     if (!settled) return;
     for (const wake of this.confirmWaiters.splice(0)) wake();
-    this.unconfirmedChanged.fire();
   }
 
   suggestionUri(s: Pick<SuggestionState, 'runId' | 'candidateId' | 'uri'>): vscode.Uri {
@@ -215,18 +208,8 @@ export class InlineReview implements vscode.Disposable {
   }
 
   /**
-   * The suggestion drawn in this file from the last session's record, its server's word on it not in
-   * yet (lenses.ts draws its lenses meanwhile).
-   */
-  restoredOnScreen(uri: string): SuggestionState | undefined {
-    const drawn = this.action(uri);
-    return drawn?.action.kind === 'show' && this.book.isUnconfirmed(drawn.suggestion.runId, drawn.suggestion.candidateId) ? drawn.suggestion : undefined;
-  }
-
-  /**
-   * Runs the user's answer to a suggestion with its drawing and its lenses taken away at once (the
-   * client leaves out the lenses of a suggestion being answered: target.ts lensOfAnswered); if the
-   * answer fails, the change and its lenses come back.
+   * Runs the user's answer to a suggestion with its drawing, links and all, taken away at once; if
+   * the answer fails, the change comes back.
    */
   async answering<T>(runId: string, candidateId: string, answer: () => Promise<T>): Promise<T> {
     this.setAnswering(runId, candidateId, true);
@@ -234,12 +217,11 @@ export class InlineReview implements vscode.Disposable {
       const answered = await answer();
       if (answered === undefined) {
         // Nothing was sent (a held answer the user cancelled, or one for a suggestion that no longer
-        // waits): what still waits is drawn again, lenses too.
+        // waits): what still waits is drawn again.
         this.setAnswering(runId, candidateId, false);
         return answered;
       }
-      // The server has the answer now and lists the suggestion no more; it refreshed the lenses
-      // itself. Asking VS Code for them again would only put its next lens request back by its wait.
+      // The server has the answer now and lists the suggestion no more.
       this.book.setAnswering(runId, candidateId, false).forEach((uri) => this.redraw(uri));
       return answered;
     } catch (err) {
@@ -249,9 +231,7 @@ export class InlineReview implements vscode.Disposable {
   }
 
   private setAnswering(runId: string, candidateId: string, answering: boolean): void {
-    const uris = this.book.setAnswering(runId, candidateId, answering);
-    uris.forEach((uri) => this.redraw(uri));
-    this.answeringChanged.fire(uris);
+    this.book.setAnswering(runId, candidateId, answering).forEach((uri) => this.redraw(uri));
   }
 
   dispose(): void {
@@ -357,39 +337,57 @@ export class InlineReview implements vscode.Disposable {
     editor.setDecorations(this.addedAnchor, anchors);
   }
 
-  /** The added lines' widgets for the document (once per document, however many editors show it); its hunks. */
+  /**
+   * The hunks' widgets for the document (once per document, however many editors show it): each
+   * hunk's Accept / Reject / Diff / Evidence links (commandLinks.ts) over the lines it adds; its hunks.
+   */
   private showHunks(doc: vscode.TextDocument, s: SuggestionState): Hunk[] {
     const uri = doc.uri.toString();
+    // The links' Accept All / Reject All depend on what else the run waits on in this file.
+    const others = this.book.all().filter((o) => o.uri === uri && o.status === 'pending' && o !== s && suggestionKey(o.runId, o.candidateId) !== suggestionKey(s.runId, s.candidateId));
+    const offers = suggestionCommands([s, ...others])[0]?.hunks ?? [];
     // What is drawn depends on the texts alone, not on the document version the server last saw:
     // a suggestion restored after a reload comes first with no version (the server heard of it
     // before the editor reopened the file), then the same one at the reopened file's version.
     // Redrawing then replaced the widgets while VS Code was still restoring the editor, and in one
     // e2e run the old widget stayed on screen beside the new one: the added lines drawn twice.
-    const signature = `${suggestionKey(s.runId, s.candidateId)}\n${s.baseText}\u0000${s.newText}`;
+    const signature = `${suggestionKey(s.runId, s.candidateId)}\n${s.baseText}\u0000${s.newText}\u0000${JSON.stringify(offers)}`;
     const existing = this.drawn.get(uri);
     if (existing?.signature === signature) return existing.hunks;
     this.forget(uri);
     const hunks = inlineHunks(s.baseText, s.newText);
     const lastLine = Math.max(0, doc.lineCount - 1);
-    const threads = hunks
-      .filter((h) => h.added.length > 0)
-      .map((h) => {
-        const line = Math.min(Math.max(h.anchorLine, 0), lastLine);
-        const where = h.anchorLine < 0 ? ' before line 1' : '';
-        const count = `${h.added.length} line${h.added.length === 1 ? '' : 's'}`;
-        const body = new vscode.MarkdownString(addedLinesMarkdown(h.added, cssVariable(THEME_COLORS.addedLineBackground.id)));
-        body.supportHtml = true;
-        const comment: vscode.Comment = { body, mode: vscode.CommentMode.Preview, author: { name: `Ratchet suggestion ${s.candidateId}` } };
-        const thread = this.comments.createCommentThread(doc.uri, new vscode.Range(line, 0, line, 0), [comment]);
-        // Short: the widget is as wide as the editor beside the panel. The keys are on the lenses and in the status bar.
-        const removed = h.removed ? h.removed.end - h.removed.start + 1 : 0;
-        thread.label = removed > 0 ? `Replaces ${removed} line${removed === 1 ? '' : 's'} with ${count}` : `Adds ${count}${where}`;
-        thread.canReply = false;
-        thread.contextValue = 'ratchet.pendingHunk';
-        thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
-        // No `thread.state`: an unresolved one would summon the Comments panel (see the top of this file).
-        return thread;
-      });
+    const mac = process.platform === 'darwin';
+    const thread = (line: number, label: string, added: readonly string[], offer: HunkCommands | undefined): vscode.CommentThread => {
+      const links = commandLinksMarkdown(offer?.commands ?? [], mac);
+      const lines = added.length > 0 ? addedLinesMarkdown(added, cssVariable(THEME_COLORS.addedLineBackground.id)) : '';
+      const body = new vscode.MarkdownString([links, lines].filter((part) => part !== '').join('\n\n'));
+      body.supportHtml = true;
+      body.supportThemeIcons = true;
+      // The links run Ratchet's review commands and nothing else; the added lines are escaped text (addedLines.ts).
+      body.isTrusted = { enabledCommands: [...SUGGESTION_COMMANDS] };
+      const comment: vscode.Comment = { body, mode: vscode.CommentMode.Preview, author: { name: `Ratchet suggestion ${s.candidateId}` } };
+      const t = this.comments.createCommentThread(doc.uri, new vscode.Range(line, 0, line, 0), [comment]);
+      // Short: the widget is as wide as the editor beside the panel. The keys are in the links' tooltips and in the status bar.
+      t.label = label;
+      t.canReply = false;
+      t.contextValue = 'ratchet.pendingHunk';
+      t.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
+      // No `thread.state`: an unresolved one would summon the Comments panel (see the top of this file).
+      return t;
+    };
+    const plural = (n: number): string => `${n} line${n === 1 ? '' : 's'}`;
+    const threads =
+      hunks.length === 0
+        ? // Nothing changes a line as a whole (line breaks only): the links alone, where it edits.
+          [thread(Math.min(s.range.start.line, lastLine), 'Changes line breaks only', [], offers[0])]
+        : hunks.map((h, i) => {
+            const line = Math.min(Math.max(h.anchorLine, 0), lastLine);
+            const removed = h.removed ? h.removed.end - h.removed.start + 1 : 0;
+            const where = h.anchorLine < 0 ? ' before line 1' : '';
+            const label = removed > 0 && h.added.length > 0 ? `Replaces ${plural(removed)} with ${plural(h.added.length)}` : removed > 0 ? `Removes ${plural(removed)}` : `Adds ${plural(h.added.length)}${where}`;
+            return thread(line, label, h.added, offers[i]);
+          });
     this.drawn.set(uri, { signature, hunks, threads });
     return hunks;
   }

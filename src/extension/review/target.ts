@@ -1,11 +1,9 @@
 /**
- * Which suggestion a review command is about. From a code lens it gets `[uri, runId, candidateId]`;
+ * Which suggestion a review command is about. From a link in the drawn change (or a code lens) it gets `[uri, runId, candidateId]`;
  * from the diff editor's title bar, the `ratchet-suggestion:` document it shows; from the palette,
  * nothing, so the active editor's pending suggestion is meant. Accept All / Reject All get
  * `[uri, runId]` and mean every pending suggestion of that run. Pure; unit-tested.
- * Also which of the server's lenses are about a suggestion whose answer is on its way.
  */
-import { RatchetCommands } from '../../protocol/lsp';
 import type { SuggestionBook } from './decide';
 
 export const SUGGESTION_SCHEME = 'ratchet-suggestion';
@@ -57,36 +55,4 @@ export function runTarget(args: readonly unknown[], activeUri: string | undefine
     .all()
     .filter((s) => s.runId === runId && s.status === 'pending')
     .map((s) => ({ uri: s.uri, runId: s.runId, candidateId: s.candidateId }));
-}
-
-/** The lenses that name one suggestion by `[uri, runId, candidateId]` (server/codeLens.ts). */
-const SUGGESTION_LENS_COMMANDS: ReadonlySet<string> = new Set([RatchetCommands.acceptSuggestion, RatchetCommands.rejectSuggestion, RatchetCommands.showDiff, RatchetCommands.showEvidence]);
-/** The lenses that name a run's suggestions by `[uri, runId]`. */
-const RUN_LENS_COMMANDS: ReadonlySet<string> = new Set([RatchetCommands.acceptAllSuggestions, RatchetCommands.rejectAllSuggestions]);
-
-/**
- * Whether a lens of the server's is about a suggestion the user has answered here, its answer not
- * yet settled in the server (SuggestionBook.isAnswering): the editor leaves it out, so the lenses go
- * at the key press with the drawn change, not a round trip later. Accept All / Reject All go when
- * every pending suggestion of their run is being answered.
- */
-export function lensOfAnswered(command: string, args: readonly unknown[], book: SuggestionBook): boolean {
-  const [, runId, candidateId] = args;
-  if (typeof runId !== 'string') return false;
-  if (SUGGESTION_LENS_COMMANDS.has(command)) return typeof candidateId === 'string' && book.isAnswering(runId, candidateId);
-  if (!RUN_LENS_COMMANDS.has(command)) return false;
-  const pending = book.all().filter((s) => s.runId === runId && s.status === 'pending');
-  return pending.length > 0 && pending.every((s) => book.isAnswering(s.runId, s.candidateId));
-}
-
-/**
- * Whether a lens of the server's is about a suggestion the editor draws from the last session's
- * record, not yet confirmed by the server: that one's lenses are review/lenses.ts's own until it is,
- * so they are never drawn twice.
- */
-export function lensOfUnconfirmed(command: string, args: readonly unknown[], book: SuggestionBook): boolean {
-  const [, runId, candidateId] = args;
-  if (typeof runId !== 'string') return false;
-  if (SUGGESTION_LENS_COMMANDS.has(command)) return typeof candidateId === 'string' && book.isUnconfirmed(runId, candidateId);
-  return RUN_LENS_COMMANDS.has(command) && book.all().some((s) => s.runId === runId && book.isUnconfirmed(s.runId, s.candidateId));
 }

@@ -2,38 +2,26 @@
  * The one door through which VS Code hears that Ratchet's lenses changed. The server sends this
  * client no `workspace/codeLens/refresh` (the client declares no lens support: client.ts); the host tells this
  * door instead, on each suggestion change the server notifies, each settings change it sends, and
- * each suggestion the editor starts or stops hiding while it is answered.
+ * the server's start and stop.
  *
  * Why a door of our own: VS Code asks for a file's lenses only a while after it hears they changed
  * (250 ms at least, longer while its recent requests were slow), and each further change it hears
- * starts that wait over. One Accept or Reject sets off several changes within a few hundred
- * milliseconds (the lenses hidden here, the server's new state of the suggestion), so the request
- * that takes the lenses away waited from the last of them, not the first. Here a change heard while
+ * starts that wait over. One run's step can set off several changes within a few hundred
+ * milliseconds (a suggestion's new state, the settings the server was sent), so the request that
+ * brings the lenses up to date waited from the last of them, not the first. Here a change heard while
  * an earlier one still waits for VS Code's request is not passed on: that request reads the server's
  * state when it comes, and so sees the change as well.
  *
  * VS Code may drop a request it was waiting to make (an editor that loses focus cancels its own), so
  * a change held back is passed on after all once `holdMs` have gone by with no request.
- *
- * That wait is the average time a file's last six lens requests took (250 ms at least). After a
- * window reload the first ones waited behind the extension host's start — other extensions
- * activating, the server's — and took seconds, so for as long as they were among the six every
- * change (a Reject's) kept its lenses on screen that long (bench:editor: 0.7–1.9 s after a reload,
- * 0.3 s in the same window). `settle` asks six times once the start is over, so the wait is of
- * requests as they take now.
  */
 export const LENS_HOLD_MS = 1_000;
-
-/** How many of its last lens requests VS Code averages to space the next (its `CodeLensProvide` debounce). */
-export const LENS_PACE_WINDOW = 6;
 
 export class LensRefresh {
   /** A change was passed on and no lens request has come since. */
   private waiting = false;
   private heldBack = false;
   private release: ReturnType<typeof setTimeout> | undefined;
-  /** Requests still to have VS Code make after `settle`. */
-  private toSettle = 0;
 
   constructor(
     /** Tells VS Code the lenses changed (Ratchet's lens provider's event, review/lenses.ts). */
@@ -64,17 +52,9 @@ export class LensRefresh {
     this.heldBack = false;
     clearTimeout(this.release);
     this.release = undefined;
-    if (this.toSettle > 0 && --this.toSettle > 0) this.changed();
-  }
-
-  /** Has VS Code ask for the lenses as many times as it averages over (after a start; see above). */
-  settle(): void {
-    this.toSettle = LENS_PACE_WINDOW;
-    this.changed();
   }
 
   dispose(): void {
-    this.toSettle = 0;
     clearTimeout(this.release);
     this.release = undefined;
   }

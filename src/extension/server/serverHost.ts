@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RequestType } from 'vscode-jsonrpc';
 import type { CancellationToken, LanguageClient } from 'vscode-languageclient/node';
+import { SUGGESTION_COMMANDS } from '../../protocol/suggestionLenses';
 import { LanguageModelRequest, RunEventNotification, RunStatusNotification, ServerStatusNotification, SuggestionChangedNotification } from '../../protocol/lsp';
 import type { LanguageModelParams, LanguageModelResult, RatchetConfigurationChange, RunEventParams, RunStatusParams, ServerSettings, ServerStatusParams, SuggestionState } from '../../protocol/lsp';
 import type { Config } from '../config';
@@ -86,8 +87,6 @@ export class ServerHost implements vscode.Disposable {
       traceChannel: vscode.LogOutputChannel;
       errors: EditorErrors;
       handlers: ServerHandlers;
-      /** A lens of the server's that the editor leaves out (its suggestion is being answered here: `codeLenses`). */
-      hidesLens(command: vscode.Command): boolean;
     },
   ) {
     this.output = redactingChannel(deps.log, () => deps.apiKeys.known());
@@ -258,7 +257,7 @@ export class ServerHost implements vscode.Disposable {
     this.refreshCodeLenses();
   }
 
-  /** Tells VS Code that Ratchet's lenses (may) have changed: a suggestion's state, what `hidesLens` leaves out, the settings. */
+  /** Tells VS Code that Ratchet's lenses (may) have changed: a suggestion's state, the settings, the server's start or stop. */
   refreshCodeLenses(): void {
     this.lenses.changed();
   }
@@ -268,16 +267,11 @@ export class ServerHost implements vscode.Disposable {
     this.lenses.asked();
   }
 
-  /** Once the start is over: VS Code's spacing of lens requests forgets the start's slow ones (lensRefresh.ts). */
-  settleLensPace(): void {
-    this.lenses.settle();
-  }
-
   /**
    * The server's lenses for a file, as VS Code draws them (Ratchet's lens provider asks here): none
-   * while it is not running; a suggestion's that is being answered here left out (`hidesLens`: the
-   * server drops them itself once it has the answer); the keys this extension binds in the tooltips
-   * (the server's titles name none, as any LSP client may show them).
+   * while it is not running; a pending suggestion's left out (this client draws those as links in
+   * the change: review/commandLinks.ts); the keys this extension binds in the tooltips (the server's
+   * titles name none, as any LSP client may show them).
    */
   async codeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     const client = this.client;
@@ -294,7 +288,7 @@ export class ServerHost implements vscode.Disposable {
     }
     const mac = process.platform === 'darwin';
     return (lenses ?? [])
-      .filter((lens) => !(lens.command && this.deps.hidesLens(lens.command)))
+      .filter((lens) => !(lens.command && SUGGESTION_COMMANDS.includes(lens.command.command)))
       .map((lens) => {
         const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, mac);
         if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;

@@ -10,6 +10,8 @@ export class Editor {
   /** The Monaco editor of the active group. */
   readonly active: Locator;
   readonly codeLenses: Locator;
+  /** The links in a pending suggestion's drawing (its widgets between the lines: review/inlineReview.ts). */
+  readonly suggestionLinks: Locator;
 
   constructor(
     private readonly page: Page,
@@ -18,6 +20,7 @@ export class Editor {
     this.active = page.locator('.editor-group-container.active .monaco-editor').first();
     // Each lens is an <a> inside `.codelens-decoration`; the separators between lenses are text.
     this.codeLenses = this.active.locator('.codelens-decoration a');
+    this.suggestionLinks = this.active.locator('.review-widget .comment-body a');
   }
 
   /** The active tab's accessible name (starts with the file name). */
@@ -85,6 +88,35 @@ export class Editor {
 
   async clickCodeLens(text: string | RegExp, timeoutMs = 30_000): Promise<void> {
     await (await this.waitForCodeLens(text, timeoutMs)).click();
+  }
+
+  /**
+   * The links a pending suggestion's drawing offers in the active editor (Accept, Reject, Diff,
+   * Evidence: src/extension/review/commandLinks.ts), top to bottom, as their text reads.
+   */
+  async suggestionLinkTexts(): Promise<string[]> {
+    return (await this.suggestionLinks.allTextContents()).map((t) => t.trim());
+  }
+
+  /** Every lens and suggestion link drawn in the active editor: a suggestion's Accept is in neither once it is answered. */
+  async lensAndLinkTexts(): Promise<string[]> {
+    return [...(await this.codeLensTexts()), ...(await this.suggestionLinkTexts())];
+  }
+
+  /** Waits until a suggestion's link with this text (after its icon), or matching it, is drawn. */
+  async waitForSuggestionLink(text: string | RegExp, timeoutMs = 30_000): Promise<Locator> {
+    const link = this.suggestionLinks.filter({ hasText: typeof text === 'string' ? new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) : text }).first();
+    await waitVisible(link, `suggestion link ${String(text)}`, timeoutMs);
+    return link;
+  }
+
+  async clickSuggestionLink(text: string | RegExp, timeoutMs = 30_000): Promise<void> {
+    await (await this.waitForSuggestionLink(text, timeoutMs)).click();
+  }
+
+  /** The tooltips of the suggestion's links in the active editor, top to bottom. */
+  async suggestionLinkTooltips(): Promise<string[]> {
+    return this.suggestionLinks.evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''));
   }
 
   /** Types at the cursor of the active editor (focusing it first), as a user would. */

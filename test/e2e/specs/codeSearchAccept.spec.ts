@@ -83,8 +83,8 @@ describe('the best program of a code search, offered inline', () => {
     const best = /(p\d+) waits/.exec(waiting)![1]!;
     // Start Code Search opened the panel beside the program (its Programs tab); back to the program's group.
     await editor.focusGroup(1);
-    await editor.waitForCodeLens(`Accept ${best}`, 30_000);
-    expect(await editor.codeLensTexts()).toEqual(expect.arrayContaining([`Accept ${best}`, 'Reject', 'Diff', 'Evidence']));
+    await editor.waitForSuggestionLink(`Accept ${best}`, 30_000);
+    expect(await editor.suggestionLinkTexts()).toEqual(expect.arrayContaining([`Accept ${best}`, 'Reject', 'Diff', 'Evidence']));
     const program = journaledProgram(s.folder, best);
     expect(frozen(program)).toEqual(frozen(onDisk));
     // Drawn, not written: the added lines are on screen, the document is still the file on disk.
@@ -94,7 +94,7 @@ describe('the best program of a code search, offered inline', () => {
     await s.screenshot('inline-best');
 
     // Accept writes it into the editor (the file on disk waits for a save): the program the search journaled, frozen code intact.
-    await editor.clickCodeLens(`Accept ${best}`);
+    await editor.clickSuggestionLink(`Accept ${best}`);
     await waitVisible(dirty(), 'the program tab dirty with the accepted program', 30_000);
     await editor.save();
     const accepted = await readFile(join(s.folder, PROGRAM), 'utf8');

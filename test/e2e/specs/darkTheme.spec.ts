@@ -49,7 +49,7 @@ describe('in the dark theme: a prompt run', () => {
     await editor.clickCodeLens(/Evolve/, 60_000);
     await panel.waitForStatus('running', 60_000);
     await editor.focusGroup(1);
-    await editor.waitForCodeLens(/Accept c1/, 90_000);
+    await editor.waitForSuggestionLink(/Accept c1/, 90_000);
     await waitUntil(async () => ((await editor.addedLineBlocks()).length === 1 ? true : undefined), 'the added lines drawn in place', 30_000);
     await waitVisible(panel.decisionRows('commit'), 'the commit in the verdict feed', 60_000);
 

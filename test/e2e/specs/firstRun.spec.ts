@@ -71,7 +71,7 @@ describe('first run: the walkthrough on examples/math with only an endpoint and 
 
     // Step 5: the gate commits the first (real) edit; Accept it.
     await editor.focusGroup(1);
-    await editor.clickCodeLens(/Accept c1/, 120_000);
+    await editor.clickSuggestionLink(/Accept c1/, 120_000);
     await editor.waitForText('<!-- edit:1 -->');
     await panel.waitForStatus('finished', 180_000);
     expect((await notifications.messages()).filter((m) => /failed|error/i.test(m))).toEqual([]);

@@ -62,7 +62,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await panel.waitForStatus('running', 60_000);
     // The panel opened beside the editor; the prompt's editor group is the first one.
     await editor.focusGroup(1);
-    await editor.waitForCodeLens(/Accept c1/, 90_000);
+    await editor.waitForSuggestionLink(/Accept c1/, 90_000);
   }
 
   /**
@@ -117,7 +117,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await reloaded;
     await s.workbench.waitForReady();
     await s.workbench.editor.openFile(fixture.promptRelative, 60_000);
-    await s.workbench.editor.waitForCodeLens(/Accept c1/, 90_000);
+    await s.workbench.editor.waitForSuggestionLink(/Accept c1/, 90_000);
     await waitForWholeChange();
   }
 
@@ -155,9 +155,11 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await evolveToSuggestion();
 
     await waitForWholeChange();
-    // Short lenses; their tooltips name the keys, as the Keyboard Shortcuts editor lists them.
-    expect(await editor.codeLensTexts()).toEqual(expect.arrayContaining(['Accept c1', 'Reject', 'Diff', 'Evidence']));
-    expect(await editor.codeLensTooltips()).toEqual(expect.arrayContaining(['Accept c1 (Ctrl+Shift+Enter)', 'Reject (Ctrl+Shift+Backspace)']));
+    // Short links in the change; their tooltips name the keys, as the Keyboard Shortcuts editor lists
+    // them. No lens of the suggestion's: the server's are left out, the change carries its own.
+    expect(await editor.suggestionLinkTexts()).toEqual(['Accept c1', 'Reject', 'Diff', 'Evidence']);
+    expect(await editor.suggestionLinkTooltips()).toEqual(['Accept c1 (Ctrl+Shift+Enter)', 'Reject (Ctrl+Shift+Backspace)', 'Diff', 'Evidence']);
+    expect((await editor.codeLensTexts()).filter((t) => /Accept|Reject|Diff|Evidence/.test(t))).toEqual([]);
     await expectNoCommentsPanel();
     // Only drawn: the document is untouched until Accept.
     expect(await editor.text()).not.toContain(LONG_HINT);
@@ -165,7 +167,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await s.screenshot('inline-change');
 
     // The suggestion's diff, in a tab of its own, then back to the prompt.
-    await editor.clickCodeLens('Diff');
+    await editor.clickSuggestionLink('Diff');
     const diffTab = s.page.locator('.tab').filter({ hasText: /Ratchet suggestion c1/ });
     await waitVisible(diffTab, 'the suggestion diff tab');
     await editor.openFile(fixture.promptRelative);
@@ -173,7 +175,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await cursorOnChange(onDisk);
     await s.page.keyboard.press('Control+Shift+Enter');
     await editor.waitForText(LONG_HINT);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept');
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept link to go away after Accept');
     await waitForNoChange('Accept');
     // The answered suggestion's diff would compare the file with nothing: its tab is closed.
     await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was accepted');
@@ -201,15 +203,13 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     process.kill(daemon, 'SIGSTOP');
     try {
       await reloadToTheChange();
-      // Waited for, not read once: VS Code redraws a file's lenses as plain text from its cache, with
-      // no tooltips, when another lens provider comes (the language client's, as the server starts).
       const keyTooltips = ['Accept c1 (Ctrl+Shift+Enter)', 'Reject (Ctrl+Shift+Backspace)'];
       await waitUntil(
         async () => {
-          const tooltips = await editor.codeLensTooltips();
+          const tooltips = await editor.suggestionLinkTooltips();
           return keyTooltips.every((k) => tooltips.includes(k)) ? true : undefined;
         },
-        `the lenses' tooltips ${JSON.stringify(keyTooltips)}`,
+        `the change's links with tooltips ${JSON.stringify(keyTooltips)}`,
         30_000,
       );
       // The status bar says what the run's events and the panel's header say: it waits for you.
@@ -229,7 +229,7 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     // The run process answers: the server hears the suggestion still waits, and the held Accept goes through.
     await editor.waitForText(LONG_HINT, 60_000);
     expect(await editor.text()).toBe(accepted(onDisk));
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept c1|Reject/.test(t)) ? undefined : true), 'the suggestion lenses gone after the held Accept', 30_000);
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept c1|Reject/.test(t)) ? undefined : true), "the suggestion's links gone after the held Accept", 30_000);
     await s.workbench.ratchetPanel.waitForStatus('finished', 60_000);
     // Back to the text the next test starts from.
     await editor.undo();
@@ -256,14 +256,14 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     await s.workbench.parkMouse();
     await s.screenshot('after-reload');
     // The suggestion's diff, opened after the reload: Reject closes it too.
-    await editor.clickCodeLens('Diff');
+    await editor.clickSuggestionLink('Diff');
     const diffTab = s.page.locator('.tab').filter({ hasText: /Ratchet suggestion c1/ });
     await waitVisible(diffTab, 'the suggestion diff tab');
     await editor.openFile(fixture.promptRelative);
 
     await cursorOnChange(onDisk);
     await s.page.keyboard.press('Control+Shift+Backspace');
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject', 30_000);
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), "the suggestion's links to go away after Reject", 30_000);
     await waitForNoChange('Reject');
     await waitHidden(diffTab, 'the suggestion diff tab, closed once the suggestion was rejected');
     // Nothing was written, and the key's own action (delete to the line start) did not run.

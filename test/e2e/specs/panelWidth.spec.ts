@@ -55,7 +55,7 @@ describe('the panel at its default width, in plain words', () => {
 
     // The run waits for the user's answer: Cancel is live, the title is the prompt's name.
     await editor.focusGroup(1);
-    await editor.waitForCodeLens(/Reject/, 90_000);
+    await editor.waitForSuggestionLink(/Reject/, 90_000);
     const header = panel.locator('ratchet-run-header');
     for (const [selector, what] of [
       ['.run-target', 'the run’s title'],
@@ -69,7 +69,7 @@ describe('the panel at its default width, in plain words', () => {
     expect(await header.locator('.run-target').textContent()).toBe('task.prompt.md');
 
     // Reject in the editor: the gate's commit now reads "rejected by you", in the feed and the counts.
-    await editor.clickCodeLens(/Reject/);
+    await editor.clickSuggestionLink(/Reject/);
     await panel.waitForStatus('finished', 60_000);
     const rejected = panel.feedRows.and(panel.locator('.user-rejected'));
     await waitVisible(rejected, 'a feed row for the commit the user rejected');

@@ -27,7 +27,7 @@ describe('provenance: the blame hover and the Prompt History', () => {
     await editor.clickCodeLens(/Evolve/, 60_000);
     await panel.waitForReady('ratchet-panel-app');
     await editor.focusGroup(1);
-    await editor.clickCodeLens(/Accept c1/, 90_000);
+    await editor.clickSuggestionLink(/Accept c1/, 90_000);
     await editor.waitForText(fixture.hint(1));
     // The record is written before the run hears its edit landed, so before the run can finish.
     await panel.waitForStatus('finished', 60_000);

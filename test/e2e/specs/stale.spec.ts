@@ -30,7 +30,7 @@ describe('spec 3: typing while a suggestion is pending', () => {
     await editor.clickCodeLens(/Evolve/, 60_000);
     await panel.waitForReady('ratchet-panel-app');
     await editor.focusGroup(1);
-    await editor.waitForCodeLens(/Accept c1/, 90_000);
+    await editor.waitForSuggestionLink(/Accept c1/, 90_000);
     await waitUntil(async () => ((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->')) ? true : undefined), "the edit's added lines drawn in place", 30_000);
 
     // The user rewrites the end of the last line, right where the suggestion inserts its lines.
@@ -45,7 +45,7 @@ describe('spec 3: typing while a suggestion is pending', () => {
 
     const note = await editor.waitForDecorationText('suggestion is stale');
     expect(note).toMatch(/^Ratchet: suggestion is stale — /);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject lenses to go away once stale');
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject lenses to go away once stale');
     // The edit's lines are not drawn any more: nothing is shown over the user's text.
     expect((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->'))).toBe(false);
     // The panel says it too, in words.

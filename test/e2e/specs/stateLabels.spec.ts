@@ -73,7 +73,7 @@ describe('labels that tell the truth about a search', () => {
     await s.screenshot('best-waits');
 
     await editor.focusGroup(1);
-    await editor.clickCodeLens(new RegExp(`Accept ${best}`), 30_000);
+    await editor.clickSuggestionLink(new RegExp(`Accept ${best}`), 30_000);
     const finished = await panel.waitForStatus('finished', 60_000);
     expect(finished).toMatch(/^finished: 1 accepted by you of \d+ candidates?$/);
     expect(finished).not.toMatch(/awaiting|applied/);

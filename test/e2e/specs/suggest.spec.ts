@@ -22,7 +22,7 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     };
   });
 
-  it('shows a gated suggestion inline with Accept / Reject lenses; Accept changes the file, Ctrl+Z restores it', async () => {
+  it('shows a gated suggestion inline with Accept / Reject links; Accept changes the file, Ctrl+Z restores it', async () => {
     const s = session();
     const { editor, ratchetPanel: panel } = s.workbench;
     const onDisk = await readFile(join(s.folder, fixture.promptRelative), 'utf8');
@@ -32,21 +32,21 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     // The panel opened beside the editor; the prompt's editor group is the first one.
     await editor.focusGroup(1);
 
-    await editor.waitForCodeLens(/Accept c1/, 90_000);
-    expect(await editor.codeLensTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/Accept c1/), expect.stringMatching(/^Reject/), 'Diff', 'Evidence']));
+    await editor.waitForSuggestionLink(/Accept c1/, 90_000);
+    expect(await editor.suggestionLinkTexts()).toEqual(['Accept c1', 'Reject', 'Diff', 'Evidence']);
     // Not written yet: the edit is only drawn, every line it adds shown under the prompt's last line.
     await waitUntil(async () => ((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->') && b.lines.includes(fixture.hint(1))) ? true : undefined), "the edit's added lines drawn in place", 30_000);
     expect(await editor.text()).not.toContain(fixture.hint(1));
     await s.workbench.parkMouse();
     await s.screenshot('inline-suggestion');
 
-    await editor.clickCodeLens(/Accept c1/);
+    await editor.clickSuggestionLink(/Accept c1/);
     await editor.waitForText(fixture.hint(1));
     await editor.waitForText('<!-- edit:1 -->');
     // Written through the editor (a dirty buffer on the undo stack), not behind its back on disk.
     await waitVisible(editor.activeTab().and(s.page.locator('.dirty')), 'the prompt tab marked dirty after Accept');
     expect(await readFile(join(s.folder, fixture.promptRelative), 'utf8')).toBe(onDisk);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept lens to go away after Accept');
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept/.test(t)) ? undefined : true), 'the Accept link to go away after Accept');
 
     await editor.undo();
     await editor.waitForNoText(fixture.hint(1));
@@ -64,8 +64,8 @@ describe('spec 2: suggest mode — Accept, Undo, Reject', () => {
     // The panel follows the new run once the command is done (it reveals the panel, taking focus).
     await panel.waitForStatus('running', 30_000);
     await editor.focusGroup(1);
-    await editor.clickCodeLens(/Reject/, 90_000);
-    await waitUntil(async () => ((await editor.codeLensTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the suggestion lenses to go away after Reject');
+    await editor.clickSuggestionLink(/Reject/, 90_000);
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), "the suggestion's links to go away after Reject");
     await panel.waitForStatus('finished', 60_000);
     expect(await editor.text()).toBe(before);
     expect(await editor.text()).not.toContain(fixture.hint(1));

@@ -3,8 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { SuggestionBook, acceptAction, keptSuggestions, reviewAction } from '../../../src/extension/review/decide';
 import { hunkAtLine, hunkLines, hunkSummary, inlineHunks } from '../../../src/core/edit/hunks';
-import { lensOfAnswered, lensOfUnconfirmed, parseSuggestionPath, runTarget, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
-import { RatchetCommands } from '../../../src/protocol/lsp';
+import { parseSuggestionPath, runTarget, suggestionPath, suggestionTarget } from '../../../src/extension/review/target';
 import type { SuggestionState } from '../../../src/protocol/lsp';
 
 const BASE = 'You are a tutor.\nAnswer briefly.\n';
@@ -100,30 +99,6 @@ describe('SuggestionBook', () => {
     expect(book.isAnswering('r1', 'c1')).toBe(false);
   });
 
-  it('leaves out the lenses of a suggestion being answered, and only those, until the answer ends', () => {
-    const book = new SuggestionBook();
-    book.update(suggestion());
-    book.update(suggestion({ candidateId: 'c2' }));
-    const uri = 'file:///w/a.prompt.md';
-    const ofC1 = [RatchetCommands.acceptSuggestion, RatchetCommands.rejectSuggestion, RatchetCommands.showDiff, RatchetCommands.showEvidence];
-    const hidden = () => ({
-      c1: ofC1.map((command) => lensOfAnswered(command, [uri, 'r1', 'c1'], book)),
-      c2: lensOfAnswered(RatchetCommands.acceptSuggestion, [uri, 'r1', 'c2'], book),
-      all: lensOfAnswered(RatchetCommands.acceptAllSuggestions, [uri, 'r1'], book),
-      evolve: lensOfAnswered(RatchetCommands.evolve, [uri], book),
-    });
-    expect(hidden()).toEqual({ c1: [false, false, false, false], c2: false, all: false, evolve: false });
-    book.setAnswering('r1', 'c1', true);
-    // Accept All stays while c2 still waits for an answer.
-    expect(hidden()).toEqual({ c1: [true, true, true, true], c2: false, all: false, evolve: false });
-    book.setAnswering('r1', 'c2', true);
-    expect(hidden()).toEqual({ c1: [true, true, true, true], c2: true, all: true, evolve: false });
-    // The answers failed: every lens back.
-    book.setAnswering('r1', 'c1', false);
-    book.setAnswering('r1', 'c2', false);
-    expect(hidden()).toEqual({ c1: [false, false, false, false], c2: false, all: false, evolve: false });
-  });
-
   it('replaces everything after a server restart and reports every file to redraw', () => {
     const book = new SuggestionBook();
     book.update(suggestion({ uri: 'file:///w/old.md' }));
@@ -169,18 +144,6 @@ describe('SuggestionBook: the last session’s suggestions, drawn before the ser
     expect(book.isUnconfirmed('r1', 'c1')).toBe(false);
     expect(book.dropUnconfirmed()).toEqual(['file:///w/b.prompt.md']);
     expect(book.all().map((s) => s.candidateId)).toEqual(['c1']);
-  });
-
-  it('leaves out the server’s lenses of an unconfirmed suggestion (the editor draws its own), and only those', () => {
-    const book = new SuggestionBook();
-    book.restore([suggestion()]);
-    book.update(suggestion({ runId: 'r2' }));
-    expect(lensOfUnconfirmed(RatchetCommands.acceptSuggestion, [uri, 'r1', 'c1'], book)).toBe(true);
-    expect(lensOfUnconfirmed(RatchetCommands.acceptAllSuggestions, [uri, 'r1'], book)).toBe(true);
-    expect(lensOfUnconfirmed(RatchetCommands.acceptSuggestion, [uri, 'r2', 'c1'], book)).toBe(false);
-    expect(lensOfUnconfirmed(RatchetCommands.evolve, [uri], book)).toBe(false);
-    book.reset([suggestion()]);
-    expect(lensOfUnconfirmed(RatchetCommands.acceptSuggestion, [uri, 'r1', 'c1'], book)).toBe(false);
   });
 });
 

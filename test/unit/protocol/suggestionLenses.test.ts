@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SuggestionState, WirePosition, WireRange } from '../../../src/protocol/lsp';
 import { RatchetCommands } from '../../../src/protocol/lsp';
-import { suggestionLenses } from '../../../src/protocol/suggestionLenses';
+import { SUGGESTION_COMMANDS, suggestionCommands, suggestionLenses } from '../../../src/protocol/suggestionLenses';
 import { changedSpan } from '../../../src/server/textChange';
 
 const suggestion = (baseText: string, newText: string): SuggestionState => ({ runId: 'r1', candidateId: 'c1', uri: 'file:///w/a.prompt.md', status: 'pending', version: 1, baseText, newText, ...changedSpan(baseText, newText) });
@@ -55,5 +55,30 @@ describe('where the lenses over a suggestion sit', () => {
     const s = suggestion('x\ny\n', 'x\nz\n');
     const ranges = suggestionLenses([s]).map((l) => JSON.stringify(l.range));
     expect(new Set(ranges).size).toBe(1);
+  });
+});
+
+describe('what a pending suggestion offers at its hunks', () => {
+  it('Accept and Reject at every hunk, naming the part; Diff and Evidence at the first; nothing outside SUGGESTION_COMMANDS', () => {
+    const s = suggestion('a\nb\nc\nd\ne\nf\n', 'a\nB\nc\nd\nE\nf\n');
+    const [offer] = suggestionCommands([s]);
+    expect(offer?.hunks.map((h) => ({ line: h.line, titles: h.commands.map((c) => c.title) }))).toEqual([
+      { line: 1, titles: ['$(check) Accept c1 (2 parts)', '$(close) Reject (2 parts)', 'Accept All', 'Reject All', 'Diff', 'Evidence'] },
+      { line: 4, titles: ['$(check) Accept c1 (part 2 of 2)', '$(close) Reject (part 2 of 2)'] },
+    ]);
+    for (const h of offer!.hunks) for (const c of h.commands) expect(SUGGESTION_COMMANDS).toContain(c.command);
+    expect(offer!.hunks[0]!.commands[0]!.arguments).toEqual([s.uri, 'r1', 'c1']);
+    expect(offer!.hunks[0]!.commands[2]!.arguments).toEqual([s.uri, 'r1']);
+  });
+
+  it('one hunk alone: no parts, and no Accept All while the run waits on nothing else in the file', () => {
+    const [offer] = suggestionCommands([suggestion('x\ny\n', 'x\nz\n')]);
+    expect(offer?.hunks.map((h) => h.commands.map((c) => c.title))).toEqual([['$(check) Accept c1', '$(close) Reject', 'Diff', 'Evidence']]);
+  });
+
+  it('the lenses are the same commands, over each hunk', () => {
+    const s = suggestion('a\nb\nc\nd\ne\nf\n', 'a\nB\nc\nd\nE\nf\n');
+    const fromCommands = suggestionCommands([s]).flatMap((o) => o.hunks.flatMap((h) => h.commands));
+    expect(suggestionLenses([s]).map((l) => l.command)).toEqual(fromCommands);
   });
 });
