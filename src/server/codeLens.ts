@@ -1,9 +1,10 @@
 /**
  * Code lenses: Evolve / Evaluate / Configure on prompt files and their sidecar specs (and Generate
- * Dev Set on a prompt whose spec names no dataset), the code
- * search lenses on files with EVOLVE-BLOCK markers (codeSearchLens.ts); Accept / Reject / Diff / Evidence over a pending suggestion. Lenses
- * only name commands (`RatchetCommands`); the client runs them by calling the server's requests.
- * The suggestion lenses are src/protocol/suggestionLenses.ts's, which the extension draws as well.
+ * Dev Set on a prompt whose spec names no dataset), the code search lenses on files with
+ * EVOLVE-BLOCK markers (codeSearchLens.ts); Accept / Reject / Diff / Evidence over a pending
+ * suggestion, for any LSP editor (src/protocol/suggestionLenses.ts: Ratchet's VS Code client
+ * leaves these out and draws the same commands as links in the change). Lenses only name commands
+ * (`RatchetCommands`); the client runs them by calling the server's requests.
  */
 import { basename } from 'node:path';
 import type { CodeLens } from 'vscode-languageserver/node';

@@ -1,8 +1,9 @@
 /**
  * A suggestion as line hunks on the document it was computed for: which lines each hunk removes
  * and which lines it adds after which line. One fact for everyone who shows a suggestion: the
- * language server puts its Accept / Reject lenses over each hunk, the VS Code client draws each
- * hunk in place and knows when the cursor is inside one. Pure; no editor types.
+ * language server puts its Accept / Reject lenses over each hunk (for any LSP editor), the VS Code
+ * client draws each hunk in place, its Accept / Reject with it, and knows when the cursor is
+ * inside one. Pure; no editor types.
  */
 import { diffLines } from 'diff';
 

@@ -28,7 +28,7 @@ function candidateIdArg(args: unknown[]): string | undefined {
 }
 
 /**
- * The one path every Accept takes — a lens, the key, the palette, the diff editor's title bar,
+ * The one path every Accept takes — a link in the drawn change, the key, the palette, the diff editor's title bar,
  * Accept All: checked against the text on screen, then written by the server as one versioned
  * edit (so one undo takes it back). Whoever needs to know what the user accepted hooks in here.
  */
@@ -99,7 +99,7 @@ async function stillPending(ctx: CommandContext, t: SuggestionTarget, what: 'Acc
 /** How long an answer held for the server's confirmation waits before a notification offers to drop it. */
 export const HELD_ANSWER_NOTICE_MS = 5_000;
 
-/** Every pending suggestion of the run named by `[uri, runId]` (a lens), or of the active editor's drawn one. */
+/** Every pending suggestion of the run named by `[uri, runId]` (a link in the change), or of the active editor's drawn one. */
 function runTargets(ctx: CommandContext, args: unknown[]): SuggestionTarget[] {
   const found = runTarget(args, vscode.window.activeTextEditor?.document.uri.toString(), ctx.review.book);
   if (found.length === 0) void vscode.window.showInformationMessage('Ratchet: this run has no pending suggestion.');
@@ -137,7 +137,7 @@ export function reviewCommands(ctx: CommandContext) {
       });
     },
 
-    /** `[uri, runId, candidateId]` from a lens or the Runs view: the panel on that decision, its evidence open. */
+    /** `[uri, runId, candidateId]` from a link in the change or the Runs view: the panel on that decision, its evidence open. */
     async showEvidence(...args: unknown[]): Promise<void> {
       const runId = runIdArg(args[1]) ?? runIdArg(args[0]);
       const candidateId = candidateIdArg(args);

@@ -13,7 +13,7 @@ export interface DocView {
 }
 
 export type ReviewAction =
-  /** Draw the inline diff (the server's lenses sit above it). */
+  /** Draw the inline diff, its Accept / Reject links with it. */
   | { kind: 'show' }
   /**
    * The document moved past the suggestion's version. The server re-bases the suggestion onto the
@@ -97,7 +97,7 @@ export class SuggestionBook {
   private readonly byKey = new Map<string, SuggestionState & { seq: number }>();
   /**
    * Answered here, the server's word on how it ended not yet in: drawn no more, so the change goes
-   * from the screen with its lenses when the key is pressed, not a round trip later.
+   * from the screen, links and all, when the key is pressed, not a round trip later.
    */
   private readonly answering = new Set<string>();
   /**

@@ -1,17 +1,17 @@
 /**
  * Issue #15, part 2: a suggestion is drawn whole, in place. The line it rewrites is struck through
  * and every line it adds is on screen under it without hovering — read from the rendered editor,
- * not from the extension's state — with short Accept / Reject lenses whose tooltips name their keys. The keys answer it with the cursor on
+ * not from the extension's state — with short Accept / Reject links whose tooltips name their keys. The keys answer it with the cursor on
  * the change; one Ctrl+Z after Accept gives the file back byte for byte, Reject leaves it as it
  * was, the drawing comes back after a window reload, and the suggestion's diff tab closes when the
  * suggestion is answered.
  *
  * Issue #29, item 5, at the harness's default size (1400×900, the panel beside the editor): a long
- * added line wraps inside the widget instead of running under a scrollbar, the lenses are short
+ * added line wraps inside the widget instead of running under a scrollbar, the links are short
  * (the keys are in their tooltips), and VS Code's Comments panel never opens by itself — neither
  * on first use nor after a reload.
  *
- * Issue #29, item 2: after a reload the waiting change is drawn, lenses and all, from what the
+ * Issue #29, item 2: after a reload the waiting change is drawn, links and all, from what the
  * last window kept, before the run process has told the new language server anything; an Accept
  * given then is held until it has, and only then written.
  */
@@ -101,14 +101,13 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
 
   /**
    * Waits until nothing of the change is drawn: no added lines, nothing struck through. The drawing
-   * goes when the key is pressed; the lenses go when the server has the answer, in whichever order
-   * the renderer paints them.
+   * goes when the key is pressed, its links with it.
    */
   async function waitForNoChange(answer: string): Promise<void> {
     await waitForDrawing(({ blocks, struck }) => blocks.length === 0 && struck.length === 0, `no added lines and nothing struck through after ${answer}`);
   }
 
-  /** Reloads the window and waits until the prompt's change is drawn whole again, its Accept lens with it. */
+  /** Reloads the window and waits until the prompt's change is drawn whole again, its Accept link with it. */
   async function reloadToTheChange(): Promise<void> {
     const s = session();
     // The old page's workbench stays on screen until the reload navigates away: wait for the new page.

@@ -1,7 +1,7 @@
 /**
  * Issue #7, spec 3: the user types in the prompt while a gated suggestion waits for them. The
  * suggestion inserts after the last line, and the user rewrites that line: the edit no longer
- * applies, so the suggestion is marked stale (an inline note, no more Accept lens) and is never
+ * applies, so the suggestion is marked stale (an inline note, no more Accept link) and is never
  * written over the user's text; everything they typed is still there when the run is over.
  */
 import { readFile } from 'node:fs/promises';
@@ -45,7 +45,7 @@ describe('spec 3: typing while a suggestion is pending', () => {
 
     const note = await editor.waitForDecorationText('suggestion is stale');
     expect(note).toMatch(/^Ratchet: suggestion is stale — /);
-    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject lenses to go away once stale');
+    await waitUntil(async () => ((await editor.lensAndLinkTexts()).some((t) => /Accept|Reject/.test(t)) ? undefined : true), 'the Accept / Reject links to go away once stale');
     // The edit's lines are not drawn any more: nothing is shown over the user's text.
     expect((await editor.addedLineBlocks()).some((b) => b.lines.includes('<!-- edit:1 -->'))).toBe(false);
     // The panel says it too, in words.

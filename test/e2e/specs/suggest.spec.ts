@@ -1,6 +1,6 @@
 /**
- * Issue #7, spec 2: suggest mode. The gate commits the real edit; it waits inline (code lenses
- * Accept / Reject / Diff / Evidence over the change drawn in place) instead of reaching the file. Accept
+ * Issue #7, spec 2: suggest mode. The gate commits the real edit; it waits inline (links
+ * Accept / Reject / Diff / Evidence in the change drawn in place) instead of reaching the file. Accept
  * writes it through the editor (so Ctrl+Z takes it back); a second run's suggestion is rejected,
  * which leaves the text alone, and the panel's lineage says the user rejected it.
  */
