@@ -58,7 +58,7 @@ export function suggestionCommands(pending: readonly SuggestionState[]): { sugge
     const runArgs: RunSuggestionsCommandArgs = [s.uri, s.runId];
     const hunks = hunksOf.get(s) ?? [];
     const command = (title: string, id: string, a: readonly string[]): WireCommand => ({ title, command: id, arguments: [...a] });
-    // A suggestion with no line change left (whitespace inside a line): its commands go where it edits.
+    // A suggestion that changes no line as a whole (line breaks only): its commands go where it edits.
     const tops = hunks.length > 0 ? hunks.map((h) => hunkLines(h).first) : [s.range.start.line];
     const perHunk = tops.map((line, i) => {
       const part = tops.length === 1 ? '' : i === 0 ? ` (${tops.length} parts)` : ` (part ${i + 1} of ${tops.length})`;

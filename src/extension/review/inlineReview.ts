@@ -28,8 +28,9 @@
  *
  * After a window reload: the pending suggestions are kept in the workspace's state, and drawn
  * again from there at activation, links and all, before the language server is back and has heard
- * from the run daemon, which takes seconds. The server's first word on each settles it (SuggestionBook.restore); an answer given before that waits for
- * it (`confirmation`), and if the server does not start they are taken away.
+ * from the run daemon, which takes seconds. The server's first word on each settles it
+ * (SuggestionBook.restore); an answer given before that waits for it (`confirmation`), and if the
+ * server does not start they are taken away.
  */
 import * as vscode from 'vscode';
 import type { SuggestionState } from '../../protocol/lsp';
@@ -344,7 +345,7 @@ export class InlineReview implements vscode.Disposable {
   private showHunks(doc: vscode.TextDocument, s: SuggestionState): Hunk[] {
     const uri = doc.uri.toString();
     // The links' Accept All / Reject All depend on what else the run waits on in this file.
-    const others = this.book.all().filter((o) => o.uri === uri && o.status === 'pending' && o !== s && suggestionKey(o.runId, o.candidateId) !== suggestionKey(s.runId, s.candidateId));
+    const others = this.book.all().filter((o) => o.uri === uri && o.status === 'pending' && suggestionKey(o.runId, o.candidateId) !== suggestionKey(s.runId, s.candidateId));
     const offers = suggestionCommands([s, ...others])[0]?.hunks ?? [];
     // What is drawn depends on the texts alone, not on the document version the server last saw:
     // a suggestion restored after a reload comes first with no version (the server heard of it

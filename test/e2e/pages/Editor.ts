@@ -79,11 +79,9 @@ export class Editor {
     return drawn.map((t) => t.trim()).filter((t) => t.length > 0 && t !== '|');
   }
 
-  /** Waits until a code lens with exactly this text (after any `$(icon)` label) is rendered. */
+  /** Waits until a code lens with exactly this text (after any `$(icon)` label), or matching it, is rendered. */
   async waitForCodeLens(text: string | RegExp, timeoutMs = 30_000): Promise<Locator> {
-    const lens = this.codeLenses.filter({ hasText: typeof text === 'string' ? new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) : text }).first();
-    await waitVisible(lens, `code lens ${String(text)}`, timeoutMs);
-    return lens;
+    return firstVisible(this.codeLenses, text, 'code lens', timeoutMs);
   }
 
   async clickCodeLens(text: string | RegExp, timeoutMs = 30_000): Promise<void> {
@@ -105,9 +103,7 @@ export class Editor {
 
   /** Waits until a suggestion's link with this text (after its icon), or matching it, is drawn. */
   async waitForSuggestionLink(text: string | RegExp, timeoutMs = 30_000): Promise<Locator> {
-    const link = this.suggestionLinks.filter({ hasText: typeof text === 'string' ? new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) : text }).first();
-    await waitVisible(link, `suggestion link ${String(text)}`, timeoutMs);
-    return link;
+    return firstVisible(this.suggestionLinks, text, 'suggestion link', timeoutMs);
   }
 
   async clickSuggestionLink(text: string | RegExp, timeoutMs = 30_000): Promise<void> {
@@ -289,4 +285,11 @@ export class Editor {
       timeoutMs,
     );
   }
+}
+
+/** The first of `all` whose text is exactly `text` (spaces and an icon's gap aside), or matches it, once it is visible. */
+async function firstVisible(all: Locator, text: string | RegExp, what: string, timeoutMs: number): Promise<Locator> {
+  const found = all.filter({ hasText: typeof text === 'string' ? new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) : text }).first();
+  await waitVisible(found, `${what} ${String(text)}`, timeoutMs);
+  return found;
 }
