@@ -1,6 +1,6 @@
 /**
- * Which suggestion a review command is about. From a link in the drawn change (or a code lens) it gets `[uri, runId, candidateId]`;
- * from the diff editor's title bar, the `ratchet-suggestion:` document it shows; from the palette,
+ * Which suggestion a review command is about. From a link in the drawn change (or a code lens) it
+ * gets `[uri, runId, candidateId]`; from the diff editor's title bar, the `ratchet-suggestion:` document it shows; from the palette,
  * nothing, so the active editor's pending suggestion is meant. Accept All / Reject All get
  * `[uri, runId]` and mean every pending suggestion of that run. Pure; unit-tested.
  */

@@ -89,7 +89,7 @@ export function createLanguageClient(setup: ClientSetup): LanguageClient {
 
 /**
  * The library's code lens feature is left out: the extension has one lens provider of its own from
- * activation on (review/lenses.ts), which asks the server through ServerHost.codeLenses. The
+ * activation on (server/lenses.ts), which asks the server through ServerHost.codeLenses. The
  * library's registered a second provider as the server started, and VS Code, on any provider
  * registering, redraws a file's lenses as text without links until its next request — seconds
  * after a reload. Without the feature the client also declares no lens refresh support, so the

@@ -24,7 +24,7 @@ export class LensRefresh {
   private release: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    /** Tells VS Code the lenses changed (Ratchet's lens provider's event, review/lenses.ts). */
+    /** Tells VS Code the lenses changed (Ratchet's lens provider's event, server/lenses.ts). */
     private readonly tell: () => void,
     private readonly holdMs = LENS_HOLD_MS,
   ) {}

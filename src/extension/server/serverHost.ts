@@ -75,7 +75,7 @@ export class ServerHost implements vscode.Disposable {
   private serverHas: string | undefined;
 
   readonly onDidChangePhase = this.phaseEmitter.event;
-  /** The server's lenses (may) have changed: Ratchet's lens provider has VS Code ask again (review/lenses.ts). */
+  /** The server's lenses (may) have changed: Ratchet's lens provider has VS Code ask again (server/lenses.ts). */
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
 
   constructor(
