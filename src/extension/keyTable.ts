@@ -2,8 +2,7 @@
  * The keyboard shortcuts Ratchet contributes, as data: `npm run manifest` writes the manifest's
  * `contributes.keybindings` from this table (scripts/contributes.ts), so they are listed in the
  * Keyboard Shortcuts editor, and the client writes the same keys into the tooltips of the links in
- * a drawn suggestion and of the server's code lenses (the titles stay short: "Accept c1" fits
- * beside the panel). No VS Code import.
+ * a drawn suggestion (the titles stay short: "Accept c1" fits beside the panel). No VS Code import.
  *
  * The review keys are Continue's (Ctrl/Cmd+Shift+Enter, Ctrl/Cmd+Shift+Backspace). Their `when`
  * holds only while the cursor is on a drawn hunk, so anywhere else the editor's own bindings of
@@ -48,7 +47,7 @@ export function keyFor(command: (typeof KEYBINDINGS)[number]['command'], mac: bo
 }
 
 /**
- * A link's or code lens's tooltip naming the key of its command, when the command has one: "Accept c1
+ * A link's tooltip naming the key of its command, when the command has one: "Accept c1
  * (Ctrl+Shift+Enter)". Not in the title: at the default width a title with its key was cut
  * ("Reject (Ctrl+Shift+Backspa…"). The title's icon (`$(check) `) is left out of the tooltip.
  */

@@ -78,8 +78,9 @@ const book = new SuggestionBook(docs, applier, {
 
 /**
  * Asks a client that supports it to ask for lenses again. Ratchet's own VS Code client says it does
- * not: it tells VS Code itself, on the suggestion changes and settings it hears of, through one
- * door that does not hold VS Code's next request back (src/extension/server/lensRefresh.ts).
+ * not: it draws a suggestion's commands as links, and tells VS Code itself of the rest (the
+ * settings it sends, the server's start and stop) through one door that does not hold VS Code's
+ * next request back (src/extension/server/lensRefresh.ts).
  */
 function refreshLenses(): void {
   if (capabilities.workspace?.codeLens?.refreshSupport) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);

@@ -1,14 +1,14 @@
 /**
  * The one door through which VS Code hears that Ratchet's lenses changed. The server sends this
  * client no `workspace/codeLens/refresh` (the client declares no lens support: client.ts); the host tells this
- * door instead, on each suggestion change the server notifies, each settings change it sends, and
- * the server's start and stop.
+ * door instead, on each settings change it sends (the Evolve lens's tooltip names the models, the
+ * code search lens says whether the workspace is trusted) and on the server's start and stop.
  *
  * Why a door of our own: VS Code asks for a file's lenses only a while after it hears they changed
  * (250 ms at least, longer while its recent requests were slow), and each further change it hears
- * starts that wait over. One run's step can set off several changes within a few hundred
- * milliseconds (a suggestion's new state, the settings the server was sent), so the request that
- * brings the lenses up to date waited from the last of them, not the first. Here a change heard while
+ * starts that wait over. Several changes can come within a few hundred milliseconds (the server's
+ * start, then the settings it was sent), so the request that brings the lenses up to date would
+ * wait from the last of them, not the first. Here a change heard while
  * an earlier one still waits for VS Code's request is not passed on: that request reads the server's
  * state when it comes, and so sees the change as well.
  *

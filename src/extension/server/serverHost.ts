@@ -13,7 +13,6 @@ import type { LanguageModelParams, LanguageModelResult, RatchetConfigurationChan
 import type { Config } from '../config';
 import type { EditorErrors } from '../errors';
 import type { ApiKeyStore } from '../secrets';
-import { keyTooltip } from '../keyTable';
 import { describeServerSettings, serverExecArgv, toServerSettings } from '../settings';
 import type { ServerPhase } from '../views/statusText';
 import { loadClientModule } from './lazyClient';
@@ -162,10 +161,8 @@ export class ServerHost implements vscode.Disposable {
     this.clientSubscriptions = [
       onNotification(client, RunEventNotification, (p) => h.onRunEvent(p)),
       onNotification(client, RunStatusNotification, (p) => h.onRunStatus(p)),
-      onNotification(client, SuggestionChangedNotification, (s) => {
-        h.onSuggestionChanged(s);
-        this.refreshCodeLenses();
-      }),
+      // No lens of this client's depends on a suggestion (it draws those as links: codeLenses).
+      onNotification(client, SuggestionChangedNotification, (s) => h.onSuggestionChanged(s)),
       onNotification(client, ServerStatusNotification, (s) => h.onServerStatus(s)),
       onRequest(client, LanguageModelRequest, (p, token) => h.onLanguageModel(p, token)),
       client.onDidChangeState((e) => {
@@ -257,7 +254,7 @@ export class ServerHost implements vscode.Disposable {
     this.refreshCodeLenses();
   }
 
-  /** Tells VS Code that Ratchet's lenses (may) have changed: a suggestion's state, the settings, the server's start or stop. */
+  /** Tells VS Code that Ratchet's lenses (may) have changed: the settings, the server's start or stop. */
   refreshCodeLenses(): void {
     this.lenses.changed();
   }
@@ -270,8 +267,7 @@ export class ServerHost implements vscode.Disposable {
   /**
    * The server's lenses for a file, as VS Code draws them (Ratchet's lens provider asks here): none
    * while it is not running; a pending suggestion's left out (this client draws those as links in
-   * the change: review/commandLinks.ts); the keys this extension binds in the tooltips (the server's
-   * titles name none, as any LSP client may show them).
+   * the change, their keys in the links' tooltips: review/commandLinks.ts).
    */
   async codeLenses(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.CodeLens[]> {
     const client = this.client;
@@ -286,14 +282,7 @@ export class ServerHost implements vscode.Disposable {
       if (client !== this.client || !client.isRunning()) return [];
       throw err;
     }
-    const mac = process.platform === 'darwin';
-    return (lenses ?? [])
-      .filter((lens) => !(lens.command && SUGGESTION_COMMANDS.includes(lens.command.command)))
-      .map((lens) => {
-        const tooltip = lens.command && keyTooltip(lens.command.title, lens.command.command, mac);
-        if (lens.command && tooltip !== undefined) lens.command.tooltip = tooltip;
-        return lens;
-      });
+    return (lenses ?? []).filter((lens) => !(lens.command && SUGGESTION_COMMANDS.includes(lens.command.command)));
   }
 
   async request<P, R, E>(type: RequestType<P, R, E>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
