@@ -17,7 +17,7 @@ describe('LensRefresh', () => {
   });
 
   it('tells the first change at once and holds back the rest until VS Code asks', () => {
-    // A run's step: a suggestion's new state, then the settings sent to the server, twice.
+    // Several changes at once: the server's start, then the settings it was sent, twice.
     lenses.changed();
     lenses.changed();
     lenses.changed();
