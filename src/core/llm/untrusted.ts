@@ -9,8 +9,8 @@
  * - Each piece is shown between `<<<DATA-x label>>>` and `<<<END DATA-x>>>` lines.
  * - The answer is read only after the tag `ANSWER-x:` — the same word, which no content holds, so a
  *   quoted or injected "Verdict: A" (or a guessed tag) is never an answer. The tag is found where
- *   real models put it (quoted, emphasised, after prose, any case) and the last value a caller can
- *   read wins (#25); none is an abstention, never either verdict.
+ *   real models put it (quoted, emphasised, after prose, any case) and the last value it states is
+ *   the answer when a caller can read it (#25); none is an abstention, never either verdict.
  */
 import { RatchetError } from '../errors';
 import { sha256Hex } from '../random';
@@ -89,8 +89,8 @@ const QUOTE_CLOSE: Record<string, string> = { '`': '`', '"': '"', "'": "'", '\u2
  * (`| ANSWER-x | B |`), with a full-width colon (`：`, CJK-trained models); the value runs to the
  * quote that opened before the tag, else to the next tag or the end of the line — or, when
  * nothing but decoration follows the tag, is the next non-blank line if that is short
- * (`**ANSWER-x:**`, then `**B**`). Callers read the last value they can read (`lastReadValue`):
- * models draft a verdict and correct it. Only the call's own tag is read — a word no piece of data
+ * (`**ANSWER-x:**`, then `**B**`). Callers read the last value stated (`lastReadValue`): models
+ * draft a verdict and correct it, or take it back. Only the call's own tag is read — a word no piece of data
  * holds, so an injected or quoted "Verdict: A" is never a value, whatever its decoration.
  */
 export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: string): TaggedValue[] {
@@ -124,24 +124,27 @@ function lineOf(text: string, offset: number): number {
 }
 
 /**
- * The last value `read` can read (`key` says which readings are the same), passing over a line
- * whose values read differently: the format echoed back (`"ANSWER-x: A", "ANSWER-x: B" or
- * "ANSWER-x: tie"`) names no value, even after an answer.
+ * The model's last word (#25): the value of the last tagged line that states one, when `read` can
+ * read it (`key` says which readings are the same). Passed over as stating nothing: a line whose
+ * values read differently — the format echoed back (`"ANSWER-x: A", "ANSWER-x: B" or
+ * "ANSWER-x: tie"`), even after an answer — and a bare tag or a placeholder (`ANSWER-x: <verdict>`).
+ * A last stated value nothing can read ("ANSWER-x: A", later "ANSWER-x: undecided") takes back what
+ * came before: no value, never the draft.
  */
 export function lastReadValue<T>(values: readonly TaggedValue[], read: (raw: string) => T | undefined, key: (value: T) => unknown = (v) => v): { value: T; tagged: TaggedValue } | undefined {
-  const reads = values.map((tagged) => ({ tagged, value: read(tagged.raw) }));
-  for (let i = reads.length - 1; i >= 0; i--) {
-    const r = reads[i]!;
-    if (r.value === undefined) continue;
-    const line = reads.filter((o) => o.tagged.line === r.tagged.line);
-    if (line.some((o) => o.value !== undefined && key(o.value) !== key(r.value!))) {
-      i = reads.indexOf(line[0]!);
-      continue;
-    }
-    return { value: r.value, tagged: r.tagged };
+  const lines = [...new Set(values.map((v) => v.line))].reverse();
+  for (const line of lines) {
+    const onLine = values.filter((v) => v.line === line).map((tagged) => ({ tagged, value: read(tagged.raw) }));
+    const reads = onLine.flatMap((r) => (r.value === undefined ? [] : [{ tagged: r.tagged, value: r.value }]));
+    if (reads.some((r) => key(r.value) !== key(reads[0]!.value))) continue;
+    if (reads.length > 0) return reads.at(-1);
+    if (onLine.some((r) => !PLACEHOLDER.test(cleanValue(r.tagged.raw)))) return undefined;
   }
   return undefined;
 }
+
+/** A value that states nothing: none at all, or the format's slot for one (`<verdict>`, `[score]`, `{grade}`, `…`). */
+const PLACEHOLDER = /^(?:|<[^<>]*>|\[[^[\]]*\]|\{[^{}]*\}|…|\.\.\.)$/;
 
 /** A value without the quotes, backticks, emphasis and final full stop around it. */
 export function cleanValue(raw: string): string {

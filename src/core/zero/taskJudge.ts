@@ -41,7 +41,7 @@ export function taskScoreCall(rubric: string, task: string, answer: string): Tas
   };
 }
 
-/** The last tagged value that is a score in [0, 1], or what is wrong with the answer. */
+/** The last tagged value stated, when it is a score in [0, 1]; otherwise what is wrong with the answer. */
 export function readTaskScore(text: string, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<number> {
   const values = taggedValues(frame, text);
   const score = lastReadValue(values, (raw) => readGrade(raw, 1));

@@ -45,7 +45,7 @@ export function rubricCall(spec: ScorerSpecOf<'llm-rubric'>, output: string, ite
 }
 
 /**
- * The grade of one answer: the last value after the call's tag that reads as a grade
+ * The grade of one answer: the last value stated after the call's tag, when it reads as a grade
  * (answerValues.ts: "7", "**7**", "7/10", "7 out of 10"), normalised to [0, 1]; otherwise what is
  * wrong with it, to tell the judge.
  */
