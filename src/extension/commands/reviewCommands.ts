@@ -137,10 +137,15 @@ export function reviewCommands(ctx: CommandContext) {
       });
     },
 
-    /** `[uri, runId, candidateId]` from a link in the change or the Runs view: the panel on that decision, its evidence open. */
+    /**
+     * `[uri, runId, candidateId]` from a link in the change or the Runs view: the panel on that
+     * decision, its evidence open. From the palette (no arguments), the suggestion drawn in the
+     * active editor: the keyboard's way to a change's Evidence link.
+     */
     async showEvidence(...args: unknown[]): Promise<void> {
-      const runId = runIdArg(args[1]) ?? runIdArg(args[0]);
-      const candidateId = candidateIdArg(args);
+      const here = args.length === 0 ? suggestionTarget([], vscode.window.activeTextEditor?.document.uri.toString(), ctx.review.book) : undefined;
+      const runId = here?.runId ?? runIdArg(args[1]) ?? runIdArg(args[0]);
+      const candidateId = here?.candidateId ?? candidateIdArg(args);
       if (runId !== undefined && !ctx.feed.has(runId)) {
         const listed = ctx.runsView.listedRuns().find((r) => r.runId === runId);
         if (listed) await ctx.feed.load(listed.workspace, runId);

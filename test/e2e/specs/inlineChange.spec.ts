@@ -1,9 +1,10 @@
 /**
  * Issue #15, part 2: a suggestion is drawn whole, in place. The line it rewrites is struck through
  * and every line it adds is on screen under it without hovering — read from the rendered editor,
- * not from the extension's state — with short Accept / Reject links whose tooltips name their keys. The keys answer it with the cursor on
- * the change; one Ctrl+Z after Accept gives the file back byte for byte, Reject leaves it as it
- * was, the drawing comes back after a window reload, and the suggestion's diff tab closes when the
+ * not from the extension's state — with short Accept / Reject links whose tooltips name their
+ * keys. The keys answer it with the cursor on the change, and the palette's Show Evidence opens its
+ * evidence; one Ctrl+Z after Accept gives the file back byte for byte, Reject leaves it as it was,
+ * the drawing comes back after a window reload, and the suggestion's diff tab closes when the
  * suggestion is answered.
  *
  * Issue #29, item 5, at the harness's default size (1400×900, the panel beside the editor): a long
@@ -170,6 +171,13 @@ describe('issue #15: the whole change drawn in place, answered by keyboard', () 
     const diffTab = s.page.locator('.tab').filter({ hasText: /Ratchet suggestion c1/ });
     await waitVisible(diffTab, 'the suggestion diff tab');
     await editor.openFile(fixture.promptRelative);
+
+    // The keyboard's way to the Evidence link (Tab does not reach into VS Code's comment widget):
+    // from the palette, with the prompt's editor active, the drawn suggestion's evidence.
+    await cursorOnChange(onDisk);
+    await s.workbench.palette.run('Ratchet: Show Evidence');
+    await waitVisible(s.workbench.ratchetPanel.locator('ratchet-evidence-view h2').filter({ hasText: /^Candidate c1: / }), "c1's Evidence in the panel, from the palette");
+    await editor.focusGroup(1);
 
     await cursorOnChange(onDisk);
     await s.page.keyboard.press('Control+Shift+Enter');
