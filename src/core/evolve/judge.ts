@@ -82,8 +82,9 @@ type Judged = Pick<JudgeAnswer, 'rationale' | 'pA'> & { verdict: JudgeVerdict };
 
 /**
  * Reads one answer: the last value stated after the call's tag, when it names a verdict
- * (answerValues.ts; a last "undecided" takes back a draft "A"); anything outside the tagged values — a quoted "Verdict: A", an echo of injected text — is never
- * read. No such value is a problem to tell the judge, not a tie.
+ * (answerValues.ts; a last "undecided" takes back a draft "A"); anything outside the tagged
+ * values — a quoted "Verdict: A", an echo of injected text — is never read. No such value is a
+ * problem to tell the judge, not a tie.
  */
 export function readJudgeAnswer(res: Pick<ChatResponse, 'text' | 'logprobs'>, frame: Pick<UntrustedFrame, 'answerTag'>): Reading<Judged> {
   const values = taggedValues(frame, res.text);

@@ -90,8 +90,9 @@ const QUOTE_CLOSE: Record<string, string> = { '`': '`', '"': '"', "'": "'", '\u2
  * quote that opened before the tag, else to the next tag or the end of the line — or, when
  * nothing but decoration follows the tag, is the next non-blank line if that is short
  * (`**ANSWER-x:**`, then `**B**`). Callers read the last value stated (`lastReadValue`): models
- * draft a verdict and correct it, or take it back. Only the call's own tag is read — a word no piece of data
- * holds, so an injected or quoted "Verdict: A" is never a value, whatever its decoration.
+ * draft a verdict and correct it, or take it back. Only the call's own tag is read — a word no
+ * piece of data holds, so an injected or quoted "Verdict: A" is never a value, whatever its
+ * decoration.
  */
 export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: string): TaggedValue[] {
   // A quote right after the tag closes a JSON key.

@@ -69,31 +69,6 @@ describe('the best program of a code search, offered inline', () => {
     const dirty = () => editor.activeTab().and(s.page.locator('.dirty'));
     await editor.openFile(PROGRAM);
     await editor.clickCodeLens(/Start Code Search/, 90_000);
-    const t0 = Date.now();
-    let stopPoll = false;
-    const seen: string[] = [];
-    void (async () => {
-      let last = '';
-      while (!stopPoll) {
-        const outer = await s.page
-          .locator('iframe.webview')
-          .count()
-          .catch(() => -1);
-        const ready = await s.page
-          .locator('iframe.webview.ready')
-          .count()
-          .catch(() => -1);
-        const inner = s.page.frames().filter((f) => f.name() === 'pending-frame' || /fake\.html|active/.test(f.url())).length;
-        const app = await s.workbench.ratchetPanel.frame
-          .locator('ratchet-panel-app')
-          .count()
-          .catch(() => -1);
-        const now = `outer=${outer} ready=${ready} inner=${inner} app=${app} frames=${s.page.frames().length}`;
-        if (now !== last) seen.push(`+${Date.now() - t0} ${now}`);
-        last = now;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
 
     // Done with its budget, the search waits for the answer to its best program.
     const item = s.page.locator('.statusbar-item', { hasText: 'pack.mjs' }).first();
@@ -121,10 +96,6 @@ describe('the best program of a code search, offered inline', () => {
     await waitVisible(s.workbench.ratchetPanel.status.filter({ hasText: `the search is done; ${best} waits for your Accept or Reject` }), "the panel's header saying the search waits for the answer", 60_000);
     await s.workbench.parkMouse();
     await s.screenshot('inline-best');
-    console.log(`DEBUG screenshot at +${Date.now() - t0}`);
-    await new Promise((r) => setTimeout(r, 8000));
-    stopPoll = true;
-    console.log('DEBUG timeline\n' + seen.join('\n'));
 
     // Accept writes it into the editor (the file on disk waits for a save): the program the search journaled, frozen code intact.
     await editor.clickSuggestionLink(`Accept ${best}`);
