@@ -25,12 +25,23 @@ const TIE = new RegExp(`^${OPENERS}(?:(?:it'?s\\s+)?an?\\s+)?(tie|draw|equal|nei
  */
 const ANOTHER_CHOICE = new RegExp(`^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:,|/|\\||\\bor\\b|\\band\\b|&|==?|≈|\\bvs\\b\\.?|\\bversus\\b)\\s*[*_\\x60"'\\u201c\\u2018]*(?:${SLOT_WORDS})?(?:[AB]|tie)(?![\\p{L}\\p{N}])`, 'iu');
 
+/**
+ * After a choice, words that doubt it or rank it below the other ("A?", "A? no, B", "A is worse",
+ * "A is the weaker one"): the choice named first is not the verdict, and no other is read from prose.
+ */
+const NOT_CHOSEN = new RegExp(
+  `^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:\\?|(?:is|'s|was|seems|looks|ranks|comes)?\\s*(?:the\\s+)?(?:worse|worst|inferior|weaker|wrong|incorrect|loses|lost|behind|not\\s+(?:better|the\\s+better|preferred))(?![\\p{L}]))`,
+  'iu',
+);
+/** After a choice, "is below" the other: "A < B" (the other is the verdict). */
+const BELOW = new RegExp(`^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*<\\s*[*_\\x60"'\\u201c\\u2018]*(?:${SLOT_WORDS})?([AB])(?![\\p{L}\\p{N}])`, 'iu');
+
 /** The verdict a value names, or undefined when it names none or several. */
 export function readVerdict(raw: string): VerdictValue | undefined {
   const tie = TIE.exec(raw);
   if (tie) {
     const rest = raw.slice(tie[0].length);
-    return ANOTHER_CHOICE.test(rest) ? undefined : { verdict: 'tie', at: tie.index + tie[0].length - tie[1]!.length };
+    return ANOTHER_CHOICE.test(rest) || /^[\s*_\x60"'\u201d\u2019]*\?/.test(rest) ? undefined : { verdict: 'tie', at: tie.index + tie[0].length - tie[1]!.length };
   }
   const slot = SLOT.exec(raw);
   if (!slot) return undefined;
@@ -38,7 +49,12 @@ export function readVerdict(raw: string): VerdictValue | undefined {
   const rest = raw.slice(slot[0].length);
   // A lower-case "a" before a word is the article ("a better response"), not slot A.
   if (letter === 'a' && /^\s+\p{L}/u.test(rest)) return undefined;
-  if (ANOTHER_CHOICE.test(rest)) return undefined;
+  const below = BELOW.exec(rest);
+  if (below) {
+    const other = below[1]!.toUpperCase() as 'A' | 'B';
+    return other === letter.toUpperCase() ? undefined : { verdict: other, at: slot[0].length + below[0].length - 1 };
+  }
+  if (ANOTHER_CHOICE.test(rest) || NOT_CHOSEN.test(rest)) return undefined;
   return { verdict: letter.toUpperCase() as 'A' | 'B', at: slot[0].length - 1 };
 }
 
