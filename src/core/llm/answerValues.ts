@@ -33,6 +33,11 @@ const NOT_CHOSEN = new RegExp(
   `^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:\\?|(?:is|'s|was|seems|looks|ranks|comes)?\\s*(?:the\\s+)?(?:worse|worst|inferior|weaker|wrong|incorrect|loses|lost|behind|not\\s+(?:better|the\\s+better|preferred))(?![\\p{L}]))`,
   'iu',
 );
+/**
+ * After a value, the model correcting or doubting it ("8, no, 7", "A, no, B", "A. Actually, B",
+ * "7?"): the value named first is not its answer, and no other is read from the words after it.
+ */
+const CORRECTION = /^[\])}*_\x60"'\u201d\u2019\s]*(?:\?|[,;.:!–—-]*\s*(?:no(?:pe)?(?=\s*[,;:.!]|\s+[\d.])|actually|wait|sorry|(?:or\s+)?rather|make\s+that|I\s+mean|scratch\s+that|correction)(?![\p{L}]))/iu;
 /** After a choice, "is below" the other: "A < B" (the other is the verdict). */
 const BELOW = new RegExp(`^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*<\\s*[*_\\x60"'\\u201c\\u2018]*(?:${SLOT_WORDS})?([AB])(?![\\p{L}\\p{N}])`, 'iu');
 
@@ -41,7 +46,7 @@ export function readVerdict(raw: string): VerdictValue | undefined {
   const tie = TIE.exec(raw);
   if (tie) {
     const rest = raw.slice(tie[0].length);
-    return ANOTHER_CHOICE.test(rest) || /^[\s*_\x60"'\u201d\u2019]*\?/.test(rest) ? undefined : { verdict: 'tie', at: tie.index + tie[0].length - tie[1]!.length };
+    return ANOTHER_CHOICE.test(rest) || CORRECTION.test(rest) ? undefined : { verdict: 'tie', at: tie.index + tie[0].length - tie[1]!.length };
   }
   const slot = SLOT.exec(raw);
   if (!slot) return undefined;
@@ -54,7 +59,7 @@ export function readVerdict(raw: string): VerdictValue | undefined {
     const other = below[1]!.toUpperCase() as 'A' | 'B';
     return other === letter.toUpperCase() ? undefined : { verdict: other, at: slot[0].length + below[0].length - 1 };
   }
-  if (ANOTHER_CHOICE.test(rest) || NOT_CHOSEN.test(rest)) return undefined;
+  if (ANOTHER_CHOICE.test(rest) || NOT_CHOSEN.test(rest) || CORRECTION.test(rest)) return undefined;
   return { verdict: letter.toUpperCase() as 'A' | 'B', at: slot[0].length - 1 };
 }
 
@@ -71,8 +76,10 @@ export function readGrade(raw: string, scale: number): number | undefined {
   const m = GRADE.exec(raw);
   if (!m) return undefined;
   const rest = raw.slice(m[0].length);
-  if (m[2] === undefined && ANOTHER_GRADE.test(rest)) return undefined;
+  if (ANOTHER_GRADE.test(rest) || CORRECTION.test(rest)) return undefined;
   const value = Number(m[1]);
+  // On a scale above 1, a bare "0.7" is a fraction written as one, not seven hundredths of the scale.
+  if (m[2] === undefined && scale > 1 && value > 0 && value < 1) return undefined;
   const outOf = m[2] === '%' ? 100 : m[3] !== undefined ? Number(m[3]) : scale;
   if (!(outOf > 0) || !(value >= 0) || value > outOf) return undefined;
   return value / outOf;
