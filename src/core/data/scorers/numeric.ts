@@ -27,12 +27,12 @@ import type { Scorer, ScorerSpecOf } from './types';
 const NUMBER_SOURCE =
   String.raw`(?<fsign>(?<![\w.,/])[-−]\s*)?\\[dt]?frac\{\s*(?<fnum>-?\d+(?:\.\d+)?)\s*\}\{\s*(?<fden>-?\d+(?:\.\d+)?)\s*\}` +
   String.raw`|(?<![\w.,/])(?<sign>[-−+](?=[$€£¥]?\d|\.\d))?[$€£¥]?` +
-  String.raw`(?:(?<whole>\d+)[ \u00a0](?<mnum>\d+)\/(?<mden>\d+)(?![\d.,/])` +
+  String.raw`(?:(?<whole>\d+)[ \u00a0](?<mnum>\d+)\/(?<mden>\d+)(?![\d/]|[.,]\d)` +
   String.raw`|(?<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[\u00a0\u2009\u202f'’]\d{3})+(?!\d)|\d{1,3}(?:\.\d{3}){2,}(?!\.?\d)|\d+)` +
   String.raw`(?:\.(?<dec>\d+)|,(?<cdec>\d{1,2})(?![\d,]))?` +
   String.raw`(?:e(?<exp>[-+]?\d+)|[ \t]*(?:×|\\times|\\cdot|·|\*|x)[ \t]*10[ \t]*(?:\^\s*\{?\s*(?<pow>[-−+]?\d+)\s*\}?|(?<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))|\^\s*\{?\s*(?<ipow>[-−]?\d+)\s*\}?)?` +
   String.raw`(?:[ \u00a0](?<scale>thousand|million|billion|trillion)\b)?` +
-  String.raw`(?: ?\/ ?(?<den>\d+)(?![\d.,]))?)` +
+  String.raw`(?: ?\/ ?(?<den>\d+)(?!\d|[.,]\d))?)` +
   String.raw`|(?<![\w.,])(?<dsign>[-−]?)\.(?<frac>\d+)`;
 
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
