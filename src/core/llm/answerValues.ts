@@ -2,8 +2,9 @@
  * The values a judging model writes after its answer tag (untrusted.ts `taggedValues`), read as it
  * meant them (#25): a verdict (`B`, `**B**`, `[[B]]`, `Response B`, `\boxed{A}`, `a tie`) or a grade
  * (`7`, `7/10`, `7 out of 10`, `**0.8**`, `80%`). A value that names several choices — the answer
- * format echoed back ("A, B or tie", "0–10") — is no value: the caller asks again, then records an
- * abstention; it never guesses.
+ * format echoed back ("A, B or tie", "0–10") — or one the model doubts, corrects or ranks below the
+ * other in the same breath ("7?", "8, no, 7", "A is worse") is no value: the caller asks again,
+ * then records an abstention; it never guesses.
  */
 
 export type Verdict = 'A' | 'B' | 'tie';
