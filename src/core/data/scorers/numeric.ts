@@ -2,10 +2,13 @@
  * The numeric scorer: the answer the output states, else its last number (#25). Models state their
  * answer and often go on — "Answer: 18. Check: 18 × 2 = 36" — so an explicit answer is read first:
  * GSM8K's `#### 18`, LaTeX's `\boxed{18}`, "Final answer: 18", "the answer is 18", "Answer: 18"
- * (the strongest kind present, its last occurrence). Only an output that states none is read by
+ * (the strongest kind present, its last occurrence; a "####" line that is a Markdown heading, a
+ * prose marker followed by words rather than its number, one in a hypothetical ("if …, the answer
+ * is 126") and a numbered list under a bare marker are none). Only an output that states none is read by
  * its last number (models reason first and answer last). A prompt that makes the model check its
  * answer therefore scores what it answered, not the check. A stated answer that is a computation
- * ("Answer: 3 × 6 = 18") is its result; one that hedges ("17 or 18", "3-4") or computes without a
+ * ("Answer: 3 × 6 = 18", "3 boxes × 6 = 18 dollars") is its result, and one corrected in its line
+ * ("17... wait, no: 18") the number after the correction; one that hedges ("17 or 18", "3-4") or computes without a
  * result states no number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2"): the output
  * then has no answer, and its last number is not read instead.
  *
@@ -81,20 +84,35 @@ export function lastNumber(text: string): number | undefined {
 
 /**
  * Where outputs state their answer, strongest first; the number is the first one after the marker
- * (on its line, or the next line for a bare heading such as "Final answer:").
+ * (on its line, or the next line for a bare heading such as "Final answer:"). GSM8K's `#### 18` is
+ * a line holding a number alone (a unit or two may follow): a Markdown heading ("#### Step 1: …",
+ * "#### 1. Find the price") is no answer. A prose marker ("the answer is", "**Answer**:") must be
+ * followed by its number, not by words ("the answer is found by multiplying 3 by 6", "the answer is
+ * not 17").
  */
 const ANSWER_MARKERS: readonly RegExp[] = [
-  /^[ \t>*]*####[ \t]*/gm,
+  /^[ \t>*]*####[ \t]*(?=[$€£¥−-]?[ \t]*\d(?:[\d,.'\u2009\u202f\u00a0]*\d)?[ \t]*(?:[%\p{Ll}$€£¥/]+[ \t]*){0,2}[.!*_]*[ \t]*$)/gmu,
   /\\boxed\{/g,
-  /\bfinal[ \t]+answer\b[^\n\d−-]{0,24}?(?:[:=]|\bis\b)[ \t*_]*(?:\n[ \t*_]*)?/gi,
-  /\bfinal[ \t]+answer\b[*_:# \t]*\n[ \t*_]*/gi,
-  /\b(?:the[ \t]+)?answer(?:[ \t]+is|[ \t]*[:=])[ \t*_]*/gi,
+  /\bfinal[ \t]+answer\b[^\n\d−-]{0,24}?(?:[:=：]|\bis\b)[ \t*_]*(?:\n[ \t*_]*)?/gi,
+  /\bfinal[ \t]+answer\b[*_:：# \t]*\n[ \t*_]*/gi,
+  /\b(?:the[ \t]+)?answer(?:[ \t]+is|[*_ \t]*[:=：])[ \t*_]*/gi,
 ];
+/** Words a stated answer may put before its number ("the answer is exactly 18", "= 18"; "either 17 or 18" hedges). */
+const BEFORE_NUMBER = /^[\s*_"'`\u201c(]*(?:(?:exactly|simply|just|approximately|about|around|roughly|either|equal[ \t]+to|equals|=|\$)[ \t*_]*)*[$€£¥−\-+.\d\\]/i;
+/** A marker in a hypothetical ("If the question meant per week, the answer is 126"): no statement of the answer. */
+const HYPOTHETICAL = /\b(?:if|suppose|supposing|assuming|were)\b[^.!?\n]*$/i;
+/** The answer on the line after a bare marker is no list item ("1. Each box costs 6."). */
+const LIST_ITEM = /^[ \t*_]*\n\s*[*_]*\d+[.)][ \t]+\p{L}/u;
 
 /** After an answer's number, another it hedges with ("17 or 18", "5 to 6", "17 or maybe 18"): no single number. */
 const HEDGE = /^[ \t]*(?:,[ \t]*)?(?:\bor\b|\bto\b)[ \t]*(?:(?:maybe|perhaps|possibly)[ \t]+)?[$€£¥]?[-−]?\d/i;
 /** After an answer's number, an operator: the answer is a computation ("3 × 6 = 18"), or a range ("3-4"). */
 const OPERATOR = /^%?[ \t]*(?:[-+×*/÷·−–]|\\times|\\cdot|x\b)[ \t]*[$€£¥(]?[-−]?\d/i;
+
+/** After an answer's number, the output taking it back ("17... wait, no: 18", "17. Actually, 18"). */
+const CORRECTED = /^[^\n\d]{0,6}?\b(?:wait|no(?=[ \t]*[,:;—–-])|nope|actually|sorry|oops|correction|I[ \t]+mean)\b[^\n\d]{0,24}(?=[$€£¥−-]?\d)/i;
+/** Between an answer's number and an "=", an operator: a computation written with words ("3 boxes × 6 = 18"). */
+const WORDY_OPERATOR = /[×*÷+]|\\times|\\cdot|\btimes\b/;
 
 /** Around a number, what makes it part of an expression that is no number: a root, π, a repeating decimal, a ratio or a time. */
 const SYMBOLIC_BEFORE = /(?:\\sqrt|√|\\overline|\\bar)\s*\{?\s*$|(?:\\pi|π)\s*\}?\s*[/{]?\s*$|\d:$/;
@@ -119,6 +137,15 @@ function lineAnswer(line: string): number | null | undefined {
     const eq = rest.indexOf('=');
     return eq < 0 ? null : (numberMatches(rest.slice(eq + 1))[0]?.value ?? null);
   }
+  // "17... wait, no: 18": the number right after the correction.
+  const corrected = CORRECTED.exec(rest);
+  if (corrected) return numberMatches(rest.slice(corrected[0].length))[0]?.value ?? first.value;
+  // "3 boxes × 6 = 18 dollars": a computation with words in it is its result too.
+  const eq = rest.lastIndexOf('=');
+  if (eq >= 0 && WORDY_OPERATOR.test(rest.slice(0, eq))) {
+    const result = numberMatches(rest.slice(eq + 1))[0];
+    if (result) return result.value;
+  }
   return second !== undefined && second.value !== first.value && HEDGE.test(rest) ? null : first.value;
 }
 
@@ -127,10 +154,13 @@ function lineAnswer(line: string): number | null | undefined {
  * occurrence names no single number, undefined when the text states none.
  */
 export function statedAnswer(text: string): number | null | undefined {
-  for (const marker of ANSWER_MARKERS) {
+  for (const [kind, marker] of ANSWER_MARKERS.entries()) {
     let found: number | null | undefined;
     for (const m of text.matchAll(marker)) {
       const after = text.slice(m.index + m[0].length);
+      // The prose markers: a number right after them, outside a hypothetical.
+      if (kind >= 2 && (!BEFORE_NUMBER.test(after) || HYPOTHETICAL.test(text.slice(0, m.index)))) continue;
+      if (LIST_ITEM.test(after)) continue;
       const lineEnd = after.search(/\n(?!\s*[$\d\\−-])/);
       const read = lineAnswer(lineEnd < 0 ? after : after.slice(0, lineEnd));
       if (read !== undefined) found = read;
