@@ -11,8 +11,9 @@
  * a fence inside the prompt cannot close them). A fenced block is read the CommonMark way as a
  * fallback; an unreadable answer is answered once in the same chat (#25).
  */
-import { blockInstruction, blockLines, readAnswerBlock } from '../llm/answerBlock';
-import type { BlockLines } from '../llm/answerBlock';
+import { blockInstruction, readAnswerBlock } from '../llm/answerBlock';
+import { blockLines } from '../llm/blockLines';
+import type { BlockLines } from '../llm/blockLines';
 import type { Reading } from '../llm/reask';
 import type { ChatMessage } from '../llm/types';
 import { untrustedFrame } from '../llm/untrusted';

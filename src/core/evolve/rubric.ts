@@ -6,8 +6,9 @@
  */
 import type { LlmClient } from '../ports';
 import type { ModelSpec } from '../run/specTypes';
-import { blockInstruction, blockLines, readAnswerBlock } from '../llm/answerBlock';
-import type { BlockLines } from '../llm/answerBlock';
+import { blockInstruction, readAnswerBlock } from '../llm/answerBlock';
+import { blockLines } from '../llm/blockLines';
+import type { BlockLines } from '../llm/blockLines';
 import { askAndRead } from '../llm/reask';
 import type { Reading } from '../llm/reask';
 import { untrustedFrame } from '../llm/untrusted';

@@ -5,7 +5,7 @@
  * reasoning in many shapes; each is read here and nowhere else:
  *
  * - `<think>…</think>` (DeepSeek-R1, Qwen3, most open reasoning models; also `<thinking>`), anywhere
- *   (a tag named in prose, "use <think></think> tags", is no section: `tagSpans`);
+ *   but in prose ("use <think></think> tags") or in a block the call asked for (`tagSpans`);
  * - a lone `</think>`: chat templates open the tag themselves, so everything before it is reasoning;
  * - an unterminated `<think>`: the model never left its reasoning, so it never answered;
  * - `[THINK]…[/THINK]` (Mistral's Magistral); `◁think▷…◁/think▷` (Kimi's thinking models);
@@ -20,6 +20,7 @@
  * the layer asks again once with more room (client.ts), and a parser never reads a truncated
  * answer as final.
  */
+import { blockSpans } from './blockLines';
 import type { ChatResponse, TokenLogprob } from './types';
 
 /**
@@ -112,34 +113,41 @@ export function splitReasoning(content: string): ModelAnswer {
 /**
  * The `open…close` sections of a content (case-insensitive): each complete one; text before a lone
  * close (the template opened it); an open one never closed runs to the end. A tag named in prose is
- * no section — a prompt's "think inside <think>…</think> tags", an answer's "use <think> tags": a
- * pair around nothing or an ellipsis after other text, an open one never closed with text on both
- * sides of it on its line.
+ * no section — a prompt's "think inside <think>…</think> tags" or "reason inside <think>your
+ * work</think>", an answer's "use <think> tags": after other text, a tag with text before it on its
+ * line, or a pair around nothing or an ellipsis. Nor is a tag inside a block the call asked for
+ * (blockLines.ts): a revised prompt's own format example ("<think>\nyour reasoning\n</think>").
  */
 function tagSpans(content: string, open: string, close: string, note: (from: number, to: number, bodyFrom: number, bodyTo: number) => void): void {
   const lower = content.toLowerCase();
   const o = open.toLowerCase();
   const c = close.toLowerCase();
+  // The text of a block the call asked for (a revised prompt) is kept whole, tags and all.
+  const blocks = blockSpans(content);
+  const inBlock = (i: number) => blocks.some((b) => b.start <= i && i < b.end);
   let at = 0;
   const firstOpen = lower.indexOf(o);
   const firstClose = lower.indexOf(c);
-  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen) && !inBlock(firstClose)) {
     note(0, firstClose + c.length, 0, firstClose);
     at = firstClose + c.length;
   }
   for (;;) {
     const start = lower.indexOf(o, at);
     if (start < 0) return;
+    const lineStart = content.lastIndexOf('\n', start - 1) + 1;
+    const afterText = content.slice(at, start).trim() !== '';
+    // After answer text, a tag with text before it on its line is named in prose ("reason inside <think>your work</think>").
+    const inline = afterText && content.slice(lineStart, start).trim() !== '';
     const end = lower.indexOf(c, start + o.length);
     if (end < 0) {
-      const lineStart = content.lastIndexOf('\n', start - 1) + 1;
       const lineEnd = content.indexOf('\n', start);
-      const named = content.slice(lineStart, start).trim() !== '' && content.slice(start + o.length, lineEnd < 0 ? content.length : lineEnd).trim() !== '';
-      if (!named) note(start, content.length, start + o.length, content.length);
+      const named = inline && content.slice(start + o.length, lineEnd < 0 ? content.length : lineEnd).trim() !== '';
+      if (!named && !inBlock(start)) note(start, content.length, start + o.length, content.length);
       return;
     }
-    const named = content.slice(0, start).trim() !== '' && /^(?:\.{2,}|…)?$/.test(content.slice(start + o.length, end).trim());
-    if (!named) note(start, end + c.length, start + o.length, end);
+    const named = inline || (afterText && /^(?:\.{2,}|…)?$/.test(content.slice(start + o.length, end).trim()));
+    if (!named && !inBlock(start)) note(start, end + c.length, start + o.length, end);
     at = end + c.length;
   }
 }

@@ -11,21 +11,8 @@
  * A refusal says what was wrong, for the caller to put to the model in the same chat (reask.ts).
  */
 import MarkdownIt from 'markdown-it';
+import type { BlockLines } from './blockLines';
 import type { Reading } from './reask';
-import type { UntrustedFrame } from './untrusted';
-
-export interface BlockLines {
-  /** `<<<PROMPT-x>>>` */
-  open: string;
-  /** `<<<END PROMPT-x>>>` */
-  close: string;
-}
-
-/** The lines of a block labelled `label` (a word: PROMPT, RUBRIC) in the frame's own hex. */
-export function blockLines(frame: Pick<UntrustedFrame, 'answerTag'>, label: string): BlockLines {
-  const hex = frame.answerTag.slice(frame.answerTag.indexOf('-') + 1);
-  return { open: `<<<${label}-${hex}>>>`, close: `<<<END ${label}-${hex}>>>` };
-}
 
 /** The instruction: where the block goes. */
 export function blockInstruction(lines: BlockLines, what: string): string {

@@ -20,7 +20,15 @@ describe('splitReasoning: every shape of reasoning a model or server sends', () 
   it.each([
     ['a <think> section', '<think>\nA is right? No, B.\n</think>\nANSWER-x: B', 'ANSWER-x: B', 'A is right? No, B.'],
     ['a <thinking> section, any case', '<THINKING>draft</THINKING>\n\nFinal.', 'Final.', 'draft'],
-    ['two sections', '<think>one</think>middle<think>two</think> end', 'middle end', 'one\n\ntwo'],
+    ['two sections', '<think>one</think>middle\n<think>two</think> end', 'middle\n end', 'one\n\ntwo'],
+    ['a tag named in prose with words inside it', 'Tell the model: reason inside <think>your step-by-step work</think>, then answer.', 'Tell the model: reason inside <think>your step-by-step work</think>, then answer.', undefined],
+    [
+      'a format example inside the block the call asked for',
+      'Reasoning: show the format.\n<<<PROMPT-0a1b2c3d4e5f>>>\nReply in this format:\n<think>\nyour reasoning\n</think>\nAnswer: <number>\n<<<END PROMPT-0a1b2c3d4e5f>>>',
+      'Reasoning: show the format.\n<<<PROMPT-0a1b2c3d4e5f>>>\nReply in this format:\n<think>\nyour reasoning\n</think>\nAnswer: <number>\n<<<END PROMPT-0a1b2c3d4e5f>>>',
+      undefined,
+    ],
+    ['a reasoning section before the block is still one', '<think>\nDraft it.\n</think>\n<<<PROMPT-0a1b2c3d4e5f>>>\nP\n<<<END PROMPT-0a1b2c3d4e5f>>>', '<<<PROMPT-0a1b2c3d4e5f>>>\nP\n<<<END PROMPT-0a1b2c3d4e5f>>>', 'Draft it.'],
     ['a lone </think>: the template opened it', 'Let me see… maybe A.\n</think>\n\nANSWER-x: B', 'ANSWER-x: B', 'Let me see… maybe A.'],
     ['an unterminated <think>: never answered', 'Sure.\n<think>\nStill thinking about A and B', 'Sure.', 'Still thinking about A and B'],
     ['[THINK]…[/THINK] (Magistral)', '[THINK]compare both[/THINK]The answer is 4', 'The answer is 4', 'compare both'],
@@ -50,7 +58,7 @@ describe('splitReasoning: every shape of reasoning a model or server sends', () 
     expect(res.logprobs!.map((t) => t.token).join('')).toBe('ANSWER-x: A');
     expect(res.logprobs!.at(-1)).toEqual({ token: ' A', logprob: -6 });
     // Reasoning in the middle of the answer leaves no single span: no logprobs rather than wrong offsets.
-    expect(finalAnswer(raw('a<think>b</think>c', { logprobs: [{ token: 'a<think>b</think>c', logprob: 0 }] })).logprobs).toBeUndefined();
+    expect(finalAnswer(raw('a\n<think>b</think>c', { logprobs: [{ token: 'a\n<think>b</think>c', logprob: 0 }] })).logprobs).toBeUndefined();
   });
 });
 

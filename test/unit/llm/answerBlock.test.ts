@@ -1,6 +1,7 @@
 // The proposer's revised prompt (and the meta role's rubric) as real models write it back (#25).
 import { describe, expect, it } from 'vitest';
-import { blockLines, readAnswerBlock } from '../../../src/core/llm/answerBlock';
+import { readAnswerBlock } from '../../../src/core/llm/answerBlock';
+import { blockLines } from '../../../src/core/llm/blockLines';
 import { PROMPT_FENCE_INFOS, readProposal } from '../../../src/core/evolve/proposer';
 
 const lines = blockLines({ answerTag: 'ANSWER-0a1b2c3d4e5f' }, 'PROMPT');
