@@ -12,6 +12,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { BlockLines } from './blockLines';
+import { isPlaceholder } from './placeholder';
 import type { Reading } from './reask';
 
 /** The instruction: where the block goes. */
@@ -37,16 +38,10 @@ export interface BlockOptions {
 
 const md = new MarkdownIt();
 
-/**
- * A block that is only a placeholder — the format echoed back (`<your revised prompt>`,
- * `[new rubric]`, `...`) — holds no text the model wrote.
- */
-const PLACEHOLDER = /^(?:<[^<>\n]*>|\[[^[\]\n]*\]|\.{3}|…)$/;
-
 /** The block of an answer (see the header), or the problem to tell the model. */
 export function readAnswerBlock(answer: string, lines: BlockLines, o: BlockOptions): Reading<AnswerBlock> {
   const read = findBlock(answer.replace(/\r\n?/g, '\n'), lines, o);
-  if (read.ok && PLACEHOLDER.test(read.value.text.trim())) return { ok: false, problem: `Your ${o.what} is only a placeholder, "${read.value.text.trim().slice(0, 60)}": write the ${o.what} itself.` };
+  if (read.ok && isPlaceholder(read.value.text)) return { ok: false, problem: `Your ${o.what} is only a placeholder, "${read.value.text.trim().slice(0, 60)}": write the ${o.what} itself.` };
   return read;
 }
 

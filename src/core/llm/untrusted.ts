@@ -13,6 +13,7 @@
  *   the answer when a caller can read it (#25); none is an abstention, never either verdict.
  */
 import { RatchetError } from '../errors';
+import { isPlaceholder } from './placeholder';
 import { sha256Hex } from '../random';
 
 const NONCE_HEX = 12;
@@ -139,13 +140,11 @@ export function lastReadValue<T>(values: readonly TaggedValue[], read: (raw: str
     const reads = onLine.flatMap((r) => (r.value === undefined ? [] : [{ tagged: r.tagged, value: r.value }]));
     if (reads.some((r) => key(r.value) !== key(reads[0]!.value))) continue;
     if (reads.length > 0) return reads.at(-1);
-    if (onLine.some((r) => !PLACEHOLDER.test(cleanValue(r.tagged.raw)))) return undefined;
+    // A value stated (not none, not the format's slot for one) that nothing could read.
+    if (onLine.some((r) => cleanValue(r.tagged.raw) !== '' && !isPlaceholder(cleanValue(r.tagged.raw)))) return undefined;
   }
   return undefined;
 }
-
-/** A value that states nothing: none at all, or the format's slot for one (`<verdict>`, `[score]`, `{grade}`, `…`). */
-const PLACEHOLDER = /^(?:|<[^<>]*>|\[[^[\]]*\]|\{[^{}]*\}|…|\.\.\.)$/;
 
 /** A value without the quotes, backticks, emphasis and final full stop around it. */
 export function cleanValue(raw: string): string {

@@ -18,6 +18,7 @@ import { valueText } from '../prompt/template';
 import { DISCARD_REASONS } from '../journal/payloadTypes';
 import type { FormatDiscardReason } from '../journal/payloadTypes';
 import { parseModelJson } from './jsonRepair';
+import { isPlaceholder } from '../llm/placeholder';
 import { JSON_REPAIRS } from '../journal/payloadTypes';
 import type { JsonRepair } from '../journal/payloadTypes';
 
@@ -168,6 +169,7 @@ function oneValue(content: string, variable: string): BlockRead {
     return { vars: { [variable]: value }, text: valueText(value), repairs: JSON_REPAIRS.filter((r) => repairs.includes(r) || json.repairs.includes(r)) };
   }
   if (text === '') return { reason: 'empty', detail: 'the block holds nothing', repairs };
+  if (isPlaceholder(text)) return { reason: 'empty', detail: `only a placeholder, "${text.slice(0, 40)}"`, repairs };
   return { vars: { [variable]: text }, text, ...(repairs.length > 0 ? { repairs } : {}) };
 }
 
@@ -185,6 +187,9 @@ function readBlock(raw: string, variables: readonly string[], maxChars: number):
   if (missing !== undefined) return { reason: 'missingVariable', detail: `no value for "${missing}"`, repairs };
   const blank = variables.find((v) => valueText(obj[v]).trim() === '');
   if (blank !== undefined) return { reason: 'empty', detail: `"${blank}" is empty`, repairs };
+  // The format echoed back ({"question": "...", "unit": "<unit>"}) is no task.
+  const slot = variables.find((v) => isPlaceholder(valueText(obj[v])));
+  if (slot !== undefined) return { reason: 'empty', detail: `"${slot}" is only a placeholder, "${valueText(obj[slot]).trim().slice(0, 40)}"`, repairs };
   // Keys the prompt does not use are dropped: they would reach no model, only the dataset file.
   const vars = Object.fromEntries(variables.map((v) => [v, obj[v]]));
   return { vars, text: taskText(vars, variables), repairs };

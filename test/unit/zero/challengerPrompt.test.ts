@@ -63,8 +63,11 @@ describe('challenger messages', () => {
     expect(instruction).toContain('Write 6 new, varied tasks');
     expect(instruction).toContain('at most 800 characters');
     expect(instruction).toContain('exactly the keys "question", "context"');
-    // The skeleton it is shown parses as a task with both variables.
-    expect(parseChallengerAnswer(instruction, { variables: ['question', 'context'] }).tasks.map((t) => Object.keys(t.vars))).toEqual([['question', 'context']]);
+    // The skeleton it is shown is the shape the parser reads — a JSON object with both variables —
+    // and, echoed back as it is, no task: its values are the format's slots ("<value of question>").
+    const echoed = parseChallengerAnswer(instruction, { variables: ['question', 'context'] });
+    expect(echoed.tasks).toEqual([]);
+    expect(echoed.discards).toContainEqual(expect.objectContaining({ reason: 'empty', detail: expect.stringMatching(/^"question" is only a placeholder, "<value of question>"/) }));
     // So do the examples it is shown, once the delimiters are taken away.
     const example = user!.content.split(`<<<${word} user example>>>\n`)[1]!.split(`\n<<<END ${word}>>>`)[0]!;
     expect(parseChallengerAnswer(example, { variables: ['question', 'context'] }).tasks[0]!.vars).toEqual(brief.examples![0]);
