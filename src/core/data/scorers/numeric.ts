@@ -4,12 +4,12 @@
  * GSM8K's `#### 18`, LaTeX's `\boxed{18}`, "Final answer: 18", "the answer is 18", "Answer: 18"
  * (the strongest kind present, its last occurrence; a "####" line that is a Markdown heading, a
  * prose marker followed by words rather than its number, one in a hypothetical ("if …, the answer
- * is 126") and a numbered list under a bare marker are none). Only an output that states none is read by
- * its last number (models reason first and answer last). A prompt that makes the model check its
- * answer therefore scores what it answered, not the check. A stated answer that is a computation
- * ("Answer: 3 × 6 = 18", "3 boxes × 6 = 18 dollars") is its result, and one corrected in its line
- * ("17... wait, no: 18") the number after the correction; one that hedges ("17 or 18", "3-4") or computes without a
- * result states no number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2"): the output
+ * is 126") and a numbered list under a bare marker are none). Only an output that states none is
+ * read by its last number (models reason first and answer last). A prompt that makes the model
+ * check its answer therefore scores what it answered, not the check. A stated answer that is a
+ * computation ("Answer: 3 × 6 = 18", "3 boxes × 6 = 18 dollars") is its result, and one corrected
+ * in its line ("17... wait, no: 18") the number after the correction; one that hedges ("17 or 18",
+ * "3-4") or computes without a result states no number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2"): the output
  * then has no answer, and its last number is not read instead.
  *
  * Numbers: thousands separators ("1,234", thin spaces "1 234", LaTeX's `1{,}234`), currency and
@@ -111,8 +111,12 @@ const OPERATOR = /^%?[ \t]*(?:[-+×*/÷·−–]|\\times|\\cdot|x\b)[ \t]*[$€�
 
 /** After an answer's number, the output taking it back ("17... wait, no: 18", "17. Actually, 18"). */
 const CORRECTED = /^[^\n\d]{0,6}?\b(?:wait|no(?=[ \t]*[,:;—–-])|nope|actually|sorry|oops|correction|I[ \t]+mean)\b[^\n\d]{0,24}(?=[$€£¥−-]?\d)/i;
-/** Between an answer's number and an "=", an operator: a computation written with words ("3 boxes × 6 = 18"). */
-const WORDY_OPERATOR = /[×*÷+]|\\times|\\cdot|\btimes\b/;
+/**
+ * After an answer's number, the rest of a computation written with words, up to its "=": words, an
+ * operator, a number, words ("3 boxes × 6 = 18"). Nothing else between: "12 apples; 12 + 6 = 18
+ * fruits" answers 12.
+ */
+const WORDY_COMPUTATION = /^(?:[ \t]*\p{L}+)*[ \t]*(?:×|\\times|\\cdot|\btimes\b|÷|\+|\*(?!\*))[ \t]*(?:\p{L}+[ \t]+)*[$€£¥]?\d[\d.,]*(?:[ \t]*\p{L}+)*[ \t]*=/u;
 
 /** Around a number, what makes it part of an expression that is no number: a root, π, a repeating decimal, a ratio or a time. */
 const SYMBOLIC_BEFORE = /(?:\\sqrt|√|\\overline|\\bar)\s*\{?\s*$|(?:\\pi|π)\s*\}?\s*[/{]?\s*$|\d:$/;
@@ -141,11 +145,9 @@ function lineAnswer(line: string): number | null | undefined {
   const corrected = CORRECTED.exec(rest);
   if (corrected) return numberMatches(rest.slice(corrected[0].length))[0]?.value ?? first.value;
   // "3 boxes × 6 = 18 dollars": a computation with words in it is its result too.
-  const eq = rest.lastIndexOf('=');
-  if (eq >= 0 && WORDY_OPERATOR.test(rest.slice(0, eq))) {
-    const result = numberMatches(rest.slice(eq + 1))[0];
-    if (result) return result.value;
-  }
+  const computation = WORDY_COMPUTATION.exec(rest);
+  const result = computation && numberMatches(rest.slice(computation[0].length))[0];
+  if (result) return result.value;
   return second !== undefined && second.value !== first.value && HEDGE.test(rest) ? null : first.value;
 }
 
