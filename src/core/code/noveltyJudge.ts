@@ -78,7 +78,8 @@ export function judgeMessages(candidate: string, existing: string, token: string
 /**
  * The verdict on the answer's last non-blank line (markdown emphasis and code ticks allowed around
  * it, or a fence around that line alone; a full-width or zero-width-spaced colon; a reason in
- * parentheses after it); undefined when that line is not a verdict. Only the last line counts: an
+ * parentheses or after a dash); undefined when that line is not a verdict, or holds another verdict,
+ * a negation or a condition before it. Only the last line counts: an
  * answer that quotes a program holding "VERDICT: NOT_NOVEL" still ends with the judge's own.
  */
 export function readVerdict(answer: string): NoveltyVerdict | undefined {
@@ -87,8 +88,13 @@ export function readVerdict(answer: string): NoveltyVerdict | undefined {
   // A bare fence around the verdict line alone is layout; a quoted program's fence (a language, more lines) is not.
   const fenced = lines.length >= 3 && fence.test(lines.at(-1)!) && fence.test(lines.at(-3)!);
   const last = (fenced ? lines.at(-2) : lines.at(-1)) ?? '';
-  const m = /(?:^|[\s*_`>#:-])VERDICT[*_`]*[\s\u200b]*[:\uff1a][\s\u200b]*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*(?:\s*\((?![^)]*novel)[^()]*\)[*_`.!]*)?\s*$/i.exec(last);
+  const m = /(?:^|[\s*_`>#:-])VERDICT[*_`]*[\s\u200b]*[:\uff1a][\s\u200b]*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*(?:\s*\((?![^)]*novel)[^()]*\)[*_`.!]*|\s+[-–—]\s+(?![^\n]*novel)[^\n]*)?\s*$/i.exec(last);
   if (!m) return undefined;
+  // Before the verdict on its line, words that make it no verdict: another verdict (the format
+  // echoed, "VERDICT: NOVEL or VERDICT: NOT_NOVEL"), a negation or a condition ("I would not say
+  // VERDICT: NOVEL", "If the constant matters, VERDICT: NOVEL").
+  const before = last.slice(0, m.index);
+  if (/VERDICT[*_`]*\s*[:\uff1a][\s*_`"']*(?:NOVEL|NOT)|\b(?:not|never|if|unless|would|could|might)\b|n['’]t\b/i.test(before)) return undefined;
   return m[1]!.toUpperCase() === 'NOVEL' ? 'NOVEL' : 'NOT_NOVEL';
 }
 
