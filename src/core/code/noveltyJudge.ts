@@ -94,7 +94,7 @@ export function readVerdict(answer: string): NoveltyVerdict | undefined {
   // echoed, "VERDICT: NOVEL or VERDICT: NOT_NOVEL"), a negation or a condition ("I would not say
   // VERDICT: NOVEL", "If the constant matters, VERDICT: NOVEL").
   const before = last.slice(0, m.index);
-  if (/VERDICT[*_`]*\s*[:\uff1a][\s*_`"']*(?:NOVEL|NOT)|\b(?:not|never|if|unless|would|could|might)\b|n['’]t\b/i.test(before)) return undefined;
+  if (/VERDICT[*_`]*\s*[:\uff1a][\s*_`"']*(?:NOVEL|NOT)|\b(?:not|never|if|unless)\b|n['’]t\b/i.test(before)) return undefined;
   return m[1]!.toUpperCase() === 'NOVEL' ? 'NOVEL' : 'NOT_NOVEL';
 }
 
