@@ -46,6 +46,8 @@ const md = new MarkdownIt();
 
 /** A heading (or a paragraph standing as one) that introduces the recommendations. */
 const RECOMMENDATIONS_HEADING = /recommend|suggest|next (?:steps|changes|ideas)|what to try/i;
+/** Such a heading that is the label alone: "Recommendations:", "**Suggestions**", "## Next steps". */
+const RECOMMENDATIONS_LABEL = /^[\s*_#>]*(?:my\s+|the\s+)?(?:recommendations?|suggestions?|next\s+(?:steps|changes|ideas)|what\s+to\s+try(?:\s+next)?)[\s*_:.]*$/i;
 
 interface Block {
   /** A list's items (sub-items folded into theirs), or undefined for any other block. */
@@ -56,7 +58,8 @@ interface Block {
 
 /**
  * The recommendations of the meta role's answer (#25): the items of the list under its
- * "Recommendations" heading — not the observations it lists first — each with its sub-items
+ * "Recommendations" heading (the last one that is the label alone, else the first sentence naming
+ * them) — not the observations it lists first — each with its sub-items
  * folded in ("Try X: a; b"); without such a heading, its last list (the prompt asks for the
  * recommendations last); without a list, its first line. Never nothing from a non-empty answer.
  */
@@ -64,8 +67,13 @@ export function parseRecommendations(answer: string): string[] {
   // "•" and "–" are how some models bullet a list, "**1.**" how some number one; Markdown knows neither.
   const blocks = topLevelBlocks(answer.replace(/^(\s*)[•–]\s+/gm, '$1- ').replace(/^(\s*)\*\*(\d{1,2}[.)])\*\*\s+/gm, '$1$2 '));
   const lists = blocks.filter((b) => b.items !== undefined);
-  const heading = blocks.findIndex((b) => b.items === undefined && b.text.length <= 120 && RECOMMENDATIONS_HEADING.test(b.text));
-  const under = heading >= 0 ? blocks.slice(heading + 1).find((b) => b.items !== undefined) : undefined;
+  // A heading that is the label alone ("Recommendations:", "## Next steps") wins over a sentence that
+  // names them ("The attempts suggest that small steps help:", "Following the earlier
+  // recommendations:"), which may head the observations.
+  const headings = blocks.flatMap((b, i) => (b.items === undefined && b.text.length <= 120 && RECOMMENDATIONS_HEADING.test(b.text) ? [i] : []));
+  const listAfter = (h: number) => blocks.slice(h + 1).find((b) => b.items !== undefined);
+  const labels = headings.filter((h) => RECOMMENDATIONS_LABEL.test(blocks[h]!.text));
+  const under = labels.length > 0 ? labels.map(listAfter).findLast((b) => b !== undefined) : headings.map(listAfter).find((b) => b !== undefined);
   const picked =
     under?.items ??
     lists.at(-1)?.items ??
