@@ -55,26 +55,50 @@ function findBlock(text: string, lines: BlockLines, o: BlockOptions): Reading<An
   return { ok: false, problem: `Your answer has no ${o.what} between the lines ${lines.open} and ${lines.close}.` };
 }
 
-/** The last complete block between the call's own lines (found in any case, with decoration around them). */
+/**
+ * The last complete block between the call's own lines (found in any case, with decoration around
+ * them). Text a model wrote on a block line itself — after the open line's word
+ * ("<<<PROMPT-x>>>Solve…"), before the close line's ("…answer.<<<END PROMPT-x>>>"), or both on one
+ * line — is the block's too.
+ */
 function ownBlock(text: string, lines: BlockLines): Reading<AnswerBlock> | undefined {
   const all = text.split('\n');
   const openWord = lines.open.slice(3, -3).toLowerCase();
   const closeWord = lines.close.slice(3, -3).toLowerCase();
-  const isClose = (l: string) => l.toLowerCase().includes(closeWord);
-  const isOpen = (l: string) => !isClose(l) && l.toLowerCase().includes(openWord);
+  const closeAt = (l: string) => l.toLowerCase().indexOf(closeWord);
+  // An open word on a line: not the close word's own "…PROMPT-x" (the close word holds the open word).
+  const openAt = (l: string) => {
+    const lower = l.toLowerCase();
+    for (let i = lower.indexOf(openWord); i >= 0; i = lower.indexOf(openWord, i + 1)) if (!lower.slice(0, i).endsWith('end ')) return i;
+    return -1;
+  };
+  // What the model wrote on a block line besides the line: the part after the open word, before the close word.
+  const afterOpen = (l: string) => ownText(l.slice(openAt(l) + openWord.length).replace(/^>{1,3}/, ''));
+  const beforeClose = (l: string) => ownText(l.slice(0, closeAt(l)).replace(/<{1,3}$/, ''));
   let found: { from: number; to: number } | undefined;
-  let openAt = -1;
+  let opened = -1;
   all.forEach((l, i) => {
-    if (isOpen(l)) openAt = i;
-    else if (isClose(l) && openAt >= 0) {
-      found = { from: openAt, to: i };
-      openAt = -1;
+    const o = openAt(l);
+    const c = closeAt(l);
+    if (o >= 0 && (c < 0 || o < c)) opened = i;
+    if (c >= 0 && opened >= 0 && (opened < i || o < c)) {
+      found = { from: opened, to: i };
+      opened = -1;
     }
   });
-  if (openAt >= 0) return { ok: false, problem: `Your answer ends inside the block opened by ${lines.open}: the line ${lines.close} never came.` };
+  if (opened >= 0) return { ok: false, problem: `Your answer ends inside the block opened by ${lines.open}: the line ${lines.close} never came.` };
   if (!found) return undefined;
-  const inner = all.slice(found.from + 1, found.to).join('\n');
-  return { ok: true, value: { text: unwrapFence(inner).replace(/^\s*\n|\n\s*$/g, ''), before: all.slice(0, found.from).join('\n').trim() } };
+  const { from, to } = found;
+  const inner =
+    from === to
+      ? ownText(all[from]!.slice(openAt(all[from]!) + openWord.length, closeAt(all[from]!)).replace(/^>{1,3}|<{1,3}$/g, ''))
+      : [afterOpen(all[from]!), ...all.slice(from + 1, to), beforeClose(all[to]!)].filter((l, i, ls) => (i !== 0 && i !== ls.length - 1) || l !== '').join('\n');
+  return { ok: true, value: { text: unwrapFence(inner).replace(/^\s*\n|\n\s*$/g, ''), before: all.slice(0, from).join('\n').trim() } };
+}
+
+/** Text on a block line besides the line itself, or '' when it is only decoration (emphasis, ticks, quotes). */
+function ownText(part: string): string {
+  return /^[\s*_`"'>]*$/.test(part) ? '' : part.trim();
 }
 
 /** A block's text that is one fenced block, wholly: the fence is layout. */
