@@ -73,8 +73,9 @@ function ownBlock(text: string, lines: BlockLines): Reading<AnswerBlock> | undef
     return -1;
   };
   // What the model wrote on a block line besides the line: the part after the open word, before the close word.
-  const afterOpen = (l: string) => ownText(l.slice(openAt(l) + openWord.length).replace(/^>{1,3}/, ''));
-  const beforeClose = (l: string) => ownText(l.slice(0, closeAt(l)).replace(/<{1,3}$/, ''));
+  // The emphasis or ticks that close around the line ("**<<<PROMPT-x>>>** Solve…") are the line's, not the text's.
+  const afterOpen = (l: string) => ownText(l.slice(openAt(l) + openWord.length).replace(/^>{1,3}[*_`]*/, ''));
+  const beforeClose = (l: string) => ownText(l.slice(0, closeAt(l)).replace(/[*_`]*<{1,3}$/, ''));
   let found: { from: number; to: number } | undefined;
   let opened = -1;
   all.forEach((l, i) => {
