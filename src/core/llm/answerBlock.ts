@@ -72,10 +72,13 @@ function ownBlock(text: string, lines: BlockLines): Reading<AnswerBlock> | undef
     for (let i = lower.indexOf(openWord); i >= 0; i = lower.indexOf(openWord, i + 1)) if (!lower.slice(0, i).endsWith('end ')) return i;
     return -1;
   };
-  // What the model wrote on a block line besides the line: the part after the open word, before the close word.
-  // The emphasis or ticks that close around the line ("**<<<PROMPT-x>>>** Solve…") are the line's, not the text's.
-  const afterOpen = (l: string) => ownText(l.slice(openAt(l) + openWord.length).replace(/^>{1,3}[*_`]*/, ''));
-  const beforeClose = (l: string) => ownText(l.slice(0, closeAt(l)).replace(/[*_`]*<{1,3}$/, ''));
+  // What the model wrote on a block line besides the line: the part after the open word, before the
+  // close word. The brackets and the emphasis or ticks around them ("**<<<PROMPT-x>>>** Solve…") are
+  // the line's, not the text's.
+  const pastOpen = (part: string) => part.replace(/^>{1,3}[*_`]*/, '');
+  const beforeCloseLine = (part: string) => part.replace(/[*_`]*<{1,3}$/, '');
+  const afterOpen = (l: string) => ownText(pastOpen(l.slice(openAt(l) + openWord.length)));
+  const beforeClose = (l: string) => ownText(beforeCloseLine(l.slice(0, closeAt(l))));
   let found: { from: number; to: number } | undefined;
   let opened = -1;
   all.forEach((l, i) => {
@@ -92,7 +95,7 @@ function ownBlock(text: string, lines: BlockLines): Reading<AnswerBlock> | undef
   const { from, to } = found;
   const inner =
     from === to
-      ? ownText(all[from]!.slice(openAt(all[from]!) + openWord.length, closeAt(all[from]!)).replace(/^>{1,3}|<{1,3}$/g, ''))
+      ? ownText(beforeCloseLine(pastOpen(all[from]!.slice(openAt(all[from]!) + openWord.length, closeAt(all[from]!)))))
       : [afterOpen(all[from]!), ...all.slice(from + 1, to), beforeClose(all[to]!)].filter((l, i, ls) => (i !== 0 && i !== ls.length - 1) || l !== '').join('\n');
   return { ok: true, value: { text: unwrapFence(inner).replace(/^\s*\n|\n\s*$/g, ''), before: all.slice(0, from).join('\n').trim() } };
 }

@@ -90,12 +90,12 @@ export function lastNumber(text: string): number | undefined {
  * followed by its number, not by words ("the answer is found by multiplying 3 by 6", "the answer is
  * not 17").
  */
-const ANSWER_MARKERS: readonly RegExp[] = [
-  /^[ \t>*]*####[ \t]*(?=[$€£¥−-]?[ \t]*\d(?:[\d,.'\u2009\u202f\u00a0]*\d)?[ \t]*(?:[%\p{Ll}$€£¥/]+[ \t]*){0,2}[.!*_]*[ \t]*$)/gmu,
-  /\\boxed\{/g,
-  /\bfinal[ \t]+answer\b[^\n\d−-]{0,24}?(?:[:=：]|\bis\b)[ \t*_]*(?:\n[ \t*_]*)?/gi,
-  /\bfinal[ \t]+answer\b[*_:：# \t]*\n[ \t*_]*/gi,
-  /\b(?:the[ \t]+)?answer(?:[ \t]+is|[*_ \t]*[:=：])[ \t*_]*/gi,
+const ANSWER_MARKERS: readonly { pattern: RegExp; prose: boolean }[] = [
+  { pattern: /^[ \t>*]*####[ \t]*(?=[$€£¥−-]?[ \t]*\d(?:[\d,.'\u2009\u202f\u00a0]*\d)?[ \t]*(?:[%\p{Ll}$€£¥/]+[ \t]*){0,2}[.!*_]*[ \t]*$)/gmu, prose: false },
+  { pattern: /\\boxed\{/g, prose: false },
+  { pattern: /\bfinal[ \t]+answer\b[^\n\d−-]{0,24}?(?:[:=：]|\bis\b)[ \t*_]*(?:\n[ \t*_]*)?/gi, prose: true },
+  { pattern: /\bfinal[ \t]+answer\b[*_:：# \t]*\n[ \t*_]*/gi, prose: true },
+  { pattern: /\b(?:the[ \t]+)?answer(?:[ \t]+is|[*_ \t]*[:=：])[ \t*_]*/gi, prose: true },
 ];
 /** Words a stated answer may put before its number ("the answer is exactly 18", "= 18"; "either 17 or 18" hedges). */
 const BEFORE_NUMBER = /^[\s*_"'`\u201c(]*(?:(?:exactly|simply|just|approximately|about|around|roughly|either|equal[ \t]+to|equals|=|\$)[ \t*_]*)*[$€£¥−\-+.\d\\]/i;
@@ -156,12 +156,12 @@ function lineAnswer(line: string): number | null | undefined {
  * occurrence names no single number, undefined when the text states none.
  */
 export function statedAnswer(text: string): number | null | undefined {
-  for (const [kind, marker] of ANSWER_MARKERS.entries()) {
+  for (const { pattern, prose } of ANSWER_MARKERS) {
     let found: number | null | undefined;
-    for (const m of text.matchAll(marker)) {
+    for (const m of text.matchAll(pattern)) {
       const after = text.slice(m.index + m[0].length);
       // The prose markers: a number right after them, outside a hypothetical.
-      if (kind >= 2 && (!BEFORE_NUMBER.test(after) || HYPOTHETICAL.test(text.slice(0, m.index)))) continue;
+      if (prose && (!BEFORE_NUMBER.test(after) || HYPOTHETICAL.test(text.slice(0, m.index)))) continue;
       if (LIST_ITEM.test(after)) continue;
       const lineEnd = after.search(/\n(?!\s*[$\d\\−-])/);
       const read = lineAnswer(lineEnd < 0 ? after : after.slice(0, lineEnd));
