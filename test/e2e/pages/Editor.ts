@@ -225,6 +225,39 @@ export class Editor {
     await waitHidden(this.page.locator('.quick-input-widget'), 'Go to Line', defaultTimeoutMs);
   }
 
+  /**
+   * Opens the quick-fix menu (Ctrl+.) at the cursor and returns the row titled `title`, as a
+   * keyboard user asks for it. Asks again when an attempt's menu never lists it: a key pressed while
+   * something else held focus (a toast, a webview finishing its load) goes elsewhere, and a menu
+   * asked for while the language server is still answering an earlier request can come back empty
+   * ("No code actions available") and close. Each attempt logs what the menu showed.
+   */
+  async quickFix(title: string, timeoutMs = 60_000): Promise<Locator> {
+    const menu = this.page.locator('.action-widget');
+    const row = menu.locator('.monaco-list-row', { hasText: title }).first();
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      await this.focus();
+      await this.page.keyboard.press('Control+.');
+      try {
+        await waitVisible(row, `the quick fix '${title}' in the Ctrl+. menu`, Math.max(1_000, Math.min(attemptTimeoutMs, deadline - Date.now())));
+        return row;
+      } catch (cause) {
+        const shown =
+          (await menu.allTextContents().catch(() => [])).join(' | ') ||
+          (
+            await this.page
+              .locator('.monaco-editor-overlaymessage')
+              .allTextContents()
+              .catch(() => [])
+          ).join(' | ');
+        console.log(`[e2e] Ctrl+. attempt ${attempt} did not list '${title}'; the menu showed: ${JSON.stringify(shown)}`);
+        if (Date.now() >= deadline) throw cause;
+        await this.page.keyboard.press('Escape');
+      }
+    }
+  }
+
   /** Focuses the n-th editor group (1-based) through its command, as Ctrl+n would. */
   async focusGroup(n: 1 | 2 | 3): Promise<void> {
     const ordinal = ['First', 'Second', 'Third'][n - 1];

@@ -87,9 +87,7 @@ describe('Copilot customizations in the editor', () => {
 
     // Ctrl+. on the ratchet: line, as a keyboard user asks for quick fixes.
     await editor.goToLine(3);
-    await s.page.keyboard.press('Control+.');
-    const fix = s.page.locator('.action-widget .monaco-list-row', { hasText: 'Move Ratchet settings to a sidecar' }).first();
-    await waitVisible(fix, 'the quick fix in the Ctrl+. menu', 30_000);
+    const fix = await editor.quickFix('Move Ratchet settings to a sidecar');
     await s.screenshot('quick-fix-menu');
     await fix.click();
     await editor.waitForNoText('ratchet:');
