@@ -2,15 +2,17 @@
  * The numeric scorer: the answer the output states, else its last number (#25). Models state their
  * answer and often go on — "Answer: 18. Check: 18 × 2 = 36" — so an explicit answer is read first:
  * GSM8K's `#### 18`, LaTeX's `\boxed{18}`, "Final answer: 18", "the answer is 18", "Answer: 18"
- * (the strongest kind present, its last occurrence; a "####" line that is a Markdown heading, a
- * prose marker followed by words rather than its number, one in a hypothetical ("if …, the answer
- * is 126") and a numbered list under a bare marker are none). Only an output that states none is
- * read by its last number (models reason first and answer last). A prompt that makes the model
- * check its answer therefore scores what it answered, not the check. A stated answer that is a
- * computation ("Answer: 3 × 6 = 18", "3 boxes × 6 = 18 dollars") is its result, and one corrected
- * in its line ("17... wait, no: 18") the number after the correction; one that hedges ("17 or 18",
- * "3-4") or computes without a result states no number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2"): the output
- * then has no answer, and its last number is not read instead.
+ * (the strongest kind present, its last occurrence — unless the output takes it back and states
+ * another later: "\boxed{12} … wait, that is wrong. The answer is 15"; a "####" line that is a
+ * Markdown heading, a prose marker followed by words rather than its number, one in a hypothetical
+ * ("if …, the answer is 126") and a numbered list under a bare marker are none). Only an output
+ * that states none is read by its last number (models reason first and answer last). A prompt that
+ * makes the model check its answer therefore scores what it answered, not the check. A stated
+ * answer that is a computation ("Answer: 3 × 6 = 18", "3 boxes × 6 = 18 dollars", "12 apples and 3
+ * pears = 15") is its result, and one corrected in its line ("17... wait, no: 18") the number after
+ * the correction; one that hedges ("17 or 18", "3-4") or computes without a result states no
+ * number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2") or a quantity in two units ("2
+ * hours 30 minutes"): the output then has no answer, and its last number is not read instead.
  *
  * Numbers: thousands separators ("1,234", thin spaces "1 234", LaTeX's `1{,}234`), currency and
  * units ("$18.00", "18 dollars", "50%"), signs ("-3", "−3"), decimals (a decimal comma "3,5"),
@@ -116,7 +118,35 @@ const CORRECTED = /^[^\n\d]{0,6}?\b(?:wait|no(?=[ \t]*[,:;—–-])|nope|actuall
  * operator, a number, words ("3 boxes × 6 = 18"). Nothing else between: "12 apples; 12 + 6 = 18
  * fruits" answers 12.
  */
-const WORDY_COMPUTATION = /^(?:[ \t]*\p{L}+)*[ \t]*(?:×|\\times|\\cdot|\btimes\b|÷|\+|\*(?!\*))[ \t]*(?:\p{L}+[ \t]+)*[$€£¥]?\d[\d.,]*(?:[ \t]*\p{L}+)*[ \t]*=/u;
+const WORDY_COMPUTATION = /^(?:[ \t]*\p{L}+)*[ \t]*(?:×|\\times|\\cdot|\btimes\b|÷|\+|\*(?!\*)|\band\b|\bplus\b|\bminus\b)[ \t]*(?:\p{L}+[ \t]+)*[$€£¥]?\d[\d.,]*(?:[ \t]*\p{L}+)*[ \t]*=/u;
+
+/**
+ * A quantity in two units ("2 hours 30 minutes", "3 feet, 4 inches", "1h 30m", "18 dollars and 50
+ * cents") is no single number in any one unit: neither of its numbers is the answer. ("5 hours, 3
+ * hours more than Bob" is one unit twice: 5.)
+ */
+const UNIT = String.raw`(?:[ \t]*(hours?|hrs?|minutes?|mins?|seconds?|secs?|days?|weeks?|months?|years?|yrs?|feet|foot|ft|inch(?:es)?|yards?|yds?|miles?|meters?|metres?|centimeters?|centimetres?|cm|kilometers?|kilometres?|km|pounds?|lbs?|ounces?|oz|kilograms?|kg|grams?|tons?|dollars?|cents?|euros?|pence)|([hms]))\b`;
+const BETWEEN_PARTS = String.raw`[ \t]*(?:,[ \t]*|and[ \t]+)?`;
+const COMPOUND_AFTER = new RegExp(String.raw`^${UNIT}${BETWEEN_PARTS}\d+(?:\.\d+)?${UNIT}`, 'i');
+const COMPOUND_BEFORE = new RegExp(String.raw`\d${UNIT}${BETWEEN_PARTS}$`, 'i');
+const UNIT_AFTER = new RegExp(String.raw`^${UNIT}`, 'i');
+
+/** The number is one part of a quantity in two units (told apart by their first letters). */
+function compound(text: string, m: { index: number; end: number }): boolean {
+  const units = (match: RegExpExecArray | null): string[] =>
+    match
+      ? match
+          .slice(1)
+          .filter((u) => u !== undefined)
+          .map((u) => u[0]!.toLowerCase())
+      : [];
+  const after = text.slice(m.end);
+  const both = units(COMPOUND_AFTER.exec(after));
+  if (both.length === 2) return both[0] !== both[1];
+  const [before] = units(COMPOUND_BEFORE.exec(text.slice(0, m.index)));
+  const [own] = units(UNIT_AFTER.exec(after));
+  return before !== undefined && own !== undefined && before !== own;
+}
 
 /** Around a number, what makes it part of an expression that is no number: a root, π, a repeating decimal, a ratio or a time. */
 const SYMBOLIC_BEFORE = /(?:\\sqrt|√|\\overline|\\bar)\s*\{?\s*$|(?:\\pi|π)\s*\}?\s*[/{]?\s*$|\d:$/;
@@ -137,6 +167,11 @@ function lineAnswer(line: string): number | null | undefined {
   if (first === undefined) return undefined;
   if (symbolic(text, first)) return null;
   const rest = text.slice(first.end);
+  // "2 hours 30 minutes": none, unless it goes on to a result ("= 150 minutes").
+  if (compound(text, first)) {
+    const eq = /^[^=\n]*=/.exec(rest);
+    return eq ? (numberMatches(rest.slice(eq[0].length))[0]?.value ?? null) : null;
+  }
   if (OPERATOR.test(rest)) {
     const eq = rest.indexOf('=');
     return eq < 0 ? null : (numberMatches(rest.slice(eq + 1))[0]?.value ?? null);
@@ -151,25 +186,48 @@ function lineAnswer(line: string): number | null | undefined {
   return second !== undefined && second.value !== first.value && HEDGE.test(rest) ? null : first.value;
 }
 
-/**
- * The answer the text states (its strongest marker's last occurrence): a number, null when that
- * occurrence names no single number, undefined when the text states none.
- */
-export function statedAnswer(text: string): number | null | undefined {
-  for (const { pattern, prose } of ANSWER_MARKERS) {
-    let found: number | null | undefined;
+/** Between a stated answer and a later one, the output taking the first back ("wait, that is wrong"). */
+const RETRACTED = /\b(?:wait|actually|oops|correction|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)|(?:I[ \t]+made|there[ \t]+is)[ \t]+an?[ \t]+(?:error|mistake)|let[ \t]+me[ \t]+(?:re-?check|recalculate|redo))\b/i;
+
+/** Every answer a marker states, in the order of the markers (strongest first), each with its place. */
+function markedAnswers(text: string): { strength: number; index: number; end: number; value: number | null }[] {
+  // `end`: the marker's end; what follows it on its line is the answer (and may correct itself there).
+  const out: { strength: number; index: number; end: number; value: number | null }[] = [];
+  ANSWER_MARKERS.forEach(({ pattern, prose }, strength) => {
     for (const m of text.matchAll(pattern)) {
       const after = text.slice(m.index + m[0].length);
       // The prose markers: a number right after them, outside a hypothetical.
       if (prose && (!BEFORE_NUMBER.test(after) || HYPOTHETICAL.test(text.slice(0, m.index)))) continue;
       if (LIST_ITEM.test(after)) continue;
       const lineEnd = after.search(/\n(?!\s*[$\d\\−-])/);
-      const read = lineAnswer(lineEnd < 0 ? after : after.slice(0, lineEnd));
-      if (read !== undefined) found = read;
+      const line = lineEnd < 0 ? after : after.slice(0, lineEnd);
+      const value = lineAnswer(line);
+      if (value !== undefined) out.push({ strength, index: m.index, end: m.index + m[0].length, value });
     }
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  });
+  return out;
+}
+
+/**
+ * The answer the text states: its strongest marker's last occurrence, unless the output takes that
+ * back later and states another ("\boxed{12} … wait, that is wrong. The answer is 15": the last one
+ * after the retraction, of any marker). A number, null when it names no single number, undefined
+ * when the text states none.
+ */
+export function statedAnswer(text: string): number | null | undefined {
+  const stated = markedAnswers(text);
+  const strongest = Math.min(...stated.map((a) => a.strength));
+  const chosen = stated.filter((a) => a.strength === strongest).at(-1);
+  if (chosen === undefined) return undefined;
+  const retraction = RETRACTED.exec(text.slice(chosen.end));
+  if (retraction === null) return chosen.value;
+  const from = chosen.end + retraction.index;
+  return (
+    stated
+      .filter((a) => a.index > from)
+      .sort((a, b) => a.index - b.index)
+      .at(-1) ?? chosen
+  ).value;
 }
 
 /** The output's answer: the one it states, else its last number; undefined when it hedges, is symbolic or has none. */
@@ -178,7 +236,7 @@ export function answerNumber(text: string): number | undefined {
   if (stated !== undefined) return stated ?? undefined;
   const plain = plainNumbers(text);
   const last = numberMatches(plain).at(-1);
-  return last === undefined || symbolic(plain, last) ? undefined : last.value;
+  return last === undefined || symbolic(plain, last) || compound(plain, last) ? undefined : last.value;
 }
 
 function expectedNumbers(item: DataItem): number[] {
