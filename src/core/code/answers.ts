@@ -9,12 +9,14 @@
  * missing closing tag (the section runs to the next section or the end); ``` or ~~~ fences, with or
  * without a language, and a missing closing fence at the end; an unfenced `<CODE>` section that is
  * closed; marker lines of 5 to 9 characters (`<<<<<< SEARCH`, `=========`), as Aider reads them; no
- * tags at all when the answer still holds SEARCH/REPLACE blocks or a fenced block (Shinka hands
- * the whole answer to its patch functions). Several sections (#25): the last one that holds
- * something of its kind — blocks in a `<DIFF>`, code in a `<CODE>` — is the answer, so a tag named
- * in prose ("a <DIFF> rather than a <CODE>") or an abandoned draft is not; with sections of both
- * kinds, the kind the proposal asked for. Anything else is an error value whose message tells the
- * proposer what to fix.
+ * tags at all when the answer still holds SEARCH/REPLACE blocks or one fenced program (Shinka hands
+ * the whole answer to its patch functions); a fence inside a block's halves. Several sections (#25):
+ * the last one that holds something of its kind — blocks in a `<DIFF>`, code in a `<CODE>` — is the
+ * answer, so a tag named in prose ("a <DIFF> rather than a <CODE>") or an abandoned draft is not;
+ * a `<DIFF>` that goes on from the one before it (nothing between, or "And …") adds to it; with
+ * sections of both kinds, the kind the proposal asked for. Blocks the model takes back ("Actually,
+ * ignore that block"), or writes again for the same SEARCH text, are drafts. Anything else is an
+ * error value whose message tells the proposer what to fix.
  *
  * Why not src/core/evolve/fences.ts: it finds the last ```-fenced block with a given info string,
  * while an answer's code may use ~~~, any language tag, and lose its closing fence.
@@ -63,6 +65,9 @@ interface Section {
   line: number;
   /** Closed by its own `</DIFF>` / `</CODE>`. */
   closed: boolean;
+  /** Offsets in the answer: its opening tag, and just past its closing tag (or its body's end). */
+  start: number;
+  end: number;
 }
 
 /**
@@ -76,7 +81,8 @@ function sections(text: string): Section[] {
     const from = m.index + m[0].length;
     const limit = opens[i + 1]?.index ?? text.length;
     const close = new RegExp(`</${m[1]}>`, 'i').exec(text.slice(from, limit));
-    return { kind, body: close ? text.slice(from, from + close.index) : text.slice(from, limit), line: lineAt(text, from), closed: close !== null };
+    const body = close ? text.slice(from, from + close.index) : text.slice(from, limit);
+    return { kind, body, line: lineAt(text, from), closed: close !== null, start: m.index, end: close ? from + close.index + close[0].length : from + body.length };
   });
 }
 
@@ -111,8 +117,9 @@ export function parseAnswer(raw: string, asked?: 'diff' | 'full'): ParsedAnswer 
   const real = all.filter((x) => x.content !== undefined && !('error' in x.content));
   const kinds = new Set(real.map((x) => x.s.kind));
   if (kinds.size > 1 && asked === undefined) return fail('bothKinds', 'The answer has both a <DIFF> and a <CODE> section; send one of them: SEARCH/REPLACE blocks in <DIFF>, or the whole program in <CODE>.');
-  const pick = (kinds.size > 1 ? real.filter((x) => x.s.kind === asked) : real).at(-1);
-  if (pick?.content && 'edits' in pick.content) return { ok: true, answer: { kind: 'diff', name, description, edits: pick.content.edits } };
+  const candidates = kinds.size > 1 ? real.filter((x) => x.s.kind === asked) : real;
+  const pick = candidates.at(-1);
+  if (pick?.content && 'edits' in pick.content) return { ok: true, answer: { kind: 'diff', name, description, edits: joinedEdits(text, candidates) } };
   if (pick?.content && 'code' in pick.content) return { ok: true, answer: { kind: 'full', name, description, code: pick.content.code } };
   // No section holds anything: the last broken one says what to fix.
   const broken = all.filter((x) => x.content !== undefined && 'error' in x.content).at(-1);
@@ -124,8 +131,9 @@ export function parseAnswer(raw: string, asked?: 'diff' | 'full'): ParsedAnswer 
   const edits = readEdits(text, 1);
   if (!Array.isArray(edits)) return edits;
   if (edits.length > 0) return { ok: true, answer: { kind: 'diff', name, description, edits } };
-  const fenced = fencedCode(text, 'first');
-  if (fenced !== undefined && fenced.trim() !== '') return { ok: true, answer: { kind: 'full', name, description, code: fenced } };
+  const programs = programFences(text);
+  if (programs.length === 1) return { ok: true, answer: { kind: 'full', name, description, code: programs[0]! } };
+  if (programs.length > 1) return fail('noProposal', `The answer has no <CODE> section and ${programs.length} fenced code blocks, so which one is the whole program is not clear. ${FORMAT_HELP}`);
   return fail('noProposal', `The answer has neither a <DIFF> nor a <CODE> section. ${FORMAT_HELP}`);
 }
 
@@ -138,6 +146,8 @@ function readEdits(body: string, firstLine: number): SearchReplace[] | ParsedAns
   const lines = body.split('\n');
   const edits: SearchReplace[] = [];
   let i = 0;
+  // The first line after the last block read: the prose since then stands before the next block.
+  let after = 0;
   const at = (k: number): number => firstLine + k;
   while (i < lines.length) {
     const l = lines[i]!;
@@ -166,10 +176,73 @@ function readEdits(body: string, firstLine: number): SearchReplace[] | ParsedAns
     }
     if (divider < 0) return fail('malformedDiff', `SEARCH/REPLACE block ${n} (answer line ${at(open)}) has no "=======" line between its SEARCH and REPLACE text. ${FORMAT_HELP}`);
     if (close < 0) return fail('malformedDiff', `SEARCH/REPLACE block ${n} (answer line ${at(open)}) is not closed by a ">>>>>>> REPLACE" line. ${FORMAT_HELP}`);
-    edits.push({ search: lines.slice(open + 1, divider).join('\n'), replace: lines.slice(divider + 1, close).join('\n'), line: at(open) });
+    // Prose before this block that takes the ones before it back ("Wait, that is wrong:") drops them.
+    if (RETRACTION.test(lines.slice(after, open).join('\n'))) edits.length = 0;
+    const [search, replace] = unfencedHalves(lines.slice(open + 1, divider), lines.slice(divider + 1, close));
+    keepLatest(edits, { search: search.join('\n'), replace: replace.join('\n'), line: at(open) });
     i = close + 1;
+    after = i;
   }
   return edits;
+}
+
+/**
+ * Words with which a model takes back what it wrote above ("Actually, ignore that block. Instead:",
+ * "Wait, that is wrong", "Here is the corrected diff"): the blocks before them are a draft. The
+ * short words only where a sentence starts and a pause follows ("Use a set instead of a list" and
+ * "This actually helps" take nothing back).
+ */
+const RETRACTION =
+  /(?:^|[.!?:;]\s+|\n\s*)(?:actually|instead|wait|oops|sorry|no|correction|on[ \t]+second[ \t]+thought)[ \t]*[,:.!;—–-]|\bscratch[ \t]+that\b|\bignore[ \t]+(?:that|this|the[ \t]+(?:above|previous|first|last))\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|a[ \t]+mistake)\b|\b(?:corrected|revised|fixed)[ \t]+(?:diff|version|block|blocks|edit|edits|answer)\b/i;
+
+/** What joins a second `<DIFF>` section to the first as more of the same answer: nothing, or "and", "also", "next"… */
+const ADDITION = /^\W*(?:(?:and|also|additionally|in[ \t]+addition|plus|then|next|second(?:ly)?|finally)\b|$)/i;
+
+/** Adds an edit; one for the same SEARCH text replaces the earlier (the model revised it). */
+function keepLatest(edits: SearchReplace[], edit: SearchReplace): void {
+  const same = edits.findIndex((e) => e.search === edit.search);
+  if (same >= 0) edits.splice(same, 1);
+  edits.push(edit);
+}
+
+/**
+ * The edits of the last `<DIFF>` section that holds blocks, together with those of the sections
+ * right before it that it continues: ones it follows with nothing, or with "And …", "Also …" between
+ * them. Other prose between two sections makes the earlier a draft ("Actually fewer:"), as does
+ * retracting words; a later block for the same SEARCH text replaces the earlier.
+ */
+function joinedEdits(text: string, sections: { s: Section; content: ReturnType<typeof contentOf> }[]): SearchReplace[] {
+  let first = sections.length - 1;
+  while (first > 0) {
+    const [prev, next] = [sections[first - 1]!, sections[first]!];
+    const between = text.slice(prev.s.end, next.s.start).trim();
+    if (prev.s.kind !== 'diff' || RETRACTION.test(between) || !ADDITION.test(between)) break;
+    first--;
+  }
+  const edits: SearchReplace[] = [];
+  for (const { content } of sections.slice(first)) if (content && 'edits' in content) for (const e of content.edits) keepLatest(edits, e);
+  return edits;
+}
+
+/**
+ * A block's SEARCH and REPLACE lines without a code fence the model wrapped around them inside the
+ * markers (each half fenced, or one fence opening the SEARCH text and closing the REPLACE text):
+ * the file holds no fence lines, so the SEARCH text would never be found.
+ */
+function unfencedHalves(search: string[], replace: string[]): [string[], string[]] {
+  const opens = (l: string | undefined): boolean => l !== undefined && FENCE_OPEN.test(l);
+  const closes = (l: string | undefined): boolean => l !== undefined && /^[ \t]*(?:`{3,}|~{3,})[ \t]*$/.test(l);
+  const [s, r] = [[...search], [...replace]];
+  for (const half of [s, r])
+    if (half.length >= 2 && opens(half[0]) && closes(half.at(-1))) {
+      half.shift();
+      half.pop();
+    }
+  if (opens(s[0]) && closes(r.at(-1))) {
+    s.shift();
+    r.pop();
+  }
+  return [s, r];
 }
 
 /**
@@ -181,7 +254,11 @@ function readEdits(body: string, firstLine: number): SearchReplace[] | ParsedAns
 function fencedCode(text: string, closing: 'first' | 'last'): string | undefined {
   const lines = text.split('\n');
   const open = lines.findIndex((l) => FENCE_OPEN.test(l));
-  if (open < 0) return undefined;
+  return open < 0 ? undefined : fenceFrom(lines, open, closing).code;
+}
+
+/** The block whose opening fence is line `open`, and the index of the line after its closing fence. */
+function fenceFrom(lines: string[], open: number, closing: 'first' | 'last'): { code: string; next: number } {
   const fence = FENCE_OPEN.exec(lines[open]!)![1]!;
   const closes = (l: string): boolean => {
     const t = l.trim();
@@ -189,12 +266,39 @@ function fencedCode(text: string, closing: 'first' | 'last'): string | undefined
   };
   const after = lines.slice(open + 1);
   const found = closing === 'last' ? after.findLastIndex(closes) : after.findIndex(closes);
-  if (found >= 0) return lines.slice(open + 1, open + 1 + found).join('\n');
+  if (found >= 0) return { code: lines.slice(open + 1, open + 1 + found).join('\n'), next: open + found + 2 };
   // Never closed: the code runs to the end, less the blank lines before </CODE> or the answer's end.
-  return lines
-    .slice(open + 1)
-    .join('\n')
-    .replace(/\n\s*$/, '');
+  return { code: after.join('\n').replace(/\n\s*$/, ''), next: lines.length };
+}
+
+/** Fences for running or showing output, not a program: "Run it with: ```bash python x.py```". */
+const NOT_A_PROGRAM = /^(?:bash|sh|shell|zsh|console|shell-session|powershell|ps1?|cmd|bat|text|txt|plaintext|output|log)$/i;
+
+/**
+ * The fenced blocks of a tag-less answer that may be the program: all of them when there is one,
+ * else those not marked as a shell session or output — the one marked with a language, when the
+ * others are not. Each runs from its opening fence to the first closing one (or to the end when
+ * never closed). Two left is no answer: a model that quotes the current code before its rewrite
+ * ("The loop is: ```python …``` Here is the new program: ```python …```") did not say which.
+ */
+function programFences(text: string): string[] {
+  const lines = text.split('\n');
+  const blocks: { info: string; code: string }[] = [];
+  for (let i = 0; i < lines.length;) {
+    const open = FENCE_OPEN.exec(lines[i]!);
+    if (!open) {
+      i++;
+      continue;
+    }
+    const { code, next } = fenceFrom(lines, i, 'first');
+    if (code.trim() !== '') blocks.push({ info: open[2]!, code });
+    i = next;
+  }
+  if (blocks.length <= 1) return blocks.map((b) => b.code);
+  const programs = blocks.filter((b) => !NOT_A_PROGRAM.test(b.info));
+  // One fence marked with a language among unmarked ones ("an example: ``` … ```"): that one.
+  const marked = programs.filter((b) => b.info !== '');
+  return (marked.length === 1 ? marked : programs).map((b) => b.code);
 }
 
 /** An unfenced section without the blank lines that pad it. */
