@@ -78,17 +78,25 @@ export function judgeMessages(candidate: string, existing: string, token: string
 /**
  * The verdict on the answer's last non-blank line (markdown emphasis and code ticks allowed around
  * it, or a fence around that line alone; a full-width or zero-width-spaced colon; a reason in
- * parentheses or after a dash); undefined when that line is not a verdict, or holds another verdict,
- * a negation or a condition before it. Only the last line counts: an
- * answer that quotes a program holding "VERDICT: NOT_NOVEL" still ends with the judge's own.
+ * parentheses or after a dash; an emoji after it), or in a JSON object that ends the answer
+ * (`{"verdict": "NOT_NOVEL", "reason": "…"}`, fenced or not); a horizontal rule or a line of
+ * emoji after it is decoration. Undefined when that line is not a verdict, or holds another verdict,
+ * a negation or a condition before it. Only the last line counts: an answer that quotes a program
+ * holding "VERDICT: NOT_NOVEL" still ends with the judge's own.
  */
 export function readVerdict(answer: string): NoveltyVerdict | undefined {
   const lines = answer.trimEnd().split(/\r?\n/);
+  while (lines.length > 1 && (DECORATION.test(lines.at(-1)!) || lines.at(-1)!.trim() === '')) lines.pop();
+  const json = jsonVerdict(lines);
+  if (json) return json;
   const fence = /^\s*(?:`{3,}|~{3,})\s*$/;
   // A bare fence around the verdict line alone is layout; a quoted program's fence (a language, more lines) is not.
   const fenced = lines.length >= 3 && fence.test(lines.at(-1)!) && fence.test(lines.at(-3)!);
   const last = (fenced ? lines.at(-2) : lines.at(-1)) ?? '';
-  const m = /(?:^|[\s*_`>#:-])VERDICT[*_`]*[\s\u200b]*[:\uff1a][\s\u200b]*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*(?:\s*\((?![^)]*novel)[^()]*\)[*_`.!]*|\s+[-–—]\s+(?![^\n]*novel)[^\n]*)?\s*$/i.exec(last);
+  const m =
+    /(?:^|[\s*_`>#:-])VERDICT[*_`]*[\s\u200b]*[:\uff1a][\s\u200b]*[*_`"']*\s*(NOVEL|NOT[_ -]?NOVEL)\s*[*_`"'.!]*(?:\s*\((?![^)]*novel)[^()]*\)[*_`.!]*|\s+[-–—]\s+(?![^\n]*novel)[^\n]*)?(?:\s|\p{Extended_Pictographic}|\u200d|\ufe0f)*$/iu.exec(
+      last,
+    );
   if (!m) return undefined;
   // Before the verdict on its line, words that make it no verdict: another verdict (the format
   // echoed, "VERDICT: NOVEL or VERDICT: NOT_NOVEL"), a negation or a condition ("I would not say
@@ -96,6 +104,39 @@ export function readVerdict(answer: string): NoveltyVerdict | undefined {
   const before = last.slice(0, m.index);
   if (/VERDICT[*_`]*\s*[:\uff1a][\s*_`"']*(?:NOVEL|NOT)|\b(?:not|never|if|unless)\b|n['’]t\b/i.test(before)) return undefined;
   return m[1]!.toUpperCase() === 'NOVEL' ? 'NOVEL' : 'NOT_NOVEL';
+}
+
+/** A line after the verdict that says nothing: a horizontal rule, or emoji alone. */
+const DECORATION = /^\s*(?:(?:[-*_]\s*){3,}|(?:\p{Extended_Pictographic}|\u200d|\ufe0f|\s)+)$/u;
+
+/**
+ * A verdict in a JSON object that ends the answer — on its last line, or in a fence closing it —
+ * holding a `verdict` key and at most a reason besides; undefined otherwise.
+ */
+function jsonVerdict(lines: string[]): NoveltyVerdict | undefined {
+  const last = lines.at(-1)!.trim();
+  let text = last;
+  if (/^(?:`{3,}|~{3,})$/.test(last)) {
+    const open = lines.findLastIndex((l, i) => i < lines.length - 1 && /^\s*(?:`{3,}|~{3,})(?:json)?\s*$/i.test(l));
+    if (open < 0) return undefined;
+    text = lines
+      .slice(open + 1, -1)
+      .join('\n')
+      .trim();
+  }
+  if (!text.startsWith('{') || !text.endsWith('}')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const entries = Object.entries(parsed);
+  const verdict = entries.find(([k]) => k.toLowerCase() === 'verdict')?.[1];
+  if (typeof verdict !== 'string' || entries.some(([k]) => !/^(?:verdict|reason|reasoning|explanation|rationale)$/i.test(k))) return undefined;
+  const v = verdict.trim().toUpperCase().replace(/[ -]/g, '_');
+  return v === 'NOVEL' ? 'NOVEL' : v === 'NOT_NOVEL' ? 'NOT_NOVEL' : undefined;
 }
 
 const VERDICT_REMINDER = 'Answer again: end with the line `VERDICT: NOVEL` or `VERDICT: NOT_NOVEL`, and nothing after it.';
