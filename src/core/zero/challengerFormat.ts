@@ -129,7 +129,8 @@ export interface RawBlock {
  */
 export function tagBlocks(answer: string, tag: string): { blocks: RawBlock[]; orphanCloses: number } {
   const marks = [
-    ...[...answer.matchAll(new RegExp(`<${tag}>`, 'gi'))].map((m) => ({ at: m.index, end: m.index + m[0].length, open: true })),
+    // An opening tag may carry attributes (`<question id="1">`), as models number their tasks.
+    ...[...answer.matchAll(new RegExp(`<${tag}(?:\\s[^<>]*)?>`, 'gi'))].map((m) => ({ at: m.index, end: m.index + m[0].length, open: true })),
     ...[...answer.matchAll(new RegExp(`</${tag}>`, 'gi'))].map((m) => ({ at: m.index, end: m.index + m[0].length, open: false })),
   ].sort((a, b) => a.at - b.at);
   const blocks: RawBlock[] = [];
