@@ -59,17 +59,25 @@ function findBlock(text: string, lines: BlockLines, o: BlockOptions): Reading<An
  * The last complete block between the call's own lines (found in any case, with decoration around
  * them). Text a model wrote on a block line itself — after the open line's word
  * ("<<<PROMPT-x>>>Solve…"), before the close line's ("…answer.<<<END PROMPT-x>>>"), or both on one
- * line — is the block's too.
+ * line — is the block's too. A block line named inside a sentence, with text on both sides of it, is
+ * no block line.
  */
 function ownBlock(text: string, lines: BlockLines): Reading<AnswerBlock> | undefined {
   const all = text.split('\n');
   const openWord = lines.open.slice(3, -3).toLowerCase();
   const closeWord = lines.close.slice(3, -3).toLowerCase();
-  const closeAt = (l: string) => l.toLowerCase().indexOf(closeWord);
+  // A block line named in a sentence ("I wrapped it in <<<PROMPT-x>>> and <<<END PROMPT-x>>> as
+  // asked") opens and closes nothing: a line of the block has nothing but decoration on one side.
+  const isLine = (l: string, at: number, word: string) => ownText(l.slice(0, at).replace(/<{1,3}$/, '')) === '' || ownText(l.slice(at + word.length).replace(/^>{1,3}/, '')) === '';
+  const closeAt = (l: string) => {
+    const lower = l.toLowerCase();
+    for (let i = lower.indexOf(closeWord); i >= 0; i = lower.indexOf(closeWord, i + 1)) if (isLine(l, i, closeWord)) return i;
+    return -1;
+  };
   // An open word on a line: not the close word's own "…PROMPT-x" (the close word holds the open word).
   const openAt = (l: string) => {
     const lower = l.toLowerCase();
-    for (let i = lower.indexOf(openWord); i >= 0; i = lower.indexOf(openWord, i + 1)) if (!lower.slice(0, i).endsWith('end ')) return i;
+    for (let i = lower.indexOf(openWord); i >= 0; i = lower.indexOf(openWord, i + 1)) if (!lower.slice(0, i).endsWith('end ') && isLine(l, i, openWord)) return i;
     return -1;
   };
   // What the model wrote on a block line besides the line: the part after the open word, before the
