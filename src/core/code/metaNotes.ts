@@ -49,6 +49,21 @@ const RECOMMENDATIONS_HEADING = /recommend|suggest|next (?:steps|changes|ideas)|
 /** Such a heading that is the label alone: "Recommendations:", "**Suggestions**", "## Next steps". */
 const RECOMMENDATIONS_LABEL = /^[\s*_#>]*(?:my\s+|the\s+)?(?:recommendations?|suggestions?|next\s+(?:steps|changes|ideas)|what\s+to\s+try(?:\s+next)?)[\s*_:.]*$/i;
 
+/** A paragraph that starts with the label and goes on with the recommendations themselves. */
+const LABEL_LED = /^[\s*_#>]*(?:my\s+|the\s+)?(?:recommendations?|suggestions?|next\s+(?:steps|changes|ideas))[\s*_]*[:：][\s*_]*(\S[\s\S]*)$/i;
+
+/** A closing sentence that recommends: "I recommend …", "My suggestion is …", "The next step is …". */
+const RECOMMENDING = /^[\s*_]*(?:I\s+(?:would\s+)?(?:strongly\s+)?(?:recommend|suggest)|my\s+(?:main\s+)?(?:recommendation|suggestion)\s+is|(?:the\s+)?next\s+step\s+(?:is|should\s+be))\b/i;
+
+/** Prose as recommendations: one per line, or one per sentence when it is one line. */
+function sentences(text: string): string[] {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  return lines.length > 1 ? lines : lines.flatMap((l) => l.split(/(?<=[.!?])\s+(?=\p{Lu})/u));
+}
+
 interface Block {
   /** A list's items (sub-items folded into theirs), or undefined for any other block. */
   items?: string[];
@@ -58,10 +73,12 @@ interface Block {
 
 /**
  * The recommendations of the meta role's answer (#25): the items of the list under its
- * "Recommendations" heading (the last one that is the label alone, else the first sentence naming
- * them) — not the observations it lists first — each with its sub-items
- * folded in ("Try X: a; b"); without such a heading, its last list (the prompt asks for the
- * recommendations last); without a list, its first line. Never nothing from a non-empty answer.
+ * "Recommendations" heading (the last one that is the label alone), each with its sub-items folded
+ * in ("Try X: a; b"); else the prose after a label that leads its paragraph ("Recommendations: Try
+ * X. Seed from p3."), one per sentence; else the list under the first sentence naming them; else a
+ * closing paragraph that recommends ("My recommendation is to try X.") — never the observations
+ * listed first. Without any of these, its last list (the prompt asks for
+ * the recommendations last); without a list, its first line. Never nothing from a non-empty answer.
  */
 export function parseRecommendations(answer: string): string[] {
   // "•" and "–" are how some models bullet a list, "**1.**" how some number one; Markdown knows neither.
@@ -73,9 +90,18 @@ export function parseRecommendations(answer: string): string[] {
   const headings = blocks.flatMap((b, i) => (b.items === undefined && b.text.length <= 120 && RECOMMENDATIONS_HEADING.test(b.text) ? [i] : []));
   const listAfter = (h: number) => blocks.slice(h + 1).find((b) => b.items !== undefined);
   const labels = headings.filter((h) => RECOMMENDATIONS_LABEL.test(blocks[h]!.text));
+  // "Recommendations: Try a smaller step. Seed from p3." — the label, then the recommendations as prose.
+  const led = headings.findLast((h) => LABEL_LED.test(blocks[h]!.text));
+  const ledItems = led === undefined ? undefined : (blocks[led + 1]?.items ?? sentences(LABEL_LED.exec(blocks[led]!.text)![1]!));
+  // "My recommendation is to try smaller steps." after the observations: that sentence, not their list.
+  const last = blocks.at(-1);
+  const named = last && last.items === undefined && listAfter(blocks.length - 1) === undefined && RECOMMENDING.test(last.text) ? sentences(last.text) : undefined;
   const under = labels.length > 0 ? labels.map(listAfter).findLast((b) => b !== undefined) : headings.map(listAfter).find((b) => b !== undefined);
   const picked =
+    (labels.length > 0 ? under?.items : undefined) ??
+    ledItems ??
     under?.items ??
+    named ??
     lists.at(-1)?.items ??
     answer
       .split(/\r?\n/)
