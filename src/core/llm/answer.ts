@@ -9,6 +9,7 @@
  * - a lone `</think>`: chat templates open the tag themselves, so everything before it is reasoning;
  * - an unterminated `<think>`: the model never left its reasoning, so it never answered;
  * - `[THINK]…[/THINK]` (Mistral's Magistral); `◁think▷…◁/think▷` (Kimi's thinking models);
+ *   `<|begin_of_thought|>…<|end_of_thought|>` (OpenThoughts, Sky-T1, Bespoke); `<thought>…</thought>`;
  * - harmony channels (gpt-oss): `<|channel|>analysis<|message|>…` and the `final` channel, and the
  *   flattened `analysis…assistantfinal…` a server without the special tokens sends;
  * - `reasoning_content` / `reasoning` fields, which the transport reads apart (`ChatResponse.reasoning`).
@@ -82,6 +83,8 @@ export function splitReasoning(content: string): ModelAnswer {
       ['<thinking>', '</thinking>'],
       ['[THINK]', '[/THINK]'],
       ['◁think▷', '◁/think▷'],
+      ['<|begin_of_thought|>', '<|end_of_thought|>'],
+      ['<thought>', '</thought>'],
     ] as const) {
       tagSpans(content, open, close, note);
     }

@@ -74,6 +74,12 @@ export interface TaggedValue {
   raw: string;
   offset: number;
   line: number;
+  /**
+   * How the tag stands on its line: `lead` when only decoration or a short label ("Final:") comes
+   * before it; `item` in a list item ("- Correctness — ANSWER-x: 4/5", a criterion's line);
+   * `quoted` in quotes after words ('I was asked to answer in the form "ANSWER-x: A"'); else `inline`.
+   */
+  stands: 'lead' | 'item' | 'quoted' | 'inline';
 }
 
 /** White space before the tag's colon: also the no-break and zero-width kinds. */
@@ -114,9 +120,16 @@ export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: str
       start = lineEnd + next[0].length - next[1]!.length;
       raw = next[1]!;
     }
-    values.push({ raw, offset: start, line: lineOf(text, m.index) });
+    values.push({ raw, offset: start, line: lineOf(text, m.index), stands: standing(text.slice(text.lastIndexOf('\n', m.index - 1) + 1, m.index), m[1] !== '') });
   }
   return values;
+}
+
+/** How a tag stands, from what comes before it on its line and whether a quote opens it. */
+function standing(before: string, quoted: boolean): TaggedValue['stands'] {
+  if (/^\s*(?:[-+*•]|\d+[.)])\s/.test(before)) return 'item';
+  if (/^[\s*_#>|{[(]*(?:[\p{L}][\p{L}\s]{0,20}[:：—–-][\s*_]*)?$/u.test(before)) return 'lead';
+  return quoted && /\p{L}/u.test(before) ? 'quoted' : 'inline';
 }
 
 function lineOf(text: string, offset: number): number {
@@ -129,21 +142,40 @@ function lineOf(text: string, offset: number): number {
  * The model's last word (#25): the value of the last tagged line that states one, when `read` can
  * read it (`key` says which readings are the same). Passed over as stating nothing: a line whose
  * values read differently — the format echoed back (`"ANSWER-x: A", "ANSWER-x: B" or
- * "ANSWER-x: tie"`), even after an answer — and a bare tag or a placeholder (`ANSWER-x: <verdict>`).
- * A last stated value nothing can read ("ANSWER-x: A", later "ANSWER-x: undecided") takes back what
- * came before: no value, never the draft.
+ * "ANSWER-x: tie"`), even after an answer — unless its first tag leads the line and the others
+ * come after it ("ANSWER-x: B, not ANSWER-x: A": B); a placeholder naming the format's slot
+ * (`ANSWER-x: <verdict>`); and, when the answer states a value elsewhere, a tag quoted in a
+ * sentence ('I was asked for "ANSWER-x: A"') or in a list item after it (per-criterion lines after
+ * the overall verdict). A last stated value nothing can read ("ANSWER-x: A", later "ANSWER-x:
+ * undecided", "ANSWER-x: <B>", a bare "ANSWER-x:") takes back what came before: no value, never
+ * the draft.
  */
 export function lastReadValue<T>(values: readonly TaggedValue[], read: (raw: string) => T | undefined, key: (value: T) => unknown = (v) => v): { value: T; tagged: TaggedValue } | undefined {
-  const lines = [...new Set(values.map((v) => v.line))].reverse();
+  const statements = values.filter((v) => v.stands === 'lead' || v.stands === 'inline');
+  const counted = statements.length === 0 ? values : values.filter((v) => v.stands !== 'quoted' && (v.stands !== 'item' || v.offset < statements[0]!.offset));
+  const lines = [...new Set(counted.map((v) => v.line))].reverse();
   for (const line of lines) {
-    const onLine = values.filter((v) => v.line === line).map((tagged) => ({ tagged, value: read(tagged.raw) }));
+    const onLine = counted.filter((v) => v.line === line).map((tagged) => ({ tagged, value: read(tagged.raw) }));
     const reads = onLine.flatMap((r) => (r.value === undefined ? [] : [{ tagged: r.tagged, value: r.value }]));
-    if (reads.some((r) => key(r.value) !== key(reads[0]!.value))) continue;
+    if (reads.some((r) => key(r.value) !== key(reads[0]!.value))) {
+      const first = onLine[0]!;
+      if (first.tagged.stands === 'lead' && first.value !== undefined && onLine.slice(1).every((r) => r.tagged.stands !== 'lead')) return { tagged: first.tagged, value: first.value };
+      continue;
+    }
     if (reads.length > 0) return reads.at(-1);
-    // A value stated (not none, not the format's slot for one) that nothing could read.
-    if (onLine.some((r) => cleanValue(r.tagged.raw) !== '' && !isPlaceholder(cleanValue(r.tagged.raw)))) return undefined;
+    // A value stated (not the format's slot for one) that nothing could read, or a bare tag.
+    if (onLine.some((r) => !formatSlot(cleanValue(r.tagged.raw)))) return undefined;
   }
   return undefined;
+}
+
+/**
+ * The format's slot echoed as a value: "<verdict>", "<a number from 0 to 1>", "n", "…". Not a value
+ * in brackets that says something ("<B>", "[both equal]", "<cannot grade>", "[N/A]").
+ */
+function formatSlot(value: string): boolean {
+  if (/^(?:\.{3}|…|n)$/.test(value)) return true;
+  return isPlaceholder(value) && /\b(?:verdict|grade|score|answer|value|number|letter|choice|rating|label|result|your)\b/i.test(value) && !/\b(?:cannot|can't|unable|not|no|none|un\p{L}+)\b|\/|n['’]t\b/iu.test(value);
 }
 
 /** A value without the quotes, backticks, emphasis and final full stop around it. */
