@@ -125,9 +125,15 @@ export function taggedValues(frame: Pick<UntrustedFrame, 'answerTag'>, text: str
   return values;
 }
 
-/** How a tag stands, from what comes before it on its line and whether a quote opens it. */
+/**
+ * How a tag stands, from what comes before it on its line and whether a quote opens it. A list item
+ * is a criterion's line when it names one before the tag ("- Correctness — "); a bare "- ANSWER-x: B"
+ * or "- **Final verdict:** ANSWER-x: B" is the answer written as a list.
+ */
 function standing(before: string, quoted: boolean): TaggedValue['stands'] {
-  if (/^\s*(?:[-+*•]|\d+[.)])\s/.test(before)) return 'item';
+  const item = /^\s*(?:[-+*•]|\d+[.)])\s+(.*)$/.exec(before);
+  if (item && /\p{L}/u.test(item[1]!) && !/^[\s*_]*(?:my\s+|the\s+)?(?:final|overall|verdict|answer|grade|score|result|conclusion)\b/i.test(item[1]!)) return 'item';
+  if (item) before = item[1]!;
   if (/^[\s*_#>|{[(]*(?:[\p{L}][\p{L}\s]{0,20}[:：—–-][\s*_]*)?$/u.test(before)) return 'lead';
   return quoted && /\p{L}/u.test(before) ? 'quoted' : 'inline';
 }
