@@ -13,10 +13,11 @@
  * the whole answer to its patch functions); a fence inside a block's halves. Several sections (#25):
  * the last one that holds something of its kind — blocks in a `<DIFF>`, code in a `<CODE>` — is the
  * answer, so a tag named in prose ("a <DIFF> rather than a <CODE>") or an abandoned draft is not;
- * a `<DIFF>` that goes on from the one before it (nothing between, or "And …") adds to it; with
- * sections of both kinds, the kind the proposal asked for. Blocks the model takes back ("Actually,
- * ignore that block"), or writes again for the same SEARCH text, are drafts. Anything else is an
- * error value whose message tells the proposer what to fix.
+ * a `<DIFF>` that goes on from the one before it ("Now the margin:", "And …") adds to it, one
+ * offered as an alternative is refused; with sections of both kinds, the kind the proposal asked
+ * for. Blocks the model takes back ("Actually, ignore that block") are drafts; two blocks for the
+ * same SEARCH text are refused. Anything else is an error value whose message tells the proposer
+ * what to fix.
  *
  * Why not src/core/evolve/fences.ts: it finds the last ```-fenced block with a given info string,
  * while an answer's code may use ~~~, any language tag, and lose its closing fence.
@@ -119,7 +120,10 @@ export function parseAnswer(raw: string, asked?: 'diff' | 'full'): ParsedAnswer 
   if (kinds.size > 1 && asked === undefined) return fail('bothKinds', 'The answer has both a <DIFF> and a <CODE> section; send one of them: SEARCH/REPLACE blocks in <DIFF>, or the whole program in <CODE>.');
   const candidates = kinds.size > 1 ? real.filter((x) => x.s.kind === asked) : real;
   const pick = candidates.at(-1);
-  if (pick?.content && 'edits' in pick.content) return { ok: true, answer: { kind: 'diff', name, description, edits: joinedEdits(text, candidates) } };
+  if (pick?.content && 'edits' in pick.content) {
+    const edits = joinedEdits(text, candidates);
+    return Array.isArray(edits) ? { ok: true, answer: { kind: 'diff', name, description, edits } } : edits;
+  }
   if (pick?.content && 'code' in pick.content) return { ok: true, answer: { kind: 'full', name, description, code: pick.content.code } };
   // No section holds anything: the last broken one says what to fix.
   const broken = all.filter((x) => x.content !== undefined && 'error' in x.content).at(-1);
@@ -139,6 +143,10 @@ export function parseAnswer(raw: string, asked?: 'diff' | 'full'): ParsedAnswer 
 
 function fail(kind: AnswerErrorKind, message: string): ParsedAnswer {
   return { ok: false, error: { kind, message } };
+}
+
+function indentOf(line: string): string {
+  return /^[ \t]*/.exec(line)![0];
 }
 
 /** The SEARCH/REPLACE blocks of `body` (its first line is answer line `firstLine`), or an error naming the block. */
@@ -163,23 +171,33 @@ function readEdits(body: string, firstLine: number): SearchReplace[] | ParsedAns
     }
     const n = edits.length + 1;
     const open = i;
-    let divider = -1;
+    // The divider is indented as the SEARCH marker is: "    =======" under a heading in the text
+    // (an RST or Markdown underline) is text. Two such lines leave the halves unclear.
+    const indent = indentOf(l);
+    const dividers: number[] = [];
     let close = -1;
     for (let j = i + 1; j < lines.length; j++) {
       const lj = lines[j]!;
       if (SEARCH_LINE.test(lj)) break;
-      if (divider < 0 && DIVIDER_LINE.test(lj)) divider = j;
-      else if (divider >= 0 && REPLACE_LINE.test(lj)) {
+      if (DIVIDER_LINE.test(lj) && indentOf(lj) === indent) dividers.push(j);
+      else if (dividers.length > 0 && REPLACE_LINE.test(lj)) {
         close = j;
         break;
       }
     }
+    const divider = dividers[0] ?? -1;
     if (divider < 0) return fail('malformedDiff', `SEARCH/REPLACE block ${n} (answer line ${at(open)}) has no "=======" line between its SEARCH and REPLACE text. ${FORMAT_HELP}`);
     if (close < 0) return fail('malformedDiff', `SEARCH/REPLACE block ${n} (answer line ${at(open)}) is not closed by a ">>>>>>> REPLACE" line. ${FORMAT_HELP}`);
-    // Prose before this block that takes the ones before it back ("Wait, that is wrong:") drops them.
-    if (RETRACTION.test(lines.slice(after, open).join('\n'))) edits.length = 0;
+    if (dividers.length > 1)
+      return fail(
+        'malformedDiff',
+        `SEARCH/REPLACE block ${n} (answer line ${at(open)}) has ${dividers.length} "=======" lines, so where its SEARCH text ends is not clear; indent a "=======" that belongs to the text, or send the block again. ${FORMAT_HELP}`,
+      );
+    // Prose before this block that takes the ones before it back ("Actually, ignore that block.") drops them.
+    if (TAKEN_BACK.test(lines.slice(after, open).join('\n'))) edits.length = 0;
     const [search, replace] = unfencedHalves(lines.slice(open + 1, divider), lines.slice(divider + 1, close));
-    keepLatest(edits, { search: search.join('\n'), replace: replace.join('\n'), line: at(open) });
+    const clash = sameSearch(edits, { search: search.join('\n'), replace: replace.join('\n'), line: at(open) });
+    if (clash) return clash;
     i = close + 1;
     after = i;
   }
@@ -187,40 +205,66 @@ function readEdits(body: string, firstLine: number): SearchReplace[] | ParsedAns
 }
 
 /**
- * Words with which a model takes back what it wrote above ("Actually, ignore that block. Instead:",
- * "Wait, that is wrong", "Here is the corrected diff"): the blocks before them are a draft. The
- * short words only where a sentence starts and a pause follows ("Use a set instead of a list" and
- * "This actually helps" take nothing back).
+ * Words with which a model takes back the blocks above it, wherever they stand ("Actually, ignore
+ * that block. Instead:", "Scratch that.", "That edit was wrong."): those blocks are a draft. Only
+ * words about the blocks themselves: "ignore the first element", "that's wrong for negatives" and
+ * "Wait, we also need…" take nothing back.
  */
-const RETRACTION =
-  /(?:^|[.!?:;]\s+|\n\s*)(?:actually|instead|wait|oops|sorry|no|correction|on[ \t]+second[ \t]+thought)[ \t]*[,:.!;—–-]|\bscratch[ \t]+that\b|\bignore[ \t]+(?:that|this|the[ \t]+(?:above|previous|first|last))\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|a[ \t]+mistake)\b|\b(?:corrected|revised|fixed)[ \t]+(?:diff|version|block|blocks|edit|edits|answer)\b/i;
+const TAKEN_BACK =
+  /\b(?:ignore|disregard|discard|forget)[ \t]+(?:that|this|these|those|the[ \t]+(?:above|previous|earlier|first|last))(?:[ \t]+(?:blocks?|edits?|changes?|diffs?|ones?|versions?|attempts?))?(?=[ \t]*(?:[.,;:!—–-]|$))|\b(?:ignore|disregard|discard|forget)[ \t]+(?:that|this|these|those|the[ \t]+(?:above|previous|earlier|first|last))[ \t]+(?:blocks?|edits?|changes?|diffs?|versions?|attempts?)\b|\bscratch[ \t]+that\b|\b(?:that|this|the[ \t]+(?:above|previous|first))[ \t]+(?:block|edit|change|diff|version|attempt)[ \t]+(?:is|was)[ \t]+(?:wrong|incorrect|a[ \t]+mistake|broken)\b/i;
 
-/** What joins a second `<DIFF>` section to the first as more of the same answer: nothing, or "and", "also", "next"… */
-const ADDITION = /^\W*(?:(?:and|also|additionally|in[ \t]+addition|plus|then|next|second(?:ly)?|finally)\b|$)/i;
+/**
+ * Between two `<DIFF>` sections, words that make the earlier a draft: the ones above, or a new
+ * start ("Actually, fewer:", "Wait —", "Here is the corrected diff:").
+ */
+const REDONE = new RegExp(
+  String.raw`${TAKEN_BACK.source}|(?:^|[.!?:;][ \t]+|\n[ \t]*)(?:(?:actually|instead|wait|oops|sorry|on[ \t]+second[ \t]+thought)\b|(?:no|correction)[ \t]*[,:.!;—–-])|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|a[ \t]+mistake)[ \t]*[.!:]?[ \t]*(?:\n|$)|\b(?:corrected|revised)[ \t]+(?:diff|version|block|blocks|edit|edits|answer)\b`,
+  'i',
+);
 
-/** Adds an edit; one for the same SEARCH text replaces the earlier (the model revised it). */
-function keepLatest(edits: SearchReplace[], edit: SearchReplace): void {
-  const same = edits.findIndex((e) => e.search === edit.search);
-  if (same >= 0) edits.splice(same, 1);
-  edits.push(edit);
+/** Between two `<DIFF>` sections, words that add to the first ("Wait, we also need the margin:"). */
+const CONTINUES = /\b(?:also|as[ \t]+well|too|in[ \t]+addition|additionally|besides|furthermore|moreover)\b/i;
+
+/** Between two `<DIFF>` sections, an alternative offered ("Alternatively, a bolder change:"): which one is meant is not clear. */
+const ALTERNATIVE = /\balternative(?:ly|s)?\b|\banother[ \t]+(?:option|approach|way)\b|\bor[ \t]*,?[ \t]+(?:instead|else)\b|\bif[ \t]+(?:that|this|it)[ \t]+(?:fails|doesn't|does[ \t]+not|is[ \t]+too)|\boption[ \t]+(?:\d|[a-c]\b|two|b\b)/i;
+
+/**
+ * Refuses a second block for SEARCH text an earlier block already replaces: a revision, a fallback
+ * ("If that fails, try this instead:") or a duplicate — which one is meant is not clear. Else adds it.
+ */
+function sameSearch(edits: SearchReplace[], edit: SearchReplace): ParsedAnswer | undefined {
+  const earlier = edits.find((e) => e.search === edit.search);
+  if (earlier === undefined) {
+    edits.push(edit);
+    return undefined;
+  }
+  return fail('malformedDiff', `The SEARCH/REPLACE blocks at answer lines ${earlier.line} and ${edit.line} replace the same text; send one block for it (the one you mean). ${FORMAT_HELP}`);
 }
 
 /**
  * The edits of the last `<DIFF>` section that holds blocks, together with those of the sections
- * right before it that it continues: ones it follows with nothing, or with "And …", "Also …" between
- * them. Other prose between two sections makes the earlier a draft ("Actually fewer:"), as does
- * retracting words; a later block for the same SEARCH text replaces the earlier.
+ * before it that it continues ("Now update the margin:", nothing, "And …"). Words that take the
+ * earlier back or start again ("Actually, fewer:", "Here is the corrected diff:") make it a draft;
+ * an alternative offered between them ("Alternatively, …"), or two blocks for the same SEARCH text,
+ * leave which edit is meant unclear: refused, for the proposer to say.
  */
-function joinedEdits(text: string, sections: { s: Section; content: ReturnType<typeof contentOf> }[]): SearchReplace[] {
+function joinedEdits(text: string, sections: { s: Section; content: ReturnType<typeof contentOf> }[]): SearchReplace[] | ParsedAnswer {
   let first = sections.length - 1;
   while (first > 0) {
     const [prev, next] = [sections[first - 1]!, sections[first]!];
     const between = text.slice(prev.s.end, next.s.start).trim();
-    if (prev.s.kind !== 'diff' || RETRACTION.test(between) || !ADDITION.test(between)) break;
+    if (prev.s.kind !== 'diff' || TAKEN_BACK.test(between) || (REDONE.test(between) && !CONTINUES.test(between))) break;
+    if (ALTERNATIVE.test(between)) return fail('malformedDiff', `The answer offers two <DIFF> sections as alternatives ("${between.slice(0, 60)}"); send the one you mean. ${FORMAT_HELP}`);
     first--;
   }
   const edits: SearchReplace[] = [];
-  for (const { content } of sections.slice(first)) if (content && 'edits' in content) for (const e of content.edits) keepLatest(edits, e);
+  for (const { content } of sections.slice(first)) {
+    if (!content || !('edits' in content)) continue;
+    for (const e of content.edits) {
+      const clash = sameSearch(edits, e);
+      if (clash) return clash;
+    }
+  }
   return edits;
 }
 
@@ -265,11 +309,18 @@ function fenceFrom(lines: string[], open: number, closing: 'first' | 'last'): { 
     return t.length >= fence.length && t === fence[0]!.repeat(t.length);
   };
   const after = lines.slice(open + 1);
-  const found = closing === 'last' ? after.findLastIndex(closes) : after.findIndex(closes);
+  const firstClose = after.findIndex(closes);
+  // Inside <CODE> a fence inside the program (a docstring's example) is not its end, but prose or a
+  // new fenced block after a closing fence ("Example:\n```python …") says the program ended there.
+  const endsThere = firstClose >= 0 && PROSE_OR_NEW_FENCE.test(after.slice(firstClose + 1).find((l) => l.trim() !== '') ?? '');
+  const found = closing === 'last' && !endsThere ? after.findLastIndex(closes) : firstClose;
   if (found >= 0) return { code: lines.slice(open + 1, open + 1 + found).join('\n'), next: open + found + 2 };
   // Never closed: the code runs to the end, less the blank lines before </CODE> or the answer's end.
   return { code: after.join('\n').replace(/\n\s*$/, ''), next: lines.length };
 }
+
+/** A line after a closing fence that is no code: prose ending in a colon or full stop, or a fence opening with a language. */
+const PROSE_OR_NEW_FENCE = /^[ \t]{0,3}(?:[*_]*[A-Z][\p{L}'’ ,()-]*[:.][*_]*|(?:`{3,}|~{3,})[ \t]*\w+)[ \t]*$/u;
 
 /** Fences for running or showing output, not a program: "Run it with: ```bash python x.py```". */
 const NOT_A_PROGRAM = /^(?:bash|sh|shell|zsh|console|shell-session|powershell|ps1?|cmd|bat|text|txt|plaintext|output|log)$/i;
