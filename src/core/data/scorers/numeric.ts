@@ -3,14 +3,18 @@
  * answer and often go on — "Answer: 18. Check: 18 × 2 = 36" — so an explicit answer is read first:
  * GSM8K's `#### 18`, LaTeX's `\boxed{18}`, "Final answer: 18", "the answer is 18", "Answer: 18"
  * (the strongest kind present, its last occurrence — unless the output takes it back and states
- * another later: "\boxed{12} … wait, that is wrong. The answer is 15"; a "####" line that is a
- * Markdown heading, a prose marker followed by words rather than its number, one in a hypothetical
- * ("if …, the answer is 126") and a numbered list under a bare marker are none). Only an output
+ * another later, "\boxed{12} … wait, that is wrong. The answer is 15", or takes it back and only
+ * says the right number in prose, "Wait, I made a mistake. … So she makes $18"; a "####" line that
+ * is a Markdown heading, a prose marker followed by words rather than its number or after words
+ * that look for it ("to find the answer:"), one in a hypothetical ("if …, the answer is 126") when
+ * another is stated, and a list under a bare marker are none; a base model's next few-shot
+ * "Question:" and what follows are not read). Only an output
  * that states none is read by its last number (models reason first and answer last). A prompt that
  * makes the model check its answer therefore scores what it answered, not the check. A stated
  * answer that is a computation ("Answer: 3 × 6 = 18", "3 boxes × 6 = 18 dollars", "12 apples and 3
- * pears = 15") is its result, and one corrected in its line ("17... wait, no: 18") the number after
- * the correction; one that hedges ("17 or 18", "3-4") or computes without a result states no
+ * pears = 15", "16 - 3 - 4 = 9 eggs, and 9 × $2 = $18") is its sentence's last result, and one
+ * corrected in its line ("17... wait, no: 18") what the correction says; one that hedges ("17 or
+ * 18", "3, 4, or 5", "3-4") or computes without a result states no
  * number, and nor does a symbolic one ("2\sqrt{3}", "\pi/2", "1:2") or a quantity in two units ("2
  * hours 30 minutes"): the output then has no answer, and its last number is not read instead.
  *
@@ -36,17 +40,21 @@ const NUMBER_SOURCE =
   String.raw`|(?<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[\u00a0\u2009\u202f'’]\d{3})+(?!\d)|\d{1,3}(?:\.\d{3}){2,}(?!\.?\d)|\d+)` +
   String.raw`(?:\.(?<dec>\d+)|,(?<cdec>\d{1,2})(?![\d,]))?` +
   String.raw`(?:e(?<exp>[-+]?\d+)|[ \t]*(?:×|\\times|\\cdot|·|\*|x)[ \t]*10[ \t]*(?:\^\s*\{?\s*(?<pow>[-−+]?\d+)\s*\}?|(?<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))|\^\s*\{?\s*(?<ipow>[-−]?\d+)\s*\}?)?` +
-  String.raw`(?:[ \u00a0](?<scale>thousand|million|billion|trillion)\b)?` +
+  String.raw`(?:[ \u00a0](?<scale>hundred|thousand|million|billion|trillion)\b)?` +
   String.raw`(?: ?\/ ?(?<den>\d+)(?!\d|[.,]\d))?)` +
   String.raw`|(?<![\w.,])(?<dsign>[-−]?)\.(?<frac>\d+)`;
 
-const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+const SCALES: Record<string, number> = { hundred: 1e2, thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const VULGAR_FRACTIONS: Record<string, string> = { '½': '1/2', '⅓': '1/3', '⅔': '2/3', '¼': '1/4', '¾': '3/4', '⅕': '1/5', '⅖': '2/5', '⅗': '3/5', '⅘': '4/5', '⅙': '1/6', '⅚': '5/6', '⅛': '1/8', '⅜': '3/8', '⅝': '5/8', '⅞': '7/8' };
 
 /** LaTeX's thousands separators (`1{,}234`, `1\,234`, `1,\!234`) as commas; `1½` as `1 1/2`. */
 function plainNumbers(text: string): string {
-  return text.replace(/(\d)(?:\{,\}|,\\!|\\[,!;: ])(?=\d{3}(?!\d))/g, '$1,').replace(/(\d?)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])/g, (_m, d: string, f: string) => (d === '' ? VULGAR_FRACTIONS[f]! : `${d} ${VULGAR_FRACTIONS[f]!}`));
+  return text
+    .replace(/(\d)(?:\{,\}|,\\!|\\[,!;: ])(?=\d{3}(?!\d))/g, '$1,')
+    .replace(/(?<![\d.])(\d+)[ \t]*\\[dt]?frac\{\s*(\d+)\s*\}\{\s*(\d+)\s*\}/g, '$1 $2/$3')
+    .replace(/(?<![\d.])(\d+)[ \t]+and[ \t]+(?:a[ \t]+half\b|(\d+)\/(\d+)(?!\d))/g, (_m, w: string, n?: string, d?: string) => `${w} ${n ?? 1}/${d ?? 2}`)
+    .replace(/(\d?)([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])/g, (_m, d: string, f: string) => (d === '' ? VULGAR_FRACTIONS[f]! : `${d} ${VULGAR_FRACTIONS[f]!}`));
 }
 
 function numberMatches(raw: string): { value: number; index: number; end: number }[] {
@@ -104,21 +112,26 @@ const BEFORE_NUMBER = /^[\s*_"'`\u201c(]*(?:(?:exactly|simply|just|approximately
 /** A marker in a hypothetical ("If the question meant per week, the answer is 126"): no statement of the answer. */
 const HYPOTHETICAL = /\b(?:if|suppose|supposing|assuming|were)\b[^.!?\n]*$/i;
 /** The answer on the line after a bare marker is no list item ("1. Each box costs 6."). */
-const LIST_ITEM = /^[ \t*_]*\n\s*[*_]*\d+[.)][ \t]+\p{L}/u;
+const LIST_ITEM = /^[ \t*_:]*(?:\n\s*(?:[*_]*\d+[.)][ \t]+\S|[-*+•][ \t]+\S)|[-+•][ \t]+\p{L})/u;
+/**
+ * Before a prose marker, words that look for the answer rather than state it ("Let's solve this
+ * to find the answer:", "here is the answer:"): what follows is the working, not the answer.
+ */
+const SEEKING = /\b(?:find|get|reach|compute|calculate|determine|work[ \t]+out|arrive[ \t]+at|here[ \t]+is|here's|for)[ \t]+(?:the[ \t]+)?(?:final[ \t]+)?$/i;
 
 /** After an answer's number, another it hedges with ("17 or 18", "5 to 6", "17 or maybe 18"): no single number. */
-const HEDGE = /^[ \t]*(?:,[ \t]*)?(?:\bor\b|\bto\b)[ \t]*(?:(?:maybe|perhaps|possibly)[ \t]+)?[$€£¥]?[-−]?\d/i;
+const HEDGE = /^(?:[ \t]*,[ \t]*[$€£¥]?[-−]?\d[\d.]*)*[ \t]*(?:,[ \t]*)?(?:\bor\b|\bto\b)[ \t]*(?:(?:maybe|perhaps|possibly)[ \t]+)?[$€£¥]?[-−]?\d/i;
 /** After an answer's number, an operator: the answer is a computation ("3 × 6 = 18"), or a range ("3-4"). */
 const OPERATOR = /^%?[ \t]*(?:[-+×*/÷·−–]|\\times|\\cdot|x\b)[ \t]*[$€£¥(]?[-−]?\d/i;
 
 /** After an answer's number, the output taking it back ("17... wait, no: 18", "17. Actually, 18"). */
-const CORRECTED = /^[^\n\d]{0,6}?\b(?:wait|no(?=[ \t]*[,:;—–-])|nope|actually|sorry|oops|correction|I[ \t]+mean)\b[^\n\d]{0,24}(?=[$€£¥−-]?\d)/i;
+const CORRECTED = /^[ \t.,;:!…—–-]*\b(?:wait|no(?=[ \t]*[,:;—–-])|nope|actually|sorry|oops|correction|I[ \t]+mean)\b[^\n\d]{0,24}(?=[$€£¥−-]?\d)/i;
 /**
  * After an answer's number, the rest of a computation written with words, up to its "=": words, an
  * operator, a number, words ("3 boxes × 6 = 18"). Nothing else between: "12 apples; 12 + 6 = 18
  * fruits" answers 12.
  */
-const WORDY_COMPUTATION = /^(?:[ \t]*\p{L}+)*[ \t]*(?:×|\\times|\\cdot|\btimes\b|÷|\+|\*(?!\*)|\band\b|\bplus\b|\bminus\b)[ \t]*(?:\p{L}+[ \t]+)*[$€£¥]?\d[\d.,]*(?:[ \t]*\p{L}+)*[ \t]*=/u;
+const WORDY_COMPUTATION = /^(?:[ \t]*\p{L}+)*(?:[ \t]*(?:×|\\times|\\cdot|\btimes\b|÷|\+|\*(?!\*)|[ \t][-−–][ \t]|[ \t]?\/[ \t]?|\band\b|\bplus\b|\bminus\b)[ \t]*(?:\p{L}+[ \t]+)*[$€£¥]?\d[\d.,]*(?:\/\p{L}+)?(?:[ \t]*\p{L}+)*)+[ \t]*=/u;
 
 /**
  * A quantity in two units ("2 hours 30 minutes", "3 feet, 4 inches", "1h 30m", "18 dollars and 50
@@ -172,13 +185,10 @@ function lineAnswer(line: string): number | null | undefined {
     const eq = /^[^=\n]*=/.exec(rest);
     return eq ? (numberMatches(rest.slice(eq[0].length))[0]?.value ?? null) : null;
   }
-  if (OPERATOR.test(rest)) {
-    const eq = rest.indexOf('=');
-    return eq < 0 ? null : (numberMatches(rest.slice(eq + 1))[0]?.value ?? null);
-  }
-  // "17... wait, no: 18": the number right after the correction.
+  if (OPERATOR.test(rest)) return chainResult(rest);
+  // "17... wait, no: 18": what follows the correction, read as an answer line ("wait, no: 9 × 2 = 18").
   const corrected = CORRECTED.exec(rest);
-  if (corrected) return numberMatches(rest.slice(corrected[0].length))[0]?.value ?? first.value;
+  if (corrected) return lineAnswer(rest.slice(corrected[0].length)) ?? first.value;
   // "3 boxes × 6 = 18 dollars": a computation with words in it is its result too.
   const computation = WORDY_COMPUTATION.exec(rest);
   const result = computation && numberMatches(rest.slice(computation[0].length))[0];
@@ -186,23 +196,55 @@ function lineAnswer(line: string): number | null | undefined {
   return second !== undefined && second.value !== first.value && HEDGE.test(rest) ? null : first.value;
 }
 
+/**
+ * The result of a computation: the number after its sentence's last "=" ("16 - 3 - 4 = 9 eggs, and
+ * 9 × $2 = $18." is 18; "3 × 6 = 18. Check: 18 / 2 = 9" is 18); null without one.
+ */
+function chainResult(rest: string): number | null {
+  const sentence = rest.split(/[.!?](?=\s+\p{Lu}|\s*$)|\n\s*\n/u)[0]!;
+  const eq = sentence.lastIndexOf('=');
+  return eq < 0 ? null : (numberMatches(sentence.slice(eq + 1))[0]?.value ?? null);
+}
+
 /** Between a stated answer and a later one, the output taking the first back ("wait, that is wrong"). */
-const RETRACTED = /\b(?:wait|actually|oops|correction|that(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)|(?:I[ \t]+made|there[ \t]+is)[ \t]+an?[ \t]+(?:error|mistake)|let[ \t]+me[ \t]+(?:re-?check|recalculate|redo))\b/i;
+// The short words only where a sentence starts ("She actually keeps 7 eggs" takes nothing back); a
+// recheck that confirms ("Let me recheck: …") is no retraction.
+const RETRACTED =
+  /(?:^|[.!?:;)][ \t]*|\n[ \t>*_]*)(?:wait|actually|oops|hmm+|correction)\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)\b|\b(?:I[ \t]+made|there[ \t]+is|there[ \t]+was)[ \t]+an?[ \t]+(?:error|mistake)\b|\bI[ \t]+(?:miscalculated|was[ \t]+wrong)\b/i;
+
+interface MarkedAnswer {
+  strength: number;
+  index: number;
+  end: number;
+  value: number | null;
+  /** In a hypothetical ("If …, the answer is 126"): an answer only when the output states no other. */
+  hypothetical: boolean;
+}
+
+/**
+ * Words that void a stated answer even when no other is stated after them ("Wait, I made a
+ * mistake. … So Janet makes $18."); "Actually, 9 eggs are sold" after an answer explains it.
+ */
+const TAKEN_BACK =
+  /(?:^|[.!?:;)][ \t]*|\n[ \t>*_]*)(?:wait|oops|correction)\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)\b|\b(?:I[ \t]+made|there[ \t]+is|there[ \t]+was)[ \t]+an?[ \t]+(?:error|mistake)\b|\bI[ \t]+(?:miscalculated|was[ \t]+wrong)\b/i;
 
 /** Every answer a marker states, in the order of the markers (strongest first), each with its place. */
-function markedAnswers(text: string): { strength: number; index: number; end: number; value: number | null }[] {
+function markedAnswers(text: string): MarkedAnswer[] {
   // `end`: the marker's end; what follows it on its line is the answer (and may correct itself there).
-  const out: { strength: number; index: number; end: number; value: number | null }[] = [];
+  const out: MarkedAnswer[] = [];
   ANSWER_MARKERS.forEach(({ pattern, prose }, strength) => {
     for (const m of text.matchAll(pattern)) {
       const after = text.slice(m.index + m[0].length);
       // The prose markers: a number right after them, outside a hypothetical.
-      if (prose && (!BEFORE_NUMBER.test(after) || HYPOTHETICAL.test(text.slice(0, m.index)))) continue;
-      if (LIST_ITEM.test(after)) continue;
-      const lineEnd = after.search(/\n(?!\s*[$\d\\−-])/);
+      const before = text.slice(0, m.index);
+      if (prose && (!BEFORE_NUMBER.test(after) || SEEKING.test(before))) continue;
+      // A list under the marker (a heading's newline may be in the marker itself): no answer line.
+      if (LIST_ITEM.test(m[0].includes('\n') ? `\n${after}` : after)) continue;
+      // The answer's line; the next lines too while they go on with a number ("= 18", "-3"), not a list item.
+      const lineEnd = after.search(/\n(?!\s*(?:[$\d\\]|[−-](?![ \t])))/);
       const line = lineEnd < 0 ? after : after.slice(0, lineEnd);
       const value = lineAnswer(line);
-      if (value !== undefined) out.push({ strength, index: m.index, end: m.index + m[0].length, value });
+      if (value !== undefined) out.push({ strength, index: m.index, end: m.index + m[0].length, value, hypothetical: prose && HYPOTHETICAL.test(before) });
     }
   });
   return out;
@@ -215,23 +257,40 @@ function markedAnswers(text: string): { strength: number; index: number; end: nu
  * when the text states none.
  */
 export function statedAnswer(text: string): number | null | undefined {
-  const stated = markedAnswers(text);
+  const all = markedAnswers(text);
+  const stated = all.some((a) => !a.hypothetical) ? all.filter((a) => !a.hypothetical) : all;
   const strongest = Math.min(...stated.map((a) => a.strength));
   const chosen = stated.filter((a) => a.strength === strongest).at(-1);
   if (chosen === undefined) return undefined;
   const retraction = RETRACTED.exec(text.slice(chosen.end));
   if (retraction === null) return chosen.value;
   const from = chosen.end + retraction.index;
-  return (
-    stated
-      .filter((a) => a.index > from)
-      .sort((a, b) => a.index - b.index)
-      .at(-1) ?? chosen
-  ).value;
+  const later = stated.filter((a) => a.index > from).sort((a, b) => a.index - b.index);
+  if (later.length > 0) return later.at(-1)!.value;
+  if (!TAKEN_BACK.test(text.slice(chosen.end))) return chosen.value;
+  // Taken back and not stated again ("Wait, I made a mistake. … So Janet makes $18 every day."):
+  // the output's last number after the retraction, as for an output that states none.
+  const plain = plainNumbers(text.slice(from));
+  const last = numberMatches(plain).at(-1);
+  return last === undefined ? chosen.value : symbolic(plain, last) || compound(plain, last) ? null : last.value;
+}
+
+/**
+ * The output up to where it goes on with another question, as a base model continuing a few-shot
+ * prompt does ("The answer is 18.\n\nQuestion: A robe takes…\nAnswer: … The answer is 3."), once it
+ * has stated an answer: the next example's answer is not this one's.
+ */
+function ownAnswer(output: string): string {
+  for (const m of output.matchAll(/\n[ \t]*(?:#+[ \t]*)?(?:Question|Q|Problem)[ \t]*\d*[ \t]*[:.][ \t]*\S/g)) {
+    const before = output.slice(0, m.index);
+    if (statedAnswer(before) !== undefined) return before;
+  }
+  return output;
 }
 
 /** The output's answer: the one it states, else its last number; undefined when it hedges, is symbolic or has none. */
-export function answerNumber(text: string): number | undefined {
+export function answerNumber(output: string): number | undefined {
+  const text = ownAnswer(output);
   const stated = statedAnswer(text);
   if (stated !== undefined) return stated ?? undefined;
   const plain = plainNumbers(text);
