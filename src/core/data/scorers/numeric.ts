@@ -272,7 +272,8 @@ export function statedAnswer(text: string): number | null | undefined {
   // the output's last number after the retraction, as for an output that states none.
   const plain = plainNumbers(text.slice(from));
   const last = numberMatches(plain).at(-1);
-  return last === undefined ? chosen.value : symbolic(plain, last) || compound(plain, last) ? null : last.value;
+  // Taken back with no number after it ("#### 18\nWait, that is wrong."): no answer.
+  return last === undefined || symbolic(plain, last) || compound(plain, last) ? null : last.value;
 }
 
 /**
