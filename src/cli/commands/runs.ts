@@ -262,7 +262,7 @@ function formatHead(summary: RunSummary, record: RunRecord): string {
     const who = summary.judge?.model === undefined ? '' : ` (model ${oneLine(summary.judge.model)})`;
     head.push(`${silence}${who}, even when asked again: those items were left out of the tests, not counted as ties`);
   }
-  if (summary.truncated) head.push(`${plural(summary.truncated, 'answer')} cut off at the length limit even with more room, not read as answers`);
+  if (summary.truncated) head.push(`${plural(summary.truncated, 'answer')} cut off before the end (at the length limit even with more room, or by a content filter), not read as answers`);
   if (summary.status === 'failed' && summary.reason !== undefined) head.push(`failed: ${oneLine(summary.reason)}`);
   return head.join('\n');
 }

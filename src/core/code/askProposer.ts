@@ -5,7 +5,7 @@
  */
 import { RatchetError } from '../errors';
 import { priceOf } from '../llm/cost';
-import { CUT_OFF_PROBLEM } from '../llm/reask';
+import { cutOffProblem } from '../llm/reask';
 import type { ChatMessage, PriceTable } from '../llm/types';
 import type { LlmClient } from '../ports';
 import { hashSeed } from '../random';
@@ -62,7 +62,9 @@ export async function askProposer(a: ProposerAsk, signal: AbortSignal): Promise<
     const dollars = priceOf(a.prices, a.model, reply.usage);
     if (dollars !== undefined) a.onCost(dollars);
     if (reply.reasoning) thinking.push(reply.reasoning);
-    const parsed: ParsedAnswer = reply.truncated ? { ok: false, error: { kind: 'empty', message: `${CUT_OFF_PROBLEM} Answer again, shorter: only the blocks that change.` } } : parseAnswer(reply.text, a.kind === 'diff' ? 'diff' : 'full');
+    const parsed: ParsedAnswer = reply.truncated
+      ? { ok: false, error: { kind: 'empty', message: `${cutOffProblem(reply)}${reply.filtered ? '' : ' Answer again, shorter: only the blocks that change.'}` } }
+      : parseAnswer(reply.text, a.kind === 'diff' ? 'diff' : 'full');
     const applied = parsed.ok ? applyAnswer(a.parentText, parsed.answer, a.programPath) : undefined;
     if (parsed.ok && applied?.ok) return { kind: 'child', text: applied.text, name: parsed.answer.name, description: parsed.answer.description, thinking };
     const message = parsed.ok ? (applied!.ok ? '' : applied!.error.message) : parsed.error.message;

@@ -29,7 +29,7 @@ export interface AgentAnswer {
   output: string;
   /** The agent's reasoning, apart from its answer: journaled, never scored. */
   thinking?: string;
-  /** Why the answer has no final answer to score: it was cut off at the length limit (#25). */
+  /** Why the answer has no final answer to score: it was cut off at the length limit or by a content filter (#25). */
   cutOff?: string;
   /** The answer's token log-probabilities, when the endpoint gave them (Soft Elo). */
   tokenLogprobs?: number[];
@@ -91,7 +91,9 @@ export function chatHarness(d: ChatHarnessDeps): AgentHarness {
       text: res.text,
       ...(res.logprobs ? { tokenLogprobs: res.logprobs.map((t) => t.logprob) } : {}),
       ...(res.reasoning === undefined ? {} : { thinking: res.reasoning }),
-      ...(res.truncated ? { cutOff: `the answer was cut off at ${res.usage.completionTokens} tokens (finish reason "${res.finishReason}") before it gave a final answer` } : {}),
+      ...(res.truncated
+        ? { cutOff: `the answer was ${res.filtered ? "stopped by the endpoint's content filter" : 'cut off'} at ${res.usage.completionTokens} tokens (finish reason "${res.finishReason}") before it gave a final answer` }
+        : {}),
     };
   };
   const fill = (text: string, item: DataItem) => renderPrompt({ ...d.template, text }, item.vars, item.id);

@@ -49,7 +49,7 @@ export interface RunSummary {
   generated?: { rounds: number; dev: number; test: number };
   /** The judge's answers over its decisions and how many it did not give (#25); absent while no test asked the judge. */
   judge?: { answers: number; abstained: number; model?: string };
-  /** Answers cut off at a length limit and not read, all roles (#25); absent when none. */
+  /** Answers cut off before their end (a length limit, a content filter) and not read, all roles (#25); absent when none. */
   truncated?: number;
 }
 

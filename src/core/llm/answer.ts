@@ -19,7 +19,8 @@
  *
  * A response the endpoint cut off (`finish_reason` "length" or an equivalent) is marked truncated:
  * the layer asks again once with more room (client.ts), and a parser never reads a truncated
- * answer as final.
+ * answer as final. One a content filter stopped (`content_filter`, Gemini's `SAFETY`…) is truncated
+ * and `filtered` too: not asked again with more room, which would not get past the filter.
  */
 import { blockSpans } from './blockLines';
 import type { ChatResponse, TokenLogprob } from './types';
@@ -33,6 +34,17 @@ const TRUNCATED_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'max_to
 
 export function isTruncatedFinish(finishReason: string | undefined): boolean {
   return finishReason !== undefined && TRUNCATED_FINISH_REASONS.has(finishReason.toLowerCase());
+}
+
+/**
+ * Finish reasons meaning "stopped by the endpoint's content filter", lower-cased: OpenAI and Azure
+ * say `content_filter`; Gemini `SAFETY`, `RECITATION`, `BLOCKLIST`, `PROHIBITED_CONTENT`, `SPII`.
+ * The answer did not end either: what it says so far is not its answer.
+ */
+const FILTERED_FINISH_REASONS: ReadonlySet<string> = new Set(['content_filter', 'safety', 'recitation', 'blocklist', 'prohibited_content', 'spii']);
+
+export function isFilteredFinish(finishReason: string | undefined): boolean {
+  return finishReason !== undefined && FILTERED_FINISH_REASONS.has(finishReason.toLowerCase());
 }
 
 export interface ModelAnswer {
@@ -204,13 +216,13 @@ function harmonySpans(content: string): { reasoning: ReasoningSpan[]; markup: Sp
 export function finalAnswer(raw: ChatResponse): ChatResponse {
   const split = splitReasoning(raw.text);
   const reasoning = [raw.reasoning?.trim(), split.reasoning].filter((r): r is string => r !== undefined && r !== '').join('\n\n');
-  const { reasoning: _drop, truncated: _t, ...rest } = raw;
+  const { reasoning: _drop, truncated: _t, filtered: _f, ...rest } = raw;
   return {
     ...rest,
     text: split.answer,
     logprobs: raw.logprobs && split.span ? logprobsWithin(raw.logprobs, split.span) : undefined,
     ...(reasoning === '' ? {} : { reasoning }),
-    ...(isTruncatedFinish(raw.finishReason) ? { truncated: true } : {}),
+    ...(isTruncatedFinish(raw.finishReason) ? { truncated: true } : isFilteredFinish(raw.finishReason) ? { truncated: true, filtered: true } : {}),
   };
 }
 

@@ -108,7 +108,8 @@ export class LlmLayer implements LlmClient {
   async chat(req: ChatRequest, signal: AbortSignal = NEVER_ABORTED): Promise<ChatResponse> {
     const first = finalAnswer(await this.rawChat(req, signal));
     if (!first.truncated) return first;
-    if (req.onTruncated === 'keep') return this.cutOff(req, first);
+    // More room does not get past a content filter.
+    if (req.onTruncated === 'keep' || first.filtered) return this.cutOff(req, first);
     const room = moreRoom(req.maxTokens, first.usage.completionTokens);
     this.options.log?.log('info', `An answer of the ${req.role} role was cut off at ${first.usage.completionTokens} tokens; asking again with room for ${room}.`, { role: req.role, model: req.model });
     const again = finalAnswer(await this.rawChat({ ...req, maxTokens: room }, signal));

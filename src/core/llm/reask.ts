@@ -14,7 +14,7 @@ import type { ChatMessage, ChatResponse } from './types';
 export type Reading<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /** What a reader needs of a response: its answer, whether it was cut off, its reasoning. */
-export type Answered = Pick<ChatResponse, 'text' | 'truncated' | 'reasoning'>;
+export type Answered = Pick<ChatResponse, 'text' | 'truncated' | 'filtered' | 'reasoning'>;
 
 export interface AskedAnswer<T, R extends Answered = ChatResponse> {
   /** The value read from the first answer, or from the second; absent when neither could be read. */
@@ -30,10 +30,16 @@ export interface AskedAnswer<T, R extends Answered = ChatResponse> {
 }
 
 export const CUT_OFF_PROBLEM = 'Your answer was cut off at the length limit before it ended.';
+export const FILTERED_PROBLEM = "Your answer was stopped by the endpoint's content filter before it ended.";
 
-/** A reader that refuses a cut-off answer before reading it. */
+/** Why a cut-off answer is not read, for the model. */
+export function cutOffProblem(res: Pick<Answered, 'filtered'>): string {
+  return res.filtered ? FILTERED_PROBLEM : CUT_OFF_PROBLEM;
+}
+
+/** A reader that refuses a cut-off answer (a length limit, a content filter) before reading it. */
 export function readFinal<T, R extends Answered>(res: R, read: (res: R) => Reading<T>): Reading<T> {
-  return res.truncated ? { ok: false, problem: CUT_OFF_PROBLEM } : read(res);
+  return res.truncated ? { ok: false, problem: cutOffProblem(res) } : read(res);
 }
 
 /**

@@ -85,8 +85,10 @@ export interface ChatResponse {
    * never parsed or scored. Absent when there was none.
    */
   reasoning?: string;
-  /** Cut off at a length limit (answer.ts): never read as a final answer. Set by the layer. */
+  /** Cut off before it ended, at a length limit or by a content filter (answer.ts): never read as a final answer. Set by the layer. */
   truncated?: boolean;
+  /** Set with `truncated` when the endpoint's content filter stopped the answer, not a length limit: asking with more room would not help. */
+  filtered?: boolean;
   finishReason: string | undefined;
   /** undefined when the endpoint does not return logprobs. */
   logprobs: TokenLogprob[] | undefined;

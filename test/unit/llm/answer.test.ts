@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finalAnswer, isTruncatedFinish, splitReasoning } from '../../../src/core/llm/answer';
 import { createLlmClient, moreRoom } from '../../../src/core/llm/client';
+import { FILTERED_PROBLEM, readFinal } from '../../../src/core/llm/reask';
 import { DEFAULT_RETRY } from '../../../src/core/llm/retry';
 import type { ChatResponse } from '../../../src/core/llm/types';
 import { MemoryLog, VirtualClock, constantRandom } from '../../fixtures/llmPorts';
@@ -72,6 +73,11 @@ describe('finalAnswer', () => {
     for (const r of ['length', 'max_tokens', 'MAX_TOKENS', 'max_output_tokens', 'model_length']) expect(isTruncatedFinish(r)).toBe(true);
     for (const r of ['stop', 'end_turn', 'tool_calls', undefined]) expect(isTruncatedFinish(r)).toBe(false);
   });
+
+  it('marks an answer a content filter stopped as cut off, and as filtered', () => {
+    for (const r of ['content_filter', 'SAFETY', 'recitation']) expect(finalAnswer(raw('ANSWER-0a1b2c3d4e5f: A\nWait, actually', { finishReason: r }))).toMatchObject({ truncated: true, filtered: true });
+    expect(finalAnswer(raw('Done.', { finishReason: 'stop' })).truncated).toBeUndefined();
+  });
 });
 
 describe('LlmLayer: a cut-off answer', () => {
@@ -123,6 +129,15 @@ describe('LlmLayer: a cut-off answer', () => {
     expect(transport.calls).toBe(1);
     expect(transport.requests[0]).not.toHaveProperty('onTruncated');
     expect(llm.cost().agent.truncated).toBe(1);
+  });
+
+  it('is not asked for again with more room when a content filter stopped it, and no judge reads it', async () => {
+    const { llm, transport } = layer([async () => raw('ANSWER-x: A\nWait, actually', { finishReason: 'content_filter', usage: { promptTokens: 10, completionTokens: 7 } })]);
+    const res = await llm.chat({ role: 'validator', messages: [{ role: 'user', content: 'q' }] });
+    expect(res).toMatchObject({ truncated: true, filtered: true });
+    expect(transport.calls).toBe(1);
+    expect(llm.cost().validator.truncated).toBe(1);
+    expect(readFinal(res, () => ({ ok: true, value: 'A' }))).toEqual({ ok: false, problem: FILTERED_PROBLEM });
   });
 
   it('asks for twice the limit it hit, or twice what the endpoint wrote under its own default', () => {
