@@ -211,7 +211,7 @@ function readEdits(body: string, firstLine: number): SearchReplace[] | ParsedAns
  * "Wait, we also need…" take nothing back.
  */
 const TAKEN_BACK =
-  /\b(?:ignore|disregard|discard|forget)[ \t]+(?:that|this|these|those|the[ \t]+(?:above|previous|earlier|first|last))(?:[ \t]+(?:blocks?|edits?|changes?|diffs?|ones?|versions?|attempts?))?(?=[ \t]*(?:[.,;:!—–-]|$))|\b(?:ignore|disregard|discard|forget)[ \t]+(?:that|this|these|those|the[ \t]+(?:above|previous|earlier|first|last))[ \t]+(?:blocks?|edits?|changes?|diffs?|versions?|attempts?)\b|\bscratch[ \t]+that\b|\b(?:that|this|the[ \t]+(?:above|previous|first))[ \t]+(?:block|edit|change|diff|version|attempt)[ \t]+(?:is|was)[ \t]+(?:wrong|incorrect|a[ \t]+mistake|broken)\b/i;
+  /\b(?:ignore|disregard|discard|forget)[ \t]+(?:that|this|these|those|the[ \t]+(?:above|previous|earlier|first|last))(?:[ \t]+(?:blocks?|edits?|changes?|diffs?|versions?|attempts?)\b|(?:[ \t]+ones?)?(?=[ \t]*(?:[.,;:!—–-]|$)))|\bscratch[ \t]+that\b|\b(?:that|this|the[ \t]+(?:above|previous|first))[ \t]+(?:block|edit|change|diff|version|attempt)[ \t]+(?:is|was)[ \t]+(?:wrong|incorrect|a[ \t]+mistake|broken)\b/i;
 
 /**
  * Between two `<DIFF>` sections, words that make the earlier a draft: the ones above, or a new

@@ -27,14 +27,6 @@ const TIE = new RegExp(`^${OPENERS}(?:(?:it'?s\\s+)?an?\\s+)?(tie|draw|equal|nei
 const ANOTHER_CHOICE = new RegExp(`^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:,|/|\\||\\bor\\b|\\band\\b|&|==?|≈|\\bvs\\b\\.?|\\bversus\\b)\\s*[*_\\x60"'\\u201c\\u2018]*(?:${SLOT_WORDS})?(?:[AB]|tie)(?![\\p{L}\\p{N}])`, 'iu');
 
 /**
- * After a choice, words that doubt it or rank it below the other ("A?", "A? no, B", "A is worse",
- * "A is the weaker one"): the choice named first is not the verdict, and no other is read from prose.
- */
-const NOT_CHOSEN = new RegExp(
-  `^[\\]\\)\\}*_\\x60"'\\u201d\\u2019\\s]*(?:\\?|(?:is|'s|was|seems|looks|ranks|comes)?\\s*(?:the\\s+)?(?:worse|worst|inferior|weaker|wrong|incorrect|loses|lost|behind|not\\s+(?:better|the\\s+better|preferred))(?![\\p{L}]))`,
-  'iu',
-);
-/**
  * After a value, the model correcting or doubting it ("8, no, 7", "A, no, B", "A. Actually, B",
  * "7?"): the value named first is not its answer, and no other is read from the words after it.
  */
@@ -73,8 +65,9 @@ const ABOVE = new RegExp(
 );
 
 /**
- * After a slot, anywhere, words that deny or rank it down: "A is less accurate", "A falls short",
- * "A has a bug", "A isn't better", "B is the loser", "A comes second". Such a line is no verdict
+ * After a slot, anywhere, words that deny or rank it down: "A is worse", "A is the weaker one", "A
+ * is less accurate", "A falls short", "A has a bug", "A isn't better", "B is the loser", "A comes
+ * second" (a doubt, "A?", is `MORE_THAN_ONE_CHOICE`'s). Such a line is no verdict
  * (a reason after "because" is read by `REASON` first: "B, because A has a bug").
  */
 const RANKED_DOWN =
@@ -113,7 +106,7 @@ export function readVerdict(raw: string): VerdictValue | undefined {
     const other = below[1]!.toUpperCase() as 'A' | 'B';
     return other === letter.toUpperCase() ? undefined : { verdict: other, at: slot[0].length + below[0].length - 1 };
   }
-  if (ANOTHER_CHOICE.test(rest) || NOT_CHOSEN.test(rest) || CORRECTION.test(rest) || !onlyThisChoice(rest, false)) return undefined;
+  if (ANOTHER_CHOICE.test(rest) || CORRECTION.test(rest) || !onlyThisChoice(rest, false)) return undefined;
   return { verdict: letter.toUpperCase() as 'A' | 'B', at: slot[0].length - 1 };
 }
 

@@ -206,12 +206,6 @@ function chainResult(rest: string): number | null {
   return eq < 0 ? null : (numberMatches(sentence.slice(eq + 1))[0]?.value ?? null);
 }
 
-/** Between a stated answer and a later one, the output taking the first back ("wait, that is wrong"). */
-// The short words only where a sentence starts ("She actually keeps 7 eggs" takes nothing back); a
-// recheck that confirms ("Let me recheck: …") is no retraction.
-const RETRACTED =
-  /(?:^|[.!?:;)][ \t]*|\n[ \t>*_]*)(?:wait|actually|oops|hmm+|correction)\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)\b|\b(?:I[ \t]+made|there[ \t]+is|there[ \t]+was)[ \t]+an?[ \t]+(?:error|mistake)\b|\bI[ \t]+(?:miscalculated|was[ \t]+wrong)\b/i;
-
 interface MarkedAnswer {
   strength: number;
   index: number;
@@ -223,10 +217,17 @@ interface MarkedAnswer {
 
 /**
  * Words that void a stated answer even when no other is stated after them ("Wait, I made a
- * mistake. … So Janet makes $18."); "Actually, 9 eggs are sold" after an answer explains it.
+ * mistake. … So Janet makes $18."); "Actually, 9 eggs are sold" after an answer explains it. The
+ * short words only where a sentence starts ("She actually keeps 7 eggs" takes nothing back); a
+ * recheck that confirms ("Let me recheck: …") is no retraction.
  */
-const TAKEN_BACK =
-  /(?:^|[.!?:;)][ \t]*|\n[ \t>*_]*)(?:wait|oops|correction)\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)\b|\b(?:I[ \t]+made|there[ \t]+is|there[ \t]+was)[ \t]+an?[ \t]+(?:error|mistake)\b|\bI[ \t]+(?:miscalculated|was[ \t]+wrong)\b/i;
+const SENTENCE_START = String.raw`(?:^|[.!?:;)][ \t]*|\n[ \t>*_]*)`;
+const TAKEN_BACK = new RegExp(
+  String.raw`${SENTENCE_START}(?:wait|oops|correction)\b|\bthat(?:'s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not[ \t]+right)\b|\b(?:I[ \t]+made|there[ \t]+is|there[ \t]+was)[ \t]+an?[ \t]+(?:error|mistake)\b|\bI[ \t]+(?:miscalculated|was[ \t]+wrong)\b`,
+  'i',
+);
+/** Between a stated answer and a later one, the output taking the first back: those words, or "Actually," / "Hmm," starting a sentence. */
+const RETRACTED = new RegExp(String.raw`${TAKEN_BACK.source}|${SENTENCE_START}(?:actually|hmm+)\b`, 'i');
 
 /** Every answer a marker states, in the order of the markers (strongest first), each with its place. */
 function markedAnswers(text: string): MarkedAnswer[] {
